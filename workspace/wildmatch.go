@@ -241,4 +241,3 @@ func indexByte(s string, c byte) int {
 	}
 	return -1
 }
-
