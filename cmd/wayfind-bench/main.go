@@ -1,0 +1,408 @@
+// Command wayfind-bench runs the public benchmark cases through the ranking
+// engine in-process and through fzf in the same run, and prints the
+// accuracy and latency tables recorded in docs/BENCHMARKS.md.
+//
+// Each corpus (a list of real paths) is laid out once as a tree of empty
+// files under -work, indexed from a cold start like a user's checkout, and
+// every case is answered by the same rank.Engine the CLI and LSP call.
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"wayfind/rank"
+	"wayfind/workspace"
+)
+
+type benchCase struct {
+	ID       string   `json:"id"`
+	Corpus   string   `json:"corpus"`
+	Kind     string   `json:"kind"`
+	Category string   `json:"category"`
+	Query    string   `json:"query"`
+	Expected *string  `json:"expected"`
+	History  []string `json:"history"`
+}
+
+type outcome struct {
+	c       benchCase
+	top1    bool
+	at5     bool
+	wrong   bool // resolved set, but not to the expected file
+	elapsed time.Duration
+	fzfTop1 bool
+	got     string
+}
+
+func main() {
+	corpora := flag.String("corpora", "../shared/corpora", "directory of <corpus>.tsv[.gz] path lists")
+	casesPath := flag.String("cases", "../shared/bench/cases-public.jsonl", "benchmark cases (JSON lines)")
+	work := flag.String("work", filepath.Join(os.TempDir(), "wayfind-bench"), "where corpora are laid out as trees")
+	useFzf := flag.Bool("fzf", true, "run fzf --filter on every case as the peer")
+	only := flag.String("corpus", "", "run only this corpus")
+	verbose := flag.Bool("v", false, "print every failed case")
+	flag.Parse()
+
+	cases, err := readCases(*casesPath)
+	if err != nil {
+		fatal(err)
+	}
+	byCorpus := map[string][]benchCase{}
+	var names []string
+	for _, c := range cases {
+		if *only != "" && c.Corpus != *only {
+			continue
+		}
+		if byCorpus[c.Corpus] == nil {
+			names = append(names, c.Corpus)
+		}
+		byCorpus[c.Corpus] = append(byCorpus[c.Corpus], c)
+	}
+	sort.Strings(names)
+	if *useFzf {
+		if _, err := exec.LookPath("fzf"); err != nil {
+			fatal(fmt.Errorf("fzf not found (apt-get install fzf, or -fzf=false)"))
+		}
+	}
+
+	fmt.Printf("# wayfind bench — %s, %d cores (GOMAXPROCS %d), %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version())
+	fmt.Println("| corpus | files | walk ms | engine ms | index ms total | heap MB | bytes/file | RSS MB |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
+	var all []outcome
+	for _, name := range names {
+		paths, err := readCorpus(filepath.Join(*corpora, name))
+		if err != nil {
+			fatal(err)
+		}
+		root := filepath.Join(*work, name)
+		if err := layout(root, paths); err != nil {
+			fatal(err)
+		}
+		eng, stats := index(root)
+		fmt.Printf("| %s | %d | %.0f | %.0f | %.0f | %.1f | %.0f | %.0f |\n", name, eng.Len(), stats.walk, stats.engine, stats.walk+stats.engine, stats.heapMB, stats.bytesPerFile, rssMB())
+		var listing string
+		if *useFzf {
+			listing = strings.Join(paths, "\n") + "\n"
+		}
+		for _, c := range byCorpus[name] {
+			o := run(eng, c)
+			if *useFzf {
+				o.fzfTop1 = fzfTop1(listing, c)
+			}
+			all = append(all, o)
+		}
+		runtime.GC()
+	}
+	report(all, *useFzf, *verbose)
+}
+
+type indexStats struct {
+	walk, engine float64 // ms
+	heapMB       float64
+	bytesPerFile float64
+}
+
+func index(root string) (*rank.Engine, indexStats) {
+	runtime.GC()
+	debug.FreeOSMemory()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	t0 := time.Now()
+	roots, err := workspace.CleanRoots([]string{root})
+	if err != nil {
+		fatal(err)
+	}
+	ix := workspace.Build(roots, workspace.Options{NoIgnoreFiles: true})
+	t1 := time.Now()
+	eng := rank.New(ix)
+	t2 := time.Now()
+	runtime.GC()
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	heap := float64(after.HeapAlloc) - float64(before.HeapAlloc)
+	return eng, indexStats{
+		walk:         float64(t1.Sub(t0).Microseconds()) / 1000,
+		engine:       float64(t2.Sub(t1).Microseconds()) / 1000,
+		heapMB:       heap / (1 << 20),
+		bytesPerFile: heap / float64(max(eng.Len(), 1)),
+	}
+}
+
+func run(eng *rank.Engine, c benchCase) outcome {
+	o := outcome{c: c}
+	want := ""
+	if c.Expected != nil {
+		want = *c.Expected
+	}
+	ctx := context.Background()
+	start := time.Now()
+	if c.Kind == "resolve" {
+		res, err := eng.Resolve(ctx, rank.ResolveRequest{Path: c.Query, History: c.History, Limit: 5})
+		o.elapsed = time.Since(start)
+		if err != nil {
+			o.got = "error: " + err.Error()
+			return o
+		}
+		if res.Resolved != nil {
+			o.got = res.Resolved.Path
+		}
+		o.top1 = o.got == want
+		o.wrong = res.Resolved != nil && o.got != want
+		for i, cand := range res.Candidates {
+			if i < 5 && cand.Path == want {
+				o.at5 = true
+			}
+		}
+		if want == "" {
+			o.at5 = o.top1
+		}
+		return o
+	}
+	res, err := eng.Find(ctx, rank.FindRequest{Query: c.Query, Limit: 5})
+	o.elapsed = time.Since(start)
+	if err != nil {
+		o.got = "error: " + err.Error()
+		return o
+	}
+	for i, m := range res.Matches {
+		if i == 0 {
+			o.got = m.Path
+		}
+		if m.Path == want {
+			o.at5 = true
+		}
+	}
+	o.top1 = o.got == want
+	return o
+}
+
+// fzfTop1 asks fzf for its first line, as a person piping a file list to it
+// would. fzf exits 1 when nothing matches.
+func fzfTop1(listing string, c benchCase) bool {
+	cmd := exec.Command("fzf", "--filter", c.Query, "--scheme=path")
+	cmd.Stdin = strings.NewReader(listing)
+	out, _ := cmd.Output()
+	first, _, _ := strings.Cut(string(out), "\n")
+	if c.Expected == nil {
+		return first == ""
+	}
+	return first == *c.Expected
+}
+
+func report(all []outcome, withFzf bool, verbose bool) {
+	type agg struct {
+		n, top1, at5, wrong, fzf int
+		lat                      []time.Duration
+	}
+	cats := map[string]*agg{}
+	var order []string
+	kinds := map[string]*agg{"resolve": {}, "find": {}}
+	latByCorpus := map[string][]time.Duration{}
+	for _, o := range all {
+		key := o.c.Kind + "/" + o.c.Category
+		a := cats[key]
+		if a == nil {
+			a = &agg{}
+			cats[key] = a
+			order = append(order, key)
+		}
+		for _, x := range []*agg{a, kinds[o.c.Kind]} {
+			x.n++
+			x.lat = append(x.lat, o.elapsed)
+			if o.top1 {
+				x.top1++
+			}
+			if o.at5 {
+				x.at5++
+			}
+			if o.wrong {
+				x.wrong++
+			}
+			if o.fzfTop1 {
+				x.fzf++
+			}
+		}
+		latByCorpus[o.c.Corpus] = append(latByCorpus[o.c.Corpus], o.elapsed)
+		if verbose && !o.top1 {
+			exp := "null"
+			if o.c.Expected != nil {
+				exp = *o.c.Expected
+			}
+			fmt.Fprintf(os.Stderr, "FAIL %s %q\n    want %s\n    got  %s\n", o.c.ID, o.c.Query, exp, o.got)
+		}
+	}
+	sort.Strings(order)
+	fzfCol := func(a *agg) string {
+		if !withFzf {
+			return "—"
+		}
+		return pct(a.fzf, a.n)
+	}
+	fmt.Println()
+	fmt.Println("| kind/category | cases | top-1 | recall@5 | resolved-but-wrong | p50 ms | p99 ms | fzf top-1 |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
+	for _, k := range order {
+		a := cats[k]
+		fmt.Printf("| %s | %d | %s | %s | %s | %s | %s | %s |\n", k, a.n, pct(a.top1, a.n), pct(a.at5, a.n), wrongCol(k, a.wrong, a.n), ms(quantile(a.lat, 0.5)), ms(quantile(a.lat, 0.99)), fzfCol(a))
+	}
+	for _, k := range []string{"resolve", "find"} {
+		a := kinds[k]
+		fmt.Printf("| **all %s** | %d | **%s** | %s | %s | %s | %s | %s |\n", k, a.n, pct(a.top1, a.n), pct(a.at5, a.n), wrongCol(k, a.wrong, a.n), ms(quantile(a.lat, 0.5)), ms(quantile(a.lat, 0.99)), fzfCol(a))
+	}
+	fmt.Println()
+	fmt.Println("| corpus | queries | p50 ms | p99 ms | max ms |")
+	fmt.Println("|---|---:|---:|---:|---:|")
+	var cs []string
+	for c := range latByCorpus {
+		cs = append(cs, c)
+	}
+	sort.Strings(cs)
+	for _, c := range cs {
+		l := latByCorpus[c]
+		fmt.Printf("| %s | %d | %s | %s | %s |\n", c, len(l), ms(quantile(l, 0.5)), ms(quantile(l, 0.99)), ms(quantile(l, 1)))
+	}
+}
+
+func wrongCol(k string, wrong, n int) string {
+	if strings.HasPrefix(k, "find") {
+		return "—"
+	}
+	return pct(wrong, n)
+}
+
+func pct(a, n int) string {
+	if n == 0 {
+		return "—"
+	}
+	return strconv.FormatFloat(100*float64(a)/float64(n), 'f', 1, 64) + "%"
+}
+
+func ms(d time.Duration) string {
+	return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 3, 64)
+}
+
+func quantile(ds []time.Duration, q float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(a, b int) bool { return s[a] < s[b] })
+	i := int(q*float64(len(s)-1) + 0.5)
+	return s[min(i, len(s)-1)]
+}
+
+func readCases(p string) ([]benchCase, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []benchCase
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var c benchCase
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		out = append(out, c)
+	}
+	return out, sc.Err()
+}
+
+// readCorpus reads <base>.tsv or <base>.tsv.gz: one "path\tsize" a line.
+func readCorpus(base string) ([]string, error) {
+	var r io.Reader
+	f, err := os.Open(base + ".tsv")
+	if err != nil {
+		f, err = os.Open(base + ".tsv.gz")
+		if err != nil {
+			return nil, err
+		}
+		gz, err := gzip.NewReader(f)
+		if err != nil {
+			return nil, err
+		}
+		r = gz
+	} else {
+		r = f
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		p, _, _ := strings.Cut(sc.Text(), "\t")
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return out, sc.Err()
+}
+
+// layout creates the corpus as empty files under root, once: a marker
+// records the number of paths so a changed corpus is laid out again.
+func layout(root string, paths []string) error {
+	marker := filepath.Join(filepath.Dir(root), "."+filepath.Base(root)+".done")
+	if b, err := os.ReadFile(marker); err == nil && string(b) == strconv.Itoa(len(paths)) {
+		return nil
+	}
+	if err := os.RemoveAll(root); err != nil {
+		return err
+	}
+	made := map[string]bool{}
+	for _, p := range paths {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		dir := filepath.Dir(full)
+		if !made[dir] {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return err
+			}
+			made[dir] = true
+		}
+		if err := os.WriteFile(full, nil, 0o644); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(marker, []byte(strconv.Itoa(len(paths))), 0o644)
+}
+
+func rssMB() float64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "VmRSS:") {
+			f := strings.Fields(line)
+			if len(f) >= 2 {
+				kb, _ := strconv.ParseFloat(f[1], 64)
+				return kb / 1024
+			}
+		}
+	}
+	return 0
+}
+
+func fatal(err error) {
+	fmt.Fprintln(os.Stderr, "wayfind-bench:", err)
+	os.Exit(2)
+}

@@ -1,0 +1,200 @@
+// Command wayfind finds files: the shell front end of the rank engine.
+// It parses flags, calls the engine, and formats; it does no ranking.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"wayfind/rank"
+	"wayfind/workspace"
+)
+
+// Version is the one reported in every JSON envelope.
+const Version = "0.1.0"
+
+// Exit codes from ../shared/API.md.
+const (
+	exitFound   = 0
+	exitNothing = 100
+	exitInput   = 2
+)
+
+const usage = `usage: wayfind <command> [flags] QUERY
+
+commands:
+  find QUERY      fuzzy file search (typos, words, CamelCase, dir/name, a[ _-]?b)
+  resolve PATH    the file a wrong, stale or mistyped path meant
+
+common flags:
+  --root DIR      workspace root (repeatable; default: the current directory)
+  --limit N       how many results (default 10)
+  --format F      text | json | jsonl (default: text on a terminal, json otherwise)
+  --quiet         no log lines; text output is bare paths
+
+find:     --exact  --threshold F (0..1)  --kind file|all  --impl
+resolve:  --from FILE  --history FILE (repeatable, most recent last)
+
+exit status: 0 found, 100 nothing found, 2 invalid input
+`
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr, isTerminal(os.Stdout)))
+}
+
+// run is main without the process: tests call it directly.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitInput
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "find", "resolve":
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return exitFound
+	case "version", "--version":
+		fmt.Fprintln(stdout, "wayfind", Version)
+		return exitFound
+	default:
+		fmt.Fprintf(stderr, "wayfind: unknown command %q (try: wayfind --help)\n", cmd)
+		return exitInput
+	}
+	opts, err := parseFlags(cmd, rest, tty)
+	out := &output{cmd: cmd, format: opts.format, stdout: stdout, stderr: stderr, quiet: opts.quiet}
+	if err != nil {
+		return out.fail(err)
+	}
+	start := time.Now()
+	roots, err := workspace.CleanRoots(opts.roots)
+	if err != nil {
+		return out.fail(inputErr(err.Error()))
+	}
+	logf := func(format string, a ...any) {
+		if !opts.quiet {
+			fmt.Fprintf(stderr, "wayfind: "+format+"\n", a...)
+		}
+	}
+	eng := rank.New(workspace.Build(roots, workspace.Options{Logf: logf}))
+	out.roots = roots
+	out.start = start
+	switch cmd {
+	case "find":
+		res, err := eng.Find(ctx, rank.FindRequest{Query: opts.query, Limit: opts.limit, Threshold: opts.threshold, Exact: opts.exact, Impl: opts.impl})
+		if err != nil {
+			return out.fail(err)
+		}
+		return out.find(opts, res)
+	default:
+		res, err := eng.Resolve(ctx, rank.ResolveRequest{Path: opts.query, From: opts.from, History: opts.history, Limit: opts.limit})
+		if err != nil {
+			return out.fail(err)
+		}
+		return out.resolve(opts, res, eng.Len())
+	}
+}
+
+type options struct {
+	roots     []string
+	limit     int
+	format    string
+	quiet     bool
+	exact     bool
+	impl      bool
+	threshold float64
+	kind      string
+	from      string
+	history   []string
+	query     string
+}
+
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+func inputErr(msg string) error { return fmt.Errorf("%w: %s", rank.ErrInput, msg) }
+
+// parseFlags accepts flags before and after the query, as people type them.
+func parseFlags(cmd string, args []string, tty bool) (options, error) {
+	o := options{format: "json", limit: rank.DefaultLimit, kind: "file"}
+	if tty {
+		o.format = "text"
+	}
+	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var roots, history listFlag
+	fs.Var(&roots, "root", "")
+	fs.IntVar(&o.limit, "limit", o.limit, "")
+	fs.StringVar(&o.format, "format", o.format, "")
+	fs.BoolVar(&o.quiet, "quiet", false, "")
+	if cmd == "find" {
+		fs.BoolVar(&o.exact, "exact", false, "")
+		fs.BoolVar(&o.impl, "impl", false, "")
+		fs.Float64Var(&o.threshold, "threshold", 0, "")
+		fs.StringVar(&o.kind, "kind", o.kind, "")
+	} else {
+		fs.StringVar(&o.from, "from", "", "")
+		fs.Var(&history, "history", "")
+	}
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return o, inputErr(err.Error())
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+	o.roots, o.history = roots, history
+	if len(o.roots) == 0 {
+		o.roots = []string{"."}
+	}
+	switch {
+	case o.format != "text" && o.format != "json" && o.format != "jsonl":
+		return o, inputErr("--format must be text, json or jsonl")
+	case o.limit < 1:
+		return o, inputErr("--limit must be at least 1")
+	case o.threshold < 0 || o.threshold > 1:
+		return o, inputErr("--threshold must be between 0 and 1")
+	case o.kind != "file" && o.kind != "all" && o.kind != "symbol":
+		return o, inputErr("--kind must be file, symbol or all")
+	case o.kind == "symbol":
+		return o, inputErr("--kind symbol needs the symbol index, which this build does not have yet; use --kind file")
+	case len(positional) == 0:
+		return o, inputErr("missing " + map[string]string{"find": "QUERY", "resolve": "PATH"}[cmd])
+	}
+	o.query = strings.Join(positional, " ")
+	if cmd == "resolve" && len(positional) > 1 {
+		return o, inputErr("resolve takes one PATH (quote a path with spaces)")
+	}
+	return o, nil
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func exitCodeFor(err error) int {
+	if errors.Is(err, rank.ErrInput) {
+		return exitInput
+	}
+	return 1
+}
+
+func ms(d time.Duration) float64 {
+	f, _ := strconv.ParseFloat(strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 2, 64), 64)
+	return f
+}

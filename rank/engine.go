@@ -1,0 +1,193 @@
+// Package rank is wayfind's one ranking engine. Every front end (CLI, LSP,
+// MCP) calls Engine.Resolve and Engine.Find; no other package scores paths.
+//
+// The engine works in two steps. Candidate generation uses cheap exact
+// indexes built once per workspace snapshot (path, lower-case base name,
+// squashed stem, path suffixes, and a trigram index over squashed stems for
+// typos) so that only a few hundred files are ever scored. Scoring then
+// compares the query with each survivor precisely; score.go documents it.
+package rank
+
+import (
+	"strings"
+
+	"wayfind/workspace"
+)
+
+// Engine answers queries over one immutable workspace snapshot. It is safe
+// for concurrent use; a new snapshot means a new Engine.
+type Engine struct {
+	ix    *workspace.Index
+	files []fileInfo
+
+	byPath   []map[string]int32 // per root: path → file
+	byBase   map[string][]int32 // lower-case base name → files
+	byStem   map[string][]int32 // squashed stem (extension dropped) → files
+	dirs     []map[string]bool  // per root: lower-case directory paths that exist
+	stems    []stemInfo         // distinct squashed stems
+	stemID   map[string]int32
+	trigrams map[uint32][]int32 // trigram of a squashed stem → stems holding it
+}
+
+type fileInfo struct {
+	path  string // root-relative, '/'-separated
+	base  int32  // offset of the base name in path
+	root  uint16
+	stem  int32 // index into Engine.stems
+	depth uint16
+}
+
+type stemInfo struct {
+	text  string // squashed stem
+	mask  uint64
+	files []int32
+}
+
+// New indexes a workspace snapshot for ranking.
+func New(ix *workspace.Index) *Engine {
+	e := &Engine{
+		ix:       ix,
+		files:    make([]fileInfo, len(ix.Files)),
+		byBase:   make(map[string][]int32, len(ix.Files)),
+		byStem:   make(map[string][]int32, len(ix.Files)),
+		stemID:   make(map[string]int32, len(ix.Files)/2),
+		trigrams: make(map[uint32][]int32),
+	}
+	e.byPath = make([]map[string]int32, len(ix.Roots))
+	e.dirs = make([]map[string]bool, len(ix.Roots))
+	for r := range ix.Roots {
+		e.byPath[r] = make(map[string]int32)
+		e.dirs[r] = make(map[string]bool)
+	}
+	for i, f := range ix.Files {
+		id := int32(i)
+		b := strings.LastIndexByte(f.Path, '/') + 1
+		base := f.Path[b:]
+		stem, _ := splitExt(base)
+		sq := squash(stem)
+		if sq == "" {
+			sq = squash(base)
+		}
+		sid, ok := e.stemID[sq]
+		if !ok {
+			sid = int32(len(e.stems))
+			e.stemID[sq] = sid
+			e.stems = append(e.stems, stemInfo{text: sq, mask: charMask(sq)})
+			for _, g := range trigramsOf(sq) {
+				e.trigrams[g] = append(e.trigrams[g], sid)
+			}
+		}
+		e.stems[sid].files = append(e.stems[sid].files, id)
+		e.files[i] = fileInfo{path: f.Path, base: int32(b), root: uint16(f.Root), stem: sid, depth: uint16(strings.Count(f.Path, "/"))}
+		e.byPath[f.Root][f.Path] = id
+		lb := strings.ToLower(base)
+		e.byBase[lb] = append(e.byBase[lb], id)
+		e.byStem[sq] = append(e.byStem[sq], id)
+		dirs := e.dirs[f.Root]
+		for d := f.Path[:max(b-1, 0)]; d != "" && !dirs[strings.ToLower(d)]; {
+			dirs[strings.ToLower(d)] = true
+			j := strings.LastIndexByte(d, '/')
+			if j < 0 {
+				break
+			}
+			d = d[:j]
+		}
+	}
+	return e
+}
+
+// Index returns the snapshot the engine ranks.
+func (e *Engine) Index() *workspace.Index { return e.ix }
+
+// Len is the number of indexed files.
+func (e *Engine) Len() int { return len(e.files) }
+
+func (f *fileInfo) baseName() string { return f.path[f.base:] }
+func (f *fileInfo) dir() string {
+	if f.base == 0 {
+		return ""
+	}
+	return f.path[:f.base-1]
+}
+
+// trigramsOf lists the distinct trigrams of s, each packed in a uint32.
+func trigramsOf(s string) []uint32 {
+	if len(s) < 3 {
+		return nil
+	}
+	out := make([]uint32, 0, len(s)-2)
+	for i := 0; i+3 <= len(s); i++ {
+		g := uint32(s[i])<<16 | uint32(s[i+1])<<8 | uint32(s[i+2])
+		dup := false
+		for _, h := range out {
+			if h == g {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// typoStems returns the stems within edit distance maxDist of sq (sq itself
+// excluded), with their distances. Trigrams narrow the field: one edit
+// destroys at most four of a string's distinct trigrams, so a stem within k
+// edits shares all but 4k of them. Names too short for that bound are
+// compared one by one, which is cheap because few names are that short.
+func (e *Engine) typoStems(sq string, maxDist int) map[int32]int {
+	out := map[int32]int{}
+	grams := trigramsOf(sq)
+	// Distinct trigrams: an insertion, deletion or substitution removes at
+	// most three trigram occurrences and a transposition four, so at most 4k
+	// distinct query trigrams can be missing from a match.
+	need := len(grams) - 4*maxDist
+	if need < 1 {
+		for sid := range e.stems {
+			st := e.stems[sid].text
+			if st == sq {
+				continue
+			}
+			if d := osa(sq, st, maxDist); d <= maxDist {
+				out[int32(sid)] = d
+			}
+		}
+		return out
+	}
+	counts := map[int32]int{}
+	for _, g := range grams {
+		for _, sid := range e.trigrams[g] {
+			counts[sid]++
+		}
+	}
+	for sid, n := range counts {
+		if n < need {
+			continue
+		}
+		st := e.stems[sid].text
+		if st == sq {
+			continue
+		}
+		if d := osa(sq, st, maxDist); d <= maxDist {
+			out[sid] = d
+		}
+	}
+	return out
+}
+
+// typoBudget is how many edits a name of n bytes may carry and still be
+// recognised: none for tiny names (too many neighbours), growing slowly.
+func typoBudget(n int) int {
+	switch {
+	case n < 4:
+		return 0
+	case n <= 8:
+		return 1
+	case n <= 20:
+		return 2
+	default:
+		return 3
+	}
+}

@@ -1,0 +1,192 @@
+package rank
+
+import (
+	"errors"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// MaxQueryBytes bounds every query: nothing a person or an agent means by a
+// path is longer, and the scorer's cost grows with it.
+const MaxQueryBytes = 4096
+
+// ErrInput is wrapped by every error that is the caller's to fix.
+var ErrInput = errors.New("invalid input")
+
+func inputError(msg string) error { return &inputErr{msg} }
+
+type inputErr struct{ msg string }
+
+func (e *inputErr) Error() string { return e.msg }
+func (e *inputErr) Unwrap() error { return ErrInput }
+
+// PathQuery is a path as someone typed it, taken apart.
+type PathQuery struct {
+	Raw string
+	// Path is '/'-separated and cleaned of "./", "//" and inner ".."; it has
+	// no drive letter and no leading '/'. Leading ".." are kept in Up.
+	Path string
+	// Absolute is set for /x, C:\x, \\server\x and file:// forms.
+	Absolute bool
+	// Up counts leading ".." components (relative to the referring file).
+	Up int
+	// Line and Col are 1-based; 0 means absent.
+	Line, Col int
+}
+
+var (
+	suffixHash  = regexp.MustCompile(`#L(\d+)(?:C(\d+))?(?:-L?\d+(?:C\d+)?)?$`)
+	suffixParen = regexp.MustCompile(`\((\d+)(?:\s*,\s*(\d+))?\)$`)
+	suffixColon = regexp.MustCompile(`:(\d+)(?::(\d+))?:?$`)
+	driveLetter = regexp.MustCompile(`^[A-Za-z]:(/|$)`)
+)
+
+// ParsePath takes apart a path given in any of the forms API.md lists.
+func ParsePath(raw string) (PathQuery, error) {
+	q := PathQuery{Raw: raw}
+	s := strings.TrimSpace(raw)
+	if err := checkQuery(s); err != nil {
+		return q, err
+	}
+	s = trimQuotes(s)
+	if strings.HasPrefix(strings.ToLower(s), "file://") {
+		s = s[len("file://"):]
+		if dec, err := url.PathUnescape(s); err == nil {
+			s = dec
+		}
+		// file://host/path and file:///path: drop the authority.
+		if i := strings.IndexByte(s, '/'); i > 0 && !driveLetter.MatchString(s) {
+			s = s[i:]
+		}
+		q.Absolute = true
+	}
+	for _, re := range []*regexp.Regexp{suffixHash, suffixParen, suffixColon} {
+		if m := re.FindStringSubmatchIndex(s); m != nil && m[0] > 0 {
+			q.Line, _ = strconv.Atoi(s[m[2]:m[3]])
+			if m[4] >= 0 {
+				q.Col, _ = strconv.Atoi(s[m[4]:m[5]])
+			}
+			s = s[:m[0]]
+			break
+		}
+	}
+	s = strings.ReplaceAll(s, `\`, "/")
+	if strings.HasPrefix(s, "/") {
+		q.Absolute = true
+	}
+	s = strings.TrimLeft(s, "/")
+	if driveLetter.MatchString(s) {
+		q.Absolute = true
+		s = s[2:]
+	}
+	var parts []string
+	for _, p := range strings.Split(s, "/") {
+		switch p {
+		case "", ".":
+		case "..":
+			if len(parts) > 0 {
+				parts = parts[:len(parts)-1]
+			} else if !q.Absolute {
+				q.Up++
+			}
+		default:
+			parts = append(parts, p)
+		}
+	}
+	q.Path = strings.Join(parts, "/")
+	if q.Path == "" {
+		return q, inputError("path names no file")
+	}
+	return q, nil
+}
+
+func checkQuery(s string) error {
+	switch {
+	case s == "":
+		return inputError("empty query")
+	case len(s) > MaxQueryBytes:
+		return inputError("query longer than " + strconv.Itoa(MaxQueryBytes) + " bytes")
+	case strings.IndexByte(s, 0) >= 0:
+		return inputError("query contains a NUL byte")
+	}
+	return nil
+}
+
+func trimQuotes(s string) string {
+	for len(s) >= 2 {
+		a, b := s[0], s[len(s)-1]
+		if (a == '"' && b == '"') || (a == '\'' && b == '\'') || (a == '`' && b == '`') || (a == '<' && b == '>') {
+			s = strings.TrimSpace(s[1 : len(s)-1])
+			continue
+		}
+		break
+	}
+	return s
+}
+
+// FindQuery is a fuzzy file query taken apart into the directory terms
+// before its last '/' and the words of the name after it.
+type FindQuery struct {
+	Raw string
+	// Dirs are squashed directory terms, outermost first.
+	Dirs []string
+	// Words are the lower-case words of the name part; Squashed joins them.
+	Words    []string
+	Squashed string
+	// Ext is the extension the name part ends with ("index.ts"), if any:
+	// files with another extension rank a little lower.
+	Ext string
+}
+
+// regexNoise matches the regular-expression pieces a planner puts between
+// words ("cursor[ _-]?binary", "auth.*middleware", "\bfoo\b"): all of them
+// mean "a word boundary may be here".
+var extLike = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+]{0,7}$`)
+
+var regexNoise = regexp.MustCompile(`\[[^\]]*\][?*+]?|\.[*+?]|\\[bBsSwWdD][*+?]?|[()|^$?*+{}]`)
+
+// ParseFind takes apart a find query.
+func ParseFind(raw string) (FindQuery, error) {
+	q := FindQuery{Raw: raw}
+	s := strings.TrimSpace(raw)
+	if err := checkQuery(s); err != nil {
+		return q, err
+	}
+	s = trimQuotes(s)
+	s = regexNoise.ReplaceAllString(s, " ")
+	s = strings.ReplaceAll(s, `\`, "/")
+	segs := strings.Split(s, "/")
+	var name string
+	for i := len(segs) - 1; i >= 0; i-- {
+		if strings.TrimSpace(segs[i]) != "" {
+			name = segs[i]
+			segs = segs[:i]
+			break
+		}
+	}
+	for _, d := range segs {
+		if sq := squash(d); sq != "" {
+			q.Dirs = append(q.Dirs, sq)
+		}
+	}
+	name = strings.TrimSpace(name)
+	if i := strings.LastIndexByte(name, '.'); i > 0 && extLike.MatchString(name[i+1:]) {
+		q.Ext = name[i+1:]
+		name = name[:i]
+	}
+	for _, f := range strings.Fields(name) {
+		q.Words = append(q.Words, words(f)...)
+	}
+	q.Squashed = strings.Join(q.Words, "")
+	if q.Squashed == "" && len(q.Dirs) == 0 {
+		return q, inputError("query has no letters or digits to match")
+	}
+	if q.Squashed == "" { // "src/auth/": the last directory is the name
+		q.Squashed = q.Dirs[len(q.Dirs)-1]
+		q.Words = []string{q.Squashed}
+		q.Dirs = q.Dirs[:len(q.Dirs)-1]
+	}
+	return q, nil
+}

@@ -1,0 +1,342 @@
+package rank
+
+import (
+	"context"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// ResolveRequest is find/resolvePath's input.
+type ResolveRequest struct {
+	Path string
+	// From is the referring document: absolute path, file:// URI or
+	// root-relative path. Relative queries resolve against it first.
+	From string
+	// History lists recently visited files, most recent last, in the same
+	// forms as From.
+	History []string
+	Limit   int
+}
+
+// Candidate is one ranked file.
+type Candidate struct {
+	File    int32    `json:"-"`
+	Root    int      `json:"-"`
+	Path    string   `json:"path"`
+	Score   float64  `json:"score"`
+	Reasons []string `json:"reasons"`
+
+	lexical, prox float64
+}
+
+// ResolveResult is find/resolvePath's output.
+type ResolveResult struct {
+	Resolved   *Candidate
+	Candidates []Candidate
+	Exact      bool
+	// Line and Col (1-based, 0 when absent) come from the query's suffix.
+	Line, Col int
+}
+
+// DefaultLimit is the number of candidates or matches when the caller names none.
+const DefaultLimit = 10
+
+// Resolve turns a wrong, stale or mistyped path into the file it meant.
+func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResult, error) {
+	q, err := ParsePath(req.Path)
+	if err != nil {
+		return nil, err
+	}
+	limit := req.Limit
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	res := &ResolveResult{Line: q.Line, Col: q.Col}
+	fromRoot, fromRel, fromOK := e.refFile(req.From)
+
+	// The query's path as it should be read: against the referring document
+	// when it says so (or when it exists there), else from a root.
+	qpath := q.Path
+	if fromOK && (q.Up > 0 || strings.HasPrefix(strings.TrimSpace(req.Path), ".")) {
+		qpath = joinUp(path.Dir(fromRel), q.Up, q.Path)
+	}
+	if id, ok := e.exact(q, req.Path, fromRoot, fromRel, fromOK); ok {
+		c := e.candidate(id, 1, []string{"exact"})
+		res.Exact = true
+		res.Resolved = &c
+		res.Candidates = []Candidate{c}
+		return res, nil
+	}
+
+	comps := strings.Split(qpath, "/")
+	qBase := comps[len(comps)-1]
+	qDirs := comps[:len(comps)-1]
+	qStem, qExt := splitExt(qBase)
+	qSq := squash(qStem)
+	if qSq == "" {
+		qSq = squash(qBase)
+	}
+
+	// Candidate generation.
+	cands := map[int32]int{} // file → typo distance of stems (-1 unknown)
+	for _, id := range e.byBase[strings.ToLower(qBase)] {
+		cands[id] = -1
+	}
+	for _, id := range e.byStem[qSq] {
+		cands[id] = 0
+	}
+	if budget := typoBudget(len(qSq)); budget > 0 {
+		for sid, d := range e.typoStems(qSq, budget) {
+			for _, id := range e.stems[sid].files {
+				if _, seen := cands[id]; !seen {
+					cands[id] = d
+				}
+			}
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	refs := e.references(fromRoot, fromRel, fromOK, req.History)
+	scored := make([]Candidate, 0, len(cands))
+	n := 0
+	for id, dist := range cands {
+		if n++; n%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		f := &e.files[id]
+		nm := scoreName(qBase, qStem, qExt, qSq, f.baseName(), e.stems[f.stem].text, dist)
+		if nm.score == 0 {
+			continue
+		}
+		cdirs := splitDirs(f.dir())
+		reasons := []string{nm.reason}
+		var lex float64
+		if len(qDirs) == 0 {
+			lex = nm.score * 0.875
+		} else {
+			da := scoreDirs(qDirs, cdirs)
+			lex = nm.score * (0.75 + 0.25*da.score)
+			reasons = append(reasons, da.reason)
+			if da.matched == 0 && !e.dirExists(int(f.root), qDirs) {
+				reasons[len(reasons)-1] = "dir:moved"
+			}
+		}
+		prox, why := 0.0, ""
+		for _, r := range refs {
+			if int(f.root) != r.root {
+				continue
+			}
+			if p := r.weight * proximity(cdirs, r.dirs); p > prox {
+				prox, why = p, r.reason
+			}
+		}
+		if prox > 0 {
+			reasons = append(reasons, why)
+		}
+		c := e.candidate(id, lex+proxWeight*prox, compact(reasons))
+		c.lexical, c.prox = lex, prox
+		scored = append(scored, c)
+	}
+	sort.Slice(scored, func(a, b int) bool { return better(&scored[a], &scored[b]) })
+	if len(scored) > 0 && confident(scored) {
+		top := scored[0]
+		res.Resolved = &top
+	}
+	if len(scored) > limit {
+		scored = scored[:limit]
+	}
+	for i := range scored {
+		scored[i].Score = round3(min(scored[i].Score, 1))
+	}
+	if res.Resolved != nil {
+		res.Resolved.Score = scored[0].Score
+	}
+	res.Candidates = scored
+	return res, nil
+}
+
+// confident decides whether the best of the sorted candidates is clearly
+// the answer (see score.go).
+func confident(sorted []Candidate) bool {
+	top := sorted[0]
+	if top.lexical < ResolveMin {
+		return false
+	}
+	if len(sorted) == 1 {
+		return true
+	}
+	next := sorted[1]
+	gapLex := top.lexical - next.lexical
+	if gapLex >= ResolveMargin {
+		return true
+	}
+	return gapLex > -ResolveMargin && top.prox-next.prox >= ProxMargin
+}
+
+// better orders candidates: score, then the shorter path (less left
+// unexplained), then byte order so that answers are deterministic.
+func better(a, b *Candidate) bool {
+	if a.Score != b.Score {
+		return a.Score > b.Score
+	}
+	if len(a.Path) != len(b.Path) {
+		return len(a.Path) < len(b.Path)
+	}
+	if a.Path != b.Path {
+		return a.Path < b.Path
+	}
+	return a.Root < b.Root
+}
+
+func (e *Engine) candidate(id int32, score float64, reasons []string) Candidate {
+	f := &e.files[id]
+	return Candidate{File: id, Root: int(f.root), Path: f.path, Score: score, Reasons: reasons}
+}
+
+// exact finds the file the query names as given: an absolute path inside a
+// root, a path relative to the referring document, or one relative to a root.
+func (e *Engine) exact(q PathQuery, raw string, fromRoot int, fromRel string, fromOK bool) (int32, bool) {
+	if q.Absolute {
+		abs := absFromQuery(raw, q)
+		if abs == "" {
+			return 0, false
+		}
+		root, rel, ok := e.ix.RootOf(abs)
+		if !ok {
+			return 0, false
+		}
+		id, ok := e.byPath[root][rel]
+		return id, ok
+	}
+	if fromOK {
+		if id, ok := e.byPath[fromRoot][joinUp(path.Dir(fromRel), q.Up, q.Path)]; ok {
+			return id, true
+		}
+	}
+	if q.Up == 0 {
+		for r := range e.byPath {
+			if id, ok := e.byPath[r][q.Path]; ok {
+				return id, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// absFromQuery rebuilds the local absolute path an absolute query names, or
+// "" for a path that cannot be local (a drive letter on a Unix machine).
+func absFromQuery(raw string, q PathQuery) string {
+	if filepath.Separator == '/' {
+		s := strings.ReplaceAll(strings.TrimSpace(raw), `\`, "/")
+		if strings.HasPrefix(strings.ToLower(s), "file://") {
+			s = s[len("file://"):]
+			if i := strings.IndexByte(s, '/'); i > 0 {
+				s = s[i:]
+			}
+		}
+		if driveLetter.MatchString(strings.TrimLeft(s, "/")) {
+			return ""
+		}
+	}
+	return string(filepath.Separator) + filepath.FromSlash(q.Path)
+}
+
+func joinUp(dir string, up int, p string) string {
+	for ; up > 0 && dir != "." && dir != ""; up-- {
+		dir = path.Dir(dir)
+	}
+	if dir == "." || dir == "" {
+		return p
+	}
+	return dir + "/" + p
+}
+
+func (e *Engine) dirExists(root int, dirs []string) bool {
+	if len(dirs) == 0 {
+		return true
+	}
+	return e.dirs[root][strings.ToLower(strings.Join(dirs, "/"))]
+}
+
+func splitDirs(d string) []string {
+	if d == "" {
+		return nil
+	}
+	return strings.Split(d, "/")
+}
+
+type reference struct {
+	root   int
+	dirs   []string
+	weight float64
+	reason string
+}
+
+// references turns from and history into weighted directories.
+func (e *Engine) references(fromRoot int, fromRel string, fromOK bool, history []string) []reference {
+	var out []reference
+	if fromOK {
+		out = append(out, reference{fromRoot, splitDirs(path.Dir(fromRel)), 1, "near:from"})
+	}
+	w := 1.0
+	for i := len(history) - 1; i >= 0 && len(out) < 64; i-- {
+		if root, rel, ok := e.refFile(history[i]); ok {
+			out = append(out, reference{root, splitDirs(path.Dir(rel)), w, "near:history"})
+			w *= 0.9
+		}
+	}
+	for i := range out {
+		if len(out[i].dirs) == 1 && out[i].dirs[0] == "." {
+			out[i].dirs = nil
+		}
+	}
+	return out
+}
+
+// refFile maps a referring path (absolute, file:// URI, or root-relative) to
+// a root and a root-relative path. It need not exist: a document may be new.
+func (e *Engine) refFile(s string) (root int, rel string, ok bool) {
+	if strings.TrimSpace(s) == "" {
+		return 0, "", false
+	}
+	q, err := ParsePath(s)
+	if err != nil {
+		return 0, "", false
+	}
+	if q.Absolute {
+		abs := absFromQuery(s, q)
+		if abs == "" {
+			return 0, "", false
+		}
+		return e.ix.RootOf(abs)
+	}
+	if q.Up > 0 {
+		return 0, "", false
+	}
+	for r := range e.byPath {
+		if _, ok := e.byPath[r][q.Path]; ok {
+			return r, q.Path, true
+		}
+	}
+	return 0, q.Path, true
+}
+
+func compact(rs []string) []string {
+	out := rs[:0]
+	for _, r := range rs {
+		if r != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func round3(f float64) float64 {
+	return float64(int64(f*1000+0.5)) / 1000
+}

@@ -1,0 +1,235 @@
+package rank
+
+import "math"
+
+// The scorer.
+//
+// Every score is in [0, 1] and means the same thing for every front end. A
+// path query is scored as
+//
+//	lexical   = name × (0.75 + 0.25 × dirs)     (query with directories)
+//	lexical   = name × 0.875                     (bare name: dirs say nothing)
+//	total     = lexical + 0.06 × proximity
+//
+// name compares base names, as stem × extension:
+//
+//	stem   1.00  identical
+//	       0.98  identical but for case
+//	       0.94  identical once squashed (lower case, separators dropped):
+//	             "updateUnicode" for "update_unicode", "metho-dsymbol" for
+//	             "method-symbol"; style and separator slips are the most common
+//	             mistakes and carry almost no doubt
+//	       0.92 − 0.10×(d−1) − 0.30×d/len   a typo at edit distance d (OSA:
+//	             insertion, deletion, substitution, transposition) over the
+//	             squashed stem; longer names tolerate more edits, so the cost
+//	             of an edit is relative to the length too. The edit budget is
+//	             0 below 4 bytes, 1 up to 8, 2 up to 20, 3 beyond: a name of
+//	             three letters has too many neighbours to guess at.
+//	ext    1.00  same; 0.98 case; 0.93 same family (.ts/.tsx/.js, .h/.hpp,
+//	             .yml/.yaml, .sh/.bash); 0.90 the query had none; 0.88 any two
+//	             programming languages (".py" typed for ".rs" after switching
+//	             projects); 0.70 otherwise.
+//
+// dirs aligns the query's directories with the candidate's by a weighted
+// longest common subsequence (a pair of components counts 1 when equal,
+// 0.95 equal but for case, 0.9 equal squashed, 0.7 one typo apart), then
+//
+//	dirs = exp(−(0.3×(innerQ + innerC + Σ(1 − pair weight)) + 0.03×(leadQ + leadC)))
+//
+// and 0 when nothing aligns. innerQ/innerC are components after the first
+// aligned one that did not align (a wrong, extra or missing level: real
+// disagreement) and leadQ/leadC are unaligned components before it (another
+// machine's "/home/x/proj" prefix on the query, or a sub-project prefix the
+// query left out): cheap, because that is exactly how absolute and
+// sub-project paths differ. The penalty is a sum, not a ratio, so that one
+// wrong directory costs as much in a 15-level Java path as in a 3-level one:
+// "slice" typed where "splice" exists must lose to "slice" at any depth.
+// Directories weigh a quarter of the lexical score: enough to choose among
+// same-named files, never enough to make a poor name match look good.
+//
+// proximity is how near a candidate is to where the user is working: the
+// shared leading directories with the referring document (`from`) and each
+// recently visited file, divided by the deeper of the two directories, the
+// most recent visit weighing 1 and each older one 0.9 times the next. Its
+// weight (0.06) is below the gap between any two name classes above, so
+// history breaks ties and lifts near-ties but never rescues a poor match.
+//
+// A candidate is returned as `resolved` only when its lexical score is at
+// least ResolveMin and it is clearly ahead of the runner-up: lexically by
+// ResolveMargin, or, when the two are lexically tied (within the margin),
+// by ProxMargin of proximity. Deep trees make proximities close in absolute
+// terms, so the tie-break is judged on proximity's own scale. A tie neither
+// can break leaves `resolved` null: a confident wrong answer costs an agent
+// more than no answer.
+
+const (
+	ResolveMin    = 0.6
+	ResolveMargin = 0.01
+	// ProxMargin is the proximity lead that breaks a lexical tie.
+	ProxMargin   = 0.05
+	proxWeight   = 0.06
+	dirInnerCost = 0.3
+	dirLeadCost  = 0.03
+)
+
+type nameMatch struct {
+	score  float64
+	reason string
+}
+
+// scoreName compares the query's base name with a candidate's. dist is the
+// typo distance of the squashed stems when known (-1 otherwise).
+func scoreName(qBase, qStem, qExt, qSq string, cBase string, cSq string, dist int) nameMatch {
+	if qBase == cBase {
+		return nameMatch{1, "name:exact"}
+	}
+	cStem, cExt := splitExt(cBase)
+	var stem float64
+	var reason string
+	switch {
+	case qStem == cStem:
+		stem = 1
+	case equalFold(qStem, cStem):
+		stem, reason = 0.98, "name:case"
+	case qSq == cSq:
+		stem, reason = 0.94, "name:style"
+	default:
+		if dist < 0 {
+			dist = osa(qSq, cSq, typoBudget(len(qSq)))
+		}
+		if dist > typoBudget(len(qSq)) {
+			return nameMatch{0, ""}
+		}
+		n := max(len(qSq), len(cSq))
+		stem, reason = 0.92-0.10*float64(dist-1)-0.30*float64(dist)/float64(n), "typo:filename"
+	}
+	ext, extReason := extAffinity(qExt, cExt)
+	if reason == "" {
+		reason = extReason
+	} else if extReason != "" {
+		reason += "," + extReason
+	}
+	return nameMatch{stem * ext, reason}
+}
+
+func equalFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if isUpper(x) {
+			x += 'a' - 'A'
+		}
+		if isUpper(y) {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
+
+// componentMatch is how well one directory name stands for another.
+func componentMatch(q, c string) float64 {
+	switch {
+	case q == c:
+		return 1
+	case equalFold(q, c):
+		return 0.95
+	}
+	sq, sc := squash(q), squash(c)
+	switch {
+	case sq == sc && sq != "":
+		return 0.9
+	case len(sq) >= 5 && osa(sq, sc, 1) <= 1:
+		return 0.7
+	}
+	return 0
+}
+
+type dirAlign struct {
+	score    float64
+	matched  int
+	reason   string
+	sameDirs bool
+}
+
+// scoreDirs aligns query directories qd with candidate directories cd (both
+// outermost first). See the block comment for the formula.
+func scoreDirs(qd, cd []string) dirAlign {
+	nq, nc := len(qd), len(cd)
+	if nq == 0 {
+		return dirAlign{score: 0.5}
+	}
+	// dp[i][j]: best weight aligning qd[i:] with cd[j:]; small, so a flat slice.
+	var buf [32 * 32]float64
+	var dp []float64
+	w := nc + 1
+	if (nq+1)*(nc+1) <= len(buf) {
+		dp = buf[:(nq+1)*(nc+1)]
+	} else {
+		dp = make([]float64, (nq+1)*(nc+1))
+	}
+	for i := nq - 1; i >= 0; i-- {
+		for j := nc - 1; j >= 0; j-- {
+			best := max(dp[(i+1)*w+j], dp[i*w+j+1])
+			if m := componentMatch(qd[i], cd[j]); m > 0 {
+				best = max(best, m+dp[(i+1)*w+j+1])
+			}
+			dp[i*w+j] = best
+		}
+	}
+	// Walk the alignment to count matched, leading and inner gaps.
+	i, j := 0, 0
+	matched, firstQ, firstC := 0, -1, -1
+	for i < nq && j < nc {
+		m := componentMatch(qd[i], cd[j])
+		switch {
+		case m > 0 && dp[i*w+j] == m+dp[(i+1)*w+j+1]:
+			if firstQ < 0 {
+				firstQ, firstC = i, j
+			}
+			matched++
+			i++
+			j++
+		case dp[i*w+j] == dp[(i+1)*w+j]:
+			i++
+		default:
+			j++
+		}
+	}
+	weight := dp[0]
+	if matched == 0 {
+		return dirAlign{score: 0, reason: "dir:none"}
+	}
+	leadQ, leadC := firstQ, firstC
+	innerQ, innerC := nq-matched-leadQ, nc-matched-leadC
+	penalty := dirInnerCost*float64(innerQ+innerC) + dirLeadCost*float64(leadQ+leadC) + dirInnerCost*(float64(matched)-weight)
+	score := math.Exp(-penalty)
+	reason := "dir:partial"
+	switch {
+	case innerQ == 0 && innerC == 0 && leadQ == 0 && leadC == 0:
+		reason = "dir:exact"
+	case innerQ == 0 && innerC == 0 && leadC > 0 && leadQ == 0:
+		reason = "dir:missing-prefix"
+	case innerQ == 0 && innerC == 0:
+		reason = "dir:suffix"
+	}
+	return dirAlign{score: score, matched: matched, reason: reason, sameDirs: reason == "dir:exact"}
+}
+
+// proximity is the shared-directory measure between a candidate's directory
+// and one reference directory (both split in components).
+func proximity(cd, rd []string) float64 {
+	n := 0
+	for n < len(cd) && n < len(rd) && cd[n] == rd[n] {
+		n++
+	}
+	deeper := max(len(cd), len(rd))
+	if deeper == 0 {
+		return 1
+	}
+	return float64(n) / float64(deeper)
+}

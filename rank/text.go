@@ -1,0 +1,185 @@
+package rank
+
+import "strings"
+
+// squash lower-cases s and keeps only ASCII letters and digits (other bytes
+// of a UTF-8 sequence are kept as they are): the form in which
+// "AuthMiddleware", "auth_middleware" and "auth-middleware" are one string.
+func squash(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			b.WriteByte(c + 'a' - 'A')
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c >= 0x80:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// words splits a name into lower-case words at separators, camel humps
+// ("parseHTTPRequest" → parse, http, request) and nowhere else: digits stay
+// with their word ("t9125", "i18n"), because that is how people abbreviate
+// them.
+func words(s string) []string {
+	var out []string
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			out = append(out, strings.ToLower(s[start:end]))
+		}
+		start = -1
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !isAlnum(c) {
+			flush(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+			continue
+		}
+		prev := s[i-1]
+		// aB → a|B ; ABc → A|Bc (the last capital of a run starts the next word)
+		if isUpper(c) && (isLower(prev) || (isUpper(prev) && i+1 < len(s) && isLower(s[i+1]))) {
+			flush(i)
+			start = i
+		}
+	}
+	flush(len(s))
+	return out
+}
+
+// charMask is the set of [a-z0-9] bytes in an already squashed string; a
+// query can only be a subsequence of a name whose mask contains its own.
+func charMask(s string) uint64 {
+	var m uint64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			m |= 1 << (c - 'a')
+		case c >= '0' && c <= '9':
+			m |= 1 << (26 + c - '0')
+		default:
+			m |= 1 << 36
+		}
+	}
+	return m
+}
+
+// osa is the optimal-string-alignment distance (Levenshtein plus adjacent
+// transposition), the model of a typing slip. It gives up and returns
+// limit+1 as soon as the distance must exceed limit.
+func osa(a, b string, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return limit + 1
+	}
+	if len(a) == 0 || len(b) == 0 {
+		return max(len(a), len(b))
+	}
+	// Three rolling rows: two back for transpositions.
+	var buf [3 * 128]int
+	var prev2, prev, cur []int
+	if len(b)+1 <= 128 {
+		prev2, prev, cur = buf[0:len(b)+1], buf[128:128+len(b)+1], buf[256:256+len(b)+1]
+	} else {
+		prev2, prev, cur = make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
+	}
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				v = min(v, prev2[j-2]+1)
+			}
+			cur[j] = v
+			rowMin = min(rowMin, v)
+		}
+		if rowMin > limit {
+			return limit + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
+
+// splitExt splits a base name into stem and extension (without the dot). A
+// leading dot is part of the stem: ".gitignore" has no extension.
+func splitExt(base string) (stem, ext string) {
+	i := strings.LastIndexByte(base, '.')
+	if i <= 0 {
+		return base, ""
+	}
+	return base[:i], base[i+1:]
+}
+
+// extFamily groups extensions a person or an agent confuses with one another.
+// Within a family a wrong extension costs little; between source languages
+// (".py" for ".rs" after switching projects) it costs more; anything else
+// costs most.
+var extFamily = map[string]string{
+	"js": "js", "mjs": "js", "cjs": "js", "jsx": "js", "ts": "js", "tsx": "js", "mts": "js", "cts": "js",
+	"c": "c", "h": "c", "cc": "c", "cpp": "c", "cxx": "c", "c++": "c", "hh": "c", "hpp": "c", "hxx": "c", "h++": "c", "inl": "c", "ipp": "c", "m": "c", "mm": "c",
+	"java": "jvm", "kt": "jvm", "kts": "jvm", "scala": "jvm", "groovy": "jvm", "gradle": "jvm",
+	"sh": "sh", "bash": "sh", "zsh": "sh", "ksh": "sh", "fish": "sh",
+	"yml": "yaml", "yaml": "yaml",
+	"md": "doc", "markdown": "doc", "adoc": "doc", "asciidoc": "doc", "rst": "doc", "txt": "doc",
+	"json": "json", "jsonc": "json", "json5": "json",
+	"htm": "html", "html": "html", "xhtml": "html",
+	"toml": "conf", "ini": "conf", "cfg": "conf", "conf": "conf",
+	"py": "py", "pyi": "py", "pyx": "py",
+	"rb": "rb", "erb": "rb", "rake": "rb",
+	"cs": "cs", "fs": "cs", "vb": "cs",
+	"css": "css", "scss": "css", "sass": "css", "less": "css",
+}
+
+// sourceLang marks extensions of programming languages, the wider family.
+var sourceLang = map[string]bool{
+	"go": true, "py": true, "rs": true, "js": true, "ts": true, "tsx": true, "jsx": true, "mjs": true, "cjs": true,
+	"java": true, "kt": true, "scala": true, "c": true, "h": true, "cc": true, "cpp": true, "hpp": true, "cxx": true,
+	"cs": true, "rb": true, "php": true, "swift": true, "m": true, "mm": true, "lua": true, "pl": true, "ex": true,
+	"exs": true, "erl": true, "hs": true, "ml": true, "dart": true, "zig": true, "nim": true, "jl": true, "r": true,
+	"sh": true, "bash": true, "groovy": true, "clj": true, "elm": true, "vue": true, "svelte": true,
+}
+
+// extAffinity scores how well a candidate's extension stands in for the
+// query's: 1 same, then family, then any two source languages.
+func extAffinity(q, c string) (float64, string) {
+	switch {
+	case q == c:
+		return 1, ""
+	case strings.EqualFold(q, c):
+		return 0.98, "ext:case"
+	case q == "":
+		return 0.9, "ext:added"
+	}
+	lq, lc := strings.ToLower(q), strings.ToLower(c)
+	if f := extFamily[lq]; f != "" && f == extFamily[lc] {
+		return 0.93, "ext:family"
+	}
+	if sourceLang[lq] && sourceLang[lc] {
+		return 0.88, "ext:language"
+	}
+	return 0.7, "ext:other"
+}
