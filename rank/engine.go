@@ -10,6 +10,7 @@ package rank
 
 import (
 	"strings"
+	"sync"
 
 	"wayfind/workspace"
 )
@@ -24,23 +25,34 @@ type Engine struct {
 	byBase   map[string][]int32 // lower-case base name → files
 	byStem   map[string][]int32 // squashed stem (extension dropped) → files
 	dirs     []map[string]bool  // per root: lower-case directory paths that exist
-	stems    []stemInfo         // distinct squashed stems
+	dirInfos []dirInfo          // distinct directories
+	dirID    map[string]int32
+	stems    []stemInfo // distinct squashed stems
 	stemID   map[string]int32
 	trigrams map[uint32][]int32 // trigram of a squashed stem → stems holding it
+	counters sync.Pool          // *counters
 }
 
 type fileInfo struct {
-	path  string // root-relative, '/'-separated
-	base  int32  // offset of the base name in path
-	root  uint16
-	stem  int32 // index into Engine.stems
-	depth uint16
+	path string // root-relative, '/'-separated
+	base int32  // offset of the base name in path
+	root uint16
+	stem int32 // index into Engine.stems
+	dir  int32 // index into Engine.dirInfos
+}
+
+// dirInfo is a directory split once at index time: scoring compares
+// components many times per query, and directories repeat across files.
+type dirInfo struct {
+	comps []string // components, outermost first
+	sq    []string // squash(comps[i])
 }
 
 type stemInfo struct {
-	text  string // squashed stem
-	mask  uint64
-	files []int32
+	text   string // squashed stem
+	mask   uint64 // charMask(text)
+	starts uint64 // bit i: a word of the stem starts at text[i] (i < 64)
+	files  []int32
 }
 
 // New indexes a workspace snapshot for ranking.
@@ -51,8 +63,10 @@ func New(ix *workspace.Index) *Engine {
 		byBase:   make(map[string][]int32, len(ix.Files)),
 		byStem:   make(map[string][]int32, len(ix.Files)),
 		stemID:   make(map[string]int32, len(ix.Files)/2),
+		dirID:    make(map[string]int32),
 		trigrams: make(map[uint32][]int32),
 	}
+	e.counters.New = func() any { return &counters{} }
 	e.byPath = make([]map[string]int32, len(ix.Roots))
 	e.dirs = make([]map[string]bool, len(ix.Roots))
 	for r := range ix.Roots {
@@ -72,13 +86,25 @@ func New(ix *workspace.Index) *Engine {
 		if !ok {
 			sid = int32(len(e.stems))
 			e.stemID[sq] = sid
-			e.stems = append(e.stems, stemInfo{text: sq, mask: charMask(sq)})
+			e.stems = append(e.stems, stemInfo{text: sq, mask: charMask(sq), starts: wordStarts(stem)})
 			for _, g := range trigramsOf(sq) {
 				e.trigrams[g] = append(e.trigrams[g], sid)
 			}
 		}
 		e.stems[sid].files = append(e.stems[sid].files, id)
-		e.files[i] = fileInfo{path: f.Path, base: int32(b), root: uint16(f.Root), stem: sid, depth: uint16(strings.Count(f.Path, "/"))}
+		dirPath := f.Path[:max(b-1, 0)]
+		did, ok := e.dirID[dirPath]
+		if !ok {
+			did = int32(len(e.dirInfos))
+			e.dirID[dirPath] = did
+			comps := splitDirs(dirPath)
+			sq := make([]string, len(comps))
+			for k, c := range comps {
+				sq[k] = squash(c)
+			}
+			e.dirInfos = append(e.dirInfos, dirInfo{comps: comps, sq: sq})
+		}
+		e.files[i] = fileInfo{path: f.Path, base: int32(b), root: uint16(f.Root), stem: sid, dir: did}
 		e.byPath[f.Root][f.Path] = id
 		lb := strings.ToLower(base)
 		e.byBase[lb] = append(e.byBase[lb], id)
@@ -103,12 +129,6 @@ func (e *Engine) Index() *workspace.Index { return e.ix }
 func (e *Engine) Len() int { return len(e.files) }
 
 func (f *fileInfo) baseName() string { return f.path[f.base:] }
-func (f *fileInfo) dir() string {
-	if f.base == 0 {
-		return ""
-	}
-	return f.path[:f.base-1]
-}
 
 // trigramsOf lists the distinct trigrams of s, each packed in a uint32.
 func trigramsOf(s string) []uint32 {
@@ -156,13 +176,23 @@ func (e *Engine) typoStems(sq string, maxDist int) map[int32]int {
 		}
 		return out
 	}
-	counts := map[int32]int{}
+	cs := e.counters.Get().(*counters)
+	defer e.counters.Put(cs)
+	if len(cs.n) < len(e.stems) {
+		cs.n = make([]uint16, len(e.stems))
+	}
+	touched := cs.touched[:0]
 	for _, g := range grams {
 		for _, sid := range e.trigrams[g] {
-			counts[sid]++
+			if cs.n[sid] == 0 {
+				touched = append(touched, sid)
+			}
+			cs.n[sid]++
 		}
 	}
-	for sid, n := range counts {
+	for _, sid := range touched {
+		n := int(cs.n[sid])
+		cs.n[sid] = 0
 		if n < need {
 			continue
 		}
@@ -174,7 +204,28 @@ func (e *Engine) typoStems(sq string, maxDist int) map[int32]int {
 			out[sid] = d
 		}
 	}
+	cs.touched = touched
 	return out
+}
+
+// counters is per-query scratch for trigram counting, pooled because a
+// query touches thousands of stems and a map would dominate its cost.
+type counters struct {
+	n       []uint16
+	touched []int32
+}
+
+// wordStarts marks where words begin in the squashed form of name.
+func wordStarts(name string) uint64 {
+	var m uint64
+	at := 0
+	for _, w := range words(name) {
+		if at < 64 {
+			m |= 1 << at
+		}
+		at += len(w)
+	}
+	return m
 }
 
 // typoBudget is how many edits a name of n bytes may carry and still be

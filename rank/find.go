@@ -80,14 +80,11 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 	if threshold <= 0 {
 		threshold = DefaultThreshold
 	}
+
+	// 1. Literal readings of every distinct name.
 	qmask := charMask(q.Squashed)
-	var typos map[int32]int
-	if !req.Exact {
-		if b := typoBudget(len(q.Squashed)); b > 0 {
-			typos = e.typoStems(q.Squashed, b)
-		}
-	}
-	var out []Match
+	hits := map[int32]nameMatch{}
+	aboveTypos := 0 // files no typo reading can outrank (exact when no dir or ext factor applies)
 	for sid := range e.stems {
 		if sid%4096 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -95,60 +92,73 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 			}
 		}
 		st := &e.stems[sid]
-		var nm nameMatch
-		if st.mask&qmask == qmask {
-			nm = e.matchStem(&q, st, req.Exact)
-		}
-		if d, ok := typos[int32(sid)]; ok && !req.Exact {
-			n := max(len(q.Squashed), len(st.text))
-			if s := 0.8 * (0.92 - 0.10*float64(d-1) - 0.30*float64(d)/float64(n)); s > nm.score {
-				nm = nameMatch{s, "typo:filename"}
-			}
-		}
-		if nm.score == 0 {
+		if st.mask&qmask != qmask {
 			continue
 		}
-		for _, id := range st.files {
-			if m, ok := e.scoreFile(&q, id, nm, req.Impl); ok && m.Score >= threshold {
-				out = append(out, m)
+		if nm := matchStem(&q, st, req.Exact); nm.score > 0 {
+			hits[int32(sid)] = nm
+			if nm.score > typoCeiling {
+				aboveTypos += len(st.files)
 			}
 		}
 	}
-	if len(q.Words) > 1 {
-		out = e.wordsAcrossPath(ctx, &q, out, threshold, req.Impl)
-	}
-	sort.Slice(out, func(a, b int) bool {
-		if out[a].Score != out[b].Score {
-			return out[a].Score > out[b].Score
+	// 2. Typo readings, which score at most typoCeiling: when enough files
+	// already beat that, the trigram search cannot change the answer.
+	factors := len(q.Dirs) > 0 || q.Ext != ""
+	if b := typoBudget(len(q.Squashed)); !req.Exact && b > 0 && (factors || aboveTypos < limit) {
+		for sid, d := range e.typoStems(q.Squashed, b) {
+			n := max(len(q.Squashed), len(e.stems[sid].text))
+			nm := nameMatch{0.8 * (0.92 - 0.10*float64(d-1) - 0.30*float64(d)/float64(n)), "typo:filename"}
+			if prev, ok := hits[sid]; !ok || prev.score < nm.score {
+				hits[sid] = nm
+			}
 		}
-		if len(out[a].Path) != len(out[b].Path) {
-			return len(out[a].Path) < len(out[b].Path)
-		}
-		return out[a].Path < out[b].Path
-	})
-	res := &FindResult{TotalSearched: len(e.files)}
-	if len(out) > limit {
-		out = out[:limit]
-		res.Truncated = true
 	}
+	// 3. Files, kept in a bounded heap of the best.
+	top := newTopK(limit)
+	for sid, nm := range hits {
+		for _, id := range e.stems[sid].files {
+			if m := e.scoreFile(&q, id, nm, req.Impl); m.Score >= threshold {
+				top.push(m)
+			}
+		}
+	}
+	if len(q.Words) > 1 && !(top.full() && top.worst().Score >= pathWordsCeiling) {
+		if err := e.wordsAcrossPath(ctx, &q, hits, top, threshold, req.Impl); err != nil {
+			return nil, err
+		}
+	}
+	out := top.sorted()
 	for i := range out {
 		out[i].Score = round3(min(out[i].Score, 1))
 	}
-	res.Matches = out
-	return res, nil
+	return &FindResult{Matches: out, TotalSearched: len(e.files), Truncated: top.seen > len(out)}, nil
 }
+
+// MatchedIn values are shared, never modified.
+var (
+	inFilename   = []string{"filename"}
+	inFileAndDir = []string{"filename", "directory"}
+	inDirAndFile = []string{"directory", "filename"}
+)
+
+const (
+	pathWordsFloor = 0.55
+	// pathWordsCeiling bounds what a words-across-the-path reading scores.
+	pathWordsCeiling = pathWordsFloor + 0.15
+)
 
 // scoreFile applies directory terms, the extension and the impl preference
 // to a name match.
-func (e *Engine) scoreFile(q *FindQuery, id int32, nm nameMatch, impl bool) (Match, bool) {
+func (e *Engine) scoreFile(q *FindQuery, id int32, nm nameMatch, impl bool) Match {
 	f := &e.files[id]
 	score := nm.score
-	in := []string{"filename"}
+	in := inFilename
 	if len(q.Dirs) > 0 {
-		d := matchDirTerms(q.Dirs, splitDirs(f.dir()))
+		d := matchDirTerms(q.Dirs, e.dirInfos[f.dir].sq)
 		if d > 0 {
 			score *= 0.7 + 0.3*d
-			in = append(in, "directory")
+			in = inFileAndDir
 		} else {
 			score *= 0.5
 		}
@@ -165,7 +175,7 @@ func (e *Engine) scoreFile(q *FindQuery, id int32, nm nameMatch, impl bool) (Mat
 			score *= 0.95
 		}
 	}
-	return Match{File: id, Root: int(f.root), Path: f.path, Score: score, MatchedIn: in, Reason: nm.reason}, true
+	return Match{File: id, Root: int(f.root), Path: f.path, Score: score, MatchedIn: in, Reason: nm.reason}
 }
 
 func isHeader(ext string) bool {
@@ -176,8 +186,90 @@ func isHeader(ext string) bool {
 	return false
 }
 
+// matchBefore is the result order: score, then the shorter path (less left
+// unexplained), then byte order for determinism.
+func matchBefore(a, b *Match) bool {
+	if a.Score != b.Score {
+		return a.Score > b.Score
+	}
+	if len(a.Path) != len(b.Path) {
+		return len(a.Path) < len(b.Path)
+	}
+	if a.Path != b.Path {
+		return a.Path < b.Path
+	}
+	return a.Root < b.Root
+}
+
+// topK keeps the k best matches in a heap whose root is the worst kept, so
+// a query matching thousands of files never sorts them all.
+type topK struct {
+	k    int
+	h    []Match
+	seen int
+}
+
+func newTopK(k int) *topK { return &topK{k: k, h: make([]Match, 0, k)} }
+
+func (t *topK) full() bool    { return len(t.h) == t.k }
+func (t *topK) worst() *Match { return &t.h[0] }
+
+func (t *topK) push(m Match) {
+	t.seen++
+	if len(t.h) < t.k {
+		t.h = append(t.h, m)
+		t.up(len(t.h) - 1)
+		return
+	}
+	if !matchBefore(&m, &t.h[0]) {
+		return
+	}
+	t.h[0] = m
+	t.down(0)
+}
+
+// worse reports whether h[i] ranks below h[j] (the heap's order).
+func (t *topK) worse(i, j int) bool { return matchBefore(&t.h[j], &t.h[i]) }
+
+func (t *topK) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !t.worse(i, p) {
+			return
+		}
+		t.h[i], t.h[p] = t.h[p], t.h[i]
+		i = p
+	}
+}
+
+func (t *topK) down(i int) {
+	for {
+		l, w := 2*i+1, i
+		if l < len(t.h) && t.worse(l, w) {
+			w = l
+		}
+		if r := l + 1; r < len(t.h) && t.worse(r, w) {
+			w = r
+		}
+		if w == i {
+			return
+		}
+		t.h[i], t.h[w] = t.h[w], t.h[i]
+		i = w
+	}
+}
+
+func (t *topK) sorted() []Match {
+	out := append([]Match(nil), t.h...)
+	sort.Slice(out, func(a, b int) bool { return matchBefore(&out[a], &out[b]) })
+	return out
+}
+
+// typoCeiling is the best score a typo reading of a name can get in find.
+const typoCeiling = 0.8 * 0.92
+
 // matchStem scores the name part of q against one distinct stem.
-func (e *Engine) matchStem(q *FindQuery, st *stemInfo, exact bool) nameMatch {
+func matchStem(q *FindQuery, st *stemInfo, exact bool) nameMatch {
 	Q, S := q.Squashed, st.text
 	cover := float64(len(Q)) / float64(max(len(S), 1))
 	if cover > 1 {
@@ -189,12 +281,12 @@ func (e *Engine) matchStem(q *FindQuery, st *stemInfo, exact bool) nameMatch {
 	if strings.HasPrefix(S, Q) {
 		return nameMatch{0.80 + 0.15*cover, "name:prefix"}
 	}
-	w := e.stemWords(st)
+	w := st.words()
 	if len(q.Words) > 1 && wordsInOrder(q.Words, w) {
 		return nameMatch{0.78 + 0.15*cover, "name:words"}
 	}
 	if i := strings.Index(S, Q); i >= 0 {
-		if atWordStart(w, i) {
+		if i < 64 && st.starts&(1<<i) != 0 {
 			return nameMatch{0.75 + 0.15*cover, "name:substring"}
 		}
 		if len(q.Words) <= 1 {
@@ -219,16 +311,18 @@ func (e *Engine) matchStem(q *FindQuery, st *stemInfo, exact bool) nameMatch {
 	return nameMatch{}
 }
 
-// stemWords returns the words of a stem, taken from the first file that
-// has it (files sharing a squashed stem share its words).
-func (e *Engine) stemWords(st *stemInfo) []string {
-	f := &e.files[st.files[0]]
-	stem, _ := splitExt(f.baseName())
-	w := words(stem)
-	if len(w) == 0 {
-		w = []string{st.text}
+// words cuts the squashed stem at its word starts (past byte 64 the rest
+// is one word).
+func (st *stemInfo) words() []string {
+	var w []string
+	from := 0
+	for i := 1; i < len(st.text) && i < 64; i++ {
+		if st.starts&(1<<i) != 0 {
+			w = append(w, st.text[from:i])
+			from = i
+		}
 	}
-	return w
+	return append(w, st.text[from:])
 }
 
 func wordsInOrder(q, w []string) bool {
@@ -257,55 +351,53 @@ func substringsInOrder(q []string, s string) bool {
 	return true
 }
 
-// atWordStart reports whether byte offset i of the squashed stem is the
-// first byte of one of its words.
-func atWordStart(w []string, i int) bool {
-	at := 0
-	for _, x := range w {
-		if at == i {
-			return true
-		}
-		at += len(x)
-		if at > i {
-			return false
-		}
-	}
-	return false
-}
-
 // initials reports whether q can be read as non-empty prefixes of words of
 // w, in order, starting with the first word; skips counts words left out
-// between used ones. Words are few, so a memoised search is cheap.
+// between used ones (the fewest possible). A memoised search over (query
+// offset, word) keeps it linear in practice.
 func initials(q string, w []string) (skips int, ok bool) {
-	if len(w) < 2 || len(q) == 0 {
+	if len(w) < 2 || len(q) == 0 || len(w[0]) == 0 || q[0] != w[0][0] {
 		return 0, false
 	}
-	best := -1
-	var walk func(qi, wi, sk int)
-	steps := 0
-	walk = func(qi, wi, sk int) {
-		if steps++; steps > 4000 || (best >= 0 && sk >= best) {
-			return
-		}
+	const unknown, impossible = -1, 1 << 30
+	memo := make([]int, (len(q)+1)*(len(w)+1))
+	for i := range memo {
+		memo[i] = unknown
+	}
+	// best(qi, wi): fewest skips to read q[qi:] from words w[wi:], where
+	// word wi is used next (skipping happens in the caller).
+	var best func(qi, wi int) int
+	best = func(qi, wi int) int {
 		if qi == len(q) {
-			best = sk
-			return
+			return 0
 		}
-		for j := wi; j < len(w); j++ {
-			word := w[j]
-			skip := sk + (j - wi)
-			if wi == 0 && j > 0 {
-				return // the first word must be used: initials start there
+		if wi >= len(w) {
+			return impossible
+		}
+		k := qi*(len(w)+1) + wi
+		if memo[k] != unknown {
+			return memo[k]
+		}
+		res := impossible
+		word := w[wi]
+		for l := 1; l <= len(word) && qi+l <= len(q) && q[qi+l-1] == word[l-1]; l++ {
+			if qi+l == len(q) {
+				res = 0
+				break
 			}
-			for l := min(len(word), len(q)-qi); l >= 1; l-- {
-				if q[qi:qi+l] == word[:l] {
-					walk(qi+l, j+1, skip)
+			for next := wi + 1; next < len(w); next++ {
+				if r := best(qi+l, next); r != impossible {
+					res = min(res, r+next-wi-1)
 				}
 			}
 		}
+		memo[k] = res
+		return res
 	}
-	walk(0, 0, 0)
-	return best, best >= 0
+	if r := best(0, 0); r != impossible {
+		return r, true
+	}
+	return 0, false
 }
 
 func isSubsequence(q, s string) bool {
@@ -318,8 +410,9 @@ func isSubsequence(q, s string) bool {
 	return j == len(q)
 }
 
-// matchDirTerms matches directory terms (outermost first) against the
-// path's directories from the innermost outwards; 0 when one is missing.
+// matchDirTerms matches squashed directory terms (outermost first) against
+// the path's squashed directories from the innermost outwards; 0 when one
+// is missing.
 // "boot/simple" reads as a path fragment, so every directory skipped
 // between two terms, or between the last term and the file, costs 40%.
 func matchDirTerms(terms, dirs []string) float64 {
@@ -328,7 +421,7 @@ func matchDirTerms(terms, dirs []string) float64 {
 	for i := len(terms) - 1; i >= 0; i-- {
 		best := 0.0
 		for ; j >= 0; j-- {
-			if m := dirTermMatch(terms[i], squash(dirs[j])); m > 0 {
+			if m := dirTermMatch(terms[i], dirs[j]); m > 0 {
 				best = m
 				j--
 				break
@@ -360,34 +453,30 @@ func dirTermMatch(t, d string) float64 {
 // wordsAcrossPath finds files where a multi-word query's words spread over
 // directories and name ("auth middleware" → auth/middleware.py): the last
 // word in the name, the others in directories, in order. Such matches rank
-// below any match within the name.
-func (e *Engine) wordsAcrossPath(ctx context.Context, q *FindQuery, out []Match, threshold float64, impl bool) []Match {
-	seen := make(map[int32]bool, len(out))
-	for _, m := range out {
-		seen[m.File] = true
-	}
+// below any match within the name. Names already matched are skipped.
+func (e *Engine) wordsAcrossPath(ctx context.Context, q *FindQuery, hits map[int32]nameMatch, top *topK, threshold float64, impl bool) error {
 	last := q.Words[len(q.Words)-1]
 	for sid := range e.stems {
+		if sid%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		st := &e.stems[sid]
-		if !strings.Contains(st.text, last) {
+		if _, done := hits[int32(sid)]; done || !strings.Contains(st.text, last) {
 			continue
 		}
+		cover := float64(len(last)) / float64(max(len(st.text), 1))
+		nm := nameMatch{pathWordsFloor + 0.15*cover, "path:words"}
 		for _, id := range st.files {
-			if seen[id] {
+			if matchDirTerms(q.Words[:len(q.Words)-1], e.dirInfos[e.files[id].dir].sq) == 0 {
 				continue
 			}
-			f := &e.files[id]
-			dirs := splitDirs(f.dir())
-			if matchDirTerms(q.Words[:len(q.Words)-1], dirs) == 0 {
-				continue
-			}
-			cover := float64(len(last)) / float64(max(len(st.text), 1))
-			nm := nameMatch{0.55 + 0.15*cover, "path:words"}
-			if m, ok := e.scoreFile(q, id, nm, impl); ok && m.Score >= threshold {
-				m.MatchedIn = []string{"directory", "filename"}
-				out = append(out, m)
+			if m := e.scoreFile(q, id, nm, impl); m.Score >= threshold {
+				m.MatchedIn = inDirAndFile
+				top.push(m)
 			}
 		}
 	}
-	return out
+	return nil
 }

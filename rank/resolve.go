@@ -73,6 +73,10 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	comps := strings.Split(qpath, "/")
 	qBase := comps[len(comps)-1]
 	qDirs := comps[:len(comps)-1]
+	qDir := dirInfo{comps: qDirs, sq: make([]string, len(qDirs))}
+	for i, d := range qDirs {
+		qDir.sq[i] = squash(d)
+	}
 	qStem, qExt := splitExt(qBase)
 	qSq := squash(qStem)
 	if qSq == "" {
@@ -114,13 +118,14 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 		if nm.score == 0 {
 			continue
 		}
-		cdirs := splitDirs(f.dir())
+		cdir := &e.dirInfos[f.dir]
+		cdirs := cdir.comps
 		reasons := []string{nm.reason}
 		var lex float64
 		if len(qDirs) == 0 {
 			lex = nm.score * 0.875
 		} else {
-			da := scoreDirs(qDirs, cdirs)
+			da := scoreDirs(&qDir, cdir)
 			lex = nm.score * (0.75 + 0.25*da.score)
 			reasons = append(reasons, da.reason)
 			if da.matched == 0 && !e.dirExists(int(f.root), qDirs) {

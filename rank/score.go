@@ -131,16 +131,14 @@ func equalFold(a, b string) bool {
 	return true
 }
 
-// componentMatch is how well one directory name stands for another.
-func componentMatch(q, c string) float64 {
+// componentMatch is how well one directory name stands for another; sq
+// and sc are their squashed forms.
+func componentMatch(q, c, sq, sc string) float64 {
 	switch {
 	case q == c:
 		return 1
 	case equalFold(q, c):
 		return 0.95
-	}
-	sq, sc := squash(q), squash(c)
-	switch {
 	case sq == sc && sq != "":
 		return 0.9
 	case len(sq) >= 5 && osa(sq, sc, 1) <= 1:
@@ -156,9 +154,10 @@ type dirAlign struct {
 	sameDirs bool
 }
 
-// scoreDirs aligns query directories qd with candidate directories cd (both
+// scoreDirs aligns query directories q with candidate directories c (both
 // outermost first). See the block comment for the formula.
-func scoreDirs(qd, cd []string) dirAlign {
+func scoreDirs(q, c *dirInfo) dirAlign {
+	qd, cd := q.comps, c.comps
 	nq, nc := len(qd), len(cd)
 	if nq == 0 {
 		return dirAlign{score: 0.5}
@@ -175,7 +174,7 @@ func scoreDirs(qd, cd []string) dirAlign {
 	for i := nq - 1; i >= 0; i-- {
 		for j := nc - 1; j >= 0; j-- {
 			best := max(dp[(i+1)*w+j], dp[i*w+j+1])
-			if m := componentMatch(qd[i], cd[j]); m > 0 {
+			if m := componentMatch(qd[i], cd[j], q.sq[i], c.sq[j]); m > 0 {
 				best = max(best, m+dp[(i+1)*w+j+1])
 			}
 			dp[i*w+j] = best
@@ -185,7 +184,7 @@ func scoreDirs(qd, cd []string) dirAlign {
 	i, j := 0, 0
 	matched, firstQ, firstC := 0, -1, -1
 	for i < nq && j < nc {
-		m := componentMatch(qd[i], cd[j])
+		m := componentMatch(qd[i], cd[j], q.sq[i], c.sq[j])
 		switch {
 		case m > 0 && dp[i*w+j] == m+dp[(i+1)*w+j+1]:
 			if firstQ < 0 {

@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -56,7 +57,16 @@ func main() {
 	useFzf := flag.Bool("fzf", true, "run fzf --filter on every case as the peer")
 	only := flag.String("corpus", "", "run only this corpus")
 	verbose := flag.Bool("v", false, "print every failed case")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the queries here")
 	flag.Parse()
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fatal(err)
+		}
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
 
 	cases, err := readCases(*casesPath)
 	if err != nil {
@@ -238,6 +248,9 @@ func report(all []outcome, withFzf bool, verbose bool) {
 			}
 		}
 		latByCorpus[o.c.Corpus] = append(latByCorpus[o.c.Corpus], o.elapsed)
+		if verbose && o.elapsed > 5*time.Millisecond {
+			fmt.Fprintf(os.Stderr, "SLOW %s %q %s ms\n", o.c.ID, o.c.Query, ms(o.elapsed))
+		}
 		if verbose && !o.top1 {
 			exp := "null"
 			if o.c.Expected != nil {

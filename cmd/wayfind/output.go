@@ -243,4 +243,3 @@ func (o *output) resolve(opts options, res *rank.ResolveResult, total int) int {
 	}
 	return exitFound
 }
-
