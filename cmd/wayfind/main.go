@@ -163,7 +163,9 @@ func parseFlags(cmd string, args []string, tty bool) (options, error) {
 	}
 	switch {
 	case o.format != "text" && o.format != "json" && o.format != "jsonl":
-		return o, inputErr("--format must be text, json or jsonl")
+		bad := o.format
+		o.format = map[bool]string{true: "text", false: "json"}[tty] // report in the default format
+		return o, inputErr("--format must be text, json or jsonl, not " + strconv.Quote(bad))
 	case o.limit < 1:
 		return o, inputErr("--limit must be at least 1")
 	case o.threshold < 0 || o.threshold > 1:

@@ -1,0 +1,39 @@
+# wayfind — build, test and benchmark. `make test` is what CI runs.
+GO       ?= go
+BIN      := bin/wayfind
+SHARED   ?= ../shared
+FUZZTIME ?= 30s
+
+.PHONY: build run test deps check bench fuzz clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/wayfind
+
+# make run Q=authmidlware [ROOT=dir]
+run: build
+	./$(BIN) find --root "$(or $(ROOT),.)" --format text "$(or $(Q),main)"
+
+# Installs what the tests and benchmarks need on a fresh Debian machine;
+# does nothing when it is all there already.
+deps:
+	@./scripts/deps.sh
+
+check:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
+	$(GO) vet ./...
+
+test: deps check
+	$(GO) test -race -count=1 ./...
+
+bench: deps
+	$(GO) run ./cmd/wayfind-bench -corpora $(SHARED)/corpora -cases $(SHARED)/bench/cases-public.jsonl
+
+# Each fuzz target for FUZZTIME; `make test` already replays their seeds.
+fuzz:
+	$(GO) test ./rank -run '^$$' -fuzz '^FuzzParsePath$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./rank -run '^$$' -fuzz '^FuzzParseFind$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./rank -run '^$$' -fuzz '^FuzzEngine$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./workspace -run '^$$' -fuzz '^FuzzWildmatch$$' -fuzztime $(FUZZTIME)
+
+clean:
+	rm -rf bin

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var binary string
+
+// TestMain builds the real binary: these tests drive it as a user would.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "wayfind-cli")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "wayfind")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		panic(string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func tree(t *testing.T) string {
+	dir := t.TempDir()
+	for _, p := range []string{"src/auth/auth_middleware.py", "src/auth/login.py", "src/api/client.go", "lib/client.go", "docs/a.md", "ignored/x.py"} {
+		full := filepath.Join(dir, p)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, nil, 0o644)
+	}
+	os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("ignored/\n"), 0o644)
+	return dir
+}
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+func wayfind(t *testing.T, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return result{code, out.String(), errb.String()}
+}
+
+func TestFindEnvelope(t *testing.T) {
+	root := tree(t)
+	r := wayfind(t, "find", "authmidlware", "--root", root)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var env struct {
+		Meta struct {
+			Command   string  `json:"command"`
+			Version   string  `json:"version"`
+			ElapsedMs float64 `json:"elapsedMs"`
+		} `json:"_meta"`
+		Success bool `json:"success"`
+		Query   struct {
+			Text      string  `json:"text"`
+			Mode      string  `json:"mode"`
+			Threshold float64 `json:"threshold"`
+		} `json:"query"`
+		Summary struct {
+			TotalSearched int  `json:"totalSearched"`
+			Matches       int  `json:"matches"`
+			Truncated     bool `json:"truncated"`
+		} `json:"summary"`
+		Matches []struct {
+			Path      string   `json:"path"`
+			URI       string   `json:"uri"`
+			Score     float64  `json:"score"`
+			MatchedIn []string `json:"matchedIn"`
+		} `json:"matches"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &env); err != nil {
+		t.Fatalf("not JSON (%v): %s", err, r.stdout)
+	}
+	if !env.Success || env.Meta.Command != "find" || env.Meta.Version != Version || env.Query.Text != "authmidlware" || env.Query.Mode != "fuzzy" {
+		t.Fatalf("envelope: %+v", env)
+	}
+	if env.Summary.TotalSearched != 6 || env.Summary.Matches != len(env.Matches) || len(env.Matches) == 0 {
+		t.Fatalf("summary %+v (5 files and .gitignore; the ignored file must not count)", env.Summary)
+	}
+	m := env.Matches[0]
+	if m.Path != "src/auth/auth_middleware.py" || !strings.HasPrefix(m.URI, "file:///") || !strings.HasSuffix(m.URI, "/src/auth/auth_middleware.py") || len(m.MatchedIn) == 0 {
+		t.Fatalf("match %+v", m)
+	}
+}
+
+func TestResolveEnvelope(t *testing.T) {
+	root := tree(t)
+	r := wayfind(t, "resolve", "src/auth/login.pyy:12:3", "--root", root, "--format", "json")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s %s", r.code, r.stdout, r.stderr)
+	}
+	var env struct {
+		Success bool `json:"success"`
+		Result  struct {
+			Resolved *struct {
+				Path    string   `json:"path"`
+				URI     string   `json:"uri"`
+				Reasons []string `json:"reasons"`
+				Range   struct {
+					Start struct{ Line, Character int }
+				} `json:"range"`
+			} `json:"resolved"`
+			Candidates []json.RawMessage `json:"candidates"`
+			Exact      bool              `json:"exact"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &env); err != nil {
+		t.Fatal(err, r.stdout)
+	}
+	res := env.Result.Resolved
+	if !env.Success || res == nil || res.Path != "src/auth/login.py" || env.Result.Exact || res.Range.Start.Line != 11 || res.Range.Start.Character != 2 {
+		t.Fatalf("resolve: %s", r.stdout)
+	}
+
+	// Ambiguous bare name: no resolved, candidates listed, exit 100.
+	r = wayfind(t, "resolve", "client.go", "--root", root)
+	if r.code != 100 || !strings.Contains(r.stdout, `"resolved":null`) || !strings.Contains(r.stdout, "lib/client.go") {
+		t.Fatalf("ambiguous: exit %d %s", r.code, r.stdout)
+	}
+	// History decides it.
+	r = wayfind(t, "resolve", "client.go", "--root", root, "--history", filepath.Join(root, "src/api/x.go"))
+	if r.code != 0 || !strings.Contains(r.stdout, `"path":"src/api/client.go"`) {
+		t.Fatalf("history: exit %d %s", r.code, r.stdout)
+	}
+	// --from decides it too.
+	r = wayfind(t, "resolve", "client.go", "--root", root, "--from", "lib/other/y.go", "--format", "text", "--quiet")
+	if r.code != 0 || strings.TrimSpace(r.stdout) != "lib/client.go" {
+		t.Fatalf("from: exit %d %q", r.code, r.stdout)
+	}
+}
+
+func TestExitCodesAndBadInput(t *testing.T) {
+	root := tree(t)
+	cases := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"found", []string{"find", "login", "--root", root}, 0},
+		{"nothing found", []string{"find", "zzzqqqxxx", "--root", root}, 100},
+		{"resolve nothing", []string{"resolve", "src/quantum_flux.py", "--root", root}, 100},
+		{"empty query", []string{"find", "", "--root", root}, 2},
+		{"missing query", []string{"find", "--root", root}, 2},
+		{"unknown flag", []string{"find", "x", "--bogus", "--root", root}, 2},
+		{"missing root", []string{"find", "x", "--root", filepath.Join(root, "nope")}, 2},
+		{"huge query", []string{"find", strings.Repeat("a", 100<<10), "--root", root}, 2},
+		{"bad format", []string{"find", "x", "--format", "xml", "--root", root}, 2},
+		{"bad threshold", []string{"find", "x", "--threshold", "2", "--root", root}, 2},
+		{"bad limit", []string{"find", "x", "--limit", "0", "--root", root}, 2},
+		{"unknown command", []string{"frobnicate"}, 2},
+		{"no command", nil, 2},
+		{"resolve two paths", []string{"resolve", "a", "b", "--root", root}, 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := wayfind(t, c.args...)
+			if r.code != c.code {
+				t.Fatalf("exit %d, want %d; stdout %s stderr %s", r.code, c.code, r.stdout, r.stderr)
+			}
+			if strings.Contains(r.stderr, "goroutine") || strings.Contains(r.stderr, "panic") {
+				t.Fatalf("stack trace on stderr: %s", r.stderr)
+			}
+			if c.code == 2 {
+				// JSON (the default off a terminal) carries the error envelope.
+				if c.args != nil && c.args[0] != "frobnicate" {
+					var env struct {
+						Success bool `json:"success"`
+						Error   struct {
+							Code     string `json:"code"`
+							Message  string `json:"message"`
+							ExitCode int    `json:"exitCode"`
+						} `json:"error"`
+					}
+					if err := json.Unmarshal([]byte(r.stdout), &env); err != nil || env.Success || env.Error.Code != "E_INPUT" || env.Error.ExitCode != 2 || env.Error.Message == "" {
+						t.Fatalf("error envelope: %s (%v)", r.stdout, err)
+					}
+				}
+			}
+		})
+	}
+	// A NUL byte cannot pass through argv; the engine's own tests cover it.
+	r := wayfind(t, "find", "x", "--root", root, "--format", "text", "--bogus")
+	if r.code != 2 || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 || r.stderr == "" {
+		t.Fatalf("text errors are one line on stderr: %q", r.stderr)
+	}
+}
+
+func TestFormats(t *testing.T) {
+	root := tree(t)
+	r := wayfind(t, "find", "client", "--root", root, "--format", "jsonl")
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if r.code != 0 || len(lines) != 2 {
+		t.Fatalf("jsonl: %q", r.stdout)
+	}
+	for _, l := range lines {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil || m["path"] == nil || m["uri"] == nil {
+			t.Fatalf("jsonl line %q", l)
+		}
+	}
+	r = wayfind(t, "find", "client", "--root", root, "--format", "text", "--limit", "1")
+	if r.code != 0 || !strings.Contains(r.stdout, "client.go") || strings.Count(r.stdout, "\n") != 1 {
+		t.Fatalf("text: %q", r.stdout)
+	}
+	// Flags before the query work as well as after.
+	r = wayfind(t, "find", "--root", root, "--format", "text", "--quiet", "login")
+	if r.code != 0 || strings.TrimSpace(r.stdout) != "src/auth/login.py" {
+		t.Fatalf("flags first: %q", r.stdout)
+	}
+	// Several roots.
+	other := t.TempDir()
+	os.WriteFile(filepath.Join(other, "zebra_login.py"), nil, 0o644)
+	r = wayfind(t, "find", "zebra", "--root", root, "--root", other, "--format", "text", "--quiet")
+	if r.code != 0 || strings.TrimSpace(r.stdout) != "zebra_login.py" {
+		t.Fatalf("two roots: %q %s", r.stdout, r.stderr)
+	}
+}

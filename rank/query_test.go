@@ -1,0 +1,218 @@
+package rank
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestParsePath(t *testing.T) {
+	cases := []struct {
+		in        string
+		path      string
+		abs       bool
+		up        int
+		line, col int
+	}{
+		{in: "src/a.go", path: "src/a.go"},
+		{in: "./src/a.go", path: "src/a.go"},
+		{in: "src//x/../a.go", path: "src/a.go"},
+		{in: "../../lib/a.go", path: "lib/a.go", up: 2},
+		{in: "/home/x/proj/src/a.go", path: "home/x/proj/src/a.go", abs: true},
+		{in: `C:\Users\x\proj\src\a.go`, path: "Users/x/proj/src/a.go", abs: true},
+		{in: `src\win\a.go`, path: "src/win/a.go"},
+		{in: `\\server\share\a.go`, path: "server/share/a.go", abs: true},
+		{in: "file:///home/x/a%20b.go", path: "home/x/a b.go", abs: true},
+		{in: "file://host/home/x/a.go", path: "home/x/a.go", abs: true},
+		{in: "file:///C:/proj/a.go", path: "proj/a.go", abs: true},
+		{in: "src/a.go:12", path: "src/a.go", line: 12},
+		{in: "src/a.go:12:5", path: "src/a.go", line: 12, col: 5},
+		{in: "src/a.go:12:5:", path: "src/a.go", line: 12, col: 5},
+		{in: "src/a.go#L7", path: "src/a.go", line: 7},
+		{in: "src/a.go#L7-L9", path: "src/a.go", line: 7},
+		{in: "src/a.go#L7C3", path: "src/a.go", line: 7, col: 3},
+		{in: "src/a.go(12,3)", path: "src/a.go", line: 12, col: 3},
+		{in: "src/a.go(12)", path: "src/a.go", line: 12},
+		{in: `"src/a.go"`, path: "src/a.go"},
+		{in: "`src/a.go:3`", path: "src/a.go", line: 3},
+		{in: "  src/a.go  ", path: "src/a.go"},
+		{in: "C:", path: "", abs: true},
+	}
+	for _, c := range cases {
+		q, err := ParsePath(c.in)
+		if c.path == "" {
+			if err == nil {
+				t.Errorf("%q: want an error, got %+v", c.in, q)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", c.in, err)
+			continue
+		}
+		if q.Path != c.path || q.Absolute != c.abs || q.Up != c.up || q.Line != c.line || q.Col != c.col {
+			t.Errorf("%q: got path=%q abs=%v up=%d line=%d col=%d; want %q %v %d %d %d",
+				c.in, q.Path, q.Absolute, q.Up, q.Line, q.Col, c.path, c.abs, c.up, c.line, c.col)
+		}
+	}
+}
+
+func TestParseFind(t *testing.T) {
+	cases := []struct {
+		in       string
+		dirs     string
+		words    string
+		squashed string
+		ext      string
+	}{
+		{in: "authmidlware", words: "authmidlware", squashed: "authmidlware"},
+		{in: "auth middleware", words: "auth middleware", squashed: "authmiddleware"},
+		{in: "AuthMiddleware", words: "auth middleware", squashed: "authmiddleware"},
+		{in: "parseHTTPRequest", words: "parse http request", squashed: "parsehttprequest"},
+		{in: "cursor[ _-]?binary", words: "cursor binary", squashed: "cursorbinary"},
+		{in: "auth.*middleware", words: "auth middleware", squashed: "authmiddleware"},
+		{in: `\bauth\b`, words: "auth", squashed: "auth"},
+		{in: "hpack/static", dirs: "hpack", words: "static", squashed: "static"},
+		{in: "a/b-c/Name", dirs: "a bc", words: "name", squashed: "name"},
+		{in: "index.ts", words: "index", squashed: "index", ext: "ts"},
+		{in: "S15.1.2.3_A1", words: "s15 1 2 3 a1", squashed: "s15123a1", ext: ""},
+		{in: "t9125-git-svn", words: "t9125 git svn", squashed: "t9125gitsvn"},
+		{in: "src/auth/", dirs: "src", words: "auth", squashed: "auth"},
+	}
+	for _, c := range cases {
+		q, err := ParseFind(c.in)
+		if err != nil {
+			t.Errorf("%q: %v", c.in, err)
+			continue
+		}
+		if strings.Join(q.Dirs, " ") != c.dirs || strings.Join(q.Words, " ") != c.words || q.Squashed != c.squashed || q.Ext != c.ext {
+			t.Errorf("%q: got dirs=%q words=%q squashed=%q ext=%q", c.in, q.Dirs, q.Words, q.Squashed, q.Ext)
+		}
+	}
+}
+
+func TestOSA(t *testing.T) {
+	cases := []struct {
+		a, b string
+		d    int
+	}{
+		{"middleware", "middleware", 0},
+		{"midleware", "middleware", 1},
+		{"middlewware", "middleware", 1},
+		{"middlewere", "middleware", 1},
+		{"midldeware", "middleware", 1},
+		{"tetsdir", "testdir", 1},
+		{"abc", "xyz", 3},
+		{"", "abc", 3},
+	}
+	for _, c := range cases {
+		if got := osa(c.a, c.b, 5); got != c.d {
+			t.Errorf("osa(%q,%q) = %d, want %d", c.a, c.b, got, c.d)
+		}
+	}
+	if got := osa("abcdef", "uvwxyz", 2); got != 3 {
+		t.Errorf("bounded osa = %d, want limit+1 = 3", got)
+	}
+}
+
+func TestWords(t *testing.T) {
+	for in, want := range map[string]string{
+		"AuthMiddleware":       "auth middleware",
+		"parseHTTPRequest":     "parse http request",
+		"t9125-git-svn":        "t9125 git svn",
+		"snake_case_name":      "snake case name",
+		"XMLHttpRequest2":      "xml http request2",
+		"already lower words":  "already lower words",
+		"__init__":             "init",
+		"i18n":                 "i18n",
+		"ActiveMQClassicThing": "active mq classic thing",
+	} {
+		if got := strings.Join(words(in), " "); got != want {
+			t.Errorf("words(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func FuzzParsePath(f *testing.F) {
+	for _, s := range []string{"src/a.go:12:5", `C:\x\y.go`, "file:///a%2", "../../x", "a.go(1,2)", "#L", "\x00", "::::", "file://"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		q, err := ParsePath(s)
+		if err != nil {
+			return
+		}
+		if q.Path == "" || strings.HasPrefix(q.Path, "/") || strings.Contains(q.Path, "//") {
+			t.Fatalf("%q parsed to unclean path %q", s, q.Path)
+		}
+		for _, part := range strings.Split(q.Path, "/") {
+			if part == "." || part == ".." {
+				t.Fatalf("%q kept %q in %q", s, part, q.Path)
+			}
+		}
+		if q.Line < 0 || q.Col < 0 {
+			t.Fatalf("negative position %d:%d", q.Line, q.Col)
+		}
+	})
+}
+
+func FuzzParseFind(f *testing.F) {
+	for _, s := range []string{"auth[ _-]?mid", "a/b/c", "CamelCase", "[", "(((", "\\", "//", "x.ts"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		q, err := ParseFind(s)
+		if err != nil {
+			return
+		}
+		if q.Squashed == "" {
+			t.Fatalf("%q: accepted with nothing to match", s)
+		}
+	})
+}
+
+// FuzzEngine drives both requests with any text over the fixture: no
+// panic, scores within [0, 1], and a path that exists always resolves to
+// itself, exactly and first.
+func FuzzEngine(f *testing.F) {
+	e, _ := fixture(f, "monorepo")
+	for _, s := range []string{"src/auth/middleware.py", "client.go", "hpack/static", "zz", "a[b", "../x", "C:\\a"} {
+		f.Add(s, 5)
+	}
+	f.Fuzz(func(t *testing.T, s string, limit int) {
+		ctx := context.Background()
+		if !utf8.ValidString(s) {
+			return
+		}
+		limit = limit%20 + 1
+		if limit < 1 {
+			limit = -limit + 1
+		}
+		if res, err := e.Find(ctx, FindRequest{Query: s, Limit: limit}); err == nil {
+			if len(res.Matches) > limit {
+				t.Fatalf("find returned %d > limit %d", len(res.Matches), limit)
+			}
+			for _, m := range res.Matches {
+				if m.Score < 0 || m.Score > 1 {
+					t.Fatalf("find score %v", m.Score)
+				}
+			}
+		}
+		res, err := e.Resolve(ctx, ResolveRequest{Path: s, Limit: limit})
+		if err != nil {
+			return
+		}
+		for _, c := range res.Candidates {
+			if c.Score < 0 || c.Score > 1 {
+				t.Fatalf("resolve score %v", c.Score)
+			}
+		}
+		q, _ := ParsePath(s)
+		if _, exists := e.byPath[0][q.Path]; exists && !q.Absolute && q.Up == 0 {
+			if res.Resolved == nil || res.Resolved.Path != q.Path || !res.Exact {
+				t.Fatalf("%q names an existing file but resolved to %+v", s, res.Resolved)
+			}
+		}
+	})
+}

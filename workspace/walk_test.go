@@ -1,0 +1,195 @@
+package workspace
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func paths(ix *Index) string {
+	var out []string
+	for _, f := range ix.Files {
+		out = append(out, f.Path)
+	}
+	return strings.Join(out, ",")
+}
+
+func build(t *testing.T, dir string, opt Options) *Index {
+	t.Helper()
+	roots, err := CleanRoots([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Build(roots, opt)
+}
+
+func TestSymlinksNeverLeaveTheRoot(t *testing.T) {
+	outside := t.TempDir()
+	write(t, filepath.Join(outside, "secret.txt"), "x")
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "src", "a.go"), "")
+	must(t, os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(dir, "leak.txt")))
+	must(t, os.Symlink(outside, filepath.Join(dir, "outdir")))
+	must(t, os.Symlink(dir, filepath.Join(dir, "src", "loop")))       // loop to the root
+	must(t, os.Symlink("a.go", filepath.Join(dir, "src", "alias.go"))) // a file inside: kept
+	must(t, os.Symlink("missing", filepath.Join(dir, "dangling")))
+	var logs []string
+	var mu sync.Mutex
+	ix := build(t, dir, Options{Logf: func(f string, a ...any) {
+		mu.Lock()
+		logs = append(logs, f)
+		mu.Unlock()
+	}})
+	if got := paths(ix); got != "src/a.go,src/alias.go" {
+		t.Fatalf("indexed %s", got)
+	}
+	if len(logs) == 0 {
+		t.Error("a symlink leaving the root was skipped without a log line")
+	}
+}
+
+func TestNonUTF8NameIsSkippedWithALog(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "ok.go"), "")
+	if err := os.WriteFile(filepath.Join(dir, "bad\xff.go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var logged bool
+	ix := build(t, dir, Options{Logf: func(string, ...any) { logged = true }})
+	if got := paths(ix); got != "ok.go" || !logged {
+		t.Fatalf("indexed %s, logged %v", got, logged)
+	}
+}
+
+func TestUnreadableDirectory(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "ok.go"), "")
+	write(t, filepath.Join(dir, "locked", "x.go"), "")
+	must(t, os.Chmod(filepath.Join(dir, "locked"), 0))
+	defer os.Chmod(filepath.Join(dir, "locked"), 0o755)
+	ix := build(t, dir, Options{})
+	got := paths(ix)
+	if os.Geteuid() == 0 {
+		// root reads through permissions: the walk must still work, and see it.
+		if got != "locked/x.go,ok.go" {
+			t.Fatalf("as root: indexed %s", got)
+		}
+		return
+	}
+	if got != "ok.go" {
+		t.Fatalf("indexed %s", got)
+	}
+}
+
+func TestIncludeDirsAndExcludeGlobs(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, ".gitignore"), "vendor/\n*.gen.go\n")
+	write(t, filepath.Join(dir, "vendor", "lib", "v.go"), "")
+	write(t, filepath.Join(dir, "node_modules", "pkg", "index.js"), "")
+	write(t, filepath.Join(dir, "a.gen.go"), "")
+	write(t, filepath.Join(dir, "src", "a.go"), "")
+	write(t, filepath.Join(dir, "src", "big.bin"), "")
+	write(t, filepath.Join(dir, ".git", "info", "exclude"), "*.tmp\n")
+	write(t, filepath.Join(dir, "x.tmp"), "")
+	write(t, filepath.Join(dir, ".git", "HEAD"), "")
+
+	if got := paths(build(t, dir, Options{})); got != ".gitignore,src/a.go,src/big.bin" {
+		t.Fatalf("default: %s", got)
+	}
+	got := paths(build(t, dir, Options{IncludeDirs: []string{"vendor", "node_modules"}, ExcludeGlobs: []string{"*.bin"}}))
+	if got != ".gitignore,node_modules/pkg/index.js,src/a.go,vendor/lib/v.go" {
+		t.Fatalf("include/exclude: %s", got)
+	}
+	if got := paths(build(t, dir, Options{NoIgnoreFiles: true})); got != ".gitignore,a.gen.go,src/a.go,src/big.bin,vendor/lib/v.go,x.tmp" {
+		t.Fatalf("no ignore files: %s", got)
+	}
+}
+
+func TestMultipleRootsAndLookup(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(a, "x.go"), "")
+	write(t, filepath.Join(b, "sub", "y.go"), "")
+	nested := filepath.Join(a, "inner")
+	write(t, filepath.Join(nested, "z.go"), "")
+	roots, err := CleanRoots([]string{a, b, nested, a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(roots) != 2 {
+		t.Fatalf("roots %v: duplicates and nested roots must fold", roots)
+	}
+	ix := Build(roots, Options{})
+	if len(ix.Files) != 3 {
+		t.Fatalf("files %+v", ix.Files)
+	}
+	r, rel, ok := ix.RootOf(filepath.Join(b, "sub", "y.go"))
+	if !ok || rel != "sub/y.go" || ix.Lookup(r, rel) < 0 {
+		t.Fatalf("RootOf/Lookup: %d %q %v", r, rel, ok)
+	}
+	if _, _, ok := ix.RootOf("/etc/passwd"); ok {
+		t.Fatal("a path outside every root was mapped into one")
+	}
+	if _, _, ok := ix.RootOf(a + "-sibling/x"); ok {
+		t.Fatal("a sibling directory sharing the root's prefix was mapped into it")
+	}
+}
+
+func TestMissingRoot(t *testing.T) {
+	if _, err := CleanRoots([]string{filepath.Join(t.TempDir(), "nope")}); err == nil {
+		t.Fatal("a missing root was accepted")
+	}
+	f := filepath.Join(t.TempDir(), "file")
+	write(t, f, "")
+	if _, err := CleanRoots([]string{f}); err == nil {
+		t.Fatal("a file was accepted as a root")
+	}
+}
+
+func TestWildmatch(t *testing.T) {
+	cases := []struct {
+		pat, text string
+		want      bool
+	}{
+		{"*.go", "a.go", true},
+		{"*.go", "d/a.go", false},
+		{"a/**/b", "a/b", true},
+		{"a/**/b", "a/x/y/b", true},
+		{"a/**/b/c", "a/b/x/b/c", true},
+		{"**/gen/**", "x/gen/y.go", true},
+		{"**/gen/**", "x/gen", false},
+		{"gen/**", "gen", false},
+		{"[a-c]x", "bx", true},
+		{"[!a-c]x", "bx", false},
+		{"[[:digit:]]x", "7x", true},
+		{"\\*x", "*x", true},
+		{"\\*x", "ax", false},
+		{"a?c", "a/c", false},
+		{"a**b", "axxb", true},
+		{"a**b", "ax/b", false},
+	}
+	for _, c := range cases {
+		if got := wildmatch(c.pat, c.text, true); got != c.want {
+			t.Errorf("wildmatch(%q, %q) = %v, want %v", c.pat, c.text, got, c.want)
+		}
+	}
+}
+
+func FuzzWildmatch(f *testing.F) {
+	for _, s := range []string{"**/a/**", "[", "[!", "[[:", "\\", "a/**/b/c", "[a-]", "*?*"} {
+		f.Add(s, "a/b/c")
+	}
+	f.Fuzz(func(t *testing.T, pat, text string) {
+		wildmatch(pat, text, true)
+		wildmatch(pat, text, false)
+		ParseIgnore(pat, "")
+	})
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
