@@ -32,7 +32,7 @@ func TestSymlinksNeverLeaveTheRoot(t *testing.T) {
 	write(t, filepath.Join(dir, "src", "a.go"), "")
 	must(t, os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(dir, "leak.txt")))
 	must(t, os.Symlink(outside, filepath.Join(dir, "outdir")))
-	must(t, os.Symlink(dir, filepath.Join(dir, "src", "loop")))       // loop to the root
+	must(t, os.Symlink(dir, filepath.Join(dir, "src", "loop")))        // loop to the root
 	must(t, os.Symlink("a.go", filepath.Join(dir, "src", "alias.go"))) // a file inside: kept
 	must(t, os.Symlink("missing", filepath.Join(dir, "dangling")))
 	var logs []string
