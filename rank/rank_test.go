@@ -81,6 +81,8 @@ func TestResolveCategories(t *testing.T) {
 		{category: "bare ambiguous, history same dir", path: "client.go", history: []string{"services/shipping/server.go"}, want: "services/shipping/client.go"},
 		{category: "bare name beside from is exact", path: "client.go", from: "src/storage/s3/other.go", want: "src/storage/s3/client.go", exact: true},
 		{category: "bare ambiguous, from same package", path: "client.go", from: "src/storage/s3/sub/other.go", want: "src/storage/s3/client.go"},
+		{category: "bare name at root, no history", path: "CHANGELOG.md", want: "CHANGELOG.md", exact: true},
+		{category: "bare name at root, history beside a copy", path: "CHANGELOG.md", history: []string{"packages/beta/src/index.ts", "packages/beta/README.md"}, want: "packages/beta/CHANGELOG.md"},
 		{category: "history most recent wins", path: "server.go", history: []string{"services/payment/client.go", "services/shipping/client.go"}, want: "services/shipping/server.go"},
 		{category: "line suffix colon", path: "src/api/client.go:42", want: "src/api/client.go", exact: true, line: 42},
 		{category: "line suffix colon col", path: "src/api/client.go:42:7", want: "src/api/client.go", exact: true, line: 42},

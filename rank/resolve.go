@@ -62,7 +62,8 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	if fromOK && (q.Up > 0 || strings.HasPrefix(strings.TrimSpace(req.Path), ".")) {
 		qpath = joinUp(path.Dir(fromRel), q.Up, q.Path)
 	}
-	if id, ok := e.exact(q, req.Path, fromRoot, fromRel, fromOK); ok {
+	refs := e.references(fromRoot, fromRel, fromOK, req.History)
+	if id, ok := e.exact(q, req.Path, fromRoot, fromRel, fromOK, e.besideReference(q, refs)); ok {
 		c := e.candidate(id, 1, []string{"exact"})
 		res.Exact = true
 		res.Resolved = &c
@@ -104,7 +105,6 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 		return nil, err
 	}
 
-	refs := e.references(fromRoot, fromRel, fromOK, req.History)
 	scored := make([]Candidate, 0, len(cands))
 	n := 0
 	for id, dist := range cands {
@@ -204,9 +204,29 @@ func (e *Engine) candidate(id int32, score float64, reasons []string) Candidate 
 	return Candidate{File: id, Root: int(f.root), Path: f.path, Score: score, Reasons: reasons}
 }
 
+// besideReference reports whether a bare name exists in the directory of a
+// visited file other than a root: "CHANGELOG.md" typed while working in
+// packages/parser means that package's, not the root's, so the root file is
+// then no exact answer and proximity decides among the copies.
+func (e *Engine) besideReference(q PathQuery, refs []reference) bool {
+	if strings.Contains(q.Path, "/") || q.Up > 0 || q.Absolute {
+		return false
+	}
+	for _, r := range refs {
+		if len(r.dirs) == 0 {
+			continue
+		}
+		if _, ok := e.byPath[r.root][strings.Join(r.dirs, "/")+"/"+q.Path]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 // exact finds the file the query names as given: an absolute path inside a
-// root, a path relative to the referring document, or one relative to a root.
-func (e *Engine) exact(q PathQuery, raw string, fromRoot int, fromRel string, fromOK bool) (int32, bool) {
+// root, a path relative to the referring document, or one relative to a
+// root (unless notFromRoot).
+func (e *Engine) exact(q PathQuery, raw string, fromRoot int, fromRel string, fromOK, notFromRoot bool) (int32, bool) {
 	if q.Absolute {
 		abs := absFromQuery(raw, q)
 		if abs == "" {
@@ -224,7 +244,7 @@ func (e *Engine) exact(q PathQuery, raw string, fromRoot int, fromRel string, fr
 			return id, true
 		}
 	}
-	if q.Up == 0 {
+	if q.Up == 0 && !notFromRoot {
 		for r := range e.byPath {
 			if id, ok := e.byPath[r][q.Path]; ok {
 				return id, true
