@@ -26,7 +26,7 @@ test: deps check
 	$(GO) test -race -count=1 ./...
 
 bench: deps
-	$(GO) run ./cmd/wayfind-bench -corpora $(SHARED)/corpora -cases $(SHARED)/bench/cases-public.jsonl
+	$(GO) run ./cmd/wayfind-bench -corpora $(SHARED)/corpora -cases $(SHARED)/bench/cases-public.jsonl -scale 250000
 
 # Each fuzz target for FUZZTIME; `make test` already replays their seeds.
 fuzz:

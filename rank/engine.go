@@ -23,8 +23,6 @@ type Engine struct {
 
 	byPath   []map[string]int32 // per root: path → file
 	byBase   map[string][]int32 // lower-case base name → files
-	byStem   map[string][]int32 // squashed stem (extension dropped) → files
-	dirs     []map[string]bool  // per root: lower-case directory paths that exist
 	dirInfos []dirInfo          // distinct directories
 	dirID    map[string]int32
 	stems    []stemInfo // distinct squashed stems
@@ -61,17 +59,14 @@ func New(ix *workspace.Index) *Engine {
 		ix:       ix,
 		files:    make([]fileInfo, len(ix.Files)),
 		byBase:   make(map[string][]int32, len(ix.Files)),
-		byStem:   make(map[string][]int32, len(ix.Files)),
 		stemID:   make(map[string]int32, len(ix.Files)/2),
 		dirID:    make(map[string]int32),
 		trigrams: make(map[uint32][]int32),
 	}
 	e.counters.New = func() any { return &counters{} }
 	e.byPath = make([]map[string]int32, len(ix.Roots))
-	e.dirs = make([]map[string]bool, len(ix.Roots))
 	for r := range ix.Roots {
 		e.byPath[r] = make(map[string]int32)
-		e.dirs[r] = make(map[string]bool)
 	}
 	for i, f := range ix.Files {
 		id := int32(i)
@@ -108,16 +103,6 @@ func New(ix *workspace.Index) *Engine {
 		e.byPath[f.Root][f.Path] = id
 		lb := strings.ToLower(base)
 		e.byBase[lb] = append(e.byBase[lb], id)
-		e.byStem[sq] = append(e.byStem[sq], id)
-		dirs := e.dirs[f.Root]
-		for d := f.Path[:max(b-1, 0)]; d != "" && !dirs[strings.ToLower(d)]; {
-			dirs[strings.ToLower(d)] = true
-			j := strings.LastIndexByte(d, '/')
-			if j < 0 {
-				break
-			}
-			d = d[:j]
-		}
 	}
 	return e
 }

@@ -89,8 +89,10 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	for _, id := range e.byBase[strings.ToLower(qBase)] {
 		cands[id] = -1
 	}
-	for _, id := range e.byStem[qSq] {
-		cands[id] = 0
+	if sid, ok := e.stemID[qSq]; ok {
+		for _, id := range e.stems[sid].files {
+			cands[id] = 0
+		}
 	}
 	if budget := typoBudget(len(qSq)); budget > 0 {
 		for sid, d := range e.typoStems(qSq, budget) {
@@ -128,7 +130,7 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 			da := scoreDirs(&qDir, cdir)
 			lex = nm.score * (0.75 + 0.25*da.score)
 			reasons = append(reasons, da.reason)
-			if da.matched == 0 && !e.dirExists(int(f.root), qDirs) {
+			if da.matched == 0 && !e.dirExists(qDirs) {
 				reasons[len(reasons)-1] = "dir:moved"
 			}
 		}
@@ -282,11 +284,14 @@ func joinUp(dir string, up int, p string) string {
 	return dir + "/" + p
 }
 
-func (e *Engine) dirExists(root int, dirs []string) bool {
+// dirExists reports whether some root has the directory (only the reason
+// text depends on it: "dir:moved" when it is gone).
+func (e *Engine) dirExists(dirs []string) bool {
 	if len(dirs) == 0 {
 		return true
 	}
-	return e.dirs[root][strings.ToLower(strings.Join(dirs, "/"))]
+	_, ok := e.dirID[strings.Join(dirs, "/")]
+	return ok
 }
 
 func splitDirs(d string) []string {

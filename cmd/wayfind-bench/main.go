@@ -58,6 +58,7 @@ func main() {
 	only := flag.String("corpus", "", "run only this corpus")
 	verbose := flag.Bool("v", false, "print every failed case")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the queries here")
+	scale := flag.Int("scale", 0, "also index this many paths (the largest corpus replicated under prefixes) and report memory")
 	flag.Parse()
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -119,6 +120,57 @@ func main() {
 		runtime.GC()
 	}
 	report(all, *useFzf, *verbose)
+	if *scale > 0 {
+		scaleTest(*corpora, names, *scale)
+	}
+}
+
+// scaleTest measures memory at a size no public corpus has: the largest
+// corpus's paths replicated under copyN/ prefixes until n paths, indexed
+// from an in-memory file list (the walk's memory is transient; what stays
+// resident is the index and the engine).
+func scaleTest(corpora string, names []string, n int) {
+	var largest []string
+	for _, name := range names {
+		if p, err := readCorpus(filepath.Join(corpora, name)); err == nil && len(p) > len(largest) {
+			largest = p
+		}
+	}
+	if len(largest) == 0 {
+		return
+	}
+	runtime.GC()
+	debug.FreeOSMemory()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	rssBefore := rssMB()
+	files := make([]workspace.File, 0, n)
+	for i := 0; len(files) < n; i++ {
+		for _, p := range largest {
+			if len(files) == n {
+				break
+			}
+			files = append(files, workspace.File{Path: fmt.Sprintf("copy%d/%s", i, p)})
+		}
+	}
+	sort.Slice(files, func(a, b int) bool { return files[a].Path < files[b].Path })
+	t0 := time.Now()
+	eng := rank.New(&workspace.Index{Roots: []string{"/scale"}, Files: files})
+	build := time.Since(t0)
+	runtime.GC()
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	start := time.Now()
+	res, _ := eng.Resolve(context.Background(), rank.ResolveRequest{Path: "copy3/test/built-ins/Array/prototype/slice/create-speices.js"})
+	q := time.Since(start)
+	fmt.Printf("\n| scale | files | engine build ms | heap MB (index + engine) | bytes/file | RSS MB (process) | one resolve ms | resolved |\n|---|---:|---:|---:|---:|---:|---:|---|\n")
+	got := "null"
+	if res != nil && res.Resolved != nil {
+		got = res.Resolved.Path
+	}
+	heap := float64(after.HeapAlloc) - float64(before.HeapAlloc)
+	fmt.Printf("| replicated | %d | %.0f | %.1f | %.0f | %.0f (was %.0f) | %s | %s |\n", eng.Len(), float64(build.Milliseconds()), heap/(1<<20), heap/float64(n), rssMB(), rssBefore, ms(q), got)
+	runtime.KeepAlive(eng)
 }
 
 type indexStats struct {
