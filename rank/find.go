@@ -72,10 +72,7 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 	if err != nil {
 		return nil, err
 	}
-	limit := req.Limit
-	if limit <= 0 {
-		limit = DefaultLimit
-	}
+	limit := resultLimit(req.Limit)
 	threshold := req.Threshold
 	if threshold <= 0 {
 		threshold = DefaultThreshold
@@ -186,19 +183,8 @@ func isHeader(ext string) bool {
 	return false
 }
 
-// matchBefore is the result order: score, then the shorter path (less left
-// unexplained), then byte order for determinism.
 func matchBefore(a, b *Match) bool {
-	if a.Score != b.Score {
-		return a.Score > b.Score
-	}
-	if len(a.Path) != len(b.Path) {
-		return len(a.Path) < len(b.Path)
-	}
-	if a.Path != b.Path {
-		return a.Path < b.Path
-	}
-	return a.Root < b.Root
+	return ranksBefore(a.Score, b.Score, a.Path, b.Path, a.Root, b.Root)
 }
 
 // topK keeps the k best matches in a heap whose root is the worst kept, so

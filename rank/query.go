@@ -46,11 +46,10 @@ var (
 // ParsePath takes apart a path given in any of the forms API.md lists.
 func ParsePath(raw string) (PathQuery, error) {
 	q := PathQuery{Raw: raw}
-	s := strings.TrimSpace(raw)
-	if err := checkQuery(s); err != nil {
+	s, err := prepare(raw)
+	if err != nil {
 		return q, err
 	}
-	s = trimQuotes(s)
 	if strings.HasPrefix(strings.ToLower(s), "file://") {
 		s = s[len("file://"):]
 		if dec, err := url.PathUnescape(s); err == nil {
@@ -102,6 +101,15 @@ func ParsePath(raw string) (PathQuery, error) {
 	return q, nil
 }
 
+// prepare checks a raw query and strips the white space and quotes around it.
+func prepare(raw string) (string, error) {
+	s := strings.TrimSpace(raw)
+	if err := checkQuery(s); err != nil {
+		return "", err
+	}
+	return trimQuotes(s), nil
+}
+
 func checkQuery(s string) error {
 	switch {
 	case s == "":
@@ -150,11 +158,10 @@ var regexNoise = regexp.MustCompile(`\[[^\]]*\][?*+]?|\.[*+?]|\\[bBsSwWdD][*+?]?
 // ParseFind takes apart a find query.
 func ParseFind(raw string) (FindQuery, error) {
 	q := FindQuery{Raw: raw}
-	s := strings.TrimSpace(raw)
-	if err := checkQuery(s); err != nil {
+	s, err := prepare(raw)
+	if err != nil {
 		return q, err
 	}
-	s = trimQuotes(s)
 	s = regexNoise.ReplaceAllString(s, " ")
 	s = strings.ReplaceAll(s, `\`, "/")
 	segs := strings.Split(s, "/")

@@ -49,10 +49,7 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	if err != nil {
 		return nil, err
 	}
-	limit := req.Limit
-	if limit <= 0 {
-		limit = DefaultLimit
-	}
+	limit := resultLimit(req.Limit)
 	res := &ResolveResult{Line: q.Line, Col: q.Col}
 	fromRoot, fromRel, fromOK := e.refFile(req.From)
 
@@ -186,19 +183,32 @@ func confident(sorted []Candidate) bool {
 	return gapLex > -ResolveMargin && top.prox-next.prox >= ProxMargin
 }
 
-// better orders candidates: score, then the shorter path (less left
-// unexplained), then byte order so that answers are deterministic.
+// ranksBefore is the one result order of both requests: score, then the
+// shorter path (less left unexplained), then byte order so that answers are
+// deterministic.
+func ranksBefore(scoreA, scoreB float64, pathA, pathB string, rootA, rootB int) bool {
+	if scoreA != scoreB {
+		return scoreA > scoreB
+	}
+	if len(pathA) != len(pathB) {
+		return len(pathA) < len(pathB)
+	}
+	if pathA != pathB {
+		return pathA < pathB
+	}
+	return rootA < rootB
+}
+
 func better(a, b *Candidate) bool {
-	if a.Score != b.Score {
-		return a.Score > b.Score
+	return ranksBefore(a.Score, b.Score, a.Path, b.Path, a.Root, b.Root)
+}
+
+// resultLimit is the caller's limit, or DefaultLimit when it names none.
+func resultLimit(n int) int {
+	if n <= 0 {
+		return DefaultLimit
 	}
-	if len(a.Path) != len(b.Path) {
-		return len(a.Path) < len(b.Path)
-	}
-	if a.Path != b.Path {
-		return a.Path < b.Path
-	}
-	return a.Root < b.Root
+	return n
 }
 
 func (e *Engine) candidate(id int32, score float64, reasons []string) Candidate {
