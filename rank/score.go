@@ -209,6 +209,8 @@ func scoreDirs(q, c *dirInfo) dirAlign {
 	score := math.Exp(-penalty)
 	reason := "dir:partial"
 	switch {
+	case weight < float64(matched):
+		reason = "dir:close" // aligned, but some names only nearly agree
 	case innerQ == 0 && innerC == 0 && leadQ == 0 && leadC == 0:
 		reason = "dir:exact"
 	case innerQ == 0 && innerC == 0 && leadC > 0 && leadQ == 0:
