@@ -104,8 +104,7 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 	factors := len(q.Dirs) > 0 || q.Ext != ""
 	if b := typoBudget(len(q.Squashed)); !req.Exact && b > 0 && (factors || aboveTypos < limit) {
 		for sid, d := range e.typoStems(q.Squashed, b) {
-			n := max(len(q.Squashed), len(e.stems[sid].text))
-			nm := nameMatch{0.8 * (0.92 - 0.10*float64(d-1) - 0.30*float64(d)/float64(n)), "typo:filename"}
+			nm := nameMatch{findTypoWeight * typoScore(d, max(len(q.Squashed), len(e.stems[sid].text))), "typo:filename"}
 			if prev, ok := hits[sid]; !ok || prev.score < nm.score {
 				hits[sid] = nm
 			}
@@ -252,7 +251,10 @@ func (t *topK) sorted() []Match {
 }
 
 // typoCeiling is the best score a typo reading of a name can get in find.
-const typoCeiling = 0.8 * 0.92
+const typoCeiling = findTypoWeight * typoTop
+
+// findTypoWeight puts typo readings below literal ones in find.
+const findTypoWeight = 0.8
 
 // matchStem scores the name part of q against one distinct stem.
 func matchStem(q *FindQuery, st *stemInfo, exact bool) nameMatch {

@@ -30,6 +30,9 @@ type PathQuery struct {
 	Path string
 	// Absolute is set for /x, C:\x, \\server\x and file:// forms.
 	Absolute bool
+	// Drive is set when the path began with a drive letter ("C:"): it
+	// names another machine's disk, never a local path on Unix.
+	Drive bool
 	// Up counts leading ".." components (relative to the referring file).
 	Up int
 	// Line and Col are 1-based; 0 means absent.
@@ -77,7 +80,7 @@ func ParsePath(raw string) (PathQuery, error) {
 	}
 	s = strings.TrimLeft(s, "/")
 	if driveLetter.MatchString(s) {
-		q.Absolute = true
+		q.Absolute, q.Drive = true, true
 		s = s[2:]
 	}
 	var parts []string

@@ -58,6 +58,22 @@ func TestParsePath(t *testing.T) {
 	}
 }
 
+func TestParsePathDrive(t *testing.T) {
+	for in, drive := range map[string]bool{
+		`C:\Users\x\a.go`:      true,
+		"file:///C:/proj/a.go": true,
+		`"D:\a.go"`:            true,
+		"/home/x/a.go":         false,
+		"file://host/x/a.go":   false,
+		"src/C:/a.go":          false,
+	} {
+		q, err := ParsePath(in)
+		if err != nil || q.Drive != drive {
+			t.Errorf("%q: drive=%v err=%v, want drive=%v", in, q.Drive, err, drive)
+		}
+	}
+}
+
 func TestParseFind(t *testing.T) {
 	cases := []struct {
 		in       string

@@ -73,6 +73,7 @@ func TestResolveCategories(t *testing.T) {
 		{category: "missing prefix", path: "auth/tokens/refresh.py", want: "src/auth/tokens/refresh.py"},
 		{category: "abs other machine", path: "/home/x/proj/src/auth/login.py", want: "src/auth/login.py"},
 		{category: "abs windows", path: `C:\Users\x\proj\src\hpack\huffman.rs`, want: "src/hpack/huffman.rs"},
+		{category: "abs windows quoted", path: `"C:\Users\x\proj\src\auth\login.py"`, want: "src/auth/login.py"},
 		{category: "cross package", path: "packages/alpha/src/renderer.ts", want: "packages/beta/src/renderer.ts"},
 		{category: "typo cross package", path: "packages/alpha/src/query_planer.ts", want: "packages/beta/src/query_planner.ts"},
 		{category: "moved", path: "old/stuff/replay_service.cpp", want: "src/replay_service.cpp"},

@@ -2,7 +2,6 @@ package rank
 
 import (
 	"context"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -57,10 +56,10 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	// when it says so (or when it exists there), else from a root.
 	qpath := q.Path
 	if fromOK && (q.Up > 0 || strings.HasPrefix(strings.TrimSpace(req.Path), ".")) {
-		qpath = joinUp(path.Dir(fromRel), q.Up, q.Path)
+		qpath = joinUp(parentDir(fromRel), q.Up, q.Path)
 	}
 	refs := e.references(fromRoot, fromRel, fromOK, req.History)
-	if id, ok := e.exact(q, req.Path, fromRoot, fromRel, fromOK, e.besideReference(q, refs)); ok {
+	if id, ok := e.exact(q, fromRoot, fromRel, fromOK, e.besideReference(q, refs)); ok {
 		c := e.candidate(id, 1, []string{"exact"})
 		res.Exact = true
 		res.Resolved = &c
@@ -238,9 +237,9 @@ func (e *Engine) besideReference(q PathQuery, refs []reference) bool {
 // exact finds the file the query names as given: an absolute path inside a
 // root, a path relative to the referring document, or one relative to a
 // root (unless notFromRoot).
-func (e *Engine) exact(q PathQuery, raw string, fromRoot int, fromRel string, fromOK, notFromRoot bool) (int32, bool) {
+func (e *Engine) exact(q PathQuery, fromRoot int, fromRel string, fromOK, notFromRoot bool) (int32, bool) {
 	if q.Absolute {
-		abs := absFromQuery(raw, q)
+		abs := localPath(q)
 		if abs == "" {
 			return 0, false
 		}
@@ -252,7 +251,7 @@ func (e *Engine) exact(q PathQuery, raw string, fromRoot int, fromRel string, fr
 		return id, ok
 	}
 	if fromOK {
-		if id, ok := e.byPath[fromRoot][joinUp(path.Dir(fromRel), q.Up, q.Path)]; ok {
+		if id, ok := e.byPath[fromRoot][joinUp(parentDir(fromRel), q.Up, q.Path)]; ok {
 			return id, true
 		}
 	}
@@ -266,32 +265,32 @@ func (e *Engine) exact(q PathQuery, raw string, fromRoot int, fromRel string, fr
 	return 0, false
 }
 
-// absFromQuery rebuilds the local absolute path an absolute query names, or
-// "" for a path that cannot be local (a drive letter on a Unix machine).
-func absFromQuery(raw string, q PathQuery) string {
-	if filepath.Separator == '/' {
-		s := strings.ReplaceAll(strings.TrimSpace(raw), `\`, "/")
-		if strings.HasPrefix(strings.ToLower(s), "file://") {
-			s = s[len("file://"):]
-			if i := strings.IndexByte(s, '/'); i > 0 {
-				s = s[i:]
-			}
-		}
-		if driveLetter.MatchString(strings.TrimLeft(s, "/")) {
-			return ""
-		}
+// localPath is the local absolute path an absolute query names, or "" for
+// one that cannot be local (a drive letter on a Unix machine).
+func localPath(q PathQuery) string {
+	if q.Drive && filepath.Separator == '/' {
+		return ""
 	}
 	return string(filepath.Separator) + filepath.FromSlash(q.Path)
 }
 
+// joinUp joins p to dir after climbing up levels ("" is the root).
 func joinUp(dir string, up int, p string) string {
-	for ; up > 0 && dir != "." && dir != ""; up-- {
-		dir = path.Dir(dir)
+	for ; up > 0 && dir != ""; up-- {
+		dir = parentDir(dir)
 	}
-	if dir == "." || dir == "" {
+	if dir == "" {
 		return p
 	}
 	return dir + "/" + p
+}
+
+// parentDir is the directory of a root-relative path, "" at the top level.
+func parentDir(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
 }
 
 // dirExists reports whether some root has the directory (only the reason
@@ -322,18 +321,13 @@ type reference struct {
 func (e *Engine) references(fromRoot int, fromRel string, fromOK bool, history []string) []reference {
 	var out []reference
 	if fromOK {
-		out = append(out, reference{fromRoot, splitDirs(path.Dir(fromRel)), 1, "near:from"})
+		out = append(out, reference{fromRoot, splitDirs(parentDir(fromRel)), 1, "near:from"})
 	}
 	w := 1.0
 	for i := len(history) - 1; i >= 0 && len(out) < 64; i-- {
 		if root, rel, ok := e.refFile(history[i]); ok {
-			out = append(out, reference{root, splitDirs(path.Dir(rel)), w, "near:history"})
+			out = append(out, reference{root, splitDirs(parentDir(rel)), w, "near:history"})
 			w *= 0.9
-		}
-	}
-	for i := range out {
-		if len(out[i].dirs) == 1 && out[i].dirs[0] == "." {
-			out[i].dirs = nil
 		}
 	}
 	return out
@@ -350,7 +344,7 @@ func (e *Engine) refFile(s string) (root int, rel string, ok bool) {
 		return 0, "", false
 	}
 	if q.Absolute {
-		abs := absFromQuery(s, q)
+		abs := localPath(q)
 		if abs == "" {
 			return 0, "", false
 		}

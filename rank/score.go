@@ -100,8 +100,7 @@ func scoreName(qBase, qStem, qExt, qSq string, cBase string, cSq string, dist in
 		if dist > typoBudget(len(qSq)) {
 			return nameMatch{0, ""}
 		}
-		n := max(len(qSq), len(cSq))
-		stem, reason = 0.92-0.10*float64(dist-1)-0.30*float64(dist)/float64(n), "typo:filename"
+		stem, reason = typoScore(dist, max(len(qSq), len(cSq))), "typo:filename"
 	}
 	ext, extReason := extAffinity(qExt, cExt)
 	if reason == "" {
@@ -110,6 +109,15 @@ func scoreName(qBase, qStem, qExt, qSq string, cBase string, cSq string, dist in
 		reason += "," + extReason
 	}
 	return nameMatch{stem * ext, reason}
+}
+
+// typoTop is what a one-edit typo in an endlessly long name scores.
+const typoTop = 0.92
+
+// typoScore is the stem score of a typo at edit distance d between names
+// of up to n bytes (see the block comment).
+func typoScore(d, n int) float64 {
+	return typoTop - 0.10*float64(d-1) - 0.30*float64(d)/float64(n)
 }
 
 func equalFold(a, b string) bool {

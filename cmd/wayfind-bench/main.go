@@ -139,27 +139,25 @@ func scaleTest(corpora string, names []string, n int) {
 	if len(largest) == 0 {
 		return
 	}
-	runtime.GC()
-	debug.FreeOSMemory()
-	var before runtime.MemStats
-	runtime.ReadMemStats(&before)
-	rssBefore := rssMB()
-	files := make([]workspace.File, 0, n)
-	for i := 0; len(files) < n; i++ {
-		for _, p := range largest {
-			if len(files) == n {
-				break
+	var eng *rank.Engine
+	var build time.Duration
+	var rssBefore float64
+	heap := heapGrowth(func() {
+		rssBefore = rssMB() // after the collection heapGrowth starts with
+		files := make([]workspace.File, 0, n)
+		for i := 0; len(files) < n; i++ {
+			for _, p := range largest {
+				if len(files) == n {
+					break
+				}
+				files = append(files, workspace.File{Path: fmt.Sprintf("copy%d/%s", i, p)})
 			}
-			files = append(files, workspace.File{Path: fmt.Sprintf("copy%d/%s", i, p)})
 		}
-	}
-	sort.Slice(files, func(a, b int) bool { return files[a].Path < files[b].Path })
-	t0 := time.Now()
-	eng := rank.New(&workspace.Index{Roots: []string{"/scale"}, Files: files})
-	build := time.Since(t0)
-	runtime.GC()
-	var after runtime.MemStats
-	runtime.ReadMemStats(&after)
+		sort.Slice(files, func(a, b int) bool { return files[a].Path < files[b].Path })
+		t0 := time.Now()
+		eng = rank.New(&workspace.Index{Roots: []string{"/scale"}, Files: files})
+		build = time.Since(t0)
+	})
 	start := time.Now()
 	res, _ := eng.Resolve(context.Background(), rank.ResolveRequest{Path: "copy3/test/built-ins/Array/prototype/slice/create-speices.js"})
 	q := time.Since(start)
@@ -168,7 +166,6 @@ func scaleTest(corpora string, names []string, n int) {
 	if res != nil && res.Resolved != nil {
 		got = res.Resolved.Path
 	}
-	heap := float64(after.HeapAlloc) - float64(before.HeapAlloc)
 	fmt.Printf("| replicated | %d | %.0f | %.1f | %.0f | %.0f (was %.0f) | %s | %s |\n", eng.Len(), float64(build.Milliseconds()), heap/(1<<20), heap/float64(n), rssMB(), rssBefore, ms(q), got)
 	runtime.KeepAlive(eng)
 }
@@ -179,24 +176,32 @@ type indexStats struct {
 	bytesPerFile float64
 }
 
-func index(root string) (*rank.Engine, indexStats) {
+// heapGrowth runs f and returns how many bytes of live heap it left behind.
+func heapGrowth(f func()) float64 {
 	runtime.GC()
 	debug.FreeOSMemory()
-	var before runtime.MemStats
+	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	t0 := time.Now()
-	roots, err := workspace.CleanRoots([]string{root})
-	if err != nil {
-		fatal(err)
-	}
-	ix := workspace.Build(roots, workspace.Options{NoIgnoreFiles: true})
-	t1 := time.Now()
-	eng := rank.New(ix)
-	t2 := time.Now()
+	f()
 	runtime.GC()
-	var after runtime.MemStats
 	runtime.ReadMemStats(&after)
-	heap := float64(after.HeapAlloc) - float64(before.HeapAlloc)
+	return float64(after.HeapAlloc) - float64(before.HeapAlloc)
+}
+
+func index(root string) (*rank.Engine, indexStats) {
+	var eng *rank.Engine
+	var t0, t1, t2 time.Time
+	heap := heapGrowth(func() {
+		t0 = time.Now()
+		roots, err := workspace.CleanRoots([]string{root})
+		if err != nil {
+			fatal(err)
+		}
+		ix := workspace.Build(roots, workspace.Options{NoIgnoreFiles: true})
+		t1 = time.Now()
+		eng = rank.New(ix)
+		t2 = time.Now()
+	})
 	return eng, indexStats{
 		walk:         float64(t1.Sub(t0).Microseconds()) / 1000,
 		engine:       float64(t2.Sub(t1).Microseconds()) / 1000,

@@ -125,10 +125,11 @@ func inputErr(msg string) error { return fmt.Errorf("%w: %s", rank.ErrInput, msg
 
 // parseFlags accepts flags before and after the query, as people type them.
 func parseFlags(cmd string, args []string, tty bool) (options, error) {
-	o := options{format: "json", limit: rank.DefaultLimit, kind: "file"}
+	defaultFormat := "json" // for programs: text only on a terminal
 	if tty {
-		o.format = "text"
+		defaultFormat = "text"
 	}
+	o := options{format: defaultFormat, limit: rank.DefaultLimit, kind: "file"}
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var roots, history listFlag
@@ -164,7 +165,7 @@ func parseFlags(cmd string, args []string, tty bool) (options, error) {
 	switch {
 	case o.format != "text" && o.format != "json" && o.format != "jsonl":
 		bad := o.format
-		o.format = map[bool]string{true: "text", false: "json"}[tty] // report in the default format
+		o.format = defaultFormat // report the error in a format that exists
 		return o, inputErr("--format must be text, json or jsonl, not " + strconv.Quote(bad))
 	case o.limit < 1:
 		return o, inputErr("--limit must be at least 1")
