@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -39,6 +40,9 @@ type Options struct {
 	NoIgnoreFiles bool
 	// Workers bounds concurrent directory reads; 0 means 2×GOMAXPROCS.
 	Workers int
+	// Progress, when set, is called (from several goroutines) after each
+	// directory is read, with the directories read and found so far.
+	Progress func(read, found int64)
 	// Logf receives one line per skipped oddity (unreadable directory,
 	// non-UTF-8 name, symlink leaving the root). Nil discards them.
 	Logf func(format string, args ...any)
@@ -54,6 +58,9 @@ type File struct {
 type Index struct {
 	Roots []string // absolute, cleaned
 	Files []File   // sorted by (Root, Path)
+	// Dirs are the directories walked below each root (the roots
+	// themselves excluded), sorted like Files: what a watcher must watch.
+	Dirs []File
 }
 
 // ErrNoRoot reports a root that does not exist or is not a directory.
@@ -95,6 +102,23 @@ func within(root, p string) bool {
 
 // Build walks roots (already cleaned by CleanRoots) and returns the index.
 func Build(roots []string, opt Options) *Index {
+	w := newWalker(roots, opt)
+	w.found.Add(int64(len(roots)))
+	var wg sync.WaitGroup
+	for i := range roots {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.dir(i, "", w.rootRules(i), false, &wg)
+		}()
+	}
+	wg.Wait()
+	sortFiles(w.files)
+	sortFiles(w.dirs)
+	return &Index{Roots: roots, Files: w.files, Dirs: w.dirs}
+}
+
+func newWalker(roots []string, opt Options) *walker {
 	w := &walker{opt: opt, roots: roots}
 	w.sem = make(chan struct{}, max(opt.Workers, 2*runtime.GOMAXPROCS(0)))
 	w.include = map[string]bool{}
@@ -106,27 +130,27 @@ func Build(roots []string, opt Options) *Index {
 			w.excludes = append(w.excludes, p)
 		}
 	}
-	var wg sync.WaitGroup
-	for i, root := range roots {
-		rules := &Rules{}
-		if !opt.NoIgnoreFiles {
-			rules = rules.With(readIgnoreFile(filepath.Join(root, ".git", "info", "exclude"), ""))
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w.dir(i, "", rules, false, &wg)
-		}()
+	return w
+}
+
+// rootRules are the rules in force at a root before its own .gitignore.
+func (w *walker) rootRules(root int) *Rules {
+	rules := &Rules{}
+	if !w.opt.NoIgnoreFiles {
+		rules = rules.With(readIgnoreFile(filepath.Join(w.roots[root], ".git", "info", "exclude"), ""))
 	}
-	wg.Wait()
-	sort.Slice(w.files, func(a, b int) bool {
-		fa, fb := w.files[a], w.files[b]
-		if fa.Root != fb.Root {
-			return fa.Root < fb.Root
-		}
-		return fa.Path < fb.Path
-	})
-	return &Index{Roots: roots, Files: w.files}
+	return rules
+}
+
+func less(a, b File) bool {
+	if a.Root != b.Root {
+		return a.Root < b.Root
+	}
+	return a.Path < b.Path
+}
+
+func sortFiles(fs []File) {
+	sort.Slice(fs, func(i, j int) bool { return less(fs[i], fs[j]) })
 }
 
 type walker struct {
@@ -136,8 +160,11 @@ type walker struct {
 	include  map[string]bool
 	excludes []Pattern
 
+	read, found atomic.Int64 // directories, for Options.Progress
+
 	mu    sync.Mutex
 	files []File
+	dirs  []File
 }
 
 func (w *walker) logf(format string, args ...any) {
@@ -157,6 +184,9 @@ func (w *walker) dir(root int, rel string, rules *Rules, forced bool, wg *sync.W
 	w.sem <- struct{}{}
 	entries, err := os.ReadDir(abs)
 	<-w.sem
+	if w.opt.Progress != nil {
+		defer func() { w.opt.Progress(w.read.Add(1), w.found.Load()) }()
+	}
 	if err != nil && len(entries) == 0 {
 		if !errors.Is(err, fs.ErrNotExist) { // a directory vanishing mid-walk is normal churn
 			w.logf("skip directory %s: %v", abs, err)
@@ -171,7 +201,7 @@ func (w *walker) dir(root int, rel string, rules *Rules, forced bool, wg *sync.W
 			}
 		}
 	}
-	var local []File
+	var local, subdirs []File
 	for _, e := range entries {
 		name := e.Name()
 		if !utf8.ValidString(name) {
@@ -182,41 +212,59 @@ func (w *walker) dir(root int, rel string, rules *Rules, forced bool, wg *sync.W
 		if rel != "" {
 			childRel = rel + "/" + name
 		}
-		typ := e.Type()
-		if typ&fs.ModeSymlink != 0 {
-			if w.symlinkedFile(root, abs, name) && !w.excluded(childRel, false, rules, forced) {
-				local = append(local, File{Root: root, Path: childRel})
-			}
-			continue
-		}
-		if e.IsDir() {
-			if name == ".git" {
-				continue
-			}
-			childForced := forced || w.forced(childRel, name)
-			if !childForced && (AlwaysSkipped[name] || w.excluded(childRel, true, rules, false)) {
-				continue
-			}
+		switch kind, childForced := w.admit(root, abs, childRel, name, e.Type(), rules, forced); kind {
+		case entryFile:
+			local = append(local, File{Root: root, Path: childRel})
+		case entryDir:
+			w.found.Add(1)
+			subdirs = append(subdirs, File{Root: root, Path: childRel})
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				w.dir(root, childRel, rules, childForced, wg)
 			}()
-			continue
 		}
-		if !typ.IsRegular() {
-			continue // sockets, devices, fifos: nothing to open
-		}
-		if w.excluded(childRel, false, rules, forced) {
-			continue
-		}
-		local = append(local, File{Root: root, Path: childRel})
 	}
-	if len(local) > 0 {
+	if len(local) > 0 || len(subdirs) > 0 {
 		w.mu.Lock()
 		w.files = append(w.files, local...)
+		w.dirs = append(w.dirs, subdirs...)
 		w.mu.Unlock()
 	}
+}
+
+type entryKind int
+
+const (
+	entrySkip entryKind = iota
+	entryFile
+	entryDir
+)
+
+// admit decides what the walk does with one entry of the directory dirAbs:
+// index it as a file, descend into it, or skip it. childForced is true when
+// an IncludeDirs entry holds for a directory.
+func (w *walker) admit(root int, dirAbs, childRel, name string, typ fs.FileMode, rules *Rules, forced bool) (kind entryKind, childForced bool) {
+	if typ&fs.ModeSymlink != 0 {
+		if w.symlinkedFile(root, dirAbs, name) && !w.excluded(childRel, false, rules, forced) {
+			return entryFile, false
+		}
+		return entrySkip, false
+	}
+	if typ.IsDir() {
+		if name == ".git" {
+			return entrySkip, false
+		}
+		childForced = forced || w.forced(childRel, name)
+		if !childForced && (AlwaysSkipped[name] || w.excluded(childRel, true, rules, false)) {
+			return entrySkip, false
+		}
+		return entryDir, childForced
+	}
+	if !typ.IsRegular() || w.excluded(childRel, false, rules, forced) {
+		return entrySkip, false // sockets, devices, fifos: nothing to open
+	}
+	return entryFile, false
 }
 
 func (w *walker) excluded(rel string, isDir bool, rules *Rules, forced bool) bool {

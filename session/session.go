@@ -1,0 +1,452 @@
+// Package session keeps one workspace's engine current for the long-lived
+// front ends (the LSP and MCP servers): it owns the roots, indexes them in
+// the background, applies file changes (from the client or its own
+// watcher), and remembers where the user has been. It ranks nothing; every
+// answer comes from the rank.Engine it hands out.
+package session
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"wayfind/rank"
+	"wayfind/workspace"
+)
+
+// Options configure a Session.
+type Options struct {
+	Walk workspace.Options
+	// HistorySize bounds the navigation history; 0 means DefaultHistory.
+	HistorySize int
+	// Watch starts a server-side file watcher. Front ends whose client
+	// reports file changes itself leave it off and call Changed.
+	Watch bool
+	// WaitReady bounds how long Engine waits for an index of the current
+	// roots; 0 means DefaultWaitReady.
+	WaitReady time.Duration
+	// Progress, when set, hears each full index: percentage 0..100 and a
+	// short message; done is true once, at the end.
+	Progress func(pct int, msg string, done bool)
+	// Logf receives what an operator may want to know.
+	Logf func(format string, args ...any)
+	// RescanEvery is the polling period once the watcher is unavailable;
+	// 0 means 5 s.
+	RescanEvery time.Duration
+}
+
+// Defaults.
+const (
+	DefaultHistory   = 32
+	DefaultWaitReady = 20 * time.Second
+	debounce         = 30 * time.Millisecond
+)
+
+// ErrNotReady is returned when no index of the roots finished in time.
+var ErrNotReady = errors.New("the workspace index is still being built; try again shortly")
+
+// ErrClosed is returned after Close.
+var ErrClosed = errors.New("session closed")
+
+// Session is safe for concurrent use.
+type Session struct {
+	opts Options
+
+	snap atomic.Pointer[snapshot]
+
+	mu      sync.Mutex
+	roots   []string
+	want    int           // generation of full index wanted (roots changed, reindex asked)
+	swapped chan struct{} // closed and replaced whenever snap changes
+	pending []string      // changed paths not yet applied
+	timer   *time.Timer   // debounced apply of pending
+	history []string
+	closed  bool
+
+	apply   sync.Mutex // serialises index builds and updates
+	kick    chan struct{}
+	watchMu sync.Mutex
+	watcher *workspace.Watcher // nil when off or replaced by polling
+	polling bool
+	stop    chan struct{}
+	wg      sync.WaitGroup
+}
+
+type snapshot struct {
+	gen     int
+	ix      *workspace.Index
+	eng     *rank.Engine
+	indexMs float64
+}
+
+// New starts a session with no roots; SetRoots gives it some.
+func New(opts Options) *Session {
+	if opts.HistorySize <= 0 {
+		opts.HistorySize = DefaultHistory
+	}
+	if opts.WaitReady <= 0 {
+		opts.WaitReady = DefaultWaitReady
+	}
+	if opts.RescanEvery <= 0 {
+		opts.RescanEvery = 5 * time.Second
+	}
+	if opts.Logf == nil {
+		opts.Logf = func(string, ...any) {}
+	}
+	s := &Session{opts: opts, swapped: make(chan struct{}), kick: make(chan struct{}, 1), stop: make(chan struct{})}
+	if opts.Watch {
+		w, err := workspace.Watch(s.Changed, opts.Logf)
+		if err != nil {
+			opts.Logf("file watcher unavailable (%v); rescanning every %s", err, opts.RescanEvery)
+			s.startPolling()
+		} else {
+			s.watcher = w
+		}
+	}
+	s.wg.Add(1)
+	go s.indexLoop()
+	return s
+}
+
+// SetRoots replaces the roots (directories that do not exist are dropped
+// with a log line) and starts indexing them in the background.
+func (s *Session) SetRoots(roots []string) []string {
+	var clean []string
+	for _, r := range roots {
+		c, err := workspace.CleanRoots([]string{r})
+		if err != nil {
+			s.opts.Logf("ignoring workspace folder: %v", err)
+			continue
+		}
+		clean = append(clean, c...)
+	}
+	clean, _ = workspace.CleanRoots(clean) // drop nested and duplicate roots
+	s.mu.Lock()
+	s.roots = clean
+	s.want++
+	s.mu.Unlock()
+	s.kickIndex()
+	return clean
+}
+
+// Roots returns the roots asked for (the index may still be catching up).
+func (s *Session) Roots() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.roots)
+}
+
+func (s *Session) kickIndex() {
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+}
+
+// Reindex rebuilds the index from scratch and waits for it.
+func (s *Session) Reindex(ctx context.Context) (Status, error) {
+	s.mu.Lock()
+	s.want++
+	s.mu.Unlock()
+	s.kickIndex()
+	if _, err := s.Engine(ctx); err != nil {
+		return s.Status(), err
+	}
+	return s.Status(), nil
+}
+
+func (s *Session) indexLoop() {
+	defer s.wg.Done()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-s.kick:
+		}
+		for {
+			s.mu.Lock()
+			gen, roots := s.want, slices.Clone(s.roots)
+			s.mu.Unlock()
+			if cur := s.snap.Load(); cur != nil && cur.gen == gen {
+				break
+			}
+			s.build(gen, roots)
+		}
+	}
+}
+
+// build indexes roots from scratch as generation gen.
+func (s *Session) build(gen int, roots []string) {
+	s.apply.Lock()
+	start := time.Now()
+	progress := s.progressFunc()
+	progress(0, "walking", false)
+	walk := s.opts.Walk
+	var last atomic.Int64
+	var shown atomic.Int32
+	walk.Progress = func(read, found int64) {
+		now := time.Now().UnixMilli()
+		if prev := last.Load(); now-prev < 100 || !last.CompareAndSwap(prev, now) {
+			return
+		}
+		// The walk finds directories as it reads them, so read/found can
+		// fall back; a progress bar must not.
+		pct := int32(80 * read / max(found, 1))
+		for {
+			old := shown.Load()
+			if pct <= old {
+				return
+			}
+			if shown.CompareAndSwap(old, pct) {
+				break
+			}
+		}
+		progress(int(pct), "walking", false)
+	}
+	ix := workspace.Build(roots, walk)
+	progress(80, "indexing names", false)
+	eng := rank.New(ix)
+	snap := &snapshot{gen: gen, ix: ix, eng: eng, indexMs: float64(time.Since(start).Microseconds()) / 1000}
+	s.store(snap)
+	s.apply.Unlock()
+	s.opts.Logf("indexed %d files under %d roots in %.0f ms", len(ix.Files), len(roots), snap.indexMs)
+	progress(100, "indexed", true)
+	s.watch(ix, true)
+	s.scheduleApply()
+}
+
+func (s *Session) progressFunc() func(int, string, bool) {
+	if s.opts.Progress == nil {
+		return func(int, string, bool) {}
+	}
+	return s.opts.Progress
+}
+
+func (s *Session) store(snap *snapshot) {
+	s.snap.Store(snap)
+	s.mu.Lock()
+	close(s.swapped)
+	s.swapped = make(chan struct{})
+	s.mu.Unlock()
+}
+
+// watch brings the watcher up to date with ix. Directories it starts
+// watching may have gained files between the walk and the watch: they are
+// queued as changed once more (after a full index, the roots are, which
+// re-walks them in the background and changes the engine only if a file
+// came or went).
+func (s *Session) watch(ix *workspace.Index, full bool) {
+	s.watchMu.Lock()
+	w := s.watcher
+	s.watchMu.Unlock()
+	if w == nil {
+		return
+	}
+	added, ok := w.Sync(ix)
+	if !ok {
+		s.startPolling()
+	}
+	if full {
+		added = ix.Roots
+	}
+	if len(added) > 0 {
+		s.Changed(added)
+	}
+}
+
+// startPolling replaces the watcher by periodic rescans of the roots.
+func (s *Session) startPolling() {
+	s.watchMu.Lock()
+	defer s.watchMu.Unlock()
+	if s.polling {
+		return
+	}
+	s.polling = true
+	if s.watcher != nil {
+		_ = s.watcher.Close()
+		s.watcher = nil
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		t := time.NewTicker(s.opts.RescanEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-s.stop:
+				return
+			case <-t.C:
+				s.Changed(s.Roots())
+			}
+		}
+	}()
+}
+
+// Changed reports paths (absolute) that were created, changed or deleted.
+// They are applied shortly, or at once by the next Engine call, so the next
+// answer reflects them.
+func (s *Session) Changed(paths []string) {
+	if len(paths) == 0 {
+		return
+	}
+	s.mu.Lock()
+	s.pending = append(s.pending, paths...)
+	s.mu.Unlock()
+	s.scheduleApply()
+}
+
+func (s *Session) scheduleApply() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || len(s.pending) == 0 {
+		return
+	}
+	if s.timer == nil {
+		s.timer = time.AfterFunc(debounce, func() { s.applyPending() })
+		return
+	}
+	s.timer.Reset(debounce)
+}
+
+// applyPending folds the pending changes into a new snapshot.
+func (s *Session) applyPending() {
+	s.apply.Lock()
+	s.mu.Lock()
+	paths := s.pending
+	s.pending = nil
+	s.mu.Unlock()
+	cur := s.snap.Load()
+	if len(paths) == 0 || cur == nil {
+		if cur == nil && len(paths) > 0 { // nothing indexed yet: the first build sees it all
+			s.opts.Logf("dropping %d changes before the first index", len(paths))
+		}
+		s.apply.Unlock()
+		return
+	}
+	next, changed := workspace.Update(cur.ix, s.opts.Walk, paths)
+	if next != cur.ix {
+		snap := &snapshot{gen: cur.gen, ix: next, eng: cur.eng, indexMs: cur.indexMs}
+		if changed {
+			snap.eng = rank.New(next)
+		}
+		s.store(snap)
+	}
+	s.apply.Unlock()
+	if next != cur.ix {
+		s.watch(next, false)
+	}
+}
+
+// Engine returns an engine over the current roots with every reported
+// change applied. It waits (up to Options.WaitReady, or until ctx ends)
+// for the first index of the roots; after that it answers from the
+// previous roots' index if there is one, else returns ErrNotReady.
+func (s *Session) Engine(ctx context.Context) (*rank.Engine, error) {
+	s.mu.Lock()
+	want, closed := s.want, s.closed
+	s.mu.Unlock()
+	if closed {
+		return nil, ErrClosed
+	}
+	deadline := time.NewTimer(s.opts.WaitReady)
+	defer deadline.Stop()
+	for {
+		cur := s.snap.Load()
+		if cur != nil && cur.gen >= want {
+			break
+		}
+		s.mu.Lock()
+		swapped := s.swapped
+		s.mu.Unlock()
+		if cur = s.snap.Load(); cur != nil && cur.gen >= want {
+			break
+		}
+		select {
+		case <-swapped:
+			continue
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-deadline.C:
+		}
+		if cur := s.snap.Load(); cur != nil {
+			return cur.eng, nil
+		}
+		return nil, ErrNotReady
+	}
+	s.mu.Lock()
+	hasPending := len(s.pending) > 0
+	s.mu.Unlock()
+	if hasPending {
+		s.applyPending()
+	}
+	return s.snap.Load().eng, nil
+}
+
+// Status describes the session for find/status.
+type Status struct {
+	Ready   bool
+	Roots   []string
+	Files   int
+	IndexMs float64
+}
+
+// Status answers at once, without waiting for an index.
+func (s *Session) Status() Status {
+	s.mu.Lock()
+	want, roots := s.want, slices.Clone(s.roots)
+	s.mu.Unlock()
+	st := Status{Roots: roots}
+	if cur := s.snap.Load(); cur != nil {
+		st.Ready = cur.gen >= want
+		st.Files = len(cur.ix.Files)
+		st.IndexMs = cur.indexMs
+	}
+	return st
+}
+
+// Visit records that the user or an agent looked at a file (absolute path
+// or file:// URI); resolvePath weighs recent files when a request brings
+// no history of its own.
+func (s *Session) Visit(file string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if i := slices.Index(s.history, file); i >= 0 {
+		s.history = slices.Delete(s.history, i, i+1)
+	}
+	s.history = append(s.history, file)
+	if over := len(s.history) - s.opts.HistorySize; over > 0 {
+		s.history = slices.Delete(s.history, 0, over)
+	}
+}
+
+// History returns the visited files, most recent last.
+func (s *Session) History() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.history)
+}
+
+// Close stops indexing and watching.
+func (s *Session) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+	s.mu.Unlock()
+	close(s.stop)
+	s.watchMu.Lock()
+	if s.watcher != nil {
+		_ = s.watcher.Close()
+		s.watcher = nil
+	}
+	s.watchMu.Unlock()
+	s.wg.Wait()
+}

@@ -1,0 +1,113 @@
+package session
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"wayfind/rank"
+)
+
+func write(t *testing.T, p string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func has(t *testing.T, s *Session, rel string) bool {
+	t.Helper()
+	eng, err := s.Engine(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := eng.Resolve(context.Background(), rank.ResolveRequest{Path: rel})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Exact
+}
+
+func TestChangesReportedAreInTheNextAnswer(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "src", "a.go"))
+	s := New(Options{})
+	defer s.Close()
+	s.SetRoots([]string{dir})
+	if !has(t, s, "src/a.go") {
+		t.Fatal("first index misses src/a.go")
+	}
+	write(t, filepath.Join(dir, "src", "new", "b.go"))
+	s.Changed([]string{filepath.Join(dir, "src", "new")})
+	if !has(t, s, "src/new/b.go") {
+		t.Fatal("a created directory's file is not in the next answer")
+	}
+	os.Remove(filepath.Join(dir, "src", "a.go"))
+	s.Changed([]string{filepath.Join(dir, "src", "a.go")})
+	if has(t, s, "src/a.go") {
+		t.Fatal("a deleted file is still answered")
+	}
+}
+
+func TestWatcherSeesChurn(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.go"))
+	s := New(Options{Watch: true})
+	defer s.Close()
+	s.SetRoots([]string{dir})
+	if !has(t, s, "a.go") {
+		t.Fatal("first index misses a.go")
+	}
+	write(t, filepath.Join(dir, "deep", "er", "b.go"))
+	if err := os.Rename(filepath.Join(dir, "a.go"), filepath.Join(dir, "deep", "c.go")); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !(has(t, s, "deep/er/b.go") && has(t, s, "deep/c.go") && !has(t, s, "a.go")) {
+		if time.Now().After(deadline) {
+			t.Fatal("the watcher did not report the churn within 5 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// A file made in a directory created after the index must be seen too.
+	write(t, filepath.Join(dir, "deep", "er", "d.go"))
+	for !has(t, s, "deep/er/d.go") {
+		if time.Now().After(deadline) {
+			t.Fatal("a file in a new directory was not seen")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestEngineWaitsForTheRootsIndex(t *testing.T) {
+	s := New(Options{WaitReady: 50 * time.Millisecond})
+	defer s.Close()
+	if _, err := s.Engine(context.Background()); err != ErrNotReady {
+		t.Fatalf("no roots ever indexed: got %v, want ErrNotReady", err)
+	}
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "x.go"))
+	s.SetRoots([]string{dir, filepath.Join(dir, "missing")})
+	if !has(t, s, "x.go") {
+		t.Fatal("missing x.go")
+	}
+	if st := s.Status(); !st.Ready || st.Files != 1 || len(st.Roots) != 1 {
+		t.Fatalf("status %+v", st)
+	}
+}
+
+func TestHistoryIsARing(t *testing.T) {
+	s := New(Options{HistorySize: 3})
+	defer s.Close()
+	for _, f := range []string{"a", "b", "c", "a", "d"} {
+		s.Visit(f)
+	}
+	if got := s.History(); len(got) != 3 || got[0] != "c" || got[1] != "a" || got[2] != "d" {
+		t.Fatalf("history %v", got)
+	}
+}

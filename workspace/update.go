@@ -1,0 +1,179 @@
+package workspace
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// Update returns ix with the paths in changed (absolute, in any order, each
+// created, modified, renamed or deleted) brought up to date by reading the
+// filesystem as it is now, so replaying a change is harmless and the kind
+// of event does not matter. A changed ignore file re-walks its whole root:
+// it can re-include or exclude anything below it. Paths outside the roots
+// and inside .git are ignored. ok is false when the file set is unchanged.
+func Update(ix *Index, opt Options, changed []string) (next *Index, ok bool) {
+	w := newWalker(ix.Roots, opt)
+	rewalk := map[int]bool{}
+	touched := map[File]bool{}
+	for _, p := range changed {
+		root, rel, in := ix.RootOf(p)
+		if !in {
+			continue
+		}
+		base := path.Base(rel)
+		switch {
+		case rel == "" || base == ".gitignore" || rel == ".git/info/exclude":
+			rewalk[root] = true
+		case rel == ".git" || strings.HasPrefix(rel, ".git/") || strings.Contains(rel, "/.git/") || strings.HasSuffix(rel, "/.git"):
+			// git's own bookkeeping churns on every command
+		default:
+			touched[File{root, rel}] = true
+		}
+	}
+	// A touched path below another touched path or a re-walked root is
+	// covered by that one's walk.
+	var todo []File
+	for f := range touched {
+		if rewalk[f.Root] || coveredBy(touched, f) {
+			continue
+		}
+		todo = append(todo, f)
+	}
+	if len(todo) == 0 && len(rewalk) == 0 {
+		return ix, false
+	}
+
+	var wg sync.WaitGroup
+	for root := range rewalk {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.dir(root, "", w.rootRules(root), false, &wg)
+		}()
+	}
+	for _, f := range todo {
+		w.rewalk(f.Root, f.Path, &wg)
+	}
+	wg.Wait()
+
+	gone := func(f File) bool {
+		if rewalk[f.Root] {
+			return true
+		}
+		for p := f.Path; ; p = parentOf(p) {
+			if touched[File{f.Root, p}] {
+				return true
+			}
+			if !strings.Contains(p, "/") {
+				return false
+			}
+		}
+	}
+	files := merge(ix.Files, w.files, gone)
+	dirs := merge(ix.Dirs, w.dirs, gone)
+	next = &Index{Roots: ix.Roots, Files: files, Dirs: dirs}
+	return next, !sameFiles(ix.Files, files)
+}
+
+// coveredBy reports whether an ancestor directory of f is also touched.
+func coveredBy(touched map[File]bool, f File) bool {
+	for p := f.Path; strings.Contains(p, "/"); {
+		p = parentOf(p)
+		if touched[File{f.Root, p}] {
+			return true
+		}
+	}
+	return false
+}
+
+func parentOf(rel string) string {
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+		return rel[:i]
+	}
+	return ""
+}
+
+// rewalk indexes what now exists at rel: nothing, a file, or a directory
+// tree, admitted by the same rules a full walk would apply on the way down.
+func (w *walker) rewalk(root int, rel string, wg *sync.WaitGroup) {
+	rules := w.rootRules(root)
+	forced := false
+	rootAbs := w.roots[root]
+	if !w.opt.NoIgnoreFiles {
+		rules = rules.With(readIgnoreFile(filepath.Join(rootAbs, ".gitignore"), ""))
+	}
+	comps := strings.Split(rel, "/")
+	dirRel := ""
+	for i, name := range comps {
+		dirAbs := filepath.Join(rootAbs, filepath.FromSlash(dirRel))
+		childRel := path.Join(dirRel, name)
+		st, err := os.Lstat(filepath.Join(dirAbs, name))
+		if err != nil {
+			return // deleted (or unreadable): nothing to add
+		}
+		kind, childForced := w.admit(root, dirAbs, childRel, name, st.Mode().Type(), rules, forced)
+		last := i == len(comps)-1
+		switch {
+		case kind == entrySkip:
+			return
+		case last && kind == entryFile:
+			w.mu.Lock()
+			w.files = append(w.files, File{root, childRel})
+			w.mu.Unlock()
+			return
+		case kind != entryDir:
+			return // an ancestor is not a directory any more
+		case last:
+			w.mu.Lock()
+			w.dirs = append(w.dirs, File{root, childRel})
+			w.mu.Unlock()
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				w.dir(root, childRel, rules, childForced, wg)
+			}()
+			return
+		}
+		forced = childForced
+		dirRel = childRel
+		if !w.opt.NoIgnoreFiles {
+			rules = rules.With(readIgnoreFile(filepath.Join(rootAbs, filepath.FromSlash(dirRel), ".gitignore"), dirRel))
+		}
+	}
+}
+
+// merge drops the old entries gone reports and adds the fresh ones, keeping
+// the order and dropping duplicates.
+func merge(old, fresh []File, gone func(File) bool) []File {
+	out := make([]File, 0, len(old)+len(fresh))
+	for _, f := range old {
+		if !gone(f) {
+			out = append(out, f)
+		}
+	}
+	out = append(out, fresh...)
+	sortFiles(out)
+	kept := out[:0]
+	for _, f := range out {
+		if len(kept) > 0 && kept[len(kept)-1] == f {
+			continue
+		}
+		kept = append(kept, f)
+	}
+	return kept
+}
+
+func sameFiles(a, b []File) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

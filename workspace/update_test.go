@@ -1,0 +1,89 @@
+package workspace
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestUpdateMatchesAFreshWalk applies random churn (files and directories
+// created, deleted, renamed; ignore files edited) and checks after each
+// step that Update, told only which paths changed, agrees with a full walk.
+func TestUpdateMatchesAFreshWalk(t *testing.T) {
+	for seed := int64(1); seed <= 12; seed++ {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			rng := rand.New(rand.NewSource(seed))
+			dir := t.TempDir()
+			opt := Options{IncludeDirs: []string{"keep"}, ExcludeGlobs: []string{"*.tmp"}}
+			names := []string{"a", "b", "gen", "keep", "node_modules", "src", "x.go", "y.tmp", "z.txt", "build"}
+			pick := func() string {
+				depth := 1 + rng.Intn(3)
+				p := ""
+				for i := 0; i < depth; i++ {
+					p = filepath.Join(p, names[rng.Intn(len(names))])
+				}
+				return p
+			}
+			roots, err := CleanRoots([]string{dir})
+			must(t, err)
+			ix := Build(roots, opt)
+			for step := 0; step < 60; step++ {
+				rel := pick()
+				abs := filepath.Join(roots[0], rel)
+				var changed []string
+				switch op := rng.Intn(10); {
+				case op < 4: // create a file (and its directories)
+					// a watcher reports each directory made on the way, even when the write fails
+					if os.MkdirAll(filepath.Dir(abs), 0o755) == nil {
+						_ = os.WriteFile(abs, nil, 0o644)
+					}
+					for p := rel; p != "."; p = filepath.Dir(p) {
+						changed = append(changed, filepath.Join(roots[0], p))
+					}
+				case op < 6: // delete a file or a whole tree
+					if os.RemoveAll(abs) == nil {
+						changed = append(changed, abs)
+					}
+				case op < 8: // rename
+					to := filepath.Join(roots[0], pick())
+					if os.MkdirAll(filepath.Dir(to), 0o755) == nil {
+						_ = os.Rename(abs, to)
+					}
+					changed = append(changed, abs, to, filepath.Dir(to), filepath.Dir(filepath.Dir(to)))
+				default: // edit an ignore file
+					gi := filepath.Join(filepath.Dir(abs), ".gitignore")
+					pats := []string{"gen/", "*.txt", "!keep.txt", "b", "/src"}
+					if os.MkdirAll(filepath.Dir(gi), 0o755) == nil {
+						_ = os.WriteFile(gi, []byte(pats[rng.Intn(len(pats))]+"\n"), 0o644)
+					}
+					for p := filepath.Join(rel, "..", ".gitignore"); p != "."; p = filepath.Dir(p) {
+						changed = append(changed, filepath.Join(roots[0], p))
+					}
+				}
+				ix, _ = Update(ix, opt, changed)
+				want := Build(roots, opt)
+				if got, exp := paths(ix), paths(want); got != exp {
+					t.Fatalf("step %d (%v):\nupdate %s\nwalk   %s", step, changed, got, exp)
+				}
+				if got, exp := fmt.Sprint(ix.Dirs), fmt.Sprint(want.Dirs); got != exp {
+					t.Fatalf("step %d (%v): dirs\nupdate %s\nwalk   %s", step, changed, got, exp)
+				}
+			}
+		})
+	}
+}
+
+func TestUpdateIgnoresOutsideAndGitInternals(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.go"), "")
+	ix := build(t, dir, Options{})
+	write(t, filepath.Join(dir, ".git", "index"), "")
+	outside := t.TempDir()
+	write(t, filepath.Join(outside, "b.go"), "")
+	next, changed := Update(ix, Options{}, []string{filepath.Join(ix.Roots[0], ".git", "index"), filepath.Join(outside, "b.go"), "/etc/passwd"})
+	if changed || next != ix {
+		t.Fatalf("changed the index: %s", paths(next))
+	}
+}

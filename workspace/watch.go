@@ -1,0 +1,148 @@
+package workspace
+
+import (
+	"errors"
+	"path/filepath"
+	"sync"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// Watcher reports paths that changed under the roots, for Update. Linux
+// has no recursive watch, so every indexed directory is watched on its own
+// (Sync adds what a new index walked); when the kernel's watch limit runs
+// out, Watcher says so through Exhausted and the caller falls back to
+// rescanning.
+type Watcher struct {
+	w       *fsnotify.Watcher
+	onPaths func([]string)
+	logf    func(string, ...any)
+
+	mu        sync.Mutex
+	watched   map[string]bool
+	exhausted bool
+	done      chan struct{}
+}
+
+// Watch starts a watcher; onPaths receives each batch of changed absolute
+// paths (created, written, removed or renamed) as the kernel reports them.
+func Watch(onPaths func([]string), logf func(string, ...any)) (*Watcher, error) {
+	fw, err := fsnotify.NewBufferedWatcher(4096)
+	if err != nil {
+		return nil, err
+	}
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	w := &Watcher{w: fw, onPaths: onPaths, logf: logf, watched: map[string]bool{}, done: make(chan struct{})}
+	go w.loop()
+	return w, nil
+}
+
+func (w *Watcher) loop() {
+	defer close(w.done)
+	for {
+		select {
+		case ev, ok := <-w.w.Events:
+			if !ok {
+				return
+			}
+			batch := []string{ev.Name}
+			// Drain what is already queued so a burst becomes one update.
+		drain:
+			for len(batch) < 1024 {
+				select {
+				case ev, ok := <-w.w.Events:
+					if !ok {
+						break drain
+					}
+					batch = append(batch, ev.Name)
+				default:
+					break drain
+				}
+			}
+			w.forget(batch)
+			w.onPaths(batch)
+		case err, ok := <-w.w.Errors:
+			if !ok {
+				return
+			}
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				// Events were lost: only a rescan of the roots can recover.
+				w.logf("file watcher overflowed; rescanning")
+				w.mu.Lock()
+				roots := make([]string, 0, len(w.watched))
+				for d := range w.watched {
+					roots = append(roots, d)
+				}
+				w.mu.Unlock()
+				w.onPaths(roots)
+				continue
+			}
+			w.logf("file watcher: %v", err)
+		}
+	}
+}
+
+// forget drops watched directories that an event says are gone; the
+// kernel removed their watches already, and a directory made again under
+// the same name must be watched afresh.
+func (w *Watcher) forget(paths []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, p := range paths {
+		if w.watched[p] {
+			if _, err := filepath.EvalSymlinks(p); err != nil {
+				delete(w.watched, p)
+			}
+		}
+	}
+}
+
+// Sync watches the roots and every directory of ix not yet watched, and
+// returns the directories newly watched: files made in them between the
+// walk and the watch were missed, so the caller should Update them once
+// more. It reports false when the kernel's watch limit has run out.
+func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.exhausted {
+		return nil, false
+	}
+	want := make(map[string]bool, len(ix.Dirs)+len(ix.Roots))
+	for _, r := range ix.Roots {
+		want[r] = true
+	}
+	for _, d := range ix.Dirs {
+		want[ix.Abs(d)] = true
+	}
+	for d := range w.watched {
+		if !want[d] {
+			_ = w.w.Remove(d)
+			delete(w.watched, d)
+		}
+	}
+	for d := range want {
+		if w.watched[d] {
+			continue
+		}
+		if err := w.w.Add(d); err != nil {
+			if isWatchLimit(err) {
+				w.exhausted = true
+				w.logf("file watcher: the system's inotify watch limit is reached (%v); falling back to periodic rescans", err)
+				return added, false
+			}
+			continue // vanished meanwhile: its parent's event covers it
+		}
+		w.watched[d] = true
+		added = append(added, d)
+	}
+	return added, true
+}
+
+// Close stops the watcher.
+func (w *Watcher) Close() error {
+	err := w.w.Close()
+	<-w.done
+	return err
+}

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package workspace
+
+// isWatchLimit: only inotify has a per-user watch limit worth a fallback.
+func isWatchLimit(error) bool { return false }
