@@ -253,3 +253,38 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 }
+
+func TestAlternate(t *testing.T) {
+	eng, _ := fixture(t, "alternate")
+	cases := []struct{ from, want string }{
+		{"include/net/socket.h", "src/net/socket.cc"},
+		{"src/net/socket.cc", "include/net/socket.h"},
+		{"lib/parse.c", "lib/parse.h"},
+		{"other/parse.h", "lib/parse.c"},
+		{"README.md", ""},
+		{"missing.c", ""},
+	}
+	for _, c := range cases {
+		got, ok := eng.Alternate(c.from)
+		if (c.want == "") == ok || (ok && got.Path != c.want) {
+			t.Errorf("Alternate(%s) = %q, %v; want %q", c.from, got.Path, ok, c.want)
+		}
+	}
+}
+
+func TestLocateTerm(t *testing.T) {
+	cases := []struct {
+		q, term string
+		impl    bool
+	}{
+		{"where is CommandRouter implemented", "CommandRouter", true},
+		{"Where's the auth middleware?", "auth middleware", false},
+		{"find class TokenBucket", "TokenBucket", false},
+		{"parse_args", "parse_args", false},
+	}
+	for _, c := range cases {
+		if term, impl := LocateTerm(c.q); term != c.term || impl != c.impl {
+			t.Errorf("LocateTerm(%q) = %q, %v", c.q, term, impl)
+		}
+	}
+}

@@ -4,12 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/url"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"wayfind/rank"
+	"wayfind/wire"
 )
 
 // output formats results as ../shared/API.md's envelope, JSON lines or text.
@@ -41,46 +40,14 @@ type summary struct {
 	Truncated     bool `json:"truncated"`
 }
 
-type jsonMatch struct {
-	Path      string   `json:"path"`
-	URI       string   `json:"uri"`
-	Score     float64  `json:"score"`
-	MatchedIn []string `json:"matchedIn"`
-	Reason    string   `json:"reason,omitempty"`
-}
-
-type jsonCandidate struct {
-	URI     string     `json:"uri"`
-	Path    string     `json:"path"`
-	Score   float64    `json:"score"`
-	Reasons []string   `json:"reasons"`
-	Range   *jsonRange `json:"range,omitempty"`
-}
-
-type jsonPos struct {
-	Line      int `json:"line"`
-	Character int `json:"character"`
-}
-
-type jsonRange struct {
-	Start jsonPos `json:"start"`
-	End   jsonPos `json:"end"`
-}
-
-type jsonResolve struct {
-	Resolved   *jsonCandidate  `json:"resolved"`
-	Candidates []jsonCandidate `json:"candidates"`
-	Exact      bool            `json:"exact"`
-}
-
 type envelope struct {
-	Meta    meta        `json:"_meta"`
-	Success bool        `json:"success"`
-	Query   *queryInfo  `json:"query,omitempty"`
-	Summary *summary    `json:"summary,omitempty"`
-	Matches []jsonMatch `json:"matches,omitempty"`
-	Result  any         `json:"result,omitempty"`
-	Error   *jsonError  `json:"error,omitempty"`
+	Meta    meta         `json:"_meta"`
+	Success bool         `json:"success"`
+	Query   *queryInfo   `json:"query,omitempty"`
+	Summary *summary     `json:"summary,omitempty"`
+	Matches []wire.Match `json:"matches,omitempty"`
+	Result  any          `json:"result,omitempty"`
+	Error   *jsonError   `json:"error,omitempty"`
 }
 
 type jsonError struct {
@@ -91,11 +58,6 @@ type jsonError struct {
 
 func (o *output) meta() meta {
 	return meta{Command: o.cmd, Version: Version, ElapsedMs: ms(time.Since(o.start))}
-}
-
-func (o *output) uri(root int, rel string) string {
-	abs := filepath.Join(o.roots[root], filepath.FromSlash(rel))
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
 }
 
 // fail reports an error: one line on stderr, or the error envelope for JSON.
@@ -121,10 +83,7 @@ func (o *output) writeJSON(v any) {
 }
 
 func (o *output) find(opts options, res *rank.FindResult) int {
-	ms := make([]jsonMatch, len(res.Matches))
-	for i, m := range res.Matches {
-		ms[i] = jsonMatch{Path: m.Path, URI: o.uri(m.Root, m.Path), Score: m.Score, MatchedIn: m.MatchedIn, Reason: m.Reason}
-	}
+	ms := wire.FromFind(o.roots, res).Matches
 	mode := "fuzzy"
 	if opts.exact {
 		mode = "exact"
@@ -139,7 +98,7 @@ func (o *output) find(opts options, res *rank.FindResult) int {
 			Meta: o.meta(), Success: true,
 			Query:   &queryInfo{Text: opts.query, Mode: mode, Threshold: threshold},
 			Summary: &summary{TotalSearched: res.TotalSearched, Matches: len(ms), Truncated: res.Truncated},
-			Matches: orEmpty(ms),
+			Matches: ms,
 		})
 	case "jsonl":
 		for _, m := range ms {
@@ -163,32 +122,8 @@ func (o *output) find(opts options, res *rank.FindResult) int {
 	return exitFound
 }
 
-func orEmpty(ms []jsonMatch) []jsonMatch {
-	if ms == nil {
-		return []jsonMatch{}
-	}
-	return ms
-}
-
-func (o *output) candidate(c rank.Candidate, res *rank.ResolveResult) jsonCandidate {
-	jc := jsonCandidate{URI: o.uri(c.Root, c.Path), Path: c.Path, Score: c.Score, Reasons: c.Reasons}
-	if res.Line > 0 {
-		col := max(res.Col-1, 0)
-		p := jsonPos{Line: res.Line - 1, Character: col}
-		jc.Range = &jsonRange{Start: p, End: p}
-	}
-	return jc
-}
-
 func (o *output) resolve(opts options, res *rank.ResolveResult, total int) int {
-	out := jsonResolve{Exact: res.Exact, Candidates: []jsonCandidate{}}
-	for _, c := range res.Candidates {
-		out.Candidates = append(out.Candidates, o.candidate(c, res))
-	}
-	if res.Resolved != nil {
-		r := o.candidate(*res.Resolved, res)
-		out.Resolved = &r
-	}
+	out := wire.FromResolve(o.roots, res)
 	switch o.format {
 	case "json":
 		o.writeJSON(envelope{
@@ -200,7 +135,7 @@ func (o *output) resolve(opts options, res *rank.ResolveResult, total int) int {
 	case "jsonl":
 		for _, c := range out.Candidates {
 			o.writeJSON(struct {
-				jsonCandidate
+				wire.Candidate
 				Resolved bool `json:"resolved"`
 			}{c, out.Resolved != nil && c.Path == out.Resolved.Path})
 		}

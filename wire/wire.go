@@ -1,0 +1,96 @@
+// Package wire holds the JSON shapes of ../shared/API.md that every front
+// end (CLI, LSP, MCP) answers with, and their conversion from rank's
+// results. It decides nothing: field names and nesting only.
+package wire
+
+import (
+	"net/url"
+	"path/filepath"
+
+	"wayfind/rank"
+)
+
+// Position and Range are LSP's: 0-based line and UTF-16 character.
+type Position struct {
+	Line      int `json:"line"`
+	Character int `json:"character"`
+}
+
+type Range struct {
+	Start Position `json:"start"`
+	End   Position `json:"end"`
+}
+
+// Match is one find/files result.
+type Match struct {
+	URI       string   `json:"uri"`
+	Path      string   `json:"path"`
+	Score     float64  `json:"score"`
+	MatchedIn []string `json:"matchedIn"`
+	Reason    string   `json:"reason,omitempty"`
+}
+
+// Files is find/files' result.
+type Files struct {
+	Matches       []Match `json:"matches"`
+	TotalSearched int     `json:"totalSearched"`
+	Truncated     bool    `json:"truncated"`
+}
+
+// Candidate is one find/resolvePath candidate.
+type Candidate struct {
+	URI     string   `json:"uri"`
+	Path    string   `json:"path"`
+	Score   float64  `json:"score"`
+	Reasons []string `json:"reasons"`
+	Range   *Range   `json:"range,omitempty"`
+}
+
+// Resolve is find/resolvePath's result.
+type Resolve struct {
+	Resolved   *Candidate  `json:"resolved"`
+	Candidates []Candidate `json:"candidates"`
+	Exact      bool        `json:"exact"`
+}
+
+// FileURI is the file:// URI of an absolute path.
+func FileURI(abs string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+}
+
+// URI is the file:// URI of a root-relative path.
+func URI(roots []string, root int, rel string) string {
+	return FileURI(filepath.Join(roots[root], filepath.FromSlash(rel)))
+}
+
+// FromFind converts the engine's find result.
+func FromFind(roots []string, res *rank.FindResult) Files {
+	out := Files{Matches: []Match{}, TotalSearched: res.TotalSearched, Truncated: res.Truncated}
+	for _, m := range res.Matches {
+		out.Matches = append(out.Matches, Match{URI: URI(roots, m.Root, m.Path), Path: m.Path, Score: m.Score, MatchedIn: m.MatchedIn, Reason: m.Reason})
+	}
+	return out
+}
+
+// FromResolve converts the engine's resolve result; the range is there when
+// the query carried a line.
+func FromResolve(roots []string, res *rank.ResolveResult) Resolve {
+	out := Resolve{Exact: res.Exact, Candidates: []Candidate{}}
+	for _, c := range res.Candidates {
+		out.Candidates = append(out.Candidates, candidate(roots, c, res))
+	}
+	if res.Resolved != nil {
+		r := candidate(roots, *res.Resolved, res)
+		out.Resolved = &r
+	}
+	return out
+}
+
+func candidate(roots []string, c rank.Candidate, res *rank.ResolveResult) Candidate {
+	wc := Candidate{URI: URI(roots, c.Root, c.Path), Path: c.Path, Score: c.Score, Reasons: c.Reasons}
+	if res.Line > 0 {
+		p := Position{Line: res.Line - 1, Character: max(res.Col-1, 0)}
+		wc.Range = &Range{Start: p, End: p}
+	}
+	return wc
+}
