@@ -98,17 +98,34 @@ func New(opts Options) *Session {
 	}
 	s := &Session{opts: opts, swapped: make(chan struct{}), kick: make(chan struct{}, 1), stop: make(chan struct{})}
 	if opts.Watch {
-		w, err := workspace.Watch(s.Changed, opts.Logf)
-		if err != nil {
-			opts.Logf("file watcher unavailable (%v); rescanning every %s", err, opts.RescanEvery)
-			s.startPolling()
-		} else {
-			s.watcher = w
-		}
+		s.StartWatching()
 	}
 	s.wg.Add(1)
 	go s.indexLoop()
 	return s
+}
+
+// StartWatching starts the server-side watcher (or, when the system has
+// none to give, periodic rescans). It is for front ends whose client
+// turned out not to report file changes after all.
+func (s *Session) StartWatching() {
+	s.watchMu.Lock()
+	if s.watcher != nil || s.polling {
+		s.watchMu.Unlock()
+		return
+	}
+	w, err := workspace.Watch(s.Changed, s.opts.Logf)
+	if err != nil {
+		s.watchMu.Unlock()
+		s.opts.Logf("file watcher unavailable (%v); rescanning every %s", err, s.opts.RescanEvery)
+		s.startPolling()
+		return
+	}
+	s.watcher = w
+	s.watchMu.Unlock()
+	if cur := s.snap.Load(); cur != nil {
+		s.watch(cur.ix, true)
+	}
 }
 
 // SetRoots replaces the roots (directories that do not exist are dropped

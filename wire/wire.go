@@ -94,3 +94,31 @@ func candidate(roots []string, c rank.Candidate, res *rank.ResolveResult) Candid
 	}
 	return wc
 }
+
+// LocateHit is one find/locate result.
+type LocateHit struct {
+	URI    string  `json:"uri"`
+	Path   string  `json:"path"`
+	Range  *Range  `json:"range,omitempty"`
+	Score  float64 `json:"score"`
+	Via    string  `json:"via"`
+	Reason string  `json:"reason"`
+}
+
+// Locate is find/locate's result.
+type Locate struct {
+	Term       string      `json:"term"`
+	Impl       bool        `json:"impl"`
+	Strategies []string    `json:"strategies"`
+	Results    []LocateHit `json:"results"`
+	Confidence float64     `json:"confidence"`
+}
+
+// FromLocate converts the engine's locate result.
+func FromLocate(roots []string, res *rank.LocateResult) Locate {
+	out := Locate{Term: res.Term, Impl: res.Impl, Strategies: res.Strategies, Results: []LocateHit{}, Confidence: res.Confidence}
+	for _, h := range res.Results {
+		out.Results = append(out.Results, LocateHit{URI: URI(roots, h.Root, h.Path), Path: h.Path, Score: h.Score, Via: h.Via, Reason: h.Reason})
+	}
+	return out
+}

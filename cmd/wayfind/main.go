@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"wayfind/lsp"
 	"wayfind/rank"
 	"wayfind/workspace"
 )
@@ -30,6 +31,7 @@ const (
 const usage = `usage: wayfind <command> [flags] QUERY
 
 commands:
+  lsp             language server on stdio (for editors)
   find QUERY      fuzzy file search (typos, words, CamelCase, dir/name, a[ _-]?b)
   resolve PATH    the file a wrong, stale or mistyped path meant
 
@@ -58,6 +60,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	cmd, rest := args[0], args[1:]
 	switch cmd {
 	case "find", "resolve":
+	case "lsp":
+		return serveLSP(ctx, rest, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitFound
@@ -200,4 +204,16 @@ func exitCodeFor(err error) int {
 func ms(d time.Duration) float64 {
 	f, _ := strconv.ParseFloat(strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 2, 64), 64)
 	return f
+}
+
+// serveLSP runs the language server on the process's stdin and stdout.
+// "--stdio" is accepted because editors' clients add it.
+func serveLSP(ctx context.Context, args []string, stderr io.Writer) int {
+	for _, a := range args {
+		if a != "--stdio" {
+			fmt.Fprintf(stderr, "wayfind lsp: unknown argument %q (the server speaks LSP on stdio)\n", a)
+			return exitInput
+		}
+	}
+	return lsp.Serve(ctx, os.Stdin, os.Stdout, stderr, lsp.Options{Version: Version})
 }

@@ -1,0 +1,485 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"go.lsp.dev/protocol"
+
+	"wayfind/pathlit"
+	"wayfind/rank"
+	"wayfind/wire"
+)
+
+// Documents larger than this are not scanned for path literals.
+const maxDocument = 4 << 20
+
+// diagnoseDelay lets a burst of keystrokes settle before a document is
+// scanned again.
+const diagnoseDelay = 150 * time.Millisecond
+
+// document is an open text document, as the client last sent it.
+type document struct {
+	uri     protocol.DocumentURI
+	path    string // local path, "" when the URI is not a file
+	version int32
+	text    string
+	lines   []int // byte offset of each line's start
+
+	refsVersion int32 // version refs was computed for; -1 none
+	refs        []pathRef
+	timer       *time.Timer
+}
+
+// pathRef is a path literal of a document and what it leads to.
+type pathRef struct {
+	lit     pathlit.Literal
+	rng     wire.Range
+	target  *wire.Candidate // the file it names or meant; nil when unsure
+	broken  bool            // no such file, but target is what it meant
+	newText string          // the literal rewritten to name target
+}
+
+func newDocument(uri protocol.DocumentURI, version int32, text string) *document {
+	d := &document{uri: uri, version: version, refsVersion: -1}
+	d.path, _ = uriPath(string(uri))
+	d.setText(text)
+	return d
+}
+
+func (d *document) setText(text string) {
+	d.text = text
+	d.lines = d.lines[:0]
+	d.lines = append(d.lines, 0)
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			d.lines = append(d.lines, i+1)
+		}
+	}
+}
+
+// position converts a byte offset to an LSP position (UTF-16 columns).
+func (d *document) position(off int) wire.Position {
+	line := 0
+	lo, hi := 0, len(d.lines)-1
+	for lo <= hi {
+		mid := (lo + hi) / 2
+		if d.lines[mid] <= off {
+			line, lo = mid, mid+1
+		} else {
+			hi = mid - 1
+		}
+	}
+	col := 0
+	for _, r := range d.text[d.lines[line]:off] {
+		col++
+		if r >= 0x10000 {
+			col++
+		}
+	}
+	return wire.Position{Line: line, Character: col}
+}
+
+// offset converts an LSP position to a byte offset, clamped to the text.
+func (d *document) offset(p wire.Position) int {
+	if p.Line < 0 {
+		return 0
+	}
+	if p.Line >= len(d.lines) {
+		return len(d.text)
+	}
+	off := d.lines[p.Line]
+	for col := 0; col < p.Character && off < len(d.text) && d.text[off] != '\n'; {
+		r, size := utf8.DecodeRuneInString(d.text[off:])
+		off += size
+		col++
+		if r >= 0x10000 {
+			col++
+		}
+	}
+	return off
+}
+
+type textDocumentItem struct {
+	URI        protocol.DocumentURI `json:"uri"`
+	LanguageID string               `json:"languageId"`
+	Version    int32                `json:"version"`
+	Text       string               `json:"text"`
+}
+
+type contentChange struct {
+	Range *wire.Range `json:"range"`
+	Text  string      `json:"text"`
+}
+
+func (s *server) documentNotification(ctx context.Context, method string, raw json.RawMessage) {
+	var p struct {
+		TextDocument   textDocumentItem `json:"textDocument"`
+		ContentChanges []contentChange  `json:"contentChanges"`
+	}
+	if decode(raw, &p) != nil || p.TextDocument.URI == "" {
+		return
+	}
+	uri := p.TextDocument.URI
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch method {
+	case "textDocument/didOpen":
+		d := newDocument(uri, p.TextDocument.Version, p.TextDocument.Text)
+		s.docs[uri] = d
+		if d.path != "" {
+			s.sess.Visit(d.path)
+		}
+		s.scheduleDiagnostics(d)
+	case "textDocument/didChange":
+		d := s.docs[uri]
+		if d == nil {
+			return
+		}
+		for _, c := range p.ContentChanges {
+			if c.Range == nil {
+				d.setText(c.Text)
+				continue
+			}
+			start, end := d.offset(c.Range.Start), d.offset(c.Range.End)
+			if end < start {
+				start, end = end, start
+			}
+			d.setText(d.text[:start] + c.Text + d.text[end:])
+		}
+		d.version = p.TextDocument.Version
+		s.scheduleDiagnostics(d)
+	case "textDocument/didSave":
+		if d := s.docs[uri]; d != nil {
+			s.scheduleDiagnostics(d)
+		}
+	case "textDocument/didClose":
+		if d := s.docs[uri]; d != nil {
+			if d.timer != nil {
+				d.timer.Stop()
+			}
+			delete(s.docs, uri)
+			if s.init.diagnostics() {
+				go s.publish(uri, nil, nil)
+			}
+		}
+	}
+}
+
+// scheduleDiagnostics (s.mu held) rescans d shortly.
+func (s *server) scheduleDiagnostics(d *document) {
+	if !s.init.diagnostics() {
+		return
+	}
+	if d.timer != nil {
+		d.timer.Stop()
+	}
+	uri := d.uri
+	d.timer = time.AfterFunc(diagnoseDelay, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		refs, version, err := s.pathRefs(ctx, uri)
+		if err != nil {
+			return // closed, or no index yet: the next change tries again
+		}
+		var diags []map[string]any
+		s.mu.Lock()
+		d := s.docs[uri]
+		s.mu.Unlock()
+		if d == nil {
+			return
+		}
+		for _, r := range refs {
+			if r.broken {
+				diags = append(diags, diagnostic(r))
+			}
+		}
+		s.publish(uri, &version, diags)
+	})
+}
+
+func diagnostic(r pathRef) map[string]any {
+	return map[string]any{
+		"range":    r.rng,
+		"severity": protocol.DiagnosticSeverityWarning,
+		"source":   "wayfind",
+		"code":     "broken-path",
+		"message":  fmt.Sprintf("no such file: %s; did you mean `%s`?", r.lit.Text, r.target.Path),
+		"data":     map[string]string{"replacement": r.newText, "uri": r.target.URI},
+	}
+}
+
+func (s *server) publish(uri protocol.DocumentURI, version *int32, diags []map[string]any) {
+	if diags == nil {
+		diags = []map[string]any{}
+	}
+	params := map[string]any{"uri": uri, "diagnostics": diags}
+	if version != nil {
+		params["version"] = *version
+	}
+	_ = s.conn.Notify(context.Background(), "textDocument/publishDiagnostics", params)
+}
+
+// pathRefs returns the document's path literals, resolved, computing them
+// once per version.
+func (s *server) pathRefs(ctx context.Context, uri protocol.DocumentURI) ([]pathRef, int32, error) {
+	s.mu.Lock()
+	d := s.docs[uri]
+	if d == nil {
+		s.mu.Unlock()
+		return nil, 0, errNotOpen
+	}
+	if d.refsVersion == d.version && d.refs != nil {
+		refs, v := d.refs, d.version
+		s.mu.Unlock()
+		return refs, v, nil
+	}
+	// A snapshot of the text: the document may change while we resolve.
+	snap := &document{uri: d.uri, path: d.path, version: d.version, text: d.text, lines: append([]int(nil), d.lines...)}
+	s.mu.Unlock()
+
+	eng, err := s.engine(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	refs := []pathRef{}
+	if len(snap.text) <= maxDocument {
+		for _, lit := range pathlit.Find(snap.text) {
+			if err := ctx.Err(); err != nil {
+				return nil, 0, err
+			}
+			if r, ok := resolveLiteral(ctx, eng, snap, lit); ok {
+				refs = append(refs, r)
+			}
+		}
+	}
+	s.mu.Lock()
+	if cur := s.docs[uri]; cur != nil && cur.version == snap.version {
+		cur.refs, cur.refsVersion = refs, snap.version
+	}
+	s.mu.Unlock()
+	return refs, snap.version, nil
+}
+
+var errNotOpen = fmt.Errorf("document is not open")
+
+// lineSuffix is the :line[:col], #Lline or (line,col) tail of a literal,
+// kept as written when the literal is rewritten.
+var lineSuffix = regexp.MustCompile(`(:\d+(:\d+)?|#L\d+(-L?\d+)?|\(\d+(,\d+)?\))$`)
+
+// resolveLiteral decides what one literal leads to: the file it names, or
+// (when it names none) the file it confidently meant.
+func resolveLiteral(ctx context.Context, eng *rank.Engine, d *document, lit pathlit.Literal) (pathRef, bool) {
+	res, err := eng.Resolve(ctx, rank.ResolveRequest{Path: lit.Text, From: d.path, History: []string{}, Limit: 1})
+	if err != nil || res.Resolved == nil {
+		return pathRef{}, false
+	}
+	roots := eng.Index().Roots
+	out := wire.FromResolve(roots, res)
+	r := pathRef{lit: lit, target: out.Resolved, rng: wire.Range{Start: d.position(lit.Start), End: d.position(lit.End)}}
+	if res.Exact {
+		return r, true
+	}
+	bare := lineSuffix.ReplaceAllString(lit.Text, "")
+	if !pathlit.HasExt(bare) {
+		// "./util/helpers" names a module, not a file: link it when the
+		// target is that path with an extension added, never flag it.
+		return r, importStyle(bare, d.path, roots[res.Resolved.Root], res.Resolved.Path)
+	}
+	if existsInRoots(bare, d.path, roots) {
+		return pathRef{}, false // a real file the index leaves out (ignored): not broken
+	}
+	r.broken = true
+	r.newText = rewrite(lit.Text, bare, d.path, roots[res.Resolved.Root], res.Resolved.Path)
+	return r, true
+}
+
+// importStyle reports whether target (root-relative) is the module path
+// lit, read from the document's directory or the root, plus an extension.
+func importStyle(lit, docPath, root, target string) bool {
+	targetAbs := filepath.Join(root, filepath.FromSlash(target))
+	noExt := strings.TrimSuffix(targetAbs, filepath.Ext(targetAbs))
+	lit = filepath.FromSlash(strings.ReplaceAll(lit, "\\", "/"))
+	candidates := []string{filepath.Join(root, lit)}
+	if docPath != "" {
+		candidates = append(candidates, filepath.Join(filepath.Dir(docPath), lit))
+	}
+	for _, c := range candidates {
+		if c == noExt || c == filepath.Join(noExt) || filepath.Join(c, "index") == noExt {
+			return true
+		}
+	}
+	return false
+}
+
+// existsInRoots reports whether lit names an existing file read from the
+// document's directory or a root, looking only inside the roots.
+func existsInRoots(lit, docPath string, roots []string) bool {
+	lit = filepath.FromSlash(strings.ReplaceAll(lit, "\\", "/"))
+	var tries []string
+	if filepath.IsAbs(lit) {
+		tries = append(tries, lit)
+	} else {
+		if docPath != "" {
+			tries = append(tries, filepath.Join(filepath.Dir(docPath), lit))
+		}
+		for _, r := range roots {
+			tries = append(tries, filepath.Join(r, lit))
+		}
+	}
+	for _, t := range tries {
+		inside := false
+		for _, r := range roots {
+			if t == r || strings.HasPrefix(t, r+string(filepath.Separator)) {
+				inside = true
+			}
+		}
+		if !inside {
+			continue
+		}
+		if st, err := os.Stat(t); err == nil && !st.IsDir() {
+			return true
+		}
+	}
+	return false
+}
+
+// rewrite writes target in the literal's own style: relative to the
+// document when it was ("./", "../"), absolute when it was, root-relative
+// otherwise; backslashes kept; a line suffix kept.
+func rewrite(lit, bare, docPath, root, target string) string {
+	suffix := lit[len(bare):]
+	targetAbs := filepath.Join(root, filepath.FromSlash(target))
+	slashed := strings.ReplaceAll(bare, "\\", "/")
+	var out string
+	switch {
+	case (strings.HasPrefix(slashed, "./") || strings.HasPrefix(slashed, "../")) && docPath != "":
+		rel, err := filepath.Rel(filepath.Dir(docPath), targetAbs)
+		if err != nil {
+			rel = target
+		}
+		out = filepath.ToSlash(rel)
+		if !strings.HasPrefix(out, "../") {
+			out = "./" + out
+		}
+	case path.IsAbs(slashed) || filepath.IsAbs(bare):
+		out = filepath.ToSlash(targetAbs)
+	default:
+		out = target
+	}
+	if strings.Contains(bare, "\\") && !strings.Contains(bare, "/") {
+		out = strings.ReplaceAll(out, "/", "\\")
+	}
+	return out + suffix
+}
+
+type textDocumentParams struct {
+	TextDocument struct {
+		URI protocol.DocumentURI `json:"uri"`
+	} `json:"textDocument"`
+	Position wire.Position `json:"position"`
+	Range    wire.Range    `json:"range"`
+}
+
+func (s *server) documentLink(ctx context.Context, raw json.RawMessage) (any, int, error) {
+	var p textDocumentParams
+	if err := decode(raw, &p); err != nil {
+		return nil, 0, err
+	}
+	refs, _, err := s.pathRefs(ctx, p.TextDocument.URI)
+	if err == errNotOpen {
+		return []any{}, 0, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	links := []map[string]any{}
+	for _, r := range refs {
+		tip := r.target.Path
+		if r.broken {
+			tip = "no such file; opens " + r.target.Path
+		}
+		links = append(links, map[string]any{"range": r.rng, "target": r.target.URI, "tooltip": tip})
+	}
+	return links, len(links), nil
+}
+
+func (s *server) definition(ctx context.Context, raw json.RawMessage) (any, int, error) {
+	var p textDocumentParams
+	if err := decode(raw, &p); err != nil {
+		return nil, 0, err
+	}
+	refs, _, err := s.pathRefs(ctx, p.TextDocument.URI)
+	if err == errNotOpen {
+		return nil, 0, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, r := range refs {
+		if contains(r.rng, p.Position) {
+			rng := wire.Range{}
+			if r.target.Range != nil {
+				rng = *r.target.Range
+			}
+			return map[string]any{"uri": r.target.URI, "range": rng}, 1, nil
+		}
+	}
+	return nil, 0, nil
+}
+
+func (s *server) codeAction(ctx context.Context, raw json.RawMessage) (any, int, error) {
+	var p textDocumentParams
+	if err := decode(raw, &p); err != nil {
+		return nil, 0, err
+	}
+	actions := []map[string]any{}
+	s.mu.Lock()
+	enabled := s.init.diagnostics()
+	s.mu.Unlock()
+	if !enabled {
+		return actions, 0, nil
+	}
+	refs, _, err := s.pathRefs(ctx, p.TextDocument.URI)
+	if err == errNotOpen {
+		return actions, 0, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, r := range refs {
+		if !r.broken || !overlaps(r.rng, p.Range) {
+			continue
+		}
+		actions = append(actions, map[string]any{
+			"title":       fmt.Sprintf("Change to %s", r.newText),
+			"kind":        "quickfix",
+			"isPreferred": true,
+			"diagnostics": []any{diagnostic(r)},
+			"edit": map[string]any{"changes": map[string]any{
+				string(p.TextDocument.URI): []any{map[string]any{"range": r.rng, "newText": r.newText}},
+			}},
+		})
+	}
+	return actions, len(actions), nil
+}
+
+func before(a, b wire.Position) bool {
+	return a.Line < b.Line || (a.Line == b.Line && a.Character < b.Character)
+}
+
+func contains(r wire.Range, p wire.Position) bool {
+	return !before(p, r.Start) && !before(r.End, p)
+}
+
+func overlaps(a, b wire.Range) bool {
+	return !before(a.End, b.Start) && !before(b.End, a.Start)
+}

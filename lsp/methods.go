@@ -1,0 +1,242 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"wayfind/rank"
+	"wayfind/session"
+	"wayfind/wire"
+)
+
+// handler answers one request: the result, how many results it holds (for
+// the metrics line; -1 when a count means nothing), and an error.
+type handler func(s *server, ctx context.Context, raw json.RawMessage) (any, int, error)
+
+var requests map[string]handler
+
+func init() {
+	requests = map[string]handler{
+		"find/status":                 (*server).status,
+		"find/resolvePath":            (*server).resolvePath,
+		"find/files":                  (*server).files,
+		"find/locate":                 (*server).locate,
+		"find/reindex":                (*server).reindex,
+		"find/alternate":              (*server).alternate,
+		"textDocument/documentLink":   (*server).documentLink,
+		"textDocument/definition":     (*server).definition,
+		"textDocument/codeAction":     (*server).codeAction,
+	}
+}
+
+func (s *server) session() *session.Session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sess
+}
+
+// statusResult is find/status's answer.
+type statusResult struct {
+	Ready   bool     `json:"ready"`
+	Roots   []string `json:"roots"`
+	Files   int      `json:"files"`
+	Symbols int      `json:"symbols"`
+	IndexMs float64  `json:"indexMs"`
+	Model   struct {
+		Loaded bool   `json:"loaded"`
+		Name   string `json:"name"`
+	} `json:"model"`
+}
+
+func toStatus(st session.Status) statusResult {
+	out := statusResult{Ready: st.Ready, Roots: []string{}, Files: st.Files, IndexMs: st.IndexMs}
+	for _, r := range st.Roots {
+		out.Roots = append(out.Roots, wire.FileURI(r))
+	}
+	return out
+}
+
+func (s *server) status(ctx context.Context, raw json.RawMessage) (any, int, error) {
+	st := s.session().Status()
+	return toStatus(st), st.Files, nil
+}
+
+func (s *server) reindex(ctx context.Context, raw json.RawMessage) (any, int, error) {
+	st, err := s.session().Reindex(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	return toStatus(st), st.Files, nil
+}
+
+// engine waits for an index of the current roots.
+func (s *server) engine(ctx context.Context) (*rank.Engine, error) {
+	return s.session().Engine(ctx)
+}
+
+func (s *server) resolvePath(ctx context.Context, raw json.RawMessage) (any, int, error) {
+	var p struct {
+		Path    *string   `json:"path"`
+		From    string    `json:"from"`
+		History *[]string `json:"history"`
+		Limit   int       `json:"limit"`
+	}
+	if err := decode(raw, &p); err != nil {
+		return nil, 0, err
+	}
+	if p.Path == nil {
+		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "path is required")
+	}
+	if p.Limit < 0 {
+		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "limit must not be negative")
+	}
+	eng, err := s.engine(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	history := s.session().History()
+	if p.History != nil { // [] means "no history", not "the server's"
+		history = *p.History
+	}
+	res, err := eng.Resolve(ctx, rank.ResolveRequest{Path: *p.Path, From: p.From, History: history, Limit: p.Limit})
+	if err != nil {
+		return nil, 0, err
+	}
+	out := wire.FromResolve(eng.Index().Roots, res)
+	return out, len(out.Candidates), nil
+}
+
+func (s *server) files(ctx context.Context, raw json.RawMessage) (any, int, error) {
+	var p struct {
+		Query     *string `json:"query"`
+		Limit     int     `json:"limit"`
+		Threshold float64 `json:"threshold"`
+		Impl      bool    `json:"impl"`
+		Exact     bool    `json:"exact"`
+	}
+	if err := decode(raw, &p); err != nil {
+		return nil, 0, err
+	}
+	switch {
+	case p.Query == nil:
+		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "query is required")
+	case p.Limit < 0:
+		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "limit must not be negative")
+	case p.Threshold < 0 || p.Threshold > 1:
+		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "threshold must be between 0 and 1")
+	}
+	eng, err := s.engine(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	res, err := eng.Find(ctx, rank.FindRequest{Query: *p.Query, Limit: p.Limit, Threshold: p.Threshold, Impl: p.Impl, Exact: p.Exact})
+	if err != nil {
+		return nil, 0, err
+	}
+	out := wire.FromFind(eng.Index().Roots, res)
+	return out, len(out.Matches), nil
+}
+
+func (s *server) locate(ctx context.Context, raw json.RawMessage) (any, int, error) {
+	var p struct {
+		Query *string `json:"query"`
+		Limit int     `json:"limit"`
+	}
+	if err := decode(raw, &p); err != nil {
+		return nil, 0, err
+	}
+	if p.Query == nil {
+		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "query is required")
+	}
+	eng, err := s.engine(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	res, err := eng.Locate(ctx, rank.LocateRequest{Query: *p.Query, Limit: p.Limit})
+	if err != nil {
+		return nil, 0, err
+	}
+	out := wire.FromLocate(eng.Index().Roots, res)
+	return out, len(out.Results), nil
+}
+
+func (s *server) alternate(ctx context.Context, raw json.RawMessage) (any, int, error) {
+	var p struct {
+		URI *string `json:"uri"`
+	}
+	if err := decode(raw, &p); err != nil {
+		return nil, 0, err
+	}
+	if p.URI == nil {
+		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "uri is required")
+	}
+	eng, err := s.engine(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	path, ok := uriPath(*p.URI)
+	if !ok {
+		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "uri must be a file:// URI")
+	}
+	c, ok := eng.Alternate(path)
+	if !ok {
+		return nil, 0, nil
+	}
+	roots := eng.Index().Roots
+	return map[string]string{"uri": wire.URI(roots, c.Root, c.Path), "path": c.Path}, 1, nil
+}
+
+// uriPath turns a file:// URI (or a plain absolute path) into a local path.
+func uriPath(u string) (string, bool) {
+	if strings.HasPrefix(u, "file:") {
+		parsed, err := url.Parse(u)
+		if err != nil || parsed.Path == "" {
+			return "", false
+		}
+		return filepath.FromSlash(parsed.Path), true
+	}
+	if filepath.IsAbs(u) {
+		return u, true
+	}
+	return "", false
+}
+
+// progress reports a full index as $/progress when the client can show
+// it: create a token, then begin, reports, end.
+func (s *server) progress(pct int, msg string, done bool) {
+	s.mu.Lock()
+	enabled := s.caps.progress
+	if pct == 0 && !done {
+		s.progressSeq++
+	}
+	token := "wayfind-index-" + strconv.Itoa(s.progressSeq)
+	s.mu.Unlock()
+	if !enabled {
+		return
+	}
+	ctx := context.Background()
+	if pct == 0 && !done {
+		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		if _, err := s.conn.Call(cctx, "window/workDoneProgress/create", map[string]any{"token": token}, nil); err != nil {
+			s.logf("window/workDoneProgress/create: %v", err)
+		}
+		_ = s.conn.Notify(ctx, "$/progress", map[string]any{"token": token, "value": map[string]any{
+			"kind": "begin", "title": "wayfind: indexing", "message": msg, "percentage": 0, "cancellable": false,
+		}})
+		return
+	}
+	if done {
+		_ = s.conn.Notify(ctx, "$/progress", map[string]any{"token": token, "value": map[string]any{"kind": "end", "message": msg}})
+		return
+	}
+	// Percentage is written out even when 0: the library's type drops it.
+	_ = s.conn.Notify(ctx, "$/progress", map[string]any{"token": token, "value": map[string]any{"kind": "report", "message": msg, "percentage": pct}})
+}

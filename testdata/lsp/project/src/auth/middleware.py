@@ -1,0 +1,2 @@
+def check(req):
+    return True

@@ -1,0 +1,2 @@
+import { h } from "./util/helpers";
+const cfg = "web/util/helpers.ts";
