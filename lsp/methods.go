@@ -24,15 +24,15 @@ var requests map[string]handler
 
 func init() {
 	requests = map[string]handler{
-		"find/status":                 (*server).status,
-		"find/resolvePath":            (*server).resolvePath,
-		"find/files":                  (*server).files,
-		"find/locate":                 (*server).locate,
-		"find/reindex":                (*server).reindex,
-		"find/alternate":              (*server).alternate,
-		"textDocument/documentLink":   (*server).documentLink,
-		"textDocument/definition":     (*server).definition,
-		"textDocument/codeAction":     (*server).codeAction,
+		"find/status":               (*server).status,
+		"find/resolvePath":          (*server).resolvePath,
+		"find/files":                (*server).files,
+		"find/locate":               (*server).locate,
+		"find/reindex":              (*server).reindex,
+		"find/alternate":            (*server).alternate,
+		"textDocument/documentLink": (*server).documentLink,
+		"textDocument/definition":   (*server).definition,
+		"textDocument/codeAction":   (*server).codeAction,
 	}
 }
 
