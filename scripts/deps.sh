@@ -1,20 +1,35 @@
 #!/usr/bin/env bash
 # Installs the tools wayfind's tests and benchmarks call, idempotently:
-# git (ignore-rule oracle), fzf (the benchmark's peer), gcc (cgo for -race).
+# git (ignore-rule oracle), fzf (the benchmark's peer), gcc (cgo for -race),
+# neovim (a real LSP client), node + npm and the Node test client's
+# packages (vscode-jsonrpc, vscode-languageserver-protocol: what VS Code's
+# client is built on).
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 need=()
 command -v git >/dev/null || need+=(git)
 command -v fzf >/dev/null || need+=(fzf)
 command -v gcc >/dev/null || need+=(gcc)
-if [ ${#need[@]} -eq 0 ]; then
-  exit 0
+command -v nvim >/dev/null || need+=(neovim)
+command -v node >/dev/null || need+=(nodejs)
+command -v npm >/dev/null || need+=(npm)
+if [ ${#need[@]} -gt 0 ]; then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "deps: need root or sudo to install: ${need[*]}" >&2; exit 1; }
+    sudo="sudo"
+  fi
+  echo "deps: installing ${need[*]}" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
 fi
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-  command -v sudo >/dev/null || { echo "deps: need root or sudo to install: ${need[*]}" >&2; exit 1; }
-  sudo="sudo"
+
+# npm packages, pinned by package-lock.json; reinstalled only when the lock
+# file is newer than what is installed.
+node_client=testdata/clients/node
+if [ ! -f "$node_client/node_modules/.package-lock.json" ] ||
+   [ "$node_client/package-lock.json" -nt "$node_client/node_modules/.package-lock.json" ]; then
+  echo "deps: npm ci in $node_client" >&2
+  (cd "$node_client" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error)
 fi
-echo "deps: installing ${need[*]}" >&2
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null

@@ -1,0 +1,159 @@
+package lsp
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"wayfind/wire"
+)
+
+// These tests run real editors' clients against the real binary: headless
+// Neovim's built-in LSP client, and Node with vscode-jsonrpc and
+// vscode-languageserver-protocol (what VS Code's client is built on).
+// `make deps` (part of `make test`) installs both; a missing one fails the
+// test rather than skipping it.
+
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "wayfind")
+	cmd := exec.Command("go", "build", "-o", bin, "../cmd/wayfind")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func need(t *testing.T, tool, hint string) {
+	t.Helper()
+	if _, err := exec.LookPath(tool); err != nil {
+		t.Fatalf("%s is not installed; run `make deps` (%s)", tool, hint)
+	}
+}
+
+type clientResults struct {
+	Errors       []string        `json:"errors"`
+	Status       statusReply     `json:"status"`
+	Resolve      wire.Resolve    `json:"resolve"`
+	Files        wire.Files      `json:"files"`
+	Created      json.RawMessage `json:"created"`
+	SecondFolder json.RawMessage `json:"secondFolder"`
+	Links        []struct {
+		Target string `json:"target"`
+	} `json:"links"`
+	Diagnostics      json.RawMessage `json:"diagnostics"`
+	Progress         []string        `json:"progress"`
+	ServerRequests   []string        `json:"serverRequests"`
+	Cancel           json.RawMessage `json:"cancel"`
+	CancelServerExit *int            `json:"cancelServerExit"`
+	ExitCode         *int            `json:"exitCode"`
+	Stopped          bool            `json:"stopped"`
+}
+
+func readResults(t *testing.T, path string) clientResults {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("the client wrote no results: %v", err)
+	}
+	var r clientResults
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatalf("results: %v\n%s", err, data)
+	}
+	if len(r.Errors) > 0 {
+		t.Fatalf("client errors: %v", r.Errors)
+	}
+	return r
+}
+
+func checkCommon(t *testing.T, r clientResults) {
+	t.Helper()
+	if !r.Status.Ready || r.Status.Files != 10 {
+		t.Errorf("status %+v", r.Status)
+	}
+	if res := r.Resolve.Resolved; res == nil || res.Path != "src/auth/middleware.py" || !strings.HasPrefix(res.URI, "file:///") ||
+		res.Range == nil || res.Range.Start.Line != 1 {
+		t.Errorf("resolvePath: %+v", r.Resolve)
+	}
+	if len(r.Files.Matches) == 0 || r.Files.Matches[0].Path != "src/auth/middleware.py" {
+		t.Errorf("files: %+v", r.Files)
+	}
+	if !strings.Contains(string(r.Diagnostics), "did you mean `src/auth/login.py`") ||
+		!strings.Contains(string(r.Diagnostics), "did you mean `src/auth/middleware.py`") {
+		t.Errorf("diagnostics: %s", r.Diagnostics)
+	}
+	if len(r.Links) != 3 {
+		t.Errorf("links: %+v", r.Links)
+	}
+}
+
+func TestNeovimClient(t *testing.T) {
+	need(t, "nvim", "Debian package neovim")
+	bin := buildBinary(t)
+	dir := project(t)
+	out := filepath.Join(t.TempDir(), "nvim.json")
+	cmd := exec.Command("nvim", "--headless", "-u", "NONE", "-c", "luafile "+filepath.Join("..", "testdata", "clients", "nvim", "check.lua"))
+	cmd.Env = append(os.Environ(), "WAYFIND_BIN="+bin, "WAYFIND_PROJECT="+dir, "WAYFIND_OUT="+out)
+	done := make(chan error, 1)
+	var output []byte
+	go func() {
+		var err error
+		output, err = cmd.CombinedOutput()
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("nvim: %v\n%s", err, output)
+		}
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("nvim did not finish in 60 s")
+	}
+	r := readResults(t, out)
+	checkCommon(t, r)
+	if !r.Stopped {
+		t.Error("the server did not stop when Neovim asked")
+	}
+}
+
+func TestNodeClient(t *testing.T) {
+	need(t, "node", "Debian package nodejs")
+	client := filepath.Join("..", "testdata", "clients", "node")
+	if _, err := os.Stat(filepath.Join(client, "node_modules", "vscode-jsonrpc")); err != nil {
+		t.Fatalf("node packages missing; run `make deps`: %v", err)
+	}
+	bin := buildBinary(t)
+	dir := project(t)
+	out := filepath.Join(t.TempDir(), "node.json")
+	cmd := exec.Command("node", "check.mjs", bin, dir, t.TempDir(), out)
+	cmd.Dir = client
+	if output, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("node: %v\n%s", err, output)
+	}
+	r := readResults(t, out)
+	checkCommon(t, r)
+	if strings.Join(r.Progress, ",") == "" || r.Progress[0] != "begin" || r.Progress[len(r.Progress)-1] != "end" {
+		t.Errorf("progress: %v", r.Progress)
+	}
+	asked := strings.Join(r.ServerRequests, ",")
+	if !strings.Contains(asked, "window/workDoneProgress/create") || !strings.Contains(asked, "client/registerCapability") {
+		t.Errorf("server requests: %s", asked)
+	}
+	if !strings.Contains(string(r.Created), `"exact":true`) {
+		t.Errorf("created file: %s", r.Created)
+	}
+	if !strings.Contains(string(r.SecondFolder), `"path":"lib/second_root.rs"`) {
+		t.Errorf("second folder: %s", r.SecondFolder)
+	}
+	if !strings.Contains(string(r.Cancel), `"code":-32800`) {
+		t.Errorf("cancel: %s", r.Cancel)
+	}
+	if r.ExitCode == nil || *r.ExitCode != 0 || r.CancelServerExit == nil || *r.CancelServerExit != 0 {
+		t.Errorf("exit codes: %v %v", r.ExitCode, r.CancelServerExit)
+	}
+}
