@@ -4,7 +4,7 @@ BIN      := bin/wayfind
 SHARED   ?= ../shared
 FUZZTIME ?= 30s
 
-.PHONY: build run test deps check bench fuzz clean
+.PHONY: build run test deps check bench bench-lsp fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wayfind
@@ -28,12 +28,17 @@ test: deps check
 bench: deps
 	$(GO) run ./cmd/wayfind-bench -corpora $(SHARED)/corpora -cases $(SHARED)/bench/cases-public.jsonl -scale 250000
 
+# The public cases through `wayfind lsp` over stdio, as an editor sends them.
+bench-lsp: deps build
+	$(GO) run ./cmd/wayfind-bench -lsp $(BIN) -corpora $(SHARED)/corpora -cases $(SHARED)/bench/cases-public.jsonl
+
 # Each fuzz target for FUZZTIME; `make test` already replays their seeds.
 fuzz:
 	$(GO) test ./rank -run '^$$' -fuzz '^FuzzParsePath$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./rank -run '^$$' -fuzz '^FuzzParseFind$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./rank -run '^$$' -fuzz '^FuzzEngine$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./workspace -run '^$$' -fuzz '^FuzzWildmatch$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./pathlit -run '^$$' -fuzz '^FuzzFind$$' -fuzztime $(FUZZTIME)
 
 clean:
 	rm -rf bin

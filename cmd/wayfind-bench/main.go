@@ -48,6 +48,10 @@ type outcome struct {
 	elapsed time.Duration
 	fzfTop1 bool
 	got     string
+	// fzfElapsed is fzf --filter's wall time on the case (-lsp runs only):
+	// the peer's latency, process start included, as an editor plugin
+	// calling fzf pays it.
+	fzfElapsed time.Duration
 }
 
 func main() {
@@ -59,6 +63,7 @@ func main() {
 	verbose := flag.Bool("v", false, "print every failed case")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the queries here")
 	scale := flag.Int("scale", 0, "also index this many paths (the largest corpus replicated under prefixes) and report memory")
+	lspBin := flag.String("lsp", "", "drive this wayfind binary's `lsp` through the protocol instead of calling the engine in-process")
 	flag.Parse()
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -92,6 +97,10 @@ func main() {
 	}
 
 	fmt.Printf("# wayfind bench — %s, %d cores (GOMAXPROCS %d), %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version())
+	if *lspBin != "" {
+		lspBench(*lspBin, *corpora, *work, names, byCorpus, *useFzf, *verbose)
+		return
+	}
 	fmt.Println("| corpus | files | walk ms | engine ms | index ms total | heap MB | bytes/file | RSS MB |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
 	var all []outcome
@@ -455,8 +464,10 @@ func layout(root string, paths []string) error {
 	return os.WriteFile(marker, []byte(strconv.Itoa(len(paths))), 0o644)
 }
 
-func rssMB() float64 {
-	b, err := os.ReadFile("/proc/self/status")
+func rssMB() float64 { return vmRSS("/proc/self/status") }
+
+func vmRSS(status string) float64 {
+	b, err := os.ReadFile(status)
 	if err != nil {
 		return 0
 	}
@@ -475,4 +486,50 @@ func rssMB() float64 {
 func fatal(err error) {
 	fmt.Fprintln(os.Stderr, "wayfind-bench:", err)
 	os.Exit(2)
+}
+
+// lspBench runs every corpus's cases through `wayfind lsp` over stdio and
+// reports round-trip latency per corpus beside fzf's on the same cases.
+func lspBench(bin, corpora, work string, names []string, byCorpus map[string][]benchCase, withFzf, verbose bool) {
+	fmt.Println("Through the protocol: `wayfind lsp` over stdio, one request at a time.")
+	fmt.Println()
+	fmt.Println("| corpus | files | initialized→ready ms | server RSS MB | resolvePath p50 / p99 ms | files p50 / p99 ms | fzf --filter p50 / p99 ms |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
+	var all []outcome
+	for _, name := range names {
+		paths, err := readCorpus(filepath.Join(corpora, name))
+		if err != nil {
+			fatal(err)
+		}
+		root := filepath.Join(work, name)
+		if err := layout(root, paths); err != nil {
+			fatal(err)
+		}
+		listing := strings.Join(paths, "\n") + "\n"
+		outs, readyMs, rss, err := lspCorpus(bin, root, byCorpus[name], listing, withFzf)
+		if err != nil {
+			fatal(fmt.Errorf("%s: %w", name, err))
+		}
+		var res, fnd, fz []time.Duration
+		for _, o := range outs {
+			if o.c.Kind == "resolve" {
+				res = append(res, o.elapsed)
+			} else {
+				fnd = append(fnd, o.elapsed)
+			}
+			if withFzf {
+				fz = append(fz, o.fzfElapsed)
+			}
+		}
+		pair := func(ds []time.Duration) string {
+			if len(ds) == 0 {
+				return "–"
+			}
+			return ms(quantile(ds, 0.5)) + " / " + ms(quantile(ds, 0.99))
+		}
+		fmt.Printf("| %s | %d | %.0f | %.0f | %s | %s | %s |\n", name, len(paths), readyMs, rss, pair(res), pair(fnd), pair(fz))
+		all = append(all, outs...)
+	}
+	fmt.Println()
+	report(all, withFzf, verbose)
 }
