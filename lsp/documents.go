@@ -7,7 +7,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -271,10 +270,6 @@ func (s *server) pathRefs(ctx context.Context, uri protocol.DocumentURI) ([]path
 
 var errNotOpen = fmt.Errorf("document is not open")
 
-// lineSuffix is the :line[:col], #Lline or (line,col) tail of a literal,
-// kept as written when the literal is rewritten.
-var lineSuffix = regexp.MustCompile(`(:\d+(:\d+)?|#L\d+(-L?\d+)?|\(\d+(,\d+)?\))$`)
-
 // resolveLiteral decides what one literal leads to: the file it names, or
 // (when it names none) the file it confidently meant.
 func resolveLiteral(ctx context.Context, eng *rank.Engine, d *document, lit pathlit.Literal) (pathRef, bool) {
@@ -288,7 +283,12 @@ func resolveLiteral(ctx context.Context, eng *rank.Engine, d *document, lit path
 	if res.Exact {
 		return r, true
 	}
-	bare := lineSuffix.ReplaceAllString(lit.Text, "")
+	// The literal without its :line suffix, read as the engine read it.
+	q, err := rank.ParsePath(lit.Text)
+	if err != nil {
+		return pathRef{}, false
+	}
+	bare := strings.TrimSuffix(lit.Text, q.Suffix)
 	if !pathlit.HasExt(bare) {
 		// "./util/helpers" names a module, not a file: link it when the
 		// target is that path with an extension added, never flag it.

@@ -37,6 +37,9 @@ type PathQuery struct {
 	Up int
 	// Line and Col are 1-based; 0 means absent.
 	Line, Col int
+	// Suffix is the location suffix as written (":12:5", "#L12", "(12,5)"),
+	// so a caller rewriting the path can keep it.
+	Suffix string
 }
 
 var (
@@ -70,6 +73,7 @@ func ParsePath(raw string) (PathQuery, error) {
 			if m[4] >= 0 {
 				q.Col, _ = strconv.Atoi(s[m[4]:m[5]])
 			}
+			q.Suffix = s[m[0]:]
 			s = s[:m[0]]
 			break
 		}

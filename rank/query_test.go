@@ -55,6 +55,10 @@ func TestParsePath(t *testing.T) {
 			t.Errorf("%q: got path=%q abs=%v up=%d line=%d col=%d; want %q %v %d %d %d",
 				c.in, q.Path, q.Absolute, q.Up, q.Line, q.Col, c.path, c.abs, c.up, c.line, c.col)
 		}
+		// The suffix is the location as written, and only that.
+		if (c.line > 0) != (q.Suffix != "") || !strings.HasSuffix(strings.Trim(strings.TrimSpace(c.in), "`\""), q.Suffix) {
+			t.Errorf("%q: suffix %q", c.in, q.Suffix)
+		}
 	}
 }
 
