@@ -16,6 +16,7 @@ import (
 	"wayfind/pathlit"
 	"wayfind/rank"
 	"wayfind/wire"
+	"wayfind/workspace"
 )
 
 // Documents larger than this are not scanned for path literals.
@@ -294,7 +295,7 @@ func resolveLiteral(ctx context.Context, eng *rank.Engine, d *document, lit path
 		// target is that path with an extension added, never flag it.
 		return r, importStyle(bare, d.path, roots[res.Resolved.Root], res.Resolved.Path)
 	}
-	if existsInRoots(bare, d.path, roots) {
+	if existsInRoots(bare, d.path, eng.Index()) {
 		return pathRef{}, false // a real file the index leaves out (ignored): not broken
 	}
 	r.broken = true
@@ -313,7 +314,7 @@ func importStyle(lit, docPath, root, target string) bool {
 		candidates = append(candidates, filepath.Join(filepath.Dir(docPath), lit))
 	}
 	for _, c := range candidates {
-		if c == noExt || c == filepath.Join(noExt) || filepath.Join(c, "index") == noExt {
+		if c == noExt || filepath.Join(c, "index") == noExt {
 			return true
 		}
 	}
@@ -322,7 +323,7 @@ func importStyle(lit, docPath, root, target string) bool {
 
 // existsInRoots reports whether lit names an existing file read from the
 // document's directory or a root, looking only inside the roots.
-func existsInRoots(lit, docPath string, roots []string) bool {
+func existsInRoots(lit, docPath string, ix *workspace.Index) bool {
 	lit = filepath.FromSlash(strings.ReplaceAll(lit, "\\", "/"))
 	var tries []string
 	if filepath.IsAbs(lit) {
@@ -331,18 +332,12 @@ func existsInRoots(lit, docPath string, roots []string) bool {
 		if docPath != "" {
 			tries = append(tries, filepath.Join(filepath.Dir(docPath), lit))
 		}
-		for _, r := range roots {
+		for _, r := range ix.Roots {
 			tries = append(tries, filepath.Join(r, lit))
 		}
 	}
 	for _, t := range tries {
-		inside := false
-		for _, r := range roots {
-			if t == r || strings.HasPrefix(t, r+string(filepath.Separator)) {
-				inside = true
-			}
-		}
-		if !inside {
+		if _, _, inside := ix.RootOf(t); !inside {
 			continue
 		}
 		if st, err := os.Stat(t); err == nil && !st.IsDir() {

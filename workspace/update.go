@@ -60,17 +60,7 @@ func Update(ix *Index, opt Options, changed []string) (next *Index, ok bool) {
 	wg.Wait()
 
 	gone := func(f File) bool {
-		if rewalk[f.Root] {
-			return true
-		}
-		for p := f.Path; ; p = parentOf(p) {
-			if touched[File{f.Root, p}] {
-				return true
-			}
-			if !strings.Contains(p, "/") {
-				return false
-			}
-		}
+		return rewalk[f.Root] || touched[f] || coveredBy(touched, f)
 	}
 	files := merge(ix.Files, w.files, gone)
 	dirs := merge(ix.Dirs, w.dirs, gone)
