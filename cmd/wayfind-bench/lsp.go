@@ -1,28 +1,31 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
+	"context"
 	"fmt"
 	"io"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
+
+	"go.lsp.dev/jsonrpc2"
 )
 
 // lspServer is `wayfind lsp` driven as an editor drives it: framed JSON-RPC
-// over the child's stdin and stdout, one request at a time (round trips are
-// what is measured), server requests answered with null, notifications
-// read and dropped.
+// over the child's stdin and stdout (go.lsp.dev/jsonrpc2 as the client),
+// one request at a time, since round trips are what is measured. Server
+// requests are answered with null; notifications are dropped.
 type lspServer struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Reader
-	id  int
+	cmd  *exec.Cmd
+	conn jsonrpc2.Conn
+}
+
+// childPipes joins the child's stdout and stdin into one stream.
+type childPipes struct {
+	io.Reader
+	io.WriteCloser
 }
 
 func startLSP(bin string) (*lspServer, error) {
@@ -39,81 +42,20 @@ func startLSP(bin string) (*lspServer, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	return &lspServer{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<16)}, nil
-}
-
-func (s *lspServer) send(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(s.in, "Content-Length: %d\r\n\r\n%s", len(b), b)
-	return err
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(childPipes{out, in}))
+	conn.Go(context.Background(), func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+		return reply(ctx, nil, nil)
+	})
+	return &lspServer{cmd: cmd, conn: conn}, nil
 }
 
 func (s *lspServer) notify(method string, params any) error {
-	return s.send(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+	return s.conn.Notify(context.Background(), method, params)
 }
 
-// call sends a request and reads until its reply.
 func (s *lspServer) call(method string, params any, result any) error {
-	s.id++
-	id := s.id
-	if err := s.send(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params}); err != nil {
-		return err
-	}
-	for {
-		body, err := s.read()
-		if err != nil {
-			return err
-		}
-		var m struct {
-			ID     *json.RawMessage `json:"id"`
-			Method string           `json:"method"`
-			Result json.RawMessage  `json:"result"`
-			Error  *struct {
-				Message string `json:"message"`
-			} `json:"error"`
-		}
-		if err := json.Unmarshal(body, &m); err != nil {
-			return err
-		}
-		switch {
-		case m.Method != "" && m.ID != nil:
-			if err := s.send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": nil}); err != nil {
-				return err
-			}
-		case m.Method != "":
-		case m.ID != nil && string(*m.ID) == strconv.Itoa(id):
-			if m.Error != nil {
-				return fmt.Errorf("%s: %s", method, m.Error.Message)
-			}
-			if result == nil {
-				return nil
-			}
-			return json.Unmarshal(m.Result, result)
-		}
-	}
-}
-
-func (s *lspServer) read() ([]byte, error) {
-	n := -1
-	for {
-		line, err := s.out.ReadString('\n')
-		if err != nil {
-			return nil, err
-		}
-		line = strings.TrimSpace(line)
-		if line == "" {
-			break
-		}
-		if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
-			n, _ = strconv.Atoi(v)
-		}
-	}
-	body := make([]byte, n)
-	_, err := io.ReadFull(s.out, body)
-	return body, err
+	_, err := s.conn.Call(context.Background(), method, params, result)
+	return err
 }
 
 // rssOf reads a process's resident set in MB.
@@ -124,7 +66,7 @@ func rssOf(pid int) float64 {
 func (s *lspServer) stop() {
 	_ = s.call("shutdown", nil, nil)
 	_ = s.notify("exit", nil)
-	_ = s.in.Close()
+	_ = s.conn.Close()
 	_ = s.cmd.Wait()
 }
 
