@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -10,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -108,24 +106,10 @@ func startServer(t *testing.T) *testClient {
 }
 
 func (c *testClient) readLoop(r io.Reader) {
-	br := bufio.NewReader(r)
+	frames := newStream(r, io.Discard, nil) // the server's own frame reader
 	for {
-		length := -1
-		for {
-			line, err := br.ReadString('\n')
-			if err != nil {
-				return
-			}
-			line = strings.TrimSpace(line)
-			if line == "" {
-				break
-			}
-			if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
-				length, _ = strconv.Atoi(v)
-			}
-		}
-		body := make([]byte, length)
-		if _, err := io.ReadFull(br, body); err != nil {
+		body, _, err := frames.frame()
+		if err != nil {
 			return
 		}
 		var m struct {
