@@ -1,0 +1,96 @@
+package symbols
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+)
+
+// Parsed is the outcome of extracting one file.
+type Parsed struct {
+	Symbols []Symbol
+	Size    int64
+	ModTime int64 // UnixNano
+	Err     error // ErrTooLarge and ErrBinary included
+}
+
+// ExtractFiles extracts the files (absolute paths) on workers goroutines
+// (0: one per core), each with its own Extractor, and hands each outcome to
+// each, which is called from one goroutine at a time, in no set order.
+// Files of no supported language are passed over without a call.
+func ExtractFiles(ctx context.Context, files []string, workers, maxBytes int, each func(i int, p Parsed)) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	type result struct {
+		i int
+		p Parsed
+	}
+	jobs := make(chan int)
+	results := make(chan result, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			x := NewExtractor()
+			x.MaxBytes = maxBytes
+			defer x.Close()
+			for i := range jobs {
+				results <- result{i, x.extractFile(ctx, files[i])}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for i, f := range files {
+			if LanguageOf(f) == nil {
+				continue
+			}
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+	for r := range results {
+		each(r.i, r.p)
+	}
+}
+
+// extractFile reads and extracts one file. The size check comes before the
+// read so a huge file costs a stat, not its bytes.
+func (x *Extractor) extractFile(ctx context.Context, file string) Parsed {
+	lang := LanguageOf(file)
+	st, err := os.Stat(file)
+	if err != nil {
+		return Parsed{Err: err}
+	}
+	p := Parsed{Size: st.Size(), ModTime: st.ModTime().UnixNano()}
+	if !st.Mode().IsRegular() {
+		p.Err = fmt.Errorf("not a regular file")
+		return p
+	}
+	max := x.MaxBytes
+	if max <= 0 {
+		max = DefaultMaxBytes
+	}
+	if st.Size() > int64(max) {
+		p.Err = ErrTooLarge
+		return p
+	}
+	src, err := os.ReadFile(file)
+	if err != nil {
+		p.Err = err
+		return p
+	}
+	p.Symbols, p.Err = x.Extract(ctx, lang, src)
+	return p
+}
