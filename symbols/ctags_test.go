@@ -32,7 +32,7 @@ func TestAgainstCtags(t *testing.T) {
 	}
 	cases := []struct {
 		lang, ctagsLang, root string
-		kinds              []string
+		kinds                 []string
 	}{
 		{"go", "Go", filepath.Join(runtime.GOROOT(), "src"), []string{"func", "type", "struct", "interface", "talias", "methodSpec"}},
 		{"python", "Python", strings.TrimSpace(string(pyLib)), []string{"class", "function", "member"}},

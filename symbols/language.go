@@ -33,7 +33,7 @@ var queryFiles embed.FS
 
 // Language is one supported language: its grammar and its query.
 type Language struct {
-	Name string
+	Name    string
 	grammar func() *sitter.Language
 	// elide, when set, names the byte spans the parser may skip (function
 	// bodies) because no definition worth indexing lives there.
