@@ -224,11 +224,22 @@ func collect(cur *sitter.QueryCursor, cq *compiledQuery, root *sitter.Node, src 
 		if f.kind == Function && len(stack) > 0 && enclosesMembers(stack[len(stack)-1]) {
 			f.kind = Method
 		}
+		if f.kind == Method && (f.name == "constructor" || f.name == "__construct") {
+			f.kind = Constructor // JavaScript's and PHP's spelling
+		}
 		if !f.scope {
+			name, container := f.name, containerOf(pkg, stack, f.receiver)
+			// A qualified definition (Ruby's class Admin::Panel, C++'s
+			// class ns::Foo) is named by its last part; the rest joins the
+			// container. Namespaces keep their dotted name whole.
+			if i := strings.LastIndexByte(name, '.'); i > 0 && f.kind != Namespace && f.kind != Module {
+				container = joinContainer(container, name[:i])
+				name = name[i+1:]
+			}
 			out = append(out, Symbol{
-				Name:      f.name,
+				Name:      name,
 				Kind:      f.kind,
-				Container: containerOf(pkg, stack, f.receiver),
+				Container: container,
 				Range:     rangeOf(f.node, src),
 				Select:    rangeOf(f.nameNode, src),
 			})
@@ -263,6 +274,13 @@ func containerOf(pkg string, stack []*found, receiver string) string {
 		parts = append(parts, cleanName(receiver))
 	}
 	return strings.Join(parts, ".")
+}
+
+func joinContainer(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "." + b
 }
 
 // cleanName turns a name as written into the name searched: qualified

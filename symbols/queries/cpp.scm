@@ -10,7 +10,8 @@
 (type_definition declarator: (type_identifier) @name) @definition.type
 (alias_declaration name: (type_identifier) @name) @definition.type
 
-(function_definition declarator: (_) @declarator) @definition.function
+(function_definition
+  declarator: [(function_declarator) (pointer_declarator) (reference_declarator)] @declarator) @definition.function
 (field_declaration_list
   (field_declaration declarator: [(function_declarator)
                                   (pointer_declarator (function_declarator))
