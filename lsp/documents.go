@@ -157,9 +157,15 @@ func (s *server) documentNotification(ctx context.Context, method string, raw js
 		}
 		d.version = p.TextDocument.Version
 		s.scheduleDiagnostics(d)
+		if d.path != "" {
+			s.sess.UpdateContent(d.path, []byte(d.text))
+		}
 	case "textDocument/didSave":
 		if d := s.docs[uri]; d != nil {
 			s.scheduleDiagnostics(d)
+			if d.path != "" {
+				s.sess.Changed([]string{d.path}) // the disk has the text now
+			}
 		}
 	case "textDocument/didClose":
 		if d := s.docs[uri]; d != nil {
@@ -167,6 +173,9 @@ func (s *server) documentNotification(ctx context.Context, method string, raw js
 				d.timer.Stop()
 			}
 			delete(s.docs, uri)
+			if d.path != "" {
+				s.sess.Changed([]string{d.path}) // unsaved edits are gone
+			}
 			if s.init.diagnostics() {
 				go s.publish(uri, nil, nil)
 			}

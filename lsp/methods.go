@@ -24,15 +24,17 @@ var requests map[string]handler
 
 func init() {
 	requests = map[string]handler{
-		"find/status":               (*server).status,
-		"find/resolvePath":          (*server).resolvePath,
-		"find/files":                (*server).files,
-		"find/locate":               (*server).locate,
-		"find/reindex":              (*server).reindex,
-		"find/alternate":            (*server).alternate,
-		"textDocument/documentLink": (*server).documentLink,
-		"textDocument/definition":   (*server).definition,
-		"textDocument/codeAction":   (*server).codeAction,
+		"find/status":                 (*server).status,
+		"find/resolvePath":            (*server).resolvePath,
+		"find/files":                  (*server).files,
+		"find/locate":                 (*server).locate,
+		"find/reindex":                (*server).reindex,
+		"find/alternate":              (*server).alternate,
+		"textDocument/documentLink":   (*server).documentLink,
+		"textDocument/definition":     (*server).definition,
+		"textDocument/codeAction":     (*server).codeAction,
+		"workspace/symbol":            (*server).workspaceSymbol,
+		"textDocument/documentSymbol": (*server).documentSymbol,
 	}
 }
 
@@ -49,14 +51,19 @@ type statusResult struct {
 	Files   int      `json:"files"`
 	Symbols int      `json:"symbols"`
 	IndexMs float64  `json:"indexMs"`
-	Model   struct {
+	// Extensions: whether the symbol index is complete, and how long its
+	// last full pass took.
+	SymbolsReady bool    `json:"symbolsReady"`
+	SymbolsMs    float64 `json:"symbolsMs"`
+	Model        struct {
 		Loaded bool   `json:"loaded"`
 		Name   string `json:"name"`
 	} `json:"model"`
 }
 
 func toStatus(st session.Status) statusResult {
-	out := statusResult{Ready: st.Ready, Roots: []string{}, Files: st.Files, IndexMs: st.IndexMs}
+	out := statusResult{Ready: st.Ready, Roots: []string{}, Files: st.Files, IndexMs: st.IndexMs,
+		Symbols: st.Symbols, SymbolsReady: st.SymbolsReady, SymbolsMs: st.SymbolsMs}
 	for _, r := range st.Roots {
 		out.Roots = append(out.Roots, wire.FileURI(r))
 	}
@@ -211,12 +218,22 @@ func uriPath(u string) (string, bool) {
 // progress reports a full index as $/progress when the client can show
 // it: create a token, then begin, reports, end.
 func (s *server) progress(pct int, msg string, done bool) {
+	s.reportProgress("index", &s.progressSeq, pct, msg, done)
+}
+
+// symbolProgress does the same for a full symbol pass, under tokens of its
+// own (it runs after, and may overlap, the next file index).
+func (s *server) symbolProgress(pct int, msg string, done bool) {
+	s.reportProgress("symbols", &s.symbolSeq, pct, msg, done)
+}
+
+func (s *server) reportProgress(kind string, seq *int, pct int, msg string, done bool) {
 	s.mu.Lock()
 	enabled := s.caps.progress
 	if pct == 0 && !done {
-		s.progressSeq++
+		*seq++
 	}
-	token := "wayfind-index-" + strconv.Itoa(s.progressSeq)
+	token := "wayfind-" + kind + "-" + strconv.Itoa(*seq)
 	s.mu.Unlock()
 	if !enabled {
 		return
@@ -229,7 +246,7 @@ func (s *server) progress(pct int, msg string, done bool) {
 			s.logf("window/workDoneProgress/create: %v", err)
 		}
 		_ = s.conn.Notify(ctx, "$/progress", map[string]any{"token": token, "value": map[string]any{
-			"kind": "begin", "title": "wayfind: indexing", "message": msg, "percentage": 0, "cancellable": false,
+			"kind": "begin", "title": "wayfind: indexing " + kind, "message": msg, "percentage": 0, "cancellable": false,
 		}})
 		return
 	}

@@ -20,6 +20,7 @@ import (
 
 	"wayfind/rank"
 	"wayfind/session"
+	"wayfind/symbols"
 	"wayfind/workspace"
 )
 
@@ -53,6 +54,7 @@ type server struct {
 	inflight    map[string]context.CancelFunc
 	docs        map[protocol.DocumentURI]*document
 	progressSeq int
+	symbolSeq   int
 }
 
 const (
@@ -62,11 +64,10 @@ const (
 )
 
 type clientCaps struct {
-	progress      bool // window.workDoneProgress
-	dynamicWatch  bool // workspace.didChangeWatchedFiles.dynamicRegistration
-	processID     int
-	relatedDiags  bool
-	codeActionLit bool
+	progress     bool // window.workDoneProgress
+	dynamicWatch bool // workspace.didChangeWatchedFiles.dynamicRegistration
+	processID    int
+	hierSymbols  bool // textDocument.documentSymbol.hierarchicalDocumentSymbolSupport
 }
 
 // initOptions are initialize's initializationOptions (API.md).
@@ -82,6 +83,9 @@ type initOptions struct {
 		TopK      int    `json:"topK"`
 	} `json:"model"`
 	Diagnostics *bool `json:"diagnostics"`
+	// MaxFileBytes (an extension) is the symbol indexer's per-file size
+	// limit; 0 means 1 MB.
+	MaxFileBytes int `json:"maxFileBytes"`
 }
 
 func (o *initOptions) diagnostics() bool { return o.Diagnostics == nil || *o.Diagnostics }
@@ -288,6 +292,9 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 	if w := p.Capabilities.Window; w != nil {
 		caps.progress = w.WorkDoneProgress
 	}
+	if td := p.Capabilities.TextDocument; td != nil && td.DocumentSymbol != nil {
+		caps.hierSymbols = td.DocumentSymbol.HierarchicalDocumentSymbolSupport
+	}
 	if w := p.Capabilities.Workspace; w != nil && w.DidChangeWatchedFiles != nil {
 		caps.dynamicWatch = w.DidChangeWatchedFiles.DynamicRegistration
 	}
@@ -304,10 +311,12 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 			ExcludeGlobs: opts.ExcludeGlobs,
 			Logf:         s.logf,
 		},
-		HistorySize: opts.History.Size,
-		Watch:       !caps.dynamicWatch,
-		Progress:    s.progress,
-		Logf:        s.userLog,
+		HistorySize:    opts.History.Size,
+		Watch:          !caps.dynamicWatch,
+		Progress:       s.progress,
+		SymbolProgress: s.symbolProgress,
+		Logf:           s.userLog,
+		Symbols:        symbols.IndexerOptions{MaxBytes: opts.MaxFileBytes},
 	})
 	s.mu.Unlock()
 	if caps.processID > 0 {
@@ -330,8 +339,10 @@ func (s *server) capabilities() map[string]any {
 			"change":    protocol.TextDocumentSyncKindFull,
 			"save":      map[string]any{"includeText": false},
 		},
-		"documentLinkProvider": map[string]any{"resolveProvider": false},
-		"definitionProvider":   true,
+		"documentLinkProvider":    map[string]any{"resolveProvider": false},
+		"definitionProvider":      true,
+		"workspaceSymbolProvider": true,
+		"documentSymbolProvider":  true,
 		"workspace": map[string]any{
 			"workspaceFolders": map[string]any{"supported": true, "changeNotifications": true},
 		},

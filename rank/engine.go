@@ -28,7 +28,8 @@ type Engine struct {
 	stems    []stemInfo // distinct squashed stems
 	stemID   map[string]int32
 	trigrams map[uint32][]int32 // trigram of a squashed stem → stems holding it
-	counters sync.Pool          // *counters
+	counters *sync.Pool         // *counters
+	sym      *SymbolIndex       // nil until symbols are indexed
 }
 
 type fileInfo struct {
@@ -63,7 +64,7 @@ func New(ix *workspace.Index) *Engine {
 		dirID:    make(map[string]int32),
 		trigrams: make(map[uint32][]int32),
 	}
-	e.counters.New = func() any { return &counters{} }
+	e.counters = &sync.Pool{New: func() any { return &counters{} }}
 	e.byPath = make([]map[string]int32, len(ix.Roots))
 	for r := range ix.Roots {
 		e.byPath[r] = make(map[string]int32)

@@ -3,6 +3,7 @@ package rank
 import (
 	"context"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -110,13 +111,33 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 			}
 		}
 	}
-	// 3. Files, kept in a bounded heap of the best.
+	// 3. Files, kept in a bounded heap of the best; a file that defines a
+	// symbol of the query's name takes the better of the two readings.
+	symHits := e.symbolFiles(&q, req.Impl)
 	top := newTopK(limit)
 	for sid, nm := range hits {
 		for _, id := range e.stems[sid].files {
-			if m := e.scoreFile(&q, id, nm, req.Impl); m.Score >= threshold {
+			m := e.scoreFile(&q, id, nm, req.Impl)
+			if sh, ok := symHits[id]; ok {
+				delete(symHits, id)
+				if s := e.scoreFile(&q, id, sh, req.Impl); s.Score > m.Score {
+					m.Score, m.Reason = s.Score, s.Reason
+				}
+				m.MatchedIn = append(slices.Clone(m.MatchedIn), "symbol")
+			}
+			if m.Score >= threshold {
 				top.push(m)
 			}
+		}
+	}
+	for id, sh := range symHits {
+		m := e.scoreFile(&q, id, sh, req.Impl)
+		m.MatchedIn = inSymbol
+		if len(q.Dirs) > 0 && m.Score < sh.score*0.7 {
+			continue // directory terms the file does not match
+		}
+		if m.Score >= threshold {
+			top.push(m)
 		}
 	}
 	if len(q.Words) > 1 && !(top.full() && top.worst().Score >= pathWordsCeiling) {
@@ -136,6 +157,7 @@ var (
 	inFilename   = []string{"filename"}
 	inFileAndDir = []string{"filename", "directory"}
 	inDirAndFile = []string{"directory", "filename"}
+	inSymbol     = []string{"symbol"}
 )
 
 const (

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"wayfind/rank"
+	"wayfind/symbols"
 	"wayfind/workspace"
 )
 
@@ -36,6 +37,13 @@ type Options struct {
 	// RescanEvery is the polling period once the watcher is unavailable;
 	// 0 means 5 s.
 	RescanEvery time.Duration
+	// Symbols configures the symbol indexer, which runs in the background
+	// after each file index (files are searchable before symbols are).
+	Symbols symbols.IndexerOptions
+	// NoSymbols turns symbol indexing off.
+	NoSymbols bool
+	// SymbolProgress, when set, hears each full symbol pass like Progress.
+	SymbolProgress func(pct int, msg string, done bool)
 }
 
 // Defaults.
@@ -73,6 +81,18 @@ type Session struct {
 	polling bool
 	stop    chan struct{}
 	wg      sync.WaitGroup
+
+	symx     *symbols.Indexer
+	symIndex atomic.Pointer[rank.SymbolIndex]
+	symKick  chan struct{}
+	// Under mu: the symbol work asked for and done.
+	symFull    *snapshot         // a full pass over this snapshot's files is due
+	symPaths   []string          // paths to re-check
+	symContent map[string][]byte // unsaved editor content by file
+	symGen     int               // generation the last full pass covered (-1: none)
+	symBusy    bool
+	symDone    chan struct{} // closed and replaced after each pass
+	symMs      float64       // duration of the last full pass
 }
 
 type snapshot struct {
@@ -96,12 +116,29 @@ func New(opts Options) *Session {
 	if opts.Logf == nil {
 		opts.Logf = func(string, ...any) {}
 	}
-	s := &Session{opts: opts, swapped: make(chan struct{}), kick: make(chan struct{}, 1), stop: make(chan struct{})}
+	s := &Session{opts: opts, swapped: make(chan struct{}), kick: make(chan struct{}, 1), stop: make(chan struct{}),
+		symKick: make(chan struct{}, 1), symGen: -1, symDone: make(chan struct{})}
 	if opts.Watch {
 		s.StartWatching()
 	}
 	s.wg.Add(1)
 	go s.indexLoop()
+	if !opts.NoSymbols {
+		so := opts.Symbols
+		if so.Logf == nil {
+			so.Logf = opts.Logf
+		}
+		user := so.Progress
+		so.Progress = func(done, total int) {
+			if user != nil {
+				user(done, total)
+			}
+			s.symbolProgress(done, total)
+		}
+		s.symx = symbols.NewIndexer(so)
+		s.wg.Add(1)
+		go s.symbolLoop()
+	}
 	return s
 }
 
@@ -231,6 +268,7 @@ func (s *Session) build(gen int, roots []string) {
 	s.apply.Unlock()
 	s.opts.Logf("indexed %d files under %d roots in %.0f ms", len(ix.Files), len(roots), snap.indexMs)
 	progress(100, "indexed", true)
+	s.queueSymbols(snap, nil)
 	s.watch(ix, true)
 	s.scheduleApply()
 }
@@ -352,6 +390,7 @@ func (s *Session) applyPending() {
 		s.store(snap)
 	}
 	s.apply.Unlock()
+	s.queueSymbols(nil, paths)
 	if next != cur.ix {
 		s.watch(next, false)
 	}
@@ -399,7 +438,14 @@ func (s *Session) Engine(ctx context.Context) (*rank.Engine, error) {
 	if hasPending {
 		s.applyPending()
 	}
-	return s.snap.Load().eng, nil
+	return s.withSymbols(s.snap.Load().eng), nil
+}
+
+func (s *Session) withSymbols(e *rank.Engine) *rank.Engine {
+	if si := s.symIndex.Load(); si != nil {
+		return e.WithSymbols(si)
+	}
+	return e
 }
 
 // Status describes the session for find/status.
@@ -408,6 +454,11 @@ type Status struct {
 	Roots   []string
 	Files   int
 	IndexMs float64
+	// Symbols counts the symbols indexed; SymbolsReady is true once the
+	// current roots' symbols have all been read.
+	Symbols      int
+	SymbolsReady bool
+	SymbolsMs    float64
 }
 
 // Status answers at once, without waiting for an index.
@@ -421,6 +472,11 @@ func (s *Session) Status() Status {
 		st.Files = len(cur.ix.Files)
 		st.IndexMs = cur.indexMs
 	}
+	st.Symbols = s.symIndex.Load().Len()
+	s.mu.Lock()
+	st.SymbolsReady = s.symGen >= want && s.symFull == nil && !s.symBusy
+	st.SymbolsMs = s.symMs
+	s.mu.Unlock()
 	return st
 }
 

@@ -94,3 +94,16 @@ func (x *Extractor) extractFile(ctx context.Context, file string) Parsed {
 	p.Symbols, p.Err = x.Extract(ctx, lang, src)
 	return p
 }
+
+// ExtractSource extracts one file's symbols from src (an editor's text or
+// a file read for one request), with an extractor of its own.
+func ExtractSource(ctx context.Context, file string, src []byte, maxBytes int) ([]Symbol, error) {
+	lang := LanguageOf(file)
+	if lang == nil {
+		return nil, nil
+	}
+	x := NewExtractor()
+	defer x.Close()
+	x.MaxBytes = maxBytes
+	return x.Extract(ctx, lang, src)
+}

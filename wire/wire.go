@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"wayfind/rank"
+	"wayfind/symbols"
 )
 
 // Position and Range are LSP's: 0-based line and UTF-16 character.
@@ -121,4 +122,98 @@ func FromLocate(roots []string, res *rank.LocateResult) Locate {
 		out.Results = append(out.Results, LocateHit{URI: URI(roots, h.Root, h.Path), Path: h.Path, Score: h.Score, Via: h.Via, Reason: h.Reason})
 	}
 	return out
+}
+
+// SymbolInformation is LSP's flat symbol (workspace/symbol, wayfind
+// symbols), with the workspace-relative path API.md puts on every result.
+type SymbolInformation struct {
+	Name          string   `json:"name"`
+	Kind          int      `json:"kind"`
+	ContainerName string   `json:"containerName,omitempty"`
+	Location      Location `json:"location"`
+	Path          string   `json:"path,omitempty"`
+	Score         float64  `json:"score,omitempty"`
+}
+
+// Location is LSP's.
+type Location struct {
+	URI   string `json:"uri"`
+	Range Range  `json:"range"`
+}
+
+// DocumentSymbol is LSP's hierarchical symbol (textDocument/documentSymbol).
+type DocumentSymbol struct {
+	Name           string           `json:"name"`
+	Detail         string           `json:"detail,omitempty"`
+	Kind           int              `json:"kind"`
+	Range          Range            `json:"range"`
+	SelectionRange Range            `json:"selectionRange"`
+	Children       []DocumentSymbol `json:"children,omitempty"`
+}
+
+// FromRange converts a symbol range.
+func FromRange(r symbols.Range) Range {
+	return Range{
+		Start: Position{Line: int(r.Start.Line), Character: int(r.Start.Col)},
+		End:   Position{Line: int(r.End.Line), Character: int(r.End.Col)},
+	}
+}
+
+// FromSymbols converts workspace/symbol matches.
+func FromSymbols(ms []rank.SymbolMatch) []SymbolInformation {
+	out := make([]SymbolInformation, len(ms))
+	for i, m := range ms {
+		out[i] = SymbolInformation{
+			Name:          m.Symbol.Name,
+			Kind:          int(m.Symbol.Kind),
+			ContainerName: m.Symbol.Container,
+			Location:      Location{URI: FileURI(m.File), Range: FromRange(m.Symbol.Range)},
+			Path:          m.Path,
+			Score:         m.Score,
+		}
+	}
+	return out
+}
+
+// FromDocument nests a file's symbols (in source order) by their ranges.
+func FromDocument(syms []symbols.Symbol) []DocumentSymbol {
+	var roots []DocumentSymbol
+	// Parents first, by index; then the tree is built bottom-up from them.
+	parent := make([]int, len(syms))
+	var stack []int
+	before := func(a, b symbols.Position) bool {
+		return a.Line < b.Line || a.Line == b.Line && a.Col <= b.Col
+	}
+	for i, s := range syms {
+		for len(stack) > 0 && !before(s.Range.End, syms[stack[len(stack)-1]].Range.End) {
+			stack = stack[:len(stack)-1]
+		}
+		parent[i] = -1
+		if len(stack) > 0 {
+			parent[i] = stack[len(stack)-1]
+		}
+		stack = append(stack, i)
+	}
+	children := make([][]int, len(syms))
+	var top []int
+	for i, p := range parent {
+		if p < 0 {
+			top = append(top, i)
+		} else {
+			children[p] = append(children[p], i)
+		}
+	}
+	var build func(i int) DocumentSymbol
+	build = func(i int) DocumentSymbol {
+		s := syms[i]
+		d := DocumentSymbol{Name: s.Name, Detail: s.Container, Kind: int(s.Kind), Range: FromRange(s.Range), SelectionRange: FromRange(s.Select)}
+		for _, c := range children[i] {
+			d.Children = append(d.Children, build(c))
+		}
+		return d
+	}
+	for _, i := range top {
+		roots = append(roots, build(i))
+	}
+	return roots
 }

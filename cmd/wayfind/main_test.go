@@ -18,6 +18,8 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
+	// Symbol caches go to a directory of the test's, not the user's.
+	os.Setenv("WAYFIND_CACHE_DIR", filepath.Join(dir, "cache"))
 	binary = filepath.Join(dir, "wayfind")
 	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
 		panic(string(out))

@@ -1,0 +1,99 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"wayfind/rank"
+	"wayfind/symbols"
+	"wayfind/wire"
+)
+
+func (s *server) workspaceSymbol(ctx context.Context, raw json.RawMessage) (any, int, error) {
+	var p struct {
+		Query *string `json:"query"`
+		Limit int     `json:"limit"` // an extension; LSP clients send none
+	}
+	if err := decode(raw, &p); err != nil {
+		return nil, 0, err
+	}
+	if p.Query == nil {
+		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "query is required")
+	}
+	if p.Limit < 0 {
+		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "limit must not be negative")
+	}
+	if rank.ParseSymbolQuery(*p.Query).Name == "" && len(rank.ParseSymbolQuery(*p.Query).Qualifier) == 0 {
+		// Editors ask with "" when the picker opens: nothing typed, nothing to rank.
+		return []wire.SymbolInformation{}, 0, nil
+	}
+	eng, err := s.session().SymbolEngine(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	ms, err := eng.SearchSymbols(ctx, rank.SymbolRequest{Query: *p.Query, Limit: p.Limit})
+	if err != nil {
+		return nil, 0, err
+	}
+	return wire.FromSymbols(ms), len(ms), nil
+}
+
+// documentSymbol parses the document as the editor has it (or, when it is
+// not open, as it is on disk inside the roots): outlines must follow
+// unsaved edits, and one file parses in milliseconds.
+func (s *server) documentSymbol(ctx context.Context, raw json.RawMessage) (any, int, error) {
+	var p struct {
+		TextDocument struct {
+			URI protocol.DocumentURI `json:"uri"`
+		} `json:"textDocument"`
+	}
+	if err := decode(raw, &p); err != nil {
+		return nil, 0, err
+	}
+	file, ok := uriPath(string(p.TextDocument.URI))
+	if !ok {
+		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "textDocument.uri is not a file URI")
+	}
+	s.mu.Lock()
+	var text []byte
+	if d := s.docs[p.TextDocument.URI]; d != nil {
+		text = []byte(d.text)
+	}
+	hier := s.caps.hierSymbols
+	maxBytes := s.init.MaxFileBytes
+	s.mu.Unlock()
+	if text == nil {
+		eng, err := s.engine(ctx)
+		if err != nil {
+			return nil, 0, err
+		}
+		if _, _, inside := eng.Index().RootOf(file); !inside {
+			return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "document is neither open nor inside the workspace roots")
+		}
+		if text, err = os.ReadFile(file); err != nil {
+			return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "cannot read document: "+err.Error())
+		}
+	}
+	syms, err := symbols.ExtractSource(ctx, file, text, maxBytes)
+	if err != nil && err != symbols.ErrTooLarge && err != symbols.ErrBinary {
+		return nil, 0, err
+	}
+	if hier {
+		out := wire.FromDocument(syms)
+		if out == nil {
+			out = []wire.DocumentSymbol{}
+		}
+		return out, len(syms), nil
+	}
+	uri := wire.FileURI(file)
+	out := make([]wire.SymbolInformation, len(syms))
+	for i, sym := range syms {
+		out[i] = wire.SymbolInformation{Name: sym.Name, Kind: int(sym.Kind), ContainerName: sym.Container,
+			Location: wire.Location{URI: uri, Range: wire.FromRange(sym.Range)}}
+	}
+	return out, len(syms), nil
+}

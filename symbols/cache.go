@@ -1,0 +1,312 @@
+package symbols
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// cacheVersion changes whenever the encoding or what extraction produces
+// changes; a cache of another version is discarded. The query files are
+// hashed in as well, so editing a query invalidates old caches by itself.
+const cacheVersion = 1
+
+var (
+	bucketMeta  = []byte("meta")
+	bucketFiles = []byte("files")
+	keyVersion  = []byte("version")
+)
+
+// lockWait bounds how long a cache waits for another wayfind process that
+// holds it (bbolt takes a file lock); past it, this process goes on
+// without the cache rather than block.
+const lockWait = 3 * time.Second
+
+// Entry is one file's cached symbols, valid while the file keeps its size
+// and modification time.
+type Entry struct {
+	Size    int64
+	ModTime int64 // UnixNano
+	Symbols []Symbol
+}
+
+// Cache is the on-disk symbol cache of one workspace root: a bbolt file
+// under the user cache directory, keyed by the root's path. bbolt makes
+// every write one atomic transaction and locks the file, so a crash leaves
+// the previous state and two servers on one root take turns.
+type Cache struct {
+	file string
+	logf func(string, ...any)
+}
+
+// DefaultCacheDir is $WAYFIND_CACHE_DIR when set, else
+// os.UserCacheDir()/wayfind.
+func DefaultCacheDir() (string, error) {
+	if d := os.Getenv("WAYFIND_CACHE_DIR"); d != "" {
+		return d, nil
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "wayfind"), nil
+}
+
+// OpenCache returns the cache of root under dir (a directory per root,
+// named by a hash of the root's path). Nothing is read until Load.
+func OpenCache(dir, root string, logf func(string, ...any)) *Cache {
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	h := sha256.Sum256([]byte(root))
+	return &Cache{file: filepath.Join(dir, hex.EncodeToString(h[:8]), "symbols.db"), logf: logf}
+}
+
+// File is the cache's path.
+func (c *Cache) File() string { return c.file }
+
+// version is what a cache must carry to be read.
+var version = func() []byte {
+	h := sha256.New()
+	fmt.Fprintf(h, "wayfind symbols cache %d\n", cacheVersion)
+	ents, _ := queryFiles.ReadDir("queries")
+	for _, e := range ents {
+		b, _ := queryFiles.ReadFile("queries/" + e.Name())
+		h.Write([]byte(e.Name()))
+		h.Write(b)
+	}
+	return h.Sum(nil)
+}()
+
+// errStale marks a cache written by another version.
+var errStale = errors.New("cache written by another version")
+
+// Load reads every entry, keyed by root-relative path. A missing cache is
+// empty; an unreadable, corrupt or other-version one is deleted (and
+// rebuilt by the next Save) with a log line. A cache held by another
+// process past lockWait is skipped for now.
+func (c *Cache) Load() map[string]Entry {
+	out := map[string]Entry{}
+	if _, err := os.Stat(c.file); err != nil {
+		return out
+	}
+	err := c.guard(func() error {
+		db, err := bolt.Open(c.file, 0o600, &bolt.Options{Timeout: lockWait, ReadOnly: true})
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		return db.View(func(tx *bolt.Tx) error {
+			meta, files := tx.Bucket(bucketMeta), tx.Bucket(bucketFiles)
+			if meta == nil || files == nil || string(meta.Get(keyVersion)) != string(version) {
+				return errStale
+			}
+			return files.ForEach(func(k, v []byte) error {
+				e, err := decodeEntry(v)
+				if err != nil {
+					return fmt.Errorf("entry %q: %w", k, err)
+				}
+				out[string(k)] = e
+				return nil
+			})
+		})
+	})
+	switch {
+	case err == nil:
+		return out
+	case errors.Is(err, bolt.ErrTimeout):
+		c.logf("symbol cache %s is held by another wayfind; indexing without it", c.file)
+	default:
+		c.logf("symbol cache %s discarded (%v); rebuilding", c.file, err)
+		c.remove()
+	}
+	return map[string]Entry{}
+}
+
+// Save writes put and deletes del in one transaction.
+func (c *Cache) Save(put map[string]Entry, del []string) error {
+	if len(put) == 0 && len(del) == 0 {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(c.file), 0o700); err != nil {
+		return err
+	}
+	err := c.guard(func() error { return c.save(put, del) })
+	if err != nil && !errors.Is(err, bolt.ErrTimeout) {
+		// A file bbolt cannot open or write is replaced, once.
+		c.logf("symbol cache %s unusable (%v); recreating", c.file, err)
+		c.remove()
+		err = c.guard(func() error { return c.save(put, del) })
+	}
+	return err
+}
+
+func (c *Cache) save(put map[string]Entry, del []string) error {
+	db, err := bolt.Open(c.file, 0o600, &bolt.Options{Timeout: lockWait})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return db.Update(func(tx *bolt.Tx) error {
+		meta, err := tx.CreateBucketIfNotExists(bucketMeta)
+		if err != nil {
+			return err
+		}
+		if string(meta.Get(keyVersion)) != string(version) {
+			// First write, or another version's data: start over.
+			if tx.Bucket(bucketFiles) != nil {
+				if err := tx.DeleteBucket(bucketFiles); err != nil {
+					return err
+				}
+			}
+			if err := meta.Put(keyVersion, version); err != nil {
+				return err
+			}
+		}
+		files, err := tx.CreateBucketIfNotExists(bucketFiles)
+		if err != nil {
+			return err
+		}
+		for _, k := range del {
+			if err := files.Delete([]byte(k)); err != nil {
+				return err
+			}
+		}
+		var buf []byte
+		for k, e := range put {
+			buf = encodeEntry(buf[:0], e)
+			if err := files.Put([]byte(k), buf); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// guard turns a panic inside bbolt (it panics on some corrupt pages) into
+// an error.
+func (c *Cache) guard(f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("corrupt: %v", r)
+		}
+	}()
+	return f()
+}
+
+func (c *Cache) remove() {
+	if err := os.Remove(c.file); err != nil && !os.IsNotExist(err) {
+		c.logf("cannot remove symbol cache %s: %v", c.file, err)
+	}
+}
+
+// The entry encoding: uvarint size, varint mtime, uvarint count, then per
+// symbol the name and container (uvarint length + bytes), the kind, and
+// the two ranges as eight uvarints.
+func encodeEntry(b []byte, e Entry) []byte {
+	b = binary.AppendUvarint(b, uint64(e.Size))
+	b = binary.AppendVarint(b, e.ModTime)
+	b = binary.AppendUvarint(b, uint64(len(e.Symbols)))
+	for i := range e.Symbols {
+		s := &e.Symbols[i]
+		b = appendString(b, s.Name)
+		b = appendString(b, s.Container)
+		b = append(b, byte(s.Kind))
+		for _, v := range [...]uint32{
+			s.Range.Start.Line, s.Range.Start.Col, s.Range.End.Line, s.Range.End.Col,
+			s.Select.Start.Line, s.Select.Start.Col, s.Select.End.Line, s.Select.End.Col,
+		} {
+			b = binary.AppendUvarint(b, uint64(v))
+		}
+	}
+	return b
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+var errShort = errors.New("truncated entry")
+
+func decodeEntry(b []byte) (Entry, error) {
+	d := decoder{b: b}
+	e := Entry{Size: int64(d.uvarint()), ModTime: d.varint()}
+	n := d.uvarint()
+	if d.err != nil || n > uint64(len(b)) {
+		return e, errShort
+	}
+	e.Symbols = make([]Symbol, n)
+	for i := range e.Symbols {
+		s := &e.Symbols[i]
+		s.Name = d.string()
+		s.Container = d.string()
+		s.Kind = Kind(d.byte())
+		for _, p := range [...]*uint32{
+			&s.Range.Start.Line, &s.Range.Start.Col, &s.Range.End.Line, &s.Range.End.Col,
+			&s.Select.Start.Line, &s.Select.Start.Col, &s.Select.End.Line, &s.Select.End.Col,
+		} {
+			*p = uint32(d.uvarint())
+		}
+	}
+	if d.err != nil || len(d.b) != 0 {
+		return e, errShort
+	}
+	return e, nil
+}
+
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.err = errShort
+		d.b = nil
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) varint() int64 {
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.err = errShort
+		d.b = nil
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) byte() byte {
+	if len(d.b) == 0 {
+		d.err = errShort
+		return 0
+	}
+	c := d.b[0]
+	d.b = d.b[1:]
+	return c
+}
+
+func (d *decoder) string() string {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.err = errShort
+		d.b = nil
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}

@@ -1,0 +1,317 @@
+package symbols
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"wayfind/workspace"
+)
+
+// Table is an immutable snapshot of a workspace's symbols, by file.
+type Table struct {
+	files map[string]*Entry // absolute path → its symbols
+	count int
+}
+
+// Len is the number of symbols.
+func (t *Table) Len() int {
+	if t == nil {
+		return 0
+	}
+	return t.count
+}
+
+// Files is the number of files with an entry (symbols or none).
+func (t *Table) Files() int {
+	if t == nil {
+		return 0
+	}
+	return len(t.files)
+}
+
+// Get returns a file's symbols (absolute path).
+func (t *Table) Get(file string) ([]Symbol, bool) {
+	if t == nil {
+		return nil, false
+	}
+	e, ok := t.files[file]
+	if !ok {
+		return nil, false
+	}
+	return e.Symbols, true
+}
+
+// Each calls f for every file with symbols, in no set order.
+func (t *Table) Each(f func(file string, syms []Symbol)) {
+	if t == nil {
+		return
+	}
+	for k, e := range t.files {
+		if len(e.Symbols) > 0 {
+			f(k, e.Symbols)
+		}
+	}
+}
+
+// IndexerOptions configure an Indexer.
+type IndexerOptions struct {
+	// CacheDir holds the per-root caches; "" means DefaultCacheDir, and
+	// "-" turns the cache off.
+	CacheDir string
+	MaxBytes int // per file; 0 means DefaultMaxBytes
+	Workers  int // 0: one per core
+	Logf     func(string, ...any)
+	// Progress hears parsing progress: files parsed of total to parse.
+	Progress func(done, total int)
+}
+
+// Indexer keeps a workspace's symbol table current: it reuses what the
+// cache or an earlier pass knows of a file with the same size and
+// modification time and parses the rest. It is safe for concurrent use;
+// passes are serialised.
+type Indexer struct {
+	opts   IndexerOptions
+	mu     sync.Mutex
+	table  *Table
+	caches map[string]*Cache // by root; present once loaded
+}
+
+// NewIndexer returns an indexer with an empty table.
+func NewIndexer(opts IndexerOptions) *Indexer {
+	if opts.Logf == nil {
+		opts.Logf = func(string, ...any) {}
+	}
+	if opts.CacheDir == "" {
+		d, err := DefaultCacheDir()
+		if err != nil {
+			opts.Logf("no user cache directory (%v); symbol cache off", err)
+			d = "-"
+		}
+		opts.CacheDir = d
+	}
+	return &Indexer{opts: opts, table: &Table{files: map[string]*Entry{}}, caches: map[string]*Cache{}}
+}
+
+// Table returns the current table.
+func (x *Indexer) Table() *Table {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.table
+}
+
+// SyncStats describes a pass.
+type SyncStats struct {
+	Files, Parsed, FromCache, Symbols int
+}
+
+// Sync makes the table match ix: every file of a supported language is
+// kept, loaded from its root's cache or parsed; files that left ix are
+// dropped; the caches are brought up to date.
+func (x *Indexer) Sync(ctx context.Context, ix *workspace.Index) (*Table, SyncStats, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var files []string
+	for _, f := range ix.Files {
+		if LanguageOf(f.Path) != nil {
+			files = append(files, ix.Abs(f))
+		}
+	}
+	known, cloned := x.table.files, false
+	fromCache := 0
+	for r, root := range ix.Roots {
+		if x.opts.CacheDir == "-" || x.caches[root] != nil {
+			continue
+		}
+		c := OpenCache(x.opts.CacheDir, root, x.opts.Logf)
+		x.caches[root] = c
+		loaded := c.Load()
+		if len(loaded) == 0 {
+			continue
+		}
+		if !cloned { // the current table is shared; never write to it
+			known, cloned = cloneFiles(known), true
+		}
+		for rel, e := range loaded {
+			abs := filepath.Join(ix.Roots[r], filepath.FromSlash(rel))
+			if _, ok := known[abs]; !ok {
+				e := e
+				known[abs] = &e
+				fromCache++
+			}
+		}
+	}
+	next, st, err := x.refresh(ctx, ix, files, known, true)
+	st.FromCache = fromCache
+	return next, st, err
+}
+
+// Refresh re-checks paths (absolute files or directories that changed,
+// appeared or vanished) against ix and returns the new table.
+func (x *Indexer) Refresh(ctx context.Context, ix *workspace.Index, paths []string) (*Table, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	affected := map[string]bool{}
+	under := func(p, dir string) bool {
+		return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))
+	}
+	for _, f := range ix.Files {
+		if LanguageOf(f.Path) == nil {
+			continue
+		}
+		abs := ix.Abs(f)
+		for _, p := range paths {
+			if under(abs, p) {
+				affected[abs] = true
+				break
+			}
+		}
+	}
+	for abs := range x.table.files {
+		for _, p := range paths {
+			if under(abs, p) {
+				affected[abs] = true
+				break
+			}
+		}
+	}
+	files := make([]string, 0, len(affected))
+	for f := range affected {
+		files = append(files, f)
+	}
+	next, _, err := x.refresh(ctx, ix, files, x.table.files, false)
+	return next, err
+}
+
+// SetContent replaces a file's symbols with those of its unsaved content
+// in an editor. They are not cached: the next Refresh of the file reads
+// the disk again.
+func (x *Indexer) SetContent(ctx context.Context, file string, src []byte) (*Table, error) {
+	if LanguageOf(file) == nil {
+		return x.Table(), nil
+	}
+	syms, err := ExtractSource(ctx, file, src, x.opts.MaxBytes)
+	if err != nil && err != ErrTooLarge && err != ErrBinary {
+		return x.Table(), err
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	files := cloneFiles(x.table.files)
+	files[file] = &Entry{Size: -1, Symbols: syms}
+	x.table = newTable(files)
+	return x.table, nil
+}
+
+// refresh brings the entries of files (absolute) up to date, starting
+// from known. With all set, files is every supported file and entries of
+// any other file are dropped; otherwise only the named files change.
+func (x *Indexer) refresh(ctx context.Context, ix *workspace.Index, files []string, known map[string]*Entry, all bool) (*Table, SyncStats, error) {
+	st := SyncStats{Files: len(files)}
+	next := make(map[string]*Entry, len(known))
+	inIndex := map[string]bool{}
+	if all {
+		for _, f := range files {
+			inIndex[f] = true
+		}
+	} else {
+		for k, v := range known {
+			next[k] = v
+		}
+		for _, f := range files {
+			if root, rel, ok := ix.RootOf(f); ok && ix.Lookup(root, rel) >= 0 {
+				inIndex[f] = true
+			}
+		}
+	}
+	put := map[string]map[string]Entry{} // root → rel → entry, for the caches
+	del := map[string][]string{}
+	var toParse []string
+	for _, f := range files {
+		if !inIndex[f] {
+			delete(next, f)
+			if root, rel, ok := ix.RootOf(f); ok {
+				del[ix.Roots[root]] = append(del[ix.Roots[root]], rel)
+			}
+			continue
+		}
+		e := known[f]
+		if e != nil && e.Size >= 0 {
+			if fi, err := os.Stat(f); err == nil && fi.Size() == e.Size && fi.ModTime().UnixNano() == e.ModTime {
+				next[f] = e
+				continue
+			}
+		}
+		toParse = append(toParse, f)
+	}
+	if all {
+		// Cached files that left the index leave the cache too.
+		for k := range known {
+			if !inIndex[k] {
+				if root, rel, ok := ix.RootOf(k); ok {
+					del[ix.Roots[root]] = append(del[ix.Roots[root]], rel)
+				}
+			}
+		}
+	}
+	done := 0
+	ExtractFiles(ctx, toParse, x.opts.Workers, x.opts.MaxBytes, func(i int, p Parsed) {
+		done++
+		if x.opts.Progress != nil {
+			x.opts.Progress(done, len(toParse))
+		}
+		f := toParse[i]
+		if p.Err != nil && p.Err != ErrTooLarge && p.Err != ErrBinary {
+			if os.IsNotExist(p.Err) {
+				delete(next, f)
+				return
+			}
+			x.opts.Logf("symbols: %s: %v", f, p.Err)
+		}
+		e := &Entry{Size: p.Size, ModTime: p.ModTime, Symbols: p.Symbols}
+		next[f] = e
+		st.Parsed++
+		if root, rel, ok := ix.RootOf(f); ok {
+			r := ix.Roots[root]
+			if put[r] == nil {
+				put[r] = map[string]Entry{}
+			}
+			put[r][rel] = *e
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return x.table, st, err
+	}
+	if x.opts.CacheDir != "-" {
+		for _, root := range ix.Roots {
+			c := x.caches[root]
+			if c == nil {
+				c = OpenCache(x.opts.CacheDir, root, x.opts.Logf)
+				x.caches[root] = c
+			}
+			if err := c.Save(put[root], del[root]); err != nil {
+				x.opts.Logf("symbol cache %s not saved: %v", c.File(), err)
+			}
+		}
+	}
+	x.table = newTable(next)
+	st.Symbols = x.table.count
+	return x.table, st, nil
+}
+
+func newTable(files map[string]*Entry) *Table {
+	t := &Table{files: files}
+	for _, e := range files {
+		t.count += len(e.Symbols)
+	}
+	return t
+}
+
+func cloneFiles(m map[string]*Entry) map[string]*Entry {
+	out := make(map[string]*Entry, len(m)+1)
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
