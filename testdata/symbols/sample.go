@@ -11,10 +11,10 @@ type Shape interface {
 
 type (
 	// Point is exported.
-	Point struct{ X, Y float64 }
-	point struct{ x int }
+	Point  struct{ X, Y float64 }
+	point  struct{ x int }
 	Meters float64
-	Alias = Point
+	Alias  = Point
 )
 
 type Stack[T any] struct{ items []T }
