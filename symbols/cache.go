@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -179,10 +180,9 @@ func (c *Cache) save(put map[string]Entry, del []string) error {
 				return err
 			}
 		}
-		var buf []byte
 		for k, e := range put {
-			buf = encodeEntry(buf[:0], e)
-			if err := files.Put([]byte(k), buf); err != nil {
+			// A fresh buffer each: bbolt keeps the slice until commit.
+			if err := files.Put([]byte(k), encodeEntry(nil, e)); err != nil {
 				return err
 			}
 		}
@@ -191,8 +191,11 @@ func (c *Cache) save(put map[string]Entry, del []string) error {
 }
 
 // guard turns a panic inside bbolt (it panics on some corrupt pages) into
-// an error.
+// an error, and so does a fault reading its memory map (a truncated file
+// maps pages that are not there, and touching one is SIGBUS, which would
+// otherwise kill the process).
 func (c *Cache) guard(f func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("corrupt: %v", r)

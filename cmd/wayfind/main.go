@@ -15,6 +15,7 @@ import (
 
 	"wayfind/lsp"
 	"wayfind/rank"
+	"wayfind/symbols"
 	"wayfind/workspace"
 )
 
@@ -34,6 +35,8 @@ commands:
   lsp             language server on stdio (for editors)
   find QUERY      fuzzy file search (typos, words, CamelCase, dir/name, a[ _-]?b)
   resolve PATH    the file a wrong, stale or mistyped path meant
+  symbols QUERY   class/function/method search (CoRo, Type.method, Type::method)
+  index           build or refresh the on-disk symbol cache and print its stats
 
 common flags:
   --root DIR      workspace root (repeatable; default: the current directory)
@@ -41,7 +44,9 @@ common flags:
   --format F      text | json | jsonl (default: text on a terminal, json otherwise)
   --quiet         no log lines; text output is bare paths
 
-find:     --exact  --threshold F (0..1)  --kind file|all  --impl
+find:     --exact  --threshold F (0..1)  --kind file|symbol|all  --impl
+          (symbol and all read the symbol index, from its cache when warm)
+symbols:  --exact  --max-file-bytes N (default 1 MB)
 resolve:  --from FILE  --history FILE (repeatable, most recent last)
 
 exit status: 0 found, 100 nothing found, 2 invalid input
@@ -59,7 +64,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	}
 	cmd, rest := args[0], args[1:]
 	switch cmd {
-	case "find", "resolve":
+	case "find", "resolve", "symbols", "index":
 	case "lsp":
 		return serveLSP(ctx, rest, stderr)
 	case "-h", "--help", "help":
@@ -87,11 +92,29 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 			fmt.Fprintf(stderr, "wayfind: "+format+"\n", a...)
 		}
 	}
-	eng := rank.New(workspace.Build(roots, workspace.Options{Logf: logf}))
+	ix := workspace.Build(roots, workspace.Options{Logf: logf})
+	eng := rank.New(ix)
 	out.roots = roots
 	out.start = start
-	switch cmd {
-	case "find":
+	if cmd == "symbols" || cmd == "index" || opts.kind != "file" {
+		x := symbols.NewIndexer(symbols.IndexerOptions{MaxBytes: opts.maxFileBytes, Logf: logf})
+		table, st, err := x.Sync(ctx, ix)
+		if err != nil {
+			return out.fail(err)
+		}
+		if cmd == "index" {
+			return out.index(ix, st, time.Since(start))
+		}
+		eng = eng.WithSymbols(rank.NewSymbolIndex(table))
+	}
+	switch {
+	case cmd == "symbols" || cmd == "find" && opts.kind == "symbol":
+		res, err := eng.SearchSymbols(ctx, rank.SymbolRequest{Query: opts.query, Limit: opts.limit, Exact: opts.exact})
+		if err != nil {
+			return out.fail(err)
+		}
+		return out.symbols(opts, res, eng.Symbols().Len())
+	case cmd == "find":
 		res, err := eng.Find(ctx, rank.FindRequest{Query: opts.query, Limit: opts.limit, Threshold: opts.threshold, Exact: opts.exact, Impl: opts.impl})
 		if err != nil {
 			return out.fail(err)
@@ -118,6 +141,8 @@ type options struct {
 	from      string
 	history   []string
 	query     string
+
+	maxFileBytes int
 }
 
 type listFlag []string
@@ -141,14 +166,20 @@ func parseFlags(cmd string, args []string, tty bool) (options, error) {
 	fs.IntVar(&o.limit, "limit", o.limit, "")
 	fs.StringVar(&o.format, "format", o.format, "")
 	fs.BoolVar(&o.quiet, "quiet", false, "")
-	if cmd == "find" {
+	switch cmd {
+	case "find":
 		fs.BoolVar(&o.exact, "exact", false, "")
 		fs.BoolVar(&o.impl, "impl", false, "")
 		fs.Float64Var(&o.threshold, "threshold", 0, "")
 		fs.StringVar(&o.kind, "kind", o.kind, "")
-	} else {
+	case "symbols":
+		fs.BoolVar(&o.exact, "exact", false, "")
+	case "resolve":
 		fs.StringVar(&o.from, "from", "", "")
 		fs.Var(&history, "history", "")
+	}
+	if cmd != "resolve" {
+		fs.IntVar(&o.maxFileBytes, "max-file-bytes", 0, "")
 	}
 	var positional []string
 	for {
@@ -177,10 +208,14 @@ func parseFlags(cmd string, args []string, tty bool) (options, error) {
 		return o, inputErr("--threshold must be between 0 and 1")
 	case o.kind != "file" && o.kind != "all" && o.kind != "symbol":
 		return o, inputErr("--kind must be file, symbol or all")
-	case o.kind == "symbol":
-		return o, inputErr("--kind symbol needs the symbol index, which this build does not have yet; use --kind file")
+	case o.maxFileBytes < 0:
+		return o, inputErr("--max-file-bytes must not be negative")
+	case cmd == "index" && len(positional) > 0:
+		return o, inputErr("index takes no query")
+	case cmd == "index":
+		return o, nil
 	case len(positional) == 0:
-		return o, inputErr("missing " + map[string]string{"find": "QUERY", "resolve": "PATH"}[cmd])
+		return o, inputErr("missing " + map[string]string{"find": "QUERY", "resolve": "PATH", "symbols": "QUERY"}[cmd])
 	}
 	o.query = strings.Join(positional, " ")
 	if cmd == "resolve" && len(positional) > 1 {

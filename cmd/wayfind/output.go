@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"wayfind/rank"
+	"wayfind/symbols"
 	"wayfind/wire"
+	"wayfind/workspace"
 )
 
 // output formats results as ../shared/API.md's envelope, JSON lines or text.
@@ -175,6 +177,91 @@ func (o *output) resolve(opts options, res *rank.ResolveResult, total int) int {
 	}
 	if out.Resolved == nil {
 		return exitNothing
+	}
+	return exitFound
+}
+
+// symbolMatch is one symbols result: LSP's SymbolInformation with the
+// envelope's path, uri and matchedIn beside it.
+type symbolMatch struct {
+	wire.SymbolInformation
+	URI       string   `json:"uri"`
+	KindName  string   `json:"kindName"`
+	MatchedIn []string `json:"matchedIn"`
+}
+
+func (o *output) symbols(opts options, res []rank.SymbolMatch, total int) int {
+	infos := wire.FromSymbols(res)
+	ms := make([]symbolMatch, len(infos))
+	for i, s := range infos {
+		ms[i] = symbolMatch{SymbolInformation: s, URI: s.Location.URI, KindName: res[i].Symbol.Kind.String(), MatchedIn: []string{"symbol"}}
+	}
+	mode := "fuzzy"
+	if opts.exact {
+		mode = "exact"
+	}
+	switch o.format {
+	case "json":
+		o.writeJSON(struct {
+			envelope
+			Matches []symbolMatch `json:"matches"`
+		}{envelope{
+			Meta: o.meta(), Success: true,
+			Query:   &queryInfo{Text: opts.query, Mode: mode},
+			Summary: &summary{TotalSearched: total, Matches: len(ms), Truncated: len(ms) == opts.limit},
+		}, ms})
+	case "jsonl":
+		for _, m := range ms {
+			o.writeJSON(m)
+		}
+	default:
+		for _, m := range res {
+			loc := fmt.Sprintf("%s:%d:%d", m.Path, m.Symbol.Select.Start.Line+1, m.Symbol.Select.Start.Col+1)
+			if o.quiet {
+				fmt.Fprintln(o.stdout, loc)
+				continue
+			}
+			fmt.Fprintf(o.stdout, "%-11s %s  %s\n", m.Symbol.Kind, m.Symbol.Qualified(), loc)
+		}
+		if len(ms) == 0 && !o.quiet {
+			fmt.Fprintf(o.stderr, "wayfind %s: no symbol matches %q among %d\n", o.cmd, opts.query, total)
+		}
+	}
+	if len(ms) == 0 {
+		return exitNothing
+	}
+	return exitFound
+}
+
+// indexStats is what wayfind index reports.
+type indexStats struct {
+	Roots      []string `json:"roots"`
+	Files      int      `json:"files"`
+	Parseable  int      `json:"parseable"`
+	Parsed     int      `json:"parsed"`
+	FromCache  int      `json:"fromCache"`
+	Symbols    int      `json:"symbols"`
+	IndexMs    float64  `json:"indexMs"`
+	CacheFiles []string `json:"cacheFiles"`
+}
+
+func (o *output) index(ix *workspace.Index, st symbols.SyncStats, took time.Duration) int {
+	stats := indexStats{Roots: ix.Roots, Files: len(ix.Files), Parseable: st.Files, Parsed: st.Parsed,
+		FromCache: st.FromCache, Symbols: st.Symbols, IndexMs: ms(took), CacheFiles: []string{}}
+	if dir, err := symbols.DefaultCacheDir(); err == nil {
+		for _, r := range ix.Roots {
+			stats.CacheFiles = append(stats.CacheFiles, symbols.OpenCache(dir, r, nil).File())
+		}
+	}
+	switch o.format {
+	case "json", "jsonl":
+		o.writeJSON(envelope{Meta: o.meta(), Success: true, Result: stats})
+	default:
+		fmt.Fprintf(o.stdout, "%d files, %d in supported languages: %d parsed, %d from the cache; %d symbols in %.0f ms\n",
+			stats.Files, stats.Parseable, stats.Parsed, stats.FromCache, stats.Symbols, stats.IndexMs)
+		for _, c := range stats.CacheFiles {
+			fmt.Fprintf(o.stdout, "cache: %s\n", c)
+		}
 	}
 	return exitFound
 }

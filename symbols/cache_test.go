@@ -1,0 +1,216 @@
+package symbols
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"wayfind/workspace"
+)
+
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for p, text := range files {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+var cacheTree = map[string]string{
+	"router.h":    "class CommandRouter {\n  void route();\n};\n",
+	"router.cpp":  "void CommandRouter::route() {}\n",
+	"main.go":     "package main\n\nfunc main() {}\n\ntype Server struct{}\n",
+	"README.md":   "# not parsed\n",
+	"lib/util.py": "def helper():\n    pass\n",
+}
+
+func index(t *testing.T, root, cacheDir string, logs *[]string) (*Indexer, *Table, SyncStats) {
+	t.Helper()
+	var mu sync.Mutex
+	x := NewIndexer(IndexerOptions{CacheDir: cacheDir, Logf: func(f string, a ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		if logs != nil {
+			*logs = append(*logs, f)
+		}
+	}})
+	roots, err := workspace.CleanRoots([]string{root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, st, err := x.Sync(context.Background(), workspace.Build(roots, workspace.Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x, tab, st
+}
+
+func TestCacheWarmStartParsesOnlyChanges(t *testing.T) {
+	root, cacheDir := writeTree(t, cacheTree), t.TempDir()
+	_, tab, st := index(t, root, cacheDir, nil)
+	if st.Parsed != 4 || st.FromCache != 0 || tab.Len() != 6 {
+		t.Fatalf("cold: %+v, %d symbols", st, tab.Len())
+	}
+	_, tab2, st2 := index(t, root, cacheDir, nil)
+	if st2.Parsed != 0 || st2.FromCache != 4 || tab2.Len() != tab.Len() {
+		t.Fatalf("warm: %+v, %d symbols", st2, tab2.Len())
+	}
+	// One file changes, one goes: one parse, and the gone file's symbols go.
+	later := time.Now().Add(2 * time.Second)
+	os.WriteFile(filepath.Join(root, "main.go"), []byte("package main\n\nfunc main() {}\n\nfunc Added() {}\n"), 0o644)
+	os.Chtimes(filepath.Join(root, "main.go"), later, later)
+	os.Remove(filepath.Join(root, "lib/util.py"))
+	_, tab3, st3 := index(t, root, cacheDir, nil)
+	if st3.Parsed != 1 {
+		t.Fatalf("after a change: %+v", st3)
+	}
+	var names []string
+	tab3.Each(func(_ string, syms []Symbol) {
+		for _, s := range syms {
+			names = append(names, s.Name)
+		}
+	})
+	got := strings.Join(sortedCopy(names), " ")
+	if got != "Added CommandRouter main route route" {
+		t.Errorf("symbols after change: %s", got)
+	}
+	// And the cache agrees on the next start.
+	_, _, st4 := index(t, root, cacheDir, nil)
+	if st4.Parsed != 0 || st4.FromCache != 3 {
+		t.Errorf("cache after change: %+v", st4)
+	}
+}
+
+func TestCacheDiscardsCorruptTruncatedAndOtherVersions(t *testing.T) {
+	root := writeTree(t, cacheTree)
+	cases := []struct {
+		name  string
+		spoil func(file string)
+	}{
+		{"garbage", func(f string) { os.WriteFile(f, []byte(strings.Repeat("not a bbolt file ", 1000)), 0o600) }},
+		{"truncated", func(f string) {
+			b, _ := os.ReadFile(f)
+			os.WriteFile(f, b[:len(b)/3], 0o600)
+		}},
+		{"empty", func(f string) { os.WriteFile(f, nil, 0o600) }},
+		{"other version", func(f string) {
+			c := &Cache{file: f, logf: func(string, ...any) {}}
+			saved := version
+			version = []byte("an older wayfind")
+			defer func() { version = saved }()
+			os.Remove(f)
+			if err := c.Save(map[string]Entry{"main.go": {Size: 1, Symbols: []Symbol{{Name: "Stale"}}}}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"bad entry", func(f string) {
+			c := &Cache{file: f, logf: func(string, ...any) {}}
+			if err := c.guard(func() error { return c.save(nil, nil) }); err != nil {
+				t.Fatal(err)
+			}
+			db := openRaw(t, f)
+			defer db.Close()
+			putRaw(t, db, "main.go", []byte{0x05, 0xff})
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cacheDir := t.TempDir()
+			_, want, _ := index(t, root, cacheDir, nil)
+			c.spoil(OpenCache(cacheDir, mustClean(t, root), nil).File())
+			var logs []string
+			_, tab, st := index(t, root, cacheDir, &logs)
+			if tab.Len() != want.Len() || st.Parsed != 4 {
+				t.Fatalf("after %s: %+v, %d symbols, want %d", c.name, st, tab.Len(), want.Len())
+			}
+			if !strings.Contains(strings.Join(logs, "\n"), "discarded") && c.name != "empty" {
+				t.Errorf("no log line for the discarded cache: %q", logs)
+			}
+			// The rebuilt cache serves the next start.
+			if _, _, st := index(t, root, cacheDir, nil); st.Parsed != 0 {
+				t.Errorf("cache not rebuilt: %+v", st)
+			}
+		})
+	}
+}
+
+func TestCacheTwoIndexersOnOneRoot(t *testing.T) {
+	root, cacheDir := writeTree(t, cacheTree), t.TempDir()
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, tab, _ := index(t, root, cacheDir, nil)
+			if tab.Len() != 6 {
+				t.Errorf("concurrent index: %d symbols", tab.Len())
+			}
+		}()
+	}
+	wg.Wait()
+	if _, tab, st := index(t, root, cacheDir, nil); st.Parsed != 0 || tab.Len() != 6 {
+		t.Errorf("after concurrent writers: %+v, %d symbols", st, tab.Len())
+	}
+}
+
+func TestIndexerRefreshAndContent(t *testing.T) {
+	root := writeTree(t, cacheTree)
+	x, _, _ := index(t, root, "-", nil)
+	roots := []string{mustClean(t, root)}
+	main := filepath.Join(roots[0], "main.go")
+	tab, err := x.SetContent(context.Background(), main, []byte("package main\n\nfunc Unsaved() {}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if syms, _ := tab.Get(main); len(syms) != 1 || syms[0].Name != "Unsaved" {
+		t.Fatalf("content: %+v", syms)
+	}
+	// A refresh reads the disk again.
+	ix := workspace.Build(roots, workspace.Options{})
+	if tab, err = x.Refresh(context.Background(), ix, []string{main}); err != nil {
+		t.Fatal(err)
+	}
+	if syms, _ := tab.Get(main); len(syms) != 2 {
+		t.Fatalf("after refresh: %+v", syms)
+	}
+	// A deleted directory takes its files' symbols along.
+	os.RemoveAll(filepath.Join(roots[0], "lib"))
+	ix = workspace.Build(roots, workspace.Options{})
+	if tab, err = x.Refresh(context.Background(), ix, []string{filepath.Join(roots[0], "lib")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := tab.Get(filepath.Join(roots[0], "lib", "util.py")); ok || tab.Len() != 5 {
+		t.Errorf("after deleting lib/: %d symbols", tab.Len())
+	}
+}
+
+func mustClean(t *testing.T, root string) string {
+	r, err := workspace.CleanRoots([]string{root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r[0]
+}
+
+func sortedCopy(s []string) []string {
+	out := append([]string(nil), s...)
+	for i := range out {
+		for j := i + 1; j < len(out); j++ {
+			if out[j] < out[i] {
+				out[i], out[j] = out[j], out[i]
+			}
+		}
+	}
+	return out
+}
