@@ -45,13 +45,15 @@ type clientResults struct {
 	Links        []struct {
 		Target string `json:"target"`
 	} `json:"links"`
-	Diagnostics      json.RawMessage `json:"diagnostics"`
-	Progress         []string        `json:"progress"`
-	ServerRequests   []string        `json:"serverRequests"`
-	Cancel           json.RawMessage `json:"cancel"`
-	CancelServerExit *int            `json:"cancelServerExit"`
-	ExitCode         *int            `json:"exitCode"`
-	Stopped          bool            `json:"stopped"`
+	Diagnostics      json.RawMessage          `json:"diagnostics"`
+	Progress         []string                 `json:"progress"`
+	ServerRequests   []string                 `json:"serverRequests"`
+	Cancel           json.RawMessage          `json:"cancel"`
+	CancelServerExit *int                     `json:"cancelServerExit"`
+	ExitCode         *int                     `json:"exitCode"`
+	Stopped          bool                     `json:"stopped"`
+	WorkspaceSymbol  []wire.SymbolInformation `json:"workspaceSymbol"`
+	DocumentSymbol   json.RawMessage          `json:"documentSymbol"`
 }
 
 func readResults(t *testing.T, path string) clientResults {
@@ -88,6 +90,14 @@ func checkCommon(t *testing.T, r clientResults) {
 	}
 	if len(r.Links) != 3 {
 		t.Errorf("links: %+v", r.Links)
+	}
+	if len(r.WorkspaceSymbol) == 0 || r.WorkspaceSymbol[0].Name != "Socket" || r.WorkspaceSymbol[0].Path != "include/net/socket.h" ||
+		r.WorkspaceSymbol[0].Location.Range.Start.Line != 3 {
+		t.Errorf("workspace/symbol: %+v", r.WorkspaceSymbol)
+	}
+	outline := strings.ReplaceAll(string(r.DocumentSymbol), " ", "") // Neovim's encoder spaces its JSON
+	if !strings.Contains(outline, `"name":"connect"`) || !strings.Contains(outline, `"name":"Socket"`) {
+		t.Errorf("documentSymbol: %s", r.DocumentSymbol)
 	}
 }
 
@@ -137,7 +147,8 @@ func TestNodeClient(t *testing.T) {
 	}
 	r := readResults(t, out)
 	checkCommon(t, r)
-	if strings.Join(r.Progress, ",") == "" || r.Progress[0] != "begin" || r.Progress[len(r.Progress)-1] != "end" {
+	// Two sequences (files, then symbols) share the list; both begin and end.
+	if strings.Join(r.Progress, ",") == "" || r.Progress[0] != "begin" || !strings.Contains(strings.Join(r.Progress, ","), "end") {
 		t.Errorf("progress: %v", r.Progress)
 	}
 	asked := strings.Join(r.ServerRequests, ",")

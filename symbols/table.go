@@ -315,3 +315,13 @@ func cloneFiles(m map[string]*Entry) map[string]*Entry {
 	}
 	return out
 }
+
+// TableOf makes a table from symbols by absolute file path (for callers
+// that extract files themselves, and tests).
+func TableOf(files map[string][]Symbol) *Table {
+	m := make(map[string]*Entry, len(files))
+	for f, syms := range files {
+		m[f] = &Entry{Size: -1, Symbols: syms}
+	}
+	return newTable(m)
+}

@@ -237,3 +237,31 @@ func TestFormats(t *testing.T) {
 		t.Fatalf("two roots: %q %s", r.stdout, r.stderr)
 	}
 }
+
+func TestSymbolsCommand(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "src"), 0o755)
+	os.WriteFile(filepath.Join(dir, "src", "router.h"), []byte("class CommandRouter {\n  void route();\n};\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "src", "router.cpp"), []byte("void CommandRouter::route() {}\n"), 0o644)
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"symbols", "--root", dir, "--format", "text", "CoRo"}, 0, "class       CommandRouter  src/router.h:1:7"},
+		{[]string{"symbols", "--root", dir, "--format", "json", "CommandRouter::route"}, 0, `"containerName":"CommandRouter"`},
+		{[]string{"symbols", "--root", dir, "--format", "text", "zzzq"}, 100, ""},
+		{[]string{"symbols", "--root", dir}, 2, ""},
+		{[]string{"find", "--root", dir, "--format", "json", "--kind", "all", "--impl", "CommandRouter"}, 0, `"path":"src/router.cpp"`},
+		{[]string{"find", "--root", dir, "--format", "jsonl", "--kind", "symbol", "route"}, 0, `"name":"route"`},
+		{[]string{"index", "--root", dir, "--format", "json"}, 0, `"fromCache":2`},
+		{[]string{"index", "--root", dir, "extra"}, 2, ""},
+	}
+	for _, c := range cases {
+		cmd := exec.Command(binary, c.args...)
+		out, _ := cmd.Output()
+		if code := cmd.ProcessState.ExitCode(); code != c.code || !strings.Contains(string(out), c.want) {
+			t.Errorf("%v: exit %d, output %s; want exit %d and %q", c.args, code, out, c.code, c.want)
+		}
+	}
+}

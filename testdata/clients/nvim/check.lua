@@ -33,6 +33,8 @@ local ok, err = pcall(function()
   out.status = req('find/status', {}) -- answers at once; the request above waited for the index
   out.files = req('find/files', { query = 'midlware', limit = 3 })
   out.locate = req('find/locate', { query = 'where is the auth middleware implemented' })
+  out.workspaceSymbol = req('workspace/symbol', { query = 'Socket' })
+  out.documentSymbol = req('textDocument/documentSymbol', { textDocument = { uri = vim.uri_from_fname(project .. '/include/net/socket.h') } })
 
   -- A document with broken path literals, opened the way a user would.
   vim.cmd('edit ' .. vim.fn.fnameescape(project .. '/docs/guide.md'))

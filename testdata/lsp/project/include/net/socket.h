@@ -1,1 +1,8 @@
 #pragma once
+
+namespace net {
+class Socket {
+public:
+    void connect(const char* host);
+};
+}

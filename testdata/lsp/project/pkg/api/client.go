@@ -1,1 +1,3 @@
 package api
+
+func NewClient() {}

@@ -1,1 +1,6 @@
 package api
+
+// Client calls the API.
+type Client struct{}
+
+func (c *Client) Do() error { return nil }

@@ -1,0 +1,150 @@
+package rank
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"wayfind/symbols"
+	"wayfind/workspace"
+)
+
+// symbolEngine is an engine over files with the given symbols, each
+// written "Kind Container.Name" (container optional).
+func symbolEngine(t *testing.T, files map[string][]string) *Engine {
+	t.Helper()
+	root := "/ws"
+	ix := &workspace.Index{Roots: []string{root}}
+	table := map[string][]symbols.Symbol{}
+	for path, defs := range files {
+		ix.Files = append(ix.Files, workspace.File{Path: path})
+		var syms []symbols.Symbol
+		for i, d := range defs {
+			kind, qual, _ := strings.Cut(d, " ")
+			k := map[string]symbols.Kind{"class": symbols.Class, "struct": symbols.Struct, "func": symbols.Function,
+				"method": symbols.Method, "interface": symbols.Interface}[kind]
+			name, container := qual, ""
+			if i := strings.LastIndexByte(qual, '.'); i >= 0 {
+				container, name = qual[:i], qual[i+1:]
+			}
+			line := uint32(i)
+			syms = append(syms, symbols.Symbol{Name: name, Kind: k, Container: container,
+				Range: symbols.Range{Start: symbols.Position{Line: line}}, Select: symbols.Range{Start: symbols.Position{Line: line}}})
+		}
+		table[filepath.Join(root, path)] = syms
+	}
+	workspaceSort(ix)
+	return New(ix).WithSymbols(NewSymbolIndex(symbols.TableOf(table)))
+}
+
+func workspaceSort(ix *workspace.Index) {
+	for i := range ix.Files {
+		for j := i + 1; j < len(ix.Files); j++ {
+			if ix.Files[j].Path < ix.Files[i].Path {
+				ix.Files[i], ix.Files[j] = ix.Files[j], ix.Files[i]
+			}
+		}
+	}
+}
+
+var symbolTree = map[string][]string{
+	"src/net/router.h":          {"class net.CommandRouter", "method net.CommandRouter.route", "method net.CommandRouter.dispatch"},
+	"src/net/router.cc":         {"method net.CommandRouter.route", "method net.CommandRouter.dispatch"},
+	"src/net/command_runner.go": {"struct net.CommandRunner", "method net.CommandRunner.Run", "func net.commandRouterHelper"},
+	"src/http/server.go":        {"struct http.Server", "method http.Server.Serve", "method http.Server.ListenAndServe", "func http.Serve"},
+	"src/http/handler.go":       {"interface http.Handler", "method http.Handler.ServeHTTP"},
+	"lib/Routes.java":           {"class routes.Routes", "method routes.Routes.register", "class routes.Routes.Route"},
+	"lib/tree.py":               {"class Tree", "method Tree.insert", "func serve"},
+}
+
+func TestSearchSymbols(t *testing.T) {
+	e := symbolEngine(t, symbolTree)
+	cases := []struct {
+		query string
+		want  []string // leading results, "path:Qualified"
+		none  bool
+	}{
+		{"CommandRouter", []string{"src/net/router.h:net.CommandRouter"}, false},
+		{"commandrouter", []string{"src/net/router.h:net.CommandRouter"}, false},
+		{"CoRo", []string{"src/net/router.h:net.CommandRouter"}, false},
+		{"cmdrun", nil, false},
+		{"CommandR", []string{"src/net/command_runner.go:net.CommandRunner", "src/net/router.h:net.CommandRouter"}, false}, // a tie, broken by path
+		{"ComandRouter", []string{"src/net/router.h:net.CommandRouter"}, false},                                            // one typo
+		{"Serve", []string{"src/http/server.go:http.Serve", "src/http/server.go:http.Server.Serve"}, false},                // exact first; definitions before members
+		{"http.Server.Serve", []string{"src/http/server.go:http.Server.Serve"}, false},
+		{"Server::ListenAndServe", []string{"src/http/server.go:http.Server.ListenAndServe"}, false},
+		{"Routes#register", []string{"lib/Routes.java:routes.Routes.register"}, false},
+		{"CommandRouter.route", []string{"src/net/router.cc:net.CommandRouter.route", "src/net/router.h:net.CommandRouter.route"}, false},
+		{"Tree.", []string{"lib/tree.py:Tree.insert"}, false},
+		{"Nothing.route", nil, true},
+		{"zzqx", nil, true},
+	}
+	for _, c := range cases {
+		t.Run(c.query, func(t *testing.T) {
+			ms, err := e.SearchSymbols(context.Background(), SymbolRequest{Query: c.query})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, m := range ms {
+				got = append(got, m.Path+":"+m.Symbol.Qualified())
+			}
+			if c.none {
+				if len(got) > 0 {
+					t.Errorf("want nothing, got %v", got)
+				}
+				return
+			}
+			if c.want == nil {
+				if len(got) == 0 {
+					t.Errorf("want something")
+				}
+				return
+			}
+			if len(got) < len(c.want) || strings.Join(got[:len(c.want)], " ") != strings.Join(c.want, " ") {
+				t.Errorf("got %v, want first %v", got, c.want)
+			}
+		})
+	}
+	if ms, _ := e.SearchSymbols(context.Background(), SymbolRequest{Query: "e", Limit: 3}); len(ms) != 3 {
+		t.Errorf("limit 3: %d results", len(ms))
+	}
+	if _, err := e.SearchSymbols(context.Background(), SymbolRequest{Query: " :: "}); err == nil {
+		t.Error("an empty query must be an input error")
+	}
+}
+
+// TestFindUsesSymbols: a file named otherwise is found through the class
+// it defines, and asking for the implementation prefers the file that
+// implements the class's methods.
+func TestFindUsesSymbols(t *testing.T) {
+	e := symbolEngine(t, symbolTree)
+	res, err := e.Find(context.Background(), FindRequest{Query: "CommandRouter"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Matches) == 0 || res.Matches[0].Path != "src/net/router.h" || !strings.Contains(strings.Join(res.Matches[0].MatchedIn, ","), "symbol") {
+		t.Fatalf("find CommandRouter: %+v", res.Matches)
+	}
+	res, err = e.Find(context.Background(), FindRequest{Query: "CommandRouter", Impl: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Matches) == 0 || res.Matches[0].Path != "src/net/router.cc" {
+		t.Fatalf("find CommandRouter --impl: %+v", res.Matches)
+	}
+	// A file whose name matches keeps its place; the symbol only adds to it.
+	res, _ = e.Find(context.Background(), FindRequest{Query: "command_runner"})
+	if len(res.Matches) == 0 || res.Matches[0].Path != "src/net/command_runner.go" {
+		t.Fatalf("find command_runner: %+v", res.Matches)
+	}
+	// Without symbols, the class alone finds nothing named like it.
+	plain := New(e.Index())
+	res, _ = plain.Find(context.Background(), FindRequest{Query: "CommandRouter"})
+	for _, m := range res.Matches {
+		if m.Path == "src/net/router.h" && m.Score > 0.8 {
+			t.Errorf("without symbols router.h scores %.2f", m.Score)
+		}
+	}
+}
