@@ -32,6 +32,10 @@ bench: deps
 bench-lsp: deps build
 	$(GO) run ./cmd/wayfind-bench -lsp $(BIN) -corpora $(SHARED)/corpora -cases $(SHARED)/bench/cases-public.jsonl
 
+# The symbol index of the Go source tree beside universal-ctags -R.
+bench-symbols: deps build
+	$(GO) run ./cmd/wayfind-bench -symbols $$($(GO) env GOROOT)/src -bin $(BIN) -runs 3
+
 # Each fuzz target for FUZZTIME; `make test` already replays their seeds.
 fuzz:
 	$(GO) test ./rank -run '^$$' -fuzz '^FuzzParsePath$$' -fuzztime $(FUZZTIME)

@@ -2,6 +2,7 @@ package rank
 
 import (
 	"context"
+	"math/bits"
 	"sort"
 	"strings"
 
@@ -40,8 +41,10 @@ type SymbolIndex struct {
 }
 
 type symRef struct {
-	file string // absolute
-	sym  *symbols.Symbol
+	file   string // absolute
+	sym    *symbols.Symbol
+	member bool  // sym.Kind.IsMember()
+	depth  uint8 // dots in sym.Container
 }
 
 type symName struct {
@@ -69,7 +72,8 @@ func NewSymbolIndex(t *symbols.Table) *SymbolIndex {
 				si.names = append(si.names, symName{sq: sq, words: words(s.Name), mask: charMask(sq)})
 			}
 			si.names[id].refs = append(si.names[id].refs, int32(len(si.refs)))
-			si.refs = append(si.refs, symRef{file: file, sym: s})
+			si.refs = append(si.refs, symRef{file: file, sym: s, member: s.Kind.IsMember(),
+				depth: uint8(min(strings.Count(s.Container, "."), 255))})
 		}
 	})
 	return si
@@ -165,7 +169,8 @@ func (e *Engine) SearchSymbols(ctx context.Context, req SymbolRequest) ([]Symbol
 	}
 	qsq := squash(q.Name)
 	qmask := charMask(qsq)
-	var buckets [7][]SymbolMatch
+	typos := !req.Exact && len(qsq) >= 5
+	var buckets [7][]symHit
 	for n := range si.names {
 		if n%8192 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -174,12 +179,15 @@ func (e *Engine) SearchSymbols(ctx context.Context, req SymbolRequest) ([]Symbol
 		}
 		nm := &si.names[n]
 		class, score := -1, 0.0
-		if q.Name == "" {
+		switch {
+		case q.Name == "":
 			class, score = 3, 0.5
-		} else if nm.mask&qmask == qmask {
+		case nm.mask&qmask == qmask:
 			class, score = matchSymbolName(qsq, nm, req.Exact)
 		}
-		if class < 0 && !req.Exact && len(qsq) >= 5 && len(nm.sq) >= len(qsq)-1 {
+		// One edit leaves at most one of the query's letters out of the
+		// name: a cheap test that spares almost every name the distance.
+		if class < 0 && typos && len(nm.sq) >= len(qsq)-1 && bits.OnesCount64(qmask&^nm.mask) <= 1 {
 			if osa(qsq, nm.sq, 1) <= 1 || (len(nm.sq) > len(qsq) && osa(qsq, nm.sq[:len(qsq)], 1) <= 1) {
 				class, score = 5, 0.5
 			}
@@ -196,6 +204,22 @@ func (e *Engine) SearchSymbols(ctx context.Context, req SymbolRequest) ([]Symbol
 			if len(q.Qualifier) > 0 && !containerMatches(q.Qualifier, ref.sym.Container) {
 				continue
 			}
+			buckets[c] = append(buckets[c], symHit{ref: r, score: s})
+		}
+	}
+	// Best class first; each bucket is sorted only when reached, and files
+	// are checked against this engine's index only as results are taken.
+	out := make([]SymbolMatch, 0, limit)
+	for c, b := range buckets {
+		if len(out) >= limit {
+			break
+		}
+		sort.Slice(b, func(i, j int) bool { return si.before(&b[i], &b[j]) })
+		for _, h := range b {
+			if len(out) >= limit {
+				break
+			}
+			ref := &si.refs[h.ref]
 			root, rel, ok := e.ix.RootOf(ref.file)
 			if !ok {
 				continue
@@ -203,18 +227,37 @@ func (e *Engine) SearchSymbols(ctx context.Context, req SymbolRequest) ([]Symbol
 			if _, ok := e.byPath[root][rel]; !ok {
 				continue // the file left the index since its symbols were read
 			}
-			buckets[c] = append(buckets[c], SymbolMatch{File: ref.file, Root: root, Path: rel, Symbol: *ref.sym, Score: round3(s), class: c})
+			out = append(out, SymbolMatch{File: ref.file, Root: root, Path: rel, Symbol: *ref.sym, Score: round3(h.score), class: c})
 		}
-	}
-	out := make([]SymbolMatch, 0, limit)
-	for _, b := range buckets {
-		if len(out) >= limit {
-			break
-		}
-		sort.Slice(b, func(i, j int) bool { return symbolBefore(&b[i], &b[j]) })
-		out = append(out, b[:min(len(b), limit-len(out))]...)
 	}
 	return out, nil
+}
+
+type symHit struct {
+	ref   int32
+	score float64
+}
+
+// before orders hits within a class: definitions before members, better
+// score, shorter name, shallower container, then by place.
+func (si *SymbolIndex) before(a, b *symHit) bool {
+	ra, rb := &si.refs[a.ref], &si.refs[b.ref]
+	if ra.member != rb.member {
+		return rb.member
+	}
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	if la, lb := len(ra.sym.Name), len(rb.sym.Name); la != lb {
+		return la < lb
+	}
+	if ra.depth != rb.depth {
+		return ra.depth < rb.depth
+	}
+	if ra.file != rb.file {
+		return ra.file < rb.file
+	}
+	return ra.sym.Select.Start.Line < rb.sym.Select.Start.Line
 }
 
 // matchSymbolName places a squashed query against a name (classes 1–4
@@ -226,6 +269,9 @@ func matchSymbolName(q string, nm *symName, exact bool) (int, float64) {
 		return 1, 0.97
 	case strings.HasPrefix(nm.sq, q):
 		return 2, 0.80 + 0.15*cover
+	case !isSubsequence(q, nm.sq):
+		// every class below reads the query as a subsequence of the name
+		return -1, 0
 	case humps(q, nm.words):
 		return 3, 0.72 + 0.15*cover
 	case strings.Contains(nm.sq, q):
@@ -276,25 +322,6 @@ func containerMatches(qual []string, container string) bool {
 		j--
 	}
 	return true
-}
-
-func symbolBefore(a, b *SymbolMatch) bool {
-	if am, bm := a.Symbol.Kind.IsMember(), b.Symbol.Kind.IsMember(); am != bm {
-		return bm
-	}
-	if a.Score != b.Score {
-		return a.Score > b.Score
-	}
-	if len(a.Symbol.Name) != len(b.Symbol.Name) {
-		return len(a.Symbol.Name) < len(b.Symbol.Name)
-	}
-	if ca, cb := strings.Count(a.Symbol.Container, "."), strings.Count(b.Symbol.Container, "."); ca != cb {
-		return ca < cb
-	}
-	if a.Path != b.Path {
-		return a.Path < b.Path
-	}
-	return a.Symbol.Select.Start.Line < b.Symbol.Select.Start.Line
 }
 
 // Symbol readings of a find query. A file that defines a type named like

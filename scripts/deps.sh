@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the tools wayfind's tests and benchmarks call, idempotently:
 # git (ignore-rule oracle), fzf (the benchmark's peer), gcc (cgo for -race),
-# neovim (a real LSP client), node + npm and the Node test client's
+# neovim (a real LSP client), universal-ctags (the symbol extractor's
+# outside reference and benchmark peer), python3 (its standard library is
+# one of the ctags comparison's trees), node + npm and the Node test client's
 # packages (vscode-jsonrpc, vscode-languageserver-protocol: what VS Code's
 # client is built on).
 set -euo pipefail
@@ -12,6 +14,8 @@ command -v git >/dev/null || need+=(git)
 command -v fzf >/dev/null || need+=(fzf)
 command -v gcc >/dev/null || need+=(gcc)
 command -v nvim >/dev/null || need+=(neovim)
+ctags --version 2>/dev/null | grep -q "Universal Ctags" || need+=(universal-ctags)
+command -v python3 >/dev/null || need+=(python3)
 command -v node >/dev/null || need+=(nodejs)
 command -v npm >/dev/null || need+=(npm)
 if [ ${#need[@]} -gt 0 ]; then

@@ -64,7 +64,15 @@ func main() {
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the queries here")
 	scale := flag.Int("scale", 0, "also index this many paths (the largest corpus replicated under prefixes) and report memory")
 	lspBin := flag.String("lsp", "", "drive this wayfind binary's `lsp` through the protocol instead of calling the engine in-process")
+	symbolRoot := flag.String("symbols", "", "benchmark the symbol index of this tree beside universal-ctags (needs -bin)")
+	bin := flag.String("bin", "bin/wayfind", "the wayfind binary, for -symbols")
+	runs := flag.Int("runs", 3, "runs per measurement, for -symbols (medians are reported)")
 	flag.Parse()
+	if *symbolRoot != "" {
+		fmt.Printf("# wayfind symbol bench — %s, %d cores (GOMAXPROCS %d), %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version())
+		symbolBench(*bin, *symbolRoot, *runs)
+		return
+	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
 		if err != nil {
