@@ -99,6 +99,14 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 			}
 		}
 	}
+	// Files that define what the name names: a path written after a class
+	// (src/CommandRouter.cpp) whose file is named otherwise (src/router.cc).
+	symHits := e.symbolFiles(&FindQuery{Squashed: qSq}, true)
+	for id := range symHits {
+		if _, seen := cands[id]; !seen {
+			cands[id] = bySymbol
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -112,7 +120,12 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 			}
 		}
 		f := &e.files[id]
-		nm := scoreName(qBase, qStem, qExt, qSq, f.baseName(), e.stems[f.stem].text, dist)
+		var nm nameMatch
+		if dist == bySymbol {
+			nm = symbolName(symHits[id], qExt, f.baseName())
+		} else {
+			nm = scoreName(qBase, qStem, qExt, qSq, f.baseName(), e.stems[f.stem].text, dist)
+		}
 		if nm.score == 0 {
 			continue
 		}
@@ -162,6 +175,21 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	}
 	res.Candidates = scored
 	return res, nil
+}
+
+// bySymbol marks a candidate found through a symbol, not its name.
+const bySymbol = -2
+
+// symbolName scores a candidate found through a symbol as a name match: a
+// little below a file named exactly so (0.85 of the symbol's find score),
+// and only in the extension family the path asked for.
+func symbolName(sh nameMatch, qExt, base string) nameMatch {
+	_, ext := splitExt(base)
+	a, _ := extAffinity(qExt, ext)
+	if a < 0.9 {
+		return nameMatch{}
+	}
+	return nameMatch{score: 0.85 * sh.score * a, reason: sh.reason}
 }
 
 // confident decides whether the best of the sorted candidates is clearly

@@ -148,3 +148,31 @@ func TestFindUsesSymbols(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveUsesSymbols: a path written after the class it holds finds
+// the file named otherwise, in the extension family asked for.
+func TestResolveUsesSymbols(t *testing.T) {
+	e := symbolEngine(t, symbolTree)
+	cases := []struct{ path, want string }{
+		{"src/net/CommandRouter.cc", "src/net/router.cc"},
+		{"src/net/CommandRouter.h", "src/net/router.h"},
+		{"net/command_router.h", "src/net/router.h"},
+	}
+	for _, c := range cases {
+		res, err := e.Resolve(context.Background(), ResolveRequest{Path: c.path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Resolved == nil || res.Resolved.Path != c.want {
+			t.Errorf("%s: %+v", c.path, res)
+		}
+		plain, _ := New(e.Index()).Resolve(context.Background(), ResolveRequest{Path: c.path})
+		if plain.Resolved != nil && plain.Resolved.Path == c.want {
+			t.Errorf("%s resolves without symbols too; the test shows nothing", c.path)
+		}
+	}
+	// A symbol in another language family is no answer for this path.
+	if res, _ := e.Resolve(context.Background(), ResolveRequest{Path: "lib/CommandRouter.py"}); res.Resolved != nil {
+		t.Errorf("CommandRouter.py: %+v", res.Resolved)
+	}
+}
