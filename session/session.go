@@ -200,8 +200,12 @@ func (s *Session) kickIndex() {
 	}
 }
 
-// Reindex rebuilds the index from scratch and waits for it.
+// Reindex rebuilds the index from scratch and waits for it; symbols are
+// parsed again too (in the background), whatever the cache says.
 func (s *Session) Reindex(ctx context.Context) (Status, error) {
+	if s.symx != nil {
+		s.symx.Forget()
+	}
 	s.mu.Lock()
 	s.want++
 	s.mu.Unlock()

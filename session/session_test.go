@@ -111,3 +111,43 @@ func TestHistoryIsARing(t *testing.T) {
 		t.Fatalf("history %v", got)
 	}
 }
+
+// TestSymbolsFollowTheSession: symbols index after the files, follow
+// changes reported to the session, and Reindex parses them again.
+func TestSymbolsFollowTheSession(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n\nfunc Alpha() {}\n"), 0o644)
+	s := New(Options{})
+	defer s.Close()
+	s.SetRoots([]string{dir})
+	eng, err := s.SymbolEngine(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms, _ := eng.SearchSymbols(context.Background(), rank.SymbolRequest{Query: "Alpha"}); len(ms) != 1 {
+		t.Fatalf("Alpha: %+v", ms)
+	}
+	os.WriteFile(filepath.Join(dir, "b.py"), []byte("class Beta:\n    pass\n"), 0o644)
+	s.Changed([]string{filepath.Join(dir, "b.py")})
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		eng, _ = s.SymbolEngine(context.Background())
+		if ms, _ := eng.SearchSymbols(context.Background(), rank.SymbolRequest{Query: "Beta"}); len(ms) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a new file's symbols never arrived")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	st, err := s.Reindex(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SymbolEngine(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if st = s.Status(); st.Symbols != 2 || !st.SymbolsReady {
+		t.Errorf("after reindex: %+v", st)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"wayfind/workspace"
@@ -153,28 +152,36 @@ func (x *Indexer) Sync(ctx context.Context, ix *workspace.Index) (*Table, SyncSt
 func (x *Indexer) Refresh(ctx context.Context, ix *workspace.Index, paths []string) (*Table, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	affected := map[string]bool{}
-	under := func(p, dir string) bool {
-		return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))
+	// A file is affected when it or one of its directories is named: a
+	// set and a walk up each file's parents, not paths × files.
+	named := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		named[filepath.Clean(p)] = true
 	}
+	under := func(f string) bool {
+		for p := f; ; {
+			if named[p] {
+				return true
+			}
+			parent := filepath.Dir(p)
+			if parent == p {
+				return false
+			}
+			p = parent
+		}
+	}
+	affected := map[string]bool{}
 	for _, f := range ix.Files {
 		if LanguageOf(f.Path) == nil {
 			continue
 		}
-		abs := ix.Abs(f)
-		for _, p := range paths {
-			if under(abs, p) {
-				affected[abs] = true
-				break
-			}
+		if abs := ix.Abs(f); under(abs) {
+			affected[abs] = true
 		}
 	}
 	for abs := range x.table.files {
-		for _, p := range paths {
-			if under(abs, p) {
-				affected[abs] = true
-				break
-			}
+		if under(abs) {
+			affected[abs] = true
 		}
 	}
 	files := make([]string, 0, len(affected))
@@ -183,6 +190,17 @@ func (x *Indexer) Refresh(ctx context.Context, ix *workspace.Index, paths []stri
 	}
 	next, _, err := x.refresh(ctx, ix, files, x.table.files, false)
 	return next, err
+}
+
+// Forget drops every symbol known, in memory and in the caches of the
+// roots seen so far, so that the next Sync parses everything again.
+func (x *Indexer) Forget() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, c := range x.caches {
+		c.remove()
+	}
+	x.table = &Table{files: map[string]*Entry{}}
 }
 
 // SetContent replaces a file's symbols with those of its unsaved content
