@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"wayfind/rank"
+	"wayfind/symbols"
 )
 
 func write(t *testing.T, p string) {
@@ -36,7 +37,7 @@ func has(t *testing.T, s *Session, rel string) bool {
 func TestChangesReportedAreInTheNextAnswer(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "src", "a.go"))
-	s := New(Options{})
+	s := New(Options{Symbols: noCache})
 	defer s.Close()
 	s.SetRoots([]string{dir})
 	if !has(t, s, "src/a.go") {
@@ -57,7 +58,7 @@ func TestChangesReportedAreInTheNextAnswer(t *testing.T) {
 func TestWatcherSeesChurn(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "a.go"))
-	s := New(Options{Watch: true})
+	s := New(Options{Watch: true, Symbols: noCache})
 	defer s.Close()
 	s.SetRoots([]string{dir})
 	if !has(t, s, "a.go") {
@@ -85,7 +86,7 @@ func TestWatcherSeesChurn(t *testing.T) {
 }
 
 func TestEngineWaitsForTheRootsIndex(t *testing.T) {
-	s := New(Options{WaitReady: 50 * time.Millisecond})
+	s := New(Options{WaitReady: 50 * time.Millisecond, Symbols: noCache})
 	defer s.Close()
 	if _, err := s.Engine(context.Background()); err != ErrNotReady {
 		t.Fatalf("no roots ever indexed: got %v, want ErrNotReady", err)
@@ -102,7 +103,7 @@ func TestEngineWaitsForTheRootsIndex(t *testing.T) {
 }
 
 func TestHistoryIsARing(t *testing.T) {
-	s := New(Options{HistorySize: 3})
+	s := New(Options{HistorySize: 3, Symbols: noCache})
 	defer s.Close()
 	for _, f := range []string{"a", "b", "c", "a", "d"} {
 		s.Visit(f)
@@ -112,12 +113,15 @@ func TestHistoryIsARing(t *testing.T) {
 	}
 }
 
+// noCache keeps the tests' symbols out of the user's cache directory.
+var noCache = symbols.IndexerOptions{CacheDir: "-"}
+
 // TestSymbolsFollowTheSession: symbols index after the files, follow
 // changes reported to the session, and Reindex parses them again.
 func TestSymbolsFollowTheSession(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n\nfunc Alpha() {}\n"), 0o644)
-	s := New(Options{})
+	s := New(Options{Symbols: noCache})
 	defer s.Close()
 	s.SetRoots([]string{dir})
 	eng, err := s.SymbolEngine(context.Background())

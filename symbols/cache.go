@@ -270,25 +270,30 @@ type decoder struct {
 	err error
 }
 
-func (d *decoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.b)
+// advance moves past n bytes, or marks the entry truncated when a varint
+// could not be read (n ≤ 0).
+func (d *decoder) advance(n int) bool {
 	if n <= 0 {
-		d.err = errShort
-		d.b = nil
-		return 0
+		d.err, d.b = errShort, nil
+		return false
 	}
 	d.b = d.b[n:]
+	return true
+}
+
+func (d *decoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if !d.advance(n) {
+		return 0
+	}
 	return v
 }
 
 func (d *decoder) varint() int64 {
 	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.err = errShort
-		d.b = nil
+	if !d.advance(n) {
 		return 0
 	}
-	d.b = d.b[n:]
 	return v
 }
 

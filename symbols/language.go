@@ -35,6 +35,9 @@ var queryFiles embed.FS
 type Language struct {
 	Name    string
 	grammar func() *sitter.Language
+	// queryFile names the query when it is not Name's (TSX reads
+	// TypeScript's: its grammar only adds JSX nodes).
+	queryFile string
 	// elide, when set, names the byte spans the parser may skip (function
 	// bodies) because no definition worth indexing lives there.
 	elide func(src []byte) []sitter.Range
@@ -49,7 +52,7 @@ var languages = []*Language{
 	{Name: "python", grammar: python.GetLanguage},
 	{Name: "javascript", grammar: javascript.GetLanguage},
 	{Name: "typescript", grammar: typescript.GetLanguage},
-	{Name: "tsx", grammar: tsx.GetLanguage},
+	{Name: "tsx", grammar: tsx.GetLanguage, queryFile: "typescript"},
 	{Name: "rust", grammar: rust.GetLanguage},
 	{Name: "java", grammar: java.GetLanguage},
 	{Name: "c", grammar: c.GetLanguage},
@@ -115,7 +118,11 @@ func Languages() []string {
 // compiled query is immutable and shared by every worker; cursors are not.
 func (l *Language) compiled() (*compiledQuery, error) {
 	l.once.Do(func() {
-		src, err := queryFiles.ReadFile("queries/" + l.Name + ".scm")
+		file := l.queryFile
+		if file == "" {
+			file = l.Name
+		}
+		src, err := queryFiles.ReadFile("queries/" + file + ".scm")
 		if err != nil {
 			l.err = err
 			return

@@ -35,6 +35,11 @@ const (
 	rolePackage
 )
 
+var captureRoles = map[string]captureRole{
+	"name": roleName, "declarator": roleDeclarator, "receiver": roleReceiver,
+	"scope": roleScope, "scope.name": roleScopeName, "package": rolePackage,
+}
+
 var definitionKinds = map[string]Kind{
 	"class": Class, "struct": Struct, "interface": Interface, "enum": Enum,
 	"type": TypeAlias, "function": Function, "method": Method,
@@ -57,7 +62,10 @@ func compileQuery(src []byte, lang *sitter.Language) (*compiledQuery, error) {
 	cq := &compiledQuery{q: q, role: make([]captureRole, n), kind: make([]Kind, n)}
 	for id := uint32(0); id < n; id++ {
 		name := q.CaptureNameForId(id)
+		role, named := captureRoles[name]
 		switch {
+		case named:
+			cq.role[id] = role
 		case strings.HasPrefix(name, "definition."):
 			k, ok := definitionKinds[strings.TrimPrefix(name, "definition.")]
 			if !ok {
@@ -65,18 +73,6 @@ func compileQuery(src []byte, lang *sitter.Language) (*compiledQuery, error) {
 				return nil, fmt.Errorf("unknown definition kind @%s", name)
 			}
 			cq.role[id], cq.kind[id] = roleDefinition, k
-		case name == "name":
-			cq.role[id] = roleName
-		case name == "declarator":
-			cq.role[id] = roleDeclarator
-		case name == "receiver":
-			cq.role[id] = roleReceiver
-		case name == "scope":
-			cq.role[id] = roleScope
-		case name == "scope.name":
-			cq.role[id] = roleScopeName
-		case name == "package":
-			cq.role[id] = rolePackage
 		case strings.HasPrefix(name, "_"):
 			// helper captures for predicates
 		default:

@@ -1,4 +1,4 @@
-; TypeScript (and TSX, which shares this file). Functions directly inside a
+; TypeScript (and TSX, which reads this file too). Functions directly inside a
 ; class or interface become methods.
 (class_declaration name: (type_identifier) @name) @definition.class
 (abstract_class_declaration name: (type_identifier) @name) @definition.class
