@@ -126,7 +126,11 @@ func (c *testClient) readLoop(r io.Reader) {
 		case m.Method != "" && len(m.ID) > 0: // the server asks something
 			c.serverR = append(c.serverR, m.Method)
 			c.mu.Unlock()
-			c.write(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": nil})
+			// Not c.write: once the test has closed the server's input
+			// (cleanup), the reply cannot go, and this loop must still
+			// read on, or the server blocks writing and never exits.
+			b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": nil})
+			_, _ = fmt.Fprintf(c.in, "Content-Length: %d\r\n\r\n%s", len(b), b)
 			continue
 		case m.Method != "":
 			c.notes = append(c.notes, note{m.Method, m.Params})

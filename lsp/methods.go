@@ -238,7 +238,7 @@ func (s *server) reportProgress(kind string, seq *int, pct int, msg string, done
 	if !enabled {
 		return
 	}
-	ctx := context.Background()
+	ctx := s.life
 	if pct == 0 && !done {
 		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()

@@ -55,6 +55,7 @@ type server struct {
 	docs        map[protocol.DocumentURI]*document
 	progressSeq int
 	symbolSeq   int
+	life        context.Context // ends when Serve returns
 }
 
 const (
@@ -106,6 +107,7 @@ func Serve(ctx context.Context, in io.ReadCloser, out io.Writer, stderr io.Write
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	s.life = ctx
 	s.conn = jsonrpc2.NewConn(newStream(in, out, in))
 	s.conn.Go(ctx, s.handle)
 	var code int
@@ -123,6 +125,7 @@ func Serve(ctx context.Context, in io.ReadCloser, out io.Writer, stderr io.Write
 		c()
 	}
 	s.mu.Unlock()
+	cancel() // ends calls to the client still waiting for an answer (progress tokens)
 	if sess != nil {
 		sess.Close()
 	}
