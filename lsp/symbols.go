@@ -71,8 +71,11 @@ func (s *server) documentSymbol(ctx context.Context, raw json.RawMessage) (any, 
 		if err != nil {
 			return nil, 0, err
 		}
-		if _, _, inside := eng.Index().RootOf(file); !inside {
-			return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "document is neither open nor inside the workspace roots")
+		// Only an indexed file is read: inside the roots, not ignored, and
+		// not a symlink leading out of them.
+		ix := eng.Index()
+		if root, rel, inside := ix.RootOf(file); !inside || ix.Lookup(root, rel) < 0 {
+			return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "document is neither open nor a file of the workspace")
 		}
 		if text, err = os.ReadFile(file); err != nil {
 			return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "cannot read document: "+err.Error())

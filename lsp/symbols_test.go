@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -67,6 +68,16 @@ func TestWorkspaceAndDocumentSymbols(t *testing.T) {
 	// Outside the roots: refused, not read.
 	if r := c.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": "file:///etc/passwd"}}); r.Error == nil {
 		t.Error("documentSymbol outside the roots must be refused")
+	}
+
+	outside := filepath.Join(t.TempDir(), "secret.py")
+	os.WriteFile(outside, []byte("def secret(): pass\n"), 0o644)
+	link := filepath.Join(dir, "src", "link.py")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	if r := c.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": fileURI(link)}}); r.Error == nil {
+		t.Error("documentSymbol through a symlink out of the roots must be refused")
 	}
 
 	// Unsaved edits reach the outline at once and workspace/symbol shortly.
