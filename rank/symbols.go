@@ -33,11 +33,14 @@ import (
 // SymbolIndex is the searchable form of a symbols.Table. It is immutable
 // and shared by every engine snapshot until the symbols change.
 type SymbolIndex struct {
-	table  *symbols.Table
-	refs   []symRef
-	names  []symName
-	bySq   map[string]int32 // squashed name → index in names
-	nfiles int
+	table *symbols.Table
+	refs  []symRef
+	names []symName
+	bySq  map[string]int32 // squashed name → index in names
+	// members maps the squashed innermost container of each method or
+	// constructor to its refs: where a type's methods are implemented.
+	members map[string][]int32
+	nfiles  int
 }
 
 type symRef struct {
@@ -56,7 +59,7 @@ type symName struct {
 
 // NewSymbolIndex indexes a table for search.
 func NewSymbolIndex(t *symbols.Table) *SymbolIndex {
-	si := &SymbolIndex{table: t, bySq: map[string]int32{}}
+	si := &SymbolIndex{table: t, bySq: map[string]int32{}, members: map[string][]int32{}}
 	t.Each(func(file string, syms []symbols.Symbol) {
 		si.nfiles++
 		for i := range syms {
@@ -70,6 +73,10 @@ func NewSymbolIndex(t *symbols.Table) *SymbolIndex {
 				id = int32(len(si.names))
 				si.bySq[sq] = id
 				si.names = append(si.names, symName{sq: sq, words: words(s.Name), mask: charMask(sq)})
+			}
+			if s.Kind.IsMember() && s.Container != "" {
+				c := squash(s.Container[strings.LastIndexByte(s.Container, '.')+1:])
+				si.members[c] = append(si.members[c], int32(len(si.refs)))
 			}
 			si.names[id].refs = append(si.names[id].refs, int32(len(si.refs)))
 			si.refs = append(si.refs, symRef{file: file, sym: s, member: s.Kind.IsMember(),
@@ -370,15 +377,8 @@ func (e *Engine) symbolFiles(q *FindQuery, impl bool) map[int32]nameMatch {
 	}
 	if impl {
 		// Members whose innermost container is the queried type.
-		for i := range si.refs {
-			ref := &si.refs[i]
-			if !ref.sym.Kind.IsMember() || ref.sym.Container == "" {
-				continue
-			}
-			c := ref.sym.Container[strings.LastIndexByte(ref.sym.Container, '.')+1:]
-			if len(c) >= len(q.Squashed) && squash(c) == q.Squashed {
-				add(ref.file, nameMatch{symImplScore, "symbol:implementation"})
-			}
+		for _, r := range si.members[q.Squashed] {
+			add(si.refs[r].file, nameMatch{symImplScore, "symbol:implementation"})
 		}
 	}
 	return out
