@@ -55,6 +55,7 @@ type statusResult struct {
 	// last full pass took.
 	SymbolsReady bool    `json:"symbolsReady"`
 	SymbolsMs    float64 `json:"symbolsMs"`
+	ContentFiles int     `json:"contentFiles"`
 	Model        struct {
 		Loaded bool   `json:"loaded"`
 		Name   string `json:"name"`
@@ -63,7 +64,7 @@ type statusResult struct {
 
 func toStatus(st session.Status) statusResult {
 	out := statusResult{Ready: st.Ready, Roots: []string{}, Files: st.Files, IndexMs: st.IndexMs,
-		Symbols: st.Symbols, SymbolsReady: st.SymbolsReady, SymbolsMs: st.SymbolsMs}
+		Symbols: st.Symbols, SymbolsReady: st.SymbolsReady, SymbolsMs: st.SymbolsMs, ContentFiles: st.ContentFiles}
 	for _, r := range st.Roots {
 		out.Roots = append(out.Roots, wire.FileURI(r))
 	}
@@ -153,20 +154,28 @@ func (s *server) files(ctx context.Context, raw json.RawMessage) (any, int, erro
 
 func (s *server) locate(ctx context.Context, raw json.RawMessage) (any, int, error) {
 	var p struct {
-		Query *string `json:"query"`
-		Limit int     `json:"limit"`
+		Query         *string `json:"query"`
+		Limit         int     `json:"limit"`
+		MinConfidence float64 `json:"minConfidence"` // an extension: where the cascade stops
 	}
 	if err := decode(raw, &p); err != nil {
 		return nil, 0, err
 	}
-	if p.Query == nil {
+	switch {
+	case p.Query == nil:
 		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "query is required")
+	case p.Limit < 0:
+		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "limit must not be negative")
+	case p.MinConfidence < 0 || p.MinConfidence > 1:
+		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "minConfidence must be between 0 and 1")
 	}
-	eng, err := s.engine(ctx)
+	// The cascade reads symbols and contents: wait for them like
+	// workspace/symbol does, so that an answer does not depend on timing.
+	eng, err := s.session().SymbolEngine(ctx)
 	if err != nil {
 		return nil, 0, err
 	}
-	res, err := eng.Locate(ctx, rank.LocateRequest{Query: *p.Query, Limit: p.Limit})
+	res, err := eng.Locate(ctx, rank.LocateRequest{Query: *p.Query, Limit: p.Limit, MinConfidence: p.MinConfidence})
 	if err != nil {
 		return nil, 0, err
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"wayfind/content"
 	"wayfind/workspace"
 )
 
@@ -30,6 +31,7 @@ type Engine struct {
 	trigrams map[uint32][]int32 // trigram of a squashed stem → stems holding it
 	counters *sync.Pool         // *counters
 	sym      *SymbolIndex       // nil until symbols are indexed
+	content  *content.Index     // nil until file contents are indexed
 }
 
 type fileInfo struct {

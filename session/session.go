@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"wayfind/content"
 	"wayfind/rank"
 	"wayfind/symbols"
 	"wayfind/workspace"
@@ -42,6 +43,8 @@ type Options struct {
 	Symbols symbols.IndexerOptions
 	// NoSymbols turns symbol indexing off.
 	NoSymbols bool
+	// NoContent turns the index of file contents (locate's recovery) off.
+	NoContent bool
 	// SymbolProgress, when set, hears each full symbol pass like Progress.
 	SymbolProgress func(pct int, msg string, done bool)
 }
@@ -84,6 +87,8 @@ type Session struct {
 
 	symx     *symbols.Indexer
 	symIndex atomic.Pointer[rank.SymbolIndex]
+	cx       *content.Indexer // nil when off
+	cIndex   atomic.Pointer[content.Index]
 	symKick  chan struct{}
 	// Under mu: the symbol work asked for and done.
 	symFull    *snapshot         // a full pass over this snapshot's files is due
@@ -123,7 +128,10 @@ func New(opts Options) *Session {
 	}
 	s.wg.Add(1)
 	go s.indexLoop()
-	if !opts.NoSymbols {
+	if !opts.NoContent {
+		s.cx = &content.Indexer{}
+	}
+	if !opts.NoSymbols || !opts.NoContent {
 		so := opts.Symbols
 		if so.Logf == nil {
 			so.Logf = opts.Logf
@@ -135,7 +143,9 @@ func New(opts Options) *Session {
 			}
 			s.symbolProgress(done, total)
 		}
-		s.symx = symbols.NewIndexer(so)
+		if !opts.NoSymbols {
+			s.symx = symbols.NewIndexer(so)
+		}
 		s.wg.Add(1)
 		go s.symbolLoop()
 	}
@@ -447,7 +457,10 @@ func (s *Session) Engine(ctx context.Context) (*rank.Engine, error) {
 
 func (s *Session) withSymbols(e *rank.Engine) *rank.Engine {
 	if si := s.symIndex.Load(); si != nil {
-		return e.WithSymbols(si)
+		e = e.WithSymbols(si)
+	}
+	if ci := s.cIndex.Load(); ci != nil {
+		e = e.WithContent(ci)
 	}
 	return e
 }
@@ -463,6 +476,8 @@ type Status struct {
 	Symbols      int
 	SymbolsReady bool
 	SymbolsMs    float64
+	// ContentFiles counts the files whose text locate can search.
+	ContentFiles int
 }
 
 // Status answers at once, without waiting for an index.
@@ -477,6 +492,7 @@ func (s *Session) Status() Status {
 		st.IndexMs = cur.indexMs
 	}
 	st.Symbols = s.symIndex.Load().Len()
+	st.ContentFiles = s.cIndex.Load().Len()
 	s.mu.Lock()
 	st.SymbolsReady = s.symGen >= want && s.symFull == nil && !s.symBusy
 	st.SymbolsMs = s.symMs

@@ -9,8 +9,9 @@ import (
 
 // queueSymbols asks the symbol loop for a full pass over snap's files or a
 // re-check of paths. A full pass supersedes the paths queued before it.
+// The loop keeps the content index (locate's recovery) current as well.
 func (s *Session) queueSymbols(snap *snapshot, paths []string) {
-	if s.symx == nil {
+	if s.symx == nil && s.cx == nil {
 		return
 	}
 	s.mu.Lock()
@@ -43,9 +44,9 @@ func (s *Session) symbolLoop() {
 		}
 		for {
 			s.mu.Lock()
-			full, paths, content := s.symFull, s.symPaths, s.symContent
+			full, paths, edits := s.symFull, s.symPaths, s.symContent
 			s.symFull, s.symPaths, s.symContent = nil, nil, nil
-			s.symBusy = full != nil || len(paths) > 0 || len(content) > 0
+			s.symBusy = full != nil || len(paths) > 0 || len(edits) > 0
 			s.mu.Unlock()
 			if !s.symBusy {
 				break
@@ -54,30 +55,51 @@ func (s *Session) symbolLoop() {
 			if full != nil {
 				start := time.Now()
 				s.symbolProgressStart()
-				table, st, err := s.symx.Sync(ctx, cur.ix)
-				if err != nil {
-					s.finishSymbols(-1, 0)
-					return // closed
+				if s.symx != nil {
+					table, st, err := s.symx.Sync(ctx, cur.ix)
+					if err != nil {
+						s.finishSymbols(-1, 0)
+						return // closed
+					}
+					s.symIndex.Store(rank.NewSymbolIndex(table))
+					s.opts.Logf("symbols: %d in %d files (%d parsed, %d from the cache) in %.0f ms",
+						st.Symbols, st.Files, st.Parsed, st.FromCache, float64(time.Since(start).Microseconds())/1000)
 				}
-				s.symIndex.Store(rank.NewSymbolIndex(table))
-				ms := float64(time.Since(start).Microseconds()) / 1000
-				s.opts.Logf("symbols: %d in %d files (%d parsed, %d from the cache) in %.0f ms",
-					st.Symbols, st.Files, st.Parsed, st.FromCache, ms)
-				s.finishSymbols(full.gen, ms)
+				if s.cx != nil {
+					cstart := time.Now()
+					ci, err := s.cx.Sync(ctx, cur.ix)
+					if err != nil {
+						s.finishSymbols(-1, 0)
+						return
+					}
+					s.cIndex.Store(ci)
+					s.opts.Logf("contents: %d files in %.0f ms", ci.Len(), float64(time.Since(cstart).Microseconds())/1000)
+				}
+				s.finishSymbols(full.gen, float64(time.Since(start).Microseconds())/1000)
 				continue
 			}
-			table, err := s.symx.Refresh(ctx, cur.ix, paths)
-			if err != nil {
-				s.finishSymbols(-1, 0)
-				return
-			}
-			for file, text := range content {
-				if table, err = s.symx.SetContent(ctx, file, text); err != nil {
-					s.opts.Logf("symbols: %s: %v", file, err)
+			if s.symx != nil {
+				table, err := s.symx.Refresh(ctx, cur.ix, paths)
+				if err != nil {
+					s.finishSymbols(-1, 0)
+					return
+				}
+				for file, text := range edits {
+					if table, err = s.symx.SetContent(ctx, file, text); err != nil {
+						s.opts.Logf("symbols: %s: %v", file, err)
+					}
+				}
+				if table != s.symIndex.Load().Table() {
+					s.symIndex.Store(rank.NewSymbolIndex(table))
 				}
 			}
-			if table != s.symIndex.Load().Table() {
-				s.symIndex.Store(rank.NewSymbolIndex(table))
+			if s.cx != nil && len(paths) > 0 {
+				ci, err := s.cx.Refresh(ctx, cur.ix, paths)
+				if err != nil {
+					s.finishSymbols(-1, 0)
+					return
+				}
+				s.cIndex.Store(ci)
 			}
 			s.finishSymbols(-1, 0)
 		}
@@ -119,13 +141,13 @@ func (s *Session) symbolProgress(done, total int) {
 	s.opts.SymbolProgress(pct, "symbols", false)
 }
 
-// SymbolEngine is Engine once the current roots' symbols are indexed too:
-// it waits for the first full symbol pass of the roots (bounded like
+// SymbolEngine is Engine once the current roots' symbols and contents are
+// indexed too: it waits for the first full pass of the roots (bounded like
 // Engine), then answers from what is indexed, which after a timeout may
 // be part of the workspace.
 func (s *Session) SymbolEngine(ctx context.Context) (*rank.Engine, error) {
 	eng, err := s.Engine(ctx)
-	if err != nil || s.symx == nil {
+	if err != nil || (s.symx == nil && s.cx == nil) {
 		return eng, err
 	}
 	deadline := time.NewTimer(s.opts.WaitReady)

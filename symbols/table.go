@@ -152,24 +152,8 @@ func (x *Indexer) Sync(ctx context.Context, ix *workspace.Index) (*Table, SyncSt
 func (x *Indexer) Refresh(ctx context.Context, ix *workspace.Index, paths []string) (*Table, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	// A file is affected when it or one of its directories is named: a
-	// set and a walk up each file's parents, not paths × files.
-	named := make(map[string]bool, len(paths))
-	for _, p := range paths {
-		named[filepath.Clean(p)] = true
-	}
-	under := func(f string) bool {
-		for p := f; ; {
-			if named[p] {
-				return true
-			}
-			parent := filepath.Dir(p)
-			if parent == p {
-				return false
-			}
-			p = parent
-		}
-	}
+	// A file is affected when it or one of its directories is named.
+	under := workspace.Under(paths)
 	affected := map[string]bool{}
 	for _, f := range ix.Files {
 		if LanguageOf(f.Path) == nil {

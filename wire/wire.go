@@ -119,7 +119,12 @@ type Locate struct {
 func FromLocate(roots []string, res *rank.LocateResult) Locate {
 	out := Locate{Term: res.Term, Impl: res.Impl, Strategies: res.Strategies, Results: []LocateHit{}, Confidence: res.Confidence}
 	for _, h := range res.Results {
-		out.Results = append(out.Results, LocateHit{URI: URI(roots, h.Root, h.Path), Path: h.Path, Score: h.Score, Via: h.Via, Reason: h.Reason})
+		hit := LocateHit{URI: URI(roots, h.Root, h.Path), Path: h.Path, Score: h.Score, Via: h.Via, Reason: h.Reason}
+		if h.Range != nil {
+			r := FromRange(*h.Range)
+			hit.Range = &r
+		}
+		out.Results = append(out.Results, hit)
 	}
 	return out
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"wayfind/content"
 	"wayfind/lsp"
 	"wayfind/rank"
 	"wayfind/symbols"
@@ -35,6 +36,8 @@ commands:
   lsp             language server on stdio (for editors)
   find QUERY      fuzzy file search (typos, words, CamelCase, dir/name, a[ _-]?b)
   resolve PATH    the file a wrong, stale or mistyped path meant
+  locate QUESTION "where is CommandRouter implemented": file names, then symbols,
+                  then the files' text, until the evidence is sufficient
   symbols QUERY   class/function/method search (CoRo, Type.method, Type::method)
   index           build or refresh the on-disk symbol cache and print its stats
 
@@ -47,6 +50,7 @@ common flags:
 find:     --exact  --threshold F (0..1)  --kind file|symbol|all  --impl
           (symbol and all read the symbol index, from its cache when warm)
 symbols:  --exact  --max-file-bytes N (default 1 MB)
+locate:   --min-confidence F (0..1, default 0.7: where the cascade stops)
 resolve:  --from FILE  --history FILE (repeatable, most recent last)
 
 exit status: 0 found, 100 nothing found, 2 invalid input
@@ -64,7 +68,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	}
 	cmd, rest := args[0], args[1:]
 	switch cmd {
-	case "find", "resolve", "symbols", "index":
+	case "find", "resolve", "symbols", "index", "locate":
 	case "lsp":
 		return serveLSP(ctx, rest, stderr)
 	case "-h", "--help", "help":
@@ -96,7 +100,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	eng := rank.New(ix)
 	out.roots = roots
 	out.start = start
-	if cmd == "symbols" || cmd == "index" || opts.kind != "file" {
+	if cmd == "symbols" || cmd == "index" || cmd == "locate" || opts.kind != "file" {
 		x := symbols.NewIndexer(symbols.IndexerOptions{MaxBytes: opts.maxFileBytes, Logf: logf})
 		table, st, err := x.Sync(ctx, ix)
 		if err != nil {
@@ -107,7 +111,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		}
 		eng = eng.WithSymbols(rank.NewSymbolIndex(table))
 	}
+	if cmd == "locate" {
+		var cx content.Indexer
+		ci, err := cx.Sync(ctx, ix)
+		if err != nil {
+			return out.fail(err)
+		}
+		eng = eng.WithContent(ci)
+	}
 	switch {
+	case cmd == "locate":
+		res, err := eng.Locate(ctx, rank.LocateRequest{Query: opts.query, Limit: opts.limit, MinConfidence: opts.minConfidence})
+		if err != nil {
+			return out.fail(err)
+		}
+		return out.locate(opts, res, eng.Len())
 	case cmd == "symbols" || cmd == "find" && opts.kind == "symbol":
 		res, err := eng.SearchSymbols(ctx, rank.SymbolRequest{Query: opts.query, Limit: opts.limit, Exact: opts.exact})
 		if err != nil {
@@ -142,7 +160,8 @@ type options struct {
 	history   []string
 	query     string
 
-	maxFileBytes int
+	maxFileBytes  int
+	minConfidence float64
 }
 
 type listFlag []string
@@ -177,6 +196,8 @@ func parseFlags(cmd string, args []string, tty bool) (options, error) {
 	case "resolve":
 		fs.StringVar(&o.from, "from", "", "")
 		fs.Var(&history, "history", "")
+	case "locate":
+		fs.Float64Var(&o.minConfidence, "min-confidence", 0, "")
 	}
 	if cmd != "resolve" {
 		fs.IntVar(&o.maxFileBytes, "max-file-bytes", 0, "")
@@ -208,6 +229,8 @@ func parseFlags(cmd string, args []string, tty bool) (options, error) {
 		return o, inputErr("--threshold must be between 0 and 1")
 	case o.kind != "file" && o.kind != "all" && o.kind != "symbol":
 		return o, inputErr("--kind must be file, symbol or all")
+	case o.minConfidence < 0 || o.minConfidence > 1:
+		return o, inputErr("--min-confidence must be between 0 and 1")
 	case o.maxFileBytes < 0:
 		return o, inputErr("--max-file-bytes must not be negative")
 	case cmd == "index" && len(positional) > 0:
@@ -215,7 +238,7 @@ func parseFlags(cmd string, args []string, tty bool) (options, error) {
 	case cmd == "index":
 		return o, nil
 	case len(positional) == 0:
-		return o, inputErr("missing " + map[string]string{"find": "QUERY", "resolve": "PATH", "symbols": "QUERY"}[cmd])
+		return o, inputErr("missing " + map[string]string{"find": "QUERY", "resolve": "PATH", "symbols": "QUERY", "locate": "QUESTION"}[cmd])
 	}
 	o.query = strings.Join(positional, " ")
 	if cmd == "resolve" && len(positional) > 1 {

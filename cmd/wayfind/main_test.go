@@ -265,3 +265,25 @@ func TestSymbolsCommand(t *testing.T) {
 		}
 	}
 }
+
+func TestLocateCommand(t *testing.T) {
+	root, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "locate"))
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"locate", "--root", root, "--format", "text", "--quiet", "where is Socket implemented"}, 0, "src/net/socket_posix.cc:4\n"},
+		{[]string{"locate", "--root", root, "--format", "json", "find cursor binary"}, 0, `"strategies":["file","symbol","content"]`},
+		{[]string{"locate", "--root", root, "--format", "json", "where is the flux capacitor"}, 100, `"confidence":0`},
+		{[]string{"locate", "--root", root, "--min-confidence", "3", "x"}, 2, ""},
+		{[]string{"locate", "--root", root}, 2, ""},
+	}
+	for _, c := range cases {
+		cmd := exec.Command(binary, c.args...)
+		out, _ := cmd.Output()
+		if code := cmd.ProcessState.ExitCode(); code != c.code || !strings.Contains(string(out), c.want) {
+			t.Errorf("%v: exit %d, output %s; want exit %d and %q", c.args, code, out, c.code, c.want)
+		}
+	}
+}

@@ -265,3 +265,39 @@ func (o *output) index(ix *workspace.Index, st symbols.SyncStats, took time.Dura
 	}
 	return exitFound
 }
+
+func (o *output) locate(opts options, res *rank.LocateResult, total int) int {
+	out := wire.FromLocate(o.roots, res)
+	switch o.format {
+	case "json":
+		o.writeJSON(envelope{
+			Meta: o.meta(), Success: true,
+			Query:   &queryInfo{Text: opts.query, Mode: "locate"},
+			Summary: &summary{TotalSearched: total, Matches: len(out.Results)},
+			Result:  out,
+		})
+	case "jsonl":
+		for _, h := range out.Results {
+			o.writeJSON(h)
+		}
+	default:
+		for _, h := range out.Results {
+			loc := h.Path
+			if h.Range != nil {
+				loc += fmt.Sprintf(":%d", h.Range.Start.Line+1)
+			}
+			if o.quiet {
+				fmt.Fprintln(o.stdout, loc)
+				continue
+			}
+			fmt.Fprintf(o.stdout, "%.2f  %-7s  %s  (%s)\n", h.Score, h.Via, loc, h.Reason)
+		}
+		if !o.quiet {
+			fmt.Fprintf(o.stderr, "wayfind locate: %q, confidence %.2f, tried %s\n", out.Term, out.Confidence, strings.Join(out.Strategies, ", "))
+		}
+	}
+	if len(out.Results) == 0 {
+		return exitNothing
+	}
+	return exitFound
+}

@@ -1,0 +1,311 @@
+// Package content answers "which files mention these words": the recovery
+// step of locate when neither file names nor symbols know the thing asked
+// for (a name only mentioned in a document or a string).
+//
+// Design: a Bloom filter of each file's words, not a trigram or posting
+// index. A query names whole words (identifiers and their camel/snake
+// parts), so words are the right unit, and a filter per file makes the
+// index trivially incremental (a changed file replaces its filter; no
+// posting lists to patch), bounded in memory (about ten bits per distinct
+// word: ~7 MB for 57k files of ~100 words) and fast to test (a query
+// probes every filter in a few milliseconds). Filters give false positives,
+// never false negatives, so every candidate is then verified against the
+// file's text with the query's pattern, bounded in bytes and time.
+//
+// The index never ranks: rank/ orders what Search returns.
+package content
+
+import (
+	"bytes"
+	"context"
+	"hash/maphash"
+	"os"
+	"runtime"
+	"sync"
+
+	"wayfind/workspace"
+)
+
+// DefaultMaxBytes bounds the files read (for the index and for checks).
+const DefaultMaxBytes = 1 << 20
+
+// filter is one file's words.
+type filter struct {
+	bits    []uint64
+	size    int64
+	modTime int64
+}
+
+var seed = maphash.MakeSeed()
+
+// hashes of a word: two halves of one 64-bit hash, combined as in Kirsch
+// and Mitzenmacher's double hashing.
+func hashes(w []byte) (uint32, uint32) {
+	h := maphash.Bytes(seed, w)
+	return uint32(h), uint32(h>>32) | 1
+}
+
+const probes = 4
+
+func (f *filter) add(w []byte) {
+	a, b := hashes(w)
+	n := uint32(len(f.bits) * 64)
+	for i := uint32(0); i < probes; i++ {
+		k := (a + i*b) % n
+		f.bits[k/64] |= 1 << (k % 64)
+	}
+}
+
+func (f *filter) has(w []byte) bool {
+	a, b := hashes(w)
+	n := uint32(len(f.bits) * 64)
+	for i := uint32(0); i < probes; i++ {
+		k := (a + i*b) % n
+		if f.bits[k/64]&(1<<(k%64)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Words calls fn with every word of text as the index knows it: each
+// identifier ([A-Za-z0-9_]+) lower-cased with underscores dropped
+// ("cursor_binary" → "cursorbinary"), and each of its parts at
+// underscores, hyphens' neighbours and camel humps ("cursor", "binary").
+func Words(text []byte, fn func(w []byte)) {
+	var buf, part []byte
+	for i := 0; i < len(text); {
+		if !isWord(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isWord(text[j]) {
+			j++
+		}
+		tok := text[i:j]
+		if hasNonASCII(tok) {
+			// Unicode case folding, as the query's strings.ToLower does;
+			// humps are then ASCII-only.
+			tok = bytes.ToLower(tok)
+		}
+		buf = buf[:0]
+		part = part[:0]
+		for k, c := range tok {
+			lc := lower(c)
+			if c == '_' {
+				if len(part) > 0 {
+					fn(part)
+					part = part[:0]
+				}
+				continue
+			}
+			// A hump starts at an upper-case letter after a lower-case one
+			// or a digit, or before a lower-case one after upper-case ones.
+			if k > 0 && isUpper(c) && len(part) > 0 && (isLowerOrDigit(tok[k-1]) || (k+1 < len(tok) && isLowerByte(tok[k+1]) && isUpper(tok[k-1]))) {
+				fn(part)
+				part = part[:0]
+			}
+			part = append(part, lc)
+			buf = append(buf, lc)
+		}
+		if len(part) > 0 && len(part) != len(buf) {
+			fn(part)
+		}
+		if len(buf) > 0 {
+			fn(buf)
+		}
+		i = j
+	}
+}
+
+func hasNonASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
+func isWord(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
+}
+func isUpper(c byte) bool        { return c >= 'A' && c <= 'Z' }
+func isLowerByte(c byte) bool    { return c >= 'a' && c <= 'z' }
+func isLowerOrDigit(c byte) bool { return isLowerByte(c) || c >= '0' && c <= '9' }
+func lower(c byte) byte {
+	if isUpper(c) {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// newFilter sizes a filter for text's words (about ten bits each, so one
+// probe in a hundred is a false positive) and fills it.
+func newFilter(text []byte) *filter {
+	distinct := map[string]struct{}{}
+	Words(text, func(w []byte) {
+		if len(distinct) < 1<<16 {
+			distinct[string(w)] = struct{}{}
+		}
+	})
+	words := 64
+	for words < len(distinct)*10/64+1 {
+		words *= 2
+	}
+	f := &filter{bits: make([]uint64, words)}
+	for w := range distinct {
+		f.add([]byte(w))
+	}
+	return f
+}
+
+// Index is an immutable snapshot: the filters of a workspace's text files
+// by absolute path.
+type Index struct {
+	files map[string]*filter
+}
+
+// Len is the number of files indexed.
+func (ix *Index) Len() int {
+	if ix == nil {
+		return 0
+	}
+	return len(ix.files)
+}
+
+// Indexer keeps an Index current. Safe for concurrent use.
+type Indexer struct {
+	MaxBytes int
+	mu       sync.Mutex
+	cur      *Index
+}
+
+// Index returns the current snapshot.
+func (x *Indexer) Index() *Index {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.cur == nil {
+		return &Index{files: map[string]*filter{}}
+	}
+	return x.cur
+}
+
+// Sync indexes every file of ix, reusing the filter of a file whose size
+// and modification time are unchanged, and drops files that left.
+func (x *Indexer) Sync(ctx context.Context, ix *workspace.Index) (*Index, error) {
+	files := make([]string, len(ix.Files))
+	for i, f := range ix.Files {
+		files[i] = ix.Abs(f)
+	}
+	return x.update(ctx, files, true)
+}
+
+// Refresh re-reads the files of ix at or under paths (absolute files or
+// directories that changed, appeared or vanished); files indexed before
+// and gone now are dropped.
+func (x *Indexer) Refresh(ctx context.Context, ix *workspace.Index, paths []string) (*Index, error) {
+	under := workspace.Under(paths)
+	seen := map[string]bool{}
+	var files []string
+	for _, f := range ix.Files {
+		if abs := ix.Abs(f); under(abs) {
+			files = append(files, abs)
+			seen[abs] = true
+		}
+	}
+	for abs := range x.Index().files {
+		if !seen[abs] && under(abs) {
+			files = append(files, abs)
+		}
+	}
+	return x.update(ctx, files, false)
+}
+
+func (x *Indexer) update(ctx context.Context, files []string, all bool) (*Index, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	old := map[string]*filter{}
+	if x.cur != nil {
+		old = x.cur.files
+	}
+	next := make(map[string]*filter, len(old))
+	if !all {
+		for k, v := range old {
+			next[k] = v
+		}
+	}
+	max := x.MaxBytes
+	if max <= 0 {
+		max = DefaultMaxBytes
+	}
+	type result struct {
+		file string
+		f    *filter
+	}
+	jobs := make(chan string)
+	results := make(chan result)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for file := range jobs {
+				results <- result{file, readFilter(file, old[file], max)}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for _, f := range files {
+			select {
+			case jobs <- f:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+	for r := range results {
+		if r.f == nil {
+			delete(next, r.file)
+		} else {
+			next[r.file] = r.f
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return x.cur, err
+	}
+	x.cur = &Index{files: next}
+	return x.cur, nil
+}
+
+// readFilter builds a file's filter, or keeps prev when the file has not
+// changed; nil for a file gone, unreadable, too large or binary.
+func readFilter(file string, prev *filter, max int) *filter {
+	st, err := os.Stat(file)
+	if err != nil || !st.Mode().IsRegular() || st.Size() > int64(max) {
+		return nil
+	}
+	if prev != nil && prev.size == st.Size() && prev.modTime == st.ModTime().UnixNano() {
+		return prev
+	}
+	text, err := os.ReadFile(file)
+	if err != nil || isBinary(text) {
+		return nil
+	}
+	f := newFilter(text)
+	f.size, f.modTime = st.Size(), st.ModTime().UnixNano()
+	return f
+}
+
+func isBinary(b []byte) bool {
+	if len(b) > 8000 {
+		b = b[:8000]
+	}
+	return bytes.IndexByte(b, 0) >= 0
+}

@@ -1,0 +1,96 @@
+package content
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"wayfind/workspace"
+)
+
+func TestWords(t *testing.T) {
+	cases := map[string]string{
+		"cursor_binary":         "cursor binary cursorbinary",
+		"CommandRouter":         "command router commandrouter",
+		"parseHTTPRequest":      "parse http request parsehttprequest",
+		"cursor-binary x":       "cursor binary x",
+		"i18n":                  "i18n",
+		"  _private  ":          "private",
+		"ÜberCase café":         "übercase café",
+		"see cursor binary now": "see cursor binary now",
+	}
+	for in, want := range cases {
+		var got []string
+		Words([]byte(in), func(w []byte) { got = append(got, string(w)) })
+		if strings.Join(got, " ") != want {
+			t.Errorf("Words(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSearch(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"docs/notes.md":     "# Notes\n\nThe `cursor_binary` tool ships separately.\n",
+		"docs/other.md":     "A cursor and a binary, far apart: cursor ... binary.\n",
+		"src/a.go":          "package a\n\n// uses CursorBinary\nvar x = 1\n",
+		"src/b.txt":         "cursor-binary and Cursor Binary and cursorbinary\n",
+		"src/unrelated.txt": strings.Repeat("nothing to see here\n", 100),
+		"bin/blob.bin":      "cursor_binary\x00\x01",
+	}
+	for p, text := range files {
+		full := filepath.Join(dir, p)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte(text), 0o644)
+	}
+	roots, _ := workspace.CleanRoots([]string{dir})
+	ix := workspace.Build(roots, workspace.Options{})
+	var x Indexer
+	idx, err := x.Sync(context.Background(), ix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if idx.Len() != 5 { // the binary file is left out
+		t.Fatalf("indexed %d files", idx.Len())
+	}
+	hits, st, err := idx.Search(context.Background(), Query{Words: []string{"cursor", "binary"}}, SearchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range hits {
+		rel, _ := filepath.Rel(roots[0], h.File)
+		got = append(got, filepath.ToSlash(rel))
+	}
+	sort.Strings(got)
+	if strings.Join(got, " ") != "docs/notes.md src/a.go src/b.txt" {
+		t.Errorf("hits %v (stats %+v)", got, st)
+	}
+	for _, h := range hits {
+		if strings.HasSuffix(h.File, "notes.md") && (h.Line != 2 || h.Col != 5 || h.Count != 1 || !strings.Contains(h.Text, "cursor_binary")) {
+			t.Errorf("notes.md hit: %+v", h)
+		}
+		if strings.HasSuffix(h.File, "b.txt") && h.Count != 3 {
+			t.Errorf("b.txt count: %+v", h)
+		}
+	}
+	// Keep confines the search; a changed file is re-read on refresh.
+	keepNone := func(string) bool { return false }
+	if hits, _, _ := idx.Search(context.Background(), Query{Words: []string{"cursor", "binary"}}, SearchOptions{Keep: keepNone}); len(hits) != 0 {
+		t.Errorf("Keep ignored: %v", hits)
+	}
+	os.WriteFile(filepath.Join(dir, "src/unrelated.txt"), []byte("now about cursorBinary\n"), 0o644)
+	idx, _ = x.Refresh(context.Background(), ix, []string{filepath.Join(roots[0], "src/unrelated.txt")})
+	hits, _, _ = idx.Search(context.Background(), Query{Words: []string{"cursor", "binary"}}, SearchOptions{})
+	if len(hits) != 4 {
+		t.Errorf("after refresh: %d hits", len(hits))
+	}
+	// Bounds: one hit at most.
+	hits, st, _ = idx.Search(context.Background(), Query{Words: []string{"cursor", "binary"}}, SearchOptions{MaxHits: 1})
+	if len(hits) != 1 || !st.Truncated {
+		t.Errorf("MaxHits: %d hits, %+v", len(hits), st)
+	}
+}

@@ -1,0 +1,9 @@
+#pragma once
+
+namespace net {
+class Socket {
+public:
+    bool connect(const char* host, int port);
+    void close();
+};
+}

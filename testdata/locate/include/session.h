@@ -1,0 +1,7 @@
+#pragma once
+
+class SessionManager {
+public:
+    void open();
+    void close();
+};

@@ -1,0 +1,5 @@
+#include "session.h"
+
+void SessionManager::open() {}
+
+void SessionManager::close() {}
