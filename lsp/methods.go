@@ -44,36 +44,9 @@ func (s *server) session() *session.Session {
 	return s.sess
 }
 
-// statusResult is find/status's answer.
-type statusResult struct {
-	Ready   bool     `json:"ready"`
-	Roots   []string `json:"roots"`
-	Files   int      `json:"files"`
-	Symbols int      `json:"symbols"`
-	IndexMs float64  `json:"indexMs"`
-	// Extensions: whether the symbol index is complete, and how long its
-	// last full pass took.
-	SymbolsReady bool    `json:"symbolsReady"`
-	SymbolsMs    float64 `json:"symbolsMs"`
-	ContentFiles int     `json:"contentFiles"`
-	Model        struct {
-		Loaded bool   `json:"loaded"`
-		Name   string `json:"name"`
-	} `json:"model"`
-}
-
-func toStatus(st session.Status) statusResult {
-	out := statusResult{Ready: st.Ready, Roots: []string{}, Files: st.Files, IndexMs: st.IndexMs,
-		Symbols: st.Symbols, SymbolsReady: st.SymbolsReady, SymbolsMs: st.SymbolsMs, ContentFiles: st.ContentFiles}
-	for _, r := range st.Roots {
-		out.Roots = append(out.Roots, wire.FileURI(r))
-	}
-	return out
-}
-
 func (s *server) status(ctx context.Context, raw json.RawMessage) (any, int, error) {
 	st := s.session().Status()
-	return toStatus(st), st.Files, nil
+	return wire.FromStatus(st), st.Files, nil
 }
 
 func (s *server) reindex(ctx context.Context, raw json.RawMessage) (any, int, error) {
@@ -81,7 +54,7 @@ func (s *server) reindex(ctx context.Context, raw json.RawMessage) (any, int, er
 	if err != nil {
 		return nil, 0, err
 	}
-	return toStatus(st), st.Files, nil
+	return wire.FromStatus(st), st.Files, nil
 }
 
 // engine waits for an index of the current roots.

@@ -210,8 +210,8 @@ func (s *Session) kickIndex() {
 	}
 }
 
-// Reindex rebuilds the index from scratch and waits for it; symbols are
-// parsed again too (in the background), whatever the cache says.
+// Reindex rebuilds the index from scratch and waits for it, symbols
+// (parsed again whatever the cache says) and contents included.
 func (s *Session) Reindex(ctx context.Context) (Status, error) {
 	if s.symx != nil {
 		s.symx.Forget()
@@ -220,7 +220,7 @@ func (s *Session) Reindex(ctx context.Context) (Status, error) {
 	s.want++
 	s.mu.Unlock()
 	s.kickIndex()
-	if _, err := s.Engine(ctx); err != nil {
+	if _, err := s.SymbolEngine(ctx); err != nil {
 		return s.Status(), err
 	}
 	return s.Status(), nil
@@ -494,7 +494,7 @@ func (s *Session) Status() Status {
 	st.Symbols = s.symIndex.Load().Len()
 	st.ContentFiles = s.cIndex.Load().Len()
 	s.mu.Lock()
-	st.SymbolsReady = s.symGen >= want && s.symFull == nil && !s.symBusy
+	st.SymbolsReady = s.symGen >= want && s.symFull == nil
 	st.SymbolsMs = s.symMs
 	s.mu.Unlock()
 	return st

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"wayfind/rank"
+	"wayfind/session"
 	"wayfind/symbols"
 )
 
@@ -221,4 +222,32 @@ func FromDocument(syms []symbols.Symbol) []DocumentSymbol {
 		roots = append(roots, build(i))
 	}
 	return roots
+}
+
+// Status is find/status's result (and MCP's roots_list and reindex_paths).
+type Status struct {
+	Ready   bool     `json:"ready"`
+	Roots   []string `json:"roots"`
+	Files   int      `json:"files"`
+	Symbols int      `json:"symbols"`
+	IndexMs float64  `json:"indexMs"`
+	// Extensions: whether the symbol index is complete, how long its last
+	// full pass took, and how many files locate's content search reads.
+	SymbolsReady bool    `json:"symbolsReady"`
+	SymbolsMs    float64 `json:"symbolsMs"`
+	ContentFiles int     `json:"contentFiles"`
+	Model        struct {
+		Loaded bool   `json:"loaded"`
+		Name   string `json:"name"`
+	} `json:"model"`
+}
+
+// FromStatus converts a session's status.
+func FromStatus(st session.Status) Status {
+	out := Status{Ready: st.Ready, Roots: []string{}, Files: st.Files, IndexMs: st.IndexMs,
+		Symbols: st.Symbols, SymbolsReady: st.SymbolsReady, SymbolsMs: st.SymbolsMs, ContentFiles: st.ContentFiles}
+	for _, r := range st.Roots {
+		out.Roots = append(out.Roots, FileURI(r))
+	}
+	return out
 }

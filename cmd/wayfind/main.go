@@ -34,6 +34,8 @@ const usage = `usage: wayfind <command> [flags] QUERY
 
 commands:
   lsp             language server on stdio (for editors)
+  mcp             MCP server on stdio (for coding agents); --root DIR (repeatable),
+                  else the client's roots, else the current directory
   find QUERY      fuzzy file search (typos, words, CamelCase, dir/name, a[ _-]?b)
   resolve PATH    the file a wrong, stale or mistyped path meant
   locate QUESTION "where is CommandRouter implemented": file names, then symbols,
@@ -71,6 +73,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	case "find", "resolve", "symbols", "index", "locate":
 	case "lsp":
 		return serveLSP(ctx, rest, stderr)
+	case "mcp":
+		return serveMCP(ctx, rest, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitFound

@@ -1,0 +1,260 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"wayfind/wire"
+)
+
+// mcpClient drives `wayfind mcp` as an agent's client does: newline-
+// delimited JSON-RPC over the child's stdin and stdout.
+type mcpClient struct {
+	t     *testing.T
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	out   *bufio.Scanner
+	roots []string // answered to roots/list
+	id    int
+}
+
+func startMCP(t *testing.T, args []string, roots []string) *mcpClient {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"mcp", "--quiet"}, args...)...)
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c := &mcpClient{t: t, cmd: cmd, in: in, out: bufio.NewScanner(out), roots: roots}
+	c.out.Buffer(make([]byte, 1<<20), 1<<24)
+	t.Cleanup(func() { in.Close(); cmd.Process.Kill(); cmd.Wait() })
+	caps := map[string]any{}
+	if roots != nil {
+		caps["roots"] = map[string]any{"listChanged": true}
+	}
+	var init struct {
+		ServerInfo struct{ Name string } `json:"serverInfo"`
+	}
+	c.call("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": caps,
+		"clientInfo": map[string]any{"name": "test", "version": "1"}}, &init)
+	if init.ServerInfo.Name != "wayfind" {
+		t.Fatalf("initialize: %+v", init)
+	}
+	c.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized", "params": map[string]any{}})
+	return c
+}
+
+func (c *mcpClient) send(m any) {
+	b, _ := json.Marshal(m)
+	if _, err := c.in.Write(append(b, '\n')); err != nil {
+		c.t.Fatalf("write: %v", err)
+	}
+}
+
+// call sends a request and returns its result, answering the server's own
+// requests (roots/list) meanwhile.
+func (c *mcpClient) call(method string, params any, result any) *struct {
+	Code    int
+	Message string
+} {
+	c.id++
+	c.send(map[string]any{"jsonrpc": "2.0", "id": c.id, "method": method, "params": params})
+	for c.out.Scan() {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Result json.RawMessage `json:"result"`
+			Error  *struct {
+				Code    int
+				Message string
+			} `json:"error"`
+		}
+		if err := json.Unmarshal(c.out.Bytes(), &m); err != nil {
+			c.t.Fatalf("server sent invalid JSON: %s", c.out.Bytes())
+		}
+		switch {
+		case m.Method == "roots/list" && len(m.ID) > 0:
+			var rs []map[string]string
+			for _, r := range c.roots {
+				rs = append(rs, map[string]string{"uri": wire.FileURI(r), "name": filepath.Base(r)})
+			}
+			c.send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"roots": rs}})
+		case m.Method != "":
+			// a notification
+		case string(m.ID) == strings.TrimSpace(string(mustJSON(c.id))):
+			if m.Error != nil {
+				return (*struct {
+					Code    int
+					Message string
+				})(m.Error)
+			}
+			if result != nil {
+				if err := json.Unmarshal(m.Result, result); err != nil {
+					c.t.Fatalf("%s result: %v: %s", method, err, m.Result)
+				}
+			}
+			return nil
+		}
+	}
+	c.t.Fatalf("%s: no answer (%v)", method, c.out.Err())
+	return nil
+}
+
+func mustJSON(v any) []byte { b, _ := json.Marshal(v); return b }
+
+type toolResult struct {
+	Content []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content"`
+	IsError bool `json:"isError"`
+}
+
+// tool calls a tool; v receives the JSON of its text content.
+func (c *mcpClient) tool(name string, args map[string]any, v any) toolResult {
+	var r toolResult
+	if e := c.call("tools/call", map[string]any{"name": name, "arguments": args}, &r); e != nil {
+		c.t.Fatalf("%s: protocol error %+v (tool failures must be isError results)", name, e)
+	}
+	if len(r.Content) != 1 || r.Content[0].Type != "text" {
+		c.t.Fatalf("%s: content %+v", name, r.Content)
+	}
+	if v != nil && !r.IsError {
+		if err := json.Unmarshal([]byte(r.Content[0].Text), v); err != nil {
+			c.t.Fatalf("%s: %v: %s", name, err, r.Content[0].Text)
+		}
+	}
+	return r
+}
+
+func TestMCP(t *testing.T) {
+	root, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "locate"))
+	c := startMCP(t, []string{"--root", root}, nil)
+
+	var list struct {
+		Tools []struct {
+			Name        string         `json:"name"`
+			Description string         `json:"description"`
+			InputSchema map[string]any `json:"inputSchema"`
+		} `json:"tools"`
+	}
+	c.call("tools/list", map[string]any{}, &list)
+	var names []string
+	for _, tl := range list.Tools {
+		names = append(names, tl.Name)
+		if !strings.HasPrefix(tl.Description, "Use ") || tl.InputSchema["type"] != "object" {
+			t.Errorf("%s: description %q, schema %v", tl.Name, tl.Description, tl.InputSchema)
+		}
+	}
+	if strings.Join(names, " ") != "find_files locate path_resolve read_resolved reindex_paths roots_list workspace_symbols" {
+		t.Errorf("tools: %v", names)
+	}
+
+	var res wire.Resolve
+	c.tool("path_resolve", map[string]any{"path": "src/comand_router.cpp:3"}, &res)
+	if res.Resolved == nil || res.Resolved.Path != "src/command_router.cpp" || res.Resolved.Range == nil || res.Resolved.Range.Start.Line != 2 {
+		t.Errorf("path_resolve: %+v", res)
+	}
+	var files wire.Files
+	c.tool("find_files", map[string]any{"query": "replay service", "limit": 2}, &files)
+	if len(files.Matches) != 2 || files.Matches[0].Path != "src/replay_service.cpp" {
+		t.Errorf("find_files: %+v", files)
+	}
+	var loc wire.Locate
+	c.tool("locate", map[string]any{"query": "where is Socket implemented"}, &loc)
+	if len(loc.Results) == 0 || loc.Results[0].Path != "src/net/socket_posix.cc" || loc.Results[0].Via != "symbol" {
+		t.Errorf("locate: %+v", loc)
+	}
+	var syms []wire.SymbolInformation
+	c.tool("workspace_symbols", map[string]any{"query": "CoRo", "limit": 1}, &syms)
+	if len(syms) != 1 || syms[0].Name != "CommandRouter" {
+		t.Errorf("workspace_symbols: %+v", syms)
+	}
+	var read struct {
+		Path, Requested, Text string
+		Truncated             bool
+		Size                  int
+	}
+	c.tool("read_resolved", map[string]any{"path": "include/sesion.h", "maxBytes": 12}, &read)
+	if read.Path != "include/session.h" || read.Requested != "include/sesion.h" || read.Text != "#pragma once" || !read.Truncated || read.Size != 83 {
+		t.Errorf("read_resolved: %+v", read)
+	}
+	var st wire.Status
+	c.tool("roots_list", map[string]any{}, &st)
+	if len(st.Roots) != 1 || st.Roots[0] != wire.FileURI(root) || st.Files != 13 {
+		t.Errorf("roots_list: %+v", st)
+	}
+	c.tool("reindex_paths", map[string]any{}, &st)
+	if !st.Ready || !st.SymbolsReady || st.Symbols == 0 {
+		t.Errorf("reindex_paths: %+v", st)
+	}
+
+	// Bad arguments are tool errors, and the server reads on.
+	bad := []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"path_resolve", map[string]any{}, "path"},
+		{"find_files", map[string]any{"query": 5}, "string"},
+		{"locate", map[string]any{"query": "where is the"}, "names nothing"},
+		{"read_resolved", map[string]any{"path": "/etc/passwd"}, "no file in the workspace"},
+		{"read_resolved", map[string]any{"path": "../../cmd/wayfind/output.go"}, "no file in the workspace"}, // exists, outside the root
+		{"read_resolved", map[string]any{"path": "include/session.h", "maxBytes": -1}, "maxBytes"},
+		{"workspace_symbols", map[string]any{"query": ""}, "empty"},
+		{"locate", map[string]any{"query": "x", "minConfidence": 3}, "minConfidence"},
+	}
+	for _, b := range bad {
+		r := c.tool(b.tool, b.args, nil)
+		if !r.IsError || !strings.Contains(r.Content[0].Text, b.want) {
+			t.Errorf("%s %v: %+v", b.tool, b.args, r)
+		}
+	}
+	if e := c.call("tools/call", map[string]any{"name": "no_such_tool", "arguments": map[string]any{}}, nil); e == nil {
+		t.Error("an unknown tool must be an error")
+	}
+	c.tool("roots_list", map[string]any{}, &st) // still serving
+
+	// The server exits when its client goes away.
+	c.in.Close()
+	done := make(chan error, 1)
+	go func() { done <- c.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("exit: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("the server did not exit when its input closed")
+	}
+}
+
+// TestMCPClientRoots: without --root, the client's roots are searched.
+func TestMCPClientRoots(t *testing.T) {
+	root, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "locate"))
+	c := startMCP(t, nil, []string{root})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var st wire.Status
+		c.tool("roots_list", map[string]any{}, &st)
+		if len(st.Roots) == 1 && st.Roots[0] == wire.FileURI(root) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("client roots never used: %+v", st)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	var res wire.Resolve
+	c.tool("path_resolve", map[string]any{"path": "include/sesion.h"}, &res)
+	if res.Resolved == nil || res.Resolved.Path != "include/session.h" {
+		t.Errorf("path_resolve under the client's root: %+v", res)
+	}
+}
