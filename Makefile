@@ -4,7 +4,7 @@ BIN      := bin/wayfind
 SHARED   ?= ../shared
 FUZZTIME ?= 30s
 
-.PHONY: build run test deps check bench bench-lsp fuzz clean
+.PHONY: build run test deps check bench bench-lsp bench-symbols bench-content bench-mcp fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wayfind
@@ -35,6 +35,15 @@ bench-lsp: deps build
 # The symbol index of the Go source tree beside universal-ctags -R.
 bench-symbols: deps build
 	$(GO) run ./cmd/wayfind-bench -symbols $$($(GO) env GOROOT)/src -bin $(BIN) -runs 3
+
+# locate's content search on the largest public corpus, laid out with
+# generated text (the corpora are file lists only).
+bench-content: deps
+	$(GO) run ./cmd/wayfind-bench -content tc39__test262 -corpora $(SHARED)/corpora
+
+# What an agent reads: find_files through `wayfind mcp` against a listing.
+bench-mcp: deps build
+	$(GO) run ./cmd/wayfind-bench -mcp $(BIN) -corpora $(SHARED)/corpora -cases $(SHARED)/bench/cases-public.jsonl
 
 # Each fuzz target for FUZZTIME; `make test` already replays their seeds.
 fuzz:

@@ -5,7 +5,6 @@ import (
 	"context"
 	"os"
 	"regexp"
-	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -42,7 +41,7 @@ type SearchOptions struct {
 
 // Stats says what a search did.
 type Stats struct {
-	Filtered  int  // files whose filter matched
+	Filtered  int  // files whose filter matched (and Keep accepted) before the search stopped
 	Read      int  // files read to verify
 	Truncated bool // a bound stopped the search before every candidate was read
 }
@@ -52,7 +51,9 @@ const (
 	maxLine  = 200
 )
 
-// Search returns the files matching q, in path order.
+// Search returns the files matching q, in path order. Every filter is
+// probed (a few milliseconds for 50k files); candidates are read in path
+// order until MaxHits, MaxRead or Budget.
 func (ix *Index) Search(ctx context.Context, q Query, opt SearchOptions) ([]Hit, Stats, error) {
 	var st Stats
 	if ix == nil || len(q.Words) == 0 {
@@ -75,34 +76,38 @@ func (ix *Index) Search(ctx context.Context, q Query, opt SearchOptions) ([]Hit,
 	if err != nil {
 		return nil, st, err
 	}
-	joined := []byte(strings.ToLower(strings.Join(q.Words, "")))
-	words := make([][]byte, len(q.Words))
+	// The filter test: the words side by side — all of them as one
+	// identifier ("cursorbinary"), or each adjacent pair as neighbours.
+	lw := make([]string, len(q.Words))
 	for i, w := range q.Words {
-		words[i] = []byte(strings.ToLower(w))
+		lw[i] = strings.ToLower(w)
 	}
-	var cands []string
-	for file, f := range ix.files {
-		if f.has(joined) || hasAll(f, words) {
-			if opt.Keep == nil || opt.Keep(file) {
-				cands = append(cands, file)
-			}
-		}
+	joined := []byte(strings.Join(lw, ""))
+	var pairs [][]byte
+	for i := 0; i+1 < len(lw); i++ {
+		pairs = append(pairs, []byte(lw[i]+lw[i+1]))
 	}
-	st.Filtered = len(cands)
-	sort.Strings(cands)
 	deadline := time.Now().Add(opt.Budget)
 	var read int64
 	var hits []Hit
-	for i, file := range cands {
-		if i%16 == 0 {
+	for i, f := range ix.filters {
+		if i%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, st, err
 			}
+		}
+		if !f.has(joined) && (len(pairs) == 0 || !hasAll(f, pairs)) {
+			continue
 		}
 		if len(hits) >= opt.MaxHits || read >= opt.MaxRead || time.Now().After(deadline) {
 			st.Truncated = true
 			break
 		}
+		file := ix.paths[i]
+		if opt.Keep != nil && !opt.Keep(file) {
+			continue
+		}
+		st.Filtered++
 		text, err := os.ReadFile(file)
 		if err != nil {
 			continue

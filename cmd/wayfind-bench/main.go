@@ -67,7 +67,14 @@ func main() {
 	symbolRoot := flag.String("symbols", "", "benchmark the symbol index of this tree beside universal-ctags (needs -bin)")
 	bin := flag.String("bin", "bin/wayfind", "the wayfind binary, for -symbols")
 	runs := flag.Int("runs", 3, "runs per measurement, for -symbols (medians are reported)")
+	contentCorpus := flag.String("content", "", "benchmark locate's content search on this corpus laid out with generated text")
+	mcpBin := flag.String("mcp", "", "measure the bytes this wayfind binary's `mcp` answers find_files with, against a plain listing")
 	flag.Parse()
+	if *contentCorpus != "" {
+		fmt.Printf("# wayfind content bench — %s, %d cores (GOMAXPROCS %d), %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version())
+		contentBench(*corpora, *work, *contentCorpus)
+		return
+	}
 	if *symbolRoot != "" {
 		fmt.Printf("# wayfind symbol bench — %s, %d cores (GOMAXPROCS %d), %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version())
 		symbolBench(*bin, *symbolRoot, *runs)
@@ -105,6 +112,10 @@ func main() {
 	}
 
 	fmt.Printf("# wayfind bench — %s, %d cores (GOMAXPROCS %d), %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version())
+	if *mcpBin != "" {
+		mcpBench(*mcpBin, *corpora, *work, names, byCorpus)
+		return
+	}
 	if *lspBin != "" {
 		lspBench(*lspBin, *corpora, *work, names, byCorpus, *useFzf, *verbose)
 		return
