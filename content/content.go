@@ -209,8 +209,11 @@ func (ix *Index) lookup(file string) *filter {
 // Indexer keeps an Index current. Safe for concurrent use.
 type Indexer struct {
 	MaxBytes int
-	mu       sync.Mutex
-	cur      *Index
+	Workers  int // 0: one per core
+	// Pace, when set, is called before each file is read.
+	Pace func()
+	mu   sync.Mutex
+	cur  *Index
 }
 
 // Index returns the current snapshot.
@@ -278,11 +281,18 @@ func (x *Indexer) update(ctx context.Context, files []string, all bool) (*Index,
 	jobs := make(chan string)
 	results := make(chan result)
 	var wg sync.WaitGroup
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+	workers := x.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for file := range jobs {
+				if x.Pace != nil {
+					x.Pace()
+				}
 				results <- result{file, readFilter(file, old.lookup(file), max)}
 			}
 		}()

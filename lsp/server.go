@@ -182,8 +182,12 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	rctx, cancel := context.WithCancel(ctx)
 	s.mu.Lock()
 	s.inflight[key] = cancel
+	sess := s.sess
 	s.mu.Unlock()
 	go func() {
+		if sess != nil {
+			defer sess.Begin()()
+		}
 		defer func() {
 			s.mu.Lock()
 			delete(s.inflight, key)

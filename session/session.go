@@ -8,6 +8,7 @@ package session
 import (
 	"context"
 	"errors"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -66,7 +67,10 @@ var ErrClosed = errors.New("session closed")
 type Session struct {
 	opts Options
 
-	snap atomic.Pointer[snapshot]
+	snap        atomic.Pointer[snapshot]
+	active      atomic.Int32 // requests in progress (Begin)
+	lastRequest atomic.Int64 // when the last one ended, UnixNano
+	waiting     atomic.Int32 // requests waiting in SymbolEngine
 
 	mu      sync.Mutex
 	roots   []string
@@ -128,11 +132,22 @@ func New(opts Options) *Session {
 	}
 	s.wg.Add(1)
 	go s.indexLoop()
+	// Background indexing leaves a core to the requests and pauses while
+	// one runs (see Begin): answers come first. Without this, the first
+	// symbol and content pass made request p99 five times worse while it
+	// ran (docs/BENCHMARKS.md).
+	background := max(1, runtime.NumCPU()-1)
 	if !opts.NoContent {
-		s.cx = &content.Indexer{}
+		s.cx = &content.Indexer{Workers: background, Pace: s.pace}
 	}
 	if !opts.NoSymbols || !opts.NoContent {
 		so := opts.Symbols
+		if so.Workers == 0 {
+			so.Workers = background
+		}
+		if so.Pace == nil {
+			so.Pace = s.pace
+		}
 		if so.Logf == nil {
 			so.Logf = opts.Logf
 		}
@@ -348,7 +363,11 @@ func (s *Session) startPolling() {
 			case <-s.stop:
 				return
 			case <-t.C:
-				s.Changed(s.Roots())
+				// Without a watcher no event names an edited file: the
+				// indexers re-check every file's size and time as well.
+				roots := s.Roots()
+				s.Changed(roots)
+				s.queueSymbols(nil, roots)
 			}
 		}
 	}()
@@ -404,10 +423,37 @@ func (s *Session) applyPending() {
 		s.store(snap)
 	}
 	s.apply.Unlock()
-	s.queueSymbols(nil, paths)
+	s.queueSymbols(nil, contentChanges(cur.ix, next, paths))
 	if next != cur.ix {
 		s.watch(next, false)
 	}
+}
+
+// contentChanges narrows reported paths to the files whose symbols and
+// text may have changed: files named themselves (edited, created or
+// deleted), and files the update added or removed. A directory or root
+// reported as a whole (a re-walk) needs no re-reading of the files that
+// stayed: their own events say when they change.
+func contentChanges(prev, next *workspace.Index, paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if isFile(prev, p) || isFile(next, p) {
+			out = append(out, p)
+			continue
+		}
+		if _, _, inside := next.RootOf(p); !inside {
+			out = append(out, p) // outside the roots now: let the indexers drop what they had
+		}
+	}
+	if next != prev {
+		out = append(out, workspace.Diff(prev, next)...)
+	}
+	return out
+}
+
+func isFile(ix *workspace.Index, p string) bool {
+	root, rel, ok := ix.RootOf(p)
+	return ok && ix.Lookup(root, rel) >= 0
 }
 
 // Engine returns an engine over the current roots with every reported
@@ -498,6 +544,48 @@ func (s *Session) Status() Status {
 	st.SymbolsMs = s.symMs
 	s.mu.Unlock()
 	return st
+}
+
+// Begin marks a request in progress until the returned func is called;
+// background indexing pauses meanwhile.
+func (s *Session) Begin() (end func()) {
+	s.active.Add(1)
+	return func() {
+		s.lastRequest.Store(time.Now().UnixNano())
+		s.active.Add(-1)
+	}
+}
+
+// awaitQuiet delays a full background pass until no request has run for
+// quiet, or at most maxWait: an editor's burst of requests at start-up is
+// answered before the symbol and content passes take their share of the
+// machine.
+func (s *Session) awaitQuiet(quiet, maxWait time.Duration) {
+	deadline := time.Now().Add(maxWait)
+	for time.Now().Before(deadline) {
+		last := time.Unix(0, s.lastRequest.Load())
+		if s.waiting.Load() > 0 || (s.active.Load() == 0 && time.Since(last) >= quiet) {
+			return // quiet, or a request waits for this very pass
+		}
+		select {
+		case <-s.stop:
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// pace holds a background indexing worker while requests run, for at most
+// maxPause at a time so that constant traffic cannot starve indexing.
+func (s *Session) pace() {
+	const maxPause = 50 * time.Millisecond
+	// Requests waiting for the background work itself do not hold it up.
+	for waited := time.Duration(0); s.active.Load() > s.waiting.Load() && waited < maxPause; waited += time.Millisecond {
+		time.Sleep(time.Millisecond)
+	}
+	// Let a request that has just arrived run on this processor now rather
+	// than at Go's next preemption.
+	runtime.Gosched()
 }
 
 // Visit records that the user or an agent looked at a file (absolute path

@@ -51,6 +51,9 @@ func (s *Session) symbolLoop() {
 			if !s.symBusy {
 				break
 			}
+			if full != nil {
+				s.awaitQuiet(100*time.Millisecond, 2*time.Second)
+			}
 			cur := s.snap.Load()
 			if full != nil {
 				start := time.Now()
@@ -152,6 +155,8 @@ func (s *Session) SymbolEngine(ctx context.Context) (*rank.Engine, error) {
 	}
 	deadline := time.NewTimer(s.opts.WaitReady)
 	defer deadline.Stop()
+	s.waiting.Add(1)
+	defer s.waiting.Add(-1)
 	for {
 		s.mu.Lock()
 		// Ready once a full pass covered the roots asked for and none is

@@ -114,7 +114,7 @@ func compareWithCtags(t *testing.T, ctagsLang, root string, kinds []string) ctag
 	for _, k := range kinds {
 		r.byKind[k] = &[2]int{}
 	}
-	ExtractFiles(context.Background(), files, 0, 0, func(i int, p Parsed) {
+	ExtractFiles(context.Background(), files, ExtractOptions{}, func(i int, p Parsed) {
 		lines := map[string][]int{}
 		for _, s := range p.Symbols {
 			lines[s.Name] = append(lines[s.Name], int(s.Select.Start.Line)+1)

@@ -16,11 +16,21 @@ type Parsed struct {
 	Err     error // ErrTooLarge and ErrBinary included
 }
 
-// ExtractFiles extracts the files (absolute paths) on workers goroutines
-// (0: one per core), each with its own Extractor, and hands each outcome to
-// each, which is called from one goroutine at a time, in no set order.
-// Files of no supported language are passed over without a call.
-func ExtractFiles(ctx context.Context, files []string, workers, maxBytes int, each func(i int, p Parsed)) {
+// ExtractOptions tune ExtractFiles.
+type ExtractOptions struct {
+	Workers  int // 0: one per core
+	MaxBytes int // 0: DefaultMaxBytes
+	// Pace, when set, is called before each file: a server uses it to let
+	// requests run first.
+	Pace func()
+}
+
+// ExtractFiles extracts the files (absolute paths) on opt.Workers
+// goroutines, each with its own Extractor, and hands each outcome to each,
+// which is called from one goroutine at a time, in no set order. Files of
+// no supported language are passed over without a call.
+func ExtractFiles(ctx context.Context, files []string, opt ExtractOptions, each func(i int, p Parsed)) {
+	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -36,9 +46,12 @@ func ExtractFiles(ctx context.Context, files []string, workers, maxBytes int, ea
 		go func() {
 			defer wg.Done()
 			x := NewExtractor()
-			x.MaxBytes = maxBytes
+			x.MaxBytes = opt.MaxBytes
 			defer x.Close()
 			for i := range jobs {
+				if opt.Pace != nil {
+					opt.Pace()
+				}
 				results <- result{i, x.extractFile(ctx, files[i])}
 			}
 		}()

@@ -65,6 +65,8 @@ type IndexerOptions struct {
 	Logf     func(string, ...any)
 	// Progress hears parsing progress: files parsed of total to parse.
 	Progress func(done, total int)
+	// Pace, when set, is called before each file is parsed.
+	Pace func()
 }
 
 // Indexer keeps a workspace's symbol table current: it reuses what the
@@ -258,7 +260,7 @@ func (x *Indexer) refresh(ctx context.Context, ix *workspace.Index, files []stri
 		}
 	}
 	done := 0
-	ExtractFiles(ctx, toParse, x.opts.Workers, x.opts.MaxBytes, func(i int, p Parsed) {
+	ExtractFiles(ctx, toParse, ExtractOptions{Workers: x.opts.Workers, MaxBytes: x.opts.MaxBytes, Pace: x.opts.Pace}, func(i int, p Parsed) {
 		done++
 		if x.opts.Progress != nil {
 			x.opts.Progress(done, len(toParse))

@@ -167,3 +167,24 @@ func sameFiles(a, b []File) bool {
 	}
 	return true
 }
+
+// Diff lists the files (absolute) in one index and not the other: what
+// an Update added or removed. Both must have the same roots.
+func Diff(a, b *Index) []string {
+	var out []string
+	i, j := 0, 0
+	for i < len(a.Files) || j < len(b.Files) {
+		switch {
+		case j >= len(b.Files) || (i < len(a.Files) && less(a.Files[i], b.Files[j])):
+			out = append(out, a.Abs(a.Files[i]))
+			i++
+		case i >= len(a.Files) || less(b.Files[j], a.Files[i]):
+			out = append(out, b.Abs(b.Files[j]))
+			j++
+		default:
+			i++
+			j++
+		}
+	}
+	return out
+}

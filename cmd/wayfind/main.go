@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -268,6 +269,18 @@ func ms(d time.Duration) float64 {
 	return f
 }
 
+// serverProcs gives a long-lived server more Go processors than cores.
+// Background indexing keeps cores busy, and Go moves a waiting goroutine
+// onto a busy processor only by preempting, every 10 ms: a request that
+// arrived then waited up to that long (p99 25 ms on test262 while symbols
+// indexed; 5.6 ms with spare processors, where the kernel shares the
+// cores at a finer grain). GOMAXPROCS in the environment still wins.
+func serverProcs() {
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(runtime.NumCPU() + 2)
+	}
+}
+
 // serveLSP runs the language server on the process's stdin and stdout.
 // "--stdio" is accepted because editors' clients add it.
 func serveLSP(ctx context.Context, args []string, stderr io.Writer) int {
@@ -277,5 +290,6 @@ func serveLSP(ctx context.Context, args []string, stderr io.Writer) int {
 			return exitInput
 		}
 	}
+	serverProcs()
 	return lsp.Serve(ctx, os.Stdin, os.Stdout, stderr, lsp.Options{Version: Version})
 }

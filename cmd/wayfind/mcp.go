@@ -334,6 +334,7 @@ func serveMCP(ctx context.Context, args []string, stderr io.Writer) int {
 			return exitInput
 		}
 	}
+	serverProcs()
 	sess := session.New(session.Options{Watch: true, Logf: logf})
 	defer sess.Close()
 	if len(roots) > 0 {
