@@ -144,7 +144,7 @@ func (s *server) locate(ctx context.Context, raw json.RawMessage) (any, int, err
 	}
 	// The cascade reads symbols and contents: wait for them like
 	// workspace/symbol does, so that an answer does not depend on timing.
-	eng, err := s.session().SymbolEngine(ctx)
+	eng, err := s.session().LocateEngine(ctx)
 	if err != nil {
 		return nil, 0, err
 	}

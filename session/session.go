@@ -98,7 +98,8 @@ type Session struct {
 	symFull    *snapshot         // a full pass over this snapshot's files is due
 	symPaths   []string          // paths to re-check
 	symContent map[string][]byte // unsaved editor content by file
-	symGen     int               // generation the last full pass covered (-1: none)
+	symGen     int               // generation whose symbols the last full pass indexed (-1: none)
+	contentGen int               // generation whose contents it indexed (-1: none)
 	symBusy    bool
 	symDone    chan struct{} // closed and replaced after each pass
 	symMs      float64       // duration of the last full pass
@@ -126,17 +127,15 @@ func New(opts Options) *Session {
 		opts.Logf = func(string, ...any) {}
 	}
 	s := &Session{opts: opts, swapped: make(chan struct{}), kick: make(chan struct{}, 1), stop: make(chan struct{}),
-		symKick: make(chan struct{}, 1), symGen: -1, symDone: make(chan struct{})}
+		symKick: make(chan struct{}, 1), symGen: -1, contentGen: -1, symDone: make(chan struct{})}
 	if opts.Watch {
 		s.StartWatching()
 	}
 	s.wg.Add(1)
 	go s.indexLoop()
-	// Background indexing leaves a core to the requests and pauses while
-	// one runs (see Begin): answers come first. Without this, the first
-	// symbol and content pass made request p99 five times worse while it
-	// ran (docs/BENCHMARKS.md).
-	background := max(1, runtime.NumCPU()-1)
+	// Background indexing pauses while requests run (see Begin): answers
+	// come first.
+	background := runtime.NumCPU()
 	if !opts.NoContent {
 		s.cx = &content.Indexer{Workers: background, Pace: s.pace}
 	}
@@ -235,7 +234,7 @@ func (s *Session) Reindex(ctx context.Context) (Status, error) {
 	s.want++
 	s.mu.Unlock()
 	s.kickIndex()
-	if _, err := s.SymbolEngine(ctx); err != nil {
+	if _, err := s.LocateEngine(ctx); err != nil {
 		return s.Status(), err
 	}
 	return s.Status(), nil

@@ -61,30 +61,33 @@ func (s *Session) symbolLoop() {
 				if s.symx != nil {
 					table, st, err := s.symx.Sync(ctx, cur.ix)
 					if err != nil {
-						s.finishSymbols(-1, 0)
+						s.finishSymbols(-1)
 						return // closed
 					}
 					s.symIndex.Store(rank.NewSymbolIndex(table))
 					s.opts.Logf("symbols: %d in %d files (%d parsed, %d from the cache) in %.0f ms",
 						st.Symbols, st.Files, st.Parsed, st.FromCache, float64(time.Since(start).Microseconds())/1000)
 				}
+				// Symbols are complete: workspace/symbol need not wait for
+				// the contents.
+				s.markSymbols(full.gen, float64(time.Since(start).Microseconds())/1000)
 				if s.cx != nil {
 					cstart := time.Now()
 					ci, err := s.cx.Sync(ctx, cur.ix)
 					if err != nil {
-						s.finishSymbols(-1, 0)
+						s.finishSymbols(-1)
 						return
 					}
 					s.cIndex.Store(ci)
 					s.opts.Logf("contents: %d files in %.0f ms", ci.Len(), float64(time.Since(cstart).Microseconds())/1000)
 				}
-				s.finishSymbols(full.gen, float64(time.Since(start).Microseconds())/1000)
+				s.finishSymbols(full.gen)
 				continue
 			}
 			if s.symx != nil {
 				table, err := s.symx.Refresh(ctx, cur.ix, paths)
 				if err != nil {
-					s.finishSymbols(-1, 0)
+					s.finishSymbols(-1)
 					return
 				}
 				for file, text := range edits {
@@ -99,25 +102,35 @@ func (s *Session) symbolLoop() {
 			if s.cx != nil && len(paths) > 0 {
 				ci, err := s.cx.Refresh(ctx, cur.ix, paths)
 				if err != nil {
-					s.finishSymbols(-1, 0)
+					s.finishSymbols(-1)
 					return
 				}
 				s.cIndex.Store(ci)
 			}
-			s.finishSymbols(-1, 0)
+			s.finishSymbols(-1)
 		}
 	}
 }
 
-// finishSymbols records a finished pass (gen ≥ 0 for a full one) and wakes
-// whoever waits for symbols.
-func (s *Session) finishSymbols(gen int, ms float64) {
+// markSymbols records that a full pass has indexed the symbols of
+// generation gen, and wakes whoever waits for them.
+func (s *Session) markSymbols(gen int, ms float64) {
+	s.mu.Lock()
+	s.symGen, s.symMs = gen, ms
+	close(s.symDone)
+	s.symDone = make(chan struct{})
+	s.mu.Unlock()
+	if s.opts.SymbolProgress != nil {
+		s.opts.SymbolProgress(100, "symbols indexed", true)
+	}
+}
+
+// finishSymbols records a finished pass (gen ≥ 0 for a full one, whose
+// contents are now indexed too) and wakes whoever waits.
+func (s *Session) finishSymbols(gen int) {
 	s.mu.Lock()
 	if gen >= 0 {
-		s.symGen, s.symMs = gen, ms
-		if s.opts.SymbolProgress != nil {
-			defer s.opts.SymbolProgress(100, "symbols indexed", true)
-		}
+		s.contentGen = gen
 	}
 	s.symBusy = false
 	close(s.symDone)
@@ -144,11 +157,24 @@ func (s *Session) symbolProgress(done, total int) {
 	s.opts.SymbolProgress(pct, "symbols", false)
 }
 
-// SymbolEngine is Engine once the current roots' symbols and contents are
-// indexed too: it waits for the first full pass of the roots (bounded like
-// Engine), then answers from what is indexed, which after a timeout may
-// be part of the workspace.
+// SymbolEngine is Engine once the current roots' symbols are indexed too:
+// it waits for the first full pass of the roots (bounded like Engine),
+// then answers from what is indexed, which after a timeout may be part of
+// the workspace.
 func (s *Session) SymbolEngine(ctx context.Context) (*rank.Engine, error) {
+	return s.passEngine(ctx, func() int { return s.symGen })
+}
+
+// LocateEngine is SymbolEngine once the files' contents are indexed too
+// (locate's recovery reads them).
+func (s *Session) LocateEngine(ctx context.Context) (*rank.Engine, error) {
+	return s.passEngine(ctx, func() int { return s.contentGen })
+}
+
+// passEngine waits until gen() (read under mu) covers the roots asked
+// for and no full pass is queued; a refresh of a few changed files is not
+// waited for.
+func (s *Session) passEngine(ctx context.Context, gen func() int) (*rank.Engine, error) {
 	eng, err := s.Engine(ctx)
 	if err != nil || (s.symx == nil && s.cx == nil) {
 		return eng, err
@@ -159,9 +185,7 @@ func (s *Session) SymbolEngine(ctx context.Context) (*rank.Engine, error) {
 	defer s.waiting.Add(-1)
 	for {
 		s.mu.Lock()
-		// Ready once a full pass covered the roots asked for and none is
-		// queued; a refresh of a few changed files is not waited for.
-		ready := s.symGen >= s.want && s.symFull == nil
+		ready := gen() >= s.want && s.symFull == nil
 		done := s.symDone
 		s.mu.Unlock()
 		if ready {
@@ -173,7 +197,7 @@ func (s *Session) SymbolEngine(ctx context.Context) (*rank.Engine, error) {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-deadline.C:
-			s.opts.Logf("symbols still indexing; answering from %d symbols indexed so far", s.symIndex.Load().Len())
+			s.opts.Logf("still indexing symbols and contents; answering from what is indexed so far (%d symbols)", s.symIndex.Load().Len())
 		}
 		break
 	}

@@ -169,7 +169,7 @@ func newMCPServer(sess *session.Session, rootsFromFlags bool, logf func(string, 
 			if in.MinConfidence < 0 || in.MinConfidence > 1 {
 				return nil, nil, toolError("minConfidence must be between 0 and 1")
 			}
-			eng, err := sess.SymbolEngine(ctx)
+			eng, err := sess.LocateEngine(ctx)
 			if err != nil {
 				return nil, nil, err
 			}
