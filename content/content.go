@@ -20,10 +20,10 @@ import (
 	"context"
 	"hash/maphash"
 	"os"
-	"runtime"
 	"sort"
 	"sync"
 
+	"wayfind/pool"
 	"wayfind/workspace"
 )
 
@@ -274,50 +274,22 @@ func (x *Indexer) update(ctx context.Context, files []string, all bool) (*Index,
 	if max <= 0 {
 		max = DefaultMaxBytes
 	}
-	type result struct {
-		file string
-		f    *filter
-	}
-	jobs := make(chan string)
-	results := make(chan result)
-	var wg sync.WaitGroup
-	workers := x.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for file := range jobs {
-				if x.Pace != nil {
-					x.Pace()
-				}
-				results <- result{file, readFilter(file, old.lookup(file), max)}
+	pool.Map(ctx, len(files), x.Workers,
+		func() (struct{}, func()) { return struct{}{}, nil },
+		nil,
+		func(_ struct{}, i int) *filter {
+			if x.Pace != nil {
+				x.Pace()
 			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for _, f := range files {
-			select {
-			case jobs <- f:
-			case <-ctx.Done():
-				return
+			return readFilter(files[i], old.lookup(files[i]), max)
+		},
+		func(i int, f *filter) {
+			if f == nil {
+				delete(next, files[i])
+			} else {
+				next[files[i]] = f
 			}
-		}
-	}()
-	go func() {
-		wg.Wait()
-		close(results)
-	}()
-	for r := range results {
-		if r.f == nil {
-			delete(next, r.file)
-		} else {
-			next[r.file] = r.f
-		}
-	}
+		})
 	if err := ctx.Err(); err != nil {
 		return x.cur, err
 	}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"runtime"
-	"sync"
+
+	"wayfind/pool"
 )
 
 // Parsed is the outcome of extracting one file.
@@ -30,52 +30,20 @@ type ExtractOptions struct {
 // which is called from one goroutine at a time, in no set order. Files of
 // no supported language are passed over without a call.
 func ExtractFiles(ctx context.Context, files []string, opt ExtractOptions, each func(i int, p Parsed)) {
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	type result struct {
-		i int
-		p Parsed
-	}
-	jobs := make(chan int)
-	results := make(chan result, workers)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	pool.Map(ctx, len(files), opt.Workers,
+		func() (*Extractor, func()) {
 			x := NewExtractor()
 			x.MaxBytes = opt.MaxBytes
-			defer x.Close()
-			for i := range jobs {
-				if opt.Pace != nil {
-					opt.Pace()
-				}
-				results <- result{i, x.extractFile(ctx, files[i])}
+			return x, x.Close
+		},
+		func(i int) bool { return LanguageOf(files[i]) == nil },
+		func(x *Extractor, i int) Parsed {
+			if opt.Pace != nil {
+				opt.Pace()
 			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for i, f := range files {
-			if LanguageOf(f) == nil {
-				continue
-			}
-			select {
-			case jobs <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() {
-		wg.Wait()
-		close(results)
-	}()
-	for r := range results {
-		each(r.i, r.p)
-	}
+			return x.extractFile(ctx, files[i])
+		},
+		each)
 }
 
 // extractFile reads and extracts one file. The size check comes before the

@@ -124,14 +124,7 @@ func main() {
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
 	var all []outcome
 	for _, name := range names {
-		paths, err := readCorpus(filepath.Join(*corpora, name))
-		if err != nil {
-			fatal(err)
-		}
-		root := filepath.Join(*work, name)
-		if err := layout(root, paths); err != nil {
-			fatal(err)
-		}
+		paths, root := corpusTree(*corpora, *work, name)
 		eng, stats := index(root)
 		fmt.Printf("| %s | %d | %.0f | %.0f | %.0f | %.1f | %.0f | %.0f |\n", name, eng.Len(), stats.walk, stats.engine, stats.walk+stats.engine, stats.heapMB, stats.bytesPerFile, rssMB())
 		var listing string
@@ -456,6 +449,20 @@ func readCorpus(base string) ([]string, error) {
 	return out, sc.Err()
 }
 
+// corpusTree reads a corpus's paths and lays them out as empty files under
+// work/name.
+func corpusTree(corpora, work, name string) (paths []string, root string) {
+	paths, err := readCorpus(filepath.Join(corpora, name))
+	if err != nil {
+		fatal(err)
+	}
+	root = filepath.Join(work, name)
+	if err := layout(root, paths); err != nil {
+		fatal(err)
+	}
+	return paths, root
+}
+
 // layout creates the corpus as empty files under root, once: a marker
 // records the number of paths so a changed corpus is laid out again.
 func layout(root string, paths []string) error {
@@ -516,14 +523,7 @@ func lspBench(bin, corpora, work string, names []string, byCorpus map[string][]b
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
 	var all []outcome
 	for _, name := range names {
-		paths, err := readCorpus(filepath.Join(corpora, name))
-		if err != nil {
-			fatal(err)
-		}
-		root := filepath.Join(work, name)
-		if err := layout(root, paths); err != nil {
-			fatal(err)
-		}
+		paths, root := corpusTree(corpora, work, name)
 		listing := strings.Join(paths, "\n") + "\n"
 		outs, readyMs, rss, err := lspCorpus(bin, root, byCorpus[name], listing, withFzf)
 		if err != nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os/exec"
-	"path/filepath"
 	"sort"
 )
 
@@ -19,14 +18,7 @@ func mcpBench(bin, corpora, work string, names []string, byCorpus map[string][]b
 	fmt.Println("| corpus | files | plain listing bytes | find_files top 10, median bytes | p90 bytes | listing / median |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|")
 	for _, name := range names {
-		paths, err := readCorpus(filepath.Join(corpora, name))
-		if err != nil {
-			fatal(err)
-		}
-		root := filepath.Join(work, name)
-		if err := layout(root, paths); err != nil {
-			fatal(err)
-		}
+		paths, root := corpusTree(corpora, work, name)
 		listing := 0
 		for _, p := range paths {
 			listing += len(p) + 1
