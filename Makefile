@@ -4,7 +4,7 @@ BIN      := bin/wayfind
 SHARED   ?= ../shared
 FUZZTIME ?= 30s
 
-.PHONY: build run test deps check bench bench-lsp bench-symbols bench-content bench-mcp fuzz clean
+.PHONY: build run test deps ort check bench bench-lsp bench-symbols bench-content bench-mcp fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wayfind
@@ -22,7 +22,11 @@ check:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 	$(GO) vet ./...
 
-test: deps check
+# ONNX Runtime for the optional reranker (third_party/, git-ignored).
+ort: deps
+	@./scripts/ort.sh
+
+test: deps ort check
 	$(GO) test -race -count=1 ./...
 
 bench: deps

@@ -32,6 +32,8 @@ type Engine struct {
 	counters *sync.Pool         // *counters
 	sym      *SymbolIndex       // nil until symbols are indexed
 	content  *content.Index     // nil until file contents are indexed
+	rr       Reranker           // nil without a model
+	rro      RerankOptions
 }
 
 type fileInfo struct {

@@ -62,6 +62,7 @@ type FindResult struct {
 	Matches       []Match
 	TotalSearched int
 	Truncated     bool
+	Rerank        RerankStats
 }
 
 // DefaultThreshold drops matches that only a subsequence explains.
@@ -114,7 +115,11 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 	// 3. Files, kept in a bounded heap of the best; a file that defines a
 	// symbol of the query's name takes the better of the two readings.
 	symHits := e.symbolFiles(&q, req.Impl)
-	top := newTopK(limit)
+	keep := limit
+	if e.rr != nil {
+		keep = max(limit, e.rerankK()) // the model may lift one from below the limit
+	}
+	top := newTopK(keep)
 	for sid, nm := range hits {
 		for _, id := range e.stems[sid].files {
 			m := e.scoreFile(&q, id, nm, req.Impl)
@@ -146,10 +151,25 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 		}
 	}
 	out := top.sorted()
+	st := e.rerankBand(ctx, req.Query, len(out),
+		func(i int) float64 { return out[i].Score },
+		func(i int, s float64) { out[i].Score = s },
+		func(i int) string { return modelText(out[i].Path) },
+		func(order []int) {
+			band := make([]Match, len(order))
+			for i, o := range order {
+				band[i] = out[o]
+			}
+			copy(out, band)
+		})
+	truncated := top.seen > len(out)
+	if len(out) > limit {
+		out, truncated = out[:limit], true
+	}
 	for i := range out {
 		out[i].Score = round3(min(out[i].Score, 1))
 	}
-	return &FindResult{Matches: out, TotalSearched: len(e.files), Truncated: top.seen > len(out)}, nil
+	return &FindResult{Matches: out, TotalSearched: len(e.files), Truncated: truncated, Rerank: st}, nil
 }
 
 // MatchedIn values are shared, never modified.

@@ -3,6 +3,7 @@ package rank
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -37,6 +38,8 @@ type ResolveResult struct {
 	Exact      bool
 	// Line and Col (1-based, 0 when absent) come from the query's suffix.
 	Line, Col int
+	// Rerank says whether (and how long) the model ordered close calls.
+	Rerank RerankStats
 }
 
 // DefaultLimit is the number of candidates or matches when the caller names none.
@@ -163,6 +166,22 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	if len(scored) > 0 && confident(scored) {
 		top := scored[0]
 		res.Resolved = &top
+	} else {
+		// Not confident: the model may order the close candidates.
+		res.Rerank = e.rerankBand(ctx, qpath, len(scored),
+			func(i int) float64 { return scored[i].Score },
+			func(i int, s float64) { scored[i].Score = s },
+			func(i int) string { return modelText(scored[i].Path) },
+			func(order []int) {
+				band := make([]Candidate, len(order))
+				for i, o := range order {
+					band[i] = scored[o]
+					if i != o {
+						band[i].Reasons = append(slices.Clip(band[i].Reasons), "rerank")
+					}
+				}
+				copy(scored, band)
+			})
 	}
 	if len(scored) > limit {
 		scored = scored[:limit]
