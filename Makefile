@@ -4,7 +4,7 @@ BIN      := bin/wayfind
 SHARED   ?= ../shared
 FUZZTIME ?= 30s
 
-.PHONY: build run test deps ort check bench bench-lsp bench-symbols bench-content bench-mcp fuzz clean
+.PHONY: build run test deps ort check bench bench-lsp bench-symbols bench-content bench-mcp bench-model fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wayfind
@@ -48,6 +48,10 @@ bench-content: deps
 # What an agent reads: find_files through `wayfind mcp` against a listing.
 bench-mcp: deps build
 	$(GO) run ./cmd/wayfind-bench -mcp $(BIN) -corpora $(SHARED)/corpora -cases $(SHARED)/bench/cases-public.jsonl
+
+# Every public case without and with the reranker (the tiny test model).
+bench-model: deps ort
+	$(GO) run ./cmd/wayfind-bench -model testdata/model -ort-lib third_party/onnxruntime/libonnxruntime.so.1 -corpora $(SHARED)/corpora -cases $(SHARED)/bench/cases-public.jsonl
 
 # Each fuzz target for FUZZTIME; `make test` already replays their seeds.
 fuzz:

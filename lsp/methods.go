@@ -90,6 +90,7 @@ func (s *server) resolvePath(ctx context.Context, raw json.RawMessage) (any, int
 	if err != nil {
 		return nil, 0, err
 	}
+	noteRerank(ctx, res.Rerank)
 	out := wire.FromResolve(eng.Index().Roots, res)
 	return out, len(out.Candidates), nil
 }
@@ -121,6 +122,7 @@ func (s *server) files(ctx context.Context, raw json.RawMessage) (any, int, erro
 	if err != nil {
 		return nil, 0, err
 	}
+	noteRerank(ctx, res.Rerank)
 	out := wire.FromFind(eng.Index().Roots, res)
 	return out, len(out.Matches), nil
 }

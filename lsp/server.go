@@ -82,6 +82,12 @@ type initOptions struct {
 		Dir       string `json:"dir"`
 		Precision string `json:"precision"`
 		TopK      int    `json:"topK"`
+		// Extensions: the ONNX Runtime library, its threads, and when and
+		// how much the model counts (see rank.RerankOptions).
+		OrtLib  string  `json:"ortLib"`
+		Threads int     `json:"threads"`
+		Margin  float64 `json:"margin"`
+		Weight  float64 `json:"weight"`
 	} `json:"model"`
 	Diagnostics *bool `json:"diagnostics"`
 	// MaxFileBytes (an extension) is the symbol indexer's per-file size
@@ -198,12 +204,14 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		var res any
 		var n int
 		var err error
-		s.guard(method, func() { res, n, err = h(s, rctx, req.Params()) })
+		rm := &requestMetrics{}
+		mctx := context.WithValue(rctx, metricsKey{}, rm)
+		s.guard(method, func() { res, n, err = h(s, mctx, req.Params()) })
 		if err == nil && res == nil && rctx.Err() != nil {
 			err = rctx.Err()
 		}
 		err = replyError(err)
-		s.metric(method, start, n, err)
+		s.metric(method, start, n, err, rm)
 		// A cancelled request's context is done; the reply must not use it.
 		_ = reply(context.Background(), res, err)
 	}()
@@ -329,9 +337,8 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 	if caps.processID > 0 {
 		go s.watchParent(caps.processID)
 	}
-	if opts.Model.Dir != "" {
-		s.userLog("model reranking is not available in this build; ignoring model.dir %s", opts.Model.Dir)
-	}
+	s.sess.LoadModel(session.ModelConfig{Dir: opts.Model.Dir, Precision: opts.Model.Precision, Lib: opts.Model.OrtLib,
+		Threads: opts.Model.Threads, TopK: opts.Model.TopK, Margin: opts.Model.Margin, Weight: opts.Model.Weight})
 	return map[string]any{
 		"capabilities": s.capabilities(),
 		"serverInfo":   map[string]string{"name": "wayfind", "version": s.opts.Version},
@@ -517,13 +524,31 @@ func (s *server) userLog(format string, args ...any) {
 
 // metric writes the one JSON line per request: method, elapsed ms, result
 // count (-1 when a count means nothing) and the error, if any.
-func (s *server) metric(method string, start time.Time, n int, err error) {
+// requestMetrics collects what a handler reports for its metrics line.
+type requestMetrics struct {
+	rerankMs float64 // time in the model, when it was asked
+}
+
+type metricsKey struct{}
+
+// noteRerank records the model's share of a request.
+func noteRerank(ctx context.Context, st rank.RerankStats) {
+	if rm, ok := ctx.Value(metricsKey{}).(*requestMetrics); ok && st.Candidates > 0 {
+		rm.rerankMs += st.Ms
+	}
+}
+
+func (s *server) metric(method string, start time.Time, n int, err error, rms ...*requestMetrics) {
 	m := struct {
 		Method    string  `json:"method"`
 		ElapsedMs float64 `json:"elapsedMs"`
 		Results   int     `json:"results"`
+		RerankMs  float64 `json:"rerankMs,omitempty"`
 		Error     string  `json:"error,omitempty"`
-	}{method, float64(time.Since(start).Microseconds()) / 1000, n, ""}
+	}{Method: method, ElapsedMs: float64(time.Since(start).Microseconds()) / 1000, Results: n}
+	if len(rms) > 0 && rms[0] != nil {
+		m.RerankMs = rms[0].rerankMs
+	}
 	if err != nil {
 		m.Error = err.Error()
 	}

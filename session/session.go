@@ -93,6 +93,7 @@ type Session struct {
 	symIndex atomic.Pointer[rank.SymbolIndex]
 	cx       *content.Indexer // nil when off
 	cIndex   atomic.Pointer[content.Index]
+	model    atomic.Pointer[modelState]
 	symKick  chan struct{}
 	// Under mu: the symbol work asked for and done.
 	symFull    *snapshot         // a full pass over this snapshot's files is due
@@ -507,7 +508,35 @@ func (s *Session) withSymbols(e *rank.Engine) *rank.Engine {
 	if ci := s.cIndex.Load(); ci != nil {
 		e = e.WithContent(ci)
 	}
+	if m := s.model.Load(); m != nil && m.r != nil {
+		e = e.WithReranker(m.r, m.opts)
+	}
 	return e
+}
+
+// ModelStatus describes the reranking model for find/status.
+type ModelStatus struct {
+	Loaded    bool
+	Name      string
+	Precision string
+	LoadMs    float64
+	Reranked  int64
+	Reason    string // why no model is loaded, when one was asked for
+}
+
+type modelState struct {
+	r        rank.Reranker
+	opts     rank.RerankOptions
+	status   ModelStatus
+	reranked func() int64
+}
+
+// SetModel makes every engine the session hands out ask r about close
+// calls (nil r records why there is no model). reranked reports the
+// model's running count of reranked queries.
+func (s *Session) SetModel(r rank.Reranker, opts rank.RerankOptions, st ModelStatus, reranked func() int64) {
+	st.Loaded = r != nil
+	s.model.Store(&modelState{r: r, opts: opts, status: st, reranked: reranked})
 }
 
 // Status describes the session for find/status.
@@ -523,6 +552,7 @@ type Status struct {
 	SymbolsMs    float64
 	// ContentFiles counts the files whose text locate can search.
 	ContentFiles int
+	Model        ModelStatus
 }
 
 // Status answers at once, without waiting for an index.
@@ -538,6 +568,12 @@ func (s *Session) Status() Status {
 	}
 	st.Symbols = s.symIndex.Load().Len()
 	st.ContentFiles = s.cIndex.Load().Len()
+	if m := s.model.Load(); m != nil {
+		st.Model = m.status
+		if m.reranked != nil {
+			st.Model.Reranked = m.reranked()
+		}
+	}
 	s.mu.Lock()
 	st.SymbolsReady = s.symGen >= want && s.symFull == nil
 	st.SymbolsMs = s.symMs
@@ -622,6 +658,11 @@ func (s *Session) Close() {
 	}
 	s.mu.Unlock()
 	close(s.stop)
+	if m := s.model.Load(); m != nil {
+		if c, ok := m.r.(interface{ Close() }); ok {
+			defer c.Close() // after the loops that may still be answering
+		}
+	}
 	s.watchMu.Lock()
 	if s.watcher != nil {
 		_ = s.watcher.Close()

@@ -233,19 +233,28 @@ type Status struct {
 	IndexMs float64  `json:"indexMs"`
 	// Extensions: whether the symbol index is complete, how long its last
 	// full pass took, and how many files locate's content search reads.
-	SymbolsReady bool    `json:"symbolsReady"`
-	SymbolsMs    float64 `json:"symbolsMs"`
-	ContentFiles int     `json:"contentFiles"`
-	Model        struct {
-		Loaded bool   `json:"loaded"`
-		Name   string `json:"name"`
-	} `json:"model"`
+	SymbolsReady bool        `json:"symbolsReady"`
+	SymbolsMs    float64     `json:"symbolsMs"`
+	ContentFiles int         `json:"contentFiles"`
+	Model        ModelStatus `json:"model"`
+}
+
+// ModelStatus is find/status's model: API.md's loaded and name, and what
+// else an operator needs to know.
+type ModelStatus struct {
+	Loaded    bool    `json:"loaded"`
+	Name      string  `json:"name"`
+	Precision string  `json:"precision,omitempty"`
+	LoadMs    float64 `json:"loadMs,omitempty"`
+	Reranked  int64   `json:"reranked"`
+	Reason    string  `json:"reason,omitempty"` // why not loaded
 }
 
 // FromStatus converts a session's status.
 func FromStatus(st session.Status) Status {
 	out := Status{Ready: st.Ready, Roots: []string{}, Files: st.Files, IndexMs: st.IndexMs,
-		Symbols: st.Symbols, SymbolsReady: st.SymbolsReady, SymbolsMs: st.SymbolsMs, ContentFiles: st.ContentFiles}
+		Symbols: st.Symbols, SymbolsReady: st.SymbolsReady, SymbolsMs: st.SymbolsMs, ContentFiles: st.ContentFiles,
+		Model: ModelStatus(st.Model)}
 	for _, r := range st.Roots {
 		out.Roots = append(out.Roots, FileURI(r))
 	}

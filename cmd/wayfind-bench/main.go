@@ -52,6 +52,10 @@ type outcome struct {
 	// the peer's latency, process start included, as an editor plugin
 	// calling fzf pays it.
 	fzfElapsed time.Duration
+	// first is the first candidate or match (resolve's answer when it
+	// has one); rerank the model's part in the request.
+	first  string
+	rerank rank.RerankStats
 }
 
 func main() {
@@ -68,6 +72,8 @@ func main() {
 	bin := flag.String("bin", "bin/wayfind", "the wayfind binary, for -symbols")
 	runs := flag.Int("runs", 3, "runs per measurement, for -symbols (medians are reported)")
 	contentCorpus := flag.String("content", "", "benchmark locate's content search on this corpus laid out with generated text")
+	modelDir := flag.String("model", "", "compare every case with and without reranking by the model in this directory")
+	ortLib := flag.String("ort-lib", "", "libonnxruntime for -model")
 	mcpBin := flag.String("mcp", "", "measure the bytes this wayfind binary's `mcp` answers find_files with, against a plain listing")
 	flag.Parse()
 	if *contentCorpus != "" {
@@ -112,6 +118,10 @@ func main() {
 	}
 
 	fmt.Printf("# wayfind bench — %s, %d cores (GOMAXPROCS %d), %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version())
+	if *modelDir != "" {
+		modelBench(*corpora, *work, names, byCorpus, *modelDir, *ortLib)
+		return
+	}
 	if *mcpBin != "" {
 		mcpBench(*mcpBin, *corpora, *work, names, byCorpus)
 		return
@@ -249,6 +259,10 @@ func run(eng *rank.Engine, c benchCase) outcome {
 		if res.Resolved != nil {
 			o.got = res.Resolved.Path
 		}
+		if len(res.Candidates) > 0 {
+			o.first = res.Candidates[0].Path
+		}
+		o.rerank = res.Rerank
 		o.top1 = o.got == want
 		o.wrong = res.Resolved != nil && o.got != want
 		for i, cand := range res.Candidates {
@@ -275,6 +289,8 @@ func run(eng *rank.Engine, c benchCase) outcome {
 			o.at5 = true
 		}
 	}
+	o.first = o.got
+	o.rerank = res.Rerank
 	o.top1 = o.got == want
 	return o
 }

@@ -17,6 +17,8 @@ import (
 	"wayfind/content"
 	"wayfind/lsp"
 	"wayfind/rank"
+	"wayfind/rerank"
+	"wayfind/session"
 	"wayfind/symbols"
 	"wayfind/workspace"
 )
@@ -54,6 +56,9 @@ find:     --exact  --threshold F (0..1)  --kind file|symbol|all  --impl
           (symbol and all read the symbol index, from its cache when warm)
 symbols:  --exact  --max-file-bytes N (default 1 MB)
 locate:   --min-confidence F (0..1, default 0.7: where the cascade stops)
+model:    --model-dir DIR  --precision int8|fp16|fp32  --ort-lib FILE  --topk N
+          (find, resolve, locate, mcp; or RESOLVE_MODEL_DIR, ONNXRUNTIME_LIB,
+          RESOLVE_TOPK): an optional ONNX ColBERT model reorders close calls
 resolve:  --from FILE  --history FILE (repeatable, most recent last)
 
 exit status: 0 found, 100 nothing found, 2 invalid input
@@ -103,6 +108,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	}
 	ix := workspace.Build(roots, workspace.Options{Logf: logf})
 	eng := rank.New(ix)
+	if model := opts.model.WithEnvironment(); model.Dir != "" && cmd != "symbols" && cmd != "index" {
+		// The optional reranker: without it (or when it cannot load) the
+		// answers are the lexical engine's, unchanged.
+		m, err := rerank.Load(model.LoadOptions(logf))
+		if err != nil {
+			logf("model not loaded, answers stay lexical: %v", err)
+		} else {
+			defer m.Close()
+			eng = eng.WithReranker(m, model.RerankOptions())
+		}
+	}
 	out.roots = roots
 	out.start = start
 	if cmd == "symbols" || cmd == "index" || cmd == "locate" || opts.kind != "file" {
@@ -167,6 +183,7 @@ type options struct {
 
 	maxFileBytes  int
 	minConfidence float64
+	model         session.ModelConfig
 }
 
 type listFlag []string
@@ -206,6 +223,9 @@ func parseFlags(cmd string, args []string, tty bool) (options, error) {
 	}
 	if cmd != "resolve" {
 		fs.IntVar(&o.maxFileBytes, "max-file-bytes", 0, "")
+	}
+	if cmd == "find" || cmd == "resolve" || cmd == "locate" {
+		modelFlags(fs, &o.model)
 	}
 	var positional []string
 	for {
@@ -250,6 +270,14 @@ func parseFlags(cmd string, args []string, tty bool) (options, error) {
 		return o, inputErr("resolve takes one PATH (quote a path with spaces)")
 	}
 	return o, nil
+}
+
+// modelFlags are the reranking model's flags (find, resolve, locate, mcp).
+func modelFlags(fs *flag.FlagSet, m *session.ModelConfig) {
+	fs.StringVar(&m.Dir, "model-dir", "", "")
+	fs.StringVar(&m.Precision, "precision", "", "")
+	fs.StringVar(&m.Lib, "ort-lib", "", "")
+	fs.IntVar(&m.TopK, "topk", 0, "")
 }
 
 func isTerminal(f *os.File) bool {

@@ -287,3 +287,47 @@ func TestLocateCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestModelFlags: --model-dir loads the reranker; one that cannot load
+// is a log line, and the answer is the lexical one.
+func TestModelFlags(t *testing.T) {
+	lib, _ := filepath.Abs(filepath.Join("..", "..", "third_party", "onnxruntime", "libonnxruntime.so.1"))
+	if _, err := os.Stat(lib); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("ONNX Runtime missing (%v): run `make ort`", err)
+		}
+		t.Skipf("ONNX Runtime missing (%v): run `make ort` to run this test", err)
+	}
+	model, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "model"))
+	dir := tree(t)
+	run := func(args ...string) (string, string, int) {
+		cmd := exec.Command(binary, args...)
+		var out, errb strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		cmd.Run()
+		return out.String(), errb.String(), cmd.ProcessState.ExitCode()
+	}
+	plain, _, code := run("find", "--root", dir, "--format", "json", "client")
+	if code != 0 {
+		t.Fatalf("plain find: exit %d", code)
+	}
+	strip := func(s string) string { // the envelope's elapsed time differs
+		i := strings.Index(s, `"success"`)
+		return s[i:]
+	}
+	with, stderr, code := run("find", "--root", dir, "--format", "json", "--model-dir", model, "--ort-lib", lib, "client")
+	if code != 0 || strings.Contains(stderr, "not loaded") {
+		t.Fatalf("with the model: exit %d, %s", code, stderr)
+	}
+	if !strings.Contains(with, `"matches"`) {
+		t.Errorf("with the model: %s", with)
+	}
+	bad, stderr, code := run("find", "--root", dir, "--format", "json", "--model-dir", filepath.Join(dir, "none"), "--ort-lib", lib, "client")
+	if code != 0 || !strings.Contains(stderr, "model not loaded, answers stay lexical") || strip(bad) != strip(plain) {
+		t.Errorf("missing model: exit %d, stderr %q, output %s vs %s", code, stderr, bad, plain)
+	}
+	_, stderr, code = run("resolve", "--root", dir, "--model-dir", model, "--ort-lib", "/nonexistent/libonnxruntime.so.1", "src/api/client.go")
+	if code != 0 || !strings.Contains(stderr, "ONNX Runtime") {
+		t.Errorf("missing library: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net/url"
@@ -304,24 +305,16 @@ func fileURIPath(u string) (string, bool) {
 // serveMCP runs the MCP server on stdio until the client goes away.
 func serveMCP(ctx context.Context, args []string, stderr io.Writer) int {
 	var roots listFlag
-	quiet := false
-	for i := 0; i < len(args); i++ {
-		switch a := args[i]; {
-		case a == "--quiet" || a == "-quiet":
-			quiet = true
-		case a == "--root" || a == "-root":
-			if i+1 >= len(args) {
-				fmt.Fprintln(stderr, "wayfind mcp: --root needs a directory")
-				return exitInput
-			}
-			roots = append(roots, args[i+1])
-			i++
-		case strings.HasPrefix(a, "--root="):
-			roots = append(roots, strings.TrimPrefix(a, "--root="))
-		default:
-			fmt.Fprintf(stderr, "wayfind mcp: unknown argument %q (flags: --root DIR, --quiet)\n", a)
-			return exitInput
-		}
+	var quiet bool
+	var model session.ModelConfig
+	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Var(&roots, "root", "")
+	fs.BoolVar(&quiet, "quiet", false, "")
+	modelFlags(fs, &model)
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "wayfind mcp: bad arguments %q (flags: --root DIR, --quiet, --model-dir DIR, --precision P, --ort-lib FILE, --topk N)\n", strings.Join(args, " "))
+		return exitInput
 	}
 	logf := func(format string, a ...any) {
 		if !quiet {
@@ -343,6 +336,7 @@ func serveMCP(ctx context.Context, args []string, stderr io.Writer) int {
 		// The current directory until (unless) the client names its roots.
 		sess.SetRoots([]string{"."})
 	}
+	sess.LoadModel(model)
 	server := newMCPServer(sess, len(roots) > 0, logf)
 	if err := server.Run(ctx, &mcp.StdioTransport{}); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		logf("%v", err)
