@@ -1,33 +1,21 @@
 package lsp
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"wayfind/rerank/reranktest"
 	"wayfind/wire"
 )
-
-func ortLibForTest(t *testing.T) string {
-	t.Helper()
-	lib, _ := filepath.Abs("../third_party/onnxruntime/libonnxruntime.so.1")
-	if _, err := os.Stat(lib); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("ONNX Runtime missing (%v): run `make ort`", err)
-		}
-		t.Skipf("ONNX Runtime missing (%v): run `make ort` to run this test", err)
-	}
-	return lib
-}
 
 // TestModelThroughTheProtocol: initializationOptions.model loads the
 // reranker in the background; find/status reports it; a close call is
 // reranked and its metrics line says how long the model took. A model
 // that cannot load leaves the answers exactly as they were.
 func TestModelThroughTheProtocol(t *testing.T) {
-	lib := ortLibForTest(t)
+	lib := reranktest.Lib(t)
 	modelDir, _ := filepath.Abs("../testdata/model")
 	dir := project(t)
 

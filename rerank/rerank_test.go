@@ -11,24 +11,13 @@ import (
 	"testing"
 
 	"github.com/sugarme/tokenizer/pretrained"
+
+	"wayfind/rerank/reranktest"
 )
 
 const modelDir = "../testdata/model"
 
-// ortLib is the library `make ort` fetched. Without it the ORT tests
-// cannot run: a failure under CI=true (make test fetches it first), a
-// loud skip elsewhere.
-func ortLib(t *testing.T) string {
-	t.Helper()
-	lib, _ := filepath.Abs("../third_party/onnxruntime/libonnxruntime.so.1")
-	if _, err := os.Stat(lib); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("ONNX Runtime missing (%v): run `make ort`", err)
-		}
-		t.Skipf("ONNX Runtime missing (%v): run `make ort` to run this test", err)
-	}
-	return lib
-}
+func ortLib(t *testing.T) string { return reranktest.Lib(t) }
 
 // reference computes the model's math in Go from weights.json: each token's
 // embedding row times the projection, L2-normalised.

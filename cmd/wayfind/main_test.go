@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"wayfind/rerank/reranktest"
 )
 
 var binary string
@@ -291,13 +293,7 @@ func TestLocateCommand(t *testing.T) {
 // TestModelFlags: --model-dir loads the reranker; one that cannot load
 // is a log line, and the answer is the lexical one.
 func TestModelFlags(t *testing.T) {
-	lib, _ := filepath.Abs(filepath.Join("..", "..", "third_party", "onnxruntime", "libonnxruntime.so.1"))
-	if _, err := os.Stat(lib); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("ONNX Runtime missing (%v): run `make ort`", err)
-		}
-		t.Skipf("ONNX Runtime missing (%v): run `make ort` to run this test", err)
-	}
+	lib := reranktest.Lib(t)
 	model, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "model"))
 	dir := tree(t)
 	run := func(args ...string) (string, string, int) {
