@@ -4,7 +4,7 @@ BIN      := bin/wayfind
 SHARED   ?= ../shared
 FUZZTIME ?= 30s
 
-.PHONY: build run test deps ort check bench bench-lsp bench-symbols bench-content bench-mcp bench-model fuzz clean
+.PHONY: build run test deps ort check vscode bench bench-lsp bench-symbols bench-content bench-mcp bench-model fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wayfind
@@ -28,6 +28,11 @@ ort: deps
 
 test: deps ort check
 	$(GO) test -race -count=1 ./...
+	cd vscode-client && npm test --silent
+
+# The VS Code extension, packaged: vscode-client/dist/wayfind.vsix.
+vscode: deps
+	cd vscode-client && npm run package --silent
 
 bench: deps
 	$(GO) run ./cmd/wayfind-bench -corpora $(SHARED)/corpora -cases $(SHARED)/bench/cases-public.jsonl -scale 250000

@@ -5,7 +5,7 @@
 # outside reference and benchmark peer), python3 (its standard library is
 # one of the ctags comparison's trees), node + npm and the Node test client's
 # packages (vscode-jsonrpc, vscode-languageserver-protocol: what VS Code's
-# client is built on).
+# client is built on) and the VS Code extension's build and test tools.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,10 +30,12 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 # npm packages, pinned by package-lock.json; reinstalled only when the lock
-# file is newer than what is installed.
-node_client=testdata/clients/node
-if [ ! -f "$node_client/node_modules/.package-lock.json" ] ||
-   [ "$node_client/package-lock.json" -nt "$node_client/node_modules/.package-lock.json" ]; then
-  echo "deps: npm ci in $node_client" >&2
-  (cd "$node_client" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error)
-fi
+# file is newer than what is installed. Install scripts never run (esbuild
+# finds its platform binary through its optional dependency).
+for dir in testdata/clients/node vscode-client; do
+  if [ ! -f "$dir/node_modules/.package-lock.json" ] ||
+     [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+    echo "deps: npm ci in $dir" >&2
+    (cd "$dir" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error)
+  fi
+done

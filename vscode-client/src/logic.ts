@@ -1,0 +1,224 @@
+// The extension's own logic, kept apart from the vscode API so that it
+// can be tested with plain values: what a path under the cursor is, how
+// server answers become QuickPick items, where the server binary is, and
+// how settings become the server's initializationOptions.
+
+export interface Position {
+  line: number;
+  character: number;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+/** One find/files match (API.md). */
+export interface FindMatch {
+  uri: string;
+  path: string;
+  score: number;
+  matchedIn: string[];
+  reason?: string;
+}
+
+/** One find/resolvePath candidate. */
+export interface Candidate {
+  uri: string;
+  path: string;
+  score: number;
+  reasons: string[];
+  range?: Range;
+}
+
+export interface ResolveResult {
+  resolved: Candidate | null;
+  candidates: Candidate[];
+  exact: boolean;
+}
+
+/** One find/locate result. */
+export interface LocateHit {
+  uri: string;
+  path: string;
+  range?: Range;
+  score: number;
+  via: string;
+  reason: string;
+}
+
+export interface LocateResult {
+  term: string;
+  impl: boolean;
+  strategies: string[];
+  results: LocateHit[];
+  confidence: number;
+}
+
+export interface Status {
+  ready: boolean;
+  files: number;
+  symbols: number;
+  symbolsReady?: boolean;
+}
+
+/** What a QuickPick shows for an answer, and where choosing it goes. */
+export interface PickItem {
+  label: string;
+  description: string;
+  detail: string;
+  uri: string;
+  range?: Range;
+}
+
+// Characters a path may contain, as written in code, prose and logs;
+// quotes, brackets, commas and whitespace end it.
+const pathChar = /[A-Za-z0-9_\-.~/\\@+$%=:#\u0080-\uffff]/;
+
+/**
+ * pathUnderCursor returns the path-like word around the cursor in a line
+ * of text ("src/a.go:12:3" included, for the server to read the line),
+ * or undefined when the cursor is not on one. Trailing sentence
+ * punctuation and a ":" with nothing after it are dropped; "(12,5)"
+ * suffixes are kept.
+ */
+export function pathUnderCursor(line: string, character: number): string | undefined {
+  if (character > line.length) {
+    character = line.length;
+  }
+  let start = character;
+  while (start > 0 && pathChar.test(line[start - 1])) {
+    start--;
+  }
+  let end = character;
+  while (end < line.length && pathChar.test(line[end])) {
+    end++;
+  }
+  // "(12,5)" right after the path is a location suffix.
+  const paren = /^\(\d+,\s*\d+\)/.exec(line.slice(end));
+  let word = line.slice(start, end);
+  word = word.replace(/[.:,;]+$/, "");
+  word = word.replace(/^[:#]+/, "");
+  if (paren && word.length > 0) {
+    word += paren[0];
+  }
+  if (word === "" || !/[A-Za-z0-9]/.test(word)) {
+    return undefined;
+  }
+  // A bare word with no separator or extension is not a path.
+  if (!/[/\\]/.test(word) && !/\.[A-Za-z0-9]+/.test(word)) {
+    return undefined;
+  }
+  return word;
+}
+
+function splitPath(p: string): { base: string; dir: string } {
+  const i = p.lastIndexOf("/");
+  return i < 0 ? { base: p, dir: "" } : { base: p.slice(i + 1), dir: p.slice(0, i) };
+}
+
+const score = (s: number): string => s.toFixed(2);
+
+/** Items for find/files matches: the name, its directory, and why. */
+export function matchItems(matches: FindMatch[]): PickItem[] {
+  return matches.map((m) => {
+    const { base, dir } = splitPath(m.path);
+    const why = [m.matchedIn.join(", "), m.reason].filter((x) => x).join(" · ");
+    return { label: base, description: dir, detail: `${score(m.score)} · ${why}`, uri: m.uri };
+  });
+}
+
+/** Items for resolvePath candidates when none is confident. */
+export function candidateItems(cands: Candidate[]): PickItem[] {
+  return cands.map((c) => {
+    const { base, dir } = splitPath(c.path);
+    return { label: base, description: dir, detail: `${score(c.score)} · ${c.reasons.join(", ")}`, uri: c.uri, range: c.range };
+  });
+}
+
+/** Items for locate results: the file, how it was found, and the evidence. */
+export function locateItems(hits: LocateHit[]): PickItem[] {
+  return hits.map((h) => {
+    const line = h.range ? `:${h.range.start.line + 1}` : "";
+    return { label: `${h.path}${line}`, description: `${h.via} · ${score(h.score)}`, detail: h.reason, uri: h.uri, range: h.range };
+  });
+}
+
+/** The status bar's words. */
+export function statusText(st: Status): string {
+  if (!st.ready) {
+    return "wayfind: indexing…";
+  }
+  const symbols = st.symbolsReady === false ? "symbols indexing" : `${st.symbols.toLocaleString("en")} symbols`;
+  return `wayfind: ${st.files.toLocaleString("en")} files · ${symbols}`;
+}
+
+/**
+ * serverCandidates lists where the server may be, in the order tried:
+ * the wayfind.serverPath setting, bin/wayfind inside the extension, then
+ * every directory of PATH.
+ */
+export function serverCandidates(setting: string, extensionPath: string, pathEnv: string, platform: string): string[] {
+  const exe = platform === "win32" ? "wayfind.exe" : "wayfind";
+  const sep = platform === "win32" ? ";" : ":";
+  const join = (a: string, b: string) => (a.endsWith("/") || a.endsWith("\\") ? a + b : `${a}/${b}`);
+  const out: string[] = [];
+  if (setting.trim() !== "") {
+    out.push(setting.trim());
+  }
+  out.push(join(join(extensionPath, "bin"), exe));
+  for (const dir of pathEnv.split(sep)) {
+    if (dir !== "") {
+      out.push(join(dir, exe));
+    }
+  }
+  return out;
+}
+
+/**
+ * discoverServer returns the first candidate that exists. A setting that
+ * names a missing file is not skipped silently: it is returned with
+ * missing=true so that the user hears about it.
+ */
+export function discoverServer(
+  setting: string,
+  candidates: string[],
+  exists: (p: string) => boolean,
+): { path?: string; missingSetting?: string } {
+  if (setting.trim() !== "" && !exists(candidates[0])) {
+    return { missingSetting: candidates[0] };
+  }
+  const found = candidates.find((c) => exists(c));
+  return found ? { path: found } : {};
+}
+
+/** Reads settings; matches vscode's WorkspaceConfiguration.get. */
+export interface Settings {
+  get<T>(key: string, defaultValue: T): T;
+}
+
+/** The server's initializationOptions (API.md) from the wayfind.* settings. */
+export function initializationOptions(s: Settings): Record<string, unknown> {
+  const opts: Record<string, unknown> = {
+    includeDirs: s.get<string[]>("includeDirs", []),
+    excludeGlobs: s.get<string[]>("excludeGlobs", []),
+    history: { size: s.get<number>("history.size", 32) },
+    diagnostics: s.get<boolean>("diagnostics", true),
+  };
+  const dir = s.get<string>("model.dir", "");
+  if (dir !== "") {
+    opts.model = { dir, precision: s.get<string>("model.precision", "int8") };
+  }
+  return opts;
+}
+
+/** debounce delays fn until calls stop for ms; a newer call replaces the pending one. */
+export function debounce<A extends unknown[]>(fn: (...args: A) => void, ms: number): (...args: A) => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return (...args: A) => {
+    if (timer !== undefined) {
+      clearTimeout(timer);
+    }
+    timer = setTimeout(() => fn(...args), ms);
+  };
+}
