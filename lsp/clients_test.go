@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -166,5 +167,121 @@ func TestNodeClient(t *testing.T) {
 	}
 	if r.ExitCode == nil || *r.ExitCode != 0 || r.CancelServerExit == nil || *r.CancelServerExit != 0 {
 		t.Errorf("exit codes: %v %v", r.ExitCode, r.CancelServerExit)
+	}
+}
+
+// TestNeovimPlugin runs the nvim/ plugin headless over a copy of the
+// locate fixture (with a .git, so the root is found from a subdirectory):
+// each command, and the buffer and quickfix list it leaves.
+func TestNeovimPlugin(t *testing.T) {
+	need(t, "nvim", "Debian package neovim")
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testdata", "locate"))); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(dir, ".git"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "a"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "b"), 0o755)
+	os.WriteFile(filepath.Join(dir, "a", "util.cpp"), []byte("int a() { return 1; }\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "b", "util.cpp"), []byte("int b() { return 2; }\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "docs", "notes.md"), []byte("# Notes\n\nThe router: src/comand_router.cpp:3 handles it.\n\nSee `include/sesion.h`.\n"), 0o644)
+	plugin, _ := filepath.Abs(filepath.Join("..", "nvim"))
+	script, _ := filepath.Abs(filepath.Join("..", "testdata", "clients", "nvim", "plugin.lua"))
+	out := filepath.Join(t.TempDir(), "plugin.json")
+	cmd := exec.Command("nvim", "--headless", "-u", "NONE", "-c", "luafile "+script)
+	cmd.Dir = filepath.Join(dir, "src") // the root must come from .git, not the cwd
+	cmd.Env = append(os.Environ(), "WAYFIND_BIN="+bin, "WAYFIND_PROJECT="+dir, "WAYFIND_OUT="+out, "WAYFIND_PLUGIN="+plugin)
+	if output, err := runWithin(cmd, 60*time.Second); err != nil {
+		t.Fatalf("nvim: %v\n%s", err, output)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("the plugin test wrote no results: %v", err)
+	}
+	type place struct {
+		File string `json:"file"`
+		Line int    `json:"line"`
+	}
+	type entry struct {
+		File string `json:"file"`
+		Lnum int    `json:"lnum"`
+		Text string `json:"text"`
+	}
+	var r struct {
+		Errors   []string `json:"errors"`
+		Root     string   `json:"root"`
+		Attached bool     `json:"attached"`
+		Find     struct {
+			At place   `json:"at"`
+			QF []entry `json:"qf"`
+		} `json:"find"`
+		ResolveArg    place  `json:"resolve_arg"`
+		UnderCursor   string `json:"under_cursor"`
+		ResolveCursor place  `json:"resolve_cursor"`
+		Ambiguous     struct {
+			QF []entry `json:"qf"`
+		} `json:"ambiguous"`
+		Locate struct {
+			At place   `json:"at"`
+			QF []entry `json:"qf"`
+		} `json:"locate"`
+		GF      place `json:"gf"`
+		Clients int   `json:"clients"`
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatalf("results: %v\n%s", err, data)
+	}
+	if len(r.Errors) > 0 {
+		t.Fatalf("plugin errors: %v", r.Errors)
+	}
+	real, _ := filepath.EvalSymlinks(dir)
+	rel := func(p string) string {
+		if rp, err := filepath.EvalSymlinks(p); err == nil {
+			p = rp
+		}
+		out, _ := filepath.Rel(real, p)
+		return filepath.ToSlash(out)
+	}
+	if rel(r.Root) != "." || !r.Attached || r.Clients != 1 {
+		t.Errorf("root %s (want %s), attached %v, clients %d", r.Root, dir, r.Attached, r.Clients)
+	}
+	if len(r.Find.QF) == 0 || rel(r.Find.QF[0].File) != "src/replay_service.cpp" || rel(r.Find.At.File) != "src/replay_service.cpp" {
+		t.Errorf(":WayfindFind: %+v", r.Find)
+	}
+	if rel(r.ResolveArg.File) != "include/session.h" {
+		t.Errorf(":WayfindResolve include/sesion.h: %+v", r.ResolveArg)
+	}
+	if r.UnderCursor != "src/comand_router.cpp:3" || rel(r.ResolveCursor.File) != "src/command_router.cpp" || r.ResolveCursor.Line != 3 {
+		t.Errorf(":WayfindResolve under the cursor (%q): %+v", r.UnderCursor, r.ResolveCursor)
+	}
+	if len(r.Ambiguous.QF) != 2 || !strings.HasSuffix(r.Ambiguous.QF[0].File, "util.cpp") {
+		t.Errorf(":WayfindResolve util.cpp: %+v", r.Ambiguous)
+	}
+	if len(r.Locate.QF) == 0 || rel(r.Locate.QF[0].File) != "src/net/socket_posix.cc" || r.Locate.QF[0].Lnum != 4 ||
+		!strings.Contains(r.Locate.QF[0].Text, "symbol: implements Socket") || rel(r.Locate.At.File) != "src/net/socket_posix.cc" {
+		t.Errorf(":WayfindLocate: %+v", r.Locate)
+	}
+	if rel(r.GF.File) != "include/session.h" {
+		t.Errorf("gf: %+v", r.GF)
+	}
+}
+
+// runWithin runs cmd, killing it after d.
+func runWithin(cmd *exec.Cmd, d time.Duration) ([]byte, error) {
+	done := make(chan error, 1)
+	var output []byte
+	go func() {
+		var err error
+		output, err = cmd.CombinedOutput()
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return output, err
+	case <-time.After(d):
+		cmd.Process.Kill()
+		<-done
+		return output, fmt.Errorf("did not finish in %s", d)
 	}
 }

@@ -307,6 +307,12 @@ func resolveLiteral(ctx context.Context, eng *rank.Engine, d *document, lit path
 	if existsInRoots(bare, d.path, eng.Index()) {
 		return pathRef{}, false // a real file the index leaves out (ignored): not broken
 	}
+	if q.Up == 0 && !strings.HasPrefix(strings.TrimSpace(bare), ".") && strings.HasSuffix("/"+res.Resolved.Path, "/"+q.Path) {
+		// The literal is the tail of the file's path: an include or import
+		// read against a search path (#include "net/socket.h" for
+		// include/net/socket.h). Link it; it is not broken.
+		return r, true
+	}
 	r.broken = true
 	r.newText = rewrite(lit.Text, bare, d.path, roots[res.Resolved.Root], res.Resolved.Path)
 	return r, true

@@ -285,6 +285,9 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 	var opts initOptions
 	if p.InitializationOptions != nil {
 		b, _ := json.Marshal(p.InitializationOptions)
+		if string(b) == "[]" {
+			b = []byte("{}") // Lua's empty table: Neovim sends {} as []
+		}
 		if err := decode(b, &opts); err != nil {
 			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "initializationOptions: "+err.Error())
 		}

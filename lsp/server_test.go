@@ -341,6 +341,21 @@ func TestBrokenPathLiterals(t *testing.T) {
 		t.Fatalf("import links %+v", links)
 	}
 
+	// An include read against a search path links to the header and is
+	// not flagged ("socket.h" is include/net/socket.h's tail).
+	cc := filepath.Join(dir, "src", "net", "socket.cc")
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": fileURI(cc), "languageId": "cpp", "version": 1, "text": string(mustRead(t, cc))}})
+	n = c.waitNote("diagnostics for socket.cc", func(n note) bool {
+		return n.Method == "textDocument/publishDiagnostics" && strings.Contains(string(n.Params), "socket.cc")
+	})
+	if strings.Contains(string(n.Params), "no such file") {
+		t.Fatalf("include flagged: %s", n.Params)
+	}
+	c.ok("textDocument/documentLink", map[string]any{"textDocument": map[string]any{"uri": fileURI(cc)}}, &links)
+	if len(links) != 1 || !strings.HasSuffix(links[0].Target, "/include/net/socket.h") {
+		t.Fatalf("include links %+v", links)
+	}
+
 	// An edit that fixes the literal clears the diagnostic.
 	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": 2},
 		"contentChanges": []any{map[string]any{"text": strings.ReplaceAll(strings.ReplaceAll(string(mustRead(t, guide)), "logn.py", "login.py"), "midleware", "middleware")}}})
@@ -419,5 +434,23 @@ func TestExitCodes(t *testing.T) {
 		c.done <- code
 	case <-time.After(5 * time.Second):
 		t.Fatal("server kept running after its client died")
+	}
+}
+
+// TestEmptyInitializationOptions: Neovim encodes an empty Lua table as
+// [], which must mean "no options", not an error.
+func TestEmptyInitializationOptions(t *testing.T) {
+	dir := project(t)
+	c := startServer(t)
+	r := c.call("initialize", map[string]any{"processId": nil, "rootUri": fileURI(dir), "capabilities": map[string]any{}, "initializationOptions": []any{}})
+	if r.Error != nil {
+		t.Fatalf("initialize with []: %+v", r.Error)
+	}
+	c.notify("initialized", map[string]any{})
+	var st statusReply
+	c.ok("find/resolvePath", map[string]any{"path": "src/auth/login.py"}, nil)
+	c.ok("find/status", map[string]any{}, &st)
+	if !st.Ready {
+		t.Errorf("status %+v", st)
 	}
 }

@@ -1,0 +1,67 @@
+-- Drives the wayfind Neovim plugin (nvim/) headless, as a user would, and
+-- writes what it saw to $WAYFIND_OUT (JSON) for lsp/clients_test.go.
+local bin, project, out_file, plugin = os.getenv('WAYFIND_BIN'), os.getenv('WAYFIND_PROJECT'), os.getenv('WAYFIND_OUT'), os.getenv('WAYFIND_PLUGIN')
+local out = { errors = {} }
+
+local function here()
+  return { file = vim.api.nvim_buf_get_name(0), line = vim.api.nvim_win_get_cursor(0)[1] }
+end
+
+local function qf()
+  local r = {}
+  for _, e in ipairs(vim.fn.getqflist()) do
+    table.insert(r, { file = vim.api.nvim_buf_get_name(e.bufnr), lnum = e.lnum, text = e.text })
+  end
+  return r
+end
+
+local ok, err = pcall(function()
+  vim.opt.runtimepath:append(plugin)
+  local wayfind = require('wayfind')
+  wayfind.setup { cmd = { bin, 'lsp' }, gf = true }
+
+  -- Opening a file starts the server, rooted at the .git above it.
+  vim.cmd('edit ' .. vim.fn.fnameescape(project .. '/src/net/socket_posix.cc'))
+  assert(vim.wait(10000, function()
+    local cs = vim.lsp.get_active_clients()
+    return #cs == 1 and cs[1].initialized
+  end, 10), 'the server did not start')
+  out.root = vim.lsp.get_active_clients()[1].config.root_dir
+  out.attached = vim.lsp.buf_is_attached(0, vim.lsp.get_active_clients()[1].id)
+
+  vim.cmd('WayfindFind replay service')
+  out.find = { at = here(), qf = qf() }
+
+  vim.cmd('WayfindResolve include/sesion.h')
+  out.resolve_arg = here()
+
+  vim.cmd('edit ' .. vim.fn.fnameescape(project .. '/docs/notes.md'))
+  vim.api.nvim_win_set_cursor(0, { 3, 12 })
+  out.under_cursor = wayfind.path_under_cursor()
+  vim.cmd('WayfindResolve')
+  out.resolve_cursor = here()
+
+  vim.cmd('WayfindResolve util.cpp') -- two files of that name: the candidates
+  out.ambiguous = { at = here(), qf = qf() }
+
+  vim.cmd('WayfindLocate where is Socket implemented')
+  out.locate = { at = here(), qf = qf() }
+
+  vim.cmd('edit ' .. vim.fn.fnameescape(project .. '/docs/notes.md'))
+  vim.api.nvim_win_set_cursor(0, { 5, 8 })
+  vim.cmd('normal gf')
+  out.gf = here()
+
+  out.clients = #vim.lsp.get_active_clients() -- one server for the whole tree
+  for _, c in ipairs(vim.lsp.get_active_clients()) do
+    c.stop()
+  end
+  vim.wait(2000, function() return #vim.lsp.get_active_clients() == 0 end, 10)
+end)
+if not ok then
+  table.insert(out.errors, tostring(err))
+end
+local f = io.open(out_file, 'w')
+f:write(vim.fn.json_encode(out))
+f:close()
+vim.cmd('qa!')
