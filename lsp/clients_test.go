@@ -226,8 +226,16 @@ func TestNeovimPlugin(t *testing.T) {
 			At place   `json:"at"`
 			QF []entry `json:"qf"`
 		} `json:"locate"`
-		GF      place `json:"gf"`
-		Clients int   `json:"clients"`
+		GF     place `json:"gf"`
+		Select struct {
+			At      place `json:"at"`
+			Offered struct {
+				Prompt string `json:"prompt"`
+				First  string `json:"first"`
+				N      int    `json:"n"`
+			} `json:"offered"`
+		} `json:"select"`
+		Clients int `json:"clients"`
 	}
 	if err := json.Unmarshal(data, &r); err != nil {
 		t.Fatalf("results: %v\n%s", err, data)
@@ -264,6 +272,9 @@ func TestNeovimPlugin(t *testing.T) {
 	}
 	if rel(r.GF.File) != "include/session.h" {
 		t.Errorf("gf: %+v", r.GF)
+	}
+	if rel(r.Select.At.File) != "src/command_router.cpp" || r.Select.Offered.N < 2 || !strings.Contains(r.Select.Offered.First, "command_router.cpp:1") {
+		t.Errorf("select = true: %+v", r.Select)
 	}
 }
 

@@ -52,6 +52,18 @@ local ok, err = pcall(function()
   vim.cmd('normal gf')
   out.gf = here()
 
+  -- select = true: the same answers through vim.ui.select (stubbed here
+  -- to record the choices offered and take the first).
+  wayfind.config.select = true
+  local offered
+  vim.ui.select = function(items, opts, on_choice)
+    offered = { prompt = opts.prompt, first = opts.format_item(items[1]), n = #items }
+    on_choice(items[1])
+  end
+  vim.cmd('WayfindFind command router')
+  out.select = { at = here(), offered = offered }
+  wayfind.config.select = false
+
   out.clients = #vim.lsp.get_active_clients() -- one server for the whole tree
   for _, c in ipairs(vim.lsp.get_active_clients()) do
     c.stop()
