@@ -109,21 +109,8 @@ func TestNeovimClient(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "nvim.json")
 	cmd := exec.Command("nvim", "--headless", "-u", "NONE", "-c", "luafile "+filepath.Join("..", "testdata", "clients", "nvim", "check.lua"))
 	cmd.Env = append(os.Environ(), "WAYFIND_BIN="+bin, "WAYFIND_PROJECT="+dir, "WAYFIND_OUT="+out)
-	done := make(chan error, 1)
-	var output []byte
-	go func() {
-		var err error
-		output, err = cmd.CombinedOutput()
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("nvim: %v\n%s", err, output)
-		}
-	case <-time.After(60 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("nvim did not finish in 60 s")
+	if output, err := runWithin(cmd, 60*time.Second); err != nil {
+		t.Fatalf("nvim: %v\n%s", err, output)
 	}
 	r := readResults(t, out)
 	checkCommon(t, r)
