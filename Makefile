@@ -60,11 +60,16 @@ bench-model: deps ort
 
 # Each fuzz target for FUZZTIME; `make test` already replays their seeds.
 fuzz:
-	$(GO) test ./rank -run '^$$' -fuzz '^FuzzParsePath$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./rank -run '^$$' -fuzz '^FuzzParseFind$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./rank -run '^$$' -fuzz '^FuzzEngine$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./workspace -run '^$$' -fuzz '^FuzzWildmatch$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./pathlit -run '^$$' -fuzz '^FuzzFind$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./rank -run '^$$' -fuzz '^FuzzParsePath$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
+	$(GO) test ./rank -run '^$$' -fuzz '^FuzzParseFind$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
+	$(GO) test ./rank -run '^$$' -fuzz '^FuzzEngine$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
+	$(GO) test ./rank -run '^$$' -fuzz '^FuzzScorer$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
+	$(GO) test ./workspace -run '^$$' -fuzz '^FuzzWildmatch$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
+	$(GO) test ./pathlit -run '^$$' -fuzz '^FuzzFind$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
+	$(GO) test ./lsp -run '^$$' -fuzz '^FuzzStream$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
+	$(GO) test ./lsp -run '^$$' -fuzz '^FuzzParams$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
+	$(GO) test ./symbols -run '^$$' -fuzz '^FuzzCacheEntry$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
+	$(GO) test ./symbols -run '^$$' -fuzz '^FuzzCacheFile$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
 
 clean:
 	rm -rf bin

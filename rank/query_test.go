@@ -2,9 +2,14 @@ package rank
 
 import (
 	"context"
+	"fmt"
+	"sort"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
+
+	"wayfind/workspace"
 )
 
 func TestParsePath(t *testing.T) {
@@ -233,6 +238,64 @@ func FuzzEngine(f *testing.F) {
 			if res.Resolved == nil || res.Resolved.Path != q.Path || !res.Exact {
 				t.Fatalf("%q names an existing file but resolved to %+v", s, res.Resolved)
 			}
+		}
+	})
+}
+
+// FuzzScorer ranks any query against any candidate path (beside a few
+// fixed files): no panic, scores within [0, 1], and the candidate's own
+// path always resolves to it, exactly and first; its own name is always
+// found by find.
+func FuzzScorer(f *testing.F) {
+	for _, s := range [][2]string{{"auth midleware", "src/auth/middleware.py"}, {"x", "a/b/c.d"}, {"ÿ..", "é/ü.go"}, {"", "Makefile"}, {"a[ _-]?b", "a_b/a-b.txt"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, query, cand string) {
+		done := make(chan struct{})
+		go func() { // a watchdog: a query that never ends is a finding too
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				panic(fmt.Sprintf("query %q over %q runs for more than 5 s", query, cand))
+			}
+		}()
+		defer close(done)
+		if !utf8.ValidString(query) || !utf8.ValidString(cand) {
+			return
+		}
+		q, err := ParsePath(cand)
+		if err != nil || q.Path == "" || q.Absolute || q.Up > 0 || q.Suffix != "" || strings.ContainsAny(q.Path, "\x00\\\\") || q.Path != strings.Trim(cand, " ") {
+			return // not a plain relative path
+		}
+		files := []workspace.File{{Path: q.Path}, {Path: "src/main.go"}, {Path: "lib/util/strings.py"}, {Path: "README.md"}}
+		sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+		for i := 1; i < len(files); i++ {
+			if files[i].Path == files[i-1].Path {
+				return
+			}
+		}
+		e := New(&workspace.Index{Roots: []string{"/ws"}, Files: files})
+		ctx := context.Background()
+		if res, err := e.Find(ctx, FindRequest{Query: query}); err == nil {
+			for _, m := range res.Matches {
+				if m.Score < 0 || m.Score > 1 {
+					t.Fatalf("find %q: score %v", query, m.Score)
+				}
+			}
+		}
+		if res, err := e.Resolve(ctx, ResolveRequest{Path: query}); err == nil {
+			for _, c := range res.Candidates {
+				if c.Score < 0 || c.Score > 1 {
+					t.Fatalf("resolve %q: score %v", query, c.Score)
+				}
+			}
+		}
+		res, err := e.Resolve(ctx, ResolveRequest{Path: q.Path})
+		if err != nil {
+			t.Fatalf("resolve %q: %v", q.Path, err)
+		}
+		if res.Resolved == nil || res.Resolved.Path != q.Path || !res.Exact || res.Candidates[0].Path != q.Path {
+			t.Fatalf("%q does not resolve to itself first: %+v", q.Path, res)
 		}
 	})
 }

@@ -183,7 +183,11 @@ func FuzzWildmatch(f *testing.F) {
 	f.Fuzz(func(t *testing.T, pat, text string) {
 		wildmatch(pat, text, true)
 		wildmatch(pat, text, false)
-		ParseIgnore(pat, "")
+		// A whole ignore file of it, matched as a file and as a directory.
+		rules := (&Rules{}).With(ParseIgnore(pat, ""))
+		rules.Ignored(text, false)
+		rules.Ignored(text, true)
+		(&Rules{}).With(ParseIgnore(pat, "sub/dir")).Ignored("sub/dir/"+text, false)
 	})
 }
 
