@@ -74,7 +74,7 @@ func fuzzSetup(tb testing.TB) {
 			panic(err)
 		}
 		fuzzServer = &server{stderr: &lineWriter{w: io.Discard}, exit: make(chan int, 1), inflight: map[string]context.CancelFunc{},
-			docs: map[protocol.DocumentURI]*document{}, sess: sess, state: stateRunning, life: context.Background()}
+			docs: map[protocol.DocumentURI]*document{}, sess: sess, state: stateRunning, life: context.Background(), slots: make(chan struct{}, maxInFlight)}
 	})
 }
 

@@ -38,8 +38,8 @@ func TestHostileTree(t *testing.T) {
 	os.WriteFile(filepath.Join(outside, "secret_token.py"), []byte("def leaked(): pass\n"), 0o644)
 	os.MkdirAll(filepath.Join(outside, "secretdir"), 0o755)
 	os.WriteFile(filepath.Join(outside, "secretdir", "hidden_file.py"), []byte("def leaked2(): pass\n"), 0o644)
-	must(os.Symlink(dir, filepath.Join(dir, "src", "loop")))                                // a loop back to the root
-	must(os.Symlink(filepath.Join(dir, "src"), filepath.Join(dir, "src", "self")))          // a loop to itself
+	must(os.Symlink(dir, filepath.Join(dir, "src", "loop")))                                  // a loop back to the root
+	must(os.Symlink(filepath.Join(dir, "src"), filepath.Join(dir, "src", "self")))            // a loop to itself
 	must(os.Symlink(filepath.Join(outside, "secret_token.py"), filepath.Join(dir, "out.py"))) // a file link out
 	must(os.Symlink(filepath.Join(outside, "secretdir"), filepath.Join(dir, "outdir")))       // a directory link out
 	big := make([]byte, 50<<20)

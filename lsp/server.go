@@ -56,7 +56,12 @@ type server struct {
 	progressSeq int
 	symbolSeq   int
 	life        context.Context // ends when Serve returns
+	slots       chan struct{}   // requests being answered (maxInFlight)
 }
+
+// maxInFlight bounds the requests answered concurrently; each holds its
+// result until the client reads it.
+const maxInFlight = 64
 
 const (
 	stateNew = iota
@@ -110,6 +115,7 @@ func Serve(ctx context.Context, in io.ReadCloser, out io.Writer, stderr io.Write
 		exit:     make(chan int, 1),
 		inflight: map[string]context.CancelFunc{},
 		docs:     map[protocol.DocumentURI]*document{},
+		slots:    make(chan struct{}, maxInFlight),
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -184,6 +190,14 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	if !ok {
 		return reply(context.Background(), nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, "method not supported: "+method))
 	}
+	// Backpressure: at most maxInFlight requests are answered at once. A
+	// client that pipelines thousands without reading the answers stops
+	// being read (its writes block) instead of growing this process.
+	select {
+	case s.slots <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 	key := idKey(call.ID())
 	rctx, cancel := context.WithCancel(ctx)
 	s.mu.Lock()
@@ -191,6 +205,7 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	sess := s.sess
 	s.mu.Unlock()
 	go func() {
+		defer func() { <-s.slots }()
 		if sess != nil {
 			defer sess.Begin()()
 		}
