@@ -4,7 +4,7 @@ BIN      := bin/wayfind
 SHARED   ?= ../shared
 FUZZTIME ?= 30s
 
-.PHONY: build run test deps ort check vscode bench bench-lsp bench-symbols bench-content bench-mcp bench-model fuzz clean
+.PHONY: build run test deps ort check vscode bench bench-lsp bench-symbols bench-content bench-mcp bench-model soak fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wayfind
@@ -57,6 +57,10 @@ bench-mcp: deps build
 # Every public case without and with the reranker (the tiny test model).
 bench-model: deps ort
 	$(GO) run ./cmd/wayfind-bench -model testdata/model -ort-lib third_party/onnxruntime/libonnxruntime.so.1 -corpora $(SHARED)/corpora -cases $(SHARED)/bench/cases-public.jsonl
+
+# One server under mixed load and file churn (SOAK_DURATION, default 5m).
+soak: deps
+	SOAK_DURATION=$(or $(SOAK_DURATION),5m) $(GO) test -tags soak -run '^TestSoak$$' -count=1 -v -timeout 30m ./lsp
 
 # Each fuzz target for FUZZTIME; `make test` already replays their seeds.
 fuzz:

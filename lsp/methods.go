@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/url"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -45,8 +47,36 @@ func (s *server) session() *session.Session {
 }
 
 func (s *server) status(ctx context.Context, raw json.RawMessage) (any, int, error) {
+	var p struct {
+		// Runtime (an extension, for soak tests and operators) adds the
+		// process's goroutines and heap, after a collection when GC is set.
+		Runtime bool `json:"runtime"`
+		GC      bool `json:"gc"`
+	}
+	_ = json.Unmarshal(raw, &p) // find/status takes {} and tolerates anything
 	st := s.session().Status()
-	return wire.FromStatus(st), st.Files, nil
+	out := struct {
+		wire.Status
+		Runtime *runtimeStats `json:"runtime,omitempty"`
+	}{Status: wire.FromStatus(st)}
+	if p.Runtime {
+		out.Runtime = readRuntime(p.GC)
+	}
+	return out, st.Files, nil
+}
+
+type runtimeStats struct {
+	Goroutines int     `json:"goroutines"`
+	HeapMB     float64 `json:"heapMB"`
+}
+
+func readRuntime(gc bool) *runtimeStats {
+	if gc {
+		debug.FreeOSMemory() // collects, then returns what it can to the OS
+	}
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return &runtimeStats{Goroutines: runtime.NumGoroutine(), HeapMB: float64(m.HeapAlloc) / (1 << 20)}
 }
 
 func (s *server) reindex(ctx context.Context, raw json.RawMessage) (any, int, error) {
