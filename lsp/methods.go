@@ -68,6 +68,10 @@ func (s *server) status(ctx context.Context, raw json.RawMessage) (any, int, err
 type runtimeStats struct {
 	Goroutines int     `json:"goroutines"`
 	HeapMB     float64 `json:"heapMB"`
+	// What the Go runtime holds from the system beyond the live heap.
+	SysMB      float64 `json:"sysMB"`
+	RetainedMB float64 `json:"retainedMB"` // heap spans kept, not returned
+	StackMB    float64 `json:"stackMB"`
 }
 
 func readRuntime(gc bool) *runtimeStats {
@@ -76,7 +80,9 @@ func readRuntime(gc bool) *runtimeStats {
 	}
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
-	return &runtimeStats{Goroutines: runtime.NumGoroutine(), HeapMB: float64(m.HeapAlloc) / (1 << 20)}
+	mb := func(b uint64) float64 { return float64(b) / (1 << 20) }
+	return &runtimeStats{Goroutines: runtime.NumGoroutine(), HeapMB: mb(m.HeapAlloc), SysMB: mb(m.Sys - m.HeapReleased),
+		RetainedMB: mb(m.HeapIdle - m.HeapReleased), StackMB: mb(m.StackSys)}
 }
 
 func (s *server) reindex(ctx context.Context, raw json.RawMessage) (any, int, error) {

@@ -100,7 +100,9 @@ func (r *rpc) call(method string, params any, cancelAfter time.Duration) reply {
 	r.mu.Unlock()
 	r.write(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 	if cancelAfter > 0 {
-		time.AfterFunc(cancelAfter, func() { r.write(map[string]any{"jsonrpc": "2.0", "method": "$/cancelRequest", "params": map[string]any{"id": id}}) })
+		time.AfterFunc(cancelAfter, func() {
+			r.write(map[string]any{"jsonrpc": "2.0", "method": "$/cancelRequest", "params": map[string]any{"id": id}})
+		})
 	}
 	select {
 	case body := <-ch:
@@ -120,6 +122,9 @@ type soakStatus struct {
 	Runtime struct {
 		Goroutines int     `json:"goroutines"`
 		HeapMB     float64 `json:"heapMB"`
+		SysMB      float64 `json:"sysMB"`
+		RetainedMB float64 `json:"retainedMB"`
+		StackMB    float64 `json:"stackMB"`
 	} `json:"runtime"`
 }
 
@@ -190,184 +195,205 @@ func TestSoak(t *testing.T) {
 	deletedAt := map[string]time.Time{}
 	var events, created, checkedCreated, lateCreated, staleReturned, requests, cancelled, errorsSeen atomic.Int64
 	var maxDetect atomic.Int64
-	stop := make(chan struct{})
+	var stop chan struct{}
 	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() { // 50 file operations a second
-		defer wg.Done()
-		rng := rand.New(rand.NewSource(1))
-		tick := time.NewTicker(20 * time.Millisecond)
-		defer tick.Stop()
-		n := 0
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-			}
-			n++
-			fsMu.Lock()
-			var some string
-			for p := range live { // a random live file (map order)
-				some = p
-				break
-			}
-			fsMu.Unlock()
-			switch rng.Intn(4) {
-			case 0: // create
-				p := fmt.Sprintf("churn/c%03d/new_file_%06d.go", n%50, n)
-				os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
-				os.WriteFile(filepath.Join(dir, p), []byte(fmt.Sprintf("package churn\n\nfunc Fresh%d() {}\n", n)), 0o644)
-				fsMu.Lock()
-				live[p] = true
-				delete(deletedAt, p)
-				fsMu.Unlock()
-				created.Add(1)
-				wg.Add(1)
-				go func(p string, at time.Time) { // found within 1 s?
-					defer wg.Done()
-					time.Sleep(time.Second - time.Since(at))
-					r := c.call("find/resolvePath", map[string]any{"path": p}, 0)
-					var res wire.Resolve
-					json.Unmarshal(r.Result, &res)
-					checkedCreated.Add(1)
-					fsMu.Lock()
-					still := live[p]
-					fsMu.Unlock()
-					if still && (!res.Exact || res.Resolved == nil) {
-						lateCreated.Add(1)
-						for waited := time.Second; waited < 10*time.Second; waited += 100 * time.Millisecond {
-							time.Sleep(100 * time.Millisecond)
-							r = c.call("find/resolvePath", map[string]any{"path": p}, 0)
-							json.Unmarshal(r.Result, &res)
-							if res.Exact {
-								if int64(waited) > maxDetect.Load() {
-									maxDetect.Store(int64(waited))
-								}
-								break
-							}
-						}
-					}
-				}(p, time.Now())
-			case 1: // delete
-				if some == "" {
-					continue
-				}
-				os.Remove(filepath.Join(dir, some))
-				fsMu.Lock()
-				delete(live, some)
-				deletedAt[some] = time.Now()
-				fsMu.Unlock()
-			case 2: // rename
-				if some == "" {
-					continue
-				}
-				to := strings.TrimSuffix(some, filepath.Ext(some)) + fmt.Sprintf("_r%d", n) + filepath.Ext(some)
-				if os.Rename(filepath.Join(dir, some), filepath.Join(dir, to)) == nil {
-					fsMu.Lock()
-					delete(live, some)
-					deletedAt[some] = time.Now()
-					live[to] = true
-					fsMu.Unlock()
-				}
-			case 3: // edit
-				if some == "" {
-					continue
-				}
-				f, err := os.OpenFile(filepath.Join(dir, some), os.O_APPEND|os.O_WRONLY, 0)
-				if err == nil {
-					fmt.Fprintf(f, "// edit %d\n", n)
-					f.Close()
-				}
-			}
-			events.Add(1)
-		}
-	}()
-	// stale reports whether a returned path was deleted over 1 s before
-	// the request was sent (and has not come back).
-	stale := func(sent time.Time, body json.RawMessage) {
-		var v struct {
-			Resolved   *wire.Candidate  `json:"resolved"`
-			Candidates []wire.Candidate `json:"candidates"`
-			Matches    []wire.Match     `json:"matches"`
-		}
-		json.Unmarshal(body, &v)
-		var got []string
-		if v.Resolved != nil {
-			got = append(got, v.Resolved.Path)
-		}
-		for _, c := range v.Candidates {
-			got = append(got, c.Path)
-		}
-		for _, m := range v.Matches {
-			got = append(got, m.Path)
-		}
-		fsMu.Lock()
-		defer fsMu.Unlock()
-		for _, p := range got {
-			if at, gone := deletedAt[p]; gone && !live[p] && sent.Sub(at) > time.Second {
-				staleReturned.Add(1)
-				t.Logf("deleted %s (%.1f s before) returned", p, sent.Sub(at).Seconds())
-			}
-		}
-	}
-	for w := 0; w < 8; w++ {
+	churnN := 0
+	load := func(d time.Duration) {
+		stop = make(chan struct{})
 		wg.Add(1)
-		go func(w int) {
+		go func() { // 50 file operations a second
 			defer wg.Done()
-			rng := rand.New(rand.NewSource(int64(w) + 100))
+			rng := rand.New(rand.NewSource(int64(churnN) + 1))
+			tick := time.NewTicker(20 * time.Millisecond)
+			defer tick.Stop()
+			n := churnN
+			defer func() { churnN = n }()
 			for {
 				select {
 				case <-stop:
 					return
-				default:
+				case <-tick.C:
 				}
-				p := paths[rng.Intn(len(paths))]
-				typo := p[:len(p)/2] + p[len(p)/2+1:]
-				var method string
-				var params any
-				switch rng.Intn(5) {
-				case 0:
-					method, params = "find/resolvePath", map[string]any{"path": typo, "history": []string{}}
-				case 1:
-					method, params = "find/files", map[string]any{"query": filepath.Base(typo), "limit": 10}
-				case 2:
-					method, params = "workspace/symbol", map[string]any{"query": fmt.Sprintf("Widget%d", rng.Intn(2000))}
-				case 3:
-					method, params = "find/locate", map[string]any{"query": fmt.Sprintf("where is handler%d_%d", rng.Intn(200), rng.Intn(100))}
-				case 4:
-					method, params = "find/files", map[string]any{"query": "new file " + strconv.Itoa(rng.Intn(1000)), "limit": 20}
+				n++
+				fsMu.Lock()
+				var some string
+				for p := range live { // a random live file (map order)
+					some = p
+					break
 				}
-				cancelAfter := time.Duration(0)
-				if rng.Intn(10) == 0 {
-					cancelAfter = time.Duration(rng.Intn(3)) * time.Millisecond
+				fsMu.Unlock()
+				switch rng.Intn(4) {
+				case 0: // create
+					p := fmt.Sprintf("churn/c%03d/new_file_%06d.go", n%50, n)
+					os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
+					os.WriteFile(filepath.Join(dir, p), []byte(fmt.Sprintf("package churn\n\nfunc Fresh%d() {}\n", n)), 0o644)
+					fsMu.Lock()
+					live[p] = true
+					delete(deletedAt, p)
+					fsMu.Unlock()
+					created.Add(1)
+					wg.Add(1)
+					go func(p string, at time.Time) { // found within 1 s?
+						defer wg.Done()
+						time.Sleep(time.Second - time.Since(at))
+						r := c.call("find/resolvePath", map[string]any{"path": p}, 0)
+						var res wire.Resolve
+						json.Unmarshal(r.Result, &res)
+						checkedCreated.Add(1)
+						fsMu.Lock()
+						still := live[p]
+						fsMu.Unlock()
+						if still && (!res.Exact || res.Resolved == nil) {
+							lateCreated.Add(1)
+							for waited := time.Second; waited < 10*time.Second; waited += 100 * time.Millisecond {
+								time.Sleep(100 * time.Millisecond)
+								r = c.call("find/resolvePath", map[string]any{"path": p}, 0)
+								json.Unmarshal(r.Result, &res)
+								if res.Exact {
+									if int64(waited) > maxDetect.Load() {
+										maxDetect.Store(int64(waited))
+									}
+									break
+								}
+							}
+						}
+					}(p, time.Now())
+				case 1: // delete
+					if some == "" {
+						continue
+					}
+					os.Remove(filepath.Join(dir, some))
+					fsMu.Lock()
+					delete(live, some)
+					deletedAt[some] = time.Now()
+					fsMu.Unlock()
+				case 2: // rename
+					if some == "" {
+						continue
+					}
+					to := strings.TrimSuffix(some, filepath.Ext(some)) + fmt.Sprintf("_r%d", n) + filepath.Ext(some)
+					if os.Rename(filepath.Join(dir, some), filepath.Join(dir, to)) == nil {
+						fsMu.Lock()
+						delete(live, some)
+						deletedAt[some] = time.Now()
+						live[to] = true
+						fsMu.Unlock()
+					}
+				case 3: // edit
+					if some == "" {
+						continue
+					}
+					f, err := os.OpenFile(filepath.Join(dir, some), os.O_APPEND|os.O_WRONLY, 0)
+					if err == nil {
+						fmt.Fprintf(f, "// edit %d\n", n)
+						f.Close()
+					}
 				}
-				sent := time.Now()
-				r := c.call(method, params, cancelAfter)
-				requests.Add(1)
-				switch {
-				case r.Error != nil && r.Error.Code == -32800:
-					cancelled.Add(1)
-				case r.Error != nil:
-					errorsSeen.Add(1)
-					t.Logf("%s: error %d %s", method, r.Error.Code, r.Error.Message)
-				default:
-					stale(sent, r.Result)
+				events.Add(1)
+			}
+		}()
+		// stale reports whether a returned path was deleted over 1 s before
+		// the request was sent (and has not come back).
+		stale := func(sent time.Time, body json.RawMessage) {
+			var v struct {
+				Resolved   *wire.Candidate  `json:"resolved"`
+				Candidates []wire.Candidate `json:"candidates"`
+				Matches    []wire.Match     `json:"matches"`
+			}
+			json.Unmarshal(body, &v)
+			var got []string
+			if v.Resolved != nil {
+				got = append(got, v.Resolved.Path)
+			}
+			for _, c := range v.Candidates {
+				got = append(got, c.Path)
+			}
+			for _, m := range v.Matches {
+				got = append(got, m.Path)
+			}
+			fsMu.Lock()
+			defer fsMu.Unlock()
+			for _, p := range got {
+				if at, gone := deletedAt[p]; gone && !live[p] && sent.Sub(at) > time.Second {
+					staleReturned.Add(1)
+					t.Logf("deleted %s (%.1f s before) returned", p, sent.Sub(at).Seconds())
 				}
 			}
-		}(w)
+		}
+		for w := 0; w < 8; w++ {
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				rng := rand.New(rand.NewSource(int64(w) + 100))
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					p := paths[rng.Intn(len(paths))]
+					typo := p[:len(p)/2] + p[len(p)/2+1:]
+					var method string
+					var params any
+					switch rng.Intn(5) {
+					case 0:
+						method, params = "find/resolvePath", map[string]any{"path": typo, "history": []string{}}
+					case 1:
+						method, params = "find/files", map[string]any{"query": filepath.Base(typo), "limit": 10}
+					case 2:
+						method, params = "workspace/symbol", map[string]any{"query": fmt.Sprintf("Widget%d", rng.Intn(2000))}
+					case 3:
+						method, params = "find/locate", map[string]any{"query": fmt.Sprintf("where is handler%d_%d", rng.Intn(200), rng.Intn(100))}
+					case 4:
+						method, params = "find/files", map[string]any{"query": "new file " + strconv.Itoa(rng.Intn(1000)), "limit": 20}
+					}
+					cancelAfter := time.Duration(0)
+					if rng.Intn(10) == 0 {
+						cancelAfter = time.Duration(rng.Intn(3)) * time.Millisecond
+					}
+					sent := time.Now()
+					r := c.call(method, params, cancelAfter)
+					requests.Add(1)
+					switch {
+					case r.Error != nil && r.Error.Code == -32800:
+						cancelled.Add(1)
+					case r.Error != nil:
+						errorsSeen.Add(1)
+						t.Logf("%s: error %d %s", method, r.Error.Code, r.Error.Message)
+					default:
+						stale(sent, r.Result)
+					}
+				}
+			}(w)
+		}
+		time.Sleep(d)
+		close(stop)
+		wg.Wait()
+		time.Sleep(5 * time.Second) // let the last changes settle
 	}
-	time.Sleep(duration)
-	close(stop)
-	wg.Wait()
-	time.Sleep(5 * time.Second) // let the last changes settle
+
+	// A warm-up under the same load first: memory is judged from the
+	// steady state it reaches (the largest index rebuilds, pools and
+	// runtime metadata sized), so that growth after it means a leak.
+	cold := status(true)
+	coldRSS := processRSS(cmd.Process.Pid)
+	load(duration / 5)
+	warm := status(true)
+	warmRSS := processRSS(cmd.Process.Pid)
+	t.Logf("after a %s warm-up: RSS %.0f MB (cold %.0f), heap %.1f MB (cold %.1f)", duration/5, warmRSS, coldRSS, warm.Runtime.HeapMB, cold.Runtime.HeapMB)
+	base, baseRSS = warm, warmRSS
+	for _, n := range []*atomic.Int64{&events, &created, &checkedCreated, &lateCreated, &staleReturned, &requests, &cancelled, &errorsSeen} {
+		n.Store(0)
+	}
+	load(duration)
 	after := status(true)
 	afterRSS := processRSS(cmd.Process.Pid)
 	t.Logf("%s: %d requests (%d cancelled, %d errors), %d file events (%d creations, %d checked, %d later than 1 s, slowest %.1f s), %d deleted files returned after 1 s",
 		duration, requests.Load(), cancelled.Load(), errorsSeen.Load(), events.Load(), created.Load(), checkedCreated.Load(), lateCreated.Load(),
 		time.Duration(maxDetect.Load()).Seconds(), staleReturned.Load())
-	t.Logf("after: %d files, %d goroutines (baseline %d), heap %.1f MB (baseline %.1f), RSS %.0f MB (baseline %.0f, %+.1f%%)",
-		after.Files, after.Runtime.Goroutines, base.Runtime.Goroutines, after.Runtime.HeapMB, base.Runtime.HeapMB, afterRSS, baseRSS, 100*(afterRSS-baseRSS)/baseRSS)
+	t.Logf("after: %d files, %d goroutines (baseline %d), heap %.1f MB (baseline %.1f), RSS %.0f MB (baseline %.0f, %+.1f%%); Go runtime from the OS %.1f MB (baseline %.1f), stacks %.1f (%.1f)",
+		after.Files, after.Runtime.Goroutines, base.Runtime.Goroutines, after.Runtime.HeapMB, base.Runtime.HeapMB, afterRSS, baseRSS, 100*(afterRSS-baseRSS)/baseRSS,
+		after.Runtime.SysMB, base.Runtime.SysMB, after.Runtime.StackMB, base.Runtime.StackMB)
 	if errorsSeen.Load() > 0 {
 		t.Errorf("%d error responses other than cancellations", errorsSeen.Load())
 	}
