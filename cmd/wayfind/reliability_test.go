@@ -189,3 +189,47 @@ func TestOrphanedServerExits(t *testing.T) {
 	}
 	t.Logf("exited %.1f s after its input closed", time.Since(closed).Seconds())
 }
+
+// TestUnreadableDirectory: a directory the user cannot read is passed
+// over with a log line; the rest of the tree is searched. Root reads
+// through permissions, so as root the walk runs as nobody.
+func TestUnreadableDirectory(t *testing.T) {
+	base, err := os.MkdirTemp("", "wayfind-perm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(base)
+	os.Chmod(base, 0o755)
+	bin := filepath.Join(base, "wayfind")
+	data, err := os.ReadFile(binary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(bin, data, 0o755)
+	tree := filepath.Join(base, "tree")
+	for _, d := range []string{"open/sub", "locked/inner"} {
+		os.MkdirAll(filepath.Join(tree, d), 0o755)
+	}
+	os.WriteFile(filepath.Join(tree, "open", "sub", "visible_file.go"), []byte("package x\n"), 0o644)
+	os.WriteFile(filepath.Join(tree, "locked", "inner", "hidden_file.go"), []byte("package x\n"), 0o644)
+	os.Chmod(filepath.Join(tree, "locked"), 0o000)
+	defer os.Chmod(filepath.Join(tree, "locked"), 0o755)
+
+	cmd := exec.Command(bin, "find", "--root", tree, "--format", "json", "file")
+	cmd.Env = append(os.Environ(), "WAYFIND_CACHE_DIR="+filepath.Join(base, "cache"))
+	if os.Getuid() == 0 {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("find: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(string(out), "open/sub/visible_file.go") || strings.Contains(string(out), "hidden_file") {
+		t.Errorf("output: %s", out)
+	}
+	if !strings.Contains(stderr.String(), "locked") {
+		t.Errorf("no log line for the unreadable directory: %q", stderr.String())
+	}
+}
