@@ -72,6 +72,12 @@ type runtimeStats struct {
 	SysMB      float64 `json:"sysMB"`
 	RetainedMB float64 `json:"retainedMB"` // heap spans kept, not returned
 	StackMB    float64 `json:"stackMB"`
+	// Where the rest is (spans in use beyond live objects, GC metadata,
+	// span structures, other runtime data).
+	InuseMB float64 `json:"inuseMB"`
+	GCMB    float64 `json:"gcMB"`
+	SpanMB  float64 `json:"spanMB"`
+	OtherMB float64 `json:"otherMB"`
 }
 
 func readRuntime(gc bool) *runtimeStats {
@@ -82,7 +88,8 @@ func readRuntime(gc bool) *runtimeStats {
 	runtime.ReadMemStats(&m)
 	mb := func(b uint64) float64 { return float64(b) / (1 << 20) }
 	return &runtimeStats{Goroutines: runtime.NumGoroutine(), HeapMB: mb(m.HeapAlloc), SysMB: mb(m.Sys - m.HeapReleased),
-		RetainedMB: mb(m.HeapIdle - m.HeapReleased), StackMB: mb(m.StackSys)}
+		RetainedMB: mb(m.HeapIdle - m.HeapReleased), StackMB: mb(m.StackSys),
+		InuseMB: mb(m.HeapInuse), GCMB: mb(m.GCSys), SpanMB: mb(m.MSpanSys), OtherMB: mb(m.OtherSys + m.BuckHashSys + m.MCacheSys)}
 }
 
 func (s *server) reindex(ctx context.Context, raw json.RawMessage) (any, int, error) {

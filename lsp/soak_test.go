@@ -125,6 +125,10 @@ type soakStatus struct {
 		SysMB      float64 `json:"sysMB"`
 		RetainedMB float64 `json:"retainedMB"`
 		StackMB    float64 `json:"stackMB"`
+		InuseMB    float64 `json:"inuseMB"`
+		GCMB       float64 `json:"gcMB"`
+		SpanMB     float64 `json:"spanMB"`
+		OtherMB    float64 `json:"otherMB"`
 	} `json:"runtime"`
 }
 
@@ -394,6 +398,8 @@ func TestSoak(t *testing.T) {
 	t.Logf("after: %d files, %d goroutines (baseline %d), heap %.1f MB (baseline %.1f), RSS %.0f MB (baseline %.0f, %+.1f%%); Go runtime from the OS %.1f MB (baseline %.1f), stacks %.1f (%.1f)",
 		after.Files, after.Runtime.Goroutines, base.Runtime.Goroutines, after.Runtime.HeapMB, base.Runtime.HeapMB, afterRSS, baseRSS, 100*(afterRSS-baseRSS)/baseRSS,
 		after.Runtime.SysMB, base.Runtime.SysMB, after.Runtime.StackMB, base.Runtime.StackMB)
+	t.Logf("runtime before → after, MB: heap in use %.1f → %.1f, GC metadata %.1f → %.1f, spans %.1f → %.1f, other %.1f → %.1f",
+		base.Runtime.InuseMB, after.Runtime.InuseMB, base.Runtime.GCMB, after.Runtime.GCMB, base.Runtime.SpanMB, after.Runtime.SpanMB, base.Runtime.OtherMB, after.Runtime.OtherMB)
 	if errorsSeen.Load() > 0 {
 		t.Errorf("%d error responses other than cancellations", errorsSeen.Load())
 	}

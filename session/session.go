@@ -55,6 +55,9 @@ const (
 	DefaultHistory   = 32
 	DefaultWaitReady = 20 * time.Second
 	debounce         = 30 * time.Millisecond
+	// minApplyGap is the least time between two engine rebuilds for file
+	// changes, and so the most a reported change can wait.
+	minApplyGap = 100 * time.Millisecond
 )
 
 // ErrNotReady is returned when no index of the roots finished in time.
@@ -72,14 +75,17 @@ type Session struct {
 	lastRequest atomic.Int64 // when the last one ended, UnixNano
 	waiting     atomic.Int32 // requests waiting in SymbolEngine
 
-	mu      sync.Mutex
-	roots   []string
-	want    int           // generation of full index wanted (roots changed, reindex asked)
-	swapped chan struct{} // closed and replaced whenever snap changes
-	pending []string      // changed paths not yet applied
-	timer   *time.Timer   // debounced apply of pending
-	history []string
-	closed  bool
+	mu        sync.Mutex
+	roots     []string
+	want      int           // generation of full index wanted (roots changed, reindex asked)
+	swapped   chan struct{} // closed and replaced whenever snap changes
+	pending   []string      // changed paths not yet applied
+	timer     *time.Timer   // debounced apply of pending
+	timerSet  bool          // timer is scheduled
+	reported  bool          // pending holds changes a client reported
+	lastApply time.Time     // when pending changes were last applied
+	history   []string
+	closed    bool
 
 	apply   sync.Mutex // serialises index builds and updates
 	kick    chan struct{}
@@ -176,7 +182,7 @@ func (s *Session) StartWatching() {
 		s.watchMu.Unlock()
 		return
 	}
-	w, err := workspace.Watch(s.Changed, s.opts.Logf)
+	w, err := workspace.Watch(s.watched, s.opts.Logf)
 	if err != nil {
 		s.watchMu.Unlock()
 		s.opts.Logf("file watcher unavailable (%v); rescanning every %s", err, s.opts.RescanEvery)
@@ -337,7 +343,7 @@ func (s *Session) watch(ix *workspace.Index, full bool) {
 		added = ix.Roots
 	}
 	if len(added) > 0 {
-		s.Changed(added)
+		s.watched(added)
 	}
 }
 
@@ -366,7 +372,7 @@ func (s *Session) startPolling() {
 				// Without a watcher no event names an edited file: the
 				// indexers re-check every file's size and time as well.
 				roots := s.Roots()
-				s.Changed(roots)
+				s.watched(roots)
 				s.queueSymbols(nil, roots)
 			}
 		}
@@ -377,11 +383,23 @@ func (s *Session) startPolling() {
 // They are applied shortly, or at once by the next Engine call, so the next
 // answer reflects them.
 func (s *Session) Changed(paths []string) {
+	s.changed(paths, true)
+}
+
+// watched queues what the session's own watcher or rescans saw: applied
+// within minApplyGap, not necessarily before the next answer (a stream of
+// file events must not rebuild the engine for every request).
+func (s *Session) watched(paths []string) {
+	s.changed(paths, false)
+}
+
+func (s *Session) changed(paths []string, reported bool) {
 	if len(paths) == 0 {
 		return
 	}
 	s.mu.Lock()
 	s.pending = append(s.pending, paths...)
+	s.reported = s.reported || reported
 	s.mu.Unlock()
 	s.scheduleApply()
 }
@@ -392,11 +410,19 @@ func (s *Session) scheduleApply() {
 	if s.closed || len(s.pending) == 0 {
 		return
 	}
-	if s.timer == nil {
-		s.timer = time.AfterFunc(debounce, func() { s.applyPending() })
+	// The timer runs from the first change of a batch and is not pushed
+	// back by later ones: a steady stream of changes (a build writing
+	// files) is applied every so often, not when it stops.
+	if s.timerSet {
 		return
 	}
-	s.timer.Reset(debounce)
+	s.timerSet = true
+	delay := max(debounce, minApplyGap-time.Since(s.lastApply))
+	if s.timer == nil {
+		s.timer = time.AfterFunc(delay, func() { s.applyPending() })
+		return
+	}
+	s.timer.Reset(delay)
 }
 
 // applyPending folds the pending changes into a new snapshot.
@@ -405,6 +431,8 @@ func (s *Session) applyPending() {
 	s.mu.Lock()
 	paths := s.pending
 	s.pending = nil
+	s.timerSet, s.reported = false, false
+	s.lastApply = time.Now()
 	s.mu.Unlock()
 	cur := s.snap.Load()
 	if len(paths) == 0 || cur == nil {
@@ -493,9 +521,13 @@ func (s *Session) Engine(ctx context.Context) (*rank.Engine, error) {
 		return nil, ErrNotReady
 	}
 	s.mu.Lock()
-	hasPending := len(s.pending) > 0
+	// Changes a client reported are in the next answer. What the watcher
+	// saw is, too, unless the engine was rebuilt under minApplyGap ago:
+	// then the timer applies it within that gap. Rebuilding for every
+	// request under a stream of file events only churned memory.
+	apply := len(s.pending) > 0 && (s.reported || time.Since(s.lastApply) >= minApplyGap)
 	s.mu.Unlock()
-	if hasPending {
+	if apply {
 		s.applyPending()
 	}
 	return s.withSymbols(s.snap.Load().eng), nil
