@@ -240,21 +240,7 @@ func (x *Indexer) Sync(ctx context.Context, ix *workspace.Index) (*Index, error)
 // directories that changed, appeared or vanished); files indexed before
 // and gone now are dropped.
 func (x *Indexer) Refresh(ctx context.Context, ix *workspace.Index, paths []string) (*Index, error) {
-	under := workspace.Under(paths)
-	seen := map[string]bool{}
-	var files []string
-	for _, f := range ix.Files {
-		if abs := ix.Abs(f); under(abs) {
-			files = append(files, abs)
-			seen[abs] = true
-		}
-	}
-	for _, abs := range x.Index().paths {
-		if !seen[abs] && under(abs) {
-			files = append(files, abs)
-		}
-	}
-	return x.update(ctx, files, false)
+	return x.update(ctx, workspace.Affected(ix, paths, x.Index().paths, nil), false)
 }
 
 func (x *Indexer) update(ctx context.Context, files []string, all bool) (*Index, error) {

@@ -138,6 +138,18 @@ func (s *server) resolvePath(ctx context.Context, raw json.RawMessage) (any, int
 	return out, len(out.Candidates), nil
 }
 
+// checkQuery refuses the params every search request shares the rules of:
+// a query that must be present and a limit that must not be negative.
+func checkQuery(query *string, limit int) error {
+	switch {
+	case query == nil:
+		return jsonrpc2.NewError(jsonrpc2.InvalidParams, "query is required")
+	case limit < 0:
+		return jsonrpc2.NewError(jsonrpc2.InvalidParams, "limit must not be negative")
+	}
+	return nil
+}
+
 func (s *server) files(ctx context.Context, raw json.RawMessage) (any, int, error) {
 	var p struct {
 		Query     *string `json:"query"`
@@ -149,12 +161,10 @@ func (s *server) files(ctx context.Context, raw json.RawMessage) (any, int, erro
 	if err := decode(raw, &p); err != nil {
 		return nil, 0, err
 	}
-	switch {
-	case p.Query == nil:
-		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "query is required")
-	case p.Limit < 0:
-		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "limit must not be negative")
-	case p.Threshold < 0 || p.Threshold > 1:
+	if err := checkQuery(p.Query, p.Limit); err != nil {
+		return nil, 0, err
+	}
+	if p.Threshold < 0 || p.Threshold > 1 {
 		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "threshold must be between 0 and 1")
 	}
 	eng, err := s.engine(ctx)
@@ -179,12 +189,10 @@ func (s *server) locate(ctx context.Context, raw json.RawMessage) (any, int, err
 	if err := decode(raw, &p); err != nil {
 		return nil, 0, err
 	}
-	switch {
-	case p.Query == nil:
-		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "query is required")
-	case p.Limit < 0:
-		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "limit must not be negative")
-	case p.MinConfidence < 0 || p.MinConfidence > 1:
+	if err := checkQuery(p.Query, p.Limit); err != nil {
+		return nil, 0, err
+	}
+	if p.MinConfidence < 0 || p.MinConfidence > 1 {
 		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "minConfidence must be between 0 and 1")
 	}
 	// The cascade reads symbols and contents: wait for them like

@@ -21,13 +21,10 @@ func (s *server) workspaceSymbol(ctx context.Context, raw json.RawMessage) (any,
 	if err := decode(raw, &p); err != nil {
 		return nil, 0, err
 	}
-	if p.Query == nil {
-		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "query is required")
+	if err := checkQuery(p.Query, p.Limit); err != nil {
+		return nil, 0, err
 	}
-	if p.Limit < 0 {
-		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "limit must not be negative")
-	}
-	if rank.ParseSymbolQuery(*p.Query).Name == "" && len(rank.ParseSymbolQuery(*p.Query).Qualifier) == 0 {
+	if q := rank.ParseSymbolQuery(*p.Query); q.Name == "" && len(q.Qualifier) == 0 {
 		// Editors ask with "" when the picker opens: nothing typed, nothing to rank.
 		return []wire.SymbolInformation{}, 0, nil
 	}
@@ -74,7 +71,7 @@ func (s *server) documentSymbol(ctx context.Context, raw json.RawMessage) (any, 
 		// Only an indexed file is read: inside the roots, not ignored, and
 		// not a symlink leading out of them.
 		ix := eng.Index()
-		if root, rel, inside := ix.RootOf(file); !inside || ix.Lookup(root, rel) < 0 {
+		if !ix.Has(file) {
 			return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "document is neither open nor a file of the workspace")
 		}
 		if text, err = os.ReadFile(file); err != nil {

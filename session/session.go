@@ -107,9 +107,8 @@ type Session struct {
 	symContent map[string][]byte // unsaved editor content by file
 	symGen     int               // generation whose symbols the last full pass indexed (-1: none)
 	contentGen int               // generation whose contents it indexed (-1: none)
-	symBusy    bool
-	symDone    chan struct{} // closed and replaced after each pass
-	symMs      float64       // duration of the last full pass
+	symDone    chan struct{}     // closed and replaced after each pass
+	symMs      float64           // duration of the last full pass
 }
 
 type snapshot struct {
@@ -465,7 +464,7 @@ func (s *Session) applyPending() {
 func contentChanges(prev, next *workspace.Index, paths []string) []string {
 	var out []string
 	for _, p := range paths {
-		if isFile(prev, p) || isFile(next, p) {
+		if prev.Has(p) || next.Has(p) {
 			out = append(out, p)
 			continue
 		}
@@ -477,11 +476,6 @@ func contentChanges(prev, next *workspace.Index, paths []string) []string {
 		out = append(out, workspace.Diff(prev, next)...)
 	}
 	return out
-}
-
-func isFile(ix *workspace.Index, p string) bool {
-	root, rel, ok := ix.RootOf(p)
-	return ok && ix.Lookup(root, rel) >= 0
 }
 
 // Engine returns an engine over the current roots with every reported

@@ -23,14 +23,6 @@ func (t *Table) Len() int {
 	return t.count
 }
 
-// Files is the number of files with an entry (symbols or none).
-func (t *Table) Files() int {
-	if t == nil {
-		return 0
-	}
-	return len(t.files)
-}
-
 // Get returns a file's symbols (absolute path).
 func (t *Table) Get(file string) ([]Symbol, bool) {
 	if t == nil {
@@ -154,26 +146,11 @@ func (x *Indexer) Sync(ctx context.Context, ix *workspace.Index) (*Table, SyncSt
 func (x *Indexer) Refresh(ctx context.Context, ix *workspace.Index, paths []string) (*Table, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	// A file is affected when it or one of its directories is named.
-	under := workspace.Under(paths)
-	affected := map[string]bool{}
-	for _, f := range ix.Files {
-		if LanguageOf(f.Path) == nil {
-			continue
-		}
-		if abs := ix.Abs(f); under(abs) {
-			affected[abs] = true
-		}
-	}
+	known := make([]string, 0, len(x.table.files))
 	for abs := range x.table.files {
-		if under(abs) {
-			affected[abs] = true
-		}
+		known = append(known, abs)
 	}
-	files := make([]string, 0, len(affected))
-	for f := range affected {
-		files = append(files, f)
-	}
+	files := workspace.Affected(ix, paths, known, func(rel string) bool { return LanguageOf(rel) != nil })
 	next, _, err := x.refresh(ctx, ix, files, x.table.files, false)
 	return next, err
 }
@@ -224,7 +201,7 @@ func (x *Indexer) refresh(ctx context.Context, ix *workspace.Index, files []stri
 			next[k] = v
 		}
 		for _, f := range files {
-			if root, rel, ok := ix.RootOf(f); ok && ix.Lookup(root, rel) >= 0 {
+			if ix.Has(f) {
 				inIndex[f] = true
 			}
 		}

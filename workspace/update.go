@@ -168,6 +168,31 @@ func sameFiles(a, b []File) bool {
 	return true
 }
 
+// Affected lists, once each, the files (absolute) at or under paths: the
+// files of ix that want accepts (nil: all), and the known paths (files
+// an index kept before, which may have left ix).
+func Affected(ix *Index, paths, known []string, want func(rel string) bool) []string {
+	under := Under(paths)
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range ix.Files {
+		if want != nil && !want(f.Path) {
+			continue
+		}
+		if abs := ix.Abs(f); under(abs) && !seen[abs] {
+			seen[abs] = true
+			out = append(out, abs)
+		}
+	}
+	for _, abs := range known {
+		if !seen[abs] && under(abs) {
+			seen[abs] = true
+			out = append(out, abs)
+		}
+	}
+	return out
+}
+
 // Diff lists the files (absolute) in one index and not the other: what
 // an Update added or removed. Both must have the same roots.
 func Diff(a, b *Index) []string {

@@ -332,6 +332,13 @@ func (ix *Index) Abs(f File) string {
 	return filepath.Join(ix.Roots[f.Root], filepath.FromSlash(f.Path))
 }
 
+// Has reports whether the absolute path p is a file of the index: inside
+// a root, not ignored, and not a link leading out.
+func (ix *Index) Has(p string) bool {
+	root, rel, ok := ix.RootOf(p)
+	return ok && ix.Lookup(root, rel) >= 0
+}
+
 // RootOf returns the root containing the absolute path p and p relative to
 // it ('/'-separated), or ok=false when p is outside every root.
 func (ix *Index) RootOf(p string) (root int, rel string, ok bool) {

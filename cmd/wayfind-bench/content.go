@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -55,10 +56,7 @@ func contentBench(corpora, work, name string) {
 		len(ix.Files), float64(bytes)/1e6, build.Seconds(), runtime.NumCPU(), heap/1e6, heap/float64(len(ix.Files)))
 
 	eng := rank.New(ix).WithContent(ci)
-	keep := func(file string) bool {
-		r, rel, ok := ix.RootOf(file)
-		return ok && ix.Lookup(r, rel) >= 0
-	}
+	keep := ix.Has
 	rng := rand.New(rand.NewSource(7))
 	kinds := []struct {
 		name  string
@@ -123,33 +121,14 @@ func pathWords(p string) []string {
 }
 
 func medianInt(xs []int) int {
-	s := append([]int(nil), xs...)
-	for i := range s {
-		for j := i + 1; j < len(s); j++ {
-			if s[j] < s[i] {
-				s[i], s[j] = s[j], s[i]
-			}
-		}
-	}
+	s := slices.Sorted(slices.Values(xs))
 	return s[len(s)/2]
 }
 
-// layoutText writes each path with generated text, once (a marker records
-// the corpus size).
+// layoutText writes each path with generated text, once.
 func layoutText(root string, paths []string) error {
-	marker := filepath.Join(filepath.Dir(root), "."+filepath.Base(root)+".done")
-	if b, err := os.ReadFile(marker); err == nil && string(b) == strconv.Itoa(len(paths)) {
-		return nil
-	}
-	if err := os.RemoveAll(root); err != nil {
-		return err
-	}
 	rng := rand.New(rand.NewSource(1))
-	for _, p := range paths {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return err
-		}
+	return layoutWith(root, paths, func(p string) []byte {
 		var b strings.Builder
 		own := pathWords(p)
 		fmt.Fprintf(&b, "// Copyright (C) 2024 the contributors. All rights reserved.\n/*---\ndescription: %s\nfeatures: [%s, %s]\n---*/\n\n",
@@ -165,9 +144,6 @@ func layoutText(root string, paths []string) error {
 				fmt.Fprintf(&b, "assert.throws(%s, function() { %s.%s(); }, %q);\n", c, a, own[rng.Intn(len(own))], a+" "+c)
 			}
 		}
-		if err := os.WriteFile(full, []byte(b.String()), 0o644); err != nil {
-			return err
-		}
-	}
-	return os.WriteFile(marker, []byte(strconv.Itoa(len(paths))), 0o644)
+		return []byte(b.String())
+	})
 }

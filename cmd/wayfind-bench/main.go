@@ -482,6 +482,11 @@ func corpusTree(corpora, work, name string) (paths []string, root string) {
 // layout creates the corpus as empty files under root, once: a marker
 // records the number of paths so a changed corpus is laid out again.
 func layout(root string, paths []string) error {
+	return layoutWith(root, paths, func(string) []byte { return nil })
+}
+
+// layoutWith lays the corpus out with each file's text from content.
+func layoutWith(root string, paths []string, content func(path string) []byte) error {
 	marker := filepath.Join(filepath.Dir(root), "."+filepath.Base(root)+".done")
 	if b, err := os.ReadFile(marker); err == nil && string(b) == strconv.Itoa(len(paths)) {
 		return nil
@@ -499,7 +504,7 @@ func layout(root string, paths []string) error {
 			}
 			made[dir] = true
 		}
-		if err := os.WriteFile(full, nil, 0o644); err != nil {
+		if err := os.WriteFile(full, content(p), 0o644); err != nil {
 			return err
 		}
 	}

@@ -240,25 +240,16 @@ func TestFormats(t *testing.T) {
 	}
 }
 
-func TestSymbolsCommand(t *testing.T) {
-	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, "src"), 0o755)
-	os.WriteFile(filepath.Join(dir, "src", "router.h"), []byte("class CommandRouter {\n  void route();\n};\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "src", "router.cpp"), []byte("void CommandRouter::route() {}\n"), 0o644)
-	cases := []struct {
-		args []string
-		code int
-		want string
-	}{
-		{[]string{"symbols", "--root", dir, "--format", "text", "CoRo"}, 0, "class       CommandRouter  src/router.h:1:7"},
-		{[]string{"symbols", "--root", dir, "--format", "json", "CommandRouter::route"}, 0, `"containerName":"CommandRouter"`},
-		{[]string{"symbols", "--root", dir, "--format", "text", "zzzq"}, 100, ""},
-		{[]string{"symbols", "--root", dir}, 2, ""},
-		{[]string{"find", "--root", dir, "--format", "json", "--kind", "all", "--impl", "CommandRouter"}, 0, `"path":"src/router.cpp"`},
-		{[]string{"find", "--root", dir, "--format", "jsonl", "--kind", "symbol", "route"}, 0, `"name":"route"`},
-		{[]string{"index", "--root", dir, "--format", "json"}, 0, `"fromCache":2`},
-		{[]string{"index", "--root", dir, "extra"}, 2, ""},
-	}
+// commandCase is one run of the binary: its arguments, the exit code and
+// a piece of its output expected.
+type commandCase struct {
+	args []string
+	code int
+	want string
+}
+
+func runCommands(t *testing.T, cases []commandCase) {
+	t.Helper()
 	for _, c := range cases {
 		cmd := exec.Command(binary, c.args...)
 		out, _ := cmd.Output()
@@ -268,26 +259,34 @@ func TestSymbolsCommand(t *testing.T) {
 	}
 }
 
+func TestSymbolsCommand(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "src"), 0o755)
+	os.WriteFile(filepath.Join(dir, "src", "router.h"), []byte("class CommandRouter {\n  void route();\n};\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "src", "router.cpp"), []byte("void CommandRouter::route() {}\n"), 0o644)
+	cases := []commandCase{
+		{[]string{"symbols", "--root", dir, "--format", "text", "CoRo"}, 0, "class       CommandRouter  src/router.h:1:7"},
+		{[]string{"symbols", "--root", dir, "--format", "json", "CommandRouter::route"}, 0, `"containerName":"CommandRouter"`},
+		{[]string{"symbols", "--root", dir, "--format", "text", "zzzq"}, 100, ""},
+		{[]string{"symbols", "--root", dir}, 2, ""},
+		{[]string{"find", "--root", dir, "--format", "json", "--kind", "all", "--impl", "CommandRouter"}, 0, `"path":"src/router.cpp"`},
+		{[]string{"find", "--root", dir, "--format", "jsonl", "--kind", "symbol", "route"}, 0, `"name":"route"`},
+		{[]string{"index", "--root", dir, "--format", "json"}, 0, `"fromCache":2`},
+		{[]string{"index", "--root", dir, "extra"}, 2, ""},
+	}
+	runCommands(t, cases)
+}
+
 func TestLocateCommand(t *testing.T) {
 	root, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "locate"))
-	cases := []struct {
-		args []string
-		code int
-		want string
-	}{
+	cases := []commandCase{
 		{[]string{"locate", "--root", root, "--format", "text", "--quiet", "where is Socket implemented"}, 0, "src/net/socket_posix.cc:4\n"},
 		{[]string{"locate", "--root", root, "--format", "json", "find cursor binary"}, 0, `"strategies":["file","symbol","content"]`},
 		{[]string{"locate", "--root", root, "--format", "json", "where is the flux capacitor"}, 100, `"confidence":0`},
 		{[]string{"locate", "--root", root, "--min-confidence", "3", "x"}, 2, ""},
 		{[]string{"locate", "--root", root}, 2, ""},
 	}
-	for _, c := range cases {
-		cmd := exec.Command(binary, c.args...)
-		out, _ := cmd.Output()
-		if code := cmd.ProcessState.ExitCode(); code != c.code || !strings.Contains(string(out), c.want) {
-			t.Errorf("%v: exit %d, output %s; want exit %d and %q", c.args, code, out, c.code, c.want)
-		}
-	}
+	runCommands(t, cases)
 }
 
 // TestModelFlags: --model-dir loads the reranker; one that cannot load
