@@ -40,7 +40,6 @@ type SymbolIndex struct {
 	// members maps the squashed innermost container of each method or
 	// constructor to its refs: where a type's methods are implemented.
 	members map[string][]int32
-	nfiles  int
 }
 
 type symRef struct {
@@ -61,7 +60,6 @@ type symName struct {
 func NewSymbolIndex(t *symbols.Table) *SymbolIndex {
 	si := &SymbolIndex{table: t, bySq: map[string]int32{}, members: map[string][]int32{}}
 	t.Each(func(file string, syms []symbols.Symbol) {
-		si.nfiles++
 		for i := range syms {
 			s := &syms[i]
 			sq := squash(s.Name)
@@ -126,7 +124,6 @@ type SymbolMatch struct {
 	Path   string // root-relative, '/'-separated
 	Symbol symbols.Symbol
 	Score  float64
-	class  int
 }
 
 // SymbolQuery is a parsed symbol query: the name searched and the
@@ -217,7 +214,7 @@ func (e *Engine) SearchSymbols(ctx context.Context, req SymbolRequest) ([]Symbol
 	// Best class first; each bucket is sorted only when reached, and files
 	// are checked against this engine's index only as results are taken.
 	out := make([]SymbolMatch, 0, limit)
-	for c, b := range buckets {
+	for _, b := range buckets {
 		if len(out) >= limit {
 			break
 		}
@@ -234,7 +231,7 @@ func (e *Engine) SearchSymbols(ctx context.Context, req SymbolRequest) ([]Symbol
 			if _, ok := e.byPath[root][rel]; !ok {
 				continue // the file left the index since its symbols were read
 			}
-			out = append(out, SymbolMatch{File: ref.file, Root: root, Path: rel, Symbol: *ref.sym, Score: round3(h.score), class: c})
+			out = append(out, SymbolMatch{File: ref.file, Root: root, Path: rel, Symbol: *ref.sym, Score: round3(h.score)})
 		}
 	}
 	return out, nil

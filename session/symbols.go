@@ -46,9 +46,8 @@ func (s *Session) symbolLoop() {
 			s.mu.Lock()
 			full, paths, edits := s.symFull, s.symPaths, s.symContent
 			s.symFull, s.symPaths, s.symContent = nil, nil, nil
-			s.symBusy = full != nil || len(paths) > 0 || len(edits) > 0
 			s.mu.Unlock()
-			if !s.symBusy {
+			if full == nil && len(paths) == 0 && len(edits) == 0 {
 				break
 			}
 			if full != nil {
@@ -132,7 +131,6 @@ func (s *Session) finishSymbols(gen int) {
 	if gen >= 0 {
 		s.contentGen = gen
 	}
-	s.symBusy = false
 	close(s.symDone)
 	s.symDone = make(chan struct{})
 	s.mu.Unlock()
