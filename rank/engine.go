@@ -42,13 +42,23 @@ type fileInfo struct {
 	root uint16
 	stem int32 // index into Engine.stems
 	dir  int32 // index into Engine.dirInfos
+	// nameMask is charMask of the squashed stem and extension: a query
+	// part can only be read in the name if the name has all its letters.
+	nameMask uint64
+	aux      bool // a test, fixture or generated file (find.go's isAuxiliary)
 }
 
 // dirInfo is a directory split once at index time: scoring compares
 // components many times per query, and directories repeat across files.
+// Every ancestor of a file's directory has one, so that a query read
+// across the path (pathmatch.go) extends its parent's reading by one
+// component instead of re-reading the whole path.
 type dirInfo struct {
-	comps []string // components, outermost first
-	sq    []string // squash(comps[i])
+	comps  []string // components, outermost first
+	sq     []string // squash(comps[i])
+	parent int32    // the enclosing directory, -1 for a root's top level
+	words  []string // words of the last component (lower case)
+	files  []int32  // files directly inside, in path order
 }
 
 type stemInfo struct {
@@ -92,24 +102,41 @@ func New(ix *workspace.Index) *Engine {
 			}
 		}
 		e.stems[sid].files = append(e.stems[sid].files, id)
-		dirPath := f.Path[:max(b-1, 0)]
-		did, ok := e.dirID[dirPath]
-		if !ok {
-			did = int32(len(e.dirInfos))
-			e.dirID[dirPath] = did
-			comps := splitDirs(dirPath)
-			sq := make([]string, len(comps))
-			for k, c := range comps {
-				sq[k] = squash(c)
-			}
-			e.dirInfos = append(e.dirInfos, dirInfo{comps: comps, sq: sq})
-		}
-		e.files[i] = fileInfo{path: f.Path, base: int32(b), root: uint16(f.Root), stem: sid, dir: did}
+		did := e.dirOf(f.Path[:max(b-1, 0)])
+		e.dirInfos[did].files = append(e.dirInfos[did].files, id)
+		_, ext := splitExt(base)
+		e.files[i] = fileInfo{path: f.Path, base: int32(b), root: uint16(f.Root), stem: sid, dir: did,
+			nameMask: e.stems[sid].mask | charMask(squash(ext)), aux: isAuxiliary(f.Path)}
 		e.byPath[f.Root][f.Path] = id
 		lb := strings.ToLower(base)
 		e.byBase[lb] = append(e.byBase[lb], id)
 	}
 	return e
+}
+
+// dirOf returns the directory's index, creating it and its ancestors
+// (parents before children, which pathmatch.go relies on) when new.
+func (e *Engine) dirOf(dirPath string) int32 {
+	if did, ok := e.dirID[dirPath]; ok {
+		return did
+	}
+	parent := int32(-1)
+	if dirPath != "" {
+		parent = e.dirOf(dirPath[:max(strings.LastIndexByte(dirPath, '/'), 0)])
+	}
+	comps := splitDirs(dirPath)
+	sq := make([]string, len(comps))
+	for k, c := range comps {
+		sq[k] = squash(c)
+	}
+	var last []string
+	if len(comps) > 0 {
+		last = words(comps[len(comps)-1])
+	}
+	did := int32(len(e.dirInfos))
+	e.dirID[dirPath] = did
+	e.dirInfos = append(e.dirInfos, dirInfo{comps: comps, sq: sq, parent: parent, words: last})
+	return did
 }
 
 // Index returns the snapshot the engine ranks.

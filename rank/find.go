@@ -84,6 +84,7 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 	qmask := charMask(q.Squashed)
 	hits := map[int32]nameMatch{}
 	aboveTypos := 0 // files no typo reading can outrank (exact when no dir or ext factor applies)
+	abovePaths := 0 // likewise for path readings
 	for sid := range e.stems {
 		if sid%4096 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -99,6 +100,9 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 			if nm.score > typoCeiling {
 				aboveTypos += len(st.files)
 			}
+			if nm.score > pathCeiling {
+				abovePaths += len(st.files)
+			}
 		}
 	}
 	// 2. Typo readings, which score at most typoCeiling: when enough files
@@ -112,14 +116,38 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 			}
 		}
 	}
-	// 3. Files, kept in a bounded heap of the best; a file that defines a
-	// symbol of the query's name takes the better of the two readings.
-	symHits := e.symbolFiles(&q, req.Impl)
 	keep := limit
 	if e.rr != nil {
 		keep = max(limit, e.rerankK()) // the model may lift one from below the limit
 	}
+	// 3. Path readings (pathmatch.go), which score at most pathCeiling:
+	// skipped when enough names already beat that.
+	paths := map[int32]Match{}
+	if pq := newPathQuery(req.Query); pq != nil && !req.Exact && (factors || abovePaths < keep) {
+		pt := newTopK(keep)
+		if err := e.pathReadings(ctx, pq, pt, threshold, req.Impl); err != nil {
+			return nil, err
+		}
+		for _, m := range pt.h {
+			paths[m.File] = m
+		}
+	}
+	// 4. Files, kept in a bounded heap of the best; a file with several
+	// readings (name, path, a symbol it defines) takes the best.
+	symHits := e.symbolFiles(&q, req.Impl)
 	top := newTopK(keep)
+	push := func(m Match) {
+		if pm, ok := paths[m.File]; ok {
+			delete(paths, m.File)
+			if pm.Score > m.Score {
+				m.Score, m.Reason, m.MatchedIn = pm.Score, pm.Reason, pm.MatchedIn
+			}
+		}
+		m.Score = e.tieBreak(&q, m.File, m.Score)
+		if m.Score >= threshold {
+			top.push(m)
+		}
+	}
 	for sid, nm := range hits {
 		for _, id := range e.stems[sid].files {
 			m := e.scoreFile(&q, id, nm, req.Impl)
@@ -130,9 +158,7 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 				}
 				m.MatchedIn = append(slices.Clone(m.MatchedIn), "symbol")
 			}
-			if m.Score >= threshold {
-				top.push(m)
-			}
+			push(m)
 		}
 	}
 	for id, sh := range symHits {
@@ -141,14 +167,10 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 		if len(q.Dirs) > 0 && m.Score < sh.score*0.7 {
 			continue // directory terms the file does not match
 		}
-		if m.Score >= threshold {
-			top.push(m)
-		}
+		push(m)
 	}
-	if len(q.Words) > 1 && !(top.full() && top.worst().Score >= pathWordsCeiling) {
-		if err := e.wordsAcrossPath(ctx, &q, hits, top, threshold, req.Impl); err != nil {
-			return nil, err
-		}
+	for _, m := range paths {
+		push(m)
 	}
 	out := top.sorted()
 	st := e.rerankBand(ctx, req.Query, len(out),
@@ -180,12 +202,6 @@ var (
 	inSymbol     = []string{"symbol"}
 )
 
-const (
-	pathWordsFloor = 0.55
-	// pathWordsCeiling bounds what a words-across-the-path reading scores.
-	pathWordsCeiling = pathWordsFloor + 0.15
-)
-
 // scoreFile applies directory terms, the extension and the impl preference
 // to a name match.
 func (e *Engine) scoreFile(q *FindQuery, id int32, nm nameMatch, impl bool) Match {
@@ -207,14 +223,65 @@ func (e *Engine) scoreFile(q *FindQuery, id int32, nm nameMatch, impl bool) Matc
 			score *= 0.85 + 0.15*(a-0.7)/0.3
 		}
 	}
-	if impl {
-		_, ext := splitExt(f.baseName())
-		if isHeader(ext) {
-			score *= 0.95
-		}
+	if impl && isHeader(fileExt(f)) {
+		score *= implHeaderFactor
 	}
 	return Match{File: id, Root: int(f.root), Path: f.path, Score: score, MatchedIn: in, Reason: nm.reason}
 }
+
+// Tie-breaks between otherwise equal matches, each smaller than any gap
+// the scorer means (its classes are 0.02 or more apart, and output is
+// rounded to 0.001): the file whose name has the query's exact case wins
+// ("Lists.php" → lib/Lists.php before lists.php), and a test, fixture or
+// generated file never outranks the source file it stands beside.
+const (
+	tieEps     = 0.002
+	caseBonus  = tieEps
+	auxPenalty = 2 * tieEps
+)
+
+func (e *Engine) tieBreak(q *FindQuery, id int32, score float64) float64 {
+	f := &e.files[id]
+	if q.Case != "" && strings.Contains(f.baseName(), q.Case) {
+		score += caseBonus
+	}
+	if f.aux {
+		score -= auxPenalty
+	}
+	return score
+}
+
+// auxDirs are directories of tests, fixtures and mocks; auxSuffixes the
+// stems of test, spec, fixture and generated files.
+var (
+	auxDirs = map[string]bool{"test": true, "tests": true, "testdata": true, "__tests__": true, "spec": true, "specs": true,
+		"fixture": true, "fixtures": true, "__fixtures__": true, "__mocks__": true, "__snapshots__": true}
+	auxSuffixes = []string{"_test", "-test", ".test", "_spec", "-spec", ".spec", "_fixture", "-fixture", ".pb", "_generated", ".generated", ".g"}
+)
+
+// isAuxiliary reports whether a path is a test, fixture or generated file.
+func isAuxiliary(path string) bool {
+	base := path[strings.LastIndexByte(path, '/')+1:]
+	for _, c := range splitDirs(path[:max(len(path)-len(base)-1, 0)]) {
+		if auxDirs[strings.ToLower(c)] {
+			return true
+		}
+	}
+	stem, _ := splitExt(base)
+	ls := strings.ToLower(stem)
+	for _, suf := range auxSuffixes {
+		if strings.HasSuffix(ls, suf) {
+			return true
+		}
+	}
+	// test_x.py, FooTest.java, FooTests.kt, bar_FIXTURE.js
+	return strings.HasPrefix(ls, "test_") || strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") ||
+		strings.Contains(stem, "FIXTURE")
+}
+
+// implHeaderFactor ranks a header just below its implementation when the
+// caller asks for implementations (--impl, "where is X implemented").
+const implHeaderFactor = 0.95
 
 func isHeader(ext string) bool {
 	switch strings.ToLower(ext) {
@@ -323,7 +390,7 @@ func matchStem(q *FindQuery, st *stemInfo, exact bool) nameMatch {
 			return nameMatch{0.60 + 0.15*cover, "name:substring"}
 		}
 	}
-	if len(q.Words) > 1 && substringsInOrder(q.Words, S) {
+	if len(q.Words) > 1 && st.wordsInside(q.Words) {
 		return nameMatch{0.70 + 0.15*cover, "name:words"}
 	}
 	if exact {
@@ -335,7 +402,7 @@ func matchStem(q *FindQuery, st *stemInfo, exact bool) nameMatch {
 	if strings.Contains(S, Q) {
 		return nameMatch{0.60 + 0.15*cover, "name:substring"}
 	}
-	if isSubsequence(Q, S) {
+	if st.fuzzy(Q) {
 		return nameMatch{0.30 + 0.20*cover, "name:fuzzy"}
 	}
 	return nameMatch{}
@@ -369,14 +436,29 @@ func wordsInOrder(q, w []string) bool {
 	return true
 }
 
-func substringsInOrder(q []string, s string) bool {
+// minInnerRun is the shortest run of query letters that counts as
+// evidence inside a word: "util" in "ioutil" is, a lone "i" or "os" in the
+// middle of "mingwnosymbols" is not (it is how junk matches arise).
+const minInnerRun = 3
+
+// at reports whether position i of the squashed stem starts a word.
+func (st *stemInfo) at(i int) bool { return i == 0 || i < 64 && st.starts&(1<<i) != 0 }
+
+// wordsInside reports whether every query word occurs in the stem, in
+// order, each at a word start or at least minInnerRun bytes long.
+func (st *stemInfo) wordsInside(q []string) bool {
 	at := 0
 	for _, qw := range q {
-		i := strings.Index(s[at:], qw)
-		if i < 0 {
+		found := false
+		for i := at; i+len(qw) <= len(st.text); i++ {
+			if strings.HasPrefix(st.text[i:], qw) && (len(qw) >= minInnerRun || st.at(i)) {
+				at, found = i+len(qw), true
+				break
+			}
+		}
+		if !found {
 			return false
 		}
-		at += i + len(qw)
 	}
 	return true
 }
@@ -430,14 +512,46 @@ func initials(q string, w []string) (skips int, ok bool) {
 	return 0, false
 }
 
-func isSubsequence(q, s string) bool {
-	j := 0
-	for i := 0; i < len(s) && j < len(q); i++ {
-		if s[i] == q[j] {
-			j++
-		}
+// fuzzy reports whether q is a subsequence of the stem whose runs (the
+// maximal stretches of consecutive letters) each begin a word or are at
+// least minInnerRun long: fzf's notion with a floor, so that letters
+// scattered through the middle of words ("ioutil" in condition_util) are
+// no match.
+func (st *stemInfo) fuzzy(q string) bool {
+	s := st.text
+	if len(q) == 0 || len(q) > len(s) {
+		return false
 	}
-	return j == len(q)
+	// ok[i*(len(s)+1)+j] caches a failed (i, j): q[i:] cannot be read from s[j:].
+	failed := make([]bool, (len(q)+1)*(len(s)+1))
+	var read func(i, j int) bool
+	read = func(i, j int) bool {
+		if i == len(q) {
+			return true
+		}
+		k := i*(len(s)+1) + j
+		if failed[k] {
+			return false
+		}
+		for p := j; p+len(q)-i <= len(s); p++ {
+			if s[p] != q[i] {
+				continue
+			}
+			// the longest run from p, then shorter ones
+			r := 0
+			for i+r < len(q) && p+r < len(s) && s[p+r] == q[i+r] {
+				r++
+			}
+			for ; r >= 1; r-- {
+				if (st.at(p) || r >= minInnerRun) && read(i+r, p+r) {
+					return true
+				}
+			}
+		}
+		failed[k] = true
+		return false
+	}
+	return read(0, 0)
 }
 
 // matchDirTerms matches squashed directory terms (outermost first) against
@@ -472,7 +586,7 @@ func dirTermMatch(t, d string) float64 {
 		return 1
 	case strings.HasPrefix(d, t):
 		return 0.85
-	case strings.Contains(d, t):
+	case len(t) >= minInnerRun && strings.Contains(d, t):
 		return 0.7
 	case len(t) >= 5 && osa(t, d, 1) <= 1:
 		return 0.6
@@ -480,33 +594,12 @@ func dirTermMatch(t, d string) float64 {
 	return 0
 }
 
-// wordsAcrossPath finds files where a multi-word query's words spread over
-// directories and name ("auth middleware" → auth/middleware.py): the last
-// word in the name, the others in directories, in order. Such matches rank
-// below any match within the name. Names already matched are skipped.
-func (e *Engine) wordsAcrossPath(ctx context.Context, q *FindQuery, hits map[int32]nameMatch, top *topK, threshold float64, impl bool) error {
-	last := q.Words[len(q.Words)-1]
-	for sid := range e.stems {
-		if sid%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		st := &e.stems[sid]
-		if _, done := hits[int32(sid)]; done || !strings.Contains(st.text, last) {
-			continue
-		}
-		cover := float64(len(last)) / float64(max(len(st.text), 1))
-		nm := nameMatch{pathWordsFloor + 0.15*cover, "path:words"}
-		for _, id := range st.files {
-			if matchDirTerms(q.Words[:len(q.Words)-1], e.dirInfos[e.files[id].dir].sq) == 0 {
-				continue
-			}
-			if m := e.scoreFile(q, id, nm, impl); m.Score >= threshold {
-				m.MatchedIn = inDirAndFile
-				top.push(m)
-			}
+func isSubsequence(q, s string) bool {
+	j := 0
+	for i := 0; i < len(s) && j < len(q); i++ {
+		if s[i] == q[j] {
+			j++
 		}
 	}
-	return nil
+	return j == len(q)
 }

@@ -153,6 +153,9 @@ type FindQuery struct {
 	// Ext is the extension the name part ends with ("index.ts"), if any:
 	// files with another extension rank a little lower.
 	Ext string
+	// Case is the name part as typed, when it is one word: a name holding
+	// it with the same case wins ties.
+	Case string
 }
 
 // regexNoise matches the regular-expression pieces a planner puts between
@@ -190,8 +193,12 @@ func ParseFind(raw string) (FindQuery, error) {
 		q.Ext = name[i+1:]
 		name = name[:i]
 	}
-	for _, f := range strings.Fields(name) {
+	fields := strings.Fields(name)
+	for _, f := range fields {
 		q.Words = append(q.Words, words(f)...)
+	}
+	if len(fields) == 1 {
+		q.Case = fields[0]
 	}
 	q.Squashed = strings.Join(q.Words, "")
 	if q.Squashed == "" && len(q.Dirs) == 0 {

@@ -1,0 +1,590 @@
+package rank
+
+import (
+	"context"
+	"math/bits"
+	"strings"
+	"sync"
+)
+
+// Reading a query across the whole path.
+//
+// People abbreviate a path, not a file name: a few letters of a directory
+// and then of the name ("buicatfil" for builtin/cat-file.c), whole words
+// run together ("nethttpserver" for net/http/server.go), words in any
+// order ("js color" for color.js). A path reading cuts each query token
+// (the query split at white space; '/' is just another place a chunk may
+// end) into chunks, each the start of a word of the path — the
+// directories' words outermost first, then the name's, then the
+// extension's — using words left to right and skipping any.
+//
+//   - In a directory a chunk has at least dirMinChunk letters, unless it is
+//     the whole word: one letter of a directory is no evidence (every file
+//     of test262 is under test/, so "t" would fit them all).
+//   - In the name one letter is enough (initials: "fA" for fileA.txt).
+//   - A chunk stops where the query and its word still agree only if at
+//     least dirMinChunk bytes are left: "prprou" may be pr|pr|ou for
+//     prometheus/PrometheusOutput…, but the last "n" of "encodingjson"
+//     belongs to json/, not to number_test.go.
+//   - Tokens are read independently, so their order does not matter.
+//
+// Candidate generation is bit-parallel. For a token of n ≤ maxPathToken
+// bytes, a set of positions is a uint64 (bit p: the first p bytes are
+// read). A directory's set extends its parent's by the words of its last
+// component, so the whole tree costs one step per distinct directory. A
+// file's name gives the backward set of positions from which its words
+// can finish the token; the file fits when the two sets meet. Before that,
+// one AND rejects a file whose name lacks a letter of what remains after
+// the longest directory reading. Only files that fit are scored, by a DP
+// over their words (pathDP) that picks the best cut.
+//
+// The score is class + pathQualityWidth × quality:
+//
+//	pathNameBase  0.62  every chunk in the name (tokens in any order, the
+//	                    extension as a word: "colorjs", "js color")
+//	pathSpanBase  0.56  chunks in directories, the last one in the name
+//	pathDirBase   0.48  every chunk in directories: the files directly in
+//	                    the first directory that completes the reading,
+//	                    entry files (index, main, mod, lib, __init__, or
+//	                    named like the directory) pathEntryBonus higher
+//
+// The classes sit below every literal reading of the name alone (find.go's
+// name classes: a substring at a word start is 0.75 or more, initials
+// 0.64 or more), so a name the query spells wins, and a match in the name
+// beats one only in directories. quality ∈ [0, 1] weighs:
+//
+//	0.30 whole     bytes in chunks that are whole words: a squashed word is
+//	               surer than an abbreviation of it
+//	0.25 runs      the evidence per byte, n − cutCost×(extra chunks): fewer,
+//	               longer chunks
+//	0.20 cover     the share of the name the query explains: color.js over
+//	               pick-avatar-color.js for "colorjs"
+//	0.15 adjacent  the share of steps between chunks that skip no word (the
+//	               step from the deepest directory read to the name counts):
+//	               os/exec.go over os/exec/exec.go for "osexec"; a
+//	               directory named "springsecurity" over spring-boot-…/…/
+//	               SecurityConfiguration for "springsecurity"
+//	0.10 starts    the share of chunks that begin a component: ui/Input/
+//	               over ui/IDInput/ for "ui/input"
+const (
+	pathNameBase     = 0.62
+	pathSpanBase     = 0.56
+	pathDirBase      = 0.48
+	pathQualityWidth = 0.18
+	// pathDirWidth keeps every directory-only reading under pathSpanBase,
+	// entry bonus included.
+	pathDirWidth   = pathSpanBase - pathDirBase - pathEntryBonus
+	pathEntryBonus = 0.02
+	// pathCeiling is the best score any path reading can reach.
+	pathCeiling = pathNameBase + pathQualityWidth
+
+	qWhole, qRuns, qCover, qAdjacent, qStarts = 0.30, 0.25, 0.20, 0.15, 0.10
+
+	// cutCost is the evidence an extra chunk must make up for: a chunk is
+	// a guess at which word comes next. A reading needs minEvidence bytes
+	// (or the whole token, if shorter): "bibaco" read as b|i|b|a|co over
+	// one long name is noise, bi|ba|co over bind/BackCompatibility… is not.
+	cutCost     = 1.5
+	minEvidence = 2.5
+
+	dirMinChunk = 2
+	// maxDepth bounds the directories a reading walks up through.
+	maxDepth = 128
+	// maxPathToken keeps a token's positions 0..n in one uint64.
+	maxPathToken = 63
+)
+
+// The DP's own objective, a sum over chunks that tracks quality: bytes
+// read in the name are worth more than bytes read in directories (it is
+// what "a match in the name" means), whole words and component starts
+// earn their share, and each chunk costs what two bytes earn, so a cut
+// into fewer chunks wins.
+const (
+	dpDirByte   = 1.0
+	dpNameByte  = 1.25
+	dpWholeByte = 0.5
+	dpStart     = 0.5
+	dpChunk     = 2.0
+)
+
+// pathToken is one white-space-separated part of the query, squashed.
+type pathToken struct {
+	text string
+	// eq[c] has bit i set where text[i] == c.
+	eq [256]uint64
+	// need[p] is charMask(text[p:]): what a name must contain to finish
+	// the token from position p.
+	need []uint64
+	full uint64 // bit len(text): the token read completely
+}
+
+// pathQuery is a find query read across paths; nil when it has nothing a
+// path reading can use.
+type pathQuery struct {
+	tokens []pathToken
+	bytes  int // total bytes of all tokens
+}
+
+func newPathQuery(raw string) *pathQuery {
+	s, err := prepare(raw)
+	if err != nil {
+		return nil
+	}
+	s = regexNoise.ReplaceAllString(s, " ")
+	pq := &pathQuery{}
+	for _, f := range strings.Fields(s) {
+		t := squash(f)
+		if t == "" {
+			continue
+		}
+		if len(t) > maxPathToken {
+			return nil
+		}
+		tok := pathToken{text: t, need: make([]uint64, len(t)+1), full: 1 << len(t)}
+		for i := 0; i < len(t); i++ {
+			tok.eq[t[i]] |= 1 << i
+		}
+		for p := len(t) - 1; p >= 0; p-- {
+			tok.need[p] = tok.need[p+1] | charMask(t[p:p+1])
+		}
+		pq.tokens = append(pq.tokens, tok)
+		pq.bytes += len(t)
+	}
+	if len(pq.tokens) == 0 || len(pq.tokens) > 8 {
+		return nil
+	}
+	return pq
+}
+
+// advance returns the positions reached by reading a prefix of w (of at
+// least minLen bytes, or all of w) from any position in s.
+func (t *pathToken) advance(s uint64, w string, minLen int) uint64 {
+	var out uint64
+	a := s
+	for l := 0; l < len(w) && a != 0; l++ {
+		a = (a & t.eq[w[l]]) << 1
+		if l+1 >= minLen || l+1 == len(w) {
+			out |= a
+		}
+	}
+	return out
+}
+
+// back returns the positions p from which a prefix of w (at least minLen
+// bytes, or all of w) reads the token up to a position in g.
+func (t *pathToken) back(g uint64, w string, minLen int) uint64 {
+	var out uint64
+	p := ^uint64(0)
+	for l := 0; l < len(w); l++ {
+		p &= t.eq[w[l]] >> l
+		if p == 0 {
+			break
+		}
+		if l+1 >= minLen || l+1 == len(w) {
+			out |= p & (g >> (l + 1))
+		}
+	}
+	return out
+}
+
+// reach is per-query scratch: each token's position set per directory.
+type reach struct{ sets []uint64 }
+
+var reachPool = sync.Pool{New: func() any { return &reach{} }}
+
+// dirReach fills sets[t*len(dirs)+d] with the positions of token t that
+// directory d's words can read (always including 0: read nothing).
+func (e *Engine) dirReach(pq *pathQuery, sets []uint64) {
+	nd := len(e.dirInfos)
+	for ti := range pq.tokens {
+		t := &pq.tokens[ti]
+		row := sets[ti*nd : (ti+1)*nd]
+		for d := range e.dirInfos {
+			di := &e.dirInfos[d]
+			s := uint64(1)
+			if di.parent >= 0 {
+				s = row[di.parent]
+			}
+			for _, w := range di.words {
+				s |= t.advance(s, w, dirMinChunk)
+			}
+			row[d] = s
+		}
+	}
+}
+
+// nameBack is the set of positions from which the file's name (stem
+// words, then extension) reads token t to its end; it always holds
+// len(t.text): nothing left to read.
+func (e *Engine) nameBack(t *pathToken, f *fileInfo) uint64 {
+	g := t.full
+	if _, ext := splitExt(f.baseName()); ext != "" {
+		if x := squash(ext); x != "" {
+			g |= t.back(g, x, 1)
+		}
+	}
+	st := &e.stems[f.stem]
+	end := len(st.text)
+	for i := min(end, 64) - 1; i >= 0; i-- {
+		if i == 0 || st.starts&(1<<i) != 0 {
+			g |= t.back(g, st.text[i:end], 1)
+			end = i
+		}
+	}
+	return g
+}
+
+// pathReadings pushes every file some reading of pq fits, scored, into
+// top (at most one entry per file).
+func (e *Engine) pathReadings(ctx context.Context, pq *pathQuery, top *topK, threshold float64, impl bool) error {
+	nd := len(e.dirInfos)
+	r := reachPool.Get().(*reach)
+	defer reachPool.Put(r)
+	if need := nd * len(pq.tokens); cap(r.sets) < need {
+		r.sets = make([]uint64, need)
+	} else {
+		r.sets = r.sets[:need]
+	}
+	e.dirReach(pq, r.sets)
+	w := &pathWords{}
+
+	// Directories that complete every token: their own files, when the
+	// parent did not complete them already (the reading belongs to the
+	// first directory that finishes it).
+	for d := range e.dirInfos {
+		di := &e.dirInfos[d]
+		if len(di.files) == 0 || !completes(pq, r.sets, nd, d) || (di.parent >= 0 && completes(pq, r.sets, nd, int(di.parent))) {
+			continue
+		}
+		if top.full() && top.worst().Score >= pathDirBase+pathDirWidth+pathEntryBonus {
+			break
+		}
+		w.reset(e, int32(d), -1)
+		q, ok := pathQualityOf(pq, w, false)
+		if !ok {
+			continue
+		}
+		for _, id := range di.files {
+			f := &e.files[id]
+			s := pathDirBase + pathDirWidth*q
+			reason := "path:dir"
+			if isEntryFile(f, di) {
+				s += pathEntryBonus
+				reason = "path:dir-entry"
+			}
+			if s >= threshold {
+				top.push(Match{File: id, Root: int(f.root), Path: f.path, Score: s, MatchedIn: inDirOnly, Reason: reason})
+			}
+		}
+	}
+
+	// Files whose name takes part in the reading.
+	for id := range e.files {
+		if id%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		f := &e.files[id]
+		if !e.nameCanFinish(pq, r.sets, nd, f) {
+			continue
+		}
+		if top.full() && top.worst().Score >= pathCeiling {
+			return nil
+		}
+		w.reset(e, f.dir, int32(id))
+		q, ok := pathQualityOf(pq, w, true)
+		if !ok {
+			continue
+		}
+		base, in := pathSpanBase, inDirAndFile
+		if w.dirChunks == 0 {
+			base, in = pathNameBase, inFilename
+		}
+		s := base + pathQualityWidth*q
+		if impl && isHeader(fileExt(f)) {
+			s *= implHeaderFactor
+		}
+		if s >= threshold {
+			top.push(Match{File: int32(id), Root: int(f.root), Path: f.path, Score: s, MatchedIn: in, Reason: "path:words"})
+		}
+	}
+	return nil
+}
+
+var inDirOnly = []string{"directory"}
+
+func completes(pq *pathQuery, sets []uint64, nd, d int) bool {
+	for ti := range pq.tokens {
+		if sets[ti*nd+d]&pq.tokens[ti].full == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// nameCanFinish reports whether every token fits the file's path with at
+// least one of them read (partly) in the name.
+func (e *Engine) nameCanFinish(pq *pathQuery, sets []uint64, nd int, f *fileInfo) bool {
+	landed := false
+	for ti := range pq.tokens {
+		t := &pq.tokens[ti]
+		s := sets[ti*nd+int(f.dir)]
+		done := s&t.full != 0
+		// The longest directory reading short of the end leaves the least
+		// for the name; if the name lacks one of those letters, no cut works.
+		left := s &^ t.full
+		pmax := 63 - bits.LeadingZeros64(left)
+		if t.need[pmax]&^f.nameMask != 0 {
+			if done {
+				continue
+			}
+			return false
+		}
+		b := e.nameBack(t, f)
+		if left&b != 0 {
+			landed = true
+		} else if !done {
+			return false
+		}
+	}
+	return landed
+}
+
+// isEntryFile: the file a directory is opened by — index.js, main.go,
+// mod.rs, lib.rs, __init__.py, or the one named like the directory
+// (os/exec/exec.go).
+func isEntryFile(f *fileInfo, di *dirInfo) bool {
+	stem, _ := splitExt(f.baseName())
+	switch sq := squash(stem); sq {
+	case "index", "main", "mod", "lib", "init":
+		return true
+	default:
+		return len(di.sq) > 0 && sq == di.sq[len(di.sq)-1]
+	}
+}
+
+func fileExt(f *fileInfo) string {
+	_, ext := splitExt(f.baseName())
+	return ext
+}
+
+// pathWords is one path as the list of words a path reading uses.
+type pathWords struct {
+	text      []string
+	comp      []int // component index (the name's words share one)
+	start     []bool
+	inName    []bool
+	firstName int // index of the first name word (len(text) without a file)
+	comps     int // components before the name
+	nameLen   int // bytes of the squashed stem
+
+	dirChunks int // filled by pathQualityOf
+}
+
+func (w *pathWords) reset(e *Engine, dir, file int32) {
+	w.text, w.comp, w.start, w.inName = w.text[:0], w.comp[:0], w.start[:0], w.inName[:0]
+	var chain [maxDepth]int32
+	n := 0
+	for d := dir; d >= 0 && n < len(chain); d = e.dirInfos[d].parent {
+		chain[n] = d
+		n++
+	}
+	for k := n - 1; k >= 0; k-- {
+		di := &e.dirInfos[chain[k]]
+		for i, x := range di.words {
+			w.add(x, len(di.comps)-1, i == 0, false)
+		}
+	}
+	w.comps, w.firstName, w.nameLen = len(e.dirInfos[dir].comps), len(w.text), 0
+	if file < 0 {
+		return
+	}
+	f := &e.files[file]
+	st := &e.stems[f.stem]
+	w.nameLen = len(st.text)
+	for i, x := range st.words() {
+		w.add(x, w.comps, i == 0, true)
+	}
+	if ext := squash(fileExt(f)); ext != "" {
+		w.add(ext, w.comps, false, true)
+	}
+}
+
+func (w *pathWords) add(text string, comp int, start, inName bool) {
+	w.text = append(w.text, text)
+	w.comp = append(w.comp, comp)
+	w.start = append(w.start, start)
+	w.inName = append(w.inName, inName)
+}
+
+// pathQualityOf reads every token against w (landing: at least one chunk
+// in the name) and returns the reading's quality (see the block comment).
+func pathQualityOf(pq *pathQuery, w *pathWords, landing bool) (float64, bool) {
+	type pick struct {
+		free, land []chunk
+		fv, lv     float64
+	}
+	picks := make([]pick, len(pq.tokens))
+	// Every token takes its best cut; with landing, the one token that
+	// loses least by ending in the name does so.
+	bestTok, bestGain := -1, negInf
+	for ti := range pq.tokens {
+		t := pq.tokens[ti].text
+		p := &picks[ti]
+		p.fv, p.free = pathDP(t, w, false)
+		if p.fv == negInf {
+			return 0, false
+		}
+		if landing {
+			p.lv, p.land = pathDP(t, w, true)
+			if p.lv > negInf && p.lv-p.fv > bestGain {
+				bestTok, bestGain = ti, p.lv-p.fv
+			}
+		}
+	}
+	if landing && bestTok < 0 {
+		return 0, false
+	}
+	var whole, nameBytes, chunks, starts, links, adjacent int
+	lastDirComp := -1
+	w.dirChunks = 0
+	for ti := range picks {
+		cs := picks[ti].free
+		if ti == bestTok {
+			cs = picks[ti].land
+		}
+		// Each extra cut must pay for itself: a token of n bytes in k
+		// chunks carries n − cutCost×(k−1) bytes of evidence.
+		if tn := len(pq.tokens[ti].text); float64(tn)-cutCost*float64(len(cs)-1) < min(minEvidence, float64(tn)) {
+			return 0, false
+		}
+		for k, c := range cs {
+			chunks++
+			if c.len == len(w.text[c.word]) {
+				whole += c.len
+			}
+			if w.start[c.word] {
+				starts++
+			}
+			if w.inName[c.word] {
+				nameBytes += c.len
+			} else {
+				w.dirChunks++
+				lastDirComp = max(lastDirComp, w.comp[c.word])
+			}
+			if k > 0 {
+				links++
+				if c.word == cs[k-1].word+1 {
+					adjacent++
+				}
+			}
+		}
+	}
+	if landing && lastDirComp >= 0 {
+		// the step from the deepest directory read to the name
+		links++
+		if lastDirComp == w.comps-1 {
+			adjacent++
+		}
+	}
+	n := float64(pq.bytes)
+	q := qWhole * float64(whole) / n
+	q += qRuns * (n - cutCost*float64(chunks-len(pq.tokens))) / n
+	q += qStarts * float64(starts) / float64(chunks)
+	if links > 0 {
+		q += qAdjacent * float64(adjacent) / float64(links)
+	} else {
+		q += qAdjacent
+	}
+	if landing {
+		q += qCover * min(1, float64(nameBytes)/float64(max(w.nameLen, 1)))
+	} else {
+		q += qCover // a directory reading is judged on its words alone
+	}
+	return max(q, 0), true
+}
+
+type chunk struct{ word, len int }
+
+const negInf = -1e18
+
+// pathDP finds the best cut of token t into chunks over w's words (see
+// the dp constants); with landing, the last chunk must be in the name.
+// It returns negInf when no cut exists.
+func pathDP(t string, w *pathWords, landing bool) (float64, []chunk) {
+	n, nw := len(t), len(w.text)
+	if nw == 0 {
+		return negInf, nil
+	}
+	// f[i*(nw+1)+j]: best value reading t[i:] with words j..; take[...]: the
+	// chunk length chosen there (0 = skip word j).
+	size := (n + 1) * (nw + 1)
+	var fbuf [1024]float64
+	var tbuf [1024]uint8
+	f, take := fbuf[:0], tbuf[:0]
+	if size <= len(fbuf) {
+		f, take = fbuf[:size], tbuf[:size]
+	} else {
+		f, take = make([]float64, size), make([]uint8, size)
+	}
+	for j := 0; j <= nw; j++ {
+		f[n*(nw+1)+j] = 0
+	}
+	for i := 0; i < n; i++ {
+		f[i*(nw+1)+nw] = negInf
+	}
+	for j := nw - 1; j >= 0; j-- {
+		word := w.text[j]
+		minLen := 1
+		if !w.inName[j] {
+			minLen = dirMinChunk
+		}
+		byteV := dpDirByte
+		if w.inName[j] {
+			byteV = dpNameByte
+		}
+		for i := n - 1; i >= 0; i-- {
+			best, bl := f[i*(nw+1)+j+1], 0
+			for l := 1; l <= len(word) && i+l <= n && t[i+l-1] == word[l-1]; l++ {
+				if l < len(word) && (l < minLen || i+l < n && t[i+l] == word[l] && n-(i+l) < dirMinChunk) {
+					continue // too short, or a lone letter cut from a word that goes on
+				}
+				var rest float64
+				if i+l == n {
+					if landing && !w.inName[j] {
+						continue
+					}
+				} else {
+					rest = f[(i+l)*(nw+1)+j+1]
+					if rest == negInf {
+						continue
+					}
+				}
+				v := float64(l)*byteV - dpChunk + rest
+				if l == len(word) {
+					v += float64(l) * dpWholeByte
+				}
+				if w.start[j] {
+					v += dpStart
+				}
+				if v > best {
+					best, bl = v, l
+				}
+			}
+			f[i*(nw+1)+j] = best
+			take[i*(nw+1)+j] = uint8(bl)
+		}
+	}
+	if f[0] == negInf {
+		return negInf, nil
+	}
+	var out []chunk
+	for i, j := 0, 0; i < n && j < nw; j++ {
+		if l := int(take[i*(nw+1)+j]); l > 0 {
+			out = append(out, chunk{j, l})
+			i += l
+		}
+	}
+	return f[0], out
+}
