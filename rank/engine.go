@@ -9,6 +9,7 @@
 package rank
 
 import (
+	"math/bits"
 	"strings"
 	"sync"
 
@@ -27,6 +28,7 @@ type Engine struct {
 	dirInfos []dirInfo          // distinct directories
 	dirID    map[string]int32
 	stems    []stemInfo // distinct squashed stems
+	exts     []string   // distinct squashed extensions, "" first
 	stemID   map[string]int32
 	trigrams map[uint32][]int32 // trigram of a squashed stem → stems holding it
 	counters *sync.Pool         // *counters
@@ -45,7 +47,8 @@ type fileInfo struct {
 	// nameMask is charMask of the squashed stem and extension: a query
 	// part can only be read in the name if the name has all its letters.
 	nameMask uint64
-	aux      bool // a test, fixture or generated file (find.go's isAuxiliary)
+	aux      bool   // a test, fixture or generated file (find.go's isAuxiliary)
+	ext      uint16 // index into Engine.exts
 }
 
 // dirInfo is a directory split once at index time: scoring compares
@@ -62,10 +65,14 @@ type dirInfo struct {
 }
 
 type stemInfo struct {
-	text   string // squashed stem
-	mask   uint64 // charMask(text)
-	starts uint64 // bit i: a word of the stem starts at text[i] (i < 64)
-	files  []int32
+	text     string   // squashed stem
+	mask     uint64   // charMask(text)
+	starts   uint64   // bit i: a word of the stem starts at text[i] (i < 64)
+	wordList []string // text cut at its word starts (stemInfo.words)
+	initMask uint64   // charMask of the words' first letters
+	// extMask is charMask of every extension the stem's files have.
+	extMask uint64
+	files   []int32
 }
 
 // New indexes a workspace snapshot for ranking.
@@ -79,6 +86,11 @@ func New(ix *workspace.Index) *Engine {
 		trigrams: make(map[uint32][]int32),
 	}
 	e.counters = &sync.Pool{New: func() any { return &counters{} }}
+	// Extensions, squashed, each once ("" first): the last word a path
+	// reading may use. A workspace with more than 65k distinct ones shares
+	// the last slot among the rest.
+	e.exts = []string{""}
+	extID := map[string]uint16{"": 0}
 	e.byPath = make([]map[string]int32, len(ix.Roots))
 	for r := range ix.Roots {
 		e.byPath[r] = make(map[string]int32)
@@ -96,17 +108,33 @@ func New(ix *workspace.Index) *Engine {
 		if !ok {
 			sid = int32(len(e.stems))
 			e.stemID[sq] = sid
-			e.stems = append(e.stems, stemInfo{text: sq, mask: charMask(sq), starts: wordStarts(stem)})
+			ns := stemInfo{text: sq, mask: charMask(sq), starts: wordStarts(stem)}
+			ns.wordList = ns.splitWords()
+			for _, w := range ns.wordList {
+				ns.initMask |= charMask(w[:1])
+			}
+			e.stems = append(e.stems, ns)
 			for _, g := range trigramsOf(sq) {
 				e.trigrams[g] = append(e.trigrams[g], sid)
 			}
 		}
 		e.stems[sid].files = append(e.stems[sid].files, id)
+		_, ext := splitExt(base)
+		sqExt := squash(ext)
+		xid, ok := extID[sqExt]
+		if !ok {
+			xid = uint16(min(len(e.exts), 1<<16-1))
+			if int(xid) == len(e.exts) {
+				extID[sqExt] = xid
+				e.exts = append(e.exts, sqExt)
+			}
+		}
+		extMask := charMask(sqExt)
+		e.stems[sid].extMask |= extMask
 		did := e.dirOf(f.Path[:max(b-1, 0)])
 		e.dirInfos[did].files = append(e.dirInfos[did].files, id)
-		_, ext := splitExt(base)
 		e.files[i] = fileInfo{path: f.Path, base: int32(b), root: uint16(f.Root), stem: sid, dir: did,
-			nameMask: e.stems[sid].mask | charMask(squash(ext)), aux: isAuxiliary(f.Path)}
+			nameMask: e.stems[sid].mask | extMask, aux: isAuxiliary(f.Path), ext: xid}
 		e.byPath[f.Root][f.Path] = id
 		lb := strings.ToLower(base)
 		e.byBase[lb] = append(e.byBase[lb], id)
@@ -181,8 +209,18 @@ func (e *Engine) typoStems(sq string, maxDist int) map[int32]int {
 	// most three trigram occurrences and a transposition four, so at most 4k
 	// distinct query trigrams can be missing from a match.
 	need := len(grams) - 4*maxDist
+	qmask := charMask(sq)
+	// d edits leave at most d letters of either string missing from the
+	// other: a cheap test before the distance.
+	far := func(st *stemInfo) bool {
+		return abs(len(st.text)-len(sq)) > maxDist ||
+			bits.OnesCount64(qmask&^st.mask) > maxDist || bits.OnesCount64(st.mask&^qmask) > maxDist
+	}
 	if need < 1 {
 		for sid := range e.stems {
+			if far(&e.stems[sid]) {
+				continue
+			}
 			st := e.stems[sid].text
 			if st == sq {
 				continue
@@ -210,7 +248,7 @@ func (e *Engine) typoStems(sq string, maxDist int) map[int32]int {
 	for _, sid := range touched {
 		n := int(cs.n[sid])
 		cs.n[sid] = 0
-		if n < need {
+		if n < need || far(&e.stems[sid]) {
 			continue
 		}
 		st := e.stems[sid].text
@@ -258,4 +296,11 @@ func typoBudget(n int) int {
 	default:
 		return 3
 	}
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

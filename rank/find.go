@@ -408,9 +408,12 @@ func matchStem(q *FindQuery, st *stemInfo, exact bool) nameMatch {
 	return nameMatch{}
 }
 
-// words cuts the squashed stem at its word starts (past byte 64 the rest
-// is one word).
-func (st *stemInfo) words() []string {
+// words is the squashed stem cut at its word starts, computed once.
+func (st *stemInfo) words() []string { return st.wordList }
+
+// splitWords cuts the squashed stem at its word starts (past byte 64 the
+// rest is one word).
+func (st *stemInfo) splitWords() []string {
 	var w []string
 	from := 0
 	for i := 1; i < len(st.text) && i < 64; i++ {
@@ -519,11 +522,17 @@ func initials(q string, w []string) (skips int, ok bool) {
 // no match.
 func (st *stemInfo) fuzzy(q string) bool {
 	s := st.text
-	if len(q) == 0 || len(q) > len(s) {
+	if len(q) == 0 || !isSubsequence(q, s) {
 		return false
 	}
-	// ok[i*(len(s)+1)+j] caches a failed (i, j): q[i:] cannot be read from s[j:].
-	failed := make([]bool, (len(q)+1)*(len(s)+1))
+	// failed[i*(len(s)+1)+j] caches that q[i:] cannot be read from s[j:].
+	var buf [2048]bool
+	var failed []bool
+	if n := (len(q) + 1) * (len(s) + 1); n <= len(buf) {
+		failed = buf[:n]
+	} else {
+		failed = make([]bool, n)
+	}
 	var read func(i, j int) bool
 	read = func(i, j int) bool {
 		if i == len(q) {

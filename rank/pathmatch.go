@@ -3,6 +3,7 @@ package rank
 import (
 	"context"
 	"math/bits"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -92,6 +93,8 @@ const (
 	maxDepth = 128
 	// maxPathToken keeps a token's positions 0..n in one uint64.
 	maxPathToken = 63
+	// maxPathTokens: a query of more words is a sentence, not a path.
+	maxPathTokens = 8
 )
 
 // The DP's own objective, a sum over chunks that tracks quality: bytes
@@ -150,7 +153,7 @@ func newPathQuery(raw string) *pathQuery {
 		pq.tokens = append(pq.tokens, tok)
 		pq.bytes += len(t)
 	}
-	if len(pq.tokens) == 0 || len(pq.tokens) > 8 {
+	if len(pq.tokens) == 0 || len(pq.tokens) > maxPathTokens {
 		return nil
 	}
 	return pq
@@ -218,10 +221,8 @@ func (e *Engine) dirReach(pq *pathQuery, sets []uint64) {
 // len(t.text): nothing left to read.
 func (e *Engine) nameBack(t *pathToken, f *fileInfo) uint64 {
 	g := t.full
-	if _, ext := splitExt(f.baseName()); ext != "" {
-		if x := squash(ext); x != "" {
-			g |= t.back(g, x, 1)
-		}
+	if x := e.exts[f.ext]; x != "" {
+		g |= t.back(g, x, 1)
 	}
 	st := &e.stems[f.stem]
 	end := len(st.text)
@@ -279,37 +280,164 @@ func (e *Engine) pathReadings(ctx context.Context, pq *pathQuery, top *topK, thr
 	}
 
 	// Files whose name takes part in the reading.
-	for id := range e.files {
-		if id%4096 == 0 {
+	pr := pathRun{e: e, pq: pq, sets: r.sets, nd: nd, top: top, w: w, threshold: threshold, impl: impl}
+	pr.nb = nameBacks{pq: pq, e: e, stem: -1}
+	if len(pq.tokens) == 1 {
+		return pr.oneToken(ctx)
+	}
+	return pr.tokens(ctx)
+}
+
+// pathRun is one query's pass over the files.
+type pathRun struct {
+	e         *Engine
+	pq        *pathQuery
+	sets      []uint64
+	nd        int
+	top       *topK
+	w         *pathWords
+	nb        nameBacks
+	threshold float64
+	impl      bool
+	stop      bool // the heap holds only what no path reading can beat
+}
+
+// oneToken: a single token is read in the name alone by find.go's name
+// classes, except when it ends with the file's extension ("colorjs"); so
+// only files in directories that read part of it, and files with such an
+// extension, are tried.
+func (pr *pathRun) oneToken(ctx context.Context) error {
+	e, t := pr.e, &pr.pq.tokens[0]
+	for d := range e.dirInfos {
+		if d%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		f := &e.files[id]
-		if !e.nameCanFinish(pq, r.sets, nd, f) {
+		if pr.sets[d]&^(t.full|1) == 0 {
 			continue
 		}
-		if top.full() && top.worst().Score >= pathCeiling {
-			return nil
+		for _, id := range e.dirInfos[d].files {
+			if pr.try(id); pr.stop {
+				return nil
+			}
 		}
-		w.reset(e, f.dir, int32(id))
-		q, ok := pathQualityOf(pq, w, true)
-		if !ok {
+	}
+	var exts []uint16
+	for x, ext := range e.exts {
+		if ext != "" && len(ext) < len(t.text) && strings.HasSuffix(t.text, ext) {
+			exts = append(exts, uint16(x))
+		}
+	}
+	if len(exts) == 0 {
+		return nil
+	}
+	first := charMask(t.text[:1])
+	for sid := range e.stems {
+		st := &e.stems[sid]
+		if t.need[0]&^(st.mask|st.extMask) != 0 || first&^st.initMask != 0 {
 			continue
 		}
-		base, in := pathSpanBase, inDirAndFile
-		if w.dirChunks == 0 {
-			base, in = pathNameBase, inFilename
-		}
-		s := base + pathQualityWidth*q
-		if impl && isHeader(fileExt(f)) {
-			s *= implHeaderFactor
-		}
-		if s >= threshold {
-			top.push(Match{File: int32(id), Root: int(f.root), Path: f.path, Score: s, MatchedIn: in, Reason: "path:words"})
+		for _, id := range st.files {
+			f := &e.files[id]
+			if pr.sets[f.dir]&^(t.full|1) != 0 || !slices.Contains(exts, f.ext) {
+				continue // tried above, or no extension to end on
+			}
+			if pr.try(id); pr.stop {
+				return nil
+			}
 		}
 	}
 	return nil
+}
+
+// tokens: several tokens may all be read in the name, in any order, so
+// every distinct name is a candidate; a name that lacks a letter every
+// reading needs, or a word starting where some reading must start one, is
+// passed over with its files.
+func (pr *pathRun) tokens(ctx context.Context) error {
+	e, pq, nd := pr.e, pr.pq, pr.nd
+	// weakest[t] is what any name must hold to finish token t (after the
+	// longest directory reading anywhere), starts[t] the letters its first
+	// chunk in the name may begin with; a token no directory completes
+	// must be finished by the name.
+	var weakest, starts [maxPathTokens]uint64
+	var needAll, startAll uint64
+	for ti := range pq.tokens {
+		t := &pq.tokens[ti]
+		var all, done uint64
+		for _, s := range pr.sets[ti*nd : (ti+1)*nd] {
+			all |= s &^ t.full
+			done |= s & t.full
+		}
+		weakest[ti] = t.need[63-bits.LeadingZeros64(all)]
+		for b := all; b != 0; b &= b - 1 {
+			p := bits.TrailingZeros64(b)
+			starts[ti] |= charMask(t.text[p : p+1])
+		}
+		if done == 0 {
+			needAll |= weakest[ti]
+			startAll = starts[ti]
+		}
+	}
+	for sid := range e.stems {
+		if sid%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		st := &e.stems[sid]
+		mask := st.mask | st.extMask
+		if needAll&^mask != 0 || startAll != 0 && startAll&st.initMask == 0 {
+			continue
+		}
+		possible := false
+		for ti := range pq.tokens {
+			if weakest[ti]&^mask == 0 && starts[ti]&st.initMask != 0 {
+				possible = true
+				break
+			}
+		}
+		if !possible {
+			continue
+		}
+		for _, id := range st.files {
+			if pr.try(id); pr.stop {
+				return nil
+			}
+		}
+	}
+	return nil
+}
+
+// try scores file id when some reading fits it.
+func (pr *pathRun) try(id int32) {
+	e := pr.e
+	f := &e.files[id]
+	pr.nb.of(f)
+	if !nameCanFinish(pr.pq, pr.sets, pr.nd, f, &pr.nb) {
+		return
+	}
+	if pr.top.full() && pr.top.worst().Score >= pathCeiling {
+		pr.stop = true
+		return
+	}
+	pr.w.reset(e, f.dir, id)
+	q, ok := pathQualityOf(pr.pq, pr.w, true)
+	if !ok {
+		return
+	}
+	base, in := pathSpanBase, inDirAndFile
+	if pr.w.dirChunks == 0 {
+		base, in = pathNameBase, inFilename
+	}
+	s := base + pathQualityWidth*q
+	if pr.impl && isHeader(fileExt(f)) {
+		s *= implHeaderFactor
+	}
+	if s >= pr.threshold {
+		pr.top.push(Match{File: id, Root: int(f.root), Path: f.path, Score: s, MatchedIn: in, Reason: "path:words"})
+	}
 }
 
 var inDirOnly = []string{"directory"}
@@ -323,9 +451,36 @@ func completes(pq *pathQuery, sets []uint64, nd, d int) bool {
 	return true
 }
 
+// nameBacks memoises each token's nameBack for the files of one stem
+// that share an extension, computing a token's only when asked.
+type nameBacks struct {
+	e    *Engine
+	pq   *pathQuery
+	f    *fileInfo
+	stem int32
+	ext  uint16
+	have uint16
+	set  [maxPathTokens]uint64
+}
+
+func (nb *nameBacks) of(f *fileInfo) {
+	nb.f = f
+	if f.stem != nb.stem || f.ext != nb.ext {
+		nb.stem, nb.ext, nb.have = f.stem, f.ext, 0
+	}
+}
+
+func (nb *nameBacks) get(ti int) uint64 {
+	if nb.have&(1<<ti) == 0 {
+		nb.set[ti] = nb.e.nameBack(&nb.pq.tokens[ti], nb.f)
+		nb.have |= 1 << ti
+	}
+	return nb.set[ti]
+}
+
 // nameCanFinish reports whether every token fits the file's path with at
 // least one of them read (partly) in the name.
-func (e *Engine) nameCanFinish(pq *pathQuery, sets []uint64, nd int, f *fileInfo) bool {
+func nameCanFinish(pq *pathQuery, sets []uint64, nd int, f *fileInfo, nb *nameBacks) bool {
 	landed := false
 	for ti := range pq.tokens {
 		t := &pq.tokens[ti]
@@ -334,15 +489,7 @@ func (e *Engine) nameCanFinish(pq *pathQuery, sets []uint64, nd int, f *fileInfo
 		// The longest directory reading short of the end leaves the least
 		// for the name; if the name lacks one of those letters, no cut works.
 		left := s &^ t.full
-		pmax := 63 - bits.LeadingZeros64(left)
-		if t.need[pmax]&^f.nameMask != 0 {
-			if done {
-				continue
-			}
-			return false
-		}
-		b := e.nameBack(t, f)
-		if left&b != 0 {
+		if t.need[63-bits.LeadingZeros64(left)]&^f.nameMask == 0 && left&nb.get(ti) != 0 {
 			landed = true
 		} else if !done {
 			return false
@@ -406,7 +553,7 @@ func (w *pathWords) reset(e *Engine, dir, file int32) {
 	for i, x := range st.words() {
 		w.add(x, w.comps, i == 0, true)
 	}
-	if ext := squash(fileExt(f)); ext != "" {
+	if ext := e.exts[f.ext]; ext != "" {
 		w.add(ext, w.comps, false, true)
 	}
 }

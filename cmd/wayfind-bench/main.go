@@ -74,6 +74,7 @@ func main() {
 	contentCorpus := flag.String("content", "", "benchmark locate's content search on this corpus laid out with generated text")
 	modelDir := flag.String("model", "", "compare every case with and without reranking by the model in this directory")
 	ortLib := flag.String("ort-lib", "", "libonnxruntime for -model")
+	repeat := flag.Int("repeat", 1, "answer every case this many times and time the median (warm caches)")
 	mcpBin := flag.String("mcp", "", "measure the bytes this wayfind binary's `mcp` answers find_files with, against a plain listing")
 	flag.Parse()
 	if *contentCorpus != "" {
@@ -143,6 +144,14 @@ func main() {
 		}
 		for _, c := range byCorpus[name] {
 			o := run(eng, c)
+			if *repeat > 1 {
+				times := []time.Duration{o.elapsed}
+				for range *repeat - 1 {
+					times = append(times, run(eng, c).elapsed)
+				}
+				sort.Slice(times, func(a, b int) bool { return times[a] < times[b] })
+				o.elapsed = times[len(times)/2]
+			}
 			if *useFzf {
 				o.fzfTop1 = fzfTop1(listing, c)
 			}
