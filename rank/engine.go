@@ -47,6 +47,7 @@ type fileInfo struct {
 	// nameMask is charMask of the squashed stem and extension: a query
 	// part can only be read in the name if the name has all its letters.
 	nameMask uint64
+	starts   uint64 // this file's word starts in its squashed stem (stemInfo.starts is the first file's)
 	aux      bool   // a test, fixture or generated file (find.go's isAuxiliary)
 	ext      uint16 // index into Engine.exts
 }
@@ -69,7 +70,7 @@ type stemInfo struct {
 	mask     uint64   // charMask(text)
 	starts   uint64   // bit i: a word of the stem starts at text[i] (i < 64)
 	wordList []string // text cut at its word starts (stemInfo.words)
-	initMask uint64   // charMask of the words' first letters
+	initMask uint64   // charMask of the first letters of its files' words
 	// extMask is charMask of every extension the stem's files have.
 	extMask uint64
 	files   []int32
@@ -110,15 +111,20 @@ func New(ix *workspace.Index) *Engine {
 			e.stemID[sq] = sid
 			ns := stemInfo{text: sq, mask: charMask(sq), starts: wordStarts(stem)}
 			ns.wordList = ns.splitWords()
-			for _, w := range ns.wordList {
-				ns.initMask |= charMask(w[:1])
-			}
 			e.stems = append(e.stems, ns)
 			for _, g := range trigramsOf(sq) {
 				e.trigrams[g] = append(e.trigrams[g], sid)
 			}
 		}
 		e.stems[sid].files = append(e.stems[sid].files, id)
+		// Files sharing a squashed stem may cut it differently (code_lens,
+		// codelens): each keeps its own word starts.
+		starts := wordStarts(stem)
+		for i := 0; i < len(sq) && i < 64; i++ {
+			if starts&(1<<i) != 0 {
+				e.stems[sid].initMask |= charMask(sq[i : i+1])
+			}
+		}
 		_, ext := splitExt(base)
 		sqExt := squash(ext)
 		xid, ok := extID[sqExt]
@@ -134,7 +140,7 @@ func New(ix *workspace.Index) *Engine {
 		did := e.dirOf(f.Path[:max(b-1, 0)])
 		e.dirInfos[did].files = append(e.dirInfos[did].files, id)
 		e.files[i] = fileInfo{path: f.Path, base: int32(b), root: uint16(f.Root), stem: sid, dir: did,
-			nameMask: e.stems[sid].mask | extMask, aux: isAuxiliary(f.Path), ext: xid}
+			nameMask: e.stems[sid].mask | extMask, aux: isAuxiliary(f.Path), ext: xid, starts: starts}
 		e.byPath[f.Root][f.Path] = id
 		lb := strings.ToLower(base)
 		e.byBase[lb] = append(e.byBase[lb], id)

@@ -224,11 +224,11 @@ func (e *Engine) nameBack(t *pathToken, f *fileInfo) uint64 {
 	if x := e.exts[f.ext]; x != "" {
 		g |= t.back(g, x, 1)
 	}
-	st := &e.stems[f.stem]
-	end := len(st.text)
+	text := e.stems[f.stem].text
+	end := len(text)
 	for i := min(end, 64) - 1; i >= 0; i-- {
-		if i == 0 || st.starts&(1<<i) != 0 {
-			g |= t.back(g, st.text[i:end], 1)
+		if i == 0 || f.starts&(1<<i) != 0 {
+			g |= t.back(g, text[i:end], 1)
 			end = i
 		}
 	}
@@ -454,19 +454,20 @@ func completes(pq *pathQuery, sets []uint64, nd, d int) bool {
 // nameBacks memoises each token's nameBack for the files of one stem
 // that share an extension, computing a token's only when asked.
 type nameBacks struct {
-	e    *Engine
-	pq   *pathQuery
-	f    *fileInfo
-	stem int32
-	ext  uint16
-	have uint16
-	set  [maxPathTokens]uint64
+	e      *Engine
+	pq     *pathQuery
+	f      *fileInfo
+	stem   int32
+	ext    uint16
+	starts uint64
+	have   uint16
+	set    [maxPathTokens]uint64
 }
 
 func (nb *nameBacks) of(f *fileInfo) {
 	nb.f = f
-	if f.stem != nb.stem || f.ext != nb.ext {
-		nb.stem, nb.ext, nb.have = f.stem, f.ext, 0
+	if f.stem != nb.stem || f.ext != nb.ext || f.starts != nb.starts {
+		nb.stem, nb.ext, nb.starts, nb.have = f.stem, f.ext, f.starts, 0
 	}
 }
 
@@ -548,10 +549,14 @@ func (w *pathWords) reset(e *Engine, dir, file int32) {
 		return
 	}
 	f := &e.files[file]
-	st := &e.stems[f.stem]
-	w.nameLen = len(st.text)
-	for i, x := range st.words() {
-		w.add(x, w.comps, i == 0, true)
+	text := e.stems[f.stem].text
+	w.nameLen = len(text)
+	from := 0
+	for i := 1; i <= len(text); i++ {
+		if i == len(text) || i < 64 && f.starts&(1<<i) != 0 {
+			w.add(text[from:i], w.comps, from == 0, true)
+			from = i
+		}
 	}
 	if ext := e.exts[f.ext]; ext != "" {
 		w.add(ext, w.comps, false, true)

@@ -11,7 +11,7 @@ engine is checked on trees it was never tuned on:
 A case is emitted only when it has one right answer a careful person would
 agree on (for example a typo that lands on exactly one name).
 """
-import collections, gzip, json, os, random, re, sys
+import collections, gzip, json, os, random, re, sys, zlib
 
 EXT_SWAP = {"js": "ts", "ts": "js", "tsx": "jsx", "jsx": "tsx", "py": "rs", "rs": "py", "go": "py",
             "yml": "yaml", "yaml": "yml", "h": "hpp", "c": "cpp", "sh": "bash", "java": "kt", "kt": "java",
@@ -110,7 +110,123 @@ def main():
                     emit("resolve", "bare_history", base, p, sib)
         for w in ["quantum_flux.py", "src/marmalade_engine.rs", "internal/zebra_plasma.go", "lib/saffron_wombat.ts"]:
             emit("resolve", "nonexistent", w, None)
+        path_cases(name, paths, random.Random(zlib.crc32(name.encode())), emit)
         for o in out:
             print(json.dumps(o))
+
+def squash(s):
+    return re.sub(r"[^a-z0-9]", "", s.lower())
+
+def split_path(p):
+    """A path as find reads it: (directory words, name words), lower case."""
+    parts = p.split("/")
+    base = parts[-1]
+    stem, ext = (base.rsplit(".", 1) + [""])[:2] if "." in base[1:] else (base, "")
+    dirs = [w for c in parts[:-1] for w in words(c)]
+    name = words(stem) + ([squash(ext)] if squash(ext) else [])
+    return dirs, name
+
+def reads(tok, ws, need_name, first_name):
+    """Whether tok cuts into prefixes of ws taken left to right (any skipped);
+    with need_name the last prefix is a word at index >= first_name."""
+    memo = {}
+    def go(i, j):
+        if i == len(tok):
+            return True
+        if (i, j) in memo:
+            return memo[(i, j)]
+        ok = False
+        for k in range(j, len(ws)):
+            w = ws[k]
+            l = 0
+            while l < len(w) and i + l < len(tok) and tok[i + l] == w[l]:
+                l += 1
+                if i + l == len(tok) and need_name and k < first_name:
+                    continue
+                if go(i + l, k + 1):
+                    ok = True
+                    break
+            if ok:
+                break
+        memo[(i, j)] = ok
+        return ok
+    return go(0, 0)
+
+def fits(query, p, cache):
+    """find's word-prefix reading: every white-space token reads across the
+    path, in any order, and at least one token ends in the file name."""
+    if p not in cache:
+        d, n = split_path(p)
+        cache[p] = (d + n, len(d), set("".join(d + n)))
+    ws, first_name, chars = cache[p]
+    toks = [squash(t) for t in query.split() if squash(t)]
+    if not set("".join(toks)) <= chars:
+        return False
+    if not all(reads(t, ws, False, first_name) for t in toks):
+        return False
+    return any(reads(t, ws, True, first_name) for t in toks)
+
+ENGLISH = """apple banana cherry garden window river mountain pencil candle bottle
+ladder blanket kitten rabbit turtle violin trumpet guitar helmet jacket pillow
+carpet saddle tunnel castle harbor meadow orchard valley canyon island desert
+forest glacier volcano thunder rainbow blossom pebble marble velvet cotton
+silver copper bronze crystal diamond emerald sapphire walnut almond pepper
+ginger cinnamon vanilla lemonade pancake muffin biscuit noodle dumpling
+sandwich picnic holiday journey voyage lantern compass anchor harpoon
+sailor pirate captain dragon unicorn wizard goblin giant dwarf knight
+princess kingdom empire village cottage chimney balcony hallway kitchen
+bathroom cellar attic furnace kettle saucer teapot napkin spoon ladle
+whisker feather antler hoof paw tusk mane pouch nest burrow""".split()
+
+def path_cases(name, paths, rng, emit):
+    """The three categories that span directory and name, and queries that
+    must find nothing; each find case has exactly one file it fits."""
+    cache = {}
+    unique = lambda q, p: [x for x in paths if fits(q, x, cache)] == [p]
+    deep = [p for p in paths if p.count("/") >= 1 and "node_modules/" not in p and "/.git/" not in p and "__pycache__" not in p]
+    for _ in range(600):
+        p = rng.choice(deep)
+        parts = p.split("/")
+        last = words(parts[-2])
+        d, n = split_path(p)
+        stemw = n[:-1] if "." in parts[-1][1:] and squash(parts[-1].rsplit(".", 1)[1]) else n
+        if not last or not stemw:
+            continue
+        c = rng.choice(["path_squashed", "path_abbrev", "path_words"])
+        if c == "path_squashed":
+            q = "".join(last) + "".join(stemw[:rng.choice([1, 2])])
+        elif c == "path_abbrev":
+            ws = [last[0]] + stemw[:rng.choice([1, 2, 3])]
+            if len(ws) < 2 or any(len(w) < 2 for w in ws):
+                continue
+            q = "".join(w[:rng.choice([2, 3, 3, 4])] for w in ws)
+        else:
+            q = rng.choice(last) + " " + rng.choice(stemw)
+        if len(squash(q)) >= 4 and unique(q, p):
+            emit("find", c, q, p)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    sqpaths = [squash(x) for x in paths]
+    sqstems = {squash(x.rsplit("/", 1)[-1].rsplit(".", 1)[0]) for x in paths}
+    def absent(q):
+        if any(q in x for x in sqpaths) or any(fits(q, x, cache) for x in paths):
+            return False
+        budget = 1 if len(q) <= 8 else 2
+        return not any(abs(len(s) - len(q)) <= budget and lev(q, s) <= budget for s in sqstems)
+    for _ in range(60):
+        q = "".join(rng.choice(letters) for _ in range(rng.randint(6, 12)))
+        if absent(q):
+            emit("find", "no_match", q, None)
+    for w in rng.sample(ENGLISH, len(ENGLISH)):
+        if absent(w):
+            emit("find", "no_match", w, None)
+
+def lev(a, b):
+    prev = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        cur = [i]
+        for j, y in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x != y)))
+        prev = cur
+    return prev[-1]
 
 main()
