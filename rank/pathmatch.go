@@ -76,6 +76,14 @@ const (
 	// entry bonus included.
 	pathDirWidth   = pathSpanBase - pathDirBase - pathEntryBonus
 	pathEntryBonus = 0.02
+	// pathSkipCost is taken off a reading for each directory between the
+	// deepest one it reads and the file (up to pathMaxSkips of them): the
+	// further the name lies from the directories typed, the less likely it
+	// is the file meant, so that "encodingjson" lists encoding/json/ before
+	// encoding/json/internal/jsontest/testdata/…json.zst. Four of them
+	// take a span reading below any directory reading.
+	pathSkipCost = 0.04
+	pathMaxSkips = 4
 	// pathCeiling is the best score any path reading can reach.
 	pathCeiling = pathNameBase + pathQualityWidth
 
@@ -431,7 +439,7 @@ func (pr *pathRun) try(id int32) {
 	if pr.w.dirChunks == 0 {
 		base, in = pathNameBase, inFilename
 	}
-	s := base + pathQualityWidth*q
+	s := base + pathQualityWidth*q - pathSkipCost*float64(min(pr.w.skipped, pathMaxSkips))
 	if pr.impl && isHeader(fileExt(f)) {
 		s *= implHeaderFactor
 	}
@@ -527,7 +535,11 @@ type pathWords struct {
 	comps     int // components before the name
 	nameLen   int // bytes of the squashed stem
 
+	dirSq  []string // squashed components
+	stemSq string
+
 	dirChunks int // filled by pathQualityOf
+	skipped   int // directories between the deepest one read and the file
 }
 
 func (w *pathWords) reset(e *Engine, dir, file int32) {
@@ -545,12 +557,13 @@ func (w *pathWords) reset(e *Engine, dir, file int32) {
 		}
 	}
 	w.comps, w.firstName, w.nameLen = len(e.dirInfos[dir].comps), len(w.text), 0
+	w.dirSq, w.stemSq = e.dirInfos[dir].sq, ""
 	if file < 0 {
 		return
 	}
 	f := &e.files[file]
 	text := e.stems[f.stem].text
-	w.nameLen = len(text)
+	w.nameLen, w.stemSq = len(text), text
 	from := 0
 	for i := 1; i <= len(text); i++ {
 		if i == len(text) || i < 64 && f.starts&(1<<i) != 0 {
@@ -633,10 +646,17 @@ func pathQualityOf(pq *pathQuery, w *pathWords, landing bool) (float64, bool) {
 			}
 		}
 	}
+	w.skipped = 0
 	if landing && lastDirComp >= 0 {
-		// the step from the deepest directory read to the name
+		// The step from the deepest directory read to the name; a
+		// directory named like the file (os/exec/exec.go) is no detour.
+		for c := lastDirComp + 1; c < w.comps; c++ {
+			if w.dirSq[c] != w.stemSq {
+				w.skipped++
+			}
+		}
 		links++
-		if lastDirComp == w.comps-1 {
+		if w.skipped == 0 {
 			adjacent++
 		}
 	}

@@ -1,0 +1,143 @@
+package rank
+
+import (
+	"context"
+	"slices"
+	"testing"
+)
+
+func findPaths(t *testing.T, e *Engine, query string) []string {
+	t.Helper()
+	res, err := e.Find(context.Background(), FindRequest{Query: query, Limit: 20})
+	if err != nil {
+		t.Fatalf("%q: %v", query, err)
+	}
+	var out []string
+	for _, m := range res.Matches {
+		out = append(out, m.Path)
+	}
+	return out
+}
+
+// Each shape of query that runs across directory and file name, as people
+// type it into a Quick Open or Ctrl-P finder.
+func TestFindAcrossPath(t *testing.T) {
+	e, _ := fixture(t, "paths")
+	cases := []struct{ shape, query, want string }{
+		{"squashed dir+name", "nethttpserver", "net/http/server.go"},
+		{"squashed dir+name", "httpserver", "net/http/server.go"},
+		{"squashed dir+name", "builtinwritetree", "builtin/write-tree.c"},
+		{"squashed dir+name", "paymenthandler", "services/payment/handler.go"},
+		{"squashed dir+name", "cartstore", "services/cart/store.go"},
+		{"squashed dir+name", "lspserver", "lsp/server.go"},
+		{"squashed dir+name", "asyncioevents", "Lib/asyncio/events.py"},
+		{"squashed dir+name", "osexec", "os/exec.go"},
+		{"word-prefix abbreviation", "buicatfil", "builtin/cat-file.c"},
+		{"word-prefix abbreviation", "buiupdind", "builtin/update-index.c"},
+		{"word-prefix abbreviation", "payhan", "services/payment/handler.go"},
+		{"word-prefix abbreviation", "jsondec", "encoding/json/decode.go"},
+		{"word-prefix abbreviation", "djancosig", "django/core/signals.py"},
+		{"word-prefix abbreviation", "gradientmain", "cmd/gradient/main.go"},
+		{"word-prefix abbreviation", "bookpageIndex", "photobook/src/canvasComponents/BookPage/index.js"},
+		{"word-prefix abbreviation", "repostoreduxts", "src/repository/store/redux.ts"},
+		{"words naming directories", "tls handshake client", "crypto/tls/handshake_client.go"},
+		{"words naming directories", "os exec", "os/exec.go"},
+		{"words naming directories", "server lens", "gopls/internal/server/code_lens.go"},
+		{"words in any order", "client handshake", "crypto/tls/handshake_client.go"},
+		{"words in any order", "client tls handshake", "crypto/tls/handshake_client.go"},
+		{"words in any order", "js color", "app/constants/color.js"},
+		{"words in any order", "color js", "app/constants/color.js"},
+		{"words in any order", "workbench browser", "src/vs/workbench/browser/workbench.ts"},
+		{"words in any order", "browser workbench", "src/vs/workbench/browser/workbench.ts"},
+		{"words in any order", "workbench.ts browser", "src/vs/workbench/browser/workbench.ts"},
+		{"words in any order", "window node", "src/vs/workbench/electron-node/window.ts"},
+		{"CamelCase", "HttpServer", "net/http/server.go"},
+		{"slash anywhere", "http/serv", "net/http/server.go"},
+		{"slash anywhere", "net/httpserver", "net/http/server.go"},
+		{"slash anywhere", "ui/icons", "ui/src/ui/Icons/index.js"},
+		{"slash anywhere", "co/te", "config/test.js"},
+		{"separators optional", "colorjs", "app/constants/color.js"},
+		{"separators optional", "protectedconfigphp", "adsys/protected/config.php"},
+		{"separators optional", "protectedconfig.php", "adsys/protected/config.php"},
+		{"separators optional", "foobar", "app/emails/foo.bar.js"},
+		{"directory only, entry file first", "xyz", "xyz/index.js"},
+		{"directory only, entry file first", "concurrentfutures", "Lib/concurrent/futures/__init__.py"},
+		{"directory only", "encodingjson", "encoding/json/decode.go"},
+		{"name beats directory", "partsquick", "parts/quickopen/quickopen.ts"},
+		{"literal name first", "ioutil", "io/ioutil/ioutil.go"},
+	}
+	for _, c := range cases {
+		got := findPaths(t, e, c.query)
+		if len(got) == 0 || got[0] != c.want {
+			t.Errorf("%s: %q = %v, want %s first", c.shape, c.query, got, c.want)
+		}
+	}
+}
+
+// The ordering rules a Quick Open user expects, each as a pair that must
+// come out in this order.
+func TestFindRankingRules(t *testing.T) {
+	e, _ := fixture(t, "paths")
+	cases := []struct{ rule, query, first, second string }{
+		{"name over directory only", "partsquick", "parts/quickopen/quickopen.ts", "parts/quick/arrow-left-dark.svg"},
+		{"exact case wins", "Lists.php", "lib/Lists.php", "lists.php"},
+		{"exact case wins", "lists.php", "lists.php", "lib/Lists.php"},
+		{"exact case wins", "Color", "app/components/model/input/Color.js", "app/constants/color.js"},
+		{"exact case wins", "color", "app/constants/color.js", "app/components/model/input/Color.js"},
+		{"name explained most", "colorjs", "app/constants/color.js", "app/components/model/input/pick-avatar-color.js"},
+		{"word starts over scattered", "xyz", "xyz/index.js", "xerxes-yak-zubba/index.js"},
+		{"shorter, shallower path", "protectedconfigphp", "adsys/protected/config.php", "duowanVideo/wap/protected/config.php"},
+		{"contiguous over scattered", "protectedconfigphp", "duowanVideo/wap/protected/config.php", "adsys/protected/framework/smarty/sysplugins/smarty_internal_config.php"},
+		{"source over test", "lspserver", "lsp/server.go", "lsp/server_test.go"},
+		{"source over test", "listview", "editor/core/components/list-view.js", "editor/core/components/tests/list-view-spec.js"},
+		{"source over test", "os exec", "os/exec/exec.go", "debug/pe/testdata/gcc-386-mingw-no-symbols-exec"},
+		{"source over fixture", "paymenthandler", "services/payment/handler.go", "services/payment/handler_test.go"},
+		{"the file beside the directories typed", "nethttpserver", "net/http/server.go", "net/http/httptest/server.go"},
+		{"the file beside the directories typed", "encodingjson", "encoding/json/encode.go", "encoding/json/internal/jsontest/testdata/golang_source.json.zst"},
+		{"entry file first", "xyz", "xyz/index.js", "xyz/helpers.js"},
+		{"directory's own files first", "co/te", "config/test/t1.js", "config/test/t2.js"},
+		{"a directory named like the file is no detour", "osexec", "os/exec/exec.go", "os/exec/lp_unix.go"},
+	}
+	for _, c := range cases {
+		got := findPaths(t, e, c.query)
+		i, j := slices.Index(got, c.first), slices.Index(got, c.second)
+		if i < 0 || j >= 0 && j < i {
+			t.Errorf("%s: %q = %v, want %s before %s", c.rule, c.query, got, c.first, c.second)
+		}
+	}
+}
+
+// A query that fits no file by word prefixes, words or one typo finds
+// nothing: no letters scattered through the middle of words.
+func TestFindNoJunk(t *testing.T) {
+	e, _ := fixture(t, "paths")
+	for _, q := range []string{"qzxwvk", "jfkdlsaqp", "marmalade", "zebra", "quorum", "xkcdplm", "wombatfile"} {
+		if got := findPaths(t, e, q); len(got) > 0 {
+			t.Errorf("%q = %v, want nothing", q, got)
+		}
+	}
+	// "ioutil" is a name; condition_util.go only holds its letters scattered.
+	if got := findPaths(t, e, "ioutil"); slices.Contains(got, "cmd/vendor/golang.org/x/arch/arm64/arm64asm/condition_util.go") {
+		t.Errorf("ioutil = %v: scattered letters matched", got)
+	}
+	// one letter of a directory is no evidence: "t" of t/ with "bugreport"
+	if got := findPaths(t, e, "t/bugreport"); len(got) == 0 || got[0] != "t/t0091-bugreport.sh" {
+		t.Errorf("t/bugreport = %v", got)
+	}
+}
+
+func TestPathTokenSets(t *testing.T) {
+	pq := newPathQuery("buicatfil")
+	tk := &pq.tokens[0]
+	// "builtin" reads 2 or 3 bytes (bu, bui), never 1: directories need two.
+	if got := tk.advance(1, "builtin", dirMinChunk); got != 1<<2|1<<3 {
+		t.Errorf("advance = %b", got)
+	}
+	// from the end: "fil" is read by "file" from position 6
+	if got := tk.back(tk.full, "file", 1); got != 1<<6 {
+		t.Errorf("back = %b", got)
+	}
+	if newPathQuery("   ") != nil || newPathQuery(string(make([]byte, 70))) != nil {
+		t.Error("a query with nothing to read should have no path reading")
+	}
+}
