@@ -41,6 +41,7 @@ type clientResults struct {
 	Status       statusReply     `json:"status"`
 	Resolve      wire.Resolve    `json:"resolve"`
 	Files        wire.Files      `json:"files"`
+	PathFiles    wire.Files      `json:"pathFiles"`
 	Created      json.RawMessage `json:"created"`
 	SecondFolder json.RawMessage `json:"secondFolder"`
 	Links        []struct {
@@ -84,6 +85,9 @@ func checkCommon(t *testing.T, r clientResults) {
 	}
 	if len(r.Files.Matches) == 0 || r.Files.Matches[0].Path != "src/auth/middleware.py" {
 		t.Errorf("files: %+v", r.Files)
+	}
+	if len(r.PathFiles.Matches) == 0 || r.PathFiles.Matches[0].Path != "src/auth/middleware.py" {
+		t.Errorf("files across the path (authmid): %+v", r.PathFiles)
 	}
 	if !strings.Contains(string(r.Diagnostics), "did you mean `src/auth/login.py`") ||
 		!strings.Contains(string(r.Diagnostics), "did you mean `src/auth/middleware.py`") {
@@ -203,6 +207,10 @@ func TestNeovimPlugin(t *testing.T) {
 			At place   `json:"at"`
 			QF []entry `json:"qf"`
 		} `json:"find"`
+		FindPath struct {
+			At place   `json:"at"`
+			QF []entry `json:"qf"`
+		} `json:"find_path"`
 		ResolveArg    place  `json:"resolve_arg"`
 		UnderCursor   string `json:"under_cursor"`
 		ResolveCursor place  `json:"resolve_cursor"`
@@ -243,6 +251,9 @@ func TestNeovimPlugin(t *testing.T) {
 	}
 	if len(r.Find.QF) == 0 || rel(r.Find.QF[0].File) != "src/replay_service.cpp" || rel(r.Find.At.File) != "src/replay_service.cpp" {
 		t.Errorf(":WayfindFind: %+v", r.Find)
+	}
+	if len(r.FindPath.QF) == 0 || rel(r.FindPath.QF[0].File) != "src/net/socket_posix.cc" || rel(r.FindPath.At.File) != "src/net/socket_posix.cc" {
+		t.Errorf(":WayfindFind srcnetsock: %+v", r.FindPath)
 	}
 	if rel(r.ResolveArg.File) != "include/session.h" {
 		t.Errorf(":WayfindResolve include/sesion.h: %+v", r.ResolveArg)

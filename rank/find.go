@@ -516,51 +516,64 @@ func initials(q string, w []string) (skips int, ok bool) {
 }
 
 // fuzzy reports whether q is a subsequence of the stem whose runs (the
-// maximal stretches of consecutive letters) each begin a word or are at
-// least minInnerRun long: fzf's notion with a floor, so that letters
-// scattered through the middle of words ("ioutil" in condition_util) are
-// no match.
+// stretches of consecutive letters) each begin a word or are at least
+// minInnerRun long — fzf's notion with a floor, so that letters scattered
+// through the middle of words ("ioutil" in condition_util) are no match.
+// The one exception is a dropped letter: a short run right after a gap
+// of one byte ("midlware": mid·l·ware in middleware), as long as such
+// runs hold at most a quarter of the query.
 func (st *stemInfo) fuzzy(q string) bool {
 	s := st.text
 	if len(q) == 0 || !isSubsequence(q, s) {
 		return false
 	}
-	// failed[i*(len(s)+1)+j] caches that q[i:] cannot be read from s[j:].
-	var buf [2048]bool
-	var failed []bool
+	const unknown, impossible = -1, 1 << 20
+	// cost[i*(len(s)+1)+j]: fewest bytes in dropped-letter runs needed to
+	// read q[i:] from s[j:], where s[j-1] ended the previous run.
+	var buf [2048]int32
+	var cost []int32
 	if n := (len(q) + 1) * (len(s) + 1); n <= len(buf) {
-		failed = buf[:n]
+		cost = buf[:n]
 	} else {
-		failed = make([]bool, n)
+		cost = make([]int32, n)
 	}
-	var read func(i, j int) bool
-	read = func(i, j int) bool {
+	for k := range cost {
+		cost[k] = unknown
+	}
+	var read func(i, j int) int32
+	read = func(i, j int) int32 {
 		if i == len(q) {
-			return true
+			return 0
 		}
 		k := i*(len(s)+1) + j
-		if failed[k] {
-			return false
+		if cost[k] != unknown {
+			return cost[k]
 		}
+		best := int32(impossible)
 		for p := j; p+len(q)-i <= len(s); p++ {
 			if s[p] != q[i] {
 				continue
 			}
-			// the longest run from p, then shorter ones
 			r := 0
 			for i+r < len(q) && p+r < len(s) && s[p+r] == q[i+r] {
 				r++
 			}
 			for ; r >= 1; r-- {
-				if (st.at(p) || r >= minInnerRun) && read(i+r, p+r) {
-					return true
+				switch {
+				case st.at(p) || r >= minInnerRun:
+					best = min(best, read(i+r, p+r))
+				case i > 0 && p == j+1:
+					best = min(best, int32(r)+read(i+r, p+r))
 				}
 			}
+			if best == 0 {
+				break
+			}
 		}
-		failed[k] = true
-		return false
+		cost[k] = best
+		return best
 	}
-	return read(0, 0)
+	return int(read(0, 0)) <= len(q)/4
 }
 
 // matchDirTerms matches squashed directory terms (outermost first) against

@@ -326,3 +326,25 @@ func TestModelFlags(t *testing.T) {
 		t.Errorf("missing library: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// Queries that run across directory and name, through the real binary on
+// a fixture and on this repository itself (the README's first command).
+func TestFindAcrossPath(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"net/http/server.go", "net/http/httptest/server.go", "builtin/cat-file.c", "services/cart/store.go", "xyz/index.js", "xyz/util.js", "app/color.js"} {
+		full := filepath.Join(dir, p)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, nil, 0o644)
+	}
+	repo, _ := filepath.Abs(filepath.Join("..", ".."))
+	cases := []commandCase{
+		{[]string{"find", "--root", dir, "--format", "text", "--quiet", "nethttpserver"}, 0, "net/http/server.go"},
+		{[]string{"find", "--root", dir, "--format", "json", "buicatfil"}, 0, `"path":"builtin/cat-file.c","score":`},
+		{[]string{"find", "--root", dir, "--format", "json", "cart store"}, 0, `"path":"services/cart/store.go"`},
+		{[]string{"find", "--root", dir, "--format", "json", "js color"}, 0, `"path":"app/color.js"`},
+		{[]string{"find", "--root", dir, "--format", "json", "xyz"}, 0, `"matches":[{"uri":"file://` + filepath.ToSlash(dir) + `/xyz/index.js"`},
+		{[]string{"find", "--root", dir, "--format", "json", "qzxwvkjp"}, 100, ""},
+		{[]string{"find", "--root", repo, "--format", "json", "lspserver"}, 0, `"matches":[{"uri":"file://` + filepath.ToSlash(repo) + `/lsp/server.go"`},
+	}
+	runCommands(t, cases)
+}

@@ -53,6 +53,7 @@ await until('progress end', () => out.progress.includes('end'));
 out.status = await conn.sendRequest('find/status', {});
 out.resolve = await conn.sendRequest('find/resolvePath', { path: 'src/auth/midleware.py:2' });
 out.files = await conn.sendRequest('find/files', { query: 'midlware', limit: 3 });
+out.pathFiles = await conn.sendRequest('find/files', { query: 'authmid', limit: 3 }); // directory + name
 out.workspaceSymbol = await conn.sendRequest('workspace/symbol', { query: 'Socket' });
 out.documentSymbol = await conn.sendRequest('textDocument/documentSymbol', { textDocument: { uri: uri(join(project, 'include/net/socket.h')) } });
 

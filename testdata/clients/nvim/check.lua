@@ -32,6 +32,7 @@ local ok, err = pcall(function()
   out.resolve = req('find/resolvePath', { path = 'src/auth/midleware.py:2' })
   out.status = req('find/status', {}) -- answers at once; the request above waited for the index
   out.files = req('find/files', { query = 'midlware', limit = 3 })
+  out.pathFiles = req('find/files', { query = 'authmid', limit = 3 }) -- directory + name
   out.locate = req('find/locate', { query = 'where is the auth middleware implemented' })
   out.workspaceSymbol = req('workspace/symbol', { query = 'Socket' })
   out.documentSymbol = req('textDocument/documentSymbol', { textDocument = { uri = vim.uri_from_fname(project .. '/include/net/socket.h') } })

@@ -32,6 +32,9 @@ local ok, err = pcall(function()
   vim.cmd('WayfindFind replay service')
   out.find = { at = here(), qf = qf() }
 
+  vim.cmd('WayfindFind srcnetsock') -- a few letters of each directory, then of the name
+  out.find_path = { at = here(), qf = qf() }
+
   vim.cmd('WayfindResolve include/sesion.h')
   out.resolve_arg = here()
 
