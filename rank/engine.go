@@ -28,14 +28,18 @@ type Engine struct {
 	dirInfos []dirInfo          // distinct directories
 	dirID    map[string]int32
 	stems    []stemInfo // distinct squashed stems
-	exts     []string   // distinct squashed extensions, "" first
-	stemID   map[string]int32
-	trigrams map[uint32][]int32 // trigram of a squashed stem → stems holding it
-	counters *sync.Pool         // *counters
-	sym      *SymbolIndex       // nil until symbols are indexed
-	content  *content.Index     // nil until file contents are indexed
-	rr       Reranker           // nil without a model
-	rro      RerankOptions
+	// stemMasks[sid] is stems[sid].mask, and stemLens its length, kept
+	// dense: every query scans them all.
+	stemMasks []uint64
+	stemLens  []uint16
+	exts      []string // distinct squashed extensions, "" first
+	stemID    map[string]int32
+	trigrams  map[uint32][]int32 // trigram of a squashed stem → stems holding it
+	counters  *sync.Pool         // *counters
+	sym       *SymbolIndex       // nil until symbols are indexed
+	content   *content.Index     // nil until file contents are indexed
+	rr        Reranker           // nil without a model
+	rro       RerankOptions
 }
 
 type fileInfo struct {
@@ -47,6 +51,7 @@ type fileInfo struct {
 	// nameMask is charMask of the squashed stem and extension: a query
 	// part can only be read in the name if the name has all its letters.
 	nameMask uint64
+	nameInit uint64 // charMask of the first letters of its name's words and extension
 	starts   uint64 // this file's word starts in its squashed stem (stemInfo.starts is the first file's)
 	aux      bool   // a test, fixture or generated file (find.go's isAuxiliary)
 	ext      uint16 // index into Engine.exts
@@ -58,11 +63,15 @@ type fileInfo struct {
 // across the path (pathmatch.go) extends its parent's reading by one
 // component instead of re-reading the whole path.
 type dirInfo struct {
-	comps  []string // components, outermost first
-	sq     []string // squash(comps[i])
-	parent int32    // the enclosing directory, -1 for a root's top level
-	words  []string // words of the last component (lower case)
-	files  []int32  // files directly inside, in path order
+	comps    []string // components, outermost first
+	sq       []string // squash(comps[i])
+	parent   int32    // the enclosing directory, -1 for a root's top level
+	words    []string // words of the last component (lower case)
+	initMask uint64   // charMask of their first letters
+	files    []int32  // files directly inside, in path order
+	// nameMask and nameInit are the union of its files' (fileInfo): a
+	// reading that needs more from a name passes over the directory.
+	nameMask, nameInit uint64
 }
 
 type stemInfo struct {
@@ -120,13 +129,18 @@ func New(ix *workspace.Index) *Engine {
 		// Files sharing a squashed stem may cut it differently (code_lens,
 		// codelens): each keeps its own word starts.
 		starts := wordStarts(stem)
+		var nameInit uint64
 		for i := 0; i < len(sq) && i < 64; i++ {
 			if starts&(1<<i) != 0 {
-				e.stems[sid].initMask |= charMask(sq[i : i+1])
+				nameInit |= charMask(sq[i : i+1])
 			}
 		}
+		e.stems[sid].initMask |= nameInit
 		_, ext := splitExt(base)
 		sqExt := squash(ext)
+		if sqExt != "" {
+			nameInit |= charMask(sqExt[:1])
+		}
 		xid, ok := extID[sqExt]
 		if !ok {
 			xid = uint16(min(len(e.exts), 1<<16-1))
@@ -139,11 +153,19 @@ func New(ix *workspace.Index) *Engine {
 		e.stems[sid].extMask |= extMask
 		did := e.dirOf(f.Path[:max(b-1, 0)])
 		e.dirInfos[did].files = append(e.dirInfos[did].files, id)
+		e.dirInfos[did].nameMask |= e.stems[sid].mask | extMask
+		e.dirInfos[did].nameInit |= nameInit
 		e.files[i] = fileInfo{path: f.Path, base: int32(b), root: uint16(f.Root), stem: sid, dir: did,
-			nameMask: e.stems[sid].mask | extMask, aux: isAuxiliary(f.Path), ext: xid, starts: starts}
+			nameMask: e.stems[sid].mask | extMask, aux: isAuxiliary(f.Path), ext: xid, starts: starts, nameInit: nameInit}
 		e.byPath[f.Root][f.Path] = id
 		lb := strings.ToLower(base)
 		e.byBase[lb] = append(e.byBase[lb], id)
+	}
+	e.stemMasks = make([]uint64, len(e.stems))
+	e.stemLens = make([]uint16, len(e.stems))
+	for sid := range e.stems {
+		e.stemMasks[sid] = e.stems[sid].mask
+		e.stemLens[sid] = uint16(min(len(e.stems[sid].text), 1<<16-1))
 	}
 	return e
 }
@@ -164,12 +186,16 @@ func (e *Engine) dirOf(dirPath string) int32 {
 		sq[k] = squash(c)
 	}
 	var last []string
+	var init uint64
 	if len(comps) > 0 {
 		last = words(comps[len(comps)-1])
+		for _, w := range last {
+			init |= charMask(w[:1])
+		}
 	}
 	did := int32(len(e.dirInfos))
 	e.dirID[dirPath] = did
-	e.dirInfos = append(e.dirInfos, dirInfo{comps: comps, sq: sq, parent: parent, words: last})
+	e.dirInfos = append(e.dirInfos, dirInfo{comps: comps, sq: sq, parent: parent, words: last, initMask: init})
 	return did
 }
 
@@ -218,13 +244,14 @@ func (e *Engine) typoStems(sq string, maxDist int) map[int32]int {
 	qmask := charMask(sq)
 	// d edits leave at most d letters of either string missing from the
 	// other: a cheap test before the distance.
-	far := func(st *stemInfo) bool {
-		return abs(len(st.text)-len(sq)) > maxDist ||
-			bits.OnesCount64(qmask&^st.mask) > maxDist || bits.OnesCount64(st.mask&^qmask) > maxDist
+	far := func(sid int32) bool {
+		m := e.stemMasks[sid]
+		return abs(int(e.stemLens[sid])-len(sq)) > maxDist ||
+			bits.OnesCount64(qmask&^m) > maxDist || bits.OnesCount64(m&^qmask) > maxDist
 	}
 	if need < 1 {
 		for sid := range e.stems {
-			if far(&e.stems[sid]) {
+			if far(int32(sid)) {
 				continue
 			}
 			st := e.stems[sid].text
@@ -254,7 +281,7 @@ func (e *Engine) typoStems(sq string, maxDist int) map[int32]int {
 	for _, sid := range touched {
 		n := int(cs.n[sid])
 		cs.n[sid] = 0
-		if n < need || far(&e.stems[sid]) {
+		if n < need || far(sid) {
 			continue
 		}
 		st := e.stems[sid].text

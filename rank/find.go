@@ -91,10 +91,10 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 				return nil, err
 			}
 		}
-		st := &e.stems[sid]
-		if st.mask&qmask != qmask {
+		if e.stemMasks[sid]&qmask != qmask {
 			continue
 		}
+		st := &e.stems[sid]
 		if nm := matchStem(&q, st, req.Exact); nm.score > 0 {
 			hits[int32(sid)] = nm
 			if nm.score > typoCeiling {
@@ -378,6 +378,9 @@ func matchStem(q *FindQuery, st *stemInfo, exact bool) nameMatch {
 	if strings.HasPrefix(S, Q) {
 		return nameMatch{0.80 + 0.15*cover, "name:prefix"}
 	}
+	if !isSubsequence(Q, S) {
+		return nameMatch{} // every reading below reads Q as a subsequence of S
+	}
 	w := st.words()
 	if len(q.Words) > 1 && wordsInOrder(q.Words, w) {
 		return nameMatch{0.78 + 0.15*cover, "name:words"}
@@ -475,7 +478,13 @@ func initials(q string, w []string) (skips int, ok bool) {
 		return 0, false
 	}
 	const unknown, impossible = -1, 1 << 30
-	memo := make([]int, (len(q)+1)*(len(w)+1))
+	var buf [1024]int
+	var memo []int
+	if n := (len(q) + 1) * (len(w) + 1); n <= len(buf) {
+		memo = buf[:n]
+	} else {
+		memo = make([]int, n)
+	}
 	for i := range memo {
 		memo[i] = unknown
 	}

@@ -125,8 +125,12 @@ type pathToken struct {
 	eq [256]uint64
 	// need[p] is charMask(text[p:]): what a name must contain to finish
 	// the token from position p.
-	need []uint64
-	full uint64 // bit len(text): the token read completely
+	need    []uint64
+	full    uint64 // bit len(text): the token read completely
+	letters uint64 // charMask(text)
+	// first[p] is charMask(text[p:p+1]): a chunk starting at p needs a
+	// word starting with it.
+	first []uint64
 }
 
 // pathQuery is a find query read across paths; nil when it has nothing a
@@ -134,6 +138,9 @@ type pathToken struct {
 type pathQuery struct {
 	tokens []pathToken
 	bytes  int // total bytes of all tokens
+	// order lists the tokens longest first: the likeliest to rule a file
+	// out are tried first.
+	order []int
 }
 
 func newPathQuery(raw string) *pathQuery {
@@ -151,12 +158,14 @@ func newPathQuery(raw string) *pathQuery {
 		if len(t) > maxPathToken {
 			return nil
 		}
-		tok := pathToken{text: t, need: make([]uint64, len(t)+1), full: 1 << len(t)}
+		tok := pathToken{text: t, need: make([]uint64, len(t)+1), full: 1 << len(t), letters: charMask(t)}
 		for i := 0; i < len(t); i++ {
 			tok.eq[t[i]] |= 1 << i
 		}
+		tok.first = make([]uint64, len(t))
 		for p := len(t) - 1; p >= 0; p-- {
-			tok.need[p] = tok.need[p+1] | charMask(t[p:p+1])
+			tok.first[p] = charMask(t[p : p+1])
+			tok.need[p] = tok.need[p+1] | tok.first[p]
 		}
 		pq.tokens = append(pq.tokens, tok)
 		pq.bytes += len(t)
@@ -164,6 +173,10 @@ func newPathQuery(raw string) *pathQuery {
 	if len(pq.tokens) == 0 || len(pq.tokens) > maxPathTokens {
 		return nil
 	}
+	for i := range pq.tokens {
+		pq.order = append(pq.order, i)
+	}
+	slices.SortStableFunc(pq.order, func(a, b int) int { return len(pq.tokens[b].text) - len(pq.tokens[a].text) })
 	return pq
 }
 
@@ -216,8 +229,10 @@ func (e *Engine) dirReach(pq *pathQuery, sets []uint64) {
 			if di.parent >= 0 {
 				s = row[di.parent]
 			}
-			for _, w := range di.words {
-				s |= t.advance(s, w, dirMinChunk)
+			if di.initMask&t.letters != 0 { // else no word of it can start a chunk
+				for _, w := range di.words {
+					s |= t.advance(s, w, dirMinChunk)
+				}
 			}
 			row[d] = s
 		}
@@ -360,56 +375,59 @@ func (pr *pathRun) oneToken(ctx context.Context) error {
 }
 
 // tokens: several tokens may all be read in the name, in any order, so
-// every distinct name is a candidate; a name that lacks a letter every
-// reading needs, or a word starting where some reading must start one, is
-// passed over with its files.
+// any file may fit; a directory at a time, the tokens its own words do not
+// complete must be finished by the name, which therefore needs their
+// letters and a word starting where each would start a chunk.
 func (pr *pathRun) tokens(ctx context.Context) error {
 	e, pq, nd := pr.e, pr.pq, pr.nd
-	// weakest[t] is what any name must hold to finish token t (after the
-	// longest directory reading anywhere), starts[t] the letters its first
-	// chunk in the name may begin with; a token no directory completes
-	// must be finished by the name.
-	var weakest, starts [maxPathTokens]uint64
-	var needAll, startAll uint64
-	for ti := range pq.tokens {
-		t := &pq.tokens[ti]
-		var all, done uint64
-		for _, s := range pr.sets[ti*nd : (ti+1)*nd] {
-			all |= s &^ t.full
-			done |= s & t.full
-		}
-		weakest[ti] = t.need[63-bits.LeadingZeros64(all)]
-		for b := all; b != 0; b &= b - 1 {
-			p := bits.TrailingZeros64(b)
-			starts[ti] |= charMask(t.text[p : p+1])
-		}
-		if done == 0 {
-			needAll |= weakest[ti]
-			startAll = starts[ti]
-		}
-	}
-	for sid := range e.stems {
-		if sid%4096 == 0 {
+	var starts [maxPathTokens]uint64
+dirs:
+	for d := range e.dirInfos {
+		if d%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		st := &e.stems[sid]
-		mask := st.mask | st.extMask
-		if needAll&^mask != 0 || startAll != 0 && startAll&st.initMask == 0 {
+		di := &e.dirInfos[d]
+		if len(di.files) == 0 {
 			continue
 		}
-		possible := false
+		var req uint64
+		open := 0
 		for ti := range pq.tokens {
-			if weakest[ti]&^mask == 0 && starts[ti]&st.initMask != 0 {
-				possible = true
-				break
+			t := &pq.tokens[ti]
+			s := pr.sets[ti*nd+d]
+			if s&t.full != 0 {
+				continue
+			}
+			left := s &^ t.full
+			req |= t.need[63-bits.LeadingZeros64(left)]
+			var m uint64
+			for b := left; b != 0; b &= b - 1 {
+				m |= t.first[bits.TrailingZeros64(b)]
+			}
+			starts[open] = m
+			open++
+		}
+		if req&^di.nameMask != 0 {
+			continue // no name here has the letters
+		}
+		for k := range open {
+			if starts[k]&di.nameInit == 0 {
+				continue dirs
 			}
 		}
-		if !possible {
-			continue
-		}
-		for _, id := range st.files {
+	files:
+		for _, id := range di.files {
+			f := &e.files[id]
+			if req&^f.nameMask != 0 {
+				continue
+			}
+			for k := range open {
+				if starts[k]&f.nameInit == 0 {
+					continue files
+				}
+			}
 			if pr.try(id); pr.stop {
 				return nil
 			}
@@ -491,14 +509,19 @@ func (nb *nameBacks) get(ti int) uint64 {
 // least one of them read (partly) in the name.
 func nameCanFinish(pq *pathQuery, sets []uint64, nd int, f *fileInfo, nb *nameBacks) bool {
 	landed := false
-	for ti := range pq.tokens {
+	for _, ti := range pq.order {
 		t := &pq.tokens[ti]
 		s := sets[ti*nd+int(f.dir)]
 		done := s&t.full != 0
 		// The longest directory reading short of the end leaves the least
-		// for the name; if the name lacks one of those letters, no cut works.
+		// for the name; if the name lacks one of those letters, or has no
+		// word starting where a chunk would, no cut works.
 		left := s &^ t.full
-		if t.need[63-bits.LeadingZeros64(left)]&^f.nameMask == 0 && left&nb.get(ti) != 0 {
+		var starts uint64
+		for b := left; b != 0; b &= b - 1 {
+			starts |= t.first[bits.TrailingZeros64(b)]
+		}
+		if starts&f.nameInit != 0 && t.need[63-bits.LeadingZeros64(left)]&^f.nameMask == 0 && left&nb.get(ti) != 0 {
 			landed = true
 		} else if !done {
 			return false
