@@ -226,9 +226,11 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 			err = rctx.Err()
 		}
 		err = replyError(err)
-		s.metric(method, start, n, err, rm)
+		elapsed := time.Since(start)
 		// A cancelled request's context is done; the reply must not use it.
+		// The answer goes out first, its metrics line after.
 		_ = reply(context.Background(), res, err)
+		s.metricElapsed(method, elapsed, n, err, rm)
 	}()
 	return nil
 }
@@ -557,13 +559,17 @@ func noteRerank(ctx context.Context, st rank.RerankStats) {
 }
 
 func (s *server) metric(method string, start time.Time, n int, err error, rms ...*requestMetrics) {
+	s.metricElapsed(method, time.Since(start), n, err, rms...)
+}
+
+func (s *server) metricElapsed(method string, elapsed time.Duration, n int, err error, rms ...*requestMetrics) {
 	m := struct {
 		Method    string  `json:"method"`
 		ElapsedMs float64 `json:"elapsedMs"`
 		Results   int     `json:"results"`
 		RerankMs  float64 `json:"rerankMs,omitempty"`
 		Error     string  `json:"error,omitempty"`
-	}{Method: method, ElapsedMs: float64(time.Since(start).Microseconds()) / 1000, Results: n}
+	}{Method: method, ElapsedMs: float64(elapsed.Microseconds()) / 1000, Results: n}
 	if len(rms) > 0 && rms[0] != nil {
 		m.RerankMs = rms[0].rerankMs
 	}

@@ -30,16 +30,17 @@ type Engine struct {
 	stems    []stemInfo // distinct squashed stems
 	// stemMasks[sid] is stems[sid].mask, and stemLens its length, kept
 	// dense: every query scans them all.
-	stemMasks []uint64
-	stemLens  []uint16
-	exts      []string // distinct squashed extensions, "" first
-	stemID    map[string]int32
-	trigrams  map[uint32][]int32 // trigram of a squashed stem → stems holding it
-	counters  *sync.Pool         // *counters
-	sym       *SymbolIndex       // nil until symbols are indexed
-	content   *content.Index     // nil until file contents are indexed
-	rr        Reranker           // nil without a model
-	rro       RerankOptions
+	stemMasks  []uint64
+	stemLens   []uint16
+	stemsByLen [][]int32 // stems of each length, for typos of short names
+	exts       []string  // distinct squashed extensions, "" first
+	stemID     map[string]int32
+	trigrams   map[uint32][]int32 // trigram of a squashed stem → stems holding it
+	counters   *sync.Pool         // *counters
+	sym        *SymbolIndex       // nil until symbols are indexed
+	content    *content.Index     // nil until file contents are indexed
+	rr         Reranker           // nil without a model
+	rro        RerankOptions
 }
 
 type fileInfo struct {
@@ -165,7 +166,14 @@ func New(ix *workspace.Index) *Engine {
 	e.stemLens = make([]uint16, len(e.stems))
 	for sid := range e.stems {
 		e.stemMasks[sid] = e.stems[sid].mask
-		e.stemLens[sid] = uint16(min(len(e.stems[sid].text), 1<<16-1))
+		n := len(e.stems[sid].text)
+		e.stemLens[sid] = uint16(min(n, 1<<16-1))
+		if n < maxTypoScanLen {
+			for len(e.stemsByLen) <= n {
+				e.stemsByLen = append(e.stemsByLen, nil)
+			}
+			e.stemsByLen[n] = append(e.stemsByLen[n], int32(sid))
+		}
 	}
 	return e
 }
@@ -250,16 +258,17 @@ func (e *Engine) typoStems(sq string, maxDist int) map[int32]int {
 			bits.OnesCount64(qmask&^m) > maxDist || bits.OnesCount64(m&^qmask) > maxDist
 	}
 	if need < 1 {
-		for sid := range e.stems {
-			if far(int32(sid)) {
-				continue
-			}
-			st := e.stems[sid].text
-			if st == sq {
-				continue
-			}
-			if d := osa(sq, st, maxDist); d <= maxDist {
-				out[int32(sid)] = d
+		// Too few trigrams to narrow: every stem of a length within reach.
+		for n := max(len(sq)-maxDist, 0); n <= len(sq)+maxDist && n < len(e.stemsByLen); n++ {
+			for _, sid := range e.stemsByLen[n] {
+				if far(sid) {
+					continue
+				}
+				if st := e.stems[sid].text; st != sq {
+					if d := osa(sq, st, maxDist); d <= maxDist {
+						out[sid] = d
+					}
+				}
 			}
 		}
 		return out
@@ -295,6 +304,12 @@ func (e *Engine) typoStems(sq string, maxDist int) map[int32]int {
 	cs.touched = touched
 	return out
 }
+
+// maxTypoScanLen bounds the names typoStems compares one by one: a longer
+// query has trigrams enough to narrow the field (need ≥ 1 from 4k+3
+// distinct trigrams, at most 3 edits), and a name can only be within
+// reach of a query of about its length.
+const maxTypoScanLen = 64
 
 // counters is per-query scratch for trigram counting, pooled because a
 // query touches thousands of stems and a map would dominate its cost.

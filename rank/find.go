@@ -80,6 +80,23 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 		threshold = DefaultThreshold
 	}
 
+	keep := limit
+	if e.rr != nil {
+		keep = max(limit, e.rerankK()) // the model may lift one from below the limit
+	}
+	// Path readings (pathmatch.go) need nothing from the name readings, so
+	// they run beside them on another core; they are called off when
+	// enough names beat anything a path reading can score.
+	var paths map[int32]Match
+	var pathsDone chan error
+	pctx, cancelPaths := context.WithCancel(ctx)
+	defer cancelPaths()
+	pt := newTopK(keep)
+	if pq := newPathQuery(req.Query); pq != nil && !req.Exact {
+		pathsDone = make(chan error, 1)
+		go func() { pathsDone <- e.pathReadings(pctx, pq, pt, threshold, req.Impl) }()
+	}
+
 	// 1. Literal readings of every distinct name.
 	qmask := charMask(q.Squashed)
 	hits := map[int32]nameMatch{}
@@ -116,20 +133,19 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 			}
 		}
 	}
-	keep := limit
-	if e.rr != nil {
-		keep = max(limit, e.rerankK()) // the model may lift one from below the limit
-	}
-	// 3. Path readings (pathmatch.go), which score at most pathCeiling:
-	// skipped when enough names already beat that.
-	paths := map[int32]Match{}
-	if pq := newPathQuery(req.Query); pq != nil && !req.Exact && (factors || abovePaths < keep) {
-		pt := newTopK(keep)
-		if err := e.pathReadings(ctx, pq, pt, threshold, req.Impl); err != nil {
-			return nil, err
+	// 3. Path readings score at most pathCeiling: not needed when enough
+	// names already beat that.
+	if pathsDone != nil {
+		if !factors && abovePaths >= keep {
+			cancelPaths()
 		}
-		for _, m := range pt.h {
-			paths[m.File] = m
+		if err := <-pathsDone; err != nil && ctx.Err() != nil {
+			return nil, ctx.Err()
+		} else if err == nil {
+			paths = make(map[int32]Match, len(pt.h))
+			for _, m := range pt.h {
+				paths[m.File] = m
+			}
 		}
 	}
 	// 4. Files, kept in a bounded heap of the best; a file with several
@@ -626,11 +642,12 @@ func dirTermMatch(t, d string) float64 {
 }
 
 func isSubsequence(q, s string) bool {
-	j := 0
-	for i := 0; i < len(s) && j < len(q); i++ {
-		if s[i] == q[j] {
-			j++
+	for j := 0; j < len(q); j++ {
+		i := strings.IndexByte(s, q[j])
+		if i < 0 {
+			return false
 		}
+		s = s[i+1:]
 	}
-	return j == len(q)
+	return true
 }

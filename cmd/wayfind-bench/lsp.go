@@ -72,7 +72,7 @@ func (s *lspServer) stop() {
 
 // lspCorpus indexes root through the protocol and runs its cases as
 // find/resolvePath and find/files requests.
-func lspCorpus(bin, root string, cases []benchCase, listing string, withFzf bool) (outs []outcome, readyMs, rss float64, err error) {
+func lspCorpus(bin, root string, cases []benchCase, listing string, withFzf, settle bool) (outs []outcome, readyMs, rss float64, err error) {
 	s, err := startLSP(bin)
 	if err != nil {
 		return nil, 0, 0, err
@@ -101,6 +101,23 @@ func lspCorpus(bin, root string, cases []benchCase, listing string, withFzf bool
 	}
 	readyMs = float64(time.Since(start).Microseconds()) / 1000
 	rss = rssOf(s.cmd.Process.Pid)
+	if settle {
+		// Steady state: the symbol and content passes that follow the file
+		// index have finished (at most 60 s).
+		for t0 := time.Now(); time.Since(t0) < time.Minute; time.Sleep(50 * time.Millisecond) {
+			var st struct {
+				SymbolsReady bool `json:"symbolsReady"`
+				ContentFiles int  `json:"contentFiles"`
+				Files        int  `json:"files"`
+			}
+			if err := s.call("find/status", map[string]any{}, &st); err != nil {
+				return nil, 0, 0, err
+			}
+			if st.SymbolsReady && st.ContentFiles >= st.Files {
+				break
+			}
+		}
+	}
 	for _, c := range cases {
 		o := outcome{c: c}
 		want := ""

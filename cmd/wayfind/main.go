@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -319,5 +320,11 @@ func serveLSP(ctx context.Context, args []string, stderr io.Writer) int {
 		}
 	}
 	serverProcs()
+	// WAYFIND_CPUPROFILE: where a developer wants the server's CPU profile.
+	if path := os.Getenv("WAYFIND_CPUPROFILE"); path != "" {
+		if f, err := os.Create(path); err == nil && pprof.StartCPUProfile(f) == nil {
+			defer func() { pprof.StopCPUProfile(); f.Close() }()
+		}
+	}
 	return lsp.Serve(ctx, os.Stdin, os.Stdout, stderr, lsp.Options{Version: Version})
 }
