@@ -189,6 +189,26 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 		push(m)
 	}
 	out := top.sorted()
+	// 5. Nothing fits well: the path readings again, with one edit.
+	if pq := newPathQuery(req.Query); pq != nil && !req.Exact && (len(out) == 0 || out[0].Score < pathSpanBase) {
+		tt := newTopK(keep)
+		if err := e.pathTypos(ctx, pq, tt, threshold, req.Impl); err != nil {
+			return nil, err
+		}
+		if len(tt.h) > 0 {
+			best := map[int32]Match{}
+			for _, m := range append(out, tt.h...) {
+				if b, ok := best[m.File]; !ok || m.Score > b.Score {
+					best[m.File] = m
+				}
+			}
+			top = newTopK(keep)
+			for _, m := range best {
+				top.push(m)
+			}
+			out = top.sorted()
+		}
+	}
 	st := e.rerankBand(ctx, req.Query, len(out),
 		func(i int) float64 { return out[i].Score },
 		func(i int, s float64) { out[i].Score = s },

@@ -84,6 +84,9 @@ const (
 	// take a span reading below any directory reading.
 	pathSkipCost = 0.04
 	pathMaxSkips = 4
+	// pathTypoCost puts a reading with an edit below the same reading
+	// without one by more than any quality difference between neighbours.
+	pathTypoCost = 0.05
 	// pathCeiling is the best score any path reading can reach.
 	pathCeiling = pathNameBase + pathQualityWidth
 
@@ -116,6 +119,18 @@ const (
 	dpWholeByte = 0.5
 	dpStart     = 0.5
 	dpChunk     = 2.0
+	// dpTypo: an edit inside a chunk costs what two whole-word bytes earn.
+	dpTypo = 2 * (dpNameByte + dpWholeByte)
+)
+
+// A typo reading (the fallback for a query no exact reading fits, such as
+// "nethtpserver") allows one edit in one chunk; the chunk and its word
+// must share their first typoLead bytes and the word part be typoMinWord
+// long, so that the edit sits inside a word the user clearly began.
+const (
+	typoLead    = 2
+	typoMinWord = 3
+	typoFlag    = 0x80 // marks a typo chunk in pathDP's choice table
 )
 
 // pathToken is one white-space-separated part of the query, squashed.
@@ -141,6 +156,7 @@ type pathQuery struct {
 	// order lists the tokens longest first: the likeliest to rule a file
 	// out are tried first.
 	order []int
+	typos int // edits a reading may make (0, or 1 in the typo fallback)
 }
 
 func newPathQuery(raw string) *pathQuery {
@@ -561,8 +577,9 @@ type pathWords struct {
 	dirSq  []string // squashed components
 	stemSq string
 
-	dirChunks int // filled by pathQualityOf
-	skipped   int // directories between the deepest one read and the file
+	dirChunks int  // filled by pathQualityOf
+	skipped   int  // directories between the deepest one read and the file
+	typo      bool // a chunk was read with an edit
 }
 
 func (w *pathWords) reset(e *Engine, dir, file int32) {
@@ -620,12 +637,12 @@ func pathQualityOf(pq *pathQuery, w *pathWords, landing bool) (float64, bool) {
 	for ti := range pq.tokens {
 		t := pq.tokens[ti].text
 		p := &picks[ti]
-		p.fv, p.free = pathDP(t, w, false)
+		p.fv, p.free = pathDP(t, w, false, pq.typos)
 		if p.fv == negInf {
 			return 0, false
 		}
 		if landing {
-			p.lv, p.land = pathDP(t, w, true)
+			p.lv, p.land = pathDP(t, w, true, pq.typos)
 			if p.lv > negInf && p.lv-p.fv > bestGain {
 				bestTok, bestGain = ti, p.lv-p.fv
 			}
@@ -636,7 +653,7 @@ func pathQualityOf(pq *pathQuery, w *pathWords, landing bool) (float64, bool) {
 	}
 	var whole, nameBytes, chunks, starts, links, adjacent int
 	lastDirComp := -1
-	w.dirChunks = 0
+	w.dirChunks, w.typo = 0, false
 	for ti := range picks {
 		cs := picks[ti].free
 		if ti == bestTok {
@@ -649,8 +666,11 @@ func pathQualityOf(pq *pathQuery, w *pathWords, landing bool) (float64, bool) {
 		}
 		for k, c := range cs {
 			chunks++
-			if c.len == len(w.text[c.word]) {
+			if c.wlen == len(w.text[c.word]) {
 				whole += c.len
+			}
+			if c.typo {
+				w.typo = true
 			}
 			if w.start[c.word] {
 				starts++
@@ -700,34 +720,45 @@ func pathQualityOf(pq *pathQuery, w *pathWords, landing bool) (float64, bool) {
 	return max(q, 0), true
 }
 
-type chunk struct{ word, len int }
+// chunk is one piece of a cut: len query bytes read against the first
+// wlen bytes of word (the two differ, or the bytes do, only with typo).
+type chunk struct {
+	word, len, wlen int
+	typo            bool
+}
 
 const negInf = -1e18
 
 // pathDP finds the best cut of token t into chunks over w's words (see
 // the dp constants); with landing, the last chunk must be in the name.
-// It returns negInf when no cut exists.
-func pathDP(t string, w *pathWords, landing bool) (float64, []chunk) {
+// With typos = 1, one chunk may be one edit (OSA) away from its word's
+// prefix, provided both start with the same typoLead bytes and the word
+// part is at least typoMinWord long. It returns negInf when no cut exists.
+func pathDP(t string, w *pathWords, landing bool, typos int) (float64, []chunk) {
 	n, nw := len(t), len(w.text)
 	if nw == 0 {
 		return negInf, nil
 	}
-	// f[i*(nw+1)+j]: best value reading t[i:] with words j..; take[...]: the
-	// chunk length chosen there (0 = skip word j).
-	size := (n + 1) * (nw + 1)
-	var fbuf [1024]float64
-	var tbuf [1024]uint8
-	f, take := fbuf[:0], tbuf[:0]
+	// f[((e*(n+1))+i)*(nw+1)+j]: best value reading t[i:] with words j..
+	// and e edits left; tq/tw: the chunk chosen there (tq 0 = skip word j).
+	size := (typos + 1) * (n + 1) * (nw + 1)
+	var fbuf [2048]float64
+	var qbuf, wbuf [2048]uint8
+	var f []float64
+	var tq, tw []uint8
 	if size <= len(fbuf) {
-		f, take = fbuf[:size], tbuf[:size]
+		f, tq, tw = fbuf[:size], qbuf[:size], wbuf[:size]
 	} else {
-		f, take = make([]float64, size), make([]uint8, size)
+		f, tq, tw = make([]float64, size), make([]uint8, size), make([]uint8, size)
 	}
-	for j := 0; j <= nw; j++ {
-		f[n*(nw+1)+j] = 0
-	}
-	for i := 0; i < n; i++ {
-		f[i*(nw+1)+nw] = negInf
+	at := func(e, i, j int) int { return (e*(n+1)+i)*(nw+1) + j }
+	for e := 0; e <= typos; e++ {
+		for j := 0; j <= nw; j++ {
+			f[at(e, n, j)] = 0
+		}
+		for i := 0; i < n; i++ {
+			f[at(e, i, nw)] = negInf
+		}
 	}
 	for j := nw - 1; j >= 0; j-- {
 		word := w.text[j]
@@ -739,47 +770,181 @@ func pathDP(t string, w *pathWords, landing bool) (float64, []chunk) {
 		if w.inName[j] {
 			byteV = dpNameByte
 		}
-		for i := n - 1; i >= 0; i-- {
-			best, bl := f[i*(nw+1)+j+1], 0
-			for l := 1; l <= len(word) && i+l <= n && t[i+l-1] == word[l-1]; l++ {
-				if l < len(word) && (l < minLen || i+l < n && t[i+l] == word[l] && n-(i+l) < dirMinChunk) {
-					continue // too short, or a lone letter cut from a word that goes on
-				}
-				var rest float64
-				if i+l == n {
-					if landing && !w.inName[j] {
-						continue
+		for e := 0; e <= typos; e++ {
+			for i := n - 1; i >= 0; i-- {
+				k := at(e, i, j)
+				best, bq, bw := f[k+1], 0, 0
+				// value of a chunk of lq query bytes over word[:lw] ending
+				// in state (e2, i+lq, j+1)
+				consider := func(lq, lw, e2 int, typo bool) {
+					var rest float64
+					if i+lq == n {
+						if landing && !w.inName[j] {
+							return
+						}
+					} else if rest = f[at(e2, i+lq, j+1)]; rest == negInf {
+						return
 					}
-				} else {
-					rest = f[(i+l)*(nw+1)+j+1]
-					if rest == negInf {
-						continue
+					v := float64(lq)*byteV - dpChunk + rest
+					if lw == len(word) {
+						v += float64(lq) * dpWholeByte
+					}
+					if w.start[j] {
+						v += dpStart
+					}
+					if typo {
+						v -= dpTypo
+					}
+					if v > best {
+						best, bq, bw = v, lq, lw
+						if typo {
+							bw |= typoFlag
+						}
 					}
 				}
-				v := float64(l)*byteV - dpChunk + rest
-				if l == len(word) {
-					v += float64(l) * dpWholeByte
+				for l := 1; l <= len(word) && i+l <= n && t[i+l-1] == word[l-1]; l++ {
+					if l < len(word) && (l < minLen || i+l < n && t[i+l] == word[l] && n-(i+l) < dirMinChunk) {
+						continue // too short, or a lone letter cut from a word that goes on
+					}
+					consider(l, l, e, false)
 				}
-				if w.start[j] {
-					v += dpStart
+				if e > 0 && i+typoLead <= n && len(word) >= typoMinWord && t[i:i+typoLead] == word[:typoLead] {
+					for lw := typoMinWord; lw <= len(word); lw++ {
+						for lq := max(lw-1, typoLead); lq <= lw+1 && i+lq <= n; lq++ {
+							if osa(t[i:i+lq], word[:lw], 1) == 1 {
+								consider(lq, lw, e-1, true)
+							}
+						}
+					}
 				}
-				if v > best {
-					best, bl = v, l
-				}
+				f[k] = best
+				tq[k], tw[k] = uint8(bq), uint8(bw)
 			}
-			f[i*(nw+1)+j] = best
-			take[i*(nw+1)+j] = uint8(bl)
 		}
 	}
-	if f[0] == negInf {
+	if f[at(typos, 0, 0)] == negInf {
 		return negInf, nil
 	}
 	var out []chunk
-	for i, j := 0, 0; i < n && j < nw; j++ {
-		if l := int(take[i*(nw+1)+j]); l > 0 {
-			out = append(out, chunk{j, l})
-			i += l
+	for i, j, e := 0, 0, typos; i < n && j < nw; j++ {
+		k := at(e, i, j)
+		if lq := int(tq[k]); lq > 0 {
+			lw, typo := int(tw[k]&^typoFlag), tw[k]&typoFlag != 0
+			out = append(out, chunk{j, lq, lw, typo})
+			i += lq
+			if typo {
+				e--
+			}
 		}
 	}
-	return f[0], out
+	return f[at(typos, 0, 0)], out
+}
+
+// advance1 is advance allowing one edit: s0 holds positions with the edit
+// still unused, s1 those that used it. The edit comes after typoLead exact
+// bytes of the chunk: a substitution, a byte of w missing from the query,
+// an extra byte in the query, or two bytes swapped.
+func (t *pathToken) advance1(s0, s1 uint64, w string, minLen int) (o0, o1 uint64) {
+	valid := t.full<<1 - 1
+	a0, a1 := s0, s1
+	var swapped uint64 // reads of w[l+1]w[l] as w[l]w[l+1], due after w[l+1]
+	for l := 0; l < len(w) && a0|a1|swapped != 0; l++ {
+		c := w[l]
+		n0 := (a0 & t.eq[c]) << 1
+		n1 := (a1&t.eq[c])<<1 | swapped
+		swapped = 0
+		if l >= typoLead {
+			n1 |= a0<<1 | a0
+			if l+1 < len(w) {
+				swapped = ((a0 & t.eq[w[l+1]]) << 1 & t.eq[c]) << 1
+			}
+		}
+		if l+1 >= typoLead {
+			n1 |= n0 << 1
+		}
+		a0, a1 = n0&valid, n1&valid
+		if l+1 >= minLen || l+1 == len(w) {
+			o0 |= a0
+			o1 |= a1
+		}
+	}
+	return o0, o1
+}
+
+// minTypoToken: shorter tokens have too many one-edit neighbours.
+const minTypoToken = 7
+
+// pathTypos is the fallback for a single token no exact reading fits
+// ("nethtpserver", "jsondecoder"): the same readings with one edit, found
+// by advance1 over the directories and then each file's name, scored with
+// pathTypoCost off.
+func (e *Engine) pathTypos(ctx context.Context, pq *pathQuery, top *topK, threshold float64, impl bool) error {
+	if len(pq.tokens) != 1 || len(pq.tokens[0].text) < minTypoToken {
+		return nil
+	}
+	pq.typos = 1
+	t := &pq.tokens[0]
+	nd := len(e.dirInfos)
+	s0 := make([]uint64, nd)
+	s1 := make([]uint64, nd)
+	for d := range e.dirInfos {
+		di := &e.dirInfos[d]
+		a, b := uint64(1), uint64(0)
+		if di.parent >= 0 {
+			a, b = s0[di.parent], s1[di.parent]
+		}
+		for _, w := range di.words {
+			x, y := t.advance1(a, b, w, dirMinChunk)
+			a, b = a|x, b|y
+		}
+		s0[d], s1[d] = a, b
+	}
+	w := &pathWords{}
+	for id := range e.files {
+		if id%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		f := &e.files[id]
+		a, b := s0[f.dir]&^t.full, s1[f.dir]&^t.full
+		if bits.OnesCount64(t.need[63-bits.LeadingZeros64(a|b)]&^f.nameMask) > 1 {
+			continue
+		}
+		text := e.stems[f.stem].text
+		from := 0
+		for i := 1; i <= len(text); i++ {
+			if i == len(text) || i < 64 && f.starts&(1<<i) != 0 {
+				x, y := t.advance1(a, b, text[from:i], 1)
+				a, b, from = a|x, b|y, i
+			}
+		}
+		if ext := e.exts[f.ext]; ext != "" {
+			x, y := t.advance1(a, b, ext, 1)
+			a, b = a|x, b|y
+		}
+		if (a|b)&t.full == 0 {
+			continue
+		}
+		w.reset(e, f.dir, int32(id))
+		q, ok := pathQualityOf(pq, w, true)
+		if !ok {
+			continue
+		}
+		base, in := pathSpanBase, inDirAndFile
+		if w.dirChunks == 0 {
+			base, in = pathNameBase, inFilename
+		}
+		s := base + pathQualityWidth*q - pathSkipCost*float64(min(w.skipped, pathMaxSkips))
+		if w.typo {
+			s -= pathTypoCost
+		}
+		if impl && isHeader(fileExt(f)) {
+			s *= implHeaderFactor
+		}
+		if s >= threshold {
+			top.push(Match{File: int32(id), Root: int(f.root), Path: f.path, Score: s, MatchedIn: in, Reason: "path:typo"})
+		}
+	}
+	return nil
 }

@@ -51,6 +51,10 @@ func TestFindAcrossPath(t *testing.T) {
 		{"words in any order", "browser workbench", "src/vs/workbench/browser/workbench.ts"},
 		{"words in any order", "workbench.ts browser", "src/vs/workbench/browser/workbench.ts"},
 		{"words in any order", "window node", "src/vs/workbench/electron-node/window.ts"},
+		{"one typo", "nethtpserver", "net/http/server.go"},
+		{"one typo", "jsondecoder", "encoding/json/decode.go"},
+		{"one typo", "buitlincatfile", "builtin/cat-file.c"},
+		{"one typo", "builtinwrtietree", "builtin/write-tree.c"},
 		{"CamelCase", "HttpServer", "net/http/server.go"},
 		{"slash anywhere", "http/serv", "net/http/server.go"},
 		{"slash anywhere", "net/httpserver", "net/http/server.go"},
@@ -123,6 +127,19 @@ func TestFindNoJunk(t *testing.T) {
 	// one letter of a directory is no evidence: "t" of t/ with "bugreport"
 	if got := findPaths(t, e, "t/bugreport"); len(got) == 0 || got[0] != "t/t0091-bugreport.sh" {
 		t.Errorf("t/bugreport = %v", got)
+	}
+}
+
+func TestAdvanceWithOneEdit(t *testing.T) {
+	tk := &newPathQuery("htpserver").tokens[0]
+	// "htp" for "http": the second t missing, after two exact bytes
+	if o0, o1 := tk.advance1(1, 0, "http", 1); o0 != 1<<1|1<<2 || o1&(1<<3) == 0 {
+		t.Errorf("advance1 = %b, %b", o0, o1)
+	}
+	// no edit before typoLead exact bytes: "xtp" does not start "http"
+	tk = &newPathQuery("xtpserver").tokens[0]
+	if o0, o1 := tk.advance1(1, 0, "http", 1); o0|o1 != 0 {
+		t.Errorf("advance1 = %b, %b", o0, o1)
 	}
 }
 

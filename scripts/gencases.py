@@ -50,7 +50,7 @@ def main():
         n = collections.Counter()
         out = []
         def emit(kind, cat, q, exp, hist=()):
-            if n[(kind, cat)] >= 12: return
+            if n[(kind, cat)] >= (30 if cat == "no_match" else 12): return
             n[(kind, cat)] += 1
             out.append({"id": f"{name}/{kind[0]}/{cat}/{n[(kind, cat)]}", "corpus": name, "kind": kind,
                         "category": cat, "query": q, "expected": exp, "history": list(hist)})
