@@ -9,7 +9,7 @@ FUZZTIME ?= 30s
 build:
 	$(GO) build -o $(BIN) ./cmd/wayfind
 
-# make run Q=authmidlware [ROOT=dir]
+# make run Q=lspserver [ROOT=dir]
 run: build
 	./$(BIN) find --root "$(or $(ROOT),.)" --format text "$(or $(Q),main)"
 

@@ -8,33 +8,46 @@ import (
 	"strings"
 )
 
-// A find query is matched against each distinct squashed stem first (file
-// names repeat: babel has 27k files and 1.2k names), then against
-// directories. The name classes, best first:
+// A find query is read three ways, and each file keeps its best reading:
+//
+//  1. against each distinct squashed stem (file names repeat: babel has
+//     27k files and 1.2k names) — the name classes below;
+//  2. across the whole path, directories and name together
+//     (pathmatch.go: "nethttpserver", "buicatfil", "js color", a query
+//     naming a directory), run beside 1 on another core and scoring at
+//     most pathCeiling, under every literal reading of the name;
+//  3. when neither fits well, 2 again with one edit ("nethtpserver").
+//
+// The name classes, best first:
 //
 //	1.00                 exact: the squashed query is the squashed stem
 //	0.80 + 0.15×cover    prefix of the stem ("authmid" → auth_middleware)
 //	0.78 + 0.15×cover    every query word is a word of the stem, in order
 //	0.75 + 0.15×cover    substring starting at a word of the stem
-//	0.70 + 0.15×cover    every query word inside the stem, in order
+//	0.70 + 0.15×cover    every query word inside the stem, in order, each
+//	                     at a word start or minInnerRun bytes long
 //	0.64 + 0.15×cover    initials: consecutive prefixes of the stem's words
 //	                     ("stametexpautcontes" → StatsdMetricsExportAuto…);
 //	                     −0.03 for each stem word skipped in between
 //	0.60 + 0.15×cover    substring inside a word
 //	typo × 0.8           the squashed query within the edit budget of the
 //	                     stem (see score.go): "librrycontentfiltertests"
-//	0.30 + 0.20×cover    any subsequence (fzf's notion), the last resort
+//	0.30 + 0.20×cover    a subsequence whose runs begin words or are
+//	                     minInnerRun long (fzf's notion with a floor:
+//	                     scattered letters are no match), the last resort
 //
 // cover = len(query)/len(stem) prefers the name the query explains most of.
 // Each class's floor sits above the next class's ceiling as far as
-// possible, so a more literal reading of the query always wins.
+// possible, so a more literal reading of the query always wins. Ties are
+// broken by tieBreak (exact case first, tests and fixtures last), then by
+// the shorter path.
 //
 // Directory terms ("hpack/static") must each match a directory of the
 // path, innermost term nearest the file, as equal (1), prefix (0.85),
-// substring (0.7) or one typo (0.6), each directory skipped costing 40%
-// (the query reads as a path fragment); the file's score is then
-// name × (0.7 + 0.3 × dirs). Files whose directories miss a term keep
-// half their score: the name is still evidence.
+// substring of minInnerRun bytes or more (0.7) or one typo (0.6), each
+// directory skipped costing 40% (the query reads as a path fragment); the
+// file's score is then name × (0.7 + 0.3 × dirs). Files whose directories
+// miss a term keep half their score: the name is still evidence.
 
 // FindRequest is find/files' input.
 type FindRequest struct {
