@@ -528,15 +528,7 @@ func initials(q string, w []string) (skips int, ok bool) {
 	}
 	const unknown, impossible = -1, 1 << 30
 	var buf [1024]int
-	var memo []int
-	if n := (len(q) + 1) * (len(w) + 1); n <= len(buf) {
-		memo = buf[:n]
-	} else {
-		memo = make([]int, n)
-	}
-	for i := range memo {
-		memo[i] = unknown
-	}
+	memo := table(buf[:], (len(q)+1)*(len(w)+1), unknown)
 	// best(qi, wi): fewest skips to read q[qi:] from words w[wi:], where
 	// word wi is used next (skipping happens in the caller).
 	var best func(qi, wi int) int
@@ -589,15 +581,7 @@ func (st *stemInfo) fuzzy(q string) bool {
 	// cost[i*(len(s)+1)+j]: fewest bytes in dropped-letter runs needed to
 	// read q[i:] from s[j:], where s[j-1] ended the previous run.
 	var buf [2048]int32
-	var cost []int32
-	if n := (len(q) + 1) * (len(s) + 1); n <= len(buf) {
-		cost = buf[:n]
-	} else {
-		cost = make([]int32, n)
-	}
-	for k := range cost {
-		cost[k] = unknown
-	}
+	cost := table(buf[:], (len(q)+1)*(len(s)+1), unknown)
 	var read func(i, j int) int32
 	read = func(i, j int) int32 {
 		if i == len(q) {
@@ -672,6 +656,21 @@ func dirTermMatch(t, d string) float64 {
 		return 0.6
 	}
 	return 0
+}
+
+// table returns n cells set to fill, in buf when it is large enough: the
+// DPs of a query keep their tables on the stack in the common case.
+func table[T any](buf []T, n int, fill T) []T {
+	var t []T
+	if n <= len(buf) {
+		t = buf[:n]
+	} else {
+		t = make([]T, n)
+	}
+	for i := range t {
+		t[i] = fill
+	}
+	return t
 }
 
 func isSubsequence(q, s string) bool {

@@ -744,13 +744,7 @@ func pathDP(t string, w *pathWords, landing bool, typos int) (float64, []chunk) 
 	size := (typos + 1) * (n + 1) * (nw + 1)
 	var fbuf [2048]float64
 	var qbuf, wbuf [2048]uint8
-	var f []float64
-	var tq, tw []uint8
-	if size <= len(fbuf) {
-		f, tq, tw = fbuf[:size], qbuf[:size], wbuf[:size]
-	} else {
-		f, tq, tw = make([]float64, size), make([]uint8, size), make([]uint8, size)
-	}
+	f, tq, tw := table(fbuf[:], size, 0), table(qbuf[:], size, 0), table(wbuf[:], size, 0)
 	at := func(e, i, j int) int { return (e*(n+1)+i)*(nw+1) + j }
 	for e := 0; e <= typos; e++ {
 		for j := 0; j <= nw; j++ {
