@@ -39,20 +39,26 @@ import (
 // the longest directory reading. Only files that fit are scored, by a DP
 // over their words (pathDP) that picks the best cut.
 //
-// The score is class + pathQualityWidth × quality:
+// The score is class + width × quality:
 //
-//	pathNameBase  0.62  every chunk in the name (tokens in any order, the
-//	                    extension as a word: "colorjs", "js color")
-//	pathSpanBase  0.56  chunks in directories, the last one in the name
-//	pathDirBase   0.48  every chunk in directories: the files directly in
-//	                    the first directory that completes the reading,
-//	                    entry files (index, main, mod, lib, __init__, or
-//	                    named like the directory) pathEntryBonus higher
+//	pathNameBase  0.56 + 0.24q  every chunk in the name (tokens in any
+//	                            order, the extension as a word: "colorjs",
+//	                            "js color")
+//	pathSpanBase  0.50 + 0.24q  chunks in directories, the last one in the
+//	                            name
+//	pathDirBase   0.48 + 0.10q  every chunk in directories: the files in
+//	                            the first directory that completes the
+//	                            reading, then those below it; entry files
+//	                            (index, main, mod, lib, __init__, or named
+//	                            like the directory) pathEntryBonus higher
 //
-// The classes sit below every literal reading of the name alone (find.go's
-// name classes: a substring at a word start is 0.75 or more, initials
-// 0.64 or more), so a name the query spells wins, and a match in the name
-// beats one only in directories. quality ∈ [0, 1] weighs:
+// The classes top out below every literal reading of the name alone
+// (find.go's name classes: a substring at a word start is 0.75 or more),
+// so a name the query spells wins. Of two readings of equal quality the
+// one in the name wins; but a perfect directory reading ("staging" for
+// test/staging/) beats a poor one that reaches into a name
+// (sta·g·in·g over statements/with/get-…-in-get…). quality ∈ [0, 1]
+// weighs:
 //
 //	0.30 whole     bytes in chunks that are whole words: a squashed word is
 //	               surer than an abbreviation of it
@@ -68,14 +74,12 @@ import (
 //	0.10 starts    the share of chunks that begin a component: ui/Input/
 //	               over ui/IDInput/ for "ui/input"
 const (
-	pathNameBase     = 0.62
-	pathSpanBase     = 0.56
+	pathNameBase     = 0.56
+	pathSpanBase     = 0.50
 	pathDirBase      = 0.48
-	pathQualityWidth = 0.18
-	// pathDirWidth keeps every directory-only reading under pathSpanBase,
-	// entry bonus included.
-	pathDirWidth   = pathSpanBase - pathDirBase - pathEntryBonus
-	pathEntryBonus = 0.02
+	pathQualityWidth = 0.24
+	pathDirWidth     = 0.10
+	pathEntryBonus   = 0.02
 	// pathSkipCost is taken off a reading for each directory between the
 	// deepest one it reads and the file (up to pathMaxSkips of them): the
 	// further the name lies from the directories typed, the less likely it
@@ -146,6 +150,9 @@ type pathToken struct {
 	// first[p] is charMask(text[p:p+1]): a chunk starting at p needs a
 	// word starting with it.
 	first []uint64
+	// once[p] holds the letters that occur exactly once in text[p:]: the
+	// only ones one edit can do without.
+	once []uint64
 }
 
 // pathQuery is a find query read across paths; nil when it has nothing a
@@ -179,9 +186,15 @@ func newPathQuery(raw string) *pathQuery {
 			tok.eq[t[i]] |= 1 << i
 		}
 		tok.first = make([]uint64, len(t))
+		tok.once = make([]uint64, len(t)+1)
 		for p := len(t) - 1; p >= 0; p-- {
 			tok.first[p] = charMask(t[p : p+1])
 			tok.need[p] = tok.need[p+1] | tok.first[p]
+			if tok.need[p+1]&tok.first[p] == 0 {
+				tok.once[p] = tok.once[p+1] | tok.first[p] // first time seen
+			} else {
+				tok.once[p] = tok.once[p+1] &^ tok.first[p] // seen again
+			}
 		}
 		pq.tokens = append(pq.tokens, tok)
 		pq.bytes += len(t)
@@ -227,8 +240,14 @@ func (t *pathToken) back(g uint64, w string, minLen int) uint64 {
 	return out
 }
 
-// reach is per-query scratch: each token's position set per directory.
-type reach struct{ sets []uint64 }
+// reach is per-query scratch: each token's position set per directory,
+// and for directory readings the directory each one belongs to and its
+// quality.
+type reach struct {
+	sets    []uint64
+	owner   []int32
+	quality []float64
+}
 
 var reachPool = sync.Pool{New: func() any { return &reach{} }}
 
@@ -288,29 +307,45 @@ func (e *Engine) pathReadings(ctx context.Context, pq *pathQuery, top *topK, thr
 	e.dirReach(pq, r.sets)
 	w := &pathWords{}
 
-	// Directories that complete every token: their own files, when the
-	// parent did not complete them already (the reading belongs to the
-	// first directory that finishes it).
+	// Directories that complete every token: the reading belongs to the
+	// first directory that finishes it (its parent does not), whose own
+	// files come first; files further down follow, pathSkipCost lower a
+	// level, down to pathMaxSkips levels. The quality of the reading is
+	// computed once, at the directory that finishes it.
+	if cap(r.owner) < nd {
+		r.owner, r.quality = make([]int32, nd), make([]float64, nd)
+	}
+	owner, quality := r.owner[:nd], r.quality[:nd]
 	for d := range e.dirInfos {
 		di := &e.dirInfos[d]
-		if len(di.files) == 0 || !completes(pq, r.sets, nd, d) || (di.parent >= 0 && completes(pq, r.sets, nd, int(di.parent))) {
+		owner[d] = -1
+		switch {
+		case !completes(pq, r.sets, nd, d):
+			continue
+		case di.parent >= 0 && owner[di.parent] >= 0:
+			owner[d] = owner[di.parent]
+		default:
+			w.reset(e, int32(d), -1)
+			q, ok := pathQualityOf(pq, w, false)
+			if !ok {
+				continue
+			}
+			owner[d], quality[d] = int32(d), q
+		}
+		o := owner[d]
+		levels := len(di.comps) - len(e.dirInfos[o].comps)
+		if levels > pathMaxSkips || len(di.files) == 0 {
 			continue
 		}
-		if top.full() && top.worst().Score >= pathDirBase+pathDirWidth+pathEntryBonus {
-			break
-		}
-		w.reset(e, int32(d), -1)
-		q, ok := pathQualityOf(pq, w, false)
-		if !ok {
+		base := pathDirBase + pathDirWidth*quality[o] - pathSkipCost*float64(levels)
+		if base+pathEntryBonus < threshold || top.full() && top.worst().Score >= base+pathEntryBonus {
 			continue
 		}
 		for _, id := range di.files {
 			f := &e.files[id]
-			s := pathDirBase + pathDirWidth*q
-			reason := "path:dir"
+			s, reason := base, "path:dir"
 			if isEntryFile(f, di) {
-				s += pathEntryBonus
-				reason = "path:dir-entry"
+				s, reason = s+pathEntryBonus, "path:dir-entry"
 			}
 			if s >= threshold {
 				top.push(Match{File: id, Root: int(f.root), Path: f.path, Score: s, MatchedIn: inDirOnly, Reason: reason})
@@ -887,24 +922,42 @@ func (e *Engine) pathTypos(ctx context.Context, pq *pathQuery, top *topK, thresh
 		if di.parent >= 0 {
 			a, b = s0[di.parent], s1[di.parent]
 		}
-		for _, w := range di.words {
-			x, y := t.advance1(a, b, w, dirMinChunk)
-			a, b = a|x, b|y
+		if di.initMask&t.letters != 0 { // chunks start exactly, edit or not
+			for _, w := range di.words {
+				x, y := t.advance1(a, b, w, dirMinChunk)
+				a, b = a|x, b|y
+			}
 		}
 		s0[d], s1[d] = a, b
 	}
 	w := &pathWords{}
-	for id := range e.files {
-		if id%4096 == 0 {
+	for d := range e.dirInfos {
+		if d%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		f := &e.files[id]
-		a, b := s0[f.dir]&^t.full, s1[f.dir]&^t.full
-		if bits.OnesCount64(t.need[63-bits.LeadingZeros64(a|b)]&^f.nameMask) > 1 {
+		// With one edit the name may lack one byte of what is left: a
+		// letter that occurs there once.
+		p := 63 - bits.LeadingZeros64((s0[d]|s1[d])&^t.full)
+		need, once := t.need[p], t.once[p]
+		if need&^(e.dirInfos[d].nameMask|once) != 0 || bits.OnesCount64(need&^e.dirInfos[d].nameMask) > 1 {
 			continue
 		}
+		for _, id := range e.dirInfos[d].files {
+			if m := need &^ e.files[id].nameMask; m&^once == 0 && bits.OnesCount64(m) <= 1 {
+				e.pathTypo(pq, t, id, s0[d]&^t.full, s1[d]&^t.full, w, top, threshold, impl)
+			}
+		}
+	}
+	return nil
+}
+
+// pathTypo reads file id's name on from the directory's positions a (no
+// edit used) and b (edit used), and scores the file if the token fits.
+func (e *Engine) pathTypo(pq *pathQuery, t *pathToken, id int32, a, b uint64, w *pathWords, top *topK, threshold float64, impl bool) {
+	{
+		f := &e.files[id]
 		text := e.stems[f.stem].text
 		from := 0
 		for i := 1; i <= len(text); i++ {
@@ -918,12 +971,12 @@ func (e *Engine) pathTypos(ctx context.Context, pq *pathQuery, top *topK, thresh
 			a, b = a|x, b|y
 		}
 		if (a|b)&t.full == 0 {
-			continue
+			return
 		}
-		w.reset(e, f.dir, int32(id))
+		w.reset(e, f.dir, id)
 		q, ok := pathQualityOf(pq, w, true)
 		if !ok {
-			continue
+			return
 		}
 		base, in := pathSpanBase, inDirAndFile
 		if w.dirChunks == 0 {
@@ -937,8 +990,7 @@ func (e *Engine) pathTypos(ctx context.Context, pq *pathQuery, top *topK, thresh
 			s *= implHeaderFactor
 		}
 		if s >= threshold {
-			top.push(Match{File: int32(id), Root: int(f.root), Path: f.path, Score: s, MatchedIn: in, Reason: "path:typo"})
+			top.push(Match{File: id, Root: int(f.root), Path: f.path, Score: s, MatchedIn: in, Reason: "path:typo"})
 		}
 	}
-	return nil
 }

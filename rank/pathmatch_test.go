@@ -67,6 +67,7 @@ func TestFindAcrossPath(t *testing.T) {
 		{"directory only, entry file first", "xyz", "xyz/index.js"},
 		{"directory only, entry file first", "concurrentfutures", "Lib/concurrent/futures/__init__.py"},
 		{"directory only", "encodingjson", "encoding/json/decode.go"},
+		{"directory only", "somepath", "some/path/fileA.txt"},
 		{"name beats directory", "partsquick", "parts/quickopen/quickopen.ts"},
 		{"literal name first", "ioutil", "io/ioutil/ioutil.go"},
 	}
@@ -99,6 +100,7 @@ func TestFindRankingRules(t *testing.T) {
 		{"the file beside the directories typed", "nethttpserver", "net/http/server.go", "net/http/httptest/server.go"},
 		{"the file beside the directories typed", "encodingjson", "encoding/json/encode.go", "encoding/json/internal/jsontest/testdata/golang_source.json.zst"},
 		{"entry file first", "xyz", "xyz/index.js", "xyz/helpers.js"},
+		{"the directory's own files, then deeper ones", "somepath", "some/path/fileA.txt", "some/path/other/fileBLonger.txt"},
 		{"directory's own files first", "co/te", "config/test/t1.js", "config/test/t2.js"},
 		{"a directory named like the file is no detour", "osexec", "os/exec/exec.go", "os/exec/lp_unix.go"},
 	}
