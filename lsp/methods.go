@@ -14,6 +14,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"wayfind/rank"
+	"wayfind/service"
 	"wayfind/session"
 	"wayfind/wire"
 )
@@ -54,15 +55,14 @@ func (s *server) status(ctx context.Context, raw json.RawMessage) (any, int, err
 		GC      bool `json:"gc"`
 	}
 	_ = json.Unmarshal(raw, &p) // find/status takes {} and tolerates anything
-	st := s.session().Status()
 	out := struct {
 		wire.Status
 		Runtime *runtimeStats `json:"runtime,omitempty"`
-	}{Status: wire.FromStatus(st)}
+	}{Status: s.service().Status()}
 	if p.Runtime {
 		out.Runtime = readRuntime(p.GC)
 	}
-	return out, st.Files, nil
+	return out, out.Files, nil
 }
 
 type runtimeStats struct {
@@ -93,17 +93,17 @@ func readRuntime(gc bool) *runtimeStats {
 }
 
 func (s *server) reindex(ctx context.Context, raw json.RawMessage) (any, int, error) {
-	st, err := s.session().Reindex(ctx)
-	if err != nil {
-		return nil, 0, err
-	}
-	return wire.FromStatus(st), st.Files, nil
+	st, err := s.service().Reindex(ctx)
+	return st, st.Files, err
 }
 
 // engine waits for an index of the current roots.
 func (s *server) engine(ctx context.Context) (*rank.Engine, error) {
 	return s.session().Engine(ctx)
 }
+
+// service is the request layer over the current session.
+func (s *server) service() *service.Service { return service.New(s.session()) }
 
 func (s *server) resolvePath(ctx context.Context, raw json.RawMessage) (any, int, error) {
 	var p struct {
@@ -118,34 +118,17 @@ func (s *server) resolvePath(ctx context.Context, raw json.RawMessage) (any, int
 	if p.Path == nil {
 		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "path is required")
 	}
-	if p.Limit < 0 {
-		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "limit must not be negative")
-	}
-	eng, err := s.engine(ctx)
-	if err != nil {
-		return nil, 0, err
-	}
-	history := s.session().History()
+	params := service.ResolveParams{Path: *p.Path, From: p.From, Limit: p.Limit}
 	if p.History != nil { // [] means "no history", not "the server's"
-		history = *p.History
+		params.History = append([]string{}, *p.History...)
 	}
-	res, err := eng.Resolve(ctx, rank.ResolveRequest{Path: *p.Path, From: p.From, History: history, Limit: p.Limit})
-	if err != nil {
-		return nil, 0, err
-	}
-	noteRerank(ctx, res.Rerank)
-	out := wire.FromResolve(eng.Index().Roots, res)
-	return out, len(out.Candidates), nil
+	return s.service().Resolve(ctx, params)
 }
 
-// checkQuery refuses the params every search request shares the rules of:
-// a query that must be present and a limit that must not be negative.
-func checkQuery(query *string, limit int) error {
-	switch {
-	case query == nil:
+// required refuses a request without its query.
+func required(query *string) error {
+	if query == nil {
 		return jsonrpc2.NewError(jsonrpc2.InvalidParams, "query is required")
-	case limit < 0:
-		return jsonrpc2.NewError(jsonrpc2.InvalidParams, "limit must not be negative")
 	}
 	return nil
 }
@@ -161,23 +144,10 @@ func (s *server) files(ctx context.Context, raw json.RawMessage) (any, int, erro
 	if err := decode(raw, &p); err != nil {
 		return nil, 0, err
 	}
-	if err := checkQuery(p.Query, p.Limit); err != nil {
+	if err := required(p.Query); err != nil {
 		return nil, 0, err
 	}
-	if p.Threshold < 0 || p.Threshold > 1 {
-		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "threshold must be between 0 and 1")
-	}
-	eng, err := s.engine(ctx)
-	if err != nil {
-		return nil, 0, err
-	}
-	res, err := eng.Find(ctx, rank.FindRequest{Query: *p.Query, Limit: p.Limit, Threshold: p.Threshold, Impl: p.Impl, Exact: p.Exact})
-	if err != nil {
-		return nil, 0, err
-	}
-	noteRerank(ctx, res.Rerank)
-	out := wire.FromFind(eng.Index().Roots, res)
-	return out, len(out.Matches), nil
+	return s.service().Find(ctx, service.FindParams{Query: *p.Query, Limit: p.Limit, Threshold: p.Threshold, Impl: p.Impl, Exact: p.Exact})
 }
 
 func (s *server) locate(ctx context.Context, raw json.RawMessage) (any, int, error) {
@@ -189,24 +159,10 @@ func (s *server) locate(ctx context.Context, raw json.RawMessage) (any, int, err
 	if err := decode(raw, &p); err != nil {
 		return nil, 0, err
 	}
-	if err := checkQuery(p.Query, p.Limit); err != nil {
+	if err := required(p.Query); err != nil {
 		return nil, 0, err
 	}
-	if p.MinConfidence < 0 || p.MinConfidence > 1 {
-		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "minConfidence must be between 0 and 1")
-	}
-	// The cascade reads symbols and contents: wait for them like
-	// workspace/symbol does, so that an answer does not depend on timing.
-	eng, err := s.session().LocateEngine(ctx)
-	if err != nil {
-		return nil, 0, err
-	}
-	res, err := eng.Locate(ctx, rank.LocateRequest{Query: *p.Query, Limit: p.Limit, MinConfidence: p.MinConfidence})
-	if err != nil {
-		return nil, 0, err
-	}
-	out := wire.FromLocate(eng.Index().Roots, res)
-	return out, len(out.Results), nil
+	return s.service().Locate(ctx, service.LocateParams{Query: *p.Query, Limit: p.Limit, MinConfidence: p.MinConfidence})
 }
 
 func (s *server) alternate(ctx context.Context, raw json.RawMessage) (any, int, error) {
@@ -219,20 +175,15 @@ func (s *server) alternate(ctx context.Context, raw json.RawMessage) (any, int, 
 	if p.URI == nil {
 		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "uri is required")
 	}
-	eng, err := s.engine(ctx)
-	if err != nil {
-		return nil, 0, err
-	}
 	path, ok := uriPath(*p.URI)
 	if !ok {
 		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "uri must be a file:// URI")
 	}
-	c, ok := eng.Alternate(path)
-	if !ok {
-		return nil, 0, nil
+	alt, err := s.service().Alternate(ctx, path)
+	if alt == nil || err != nil {
+		return nil, 0, err
 	}
-	roots := eng.Index().Roots
-	return map[string]string{"uri": wire.URI(roots, c.Root, c.Path), "path": c.Path}, 1, nil
+	return alt, 1, nil
 }
 
 // uriPath turns a file:// URI (or a plain absolute path) into a local path.

@@ -19,6 +19,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"wayfind/rank"
+	"wayfind/service"
 	"wayfind/session"
 	"wayfind/symbols"
 	"wayfind/workspace"
@@ -219,8 +220,8 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		var res any
 		var n int
 		var err error
-		rm := &requestMetrics{}
-		mctx := context.WithValue(rctx, metricsKey{}, rm)
+		rm := &service.Metrics{}
+		mctx := service.WithMetrics(rctx, rm)
 		s.guard(method, func() { res, n, err = h(s, mctx, req.Params()) })
 		if err == nil && res == nil && rctx.Err() != nil {
 			err = rctx.Err()
@@ -544,25 +545,11 @@ func (s *server) userLog(format string, args ...any) {
 
 // metric writes the one JSON line per request: method, elapsed ms, result
 // count (-1 when a count means nothing) and the error, if any.
-// requestMetrics collects what a handler reports for its metrics line.
-type requestMetrics struct {
-	rerankMs float64 // time in the model, when it was asked
-}
-
-type metricsKey struct{}
-
-// noteRerank records the model's share of a request.
-func noteRerank(ctx context.Context, st rank.RerankStats) {
-	if rm, ok := ctx.Value(metricsKey{}).(*requestMetrics); ok && st.Candidates > 0 {
-		rm.rerankMs += st.Ms
-	}
-}
-
-func (s *server) metric(method string, start time.Time, n int, err error, rms ...*requestMetrics) {
+func (s *server) metric(method string, start time.Time, n int, err error, rms ...*service.Metrics) {
 	s.metricElapsed(method, time.Since(start), n, err, rms...)
 }
 
-func (s *server) metricElapsed(method string, elapsed time.Duration, n int, err error, rms ...*requestMetrics) {
+func (s *server) metricElapsed(method string, elapsed time.Duration, n int, err error, rms ...*service.Metrics) {
 	m := struct {
 		Method    string  `json:"method"`
 		ElapsedMs float64 `json:"elapsedMs"`
@@ -571,7 +558,7 @@ func (s *server) metricElapsed(method string, elapsed time.Duration, n int, err 
 		Error     string  `json:"error,omitempty"`
 	}{Method: method, ElapsedMs: float64(elapsed.Microseconds()) / 1000, Results: n}
 	if len(rms) > 0 && rms[0] != nil {
-		m.RerankMs = rms[0].rerankMs
+		m.RerankMs = rms[0].RerankMs
 	}
 	if err != nil {
 		m.Error = err.Error()

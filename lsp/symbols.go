@@ -8,7 +8,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"wayfind/rank"
+	"wayfind/service"
 	"wayfind/symbols"
 	"wayfind/wire"
 )
@@ -21,22 +21,10 @@ func (s *server) workspaceSymbol(ctx context.Context, raw json.RawMessage) (any,
 	if err := decode(raw, &p); err != nil {
 		return nil, 0, err
 	}
-	if err := checkQuery(p.Query, p.Limit); err != nil {
+	if err := required(p.Query); err != nil {
 		return nil, 0, err
 	}
-	if q := rank.ParseSymbolQuery(*p.Query); q.Name == "" && len(q.Qualifier) == 0 {
-		// Editors ask with "" when the picker opens: nothing typed, nothing to rank.
-		return []wire.SymbolInformation{}, 0, nil
-	}
-	eng, err := s.session().SymbolEngine(ctx)
-	if err != nil {
-		return nil, 0, err
-	}
-	ms, err := eng.SearchSymbols(ctx, rank.SymbolRequest{Query: *p.Query, Limit: p.Limit})
-	if err != nil {
-		return nil, 0, err
-	}
-	return wire.FromSymbols(ms), len(ms), nil
+	return s.service().Symbols(ctx, service.SymbolParams{Query: *p.Query, Limit: p.Limit})
 }
 
 // documentSymbol parses the document as the editor has it (or, when it is

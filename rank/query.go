@@ -17,6 +17,10 @@ var ErrInput = errors.New("invalid input")
 
 func inputError(msg string) error { return &inputErr{msg} }
 
+// InputError is an error the caller must fix (it wraps ErrInput): every
+// front end reports it as bad input, with msg as it stands.
+func InputError(msg string) error { return inputError(msg) }
+
 type inputErr struct{ msg string }
 
 func (e *inputErr) Error() string { return e.msg }

@@ -260,3 +260,22 @@ func FromStatus(st session.Status) Status {
 	}
 	return out
 }
+
+// Alternate is find/alternate's result: the header of an implementation
+// or the implementation of a header.
+type Alternate struct {
+	URI  string `json:"uri"`
+	Path string `json:"path"`
+}
+
+// Read is MCP read_resolved's answer: what was read, from where, and why.
+type Read struct {
+	Path      string   `json:"path"`
+	URI       string   `json:"uri"`
+	Requested string   `json:"requested"`
+	Exact     bool     `json:"exact"`
+	Reasons   []string `json:"reasons,omitempty"`
+	Size      int64    `json:"size"`
+	Truncated bool     `json:"truncated"`
+	Text      string   `json:"text"`
+}

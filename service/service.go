@@ -1,0 +1,240 @@
+// Package service is the one request layer between the front ends (the
+// LSP server, the MCP server, the CLI) and the engine: one function per
+// question, each taking typed parameters, applying the rules every front
+// end shares — which index to wait for, limits and thresholds, the
+// navigation history, confinement to the roots — and returning the wire
+// shapes. A front end parses its own protocol, calls one of these and
+// formats the answer; it decides nothing else.
+//
+// Errors the caller must fix wrap rank.ErrInput (LSP: InvalidParams; MCP:
+// a tool error; CLI: exit 2). A file read_resolved cannot serve wraps
+// ErrUnreadable.
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"wayfind/rank"
+	"wayfind/session"
+	"wayfind/wire"
+)
+
+// Workspace is what a request needs from a workspace: session.Session
+// (the servers' live one) provides it.
+type Workspace interface {
+	// Engine answers from the file index, with symbols, contents and the
+	// model when they are there; it waits for nothing else.
+	Engine(ctx context.Context) (*rank.Engine, error)
+	// SymbolEngine waits for the symbol index.
+	SymbolEngine(ctx context.Context) (*rank.Engine, error)
+	// LocateEngine waits for the symbol and content indexes.
+	LocateEngine(ctx context.Context) (*rank.Engine, error)
+	// History lists recently visited files, most recent last; Visit adds one.
+	History() []string
+	Visit(file string)
+	Status() session.Status
+	Reindex(ctx context.Context) (session.Status, error)
+}
+
+// Service answers requests over one workspace. It is safe for concurrent use.
+type Service struct{ ws Workspace }
+
+// New returns the request layer over ws.
+func New(ws Workspace) *Service { return &Service{ws: ws} }
+
+// ErrUnreadable is wrapped by Read's refusals: no file clearly meant, not
+// a file of the index, binary, or an I/O failure.
+var ErrUnreadable = errors.New("cannot read")
+
+func invalid(format string, args ...any) error { return rank.InputError(fmt.Sprintf(format, args...)) }
+
+// checkLimit is the rule every listing shares: 0 means the default.
+func checkLimit(limit int) error {
+	if limit < 0 {
+		return invalid("limit must not be negative")
+	}
+	return nil
+}
+
+// checkFraction is the rule for thresholds and confidences.
+func checkFraction(name string, v float64) error {
+	if v < 0 || v > 1 {
+		return invalid("%s must be between 0 and 1", name)
+	}
+	return nil
+}
+
+// ResolveParams is find/resolvePath's (and path_resolve's) input.
+type ResolveParams struct {
+	Path string
+	From string
+	// History, most recent last; nil means the workspace's own, an empty
+	// list means none.
+	History []string
+	Limit   int
+}
+
+// Resolve turns a wrong, stale or mistyped path into the file it meant.
+func (s *Service) Resolve(ctx context.Context, p ResolveParams) (wire.Resolve, int, error) {
+	eng, res, err := s.resolve(ctx, p)
+	if err != nil {
+		return wire.Resolve{}, 0, err
+	}
+	out := wire.FromResolve(eng.Index().Roots, res)
+	return out, len(out.Candidates), nil
+}
+
+func (s *Service) resolve(ctx context.Context, p ResolveParams) (*rank.Engine, *rank.ResolveResult, error) {
+	if err := checkLimit(p.Limit); err != nil {
+		return nil, nil, err
+	}
+	eng, err := s.ws.Engine(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	history := p.History
+	if history == nil {
+		history = s.ws.History()
+	}
+	res, err := eng.Resolve(ctx, rank.ResolveRequest{Path: p.Path, From: p.From, History: history, Limit: p.Limit})
+	if err != nil {
+		return nil, nil, err
+	}
+	noteRerank(ctx, res.Rerank)
+	return eng, res, nil
+}
+
+// FindParams is find/files' (and find_files') input.
+type FindParams struct {
+	Query     string
+	Limit     int
+	Threshold float64
+	Impl      bool
+	Exact     bool
+}
+
+// Find is the fuzzy file search. It answers from the file index at once:
+// it is what a picker calls on every keystroke.
+func (s *Service) Find(ctx context.Context, p FindParams) (wire.Files, int, error) {
+	if err := checkLimit(p.Limit); err != nil {
+		return wire.Files{}, 0, err
+	}
+	if err := checkFraction("threshold", p.Threshold); err != nil {
+		return wire.Files{}, 0, err
+	}
+	eng, err := s.ws.Engine(ctx)
+	if err != nil {
+		return wire.Files{}, 0, err
+	}
+	res, err := eng.Find(ctx, rank.FindRequest{Query: p.Query, Limit: p.Limit, Threshold: p.Threshold, Impl: p.Impl, Exact: p.Exact})
+	if err != nil {
+		return wire.Files{}, 0, err
+	}
+	noteRerank(ctx, res.Rerank)
+	out := wire.FromFind(eng.Index().Roots, res)
+	return out, len(out.Matches), nil
+}
+
+// LocateParams is find/locate's (and locate's) input.
+type LocateParams struct {
+	Query         string
+	Limit         int
+	MinConfidence float64
+}
+
+// Locate answers "where is X implemented". The cascade reads symbols and
+// contents, so it waits for both: an answer must not depend on timing.
+func (s *Service) Locate(ctx context.Context, p LocateParams) (wire.Locate, int, error) {
+	if err := checkLimit(p.Limit); err != nil {
+		return wire.Locate{}, 0, err
+	}
+	if err := checkFraction("minConfidence", p.MinConfidence); err != nil {
+		return wire.Locate{}, 0, err
+	}
+	eng, err := s.ws.LocateEngine(ctx)
+	if err != nil {
+		return wire.Locate{}, 0, err
+	}
+	res, err := eng.Locate(ctx, rank.LocateRequest{Query: p.Query, Limit: p.Limit, MinConfidence: p.MinConfidence})
+	if err != nil {
+		return wire.Locate{}, 0, err
+	}
+	out := wire.FromLocate(eng.Index().Roots, res)
+	return out, len(out.Results), nil
+}
+
+// SymbolParams is workspace/symbol's (and workspace_symbols') input.
+type SymbolParams struct {
+	Query string
+	Limit int
+}
+
+// Symbols searches definitions by name. Nothing typed (an editor opening
+// its picker sends "") is nothing to rank: an empty list, at once.
+func (s *Service) Symbols(ctx context.Context, p SymbolParams) ([]wire.SymbolInformation, int, error) {
+	if err := checkLimit(p.Limit); err != nil {
+		return nil, 0, err
+	}
+	if q := rank.ParseSymbolQuery(p.Query); q.Name == "" && len(q.Qualifier) == 0 {
+		return []wire.SymbolInformation{}, 0, nil
+	}
+	eng, err := s.ws.SymbolEngine(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	ms, err := eng.SearchSymbols(ctx, rank.SymbolRequest{Query: p.Query, Limit: p.Limit})
+	if err != nil {
+		return nil, 0, err
+	}
+	return wire.FromSymbols(ms), len(ms), nil
+}
+
+// Alternate is the header for an implementation and back (nil when there
+// is none); file is a local path.
+func (s *Service) Alternate(ctx context.Context, file string) (*wire.Alternate, error) {
+	eng, err := s.ws.Engine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c, ok := eng.Alternate(file)
+	if !ok {
+		return nil, nil
+	}
+	return &wire.Alternate{URI: wire.URI(eng.Index().Roots, c.Root, c.Path), Path: c.Path}, nil
+}
+
+// Status is the workspace's state.
+func (s *Service) Status() wire.Status { return wire.FromStatus(s.ws.Status()) }
+
+// Reindex re-reads the roots and waits for every index.
+func (s *Service) Reindex(ctx context.Context) (wire.Status, error) {
+	st, err := s.ws.Reindex(ctx)
+	if err != nil {
+		return wire.Status{}, err
+	}
+	return wire.FromStatus(st), nil
+}
+
+// Visit records that a file (absolute path or file:// URI) was looked at.
+func (s *Service) Visit(file string) { s.ws.Visit(file) }
+
+// Metrics collects what a request reports beyond its answer, for a front
+// end's metrics line: put one in the context with WithMetrics.
+type Metrics struct {
+	RerankMs float64 // time in the model, when it was asked
+}
+
+type metricsKey struct{}
+
+// WithMetrics returns a context whose requests fill m.
+func WithMetrics(ctx context.Context, m *Metrics) context.Context {
+	return context.WithValue(ctx, metricsKey{}, m)
+}
+
+func noteRerank(ctx context.Context, st rank.RerankStats) {
+	if m, ok := ctx.Value(metricsKey{}).(*Metrics); ok && st.Candidates > 0 {
+		m.RerankMs += st.Ms
+	}
+}
