@@ -193,7 +193,7 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 	for id, sh := range symHits {
 		m := e.scoreFile(&q, id, sh, req.Impl)
 		m.MatchedIn = inSymbol
-		if len(q.Dirs) > 0 && m.Score < sh.score*0.7 {
+		if len(q.Dirs) > 0 && m.Score < sh.score*dirTermsFloor {
 			continue // directory terms the file does not match
 		}
 		push(m)
@@ -260,16 +260,19 @@ func (e *Engine) scoreFile(q *FindQuery, id int32, nm nameMatch, impl bool) Matc
 	if len(q.Dirs) > 0 {
 		d := matchDirTerms(q.Dirs, e.dirInfos[f.dir].sq)
 		if d > 0 {
-			score *= 0.7 + 0.3*d
+			score *= dirTermsFloor + (1-dirTermsFloor)*d
 			in = inFileAndDir
 		} else {
-			score *= 0.5
+			score *= dirTermsMissed
 		}
 	}
 	if q.Ext != "" {
 		_, ext := splitExt(f.baseName())
 		if a, _ := extAffinity(q.Ext, ext); a < 1 {
-			score *= 0.85 + 0.15*(a-0.7)/0.3
+			// the extension's affinity, from extOther up to 1, scaled
+			// into findExtFloor..1: a name typed with an extension still
+			// names the file when the extension differs.
+			score *= findExtFloor + (1-findExtFloor)*(a-extOther)/(1-extOther)
 		}
 	}
 	if impl && isHeader(fileExt(f)) {
@@ -327,6 +330,17 @@ func isAuxiliary(path string) bool {
 	return strings.HasPrefix(ls, "test_") || strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") ||
 		strings.Contains(stem, "FIXTURE")
 }
+
+// Directory terms ("hpack/static"): a file whose directories match them
+// keeps dirTermsFloor of its name's score at the least and all of it when
+// they match exactly; one whose directories miss a term keeps
+// dirTermsMissed (the name is still evidence).
+const (
+	dirTermsFloor  = 0.7
+	dirTermsMissed = 0.5
+	// findExtFloor is what a file with the least related extension keeps.
+	findExtFloor = 0.85
+)
 
 // implHeaderFactor ranks a header just below its implementation when the
 // caller asks for implementations (--impl, "where is X implemented").

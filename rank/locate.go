@@ -56,6 +56,11 @@ func isTestPath(p string) bool {
 // DefaultMinConfidence is the evidence at which the cascade stops.
 const DefaultMinConfidence = 0.7
 
+// confidenceFloor is the share of its score the top result keeps as
+// confidence when a rival scores the same; a lead of 0.1 or more keeps
+// all of it (the margin is the lead × 10, at most 1).
+const confidenceFloor = 0.6
+
 // maxRecovery bounds the recovery steps of one query.
 const maxRecovery = 3
 
@@ -227,7 +232,7 @@ func (l *locator) confidence() float64 {
 		margin = min(1, (top.Score-h.Score)*10)
 		break
 	}
-	return top.Score * (0.6 + 0.4*margin)
+	return top.Score * (confidenceFloor + (1-confidenceFloor)*margin)
 }
 
 // counterparts reports a header and an implementation of one stem.

@@ -9,7 +9,7 @@ import "math"
 //
 //	lexical   = name × (0.75 + 0.25 × dirs)     (query with directories)
 //	lexical   = name × 0.875                     (bare name: dirs say nothing)
-//	total     = lexical + 0.06 × proximity
+//	total     = lexical + proxWeight × proximity
 //
 // name compares base names, as stem × extension:
 //
@@ -51,8 +51,10 @@ import "math"
 // shared leading directories with the referring document (`from`) and each
 // recently visited file, divided by the deeper of the two directories, the
 // most recent visit weighing 1 and each older one 0.9 times the next. Its
-// weight (0.06) is below the gap between any two name classes above, so
-// history breaks ties and lifts near-ties but never rescues a poor match.
+// weight (proxWeight, 0.8 × ResolveMargin = 0.008) is below the margin that
+// makes a lexical lead count, and so below the gap between any two name
+// classes above (exact → case is 0.02 × 0.875): history breaks ties but
+// never overturns a lexical lead, let alone rescues a poor match.
 //
 // A candidate is returned as `resolved` only when its lexical score is at
 // least ResolveMin and it is clearly ahead of the runner-up: lexically by
@@ -66,8 +68,11 @@ const (
 	ResolveMin    = 0.6
 	ResolveMargin = 0.01
 	// ProxMargin is the proximity lead that breaks a lexical tie.
-	ProxMargin   = 0.05
-	proxWeight   = 0.06
+	ProxMargin = 0.05
+	// proxWeight is below ResolveMargin, so that proximity can reorder
+	// only candidates whose names are lexically tied: no history makes a
+	// case or typo reading outrank an exact one (orderings_test.go).
+	proxWeight   = 0.8 * ResolveMargin
 	dirInnerCost = 0.3
 	dirLeadCost  = 0.03
 )

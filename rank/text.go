@@ -163,6 +163,9 @@ var sourceLang = map[string]bool{
 	"sh": true, "bash": true, "groovy": true, "clj": true, "elm": true, "vue": true, "svelte": true,
 }
 
+// extOther is extAffinity's floor: two unrelated extensions.
+const extOther = 0.7
+
 // extAffinity scores how well a candidate's extension stands in for the
 // query's: 1 same, then family, then any two source languages.
 func extAffinity(q, c string) (float64, string) {
@@ -181,5 +184,5 @@ func extAffinity(q, c string) (float64, string) {
 	if sourceLang[lq] && sourceLang[lc] {
 		return 0.88, "ext:language"
 	}
-	return 0.7, "ext:other"
+	return extOther, "ext:other"
 }
