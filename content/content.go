@@ -25,6 +25,8 @@ import (
 
 	"wayfind/pool"
 	"wayfind/workspace"
+
+	"wayfind/ident"
 )
 
 // DefaultMaxBytes bounds the files read (for the index and for checks).
@@ -127,7 +129,7 @@ func Words(text []byte, fn func(w []byte)) {
 			}
 			// A hump starts at an upper-case letter after a lower-case one
 			// or a digit, or before a lower-case one after upper-case ones.
-			if k > 0 && isUpper(c) && len(part) > 0 && (isLowerOrDigit(tok[k-1]) || (k+1 < len(tok) && isLowerByte(tok[k+1]) && isUpper(tok[k-1]))) {
+			if len(part) > 0 && ident.HumpAt(tok, k) {
 				flush()
 			}
 			lc := lower(c)
@@ -155,9 +157,7 @@ func hasNonASCII(b []byte) bool {
 func isWord(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
 }
-func isUpper(c byte) bool        { return c >= 'A' && c <= 'Z' }
-func isLowerByte(c byte) bool    { return c >= 'a' && c <= 'z' }
-func isLowerOrDigit(c byte) bool { return isLowerByte(c) || c >= '0' && c <= '9' }
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
 func lower(c byte) byte {
 	if isUpper(c) {
 		return c + 'a' - 'A'
@@ -303,17 +303,10 @@ func readFilter(file string, prev *filter, max int) *filter {
 		return prev
 	}
 	text, err := os.ReadFile(file)
-	if err != nil || isBinary(text) {
+	if err != nil || workspace.IsBinary(text) {
 		return nil
 	}
 	f := newFilter(text)
 	f.size, f.modTime = st.Size(), st.ModTime().UnixNano()
 	return f
-}
-
-func isBinary(b []byte) bool {
-	if len(b) > 8000 {
-		b = b[:8000]
-	}
-	return bytes.IndexByte(b, 0) >= 0
 }

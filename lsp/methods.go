@@ -3,12 +3,9 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"net/url"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strconv"
-	"strings"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -187,19 +184,7 @@ func (s *server) alternate(ctx context.Context, raw json.RawMessage) (any, int, 
 }
 
 // uriPath turns a file:// URI (or a plain absolute path) into a local path.
-func uriPath(u string) (string, bool) {
-	if strings.HasPrefix(u, "file:") {
-		parsed, err := url.Parse(u)
-		if err != nil || parsed.Path == "" {
-			return "", false
-		}
-		return filepath.FromSlash(parsed.Path), true
-	}
-	if filepath.IsAbs(u) {
-		return u, true
-	}
-	return "", false
-}
+func uriPath(u string) (string, bool) { return wire.FilePath(u) }
 
 // progress reports a full index as $/progress when the client can show
 // it: create a token, then begin, reports, end.

@@ -9,8 +9,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/url"
-	"path/filepath"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -18,6 +16,7 @@ import (
 	"wayfind/rank"
 	"wayfind/service"
 	"wayfind/session"
+	"wayfind/wire"
 )
 
 type pathResolveIn struct {
@@ -71,7 +70,7 @@ func New(sess *session.Session, o Options) *mcp.Server {
 		}
 		var dirs []string
 		for _, r := range res.Roots {
-			if p, ok := fileURIPath(r.URI); ok {
+			if p, ok := wire.FilePath(r.URI); ok {
 				dirs = append(dirs, p)
 			}
 		}
@@ -157,17 +156,4 @@ func answer(v any, err error) (*mcp.CallToolResult, any, error) {
 		return nil, nil, err
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil, nil
-}
-
-// fileURIPath is the local path of a file:// URI.
-func fileURIPath(u string) (string, bool) {
-	p, ok := strings.CutPrefix(u, "file://")
-	if !ok {
-		return "", false
-	}
-	p = strings.TrimPrefix(p, "localhost")
-	if un, err := url.PathUnescape(p); err == nil {
-		p = un
-	}
-	return filepath.FromSlash(p), filepath.IsAbs(filepath.FromSlash(p))
 }

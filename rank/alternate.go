@@ -5,11 +5,24 @@ import (
 	"strings"
 )
 
-// Header and implementation extensions, each list in order of preference.
+// Header and implementation extensions of C-family code, each list in
+// order of preference: the one definition alternate, find's --impl and
+// locate use.
 var (
-	headerExts = []string{"h", "hpp", "hh", "hxx", "h++", "inl"}
+	headerExts = []string{"h", "hpp", "hh", "hxx", "h++", "inl", "inc"}
 	implExts   = []string{"c", "cc", "cpp", "cxx", "c++", "m", "mm"}
 )
+
+// isHeader reports whether ext (without the dot, any case) is a header's.
+func isHeader(ext string) bool {
+	ext = strings.ToLower(ext)
+	for _, h := range headerExts {
+		if ext == h {
+			return true
+		}
+	}
+	return false
+}
 
 // Alternate returns the header for an implementation file or the
 // implementation for a header (file: absolute path, file:// URI or

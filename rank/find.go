@@ -346,14 +346,6 @@ const (
 // caller asks for implementations (--impl, "where is X implemented").
 const implHeaderFactor = 0.95
 
-func isHeader(ext string) bool {
-	switch strings.ToLower(ext) {
-	case "h", "hh", "hpp", "hxx", "h++", "inc":
-		return true
-	}
-	return false
-}
-
 func matchBefore(a, b *Match) bool {
 	return ranksBefore(a.Score, b.Score, a.Path, b.Path, a.Root, b.Root)
 }

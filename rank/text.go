@@ -1,6 +1,10 @@
 package rank
 
-import "strings"
+import (
+	"strings"
+
+	"wayfind/ident"
+)
 
 // squash lower-cases s and keeps only ASCII letters and digits (other bytes
 // of a UTF-8 sequence are kept as they are): the form in which
@@ -28,10 +32,10 @@ func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
 func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// words splits a name into lower-case words at separators, camel humps
-// ("parseHTTPRequest" → parse, http, request) and nowhere else: digits stay
-// with their word ("t9125", "i18n"), because that is how people abbreviate
-// them.
+// words splits a name into lower-case words at separators and camel humps
+// (ident.HumpAt: "parseHTTPRequest" → parse, http, request; "md5Hash" →
+// md5, hash) and nowhere else: digits stay with the word before them
+// ("t9125", "i18n"), because that is how people abbreviate them.
 func words(s string) []string {
 	var out []string
 	start := -1
@@ -51,9 +55,7 @@ func words(s string) []string {
 			start = i
 			continue
 		}
-		prev := s[i-1]
-		// aB → a|B ; ABc → A|Bc (the last capital of a run starts the next word)
-		if isUpper(c) && (isLower(prev) || (isUpper(prev) && i+1 < len(s) && isLower(s[i+1]))) {
+		if ident.HumpAt(s, i) { // aB, 5B → a|B ; ABc → A|Bc
 			flush(i)
 			start = i
 		}
@@ -140,7 +142,7 @@ func splitExt(base string) (stem, ext string) {
 // costs most.
 var extFamily = map[string]string{
 	"js": "js", "mjs": "js", "cjs": "js", "jsx": "js", "ts": "js", "tsx": "js", "mts": "js", "cts": "js",
-	"c": "c", "h": "c", "cc": "c", "cpp": "c", "cxx": "c", "c++": "c", "hh": "c", "hpp": "c", "hxx": "c", "h++": "c", "inl": "c", "ipp": "c", "m": "c", "mm": "c",
+	"c": "c", "h": "c", "cc": "c", "cpp": "c", "cxx": "c", "c++": "c", "hh": "c", "hpp": "c", "hxx": "c", "h++": "c", "inl": "c", "inc": "c", "ipp": "c", "m": "c", "mm": "c",
 	"java": "jvm", "kt": "jvm", "kts": "jvm", "scala": "jvm", "groovy": "jvm", "gradle": "jvm",
 	"sh": "sh", "bash": "sh", "zsh": "sh", "ksh": "sh", "fish": "sh",
 	"yml": "yaml", "yaml": "yaml",

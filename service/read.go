@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"wayfind/wire"
+	"wayfind/workspace"
 )
 
 // What Read returns at most: 64 KiB unless asked, never more than 4 MiB.
@@ -88,7 +89,7 @@ func (s *Service) Read(ctx context.Context, p ReadParams) (*wire.Read, error) {
 			data = data[:len(data)-1]
 		}
 	}
-	if strings.IndexByte(string(data[:min(len(data), 8000)]), 0) >= 0 {
+	if workspace.IsBinary(data) {
 		return nil, unreadable("%s is a binary file", c.Path)
 	}
 	s.ws.Visit(abs)

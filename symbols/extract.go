@@ -1,7 +1,6 @@
 package symbols
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"wayfind/workspace"
 )
 
 // DefaultMaxBytes is the default size limit: larger files are mostly
@@ -65,7 +66,7 @@ func (x *Extractor) Extract(ctx context.Context, lang *Language, src []byte) (sy
 	if len(src) > max {
 		return nil, ErrTooLarge
 	}
-	if isBinary(src) {
+	if workspace.IsBinary(src) {
 		return nil, ErrBinary
 	}
 	cq, err := lang.compiled()
@@ -112,15 +113,6 @@ func (x *Extractor) parse(ctx context.Context, lang *Language, src []byte) (*sit
 		return nil, err
 	}
 	return tree, nil
-}
-
-// isBinary reports a NUL byte near the start, as git and grep judge.
-func isBinary(src []byte) bool {
-	head := src
-	if len(head) > 8000 {
-		head = head[:8000]
-	}
-	return bytes.IndexByte(head, 0) >= 0
 }
 
 // found is one definition or scope seen by the query, before nesting is

@@ -6,6 +6,7 @@ package wire
 import (
 	"net/url"
 	"path/filepath"
+	"strings"
 
 	"wayfind/rank"
 	"wayfind/session"
@@ -58,6 +59,23 @@ type Resolve struct {
 // FileURI is the file:// URI of an absolute path.
 func FileURI(abs string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+}
+
+// FilePath is the local path a file:// URI (or a plain absolute path)
+// names: FileURI's inverse, the one place URIs become paths.
+func FilePath(u string) (string, bool) {
+	if strings.HasPrefix(u, "file:") {
+		parsed, err := url.Parse(u)
+		if err != nil || parsed.Path == "" {
+			return "", false
+		}
+		p := filepath.FromSlash(parsed.Path)
+		return p, filepath.IsAbs(p)
+	}
+	if filepath.IsAbs(u) {
+		return u, true
+	}
+	return "", false
 }
 
 // URI is the file:// URI of a root-relative path.

@@ -1,0 +1,23 @@
+// Package ident is how wayfind cuts a name into words, the one rule the
+// ranking engine (file names, directories, symbols) and the content index
+// (identifiers in text) share, so that a query's words meet a file's the
+// same way everywhere.
+package ident
+
+// HumpAt reports whether a new word starts at s[i] inside a run of
+// letters and digits (i > 0): at an upper-case letter after a lower-case
+// one or a digit ("parseHTTP" → parse|HTTP, "md5Hash" → md5|Hash), or at
+// the last capital of a run when a lower-case letter follows ("HTTPServer"
+// → HTTP|Server). Digits stay with the word before them ("t9125", "i18n",
+// "http2"): that is how people abbreviate them.
+func HumpAt[T ~string | ~[]byte](s T, i int) bool {
+	if i <= 0 || i >= len(s) || !isUpper(s[i]) {
+		return false
+	}
+	prev := s[i-1]
+	return isLower(prev) || isDigit(prev) || isUpper(prev) && i+1 < len(s) && isLower(s[i+1])
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
