@@ -331,11 +331,16 @@ func wordStarts(name string) uint64 {
 	return m
 }
 
+// minOneTypo is the shortest name (squashed bytes) one typo may stand in
+// for: "mian" for main, but no three-letter name, which has too many
+// neighbours one edit away.
+const minOneTypo = 4
+
 // typoBudget is how many edits a name of n bytes may carry and still be
 // recognised: none for tiny names (too many neighbours), growing slowly.
 func typoBudget(n int) int {
 	switch {
-	case n < 4:
+	case n < minOneTypo:
 		return 0
 	case n <= 8:
 		return 1

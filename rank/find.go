@@ -658,7 +658,7 @@ func dirTermMatch(t, d string) float64 {
 		return 0.85
 	case len(t) >= minInnerRun && strings.Contains(d, t):
 		return 0.7
-	case len(t) >= 5 && osa(t, d, 1) <= 1:
+	case oneTypo(t, d):
 		return 0.6
 	}
 	return 0

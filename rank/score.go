@@ -154,7 +154,7 @@ func componentMatch(q, c, sq, sc string) float64 {
 		return 0.95
 	case sq == sc && sq != "":
 		return 0.9
-	case len(sq) >= 5 && osa(sq, sc, 1) <= 1:
+	case oneTypo(sq, sc):
 		return 0.7
 	}
 	return 0

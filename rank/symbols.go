@@ -173,7 +173,7 @@ func (e *Engine) SearchSymbols(ctx context.Context, req SymbolRequest) ([]Symbol
 	}
 	qsq := squash(q.Name)
 	qmask := charMask(qsq)
-	typos := !req.Exact && len(qsq) >= 5
+	typos := !req.Exact && len(qsq) >= minOneTypo
 	var buckets [7][]symHit
 	for n := range si.names {
 		if n%8192 == 0 {

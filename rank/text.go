@@ -82,6 +82,13 @@ func charMask(s string) uint64 {
 	return m
 }
 
+// oneTypo reports whether typed is at most one edit (osa) from name and
+// long enough for typoBudget to allow one: the one typo rule of directory
+// names, symbol names and (as its first step) file names.
+func oneTypo(typed, name string) bool {
+	return typoBudget(len(typed)) >= 1 && osa(typed, name, 1) <= 1
+}
+
 // osa is the optimal-string-alignment distance (Levenshtein plus adjacent
 // transposition), the model of a typing slip. It gives up and returns
 // limit+1 as soon as the distance must exceed limit.
