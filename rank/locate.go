@@ -19,8 +19,9 @@ import (
 //     CamelCase normalised), so that a file named for the thing wins;
 //     asked for the implementation, headers and tests count 0.9;
 //  2. symbol: definitions named by the term — a type 0.95, a function
-//     0.90, a member 0.80; asked for the implementation, the file that
-//     defines a type's methods 0.97, above the header declaring it;
+//     0.90, a member 0.85 (symbolEvidence + locateSymbolLift); asked for
+//     the implementation, the file that defines a type's methods 0.97,
+//     above the header declaring it;
 //  3. recovery, at most three steps, when the above are empty or weak:
 //     content (the term's words in the indexed files' text, literally or
 //     joined by [ _-]?: 0.55 + 0.05 per match up to five), a header's
@@ -266,16 +267,12 @@ func (l *locator) symbols(fq *FindQuery, impl bool) {
 			continue
 		}
 		s := ref.sym
-		score := 0.80
-		switch {
-		case s.Kind.IsType():
-			score = 0.95
+		if s.Kind.IsType() {
 			types = append(types, s.Name)
-		case s.Kind == symbols.Function:
-			score = 0.90
 		}
-		if impl && isHeader(strings.ToLower(pathExt(rel))) {
-			score *= 0.95
+		score := symbolEvidence(s.Kind) + locateSymbolLift
+		if impl && isHeader(pathExt(rel)) {
+			score *= implHeaderFactor
 		}
 		rng := s.Select
 		l.add(LocateHit{File: id, Root: root, Path: rel, Range: &rng, Score: score, Via: "symbol",
@@ -301,10 +298,17 @@ func (l *locator) symbols(fq *FindQuery, impl bool) {
 	for id, n := range count {
 		f := &l.e.files[id]
 		rng := first[id].Select
-		l.add(LocateHit{File: id, Root: int(f.root), Path: f.path, Range: &rng, Score: 0.97, Via: "symbol",
+		l.add(LocateHit{File: id, Root: int(f.root), Path: f.path, Range: &rng, Score: symImplScore + locateSymbolLift, Via: "symbol",
 			Reason: fmt.Sprintf("symbol: implements %s (%d members)", types[0], n)})
 	}
 }
+
+// locateSymbolLift puts locate's symbol step above its file-name step: a
+// definition named by the term is better evidence of "where is X" than a
+// file whose name merely resembles it. On find's scale (symbolEvidence)
+// plus this: a type 0.95, a function 0.90, a member 0.85, the file
+// defining a type's methods 0.97.
+const locateSymbolLift = 0.05
 
 // recover takes the next recovery step that applies, and reports whether
 // there was one.

@@ -341,6 +341,18 @@ const (
 	symImplScore   = 0.92
 )
 
+// symbolEvidence is how well a definition of kind k named like the query
+// stands for the file that holds it: the one scale of find and locate.
+func symbolEvidence(k symbols.Kind) float64 {
+	switch {
+	case k.IsType():
+		return symTypeScore
+	case k == symbols.Function:
+		return symFuncScore
+	}
+	return symMemberScore
+}
+
 // symbolFiles maps the files defining a symbol named by the query's name
 // part (ignoring case and separators) to that reading.
 func (e *Engine) symbolFiles(q *FindQuery, impl bool) map[int32]nameMatch {
@@ -362,14 +374,7 @@ func (e *Engine) symbolFiles(q *FindQuery, impl bool) map[int32]nameMatch {
 	if n, ok := si.bySq[q.Squashed]; ok {
 		for _, r := range si.names[n].refs {
 			ref := &si.refs[r]
-			switch k := ref.sym.Kind; {
-			case k.IsType():
-				add(ref.file, nameMatch{symTypeScore, "symbol:" + k.String()})
-			case k == symbols.Function:
-				add(ref.file, nameMatch{symFuncScore, "symbol:function"})
-			default:
-				add(ref.file, nameMatch{symMemberScore, "symbol:" + k.String()})
-			}
+			add(ref.file, nameMatch{symbolEvidence(ref.sym.Kind), "symbol:" + ref.sym.Kind.String()})
 		}
 	}
 	if impl {
