@@ -29,10 +29,16 @@ func buildBinary(t *testing.T) string {
 	return bin
 }
 
+// need finds a client the test drives; like the ONNX Runtime tests
+// (rerank/reranktest), a missing one fails under CI=true (make test
+// installs it first) and is skipped, saying why, elsewhere.
 func need(t *testing.T, tool, hint string) {
 	t.Helper()
 	if _, err := exec.LookPath(tool); err != nil {
-		t.Fatalf("%s is not installed; run `make deps` (%s)", tool, hint)
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is not installed; run `make deps` (%s)", tool, hint)
+		}
+		t.Skipf("%s is not installed; run `make deps` (%s) to run this test", tool, hint)
 	}
 }
 
@@ -127,7 +133,10 @@ func TestNodeClient(t *testing.T) {
 	need(t, "node", "Debian package nodejs")
 	client := filepath.Join("..", "testdata", "clients", "node")
 	if _, err := os.Stat(filepath.Join(client, "node_modules", "vscode-jsonrpc")); err != nil {
-		t.Fatalf("node packages missing; run `make deps`: %v", err)
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("node packages missing; run `make deps`: %v", err)
+		}
+		t.Skipf("node packages missing; run `make deps` to run this test: %v", err)
 	}
 	bin := buildBinary(t)
 	dir := project(t)
