@@ -19,6 +19,7 @@ import (
 	"wayfind/lsp"
 	"wayfind/rank"
 	"wayfind/rerank"
+	"wayfind/service"
 	"wayfind/session"
 	"wayfind/symbols"
 	"wayfind/workspace"
@@ -141,9 +142,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		}
 		eng = eng.WithContent(ci)
 	}
+	// One question through the request layer, as the servers ask it.
+	svc := service.New(oneShot{eng})
 	switch {
 	case cmd == "locate":
-		res, err := eng.Locate(ctx, rank.LocateRequest{Query: opts.query, Limit: opts.limit, MinConfidence: opts.minConfidence})
+		res, _, err := svc.Locate(ctx, service.LocateParams{Query: opts.query, Limit: opts.limit, MinConfidence: opts.minConfidence})
 		if err != nil {
 			return out.fail(err)
 		}
@@ -155,13 +158,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		}
 		return out.symbols(opts, res, eng.Symbols().Len())
 	case cmd == "find":
-		res, err := eng.Find(ctx, rank.FindRequest{Query: opts.query, Limit: opts.limit, Threshold: opts.threshold, Exact: opts.exact, Impl: opts.impl})
+		res, _, err := svc.Find(ctx, service.FindParams{Query: opts.query, Limit: opts.limit, Threshold: opts.threshold, Exact: opts.exact, Impl: opts.impl})
 		if err != nil {
 			return out.fail(err)
 		}
 		return out.find(opts, res)
 	default:
-		res, err := eng.Resolve(ctx, rank.ResolveRequest{Path: opts.query, From: opts.from, History: opts.history, Limit: opts.limit})
+		history := opts.history
+		if history == nil {
+			history = []string{} // the CLI has no history but the flags'
+		}
+		res, _, err := svc.Resolve(ctx, service.ResolveParams{Path: opts.query, From: opts.from, History: history, Limit: opts.limit})
 		if err != nil {
 			return out.fail(err)
 		}

@@ -84,8 +84,8 @@ func (o *output) writeJSON(v any) {
 	_ = enc.Encode(v)
 }
 
-func (o *output) find(opts options, res *rank.FindResult) int {
-	ms := wire.FromFind(o.roots, res).Matches
+func (o *output) find(opts options, res wire.Files) int {
+	ms := res.Matches
 	mode := "fuzzy"
 	if opts.exact {
 		mode = "exact"
@@ -124,8 +124,7 @@ func (o *output) find(opts options, res *rank.FindResult) int {
 	return exitFound
 }
 
-func (o *output) resolve(opts options, res *rank.ResolveResult, total int) int {
-	out := wire.FromResolve(o.roots, res)
+func (o *output) resolve(opts options, out wire.Resolve, total int) int {
 	switch o.format {
 	case "json":
 		o.writeJSON(envelope{
@@ -144,10 +143,10 @@ func (o *output) resolve(opts options, res *rank.ResolveResult, total int) int {
 	default:
 		if out.Resolved != nil {
 			loc := out.Resolved.Path
-			if res.Line > 0 {
-				loc += fmt.Sprintf(":%d", res.Line)
-				if res.Col > 0 {
-					loc += fmt.Sprintf(":%d", res.Col)
+			if r := out.Resolved.Range; r != nil { // the query's :line[:col], 0-based on the wire
+				loc += fmt.Sprintf(":%d", r.Start.Line+1)
+				if r.Start.Character > 0 {
+					loc += fmt.Sprintf(":%d", r.Start.Character+1)
 				}
 			}
 			if o.quiet {
@@ -266,8 +265,7 @@ func (o *output) index(ix *workspace.Index, st symbols.SyncStats, took time.Dura
 	return exitFound
 }
 
-func (o *output) locate(opts options, res *rank.LocateResult, total int) int {
-	out := wire.FromLocate(o.roots, res)
+func (o *output) locate(opts options, out wire.Locate, total int) int {
 	switch o.format {
 	case "json":
 		o.writeJSON(envelope{
