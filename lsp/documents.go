@@ -4,10 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path"
-	"path/filepath"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -16,7 +12,6 @@ import (
 	"wayfind/pathlit"
 	"wayfind/rank"
 	"wayfind/wire"
-	"wayfind/workspace"
 )
 
 // Documents larger than this are not scanned for path literals.
@@ -280,115 +275,16 @@ func (s *server) pathRefs(ctx context.Context, uri protocol.DocumentURI) ([]path
 
 var errNotOpen = fmt.Errorf("document is not open")
 
-// resolveLiteral decides what one literal leads to: the file it names, or
-// (when it names none) the file it confidently meant.
+// resolveLiteral turns pathlit's judgement of one literal into what the
+// LSP shows: a link, or a warning with a fix.
 func resolveLiteral(ctx context.Context, eng *rank.Engine, d *document, lit pathlit.Literal) (pathRef, bool) {
-	res, err := eng.Resolve(ctx, rank.ResolveRequest{Path: lit.Text, From: d.path, History: []string{}, Limit: 1})
-	if err != nil || res.Resolved == nil {
+	ref, ok := pathlit.Judge(ctx, eng, d.path, lit)
+	if !ok {
 		return pathRef{}, false
 	}
-	roots := eng.Index().Roots
-	out := wire.FromResolve(roots, res)
-	r := pathRef{lit: lit, target: out.Resolved, rng: wire.Range{Start: d.position(lit.Start), End: d.position(lit.End)}}
-	if res.Exact {
-		return r, true
-	}
-	// The literal without its :line suffix, read as the engine read it.
-	q, err := rank.ParsePath(lit.Text)
-	if err != nil {
-		return pathRef{}, false
-	}
-	bare := strings.TrimSuffix(lit.Text, q.Suffix)
-	if !pathlit.HasExt(bare) {
-		// "./util/helpers" names a module, not a file: link it when the
-		// target is that path with an extension added, never flag it.
-		return r, importStyle(bare, d.path, roots[res.Resolved.Root], res.Resolved.Path)
-	}
-	if existsInRoots(bare, d.path, eng.Index()) {
-		return pathRef{}, false // a real file the index leaves out (ignored): not broken
-	}
-	if q.Up == 0 && !strings.HasPrefix(strings.TrimSpace(bare), ".") && strings.HasSuffix("/"+res.Resolved.Path, "/"+q.Path) {
-		// The literal is the tail of the file's path: an include or import
-		// read against a search path (#include "net/socket.h" for
-		// include/net/socket.h). Link it; it is not broken.
-		return r, true
-	}
-	r.broken = true
-	r.newText = rewrite(lit.Text, bare, d.path, roots[res.Resolved.Root], res.Resolved.Path)
-	return r, true
-}
-
-// importStyle reports whether target (root-relative) is the module path
-// lit, read from the document's directory or the root, plus an extension.
-func importStyle(lit, docPath, root, target string) bool {
-	targetAbs := filepath.Join(root, filepath.FromSlash(target))
-	noExt := strings.TrimSuffix(targetAbs, filepath.Ext(targetAbs))
-	lit = filepath.FromSlash(strings.ReplaceAll(lit, "\\", "/"))
-	candidates := []string{filepath.Join(root, lit)}
-	if docPath != "" {
-		candidates = append(candidates, filepath.Join(filepath.Dir(docPath), lit))
-	}
-	for _, c := range candidates {
-		if c == noExt || filepath.Join(c, "index") == noExt {
-			return true
-		}
-	}
-	return false
-}
-
-// existsInRoots reports whether lit names an existing file read from the
-// document's directory or a root, looking only inside the roots.
-func existsInRoots(lit, docPath string, ix *workspace.Index) bool {
-	lit = filepath.FromSlash(strings.ReplaceAll(lit, "\\", "/"))
-	var tries []string
-	if filepath.IsAbs(lit) {
-		tries = append(tries, lit)
-	} else {
-		if docPath != "" {
-			tries = append(tries, filepath.Join(filepath.Dir(docPath), lit))
-		}
-		for _, r := range ix.Roots {
-			tries = append(tries, filepath.Join(r, lit))
-		}
-	}
-	for _, t := range tries {
-		if _, _, inside := ix.RootOf(t); !inside {
-			continue
-		}
-		if st, err := os.Stat(t); err == nil && !st.IsDir() {
-			return true
-		}
-	}
-	return false
-}
-
-// rewrite writes target in the literal's own style: relative to the
-// document when it was ("./", "../"), absolute when it was, root-relative
-// otherwise; backslashes kept; a line suffix kept.
-func rewrite(lit, bare, docPath, root, target string) string {
-	suffix := lit[len(bare):]
-	targetAbs := filepath.Join(root, filepath.FromSlash(target))
-	slashed := strings.ReplaceAll(bare, "\\", "/")
-	var out string
-	switch {
-	case (strings.HasPrefix(slashed, "./") || strings.HasPrefix(slashed, "../")) && docPath != "":
-		rel, err := filepath.Rel(filepath.Dir(docPath), targetAbs)
-		if err != nil {
-			rel = target
-		}
-		out = filepath.ToSlash(rel)
-		if !strings.HasPrefix(out, "../") {
-			out = "./" + out
-		}
-	case path.IsAbs(slashed) || filepath.IsAbs(bare):
-		out = filepath.ToSlash(targetAbs)
-	default:
-		out = target
-	}
-	if strings.Contains(bare, "\\") && !strings.Contains(bare, "/") {
-		out = strings.ReplaceAll(out, "/", "\\")
-	}
-	return out + suffix
+	out := wire.FromResolve(eng.Index().Roots, ref.Result)
+	return pathRef{lit: lit, target: out.Resolved, rng: wire.Range{Start: d.position(lit.Start), End: d.position(lit.End)},
+		broken: ref.Broken, newText: ref.Fix}, true
 }
 
 type textDocumentParams struct {

@@ -1,6 +1,7 @@
 // Package pathlit finds the strings in a document that look like file
 // paths: quoted string literals in any language and Markdown link targets.
-// It reads text only; deciding whether a path exists is the engine's job.
+// Find reads text only; Judge (judge.go) decides, with the engine, what a
+// literal leads to: a link, or a broken path and its fix.
 package pathlit
 
 import (

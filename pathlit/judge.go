@@ -1,0 +1,144 @@
+package pathlit
+
+import (
+	"context"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"wayfind/rank"
+	"wayfind/workspace"
+)
+
+// Ref is what one literal of a document leads to.
+type Ref struct {
+	Literal Literal
+	// Result is the engine's reading of the literal; Result.Resolved is
+	// the file it names or confidently meant.
+	Result *rank.ResolveResult
+	// Broken: the literal names no file, but Result.Resolved is what it
+	// meant; Fix is the literal rewritten to name it, in its own style.
+	Broken bool
+	Fix    string
+}
+
+// Judge decides what lit, found in the document at docPath (absolute; ""
+// when the document is not a file), leads to: ok is false when it leads
+// nowhere a person would follow — nothing confident, or a real file the
+// index leaves out. The rules, in order:
+//
+//   - a literal the engine resolves exactly is a link;
+//   - one without an extension ("./util/helpers") names a module: a link
+//     when the target is that path plus an extension (or /index), never
+//     broken;
+//   - one naming an existing file inside the roots that the index leaves
+//     out (ignored) is neither;
+//   - one that is the tail of the target's path is an include read
+//     against a search path (#include "net/socket.h" for
+//     include/net/socket.h): a link, not broken;
+//   - anything else the engine confidently resolves is broken, with Fix.
+func Judge(ctx context.Context, eng *rank.Engine, docPath string, lit Literal) (Ref, bool) {
+	res, err := eng.Resolve(ctx, rank.ResolveRequest{Path: lit.Text, From: docPath, History: []string{}, Limit: 1})
+	if err != nil || res.Resolved == nil {
+		return Ref{}, false
+	}
+	r := Ref{Literal: lit, Result: res}
+	if res.Exact {
+		return r, true
+	}
+	// The literal without its :line suffix, read as the engine read it.
+	q, err := rank.ParsePath(lit.Text)
+	if err != nil {
+		return Ref{}, false
+	}
+	ix := eng.Index()
+	root, target := ix.Roots[res.Resolved.Root], res.Resolved.Path
+	bare := strings.TrimSuffix(lit.Text, q.Suffix)
+	if !HasExt(bare) {
+		return r, moduleOf(bare, docPath, root, target)
+	}
+	if existsInRoots(bare, docPath, ix) {
+		return Ref{}, false
+	}
+	if q.Up == 0 && !strings.HasPrefix(strings.TrimSpace(bare), ".") && strings.HasSuffix("/"+target, "/"+q.Path) {
+		return r, true
+	}
+	r.Broken = true
+	r.Fix = Rewrite(lit.Text, bare, docPath, root, target)
+	return r, true
+}
+
+// moduleOf reports whether target (root-relative) is the module path lit,
+// read from the document's directory or the root, plus an extension.
+func moduleOf(lit, docPath, root, target string) bool {
+	targetAbs := filepath.Join(root, filepath.FromSlash(target))
+	noExt := strings.TrimSuffix(targetAbs, filepath.Ext(targetAbs))
+	lit = filepath.FromSlash(strings.ReplaceAll(lit, "\\", "/"))
+	candidates := []string{filepath.Join(root, lit)}
+	if docPath != "" {
+		candidates = append(candidates, filepath.Join(filepath.Dir(docPath), lit))
+	}
+	for _, c := range candidates {
+		if c == noExt || filepath.Join(c, "index") == noExt {
+			return true
+		}
+	}
+	return false
+}
+
+// existsInRoots reports whether lit names an existing file read from the
+// document's directory or a root, looking only inside the roots.
+func existsInRoots(lit, docPath string, ix *workspace.Index) bool {
+	lit = filepath.FromSlash(strings.ReplaceAll(lit, "\\", "/"))
+	var tries []string
+	if filepath.IsAbs(lit) {
+		tries = append(tries, lit)
+	} else {
+		if docPath != "" {
+			tries = append(tries, filepath.Join(filepath.Dir(docPath), lit))
+		}
+		for _, r := range ix.Roots {
+			tries = append(tries, filepath.Join(r, lit))
+		}
+	}
+	for _, t := range tries {
+		if _, _, inside := ix.RootOf(t); !inside {
+			continue
+		}
+		if st, err := os.Stat(t); err == nil && !st.IsDir() {
+			return true
+		}
+	}
+	return false
+}
+
+// Rewrite writes target (root-relative, under root) in the literal's own
+// style: relative to the document when it was ("./", "../"), absolute when
+// it was, root-relative otherwise; backslashes kept; the line suffix (what
+// follows bare in lit) kept.
+func Rewrite(lit, bare, docPath, root, target string) string {
+	suffix := lit[len(bare):]
+	targetAbs := filepath.Join(root, filepath.FromSlash(target))
+	slashed := strings.ReplaceAll(bare, "\\", "/")
+	var out string
+	switch {
+	case (strings.HasPrefix(slashed, "./") || strings.HasPrefix(slashed, "../")) && docPath != "":
+		rel, err := filepath.Rel(filepath.Dir(docPath), targetAbs)
+		if err != nil {
+			rel = target
+		}
+		out = filepath.ToSlash(rel)
+		if !strings.HasPrefix(out, "../") {
+			out = "./" + out
+		}
+	case path.IsAbs(slashed) || filepath.IsAbs(bare):
+		out = filepath.ToSlash(targetAbs)
+	default:
+		out = target
+	}
+	if strings.Contains(bare, "\\") && !strings.Contains(bare, "/") {
+		out = strings.ReplaceAll(out, "/", "\\")
+	}
+	return out + suffix
+}
