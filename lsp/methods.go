@@ -38,6 +38,31 @@ func init() {
 	}
 }
 
+// notificationHandler acts on one notification (after initialize; exit is
+// handled before any of these).
+type notificationHandler func(s *server, ctx context.Context, sess *session.Session, raw json.RawMessage)
+
+var notifications map[string]notificationHandler
+
+func init() {
+	document := func(method string) notificationHandler {
+		return func(s *server, ctx context.Context, _ *session.Session, raw json.RawMessage) {
+			s.documentNotification(ctx, method, raw)
+		}
+	}
+	notifications = map[string]notificationHandler{
+		"initialized":                         func(s *server, _ context.Context, _ *session.Session, _ json.RawMessage) { s.initialized() },
+		"$/cancelRequest":                     (*server).cancelRequest,
+		"workspace/didChangeWatchedFiles":     (*server).didChangeWatchedFiles,
+		"workspace/didChangeWorkspaceFolders": (*server).didChangeWorkspaceFolders,
+		"find/visited":                        (*server).visited,
+		"textDocument/didOpen":                document("textDocument/didOpen"),
+		"textDocument/didChange":              document("textDocument/didChange"),
+		"textDocument/didClose":               document("textDocument/didClose"),
+		"textDocument/didSave":                document("textDocument/didSave"),
+	}
+}
+
 func (s *server) session() *session.Session {
 	s.mu.Lock()
 	defer s.mu.Unlock()

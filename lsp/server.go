@@ -456,51 +456,57 @@ func (s *server) notification(ctx context.Context, method string, raw json.RawMe
 	if state == stateNew || sess == nil {
 		return // before initialize, only exit means anything
 	}
-	switch method {
-	case "initialized":
-		s.initialized()
-	case "$/cancelRequest":
-		var p struct {
-			ID json.RawMessage `json:"id"`
+	if h, ok := notifications[method]; ok {
+		h(s, ctx, sess, raw)
+	}
+}
+
+func (s *server) cancelRequest(_ context.Context, _ *session.Session, raw json.RawMessage) {
+	var p struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if decode(raw, &p) != nil {
+		return
+	}
+	if key, ok := cancelKey(p.ID); ok {
+		s.mu.Lock()
+		cancel := s.inflight[key]
+		s.mu.Unlock()
+		if cancel != nil {
+			cancel()
 		}
-		if decode(raw, &p) != nil {
-			return
+	}
+}
+
+func (s *server) didChangeWatchedFiles(_ context.Context, sess *session.Session, raw json.RawMessage) {
+	var p protocol.DidChangeWatchedFilesParams
+	if decode(raw, &p) != nil {
+		return
+	}
+	var paths []string
+	for _, c := range p.Changes {
+		if path, ok := uriPath(string(c.URI)); ok {
+			paths = append(paths, path)
 		}
-		if key, ok := cancelKey(p.ID); ok {
-			s.mu.Lock()
-			cancel := s.inflight[key]
-			s.mu.Unlock()
-			if cancel != nil {
-				cancel()
-			}
-		}
-	case "workspace/didChangeWatchedFiles":
-		var p protocol.DidChangeWatchedFilesParams
-		if decode(raw, &p) != nil {
-			return
-		}
-		var paths []string
-		for _, c := range p.Changes {
-			if path, ok := uriPath(string(c.URI)); ok {
-				paths = append(paths, path)
-			}
-		}
-		sess.Changed(paths)
-	case "workspace/didChangeWorkspaceFolders":
-		var p protocol.DidChangeWorkspaceFoldersParams
-		if decode(raw, &p) != nil {
-			return
-		}
-		s.changeFolders(p.Event)
-	case "find/visited":
-		var p struct {
-			URI string `json:"uri"`
-		}
-		if decode(raw, &p) == nil && p.URI != "" {
-			sess.Visit(p.URI)
-		}
-	case "textDocument/didOpen", "textDocument/didChange", "textDocument/didClose", "textDocument/didSave":
-		s.documentNotification(ctx, method, raw)
+	}
+	sess.Changed(paths)
+}
+
+func (s *server) didChangeWorkspaceFolders(_ context.Context, _ *session.Session, raw json.RawMessage) {
+	var p protocol.DidChangeWorkspaceFoldersParams
+	if decode(raw, &p) != nil {
+		return
+	}
+	s.changeFolders(p.Event)
+}
+
+// visited is find/visited: a file the user or an agent looked at.
+func (s *server) visited(_ context.Context, sess *session.Session, raw json.RawMessage) {
+	var p struct {
+		URI string `json:"uri"`
+	}
+	if decode(raw, &p) == nil && p.URI != "" {
+		sess.Visit(p.URI)
 	}
 }
 
