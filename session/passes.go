@@ -7,28 +7,30 @@ import (
 	"wayfind/rank"
 )
 
-// queueSymbols asks the symbol loop for a full pass over snap's files or a
-// re-check of paths. A full pass supersedes the paths queued before it.
-// The loop keeps the content index (locate's recovery) current as well.
-func (s *Session) queueSymbols(snap *snapshot, paths []string) {
+// queuePasses asks for the background passes that follow the file index
+// — symbols, then file contents (locate's recovery) — over snap's files in
+// full, or a re-check of paths. A full pass supersedes the paths queued
+// before it.
+func (s *Session) queuePasses(snap *snapshot, paths []string) {
 	if s.symx == nil && s.cx == nil {
 		return
 	}
 	s.mu.Lock()
 	if snap != nil {
-		s.symFull, s.symPaths = snap, nil
+		s.passFull, s.passPaths = snap, nil
 	} else {
-		s.symPaths = append(s.symPaths, paths...)
+		s.passPaths = append(s.passPaths, paths...)
 	}
 	s.mu.Unlock()
 	select {
-	case s.symKick <- struct{}{}:
+	case s.passKick <- struct{}{}:
 	default:
 	}
 }
 
-// symbolLoop runs symbol passes one at a time, off the request path.
-func (s *Session) symbolLoop() {
+// passLoop runs the symbol and content passes one at a time, off the
+// request path, until the session closes.
+func (s *Session) passLoop() {
 	defer s.wg.Done()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -40,75 +42,87 @@ func (s *Session) symbolLoop() {
 		select {
 		case <-s.stop:
 			return
-		case <-s.symKick:
+		case <-s.passKick:
 		}
 		for {
 			s.mu.Lock()
-			full, paths, edits := s.symFull, s.symPaths, s.symContent
-			s.symFull, s.symPaths, s.symContent = nil, nil, nil
+			full, paths, edits := s.passFull, s.passPaths, s.passEdits
+			s.passFull, s.passPaths, s.passEdits = nil, nil, nil
 			s.mu.Unlock()
 			if full == nil && len(paths) == 0 && len(edits) == 0 {
 				break
 			}
+			var err error
 			if full != nil {
-				s.awaitQuiet(100*time.Millisecond, 2*time.Second)
+				err = s.fullPass(ctx, full)
+			} else {
+				err = s.refreshPass(ctx, paths, edits)
 			}
-			cur := s.snap.Load()
-			if full != nil {
-				start := time.Now()
-				s.symbolProgressStart()
-				if s.symx != nil {
-					table, st, err := s.symx.Sync(ctx, cur.ix)
-					if err != nil {
-						s.finishSymbols(-1)
-						return // closed
-					}
-					s.symIndex.Store(rank.NewSymbolIndex(table))
-					s.opts.Logf("symbols: %d in %d files (%d parsed, %d from the cache) in %.0f ms",
-						st.Symbols, st.Files, st.Parsed, st.FromCache, float64(time.Since(start).Microseconds())/1000)
-				}
-				// Symbols are complete: workspace/symbol need not wait for
-				// the contents.
-				s.markSymbols(full.gen, float64(time.Since(start).Microseconds())/1000)
-				if s.cx != nil {
-					cstart := time.Now()
-					ci, err := s.cx.Sync(ctx, cur.ix)
-					if err != nil {
-						s.finishSymbols(-1)
-						return
-					}
-					s.cIndex.Store(ci)
-					s.opts.Logf("contents: %d files in %.0f ms", ci.Len(), float64(time.Since(cstart).Microseconds())/1000)
-				}
-				s.finishSymbols(full.gen)
-				continue
+			if err != nil {
+				s.finishPass(-1)
+				return // closed
 			}
-			if s.symx != nil {
-				table, err := s.symx.Refresh(ctx, cur.ix, paths)
-				if err != nil {
-					s.finishSymbols(-1)
-					return
-				}
-				for file, text := range edits {
-					if table, err = s.symx.SetContent(ctx, file, text); err != nil {
-						s.opts.Logf("symbols: %s: %v", file, err)
-					}
-				}
-				if table != s.symIndex.Load().Table() {
-					s.symIndex.Store(rank.NewSymbolIndex(table))
-				}
-			}
-			if s.cx != nil && len(paths) > 0 {
-				ci, err := s.cx.Refresh(ctx, cur.ix, paths)
-				if err != nil {
-					s.finishSymbols(-1)
-					return
-				}
-				s.cIndex.Store(ci)
-			}
-			s.finishSymbols(-1)
 		}
 	}
+}
+
+// fullPass indexes every file of full: symbols first (workspace/symbol
+// may answer then), then contents.
+func (s *Session) fullPass(ctx context.Context, full *snapshot) error {
+	s.awaitQuiet(100*time.Millisecond, 2*time.Second)
+	cur := s.snap.Load()
+	start := time.Now()
+	s.symbolProgressStart()
+	if s.symx != nil {
+		table, st, err := s.symx.Sync(ctx, cur.ix)
+		if err != nil {
+			return err
+		}
+		s.symIndex.Store(rank.NewSymbolIndex(table))
+		s.opts.Logf("symbols: %d in %d files (%d parsed, %d from the cache) in %.0f ms",
+			st.Symbols, st.Files, st.Parsed, st.FromCache, float64(time.Since(start).Microseconds())/1000)
+	}
+	s.markSymbols(full.gen, float64(time.Since(start).Microseconds())/1000)
+	if s.cx != nil {
+		cstart := time.Now()
+		ci, err := s.cx.Sync(ctx, cur.ix)
+		if err != nil {
+			return err
+		}
+		s.cIndex.Store(ci)
+		s.opts.Logf("contents: %d files in %.0f ms", ci.Len(), float64(time.Since(cstart).Microseconds())/1000)
+	}
+	s.finishPass(full.gen)
+	return nil
+}
+
+// refreshPass re-reads the symbols and contents of paths, and takes the
+// editor's unsaved text of edited files.
+func (s *Session) refreshPass(ctx context.Context, paths []string, edits map[string][]byte) error {
+	cur := s.snap.Load()
+	if s.symx != nil {
+		table, err := s.symx.Refresh(ctx, cur.ix, paths)
+		if err != nil {
+			return err
+		}
+		for file, text := range edits {
+			if table, err = s.symx.SetContent(ctx, file, text); err != nil {
+				s.opts.Logf("symbols: %s: %v", file, err)
+			}
+		}
+		if table != s.symIndex.Load().Table() {
+			s.symIndex.Store(rank.NewSymbolIndex(table))
+		}
+	}
+	if s.cx != nil && len(paths) > 0 {
+		ci, err := s.cx.Refresh(ctx, cur.ix, paths)
+		if err != nil {
+			return err
+		}
+		s.cIndex.Store(ci)
+	}
+	s.finishPass(-1)
+	return nil
 }
 
 // markSymbols records that a full pass has indexed the symbols of
@@ -124,9 +138,9 @@ func (s *Session) markSymbols(gen int, ms float64) {
 	}
 }
 
-// finishSymbols records a finished pass (gen ≥ 0 for a full one, whose
+// finishPass records a finished pass (gen ≥ 0 for a full one, whose
 // contents are now indexed too) and wakes whoever waits.
-func (s *Session) finishSymbols(gen int) {
+func (s *Session) finishPass(gen int) {
 	s.mu.Lock()
 	if gen >= 0 {
 		s.contentGen = gen
@@ -183,7 +197,7 @@ func (s *Session) passEngine(ctx context.Context, gen func() int) (*rank.Engine,
 	defer s.waiting.Add(-1)
 	for {
 		s.mu.Lock()
-		ready := gen() >= s.want && s.symFull == nil
+		ready := gen() >= s.want && s.passFull == nil
 		done := s.symDone
 		s.mu.Unlock()
 		if ready {
@@ -199,7 +213,7 @@ func (s *Session) passEngine(ctx context.Context, gen func() int) (*rank.Engine,
 		}
 		break
 	}
-	return s.withSymbols(eng), nil
+	return s.withIndexes(eng), nil
 }
 
 // UpdateContent queues the symbols of a document's unsaved content (the
@@ -210,13 +224,13 @@ func (s *Session) UpdateContent(file string, text []byte) {
 		return
 	}
 	s.mu.Lock()
-	if s.symContent == nil {
-		s.symContent = map[string][]byte{}
+	if s.passEdits == nil {
+		s.passEdits = map[string][]byte{}
 	}
-	s.symContent[file] = text
+	s.passEdits[file] = text
 	s.mu.Unlock()
 	select {
-	case s.symKick <- struct{}{}:
+	case s.passKick <- struct{}{}:
 	default:
 	}
 }

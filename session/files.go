@@ -1,0 +1,293 @@
+package session
+
+import (
+	"context"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"wayfind/rank"
+	"wayfind/workspace"
+)
+
+// The file index pass: walking the roots into a snapshot, keeping it
+// current from the watcher (or polling, or the client's reports), and
+// handing each new snapshot to the symbol and content passes.
+
+// StartWatching starts the server-side watcher (or, when the system has
+// none to give, periodic rescans). It is for front ends whose client
+// turned out not to report file changes after all.
+func (s *Session) StartWatching() {
+	s.watchMu.Lock()
+	if s.watcher != nil || s.polling {
+		s.watchMu.Unlock()
+		return
+	}
+	w, err := workspace.Watch(s.watched, s.opts.Logf)
+	if err != nil {
+		s.watchMu.Unlock()
+		s.opts.Logf("file watcher unavailable (%v); rescanning every %s", err, s.opts.RescanEvery)
+		s.startPolling()
+		return
+	}
+	s.watcher = w
+	s.watchMu.Unlock()
+	if cur := s.snap.Load(); cur != nil {
+		s.watch(cur.ix, true)
+	}
+}
+
+func (s *Session) kickIndex() {
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+}
+
+// Reindex rebuilds the index from scratch and waits for it, symbols
+// (parsed again whatever the cache says) and contents included.
+func (s *Session) Reindex(ctx context.Context) (Status, error) {
+	if s.symx != nil {
+		s.symx.Forget()
+	}
+	s.mu.Lock()
+	s.want++
+	s.mu.Unlock()
+	s.kickIndex()
+	if _, err := s.LocateEngine(ctx); err != nil {
+		return s.Status(), err
+	}
+	return s.Status(), nil
+}
+
+func (s *Session) indexLoop() {
+	defer s.wg.Done()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-s.kick:
+		}
+		for {
+			s.mu.Lock()
+			gen, roots := s.want, slices.Clone(s.roots)
+			s.mu.Unlock()
+			if cur := s.snap.Load(); cur != nil && cur.gen == gen {
+				break
+			}
+			s.build(gen, roots)
+		}
+	}
+}
+
+// build indexes roots from scratch as generation gen.
+func (s *Session) build(gen int, roots []string) {
+	s.apply.Lock()
+	start := time.Now()
+	progress := s.progressFunc()
+	progress(0, "walking", false)
+	walk := s.opts.Walk
+	var last atomic.Int64
+	var shown atomic.Int32
+	walk.Progress = func(read, found int64) {
+		now := time.Now().UnixMilli()
+		if prev := last.Load(); now-prev < 100 || !last.CompareAndSwap(prev, now) {
+			return
+		}
+		// The walk finds directories as it reads them, so read/found can
+		// fall back; a progress bar must not.
+		pct := int32(80 * read / max(found, 1))
+		for {
+			old := shown.Load()
+			if pct <= old {
+				return
+			}
+			if shown.CompareAndSwap(old, pct) {
+				break
+			}
+		}
+		progress(int(pct), "walking", false)
+	}
+	ix := workspace.Build(roots, walk)
+	progress(80, "indexing names", false)
+	eng := rank.New(ix)
+	snap := &snapshot{gen: gen, ix: ix, eng: eng, indexMs: float64(time.Since(start).Microseconds()) / 1000}
+	s.store(snap)
+	s.apply.Unlock()
+	s.opts.Logf("indexed %d files under %d roots in %.0f ms", len(ix.Files), len(roots), snap.indexMs)
+	progress(100, "indexed", true)
+	s.queuePasses(snap, nil)
+	s.watch(ix, true)
+	s.scheduleApply()
+}
+
+func (s *Session) progressFunc() func(int, string, bool) {
+	if s.opts.Progress == nil {
+		return func(int, string, bool) {}
+	}
+	return s.opts.Progress
+}
+
+func (s *Session) store(snap *snapshot) {
+	s.snap.Store(snap)
+	s.mu.Lock()
+	close(s.swapped)
+	s.swapped = make(chan struct{})
+	s.mu.Unlock()
+}
+
+// watch brings the watcher up to date with ix. Directories it starts
+// watching may have gained files between the walk and the watch: they are
+// queued as changed once more (after a full index, the roots are, which
+// re-walks them in the background and changes the engine only if a file
+// came or went).
+func (s *Session) watch(ix *workspace.Index, full bool) {
+	s.watchMu.Lock()
+	w := s.watcher
+	s.watchMu.Unlock()
+	if w == nil {
+		return
+	}
+	added, ok := w.Sync(ix)
+	if !ok {
+		s.startPolling()
+	}
+	if full {
+		added = ix.Roots
+	}
+	if len(added) > 0 {
+		s.watched(added)
+	}
+}
+
+// startPolling replaces the watcher by periodic rescans of the roots.
+func (s *Session) startPolling() {
+	s.watchMu.Lock()
+	defer s.watchMu.Unlock()
+	if s.polling {
+		return
+	}
+	s.polling = true
+	if s.watcher != nil {
+		_ = s.watcher.Close()
+		s.watcher = nil
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		t := time.NewTicker(s.opts.RescanEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-s.stop:
+				return
+			case <-t.C:
+				// Without a watcher no event names an edited file: the
+				// indexers re-check every file's size and time as well.
+				roots := s.Roots()
+				s.watched(roots)
+				s.queuePasses(nil, roots)
+			}
+		}
+	}()
+}
+
+// Changed reports paths (absolute) that were created, changed or deleted.
+// They are applied shortly, or at once by the next Engine call, so the next
+// answer reflects them.
+func (s *Session) Changed(paths []string) {
+	s.changed(paths, true)
+}
+
+// watched queues what the session's own watcher or rescans saw: applied
+// within minApplyGap, not necessarily before the next answer (a stream of
+// file events must not rebuild the engine for every request).
+func (s *Session) watched(paths []string) {
+	s.changed(paths, false)
+}
+
+func (s *Session) changed(paths []string, reported bool) {
+	if len(paths) == 0 {
+		return
+	}
+	s.mu.Lock()
+	s.pending = append(s.pending, paths...)
+	s.reported = s.reported || reported
+	s.mu.Unlock()
+	s.scheduleApply()
+}
+
+func (s *Session) scheduleApply() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || len(s.pending) == 0 {
+		return
+	}
+	// The timer runs from the first change of a batch and is not pushed
+	// back by later ones: a steady stream of changes (a build writing
+	// files) is applied every so often, not when it stops.
+	if s.timerSet {
+		return
+	}
+	s.timerSet = true
+	delay := max(debounce, minApplyGap-time.Since(s.lastApply))
+	if s.timer == nil {
+		s.timer = time.AfterFunc(delay, func() { s.applyPending() })
+		return
+	}
+	s.timer.Reset(delay)
+}
+
+// applyPending folds the pending changes into a new snapshot.
+func (s *Session) applyPending() {
+	s.apply.Lock()
+	s.mu.Lock()
+	paths := s.pending
+	s.pending = nil
+	s.timerSet, s.reported = false, false
+	s.lastApply = time.Now()
+	s.mu.Unlock()
+	cur := s.snap.Load()
+	if len(paths) == 0 || cur == nil {
+		if cur == nil && len(paths) > 0 { // nothing indexed yet: the first build sees it all
+			s.opts.Logf("dropping %d changes before the first index", len(paths))
+		}
+		s.apply.Unlock()
+		return
+	}
+	next, changed := workspace.Update(cur.ix, s.opts.Walk, paths)
+	if next != cur.ix {
+		snap := &snapshot{gen: cur.gen, ix: next, eng: cur.eng, indexMs: cur.indexMs}
+		if changed {
+			snap.eng = rank.New(next)
+		}
+		s.store(snap)
+	}
+	s.apply.Unlock()
+	s.queuePasses(nil, contentChanges(cur.ix, next, paths))
+	if next != cur.ix {
+		s.watch(next, false)
+	}
+}
+
+// contentChanges narrows reported paths to the files whose symbols and
+// text may have changed: files named themselves (edited, created or
+// deleted), and files the update added or removed. A directory or root
+// reported as a whole (a re-walk) needs no re-reading of the files that
+// stayed: their own events say when they change.
+func contentChanges(prev, next *workspace.Index, paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if prev.Has(p) || next.Has(p) {
+			out = append(out, p)
+			continue
+		}
+		if _, _, inside := next.RootOf(p); !inside {
+			out = append(out, p) // outside the roots now: let the indexers drop what they had
+		}
+	}
+	if next != prev {
+		out = append(out, workspace.Diff(prev, next)...)
+	}
+	return out
+}
