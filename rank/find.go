@@ -87,140 +87,33 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 	if err != nil {
 		return nil, err
 	}
-	limit := resultLimit(req.Limit)
-	threshold := req.Threshold
-	if threshold <= 0 {
-		threshold = DefaultThreshold
+	f := finder{e: e, q: &q, req: req, limit: resultLimit(req.Limit), threshold: req.Threshold}
+	if f.threshold <= 0 {
+		f.threshold = DefaultThreshold
 	}
-
-	keep := limit
+	f.keep = f.limit
 	if e.rr != nil {
-		keep = max(limit, e.rerankK()) // the model may lift one from below the limit
+		f.keep = max(f.limit, e.rerankK()) // the model may lift one from below the limit
 	}
-	// Path readings (pathmatch.go) need nothing from the name readings, so
-	// they run beside them on another core; they are called off when
-	// enough names beat anything a path reading can score.
-	var paths map[int32]Match
-	var pathsDone chan error
+	// Path readings need nothing from the name readings, so they run beside
+	// them on another core (and are called off when names beat them).
 	pctx, cancelPaths := context.WithCancel(ctx)
 	defer cancelPaths()
-	pt := newTopK(keep)
-	if pq := newPathQuery(req.Query); pq != nil && !req.Exact {
-		pathsDone = make(chan error, 1)
-		go func() { pathsDone <- e.pathReadings(pctx, pq, pt, threshold, req.Impl) }()
+	paths := f.startPaths(pctx)
+	hits, err := f.names(ctx)
+	if err != nil {
+		return nil, err
 	}
-
-	// 1. Literal readings of every distinct name.
-	qmask := charMask(q.Squashed)
-	hits := map[int32]nameMatch{}
-	aboveTypos := 0 // files no typo reading can outrank (exact when no dir or ext factor applies)
-	abovePaths := 0 // likewise for path readings
-	for sid := range e.stems {
-		if sid%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		if e.stemMasks[sid]&qmask != qmask {
-			continue
-		}
-		st := &e.stems[sid]
-		if nm := matchStem(&q, st, req.Exact); nm.score > 0 {
-			hits[int32(sid)] = nm
-			if nm.score > typoCeiling {
-				aboveTypos += len(st.files)
-			}
-			if nm.score > pathCeiling {
-				abovePaths += len(st.files)
-			}
-		}
+	if !f.factors() && f.abovePaths >= f.keep {
+		cancelPaths()
 	}
-	// 2. Typo readings, which score at most typoCeiling: when enough files
-	// already beat that, the trigram search cannot change the answer.
-	factors := len(q.Dirs) > 0 || q.Ext != ""
-	if b := typoBudget(len(q.Squashed)); !req.Exact && b > 0 && (factors || aboveTypos < limit) {
-		for sid, d := range e.typoStems(q.Squashed, b) {
-			nm := nameMatch{findTypoWeight * typoScore(d, max(len(q.Squashed), len(e.stems[sid].text))), "typo:filename"}
-			if prev, ok := hits[sid]; !ok || prev.score < nm.score {
-				hits[sid] = nm
-			}
-		}
+	pathHits, err := paths()
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
 	}
-	// 3. Path readings score at most pathCeiling: not needed when enough
-	// names already beat that.
-	if pathsDone != nil {
-		if !factors && abovePaths >= keep {
-			cancelPaths()
-		}
-		if err := <-pathsDone; err != nil && ctx.Err() != nil {
-			return nil, ctx.Err()
-		} else if err == nil {
-			paths = make(map[int32]Match, len(pt.h))
-			for _, m := range pt.h {
-				paths[m.File] = m
-			}
-		}
-	}
-	// 4. Files, kept in a bounded heap of the best; a file with several
-	// readings (name, path, a symbol it defines) takes the best.
-	symHits := e.symbolFiles(&q, req.Impl)
-	top := newTopK(keep)
-	push := func(m Match) {
-		if pm, ok := paths[m.File]; ok {
-			delete(paths, m.File)
-			if pm.Score > m.Score {
-				m.Score, m.Reason, m.MatchedIn = pm.Score, pm.Reason, pm.MatchedIn
-			}
-		}
-		m.Score = e.tieBreak(&q, m.File, m.Score)
-		if m.Score >= threshold {
-			top.push(m)
-		}
-	}
-	for sid, nm := range hits {
-		for _, id := range e.stems[sid].files {
-			m := e.scoreFile(&q, id, nm, req.Impl)
-			if sh, ok := symHits[id]; ok {
-				delete(symHits, id)
-				if s := e.scoreFile(&q, id, sh, req.Impl); s.Score > m.Score {
-					m.Score, m.Reason = s.Score, s.Reason
-				}
-				m.MatchedIn = append(slices.Clone(m.MatchedIn), "symbol")
-			}
-			push(m)
-		}
-	}
-	for id, sh := range symHits {
-		m := e.scoreFile(&q, id, sh, req.Impl)
-		m.MatchedIn = inSymbol
-		if len(q.Dirs) > 0 && m.Score < sh.score*dirTermsFloor {
-			continue // directory terms the file does not match
-		}
-		push(m)
-	}
-	for _, m := range paths {
-		push(m)
-	}
-	out := top.sorted()
-	// 5. Nothing fits well: the path readings again, with one edit.
-	if pq := newPathQuery(req.Query); pq != nil && !req.Exact && (len(out) == 0 || out[0].Score < pathSpanBase) {
-		tt := newTopK(keep)
-		if err := e.pathTypos(ctx, pq, tt, threshold, req.Impl); err != nil {
-			return nil, err
-		}
-		if len(tt.h) > 0 {
-			best := map[int32]Match{}
-			for _, m := range append(out, tt.h...) {
-				if b, ok := best[m.File]; !ok || m.Score > b.Score {
-					best[m.File] = m
-				}
-			}
-			top = newTopK(keep)
-			for _, m := range best {
-				top.push(m)
-			}
-			out = top.sorted()
-		}
+	out, seen := f.merge(hits, pathHits)
+	if out, err = f.typoFallback(ctx, out); err != nil {
+		return nil, err
 	}
 	st := e.rerankBand(ctx, req.Query, len(out),
 		func(i int) float64 { return out[i].Score },
@@ -233,14 +126,162 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 			}
 			copy(out, band)
 		})
-	truncated := top.seen > len(out)
-	if len(out) > limit {
-		out, truncated = out[:limit], true
+	truncated := seen > len(out)
+	if len(out) > f.limit {
+		out, truncated = out[:f.limit], true
 	}
 	for i := range out {
 		out[i].Score = round3(min(out[i].Score, 1))
 	}
 	return &FindResult{Matches: out, TotalSearched: len(e.files), Truncated: truncated, Rerank: st}, nil
+}
+
+// finder is one find request under way.
+type finder struct {
+	e           *Engine
+	q           *FindQuery
+	req         FindRequest
+	limit, keep int
+	threshold   float64
+	aboveTypos  int // files no typo reading can outrank (exact when no dir or ext factor applies)
+	abovePaths  int // likewise for path readings
+}
+
+// factors: directory terms or an extension can lower a name's score, so
+// counts of names above a ceiling prove nothing.
+func (f *finder) factors() bool { return len(f.q.Dirs) > 0 || f.q.Ext != "" }
+
+// startPaths starts the path readings (pathmatch.go) in the background;
+// the returned func waits for them.
+func (f *finder) startPaths(ctx context.Context) func() (map[int32]Match, error) {
+	pq := newPathQuery(f.req.Query)
+	if pq == nil || f.req.Exact {
+		return func() (map[int32]Match, error) { return nil, nil }
+	}
+	pt := newTopK(f.keep)
+	done := make(chan error, 1)
+	go func() { done <- f.e.pathReadings(ctx, pq, pt, f.threshold, f.req.Impl) }()
+	return func() (map[int32]Match, error) {
+		if err := <-done; err != nil {
+			return nil, err
+		}
+		out := make(map[int32]Match, len(pt.h))
+		for _, m := range pt.h {
+			out[m.File] = m
+		}
+		return out, nil
+	}
+}
+
+// names reads the query against every distinct name: the literal classes,
+// then typos, which score at most typoCeiling — so the trigram search is
+// skipped when enough files already beat that.
+func (f *finder) names(ctx context.Context) (map[int32]nameMatch, error) {
+	e, q := f.e, f.q
+	qmask := charMask(q.Squashed)
+	hits := map[int32]nameMatch{}
+	for sid := range e.stems {
+		if sid%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		if e.stemMasks[sid]&qmask != qmask {
+			continue
+		}
+		st := &e.stems[sid]
+		if nm := matchStem(q, st, f.req.Exact); nm.score > 0 {
+			hits[int32(sid)] = nm
+			if nm.score > typoCeiling {
+				f.aboveTypos += len(st.files)
+			}
+			if nm.score > pathCeiling {
+				f.abovePaths += len(st.files)
+			}
+		}
+	}
+	if b := typoBudget(len(q.Squashed)); !f.req.Exact && b > 0 && (f.factors() || f.aboveTypos < f.limit) {
+		for sid, d := range e.typoStems(q.Squashed, b) {
+			nm := nameMatch{findTypoWeight * typoScore(d, max(len(q.Squashed), len(e.stems[sid].text))), "typo:filename"}
+			if prev, ok := hits[sid]; !ok || prev.score < nm.score {
+				hits[sid] = nm
+			}
+		}
+	}
+	return hits, nil
+}
+
+// merge scores the files of every reading — name, path, a symbol the file
+// defines — each file taking its best, into a bounded heap; it returns
+// them best first and how many were pushed.
+func (f *finder) merge(hits map[int32]nameMatch, paths map[int32]Match) ([]Match, int) {
+	e, q, impl := f.e, f.q, f.req.Impl
+	symHits := e.symbolFiles(q, impl)
+	top := newTopK(f.keep)
+	push := func(m Match) {
+		if pm, ok := paths[m.File]; ok {
+			delete(paths, m.File)
+			if pm.Score > m.Score {
+				m.Score, m.Reason, m.MatchedIn = pm.Score, pm.Reason, pm.MatchedIn
+			}
+		}
+		m.Score = e.tieBreak(q, m.File, m.Score)
+		if m.Score >= f.threshold {
+			top.push(m)
+		}
+	}
+	for sid, nm := range hits {
+		for _, id := range e.stems[sid].files {
+			m := e.scoreFile(q, id, nm, impl)
+			if sh, ok := symHits[id]; ok {
+				delete(symHits, id)
+				if s := e.scoreFile(q, id, sh, impl); s.Score > m.Score {
+					m.Score, m.Reason = s.Score, s.Reason
+				}
+				m.MatchedIn = append(slices.Clone(m.MatchedIn), "symbol")
+			}
+			push(m)
+		}
+	}
+	for id, sh := range symHits {
+		m := e.scoreFile(q, id, sh, impl)
+		m.MatchedIn = inSymbol
+		if len(q.Dirs) > 0 && m.Score < sh.score*dirTermsFloor {
+			continue // directory terms the file does not match
+		}
+		push(m)
+	}
+	for _, m := range paths {
+		push(m)
+	}
+	return top.sorted(), top.seen
+}
+
+// typoFallback: when nothing fits well, the path readings again with one
+// edit, merged with what there is.
+func (f *finder) typoFallback(ctx context.Context, out []Match) ([]Match, error) {
+	pq := newPathQuery(f.req.Query)
+	if pq == nil || f.req.Exact || len(out) > 0 && out[0].Score >= pathSpanBase {
+		return out, nil
+	}
+	tt := newTopK(f.keep)
+	if err := f.e.pathTypos(ctx, pq, tt, f.threshold, f.req.Impl); err != nil {
+		return nil, err
+	}
+	if len(tt.h) == 0 {
+		return out, nil
+	}
+	best := map[int32]Match{}
+	for _, m := range append(out, tt.h...) {
+		if b, ok := best[m.File]; !ok || m.Score > b.Score {
+			best[m.File] = m
+		}
+	}
+	top := newTopK(f.keep)
+	for _, m := range best {
+		top.push(m)
+	}
+	return top.sorted(), nil
 }
 
 // MatchedIn values are shared, never modified.
