@@ -194,7 +194,7 @@ func (s *server) scheduleDiagnostics(d *document) {
 		if err != nil {
 			return // closed, or no index yet: the next change tries again
 		}
-		var diags []map[string]any
+		var diags []diagnostic
 		s.mu.Lock()
 		d := s.docs[uri]
 		s.mu.Unlock()
@@ -203,32 +203,29 @@ func (s *server) scheduleDiagnostics(d *document) {
 		}
 		for _, r := range refs {
 			if r.broken {
-				diags = append(diags, diagnostic(r))
+				diags = append(diags, brokenPath(r))
 			}
 		}
 		s.publish(uri, &version, diags)
 	})
 }
 
-func diagnostic(r pathRef) map[string]any {
-	return map[string]any{
-		"range":    r.rng,
-		"severity": protocol.DiagnosticSeverityWarning,
-		"source":   "wayfind",
-		"code":     "broken-path",
-		"message":  fmt.Sprintf("no such file: %s; did you mean `%s`?", r.lit.Text, r.target.Path),
-		"data":     map[string]string{"replacement": r.newText, "uri": r.target.URI},
+func brokenPath(r pathRef) diagnostic {
+	return diagnostic{
+		Range:    r.rng,
+		Severity: int(protocol.DiagnosticSeverityWarning),
+		Source:   "wayfind",
+		Code:     "broken-path",
+		Message:  fmt.Sprintf("no such file: %s; did you mean `%s`?", r.lit.Text, r.target.Path),
+		Data:     diagnosticData{Replacement: r.newText, URI: r.target.URI},
 	}
 }
 
-func (s *server) publish(uri protocol.DocumentURI, version *int32, diags []map[string]any) {
+func (s *server) publish(uri protocol.DocumentURI, version *int32, diags []diagnostic) {
 	if diags == nil {
-		diags = []map[string]any{}
+		diags = []diagnostic{}
 	}
-	params := map[string]any{"uri": uri, "diagnostics": diags}
-	if version != nil {
-		params["version"] = *version
-	}
+	params := publishDiagnosticsParams{URI: string(uri), Version: version, Diagnostics: diags}
 	_ = s.conn.Notify(context.Background(), "textDocument/publishDiagnostics", params)
 }
 
@@ -307,13 +304,13 @@ func (s *server) documentLink(ctx context.Context, raw json.RawMessage) (any, in
 	if err != nil {
 		return nil, 0, err
 	}
-	links := []map[string]any{}
+	links := []documentLink{}
 	for _, r := range refs {
 		tip := r.target.Path
 		if r.broken {
 			tip = "no such file; opens " + r.target.Path
 		}
-		links = append(links, map[string]any{"range": r.rng, "target": r.target.URI, "tooltip": tip})
+		links = append(links, documentLink{Range: r.rng, Target: r.target.URI, Tooltip: tip})
 	}
 	return links, len(links), nil
 }
@@ -336,7 +333,7 @@ func (s *server) definition(ctx context.Context, raw json.RawMessage) (any, int,
 			if r.target.Range != nil {
 				rng = *r.target.Range
 			}
-			return map[string]any{"uri": r.target.URI, "range": rng}, 1, nil
+			return location{URI: r.target.URI, Range: rng}, 1, nil
 		}
 	}
 	return nil, 0, nil
@@ -347,7 +344,7 @@ func (s *server) codeAction(ctx context.Context, raw json.RawMessage) (any, int,
 	if err := decode(raw, &p); err != nil {
 		return nil, 0, err
 	}
-	actions := []map[string]any{}
+	actions := []codeAction{}
 	s.mu.Lock()
 	enabled := s.init.diagnostics()
 	s.mu.Unlock()
@@ -365,13 +362,13 @@ func (s *server) codeAction(ctx context.Context, raw json.RawMessage) (any, int,
 		if !r.broken || !overlaps(r.rng, p.Range) {
 			continue
 		}
-		actions = append(actions, map[string]any{
-			"title":       fmt.Sprintf("Change to %s", r.newText),
-			"kind":        "quickfix",
-			"isPreferred": true,
-			"diagnostics": []any{diagnostic(r)},
-			"edit": map[string]any{"changes": map[string]any{
-				string(p.TextDocument.URI): []any{map[string]any{"range": r.rng, "newText": r.newText}},
+		actions = append(actions, codeAction{
+			Title:       fmt.Sprintf("Change to %s", r.newText),
+			Kind:        "quickfix",
+			IsPreferred: true,
+			Diagnostics: []diagnostic{brokenPath(r)},
+			Edit: workspaceEdit{Changes: map[string][]textEdit{
+				string(p.TextDocument.URI): {{Range: r.rng, NewText: r.newText}},
 			}},
 		})
 	}

@@ -238,18 +238,19 @@ func (s *server) reportProgress(kind string, seq *int, pct int, msg string, done
 	if pct == 0 && !done {
 		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
-		if _, err := s.conn.Call(cctx, "window/workDoneProgress/create", map[string]any{"token": token}, nil); err != nil {
+		if _, err := s.conn.Call(cctx, "window/workDoneProgress/create", workDoneProgressCreateParams{Token: token}, nil); err != nil {
 			s.logf("window/workDoneProgress/create: %v", err)
 		}
-		_ = s.conn.Notify(ctx, "$/progress", map[string]any{"token": token, "value": map[string]any{
-			"kind": "begin", "title": "wayfind: indexing " + kind, "message": msg, "percentage": 0, "cancellable": false,
+		zero, no := 0, false
+		_ = s.conn.Notify(ctx, "$/progress", progressParams{Token: token, Value: progressValue{
+			Kind: "begin", Title: "wayfind: indexing " + kind, Message: msg, Percentage: &zero, Cancellable: &no,
 		}})
 		return
 	}
 	if done {
-		_ = s.conn.Notify(ctx, "$/progress", map[string]any{"token": token, "value": map[string]any{"kind": "end", "message": msg}})
+		_ = s.conn.Notify(ctx, "$/progress", progressParams{Token: token, Value: progressValue{Kind: "end", Message: msg}})
 		return
 	}
 	// Percentage is written out even when 0: the library's type drops it.
-	_ = s.conn.Notify(ctx, "$/progress", map[string]any{"token": token, "value": map[string]any{"kind": "report", "message": msg, "percentage": pct}})
+	_ = s.conn.Notify(ctx, "$/progress", progressParams{Token: token, Value: progressValue{Kind: "report", Message: msg, Percentage: &pct}})
 }

@@ -360,33 +360,22 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 	}
 	s.sess.LoadModel(session.ModelConfig{Dir: opts.Model.Dir, Precision: opts.Model.Precision, Lib: opts.Model.OrtLib,
 		Threads: opts.Model.Threads, TopK: opts.Model.TopK, Margin: opts.Model.Margin, Weight: opts.Model.Weight})
-	return map[string]any{
-		"capabilities": s.capabilities(),
-		"serverInfo":   map[string]string{"name": "wayfind", "version": s.opts.Version},
-	}, nil
+	return initializeResult{Capabilities: s.capabilities(), ServerInfo: serverInfo{Name: "wayfind", Version: s.opts.Version}}, nil
 }
 
 // capabilities advertises what works, nothing more.
-func (s *server) capabilities() map[string]any {
-	caps := map[string]any{
-		"textDocumentSync": map[string]any{
-			"openClose": true,
-			"change":    protocol.TextDocumentSyncKindFull,
-			"save":      map[string]any{"includeText": false},
-		},
-		"documentLinkProvider":    map[string]any{"resolveProvider": false},
-		"definitionProvider":      true,
-		"workspaceSymbolProvider": true,
-		"documentSymbolProvider":  true,
-		"workspace": map[string]any{
-			"workspaceFolders": map[string]any{"supported": true, "changeNotifications": true},
-		},
-		"experimental": map[string]any{
-			"find": []string{"find/status", "find/resolvePath", "find/files", "find/locate", "find/reindex", "find/alternate", "find/visited"},
-		},
+func (s *server) capabilities() serverCapabilities {
+	caps := serverCapabilities{
+		TextDocumentSync:        textDocumentSync{OpenClose: true, Change: int(protocol.TextDocumentSyncKindFull)},
+		DefinitionProvider:      true,
+		WorkspaceSymbolProvider: true,
+		DocumentSymbolProvider:  true,
+		Workspace:               workspaceCaps{WorkspaceFolders: workspaceFoldersCaps{Supported: true, ChangeNotifications: true}},
+		Experimental: experimentalCaps{Find: []string{"find/status", "find/resolvePath", "find/files", "find/locate",
+			"find/reindex", "find/alternate", "find/visited"}},
 	}
 	if s.init.diagnostics() {
-		caps["codeActionProvider"] = map[string]any{"codeActionKinds": []string{"quickfix"}}
+		caps.CodeActionProvider = &codeActionOptions{CodeActionKinds: []string{"quickfix"}}
 	}
 	return caps
 }
@@ -403,13 +392,8 @@ func (s *server) initialized() {
 }
 
 func (s *server) registerWatcher(sess *session.Session) {
-	params := map[string]any{"registrations": []any{map[string]any{
-		"id":     "wayfind-watch",
-		"method": "workspace/didChangeWatchedFiles",
-		"registerOptions": map[string]any{"watchers": []any{
-			map[string]any{"globPattern": "**/*"},
-		}},
-	}}}
+	params := registrationParams{Registrations: []registration{{ID: "wayfind-watch", Method: "workspace/didChangeWatchedFiles",
+		RegisterOptions: watchedFilesRegOptions{Watchers: []fileWatcher{{GlobPattern: "**/*"}}}}}}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if _, err := s.conn.Call(ctx, "client/registerCapability", params, nil); err != nil {
@@ -545,7 +529,7 @@ func (s *server) userLog(format string, args ...any) {
 	s.logf(format, args...)
 	msg := fmt.Sprintf(format, args...)
 	go func() {
-		_ = s.conn.Notify(context.Background(), "window/logMessage", map[string]any{"type": protocol.MessageTypeInfo, "message": "wayfind: " + msg})
+		_ = s.conn.Notify(context.Background(), "window/logMessage", logMessageParams{Type: int(protocol.MessageTypeInfo), Message: "wayfind: " + msg})
 	}()
 }
 
