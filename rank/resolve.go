@@ -70,50 +70,11 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 		return res, nil
 	}
 
-	comps := strings.Split(qpath, "/")
-	qBase := comps[len(comps)-1]
-	qDirs := comps[:len(comps)-1]
-	qDir := dirInfo{comps: qDirs, sq: make([]string, len(qDirs))}
-	for i, d := range qDirs {
-		qDir.sq[i] = squash(d)
-	}
-	qStem, qExt := splitExt(qBase)
-	qSq := squash(qStem)
-	if qSq == "" {
-		qSq = squash(qBase)
-	}
-
-	// Candidate generation.
-	cands := map[int32]int{} // file → typo distance of stems (-1 unknown)
-	for _, id := range e.byBase[strings.ToLower(qBase)] {
-		cands[id] = -1
-	}
-	if sid, ok := e.stemID[qSq]; ok {
-		for _, id := range e.stems[sid].files {
-			cands[id] = 0
-		}
-	}
-	if budget := typoBudget(len(qSq)); budget > 0 {
-		for sid, d := range e.typoStems(qSq, budget) {
-			for _, id := range e.stems[sid].files {
-				if _, seen := cands[id]; !seen {
-					cands[id] = d
-				}
-			}
-		}
-	}
-	// Files that define what the name names: a path written after a class
-	// (src/CommandRouter.cpp) whose file is named otherwise (src/router.cc).
-	symHits := e.symbolFiles(&FindQuery{Squashed: qSq}, true)
-	for id := range symHits {
-		if _, seen := cands[id]; !seen {
-			cands[id] = bySymbol
-		}
-	}
+	rq := newResolveQuery(qpath)
+	cands, symHits := e.resolveCandidates(rq)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-
 	scored := make([]Candidate, 0, len(cands))
 	n := 0
 	for id, dist := range cands {
@@ -122,45 +83,9 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 				return nil, err
 			}
 		}
-		f := &e.files[id]
-		var nm nameMatch
-		if dist == bySymbol {
-			nm = symbolName(symHits[id], qExt, f.baseName())
-		} else {
-			nm = scoreName(qBase, qStem, qExt, qSq, f.baseName(), e.stems[f.stem].text, dist)
+		if c, ok := e.scoreCandidate(rq, id, dist, symHits, refs); ok {
+			scored = append(scored, c)
 		}
-		if nm.score == 0 {
-			continue
-		}
-		cdir := &e.dirInfos[f.dir]
-		cdirs := cdir.comps
-		reasons := []string{nm.reason}
-		var lex float64
-		if len(qDirs) == 0 {
-			lex = nm.score * 0.875
-		} else {
-			da := scoreDirs(&qDir, cdir)
-			lex = nm.score * (0.75 + 0.25*da.score)
-			reasons = append(reasons, da.reason)
-			if da.matched == 0 && !e.dirExists(qDirs) {
-				reasons[len(reasons)-1] = "dir:moved"
-			}
-		}
-		prox, why := 0.0, ""
-		for _, r := range refs {
-			if int(f.root) != r.root {
-				continue
-			}
-			if p := r.weight * proximity(cdirs, r.dirs); p > prox {
-				prox, why = p, r.reason
-			}
-		}
-		if prox > 0 {
-			reasons = append(reasons, why)
-		}
-		c := e.candidate(id, lex+proxWeight*prox, compact(reasons))
-		c.lexical, c.prox = lex, prox
-		scored = append(scored, c)
 	}
 	sort.Slice(scored, func(a, b int) bool { return better(&scored[a], &scored[b]) })
 	if len(scored) > 0 && confident(scored) {
@@ -194,6 +119,101 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	}
 	res.Candidates = scored
 	return res, nil
+}
+
+// resolveQuery is a path query's parts as resolve compares them.
+type resolveQuery struct {
+	base, stem, ext, sq string   // base name, its stem and extension, squashed stem
+	dirs                []string // directories as written
+	dir                 dirInfo
+}
+
+func newResolveQuery(qpath string) *resolveQuery {
+	comps := strings.Split(qpath, "/")
+	rq := &resolveQuery{base: comps[len(comps)-1], dirs: comps[:len(comps)-1]}
+	rq.dir = dirInfo{comps: rq.dirs, sq: make([]string, len(rq.dirs))}
+	for i, d := range rq.dirs {
+		rq.dir.sq[i] = squash(d)
+	}
+	rq.stem, rq.ext = splitExt(rq.base)
+	if rq.sq = squash(rq.stem); rq.sq == "" {
+		rq.sq = squash(rq.base)
+	}
+	return rq
+}
+
+// resolveCandidates lists the files worth scoring, each with the typo
+// distance of its stem (-1 unknown, bySymbol for a file that defines what
+// the name names: src/CommandRouter.cpp written for src/router.cc).
+func (e *Engine) resolveCandidates(rq *resolveQuery) (map[int32]int, map[int32]nameMatch) {
+	cands := map[int32]int{}
+	for _, id := range e.byBase[strings.ToLower(rq.base)] {
+		cands[id] = -1
+	}
+	if sid, ok := e.stemID[rq.sq]; ok {
+		for _, id := range e.stems[sid].files {
+			cands[id] = 0
+		}
+	}
+	if budget := typoBudget(len(rq.sq)); budget > 0 {
+		for sid, d := range e.typoStems(rq.sq, budget) {
+			for _, id := range e.stems[sid].files {
+				if _, seen := cands[id]; !seen {
+					cands[id] = d
+				}
+			}
+		}
+	}
+	symHits := e.symbolFiles(&FindQuery{Squashed: rq.sq}, true)
+	for id := range symHits {
+		if _, seen := cands[id]; !seen {
+			cands[id] = bySymbol
+		}
+	}
+	return cands, symHits
+}
+
+// scoreCandidate scores one file as score.go describes: name, directories,
+// then proximity to the references.
+func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits map[int32]nameMatch, refs []reference) (Candidate, bool) {
+	f := &e.files[id]
+	var nm nameMatch
+	if dist == bySymbol {
+		nm = symbolName(symHits[id], rq.ext, f.baseName())
+	} else {
+		nm = scoreName(rq.base, rq.stem, rq.ext, rq.sq, f.baseName(), e.stems[f.stem].text, dist)
+	}
+	if nm.score == 0 {
+		return Candidate{}, false
+	}
+	cdir := &e.dirInfos[f.dir]
+	reasons := []string{nm.reason}
+	var lex float64
+	if len(rq.dirs) == 0 {
+		lex = nm.score * bareNameWeight
+	} else {
+		da := scoreDirs(&rq.dir, cdir)
+		lex = nm.score * (nameWeight + (1-nameWeight)*da.score)
+		reasons = append(reasons, da.reason)
+		if da.matched == 0 && !e.dirExists(rq.dirs) {
+			reasons[len(reasons)-1] = "dir:moved"
+		}
+	}
+	prox, why := 0.0, ""
+	for _, r := range refs {
+		if int(f.root) != r.root {
+			continue
+		}
+		if p := r.weight * proximity(cdir.comps, r.dirs); p > prox {
+			prox, why = p, r.reason
+		}
+	}
+	if prox > 0 {
+		reasons = append(reasons, why)
+	}
+	c := e.candidate(id, lex+proxWeight*prox, compact(reasons))
+	c.lexical, c.prox = lex, prox
+	return c, true
 }
 
 // bySymbol marks a candidate found through a symbol, not its name.

@@ -65,8 +65,14 @@ import "math"
 // more than no answer.
 
 const (
-	ResolveMin    = 0.6
-	ResolveMargin = 0.01
+	ResolveMin = 0.6
+	// nameWeight is the name's share of the lexical score when the query
+	// has directories (they weigh the rest: a quarter); bareNameWeight is
+	// a bare name's score, as if its directories half-agreed — they say
+	// nothing either way.
+	nameWeight     = 0.75
+	bareNameWeight = nameWeight + (1-nameWeight)*0.5
+	ResolveMargin  = 0.01
 	// ProxMargin is the proximity lead that breaks a lexical tie.
 	ProxMargin = 0.05
 	// proxWeight is below ResolveMargin, so that proximity can reorder
