@@ -658,42 +658,46 @@ func (w *pathWords) add(text string, comp int, start, inName bool) {
 	w.inName = append(w.inName, inName)
 }
 
-// pathQualityOf reads every token against w (landing: at least one chunk
-// in the name) and returns the reading's quality (see the block comment).
-func pathQualityOf(pq *pathQuery, w *pathWords, landing bool) (float64, bool) {
-	type pick struct {
-		free, land []chunk
-		fv, lv     float64
-	}
-	picks := make([]pick, len(pq.tokens))
-	// Every token takes its best cut; with landing, the one token that
-	// loses least by ending in the name does so.
+// chooseCuts gives every token its best cut over w; with landing, the one
+// token that loses least by ending in the name does so (a reading needs
+// one). ok is false when some token fits nowhere.
+func chooseCuts(pq *pathQuery, w *pathWords, landing bool) (cuts [][]chunk, ok bool) {
+	cuts = make([][]chunk, len(pq.tokens))
+	var landed []chunk
 	bestTok, bestGain := -1, negInf
 	for ti := range pq.tokens {
 		t := pq.tokens[ti].text
-		p := &picks[ti]
-		p.fv, p.free = pathDP(t, w, false, pq.typos)
-		if p.fv == negInf {
-			return 0, false
+		fv, free := pathDP(t, w, false, pq.typos)
+		if fv == negInf {
+			return nil, false
 		}
+		cuts[ti] = free
 		if landing {
-			p.lv, p.land = pathDP(t, w, true, pq.typos)
-			if p.lv > negInf && p.lv-p.fv > bestGain {
-				bestTok, bestGain = ti, p.lv-p.fv
+			if lv, land := pathDP(t, w, true, pq.typos); lv > negInf && lv-fv > bestGain {
+				bestTok, bestGain, landed = ti, lv-fv, land
 			}
 		}
 	}
-	if landing && bestTok < 0 {
+	if landing {
+		if bestTok < 0 {
+			return nil, false
+		}
+		cuts[bestTok] = landed
+	}
+	return cuts, true
+}
+
+// pathQualityOf reads every token against w (landing: at least one chunk
+// in the name) and returns the reading's quality (see the block comment).
+func pathQualityOf(pq *pathQuery, w *pathWords, landing bool) (float64, bool) {
+	cuts, ok := chooseCuts(pq, w, landing)
+	if !ok {
 		return 0, false
 	}
 	var whole, nameBytes, chunks, starts, links, adjacent int
 	lastDirComp := -1
 	w.dirChunks, w.typo = 0, false
-	for ti := range picks {
-		cs := picks[ti].free
-		if ti == bestTok {
-			cs = picks[ti].land
-		}
+	for ti, cs := range cuts {
 		// Each extra cut must pay for itself: a token of n bytes in k
 		// chunks carries n − cutCost×(k−1) bytes of evidence.
 		if tn := len(pq.tokens[ti].text); float64(tn)-cutCost*float64(len(cs)-1) < min(minEvidence, float64(tn)) {
@@ -770,95 +774,37 @@ const negInf = -1e18
 // prefix, provided both start with the same typoLead bytes and the word
 // part is at least typoMinWord long. It returns negInf when no cut exists.
 func pathDP(t string, w *pathWords, landing bool, typos int) (float64, []chunk) {
-	n, nw := len(t), len(w.text)
-	if nw == 0 {
+	if len(w.text) == 0 {
 		return negInf, nil
 	}
-	// f[((e*(n+1))+i)*(nw+1)+j]: best value reading t[i:] with words j..
-	// and e edits left; tq/tw: the chunk chosen there (tq 0 = skip word j).
-	size := (typos + 1) * (n + 1) * (nw + 1)
 	var fbuf [2048]float64
 	var qbuf, wbuf [2048]uint8
-	f, tq, tw := table(fbuf[:], size, 0), table(qbuf[:], size, 0), table(wbuf[:], size, 0)
-	at := func(e, i, j int) int { return (e*(n+1)+i)*(nw+1) + j }
+	d := cutDP{t: t, w: w, landing: landing, n: len(t), nw: len(w.text)}
+	size := (typos + 1) * (d.n + 1) * (d.nw + 1)
+	d.f, d.tq, d.tw = table(fbuf[:], size, 0), table(qbuf[:], size, 0), table(wbuf[:], size, 0)
 	for e := 0; e <= typos; e++ {
-		for j := 0; j <= nw; j++ {
-			f[at(e, n, j)] = 0
+		for j := 0; j <= d.nw; j++ {
+			d.f[d.at(e, d.n, j)] = 0
 		}
-		for i := 0; i < n; i++ {
-			f[at(e, i, nw)] = negInf
+		for i := 0; i < d.n; i++ {
+			d.f[d.at(e, i, d.nw)] = negInf
 		}
 	}
-	for j := nw - 1; j >= 0; j-- {
-		word := w.text[j]
-		minLen := 1
-		if !w.inName[j] {
-			minLen = dirMinChunk
-		}
-		byteV := dpDirByte
-		if w.inName[j] {
-			byteV = dpNameByte
-		}
+	for j := d.nw - 1; j >= 0; j-- {
 		for e := 0; e <= typos; e++ {
-			for i := n - 1; i >= 0; i-- {
-				k := at(e, i, j)
-				best, bq, bw := f[k+1], 0, 0
-				// value of a chunk of lq query bytes over word[:lw] ending
-				// in state (e2, i+lq, j+1)
-				consider := func(lq, lw, e2 int, typo bool) {
-					var rest float64
-					if i+lq == n {
-						if landing && !w.inName[j] {
-							return
-						}
-					} else if rest = f[at(e2, i+lq, j+1)]; rest == negInf {
-						return
-					}
-					v := float64(lq)*byteV - dpChunk + rest
-					if lw == len(word) {
-						v += float64(lq) * dpWholeByte
-					}
-					if w.start[j] {
-						v += dpStart
-					}
-					if typo {
-						v -= dpTypo
-					}
-					if v > best {
-						best, bq, bw = v, lq, lw
-						if typo {
-							bw |= typoFlag
-						}
-					}
-				}
-				for l := 1; l <= len(word) && i+l <= n && t[i+l-1] == word[l-1]; l++ {
-					if l < len(word) && (l < minLen || i+l < n && t[i+l] == word[l] && n-(i+l) < dirMinChunk) {
-						continue // too short, or a lone letter cut from a word that goes on
-					}
-					consider(l, l, e, false)
-				}
-				if e > 0 && i+typoLead <= n && len(word) >= typoMinWord && t[i:i+typoLead] == word[:typoLead] {
-					for lw := typoMinWord; lw <= len(word); lw++ {
-						for lq := max(lw-1, typoLead); lq <= lw+1 && i+lq <= n; lq++ {
-							if osa(t[i:i+lq], word[:lw], 1) == 1 {
-								consider(lq, lw, e-1, true)
-							}
-						}
-					}
-				}
-				f[k] = best
-				tq[k], tw[k] = uint8(bq), uint8(bw)
+			for i := d.n - 1; i >= 0; i-- {
+				d.fill(e, i, j)
 			}
 		}
 	}
-	if f[at(typos, 0, 0)] == negInf {
+	if d.f[d.at(typos, 0, 0)] == negInf {
 		return negInf, nil
 	}
 	var out []chunk
-	for i, j, e := 0, 0, typos; i < n && j < nw; j++ {
-		k := at(e, i, j)
-		if lq := int(tq[k]); lq > 0 {
-			lw, typo := int(tw[k]&^typoFlag), tw[k]&typoFlag != 0
+	for i, j, e := 0, 0, typos; i < d.n && j < d.nw; j++ {
+		k := d.at(e, i, j)
+		if lq := int(d.tq[k]); lq > 0 {
+			lw, typo := int(d.tw[k]&^typoFlag), d.tw[k]&typoFlag != 0
 			out = append(out, chunk{j, lq, lw, typo})
 			i += lq
 			if typo {
@@ -866,7 +812,88 @@ func pathDP(t string, w *pathWords, landing bool, typos int) (float64, []chunk) 
 			}
 		}
 	}
-	return f[at(typos, 0, 0)], out
+	return d.f[d.at(typos, 0, 0)], out
+}
+
+// cutDP is pathDP's table: f[at(e, i, j)] is the best value reading t[i:]
+// with words j.. and e edits left; tq/tw the chunk chosen there (tq 0:
+// word j skipped; tw carries typoFlag for an edited chunk).
+type cutDP struct {
+	t       string
+	w       *pathWords
+	landing bool
+	n, nw   int
+	f       []float64
+	tq, tw  []uint8
+}
+
+func (d *cutDP) at(e, i, j int) int { return (e*(d.n+1)+i)*(d.nw+1) + j }
+
+// fill decides state (e, i, j): skip word j, or read a chunk of it —
+// exactly, or with the one edit left.
+func (d *cutDP) fill(e, i, j int) {
+	t, word := d.t, d.w.text[j]
+	minLen := 1
+	if !d.w.inName[j] {
+		minLen = dirMinChunk
+	}
+	k := d.at(e, i, j)
+	best, bq, bw := d.f[k+1], 0, 0
+	consider := func(lq, lw, e2 int, typo bool) {
+		if v, ok := d.chunkValue(i, j, lq, lw, e2, typo); ok && v > best {
+			best, bq, bw = v, lq, lw
+			if typo {
+				bw |= typoFlag
+			}
+		}
+	}
+	// (chunks are at most maxPathToken bytes, so lq and lw < typoFlag)
+	for l := 1; l <= len(word) && i+l <= d.n && t[i+l-1] == word[l-1]; l++ {
+		if l < len(word) && (l < minLen || i+l < d.n && t[i+l] == word[l] && d.n-(i+l) < dirMinChunk) {
+			continue // too short, or a lone letter cut from a word that goes on
+		}
+		consider(l, l, e, false)
+	}
+	if e > 0 && i+typoLead <= d.n && len(word) >= typoMinWord && t[i:i+typoLead] == word[:typoLead] {
+		for lw := typoMinWord; lw <= min(len(word), d.n+1); lw++ {
+			for lq := max(lw-1, typoLead); lq <= lw+1 && i+lq <= d.n; lq++ {
+				if osa(t[i:i+lq], word[:lw], 1) == 1 {
+					consider(lq, lw, e-1, true)
+				}
+			}
+		}
+	}
+	d.f[k] = best
+	d.tq[k], d.tw[k] = uint8(bq), uint8(bw)
+}
+
+// chunkValue is the value of reading lq query bytes from i over word j's
+// first lw bytes, then the rest from state (e2, i+lq, j+1).
+func (d *cutDP) chunkValue(i, j, lq, lw, e2 int, typo bool) (float64, bool) {
+	w := d.w
+	var rest float64
+	if i+lq == d.n {
+		if d.landing && !w.inName[j] {
+			return 0, false
+		}
+	} else if rest = d.f[d.at(e2, i+lq, j+1)]; rest == negInf {
+		return 0, false
+	}
+	byteV := dpDirByte
+	if w.inName[j] {
+		byteV = dpNameByte
+	}
+	v := float64(lq)*byteV - dpChunk + rest
+	if lw == len(w.text[j]) {
+		v += float64(lq) * dpWholeByte
+	}
+	if w.start[j] {
+		v += dpStart
+	}
+	if typo {
+		v -= dpTypo
+	}
+	return v, true
 }
 
 // advance1 is advance allowing one edit: s0 holds positions with the edit
