@@ -103,13 +103,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	if err != nil {
 		return out.fail(inputErr(err.Error()))
 	}
+	out.roots = roots
+	out.start = start
 	logf := func(format string, a ...any) {
 		if !opts.quiet {
 			fmt.Fprintf(stderr, "wayfind: "+format+"\n", a...)
 		}
 	}
+	eng, closeModel, code, done := buildEngine(ctx, cmd, opts, roots, out, logf)
+	defer closeModel()
+	if done {
+		return code
+	}
+	return ask(ctx, cmd, opts, eng, out)
+}
+
+// buildEngine indexes the roots for one command: files always, symbols
+// and contents when the command reads them, the model when one is named.
+// done is set when the command is answered already (index) or failed.
+func buildEngine(ctx context.Context, cmd string, opts options, roots []string, out *output, logf func(string, ...any)) (eng *rank.Engine, closeModel func(), code int, done bool) {
+	closeModel = func() {}
 	ix := workspace.Build(roots, workspace.Options{Logf: logf})
-	eng := rank.New(ix)
+	eng = rank.New(ix)
 	if model := opts.model.WithEnvironment(); model.Dir != "" && cmd != "symbols" && cmd != "index" {
 		// The optional reranker: without it (or when it cannot load) the
 		// answers are the lexical engine's, unchanged.
@@ -117,20 +132,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		if err != nil {
 			logf("model not loaded, answers stay lexical: %v", err)
 		} else {
-			defer m.Close()
+			closeModel = func() { m.Close() }
 			eng = eng.WithReranker(m, model.RerankOptions())
 		}
 	}
-	out.roots = roots
-	out.start = start
 	if cmd == "symbols" || cmd == "index" || cmd == "locate" || opts.kind != "file" {
 		x := symbols.NewIndexer(symbols.IndexerOptions{MaxBytes: opts.maxFileBytes, Logf: logf})
 		table, st, err := x.Sync(ctx, ix)
 		if err != nil {
-			return out.fail(err)
+			return nil, closeModel, out.fail(err), true
 		}
 		if cmd == "index" {
-			return out.index(ix, st, time.Since(start))
+			return nil, closeModel, out.index(ix, st, time.Since(out.start)), true
 		}
 		eng = eng.WithSymbols(rank.NewSymbolIndex(table))
 	}
@@ -138,10 +151,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		var cx content.Indexer
 		ci, err := cx.Sync(ctx, ix)
 		if err != nil {
-			return out.fail(err)
+			return nil, closeModel, out.fail(err), true
 		}
 		eng = eng.WithContent(ci)
 	}
+	return eng, closeModel, 0, false
+}
+
+// ask puts the command's one question to the engine and formats the answer.
+func ask(ctx context.Context, cmd string, opts options, eng *rank.Engine, out *output) int {
 	// One question through the request layer, as the servers ask it.
 	svc := service.New(oneShot{eng})
 	switch {
