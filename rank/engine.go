@@ -95,73 +95,99 @@ func New(ix *workspace.Index) *Engine {
 		stemID:   make(map[string]int32, len(ix.Files)/2),
 		dirID:    make(map[string]int32),
 		trigrams: make(map[uint32][]int32),
+		// Extensions, squashed, each once ("" first): the last word a
+		// path reading may use.
+		exts: []string{""},
 	}
 	e.counters = &sync.Pool{New: func() any { return &counters{} }}
-	// Extensions, squashed, each once ("" first): the last word a path
-	// reading may use. A workspace with more than 65k distinct ones shares
-	// the last slot among the rest.
-	e.exts = []string{""}
-	extID := map[string]uint16{"": 0}
 	e.byPath = make([]map[string]int32, len(ix.Roots))
 	for r := range ix.Roots {
 		e.byPath[r] = make(map[string]int32)
 	}
+	extID := map[string]uint16{"": 0}
 	for i, f := range ix.Files {
-		id := int32(i)
-		b := strings.LastIndexByte(f.Path, '/') + 1
-		base := f.Path[b:]
-		stem, _ := splitExt(base)
-		sq := squash(stem)
-		if sq == "" {
-			sq = squash(base)
-		}
-		sid, ok := e.stemID[sq]
-		if !ok {
-			sid = int32(len(e.stems))
-			e.stemID[sq] = sid
-			ns := stemInfo{text: sq, mask: charMask(sq), starts: wordStarts(stem)}
-			ns.wordList = ns.splitWords()
-			e.stems = append(e.stems, ns)
-			for _, g := range trigramsOf(sq) {
-				e.trigrams[g] = append(e.trigrams[g], sid)
-			}
-		}
-		e.stems[sid].files = append(e.stems[sid].files, id)
-		// Files sharing a squashed stem may cut it differently (code_lens,
-		// codelens): each keeps its own word starts.
-		starts := wordStarts(stem)
-		var nameInit uint64
-		for i := 0; i < len(sq) && i < 64; i++ {
-			if starts&(1<<i) != 0 {
-				nameInit |= charMask(sq[i : i+1])
-			}
-		}
-		e.stems[sid].initMask |= nameInit
-		_, ext := splitExt(base)
-		sqExt := squash(ext)
-		if sqExt != "" {
-			nameInit |= charMask(sqExt[:1])
-		}
-		xid, ok := extID[sqExt]
-		if !ok {
-			xid = uint16(min(len(e.exts), 1<<16-1))
-			if int(xid) == len(e.exts) {
-				extID[sqExt] = xid
-				e.exts = append(e.exts, sqExt)
-			}
-		}
-		extMask := charMask(sqExt)
-		e.stems[sid].extMask |= extMask
-		did := e.dirOf(f.Path[:max(b-1, 0)])
-		e.dirInfos[did].files = append(e.dirInfos[did].files, id)
-		e.dirInfos[did].nameMask |= e.stems[sid].mask | extMask
-		e.dirInfos[did].nameInit |= nameInit
-		e.files[i] = fileInfo{path: f.Path, base: int32(b), root: uint16(f.Root), stem: sid, dir: did,
-			nameMask: e.stems[sid].mask | extMask, aux: isAuxiliary(f.Path), ext: xid, starts: starts, nameInit: nameInit}
-		e.byPath[f.Root][f.Path] = id
-		lb := strings.ToLower(base)
-		e.byBase[lb] = append(e.byBase[lb], id)
+		e.add(int32(i), f, extID)
 	}
+	e.denseStems()
+	return e
+}
+
+// add indexes file id: its stem (shared by every file of that squashed
+// name), its extension, its directory and its own word starts.
+func (e *Engine) add(id int32, f workspace.File, extID map[string]uint16) {
+	b := strings.LastIndexByte(f.Path, '/') + 1
+	base := f.Path[b:]
+	stem, ext := splitExt(base)
+	sq := squash(stem)
+	if sq == "" {
+		sq = squash(base)
+	}
+	sid := e.stemOf(sq, stem)
+	st := &e.stems[sid]
+	st.files = append(st.files, id)
+	// Files sharing a squashed stem may cut it differently (code_lens,
+	// codelens): each keeps its own word starts.
+	starts := wordStarts(stem)
+	var nameInit uint64
+	for i := 0; i < len(sq) && i < 64; i++ {
+		if starts&(1<<i) != 0 {
+			nameInit |= charMask(sq[i : i+1])
+		}
+	}
+	st.initMask |= nameInit
+	sqExt := squash(ext)
+	if sqExt != "" {
+		nameInit |= charMask(sqExt[:1])
+	}
+	xid := e.extOf(sqExt, extID)
+	extMask := charMask(sqExt)
+	st.extMask |= extMask
+	did := e.dirOf(f.Path[:max(b-1, 0)])
+	di := &e.dirInfos[did]
+	di.files = append(di.files, id)
+	di.nameMask |= st.mask | extMask
+	di.nameInit |= nameInit
+	e.files[id] = fileInfo{path: f.Path, base: int32(b), root: uint16(f.Root), stem: sid, dir: did,
+		nameMask: st.mask | extMask, aux: isAuxiliary(f.Path), ext: xid, starts: starts, nameInit: nameInit}
+	e.byPath[f.Root][f.Path] = id
+	lb := strings.ToLower(base)
+	e.byBase[lb] = append(e.byBase[lb], id)
+}
+
+// stemOf returns the squashed stem's index, creating it (and its
+// trigrams) when new.
+func (e *Engine) stemOf(sq, stem string) int32 {
+	if sid, ok := e.stemID[sq]; ok {
+		return sid
+	}
+	sid := int32(len(e.stems))
+	e.stemID[sq] = sid
+	ns := stemInfo{text: sq, mask: charMask(sq), starts: wordStarts(stem)}
+	ns.wordList = ns.splitWords()
+	e.stems = append(e.stems, ns)
+	for _, g := range trigramsOf(sq) {
+		e.trigrams[g] = append(e.trigrams[g], sid)
+	}
+	return sid
+}
+
+// extOf returns the squashed extension's index; a workspace with more
+// than 65k distinct extensions shares the last slot among the rest.
+func (e *Engine) extOf(sqExt string, extID map[string]uint16) uint16 {
+	if xid, ok := extID[sqExt]; ok {
+		return xid
+	}
+	xid := uint16(min(len(e.exts), 1<<16-1))
+	if int(xid) == len(e.exts) {
+		extID[sqExt] = xid
+		e.exts = append(e.exts, sqExt)
+	}
+	return xid
+}
+
+// denseStems lays out what every query scans, stem by stem: masks,
+// lengths, and the short stems by length for typos.
+func (e *Engine) denseStems() {
 	e.stemMasks = make([]uint64, len(e.stems))
 	e.stemLens = make([]uint16, len(e.stems))
 	for sid := range e.stems {
@@ -175,7 +201,6 @@ func New(ix *workspace.Index) *Engine {
 			e.stemsByLen[n] = append(e.stemsByLen[n], int32(sid))
 		}
 	}
-	return e
 }
 
 // dirOf returns the directory's index, creating it and its ancestors
