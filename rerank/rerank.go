@@ -170,58 +170,15 @@ func Load(opts Options) (m *Model, err error) {
 	if err := initEnv(resolveLib(opts.Lib)); err != nil {
 		return nil, err
 	}
-	ins, outs, err := ort.GetInputOutputInfo(file)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
 	m = &Model{tok: tok, maxTok: opts.MaxTokens}
 	if m.maxTok <= 0 {
 		m.maxTok = 64
 	}
-	have := map[string]bool{}
-	for _, in := range ins {
-		have[in.Name] = true
-		if in.DataType != ort.TensorElementDataTypeInt64 {
-			return nil, fmt.Errorf("%s: input %s is %v, want int64", file, in.Name, in.DataType)
-		}
-	}
-	if !have["input_ids"] || !have["attention_mask"] {
-		return nil, fmt.Errorf("%s: inputs %v; want input_ids and attention_mask (and optionally token_type_ids)", file, names(ins))
-	}
-	for _, in := range ins {
-		switch in.Name {
-		case "input_ids", "attention_mask", "token_type_ids":
-			m.inputs = append(m.inputs, in.Name)
-		default:
-			return nil, fmt.Errorf("%s: unexpected input %s", file, in.Name)
-		}
-	}
-	if len(outs) == 0 {
-		return nil, fmt.Errorf("%s: the model has no output", file)
-	}
-	out := outs[0]
-	if len(out.Dimensions) != 3 || out.DataType != ort.TensorElementDataTypeFloat {
-		return nil, fmt.Errorf("%s: output %s is %v %v; want float token embeddings [batch, seq, dim]", file, out.Name, out.DataType, out.Dimensions)
-	}
-	m.output = out.Name
-	so, err := ort.NewSessionOptions()
-	if err != nil {
+	if err := m.checkGraph(file); err != nil {
 		return nil, err
 	}
-	defer so.Destroy()
-	threads := opts.Threads
-	if threads <= 0 {
-		threads = 1
-	}
-	if err := so.SetIntraOpNumThreads(threads); err != nil {
+	if m.session, err = newSession(file, m.inputs, m.output, opts.Threads); err != nil {
 		return nil, err
-	}
-	if err := so.SetInterOpNumThreads(1); err != nil {
-		return nil, err
-	}
-	m.session, err = ort.NewDynamicAdvancedSession(file, m.inputs, []string{m.output}, so)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	// Warm up, and learn the embedding size.
 	emb, err := m.embed([]string{"warm up"})
@@ -393,4 +350,66 @@ func MaxSim(q, d []float32, dim int) float64 {
 		sum += best
 	}
 	return sum / float64(nq)
+}
+
+// checkGraph reads the model's inputs and output and checks they are what
+// Score feeds and reads: int64 input_ids and attention_mask (optionally
+// token_type_ids), and float token embeddings [batch, seq, dim] whose
+// name is taken, not assumed.
+func (m *Model) checkGraph(file string) error {
+	ins, outs, err := ort.GetInputOutputInfo(file)
+	if err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	have := map[string]bool{}
+	for _, in := range ins {
+		have[in.Name] = true
+		if in.DataType != ort.TensorElementDataTypeInt64 {
+			return fmt.Errorf("%s: input %s is %v, want int64", file, in.Name, in.DataType)
+		}
+	}
+	if !have["input_ids"] || !have["attention_mask"] {
+		return fmt.Errorf("%s: inputs %v; want input_ids and attention_mask (and optionally token_type_ids)", file, names(ins))
+	}
+	for _, in := range ins {
+		switch in.Name {
+		case "input_ids", "attention_mask", "token_type_ids":
+			m.inputs = append(m.inputs, in.Name)
+		default:
+			return fmt.Errorf("%s: unexpected input %s", file, in.Name)
+		}
+	}
+	if len(outs) == 0 {
+		return fmt.Errorf("%s: the model has no output", file)
+	}
+	out := outs[0]
+	if len(out.Dimensions) != 3 || out.DataType != ort.TensorElementDataTypeFloat {
+		return fmt.Errorf("%s: output %s is %v %v; want float token embeddings [batch, seq, dim]", file, out.Name, out.DataType, out.Dimensions)
+	}
+	m.output = out.Name
+	return nil
+}
+
+// newSession opens the model with threads intra-op threads (default 1:
+// the model is asked about close calls only, beside a busy server).
+func newSession(file string, inputs []string, output string, threads int) (*ort.DynamicAdvancedSession, error) {
+	so, err := ort.NewSessionOptions()
+	if err != nil {
+		return nil, err
+	}
+	defer so.Destroy()
+	if threads <= 0 {
+		threads = 1
+	}
+	if err := so.SetIntraOpNumThreads(threads); err != nil {
+		return nil, err
+	}
+	if err := so.SetInterOpNumThreads(1); err != nil {
+		return nil, err
+	}
+	s, err := ort.NewDynamicAdvancedSession(file, inputs, []string{output}, so)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return s, nil
 }
