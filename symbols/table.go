@@ -207,35 +207,7 @@ func (x *Indexer) refresh(ctx context.Context, ix *workspace.Index, files []stri
 		}
 	}
 	put := map[string]map[string]Entry{} // root → rel → entry, for the caches
-	del := map[string][]string{}
-	var toParse []string
-	for _, f := range files {
-		if !inIndex[f] {
-			delete(next, f)
-			if root, rel, ok := ix.RootOf(f); ok {
-				del[ix.Roots[root]] = append(del[ix.Roots[root]], rel)
-			}
-			continue
-		}
-		e := known[f]
-		if e != nil && e.Size >= 0 {
-			if fi, err := os.Stat(f); err == nil && fi.Size() == e.Size && fi.ModTime().UnixNano() == e.ModTime {
-				next[f] = e
-				continue
-			}
-		}
-		toParse = append(toParse, f)
-	}
-	if all {
-		// Cached files that left the index leave the cache too.
-		for k := range known {
-			if !inIndex[k] {
-				if root, rel, ok := ix.RootOf(k); ok {
-					del[ix.Roots[root]] = append(del[ix.Roots[root]], rel)
-				}
-			}
-		}
-	}
+	toParse, del := x.plan(ix, files, known, inIndex, next, all)
 	done := 0
 	ExtractFiles(ctx, toParse, ExtractOptions{Workers: x.opts.Workers, MaxBytes: x.opts.MaxBytes, Pace: x.opts.Pace}, func(i int, p Parsed) {
 		done++
@@ -264,18 +236,7 @@ func (x *Indexer) refresh(ctx context.Context, ix *workspace.Index, files []stri
 	if err := ctx.Err(); err != nil {
 		return x.table, st, err
 	}
-	if x.opts.CacheDir != "-" {
-		for _, root := range ix.Roots {
-			c := x.caches[root]
-			if c == nil {
-				c = OpenCache(x.opts.CacheDir, root, x.opts.Logf)
-				x.caches[root] = c
-			}
-			if err := c.Save(put[root], del[root]); err != nil {
-				x.opts.Logf("symbol cache %s not saved: %v", c.File(), err)
-			}
-		}
-	}
+	x.saveCaches(ix, put, del)
 	x.table = newTable(next)
 	st.Symbols = x.table.count
 	return x.table, st, nil
@@ -305,4 +266,57 @@ func TableOf(files map[string][]Symbol) *Table {
 		m[f] = &Entry{Size: -1, Symbols: syms}
 	}
 	return newTable(m)
+}
+
+// plan sorts files into those to parse and those whose cached entry still
+// holds (kept in next); files gone from the index leave next and, with
+// all, cached files no longer indexed leave the cache: del lists them by
+// root.
+func (x *Indexer) plan(ix *workspace.Index, files []string, known map[string]*Entry, inIndex map[string]bool, next map[string]*Entry, all bool) (toParse []string, del map[string][]string) {
+	del = map[string][]string{}
+	for _, f := range files {
+		if !inIndex[f] {
+			delete(next, f)
+			if root, rel, ok := ix.RootOf(f); ok {
+				del[ix.Roots[root]] = append(del[ix.Roots[root]], rel)
+			}
+			continue
+		}
+		e := known[f]
+		if e != nil && e.Size >= 0 {
+			if fi, err := os.Stat(f); err == nil && fi.Size() == e.Size && fi.ModTime().UnixNano() == e.ModTime {
+				next[f] = e
+				continue
+			}
+		}
+		toParse = append(toParse, f)
+	}
+	if all {
+		for k := range known {
+			if !inIndex[k] {
+				if root, rel, ok := ix.RootOf(k); ok {
+					del[ix.Roots[root]] = append(del[ix.Roots[root]], rel)
+				}
+			}
+		}
+	}
+	return toParse, del
+}
+
+// saveCaches writes each root's new and gone entries to its cache, one
+// transaction a root (unless caching is off).
+func (x *Indexer) saveCaches(ix *workspace.Index, put map[string]map[string]Entry, del map[string][]string) {
+	if x.opts.CacheDir == "-" {
+		return
+	}
+	for _, root := range ix.Roots {
+		c := x.caches[root]
+		if c == nil {
+			c = OpenCache(x.opts.CacheDir, root, x.opts.Logf)
+			x.caches[root] = c
+		}
+		if err := c.Save(put[root], del[root]); err != nil {
+			x.opts.Logf("symbol cache %s not saved: %v", c.File(), err)
+		}
+	}
 }
