@@ -129,12 +129,16 @@ type found struct {
 }
 
 func collect(cur *sitter.QueryCursor, cq *compiledQuery, root *sitter.Node, src []byte) []Symbol {
+	items, pkg := matches(cur, cq, root, src)
+	return nest(items, pkg, src)
+}
+
+// matches runs the query and keeps one found definition per node (the
+// earliest pattern, the most specific, wins), in source order; pkg is the
+// file's package or namespace, when it declares one.
+func matches(cur *sitter.QueryCursor, cq *compiledQuery, root *sitter.Node, src []byte) (items []found, pkg string) {
 	cur.Exec(cq.q, root)
-	var (
-		pkg   string
-		items []found
-		seen  = map[uintptr]int{} // definition node → index in items
-	)
+	seen := map[uintptr]int{} // definition node → index in items
 	for {
 		m, ok := cur.NextMatch()
 		if !ok {
@@ -144,46 +148,10 @@ func collect(cur *sitter.QueryCursor, cq *compiledQuery, root *sitter.Node, src 
 		if len(m.Captures) == 0 {
 			continue
 		}
-		var f found
-		f.pattern = m.PatternIndex
-		for _, c := range m.Captures {
-			switch cq.role[c.Index] {
-			case roleDefinition:
-				f.node, f.kind = c.Node, cq.kind[c.Index]
-			case roleScope:
-				f.node, f.scope = c.Node, true
-			case roleName, roleScopeName:
-				f.nameNode = c.Node
-				f.name = c.Node.Content(src)
-			case roleDeclarator:
-				if n, scope := declaratorName(c.Node, src); n != nil {
-					f.nameNode, f.name = n, n.Content(src)
-					f.receiver = scope
-				}
-			case roleReceiver:
-				f.receiver = c.Node.Content(src)
-			case rolePackage:
-				if pkg == "" {
-					pkg = strings.ReplaceAll(c.Node.Content(src), "\\", ".")
-				}
-			}
-		}
-		if f.node == nil || f.nameNode == nil {
+		f, ok := foundOf(cq, m, src, &pkg)
+		if !ok {
 			continue
 		}
-		if f.kind == 0 && !f.scope {
-			continue
-		}
-		if f.receiver != "" && f.kind == Function {
-			f.kind = Method // C++'s Foo::bar defined outside its class
-		}
-		f.name = cleanName(f.name)
-		if f.name == "" {
-			continue
-		}
-		f.start, f.end = f.node.StartByte(), f.node.EndByte()
-		// Several patterns may match one node; the earliest pattern is the
-		// most specific and wins.
 		if i, dup := seen[f.node.ID()]; dup {
 			if items[i].pattern > f.pattern {
 				items[i] = f
@@ -199,6 +167,51 @@ func collect(cur *sitter.QueryCursor, cq *compiledQuery, root *sitter.Node, src 
 		}
 		return items[i].end > items[j].end
 	})
+	return items, pkg
+}
+
+// foundOf reads one match's captures by their roles; ok is false when the
+// match defines nothing with a name.
+func foundOf(cq *compiledQuery, m *sitter.QueryMatch, src []byte, pkg *string) (f found, ok bool) {
+	f.pattern = m.PatternIndex
+	for _, c := range m.Captures {
+		switch cq.role[c.Index] {
+		case roleDefinition:
+			f.node, f.kind = c.Node, cq.kind[c.Index]
+		case roleScope:
+			f.node, f.scope = c.Node, true
+		case roleName, roleScopeName:
+			f.nameNode = c.Node
+			f.name = c.Node.Content(src)
+		case roleDeclarator:
+			if n, scope := declaratorName(c.Node, src); n != nil {
+				f.nameNode, f.name = n, n.Content(src)
+				f.receiver = scope
+			}
+		case roleReceiver:
+			f.receiver = c.Node.Content(src)
+		case rolePackage:
+			if *pkg == "" {
+				*pkg = strings.ReplaceAll(c.Node.Content(src), "\\", ".")
+			}
+		}
+	}
+	if f.node == nil || f.nameNode == nil || f.kind == 0 && !f.scope {
+		return f, false
+	}
+	if f.receiver != "" && f.kind == Function {
+		f.kind = Method // C++'s Foo::bar defined outside its class
+	}
+	if f.name = cleanName(f.name); f.name == "" {
+		return f, false
+	}
+	f.start, f.end = f.node.StartByte(), f.node.EndByte()
+	return f, true
+}
+
+// nest walks the definitions in source order with a stack of enclosing
+// ones, giving each its container and settling kinds that depend on it.
+func nest(items []found, pkg string, src []byte) []Symbol {
 	var (
 		out   = make([]Symbol, 0, len(items))
 		stack []*found
