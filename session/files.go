@@ -3,12 +3,29 @@ package session
 import (
 	"context"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"wayfind/rank"
 	"wayfind/workspace"
 )
+
+// filePass is the file index pass's state: what changed and when it is
+// applied, and how changes are seen (the watcher, or polling).
+type filePass struct {
+	apply   sync.Mutex // serialises index builds and updates
+	kick    chan struct{}
+	watchMu sync.Mutex
+	watcher *workspace.Watcher // nil when off or replaced by polling
+	polling bool
+	// Under Session.mu:
+	pending   []string    // changed paths not yet applied
+	timer     *time.Timer // debounced apply of pending
+	timerSet  bool        // timer is scheduled
+	reported  bool        // pending holds changes a client reported
+	lastApply time.Time   // when pending changes were last applied
+}
 
 // The file index pass: walking the roots into a snapshot, keeping it
 // current from the watcher (or polling, or the client's reports), and
@@ -18,20 +35,20 @@ import (
 // none to give, periodic rescans). It is for front ends whose client
 // turned out not to report file changes after all.
 func (s *Session) StartWatching() {
-	s.watchMu.Lock()
-	if s.watcher != nil || s.polling {
-		s.watchMu.Unlock()
+	s.files.watchMu.Lock()
+	if s.files.watcher != nil || s.files.polling {
+		s.files.watchMu.Unlock()
 		return
 	}
 	w, err := workspace.Watch(s.watched, s.opts.Logf)
 	if err != nil {
-		s.watchMu.Unlock()
+		s.files.watchMu.Unlock()
 		s.opts.Logf("file watcher unavailable (%v); rescanning every %s", err, s.opts.RescanEvery)
 		s.startPolling()
 		return
 	}
-	s.watcher = w
-	s.watchMu.Unlock()
+	s.files.watcher = w
+	s.files.watchMu.Unlock()
 	if cur := s.snap.Load(); cur != nil {
 		s.watch(cur.ix, true)
 	}
@@ -39,7 +56,7 @@ func (s *Session) StartWatching() {
 
 func (s *Session) kickIndex() {
 	select {
-	case s.kick <- struct{}{}:
+	case s.files.kick <- struct{}{}:
 	default:
 	}
 }
@@ -47,8 +64,8 @@ func (s *Session) kickIndex() {
 // Reindex rebuilds the index from scratch and waits for it, symbols
 // (parsed again whatever the cache says) and contents included.
 func (s *Session) Reindex(ctx context.Context) (Status, error) {
-	if s.symx != nil {
-		s.symx.Forget()
+	if s.bg.symx != nil {
+		s.bg.symx.Forget()
 	}
 	s.mu.Lock()
 	s.want++
@@ -66,7 +83,7 @@ func (s *Session) indexLoop() {
 		select {
 		case <-s.stop:
 			return
-		case <-s.kick:
+		case <-s.files.kick:
 		}
 		for {
 			s.mu.Lock()
@@ -82,7 +99,7 @@ func (s *Session) indexLoop() {
 
 // build indexes roots from scratch as generation gen.
 func (s *Session) build(gen int, roots []string) {
-	s.apply.Lock()
+	s.files.apply.Lock()
 	start := time.Now()
 	progress := s.progressFunc()
 	progress(0, "walking", false)
@@ -113,7 +130,7 @@ func (s *Session) build(gen int, roots []string) {
 	eng := rank.New(ix)
 	snap := &snapshot{gen: gen, ix: ix, eng: eng, indexMs: float64(time.Since(start).Microseconds()) / 1000}
 	s.store(snap)
-	s.apply.Unlock()
+	s.files.apply.Unlock()
 	s.opts.Logf("indexed %d files under %d roots in %.0f ms", len(ix.Files), len(roots), snap.indexMs)
 	progress(100, "indexed", true)
 	s.queuePasses(snap, nil)
@@ -142,9 +159,9 @@ func (s *Session) store(snap *snapshot) {
 // re-walks them in the background and changes the engine only if a file
 // came or went).
 func (s *Session) watch(ix *workspace.Index, full bool) {
-	s.watchMu.Lock()
-	w := s.watcher
-	s.watchMu.Unlock()
+	s.files.watchMu.Lock()
+	w := s.files.watcher
+	s.files.watchMu.Unlock()
 	if w == nil {
 		return
 	}
@@ -162,15 +179,15 @@ func (s *Session) watch(ix *workspace.Index, full bool) {
 
 // startPolling replaces the watcher by periodic rescans of the roots.
 func (s *Session) startPolling() {
-	s.watchMu.Lock()
-	defer s.watchMu.Unlock()
-	if s.polling {
+	s.files.watchMu.Lock()
+	defer s.files.watchMu.Unlock()
+	if s.files.polling {
 		return
 	}
-	s.polling = true
-	if s.watcher != nil {
-		_ = s.watcher.Close()
-		s.watcher = nil
+	s.files.polling = true
+	if s.files.watcher != nil {
+		_ = s.files.watcher.Close()
+		s.files.watcher = nil
 	}
 	s.wg.Add(1)
 	go func() {
@@ -211,8 +228,8 @@ func (s *Session) changed(paths []string, reported bool) {
 		return
 	}
 	s.mu.Lock()
-	s.pending = append(s.pending, paths...)
-	s.reported = s.reported || reported
+	s.files.pending = append(s.files.pending, paths...)
+	s.files.reported = s.files.reported || reported
 	s.mu.Unlock()
 	s.scheduleApply()
 }
@@ -220,39 +237,39 @@ func (s *Session) changed(paths []string, reported bool) {
 func (s *Session) scheduleApply() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed || len(s.pending) == 0 {
+	if s.closed || len(s.files.pending) == 0 {
 		return
 	}
 	// The timer runs from the first change of a batch and is not pushed
 	// back by later ones: a steady stream of changes (a build writing
 	// files) is applied every so often, not when it stops.
-	if s.timerSet {
+	if s.files.timerSet {
 		return
 	}
-	s.timerSet = true
-	delay := max(debounce, minApplyGap-time.Since(s.lastApply))
-	if s.timer == nil {
-		s.timer = time.AfterFunc(delay, func() { s.applyPending() })
+	s.files.timerSet = true
+	delay := max(debounce, minApplyGap-time.Since(s.files.lastApply))
+	if s.files.timer == nil {
+		s.files.timer = time.AfterFunc(delay, func() { s.applyPending() })
 		return
 	}
-	s.timer.Reset(delay)
+	s.files.timer.Reset(delay)
 }
 
 // applyPending folds the pending changes into a new snapshot.
 func (s *Session) applyPending() {
-	s.apply.Lock()
+	s.files.apply.Lock()
 	s.mu.Lock()
-	paths := s.pending
-	s.pending = nil
-	s.timerSet, s.reported = false, false
-	s.lastApply = time.Now()
+	paths := s.files.pending
+	s.files.pending = nil
+	s.files.timerSet, s.files.reported = false, false
+	s.files.lastApply = time.Now()
 	s.mu.Unlock()
 	cur := s.snap.Load()
 	if len(paths) == 0 || cur == nil {
 		if cur == nil && len(paths) > 0 { // nothing indexed yet: the first build sees it all
 			s.opts.Logf("dropping %d changes before the first index", len(paths))
 		}
-		s.apply.Unlock()
+		s.files.apply.Unlock()
 		return
 	}
 	next, changed := workspace.Update(cur.ix, s.opts.Walk, paths)
@@ -263,7 +280,7 @@ func (s *Session) applyPending() {
 		}
 		s.store(snap)
 	}
-	s.apply.Unlock()
+	s.files.apply.Unlock()
 	s.queuePasses(nil, contentChanges(cur.ix, next, paths))
 	if next != cur.ix {
 		s.watch(next, false)

@@ -1,29 +1,52 @@
 package session
 
 import (
+	"sync/atomic"
+
 	"context"
 	"time"
+	"wayfind/content"
+	"wayfind/symbols"
 
 	"wayfind/rank"
 )
+
+// backgroundPasses is the state of the passes that follow the file index:
+// the symbol index and locate's content index, the work asked for and the
+// work done.
+type backgroundPasses struct {
+	symx     *symbols.Indexer // nil when off
+	symIndex atomic.Pointer[rank.SymbolIndex]
+	cx       *content.Indexer // nil when off
+	cIndex   atomic.Pointer[content.Index]
+	kick     chan struct{}
+	// Under Session.mu:
+	full       *snapshot         // a full pass over this snapshot's files is due
+	paths      []string          // paths to re-check
+	edits      map[string][]byte // unsaved editor content by file
+	symGen     int               // generation whose symbols the last full pass indexed (-1: none)
+	contentGen int               // generation whose contents it indexed (-1: none)
+	symDone    chan struct{}     // closed and replaced after each pass
+	symMs      float64           // duration of the last full pass
+}
 
 // queuePasses asks for the background passes that follow the file index
 // — symbols, then file contents (locate's recovery) — over snap's files in
 // full, or a re-check of paths. A full pass supersedes the paths queued
 // before it.
 func (s *Session) queuePasses(snap *snapshot, paths []string) {
-	if s.symx == nil && s.cx == nil {
+	if s.bg.symx == nil && s.bg.cx == nil {
 		return
 	}
 	s.mu.Lock()
 	if snap != nil {
-		s.passFull, s.passPaths = snap, nil
+		s.bg.full, s.bg.paths = snap, nil
 	} else {
-		s.passPaths = append(s.passPaths, paths...)
+		s.bg.paths = append(s.bg.paths, paths...)
 	}
 	s.mu.Unlock()
 	select {
-	case s.passKick <- struct{}{}:
+	case s.bg.kick <- struct{}{}:
 	default:
 	}
 }
@@ -42,12 +65,12 @@ func (s *Session) passLoop() {
 		select {
 		case <-s.stop:
 			return
-		case <-s.passKick:
+		case <-s.bg.kick:
 		}
 		for {
 			s.mu.Lock()
-			full, paths, edits := s.passFull, s.passPaths, s.passEdits
-			s.passFull, s.passPaths, s.passEdits = nil, nil, nil
+			full, paths, edits := s.bg.full, s.bg.paths, s.bg.edits
+			s.bg.full, s.bg.paths, s.bg.edits = nil, nil, nil
 			s.mu.Unlock()
 			if full == nil && len(paths) == 0 && len(edits) == 0 {
 				break
@@ -73,23 +96,23 @@ func (s *Session) fullPass(ctx context.Context, full *snapshot) error {
 	cur := s.snap.Load()
 	start := time.Now()
 	s.symbolProgressStart()
-	if s.symx != nil {
-		table, st, err := s.symx.Sync(ctx, cur.ix)
+	if s.bg.symx != nil {
+		table, st, err := s.bg.symx.Sync(ctx, cur.ix)
 		if err != nil {
 			return err
 		}
-		s.symIndex.Store(rank.NewSymbolIndex(table))
+		s.bg.symIndex.Store(rank.NewSymbolIndex(table))
 		s.opts.Logf("symbols: %d in %d files (%d parsed, %d from the cache) in %.0f ms",
 			st.Symbols, st.Files, st.Parsed, st.FromCache, float64(time.Since(start).Microseconds())/1000)
 	}
 	s.markSymbols(full.gen, float64(time.Since(start).Microseconds())/1000)
-	if s.cx != nil {
+	if s.bg.cx != nil {
 		cstart := time.Now()
-		ci, err := s.cx.Sync(ctx, cur.ix)
+		ci, err := s.bg.cx.Sync(ctx, cur.ix)
 		if err != nil {
 			return err
 		}
-		s.cIndex.Store(ci)
+		s.bg.cIndex.Store(ci)
 		s.opts.Logf("contents: %d files in %.0f ms", ci.Len(), float64(time.Since(cstart).Microseconds())/1000)
 	}
 	s.finishPass(full.gen)
@@ -100,26 +123,26 @@ func (s *Session) fullPass(ctx context.Context, full *snapshot) error {
 // editor's unsaved text of edited files.
 func (s *Session) refreshPass(ctx context.Context, paths []string, edits map[string][]byte) error {
 	cur := s.snap.Load()
-	if s.symx != nil {
-		table, err := s.symx.Refresh(ctx, cur.ix, paths)
+	if s.bg.symx != nil {
+		table, err := s.bg.symx.Refresh(ctx, cur.ix, paths)
 		if err != nil {
 			return err
 		}
 		for file, text := range edits {
-			if table, err = s.symx.SetContent(ctx, file, text); err != nil {
+			if table, err = s.bg.symx.SetContent(ctx, file, text); err != nil {
 				s.opts.Logf("symbols: %s: %v", file, err)
 			}
 		}
-		if table != s.symIndex.Load().Table() {
-			s.symIndex.Store(rank.NewSymbolIndex(table))
+		if table != s.bg.symIndex.Load().Table() {
+			s.bg.symIndex.Store(rank.NewSymbolIndex(table))
 		}
 	}
-	if s.cx != nil && len(paths) > 0 {
-		ci, err := s.cx.Refresh(ctx, cur.ix, paths)
+	if s.bg.cx != nil && len(paths) > 0 {
+		ci, err := s.bg.cx.Refresh(ctx, cur.ix, paths)
 		if err != nil {
 			return err
 		}
-		s.cIndex.Store(ci)
+		s.bg.cIndex.Store(ci)
 	}
 	s.finishPass(-1)
 	return nil
@@ -129,9 +152,9 @@ func (s *Session) refreshPass(ctx context.Context, paths []string, edits map[str
 // generation gen, and wakes whoever waits for them.
 func (s *Session) markSymbols(gen int, ms float64) {
 	s.mu.Lock()
-	s.symGen, s.symMs = gen, ms
-	close(s.symDone)
-	s.symDone = make(chan struct{})
+	s.bg.symGen, s.bg.symMs = gen, ms
+	close(s.bg.symDone)
+	s.bg.symDone = make(chan struct{})
 	s.mu.Unlock()
 	if s.opts.SymbolProgress != nil {
 		s.opts.SymbolProgress(100, "symbols indexed", true)
@@ -143,10 +166,10 @@ func (s *Session) markSymbols(gen int, ms float64) {
 func (s *Session) finishPass(gen int) {
 	s.mu.Lock()
 	if gen >= 0 {
-		s.contentGen = gen
+		s.bg.contentGen = gen
 	}
-	close(s.symDone)
-	s.symDone = make(chan struct{})
+	close(s.bg.symDone)
+	s.bg.symDone = make(chan struct{})
 	s.mu.Unlock()
 }
 
@@ -174,13 +197,13 @@ func (s *Session) symbolProgress(done, total int) {
 // then answers from what is indexed, which after a timeout may be part of
 // the workspace.
 func (s *Session) SymbolEngine(ctx context.Context) (*rank.Engine, error) {
-	return s.passEngine(ctx, func() int { return s.symGen })
+	return s.passEngine(ctx, func() int { return s.bg.symGen })
 }
 
 // LocateEngine is SymbolEngine once the files' contents are indexed too
 // (locate's recovery reads them).
 func (s *Session) LocateEngine(ctx context.Context) (*rank.Engine, error) {
-	return s.passEngine(ctx, func() int { return s.contentGen })
+	return s.passEngine(ctx, func() int { return s.bg.contentGen })
 }
 
 // passEngine waits until gen() (read under mu) covers the roots asked
@@ -188,7 +211,7 @@ func (s *Session) LocateEngine(ctx context.Context) (*rank.Engine, error) {
 // waited for.
 func (s *Session) passEngine(ctx context.Context, gen func() int) (*rank.Engine, error) {
 	eng, err := s.Engine(ctx)
-	if err != nil || (s.symx == nil && s.cx == nil) {
+	if err != nil || (s.bg.symx == nil && s.bg.cx == nil) {
 		return eng, err
 	}
 	deadline := time.NewTimer(s.opts.WaitReady)
@@ -197,8 +220,8 @@ func (s *Session) passEngine(ctx context.Context, gen func() int) (*rank.Engine,
 	defer s.waiting.Add(-1)
 	for {
 		s.mu.Lock()
-		ready := gen() >= s.want && s.passFull == nil
-		done := s.symDone
+		ready := gen() >= s.want && s.bg.full == nil
+		done := s.bg.symDone
 		s.mu.Unlock()
 		if ready {
 			break
@@ -209,7 +232,7 @@ func (s *Session) passEngine(ctx context.Context, gen func() int) (*rank.Engine,
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-deadline.C:
-			s.opts.Logf("still indexing symbols and contents; answering from what is indexed so far (%d symbols)", s.symIndex.Load().Len())
+			s.opts.Logf("still indexing symbols and contents; answering from what is indexed so far (%d symbols)", s.bg.symIndex.Load().Len())
 		}
 		break
 	}
@@ -220,17 +243,17 @@ func (s *Session) passEngine(ctx context.Context, gen func() int) (*rank.Engine,
 // latest text of each file wins); Changed on the file, after a save or
 // close, reads the disk again.
 func (s *Session) UpdateContent(file string, text []byte) {
-	if s.symx == nil {
+	if s.bg.symx == nil {
 		return
 	}
 	s.mu.Lock()
-	if s.passEdits == nil {
-		s.passEdits = map[string][]byte{}
+	if s.bg.edits == nil {
+		s.bg.edits = map[string][]byte{}
 	}
-	s.passEdits[file] = text
+	s.bg.edits[file] = text
 	s.mu.Unlock()
 	select {
-	case s.passKick <- struct{}{}:
+	case s.bg.kick <- struct{}{}:
 	default:
 	}
 }

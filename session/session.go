@@ -66,7 +66,9 @@ var ErrNotReady = errors.New("the workspace index is still being built; try agai
 // ErrClosed is returned after Close.
 var ErrClosed = errors.New("session closed")
 
-// Session is safe for concurrent use.
+// Session is safe for concurrent use. Its live state is here; the file
+// index pass (filePass, files.go) and the symbol and content passes
+// (backgroundPasses, passes.go) each keep their own.
 type Session struct {
 	opts Options
 
@@ -75,40 +77,18 @@ type Session struct {
 	lastRequest atomic.Int64 // when the last one ended, UnixNano
 	waiting     atomic.Int32 // requests waiting in SymbolEngine
 
-	mu        sync.Mutex
-	roots     []string
-	want      int           // generation of full index wanted (roots changed, reindex asked)
-	swapped   chan struct{} // closed and replaced whenever snap changes
-	pending   []string      // changed paths not yet applied
-	timer     *time.Timer   // debounced apply of pending
-	timerSet  bool          // timer is scheduled
-	reported  bool          // pending holds changes a client reported
-	lastApply time.Time     // when pending changes were last applied
-	history   []string
-	closed    bool
+	mu      sync.Mutex
+	roots   []string
+	want    int           // generation of full index wanted (roots changed, reindex asked)
+	swapped chan struct{} // closed and replaced whenever snap changes
+	history []string
+	closed  bool
 
-	apply   sync.Mutex // serialises index builds and updates
-	kick    chan struct{}
-	watchMu sync.Mutex
-	watcher *workspace.Watcher // nil when off or replaced by polling
-	polling bool
-	stop    chan struct{}
-	wg      sync.WaitGroup
-
-	symx     *symbols.Indexer
-	symIndex atomic.Pointer[rank.SymbolIndex]
-	cx       *content.Indexer // nil when off
-	cIndex   atomic.Pointer[content.Index]
-	model    atomic.Pointer[modelState]
-	passKick chan struct{}
-	// Under mu: the symbol work asked for and done.
-	passFull   *snapshot         // a full pass over this snapshot's files is due
-	passPaths  []string          // paths to re-check
-	passEdits  map[string][]byte // unsaved editor content by file
-	symGen     int               // generation whose symbols the last full pass indexed (-1: none)
-	contentGen int               // generation whose contents it indexed (-1: none)
-	symDone    chan struct{}     // closed and replaced after each pass
-	symMs      float64           // duration of the last full pass
+	model atomic.Pointer[modelState]
+	files filePass
+	bg    backgroundPasses
+	stop  chan struct{}
+	wg    sync.WaitGroup
 }
 
 type snapshot struct {
@@ -132,8 +112,9 @@ func New(opts Options) *Session {
 	if opts.Logf == nil {
 		opts.Logf = func(string, ...any) {}
 	}
-	s := &Session{opts: opts, swapped: make(chan struct{}), kick: make(chan struct{}, 1), stop: make(chan struct{}),
-		passKick: make(chan struct{}, 1), symGen: -1, contentGen: -1, symDone: make(chan struct{})}
+	s := &Session{opts: opts, swapped: make(chan struct{}), stop: make(chan struct{})}
+	s.files.kick = make(chan struct{}, 1)
+	s.bg = backgroundPasses{kick: make(chan struct{}, 1), symGen: -1, contentGen: -1, symDone: make(chan struct{})}
 	if opts.Watch {
 		s.StartWatching()
 	}
@@ -143,7 +124,7 @@ func New(opts Options) *Session {
 	// come first.
 	background := runtime.NumCPU()
 	if !opts.NoContent {
-		s.cx = &content.Indexer{Workers: background, Pace: s.pace}
+		s.bg.cx = &content.Indexer{Workers: background, Pace: s.pace}
 	}
 	if !opts.NoSymbols || !opts.NoContent {
 		so := opts.Symbols
@@ -164,7 +145,7 @@ func New(opts Options) *Session {
 			s.symbolProgress(done, total)
 		}
 		if !opts.NoSymbols {
-			s.symx = symbols.NewIndexer(so)
+			s.bg.symx = symbols.NewIndexer(so)
 		}
 		s.wg.Add(1)
 		go s.passLoop()
@@ -241,7 +222,7 @@ func (s *Session) Engine(ctx context.Context) (*rank.Engine, error) {
 	// saw is, too, unless the engine was rebuilt under minApplyGap ago:
 	// then the timer applies it within that gap. Rebuilding for every
 	// request under a stream of file events only churned memory.
-	apply := len(s.pending) > 0 && (s.reported || time.Since(s.lastApply) >= minApplyGap)
+	apply := len(s.files.pending) > 0 && (s.files.reported || time.Since(s.files.lastApply) >= minApplyGap)
 	s.mu.Unlock()
 	if apply {
 		s.applyPending()
@@ -252,10 +233,10 @@ func (s *Session) Engine(ctx context.Context) (*rank.Engine, error) {
 // withIndexes attaches to e what the background has ready: the symbol
 // index, the content index and the reranking model.
 func (s *Session) withIndexes(e *rank.Engine) *rank.Engine {
-	if si := s.symIndex.Load(); si != nil {
+	if si := s.bg.symIndex.Load(); si != nil {
 		e = e.WithSymbols(si)
 	}
-	if ci := s.cIndex.Load(); ci != nil {
+	if ci := s.bg.cIndex.Load(); ci != nil {
 		e = e.WithContent(ci)
 	}
 	if m := s.model.Load(); m != nil && m.r != nil {
@@ -316,8 +297,8 @@ func (s *Session) Status() Status {
 		st.Files = len(cur.ix.Files)
 		st.IndexMs = cur.indexMs
 	}
-	st.Symbols = s.symIndex.Load().Len()
-	st.ContentFiles = s.cIndex.Load().Len()
+	st.Symbols = s.bg.symIndex.Load().Len()
+	st.ContentFiles = s.bg.cIndex.Load().Len()
 	if m := s.model.Load(); m != nil {
 		st.Model = m.status
 		if m.reranked != nil {
@@ -325,8 +306,8 @@ func (s *Session) Status() Status {
 		}
 	}
 	s.mu.Lock()
-	st.SymbolsReady = s.symGen >= want && s.passFull == nil
-	st.SymbolsMs = s.symMs
+	st.SymbolsReady = s.bg.symGen >= want && s.bg.full == nil
+	st.SymbolsMs = s.bg.symMs
 	s.mu.Unlock()
 	return st
 }
@@ -361,8 +342,8 @@ func (s *Session) Close() {
 		return
 	}
 	s.closed = true
-	if s.timer != nil {
-		s.timer.Stop()
+	if s.files.timer != nil {
+		s.files.timer.Stop()
 	}
 	s.mu.Unlock()
 	close(s.stop)
@@ -371,11 +352,11 @@ func (s *Session) Close() {
 			defer c.Close() // after the loops that may still be answering
 		}
 	}
-	s.watchMu.Lock()
-	if s.watcher != nil {
-		_ = s.watcher.Close()
-		s.watcher = nil
+	s.files.watchMu.Lock()
+	if s.files.watcher != nil {
+		_ = s.files.watcher.Close()
+		s.files.watcher = nil
 	}
-	s.watchMu.Unlock()
+	s.files.watchMu.Unlock()
 	s.wg.Wait()
 }
