@@ -58,10 +58,14 @@ func checkLimit(limit int) error {
 	return nil
 }
 
-// checkFraction is the rule for thresholds and confidences.
-func checkFraction(name string, v float64) error {
+// checkListing is the rule of a ranked listing: its limit, and its cut-off
+// (a threshold or a confidence, named so in the error) in 0..1.
+func checkListing(limit int, cutoff string, v float64) error {
+	if err := checkLimit(limit); err != nil {
+		return err
+	}
 	if v < 0 || v > 1 {
-		return invalid("%s must be between 0 and 1", name)
+		return invalid("%s must be between 0 and 1", cutoff)
 	}
 	return nil
 }
@@ -118,10 +122,7 @@ type FindParams struct {
 // Find is the fuzzy file search. It answers from the file index at once:
 // it is what a picker calls on every keystroke.
 func (s *Service) Find(ctx context.Context, p FindParams) (wire.Files, int, error) {
-	if err := checkLimit(p.Limit); err != nil {
-		return wire.Files{}, 0, err
-	}
-	if err := checkFraction("threshold", p.Threshold); err != nil {
+	if err := checkListing(p.Limit, "threshold", p.Threshold); err != nil {
 		return wire.Files{}, 0, err
 	}
 	eng, err := s.ws.Engine(ctx)
@@ -147,10 +148,7 @@ type LocateParams struct {
 // Locate answers "where is X implemented". The cascade reads symbols and
 // contents, so it waits for both: an answer must not depend on timing.
 func (s *Service) Locate(ctx context.Context, p LocateParams) (wire.Locate, int, error) {
-	if err := checkLimit(p.Limit); err != nil {
-		return wire.Locate{}, 0, err
-	}
-	if err := checkFraction("minConfidence", p.MinConfidence); err != nil {
+	if err := checkListing(p.Limit, "minConfidence", p.MinConfidence); err != nil {
 		return wire.Locate{}, 0, err
 	}
 	eng, err := s.ws.LocateEngine(ctx)
