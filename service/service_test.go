@@ -1,0 +1,121 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"wayfind/rank"
+	"wayfind/session"
+	"wayfind/workspace"
+)
+
+// fakeWorkspace hands out one engine and records which index was asked for.
+type fakeWorkspace struct {
+	eng     *rank.Engine
+	asked   []string
+	history []string
+	visited []string
+}
+
+func (w *fakeWorkspace) Engine(context.Context) (*rank.Engine, error) {
+	w.asked = append(w.asked, "files")
+	return w.eng, nil
+}
+func (w *fakeWorkspace) SymbolEngine(context.Context) (*rank.Engine, error) {
+	w.asked = append(w.asked, "symbols")
+	return w.eng, nil
+}
+func (w *fakeWorkspace) LocateEngine(context.Context) (*rank.Engine, error) {
+	w.asked = append(w.asked, "locate")
+	return w.eng, nil
+}
+func (w *fakeWorkspace) History() []string { return w.history }
+func (w *fakeWorkspace) Visit(f string)    { w.visited = append(w.visited, f) }
+func (w *fakeWorkspace) Status() session.Status {
+	return session.Status{Ready: true, Files: w.eng.Len()}
+}
+func (w *fakeWorkspace) Reindex(context.Context) (session.Status, error) { return w.Status(), nil }
+
+func workspaceOf(t *testing.T) (*fakeWorkspace, string) {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{"a/client.go": "package a\n", "b/client.go": "package b\n", "b/server.go": "package b\n", "bin/blob.dat": "x\x00y"}
+	for p, text := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte(text), 0o644)
+	}
+	roots, err := workspace.CleanRoots([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &fakeWorkspace{eng: rank.New(workspace.Build(roots, workspace.Options{}))}, roots[0]
+}
+
+// The shared rules: each question waits for the index it reads, and no other.
+func TestWhichIndexEachQuestionWaitsFor(t *testing.T) {
+	ws, _ := workspaceOf(t)
+	svc, ctx := New(ws), context.Background()
+	svc.Find(ctx, FindParams{Query: "client"})
+	svc.Resolve(ctx, ResolveParams{Path: "client.go"})
+	svc.Locate(ctx, LocateParams{Query: "client"})
+	svc.Symbols(ctx, SymbolParams{Query: "Client"})
+	svc.Symbols(ctx, SymbolParams{Query: ""}) // nothing typed: no wait at all
+	if got := strings.Join(ws.asked, ","); got != "files,files,locate,symbols" {
+		t.Errorf("indexes asked for: %s", got)
+	}
+}
+
+func TestHistoryRule(t *testing.T) {
+	ws, _ := workspaceOf(t)
+	ws.history = []string{"b/server.go"}
+	svc, ctx := New(ws), context.Background()
+	// nil: the workspace's history decides the ambiguous name
+	if res, _, err := svc.Resolve(ctx, ResolveParams{Path: "client.go"}); err != nil || res.Resolved == nil || res.Resolved.Path != "b/client.go" {
+		t.Errorf("with the workspace's history: %+v %v", res.Resolved, err)
+	}
+	// []: no history, so nothing decides it
+	if res, _, err := svc.Resolve(ctx, ResolveParams{Path: "client.go", History: []string{}}); err != nil || res.Resolved != nil {
+		t.Errorf("with no history: %+v %v", res.Resolved, err)
+	}
+}
+
+func TestBadInputIsTheCallers(t *testing.T) {
+	ws, _ := workspaceOf(t)
+	svc, ctx := New(ws), context.Background()
+	for name, err := range map[string]error{
+		"negative limit":     second(svc.Find(ctx, FindParams{Query: "x", Limit: -1})),
+		"threshold over 1":   second(svc.Find(ctx, FindParams{Query: "x", Threshold: 2})),
+		"confidence under 0": second(svc.Locate(ctx, LocateParams{Query: "x", MinConfidence: -0.5})),
+		"empty path":         second(svc.Resolve(ctx, ResolveParams{Path: ""})),
+		"negative maxBytes":  errOf(svc.Read(ctx, ReadParams{Path: "b/server.go", MaxBytes: -1})),
+	} {
+		if !errors.Is(err, rank.ErrInput) {
+			t.Errorf("%s: %v, want an input error", name, err)
+		}
+	}
+}
+
+func TestRead(t *testing.T) {
+	ws, root := workspaceOf(t)
+	svc, ctx := New(ws), context.Background()
+	r, err := svc.Read(ctx, ReadParams{Path: "b/sever.go"})
+	if err != nil || r.Path != "b/server.go" || r.Text != "package b\n" || r.Exact {
+		t.Fatalf("read b/sever.go: %+v %v", r, err)
+	}
+	if len(ws.visited) != 1 || ws.visited[0] != filepath.Join(root, "b", "server.go") {
+		t.Errorf("visited %v", ws.visited)
+	}
+	for _, p := range []string{"bin/blob.dat", "/etc/passwd", "client.go"} {
+		if _, err := svc.Read(ctx, ReadParams{Path: p}); !errors.Is(err, ErrUnreadable) {
+			t.Errorf("read %s: %v, want ErrUnreadable", p, err)
+		}
+	}
+}
+
+func second[T any](_ T, _ int, err error) error { return err }
+func errOf[T any](_ T, err error) error          { return err }
