@@ -118,4 +118,4 @@ func TestRead(t *testing.T) {
 }
 
 func second[T any](_ T, _ int, err error) error { return err }
-func errOf[T any](_ T, err error) error          { return err }
+func errOf[T any](_ T, err error) error         { return err }
