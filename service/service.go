@@ -167,6 +167,7 @@ func (s *Service) Locate(ctx context.Context, p LocateParams) (wire.Locate, int,
 type SymbolParams struct {
 	Query string
 	Limit int
+	Exact bool // no typo or subsequence readings
 }
 
 // Symbols searches definitions by name. Nothing typed (an editor opening
@@ -182,7 +183,7 @@ func (s *Service) Symbols(ctx context.Context, p SymbolParams) ([]wire.SymbolInf
 	if err != nil {
 		return nil, 0, err
 	}
-	ms, err := eng.SearchSymbols(ctx, rank.SymbolRequest{Query: p.Query, Limit: p.Limit})
+	ms, err := eng.SearchSymbols(ctx, rank.SymbolRequest{Query: p.Query, Limit: p.Limit, Exact: p.Exact})
 	if err != nil {
 		return nil, 0, err
 	}

@@ -157,6 +157,9 @@ type SymbolInformation struct {
 	Location      Location `json:"location"`
 	Path          string   `json:"path,omitempty"`
 	Score         float64  `json:"score,omitempty"`
+	// SelectionRange (an extension) is the name's range: where an editor
+	// puts the cursor. Location.Range spans the whole declaration.
+	SelectionRange *Range `json:"selectionRange,omitempty"`
 }
 
 // Location is LSP's.
@@ -195,6 +198,8 @@ func FromSymbols(ms []rank.SymbolMatch) []SymbolInformation {
 			Path:          m.Path,
 			Score:         m.Score,
 		}
+		sel := FromRange(m.Symbol.Select)
+		out[i].SelectionRange = &sel
 	}
 	return out
 }

@@ -170,7 +170,7 @@ func ask(ctx context.Context, cmd string, opts options, eng *rank.Engine, out *o
 		}
 		return out.locate(opts, res, eng.Len())
 	case cmd == "symbols" || cmd == "find" && opts.kind == "symbol":
-		res, err := eng.SearchSymbols(ctx, rank.SymbolRequest{Query: opts.query, Limit: opts.limit, Exact: opts.exact})
+		res, _, err := svc.Symbols(ctx, service.SymbolParams{Query: opts.query, Limit: opts.limit, Exact: opts.exact})
 		if err != nil {
 			return out.fail(err)
 		}

@@ -189,11 +189,10 @@ type symbolMatch struct {
 	MatchedIn []string `json:"matchedIn"`
 }
 
-func (o *output) symbols(opts options, res []rank.SymbolMatch, total int) int {
-	infos := wire.FromSymbols(res)
+func (o *output) symbols(opts options, infos []wire.SymbolInformation, total int) int {
 	ms := make([]symbolMatch, len(infos))
 	for i, s := range infos {
-		ms[i] = symbolMatch{SymbolInformation: s, URI: s.Location.URI, KindName: res[i].Symbol.Kind.String(), MatchedIn: []string{"symbol"}}
+		ms[i] = symbolMatch{SymbolInformation: s, URI: s.Location.URI, KindName: symbols.Kind(s.Kind).String(), MatchedIn: []string{"symbol"}}
 	}
 	mode := "fuzzy"
 	if opts.exact {
@@ -214,13 +213,21 @@ func (o *output) symbols(opts options, res []rank.SymbolMatch, total int) int {
 			o.writeJSON(m)
 		}
 	default:
-		for _, m := range res {
-			loc := fmt.Sprintf("%s:%d:%d", m.Path, m.Symbol.Select.Start.Line+1, m.Symbol.Select.Start.Col+1)
+		for _, m := range ms {
+			at := m.Location.Range.Start
+			if m.SelectionRange != nil {
+				at = m.SelectionRange.Start // the name, where an editor puts the cursor
+			}
+			loc := fmt.Sprintf("%s:%d:%d", m.Path, at.Line+1, at.Character+1)
 			if o.quiet {
 				fmt.Fprintln(o.stdout, loc)
 				continue
 			}
-			fmt.Fprintf(o.stdout, "%-11s %s  %s\n", m.Symbol.Kind, m.Symbol.Qualified(), loc)
+			qualified := m.Name
+			if m.ContainerName != "" {
+				qualified = m.ContainerName + "." + m.Name
+			}
+			fmt.Fprintf(o.stdout, "%-11s %s  %s\n", m.KindName, qualified, loc)
 		}
 		if len(ms) == 0 && !o.quiet {
 			fmt.Fprintf(o.stderr, "wayfind %s: no symbol matches %q among %d\n", o.cmd, opts.query, total)
