@@ -1,7 +1,7 @@
 # wayfind — build, test and benchmark. `make test` is what CI runs.
 GO       ?= go
 BIN      := bin/wayfind
-SHARED   ?= ../shared
+BENCH    ?= testdata/bench
 FUZZTIME ?= 30s
 
 .PHONY: build run test deps ort check vscode bench bench-lsp bench-symbols bench-content bench-mcp bench-model soak fuzz clean
@@ -35,11 +35,11 @@ vscode: deps
 	cd vscode-client && npm run package --silent
 
 bench: deps
-	$(GO) run ./cmd/wayfind-bench -corpora $(SHARED)/corpora -cases $(SHARED)/bench/cases-public.jsonl -scale 250000
+	$(GO) run ./cmd/wayfind-bench -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl -scale 250000
 
 # The public cases through `wayfind lsp` over stdio, as an editor sends them.
 bench-lsp: deps build
-	$(GO) run ./cmd/wayfind-bench -lsp $(BIN) -corpora $(SHARED)/corpora -cases $(SHARED)/bench/cases-public.jsonl
+	$(GO) run ./cmd/wayfind-bench -lsp $(BIN) -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl
 
 # The symbol index of the Go source tree beside universal-ctags -R.
 bench-symbols: deps build
@@ -48,15 +48,15 @@ bench-symbols: deps build
 # locate's content search on the largest public corpus, laid out with
 # generated text (the corpora are file lists only).
 bench-content: deps
-	$(GO) run ./cmd/wayfind-bench -content tc39__test262 -corpora $(SHARED)/corpora
+	$(GO) run ./cmd/wayfind-bench -content tc39__test262 -corpora $(BENCH)/corpora
 
 # What an agent reads: find_files through `wayfind mcp` against a listing.
 bench-mcp: deps build
-	$(GO) run ./cmd/wayfind-bench -mcp $(BIN) -corpora $(SHARED)/corpora -cases $(SHARED)/bench/cases-public.jsonl
+	$(GO) run ./cmd/wayfind-bench -mcp $(BIN) -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl
 
 # Every public case without and with the reranker (the tiny test model).
 bench-model: deps ort
-	$(GO) run ./cmd/wayfind-bench -model testdata/model -ort-lib third_party/onnxruntime/libonnxruntime.so.1 -corpora $(SHARED)/corpora -cases $(SHARED)/bench/cases-public.jsonl
+	$(GO) run ./cmd/wayfind-bench -model testdata/model -ort-lib third_party/onnxruntime/libonnxruntime.so.1 -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl
 
 # One server under mixed load and file churn (SOAK_DURATION, default 5m).
 soak: deps

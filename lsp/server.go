@@ -1,6 +1,6 @@
 // Package lsp is wayfind's language server: a thin adapter that decodes
 // LSP messages, asks the session's rank.Engine, and encodes the answers
-// (../shared/API.md). It scores nothing itself.
+// (docs/API.md). It scores nothing itself.
 package lsp
 
 import (

@@ -1,4 +1,4 @@
-// Package wire holds the JSON shapes of ../shared/API.md that every front
+// Package wire holds the JSON shapes of docs/API.md that every front
 // end (CLI, LSP, MCP) answers with, and their conversion from rank's
 // results. It decides nothing: field names and nesting only.
 package wire

@@ -59,8 +59,8 @@ type outcome struct {
 }
 
 func main() {
-	corpora := flag.String("corpora", "../shared/corpora", "directory of <corpus>.tsv[.gz] path lists")
-	casesPath := flag.String("cases", "../shared/bench/cases-public.jsonl", "benchmark cases (JSON lines)")
+	corpora := flag.String("corpora", "testdata/bench/corpora", "directory of <corpus>.tsv[.gz] path lists")
+	casesPath := flag.String("cases", "testdata/bench/cases-public.jsonl", "benchmark cases (JSON lines)")
 	work := flag.String("work", filepath.Join(os.TempDir(), "wayfind-bench"), "where corpora are laid out as trees")
 	useFzf := flag.Bool("fzf", true, "run fzf --filter on every case as the peer")
 	only := flag.String("corpus", "", "run only this corpus")

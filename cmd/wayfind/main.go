@@ -28,7 +28,7 @@ import (
 // Version is the one reported in every JSON envelope.
 const Version = "0.1.0"
 
-// Exit codes from ../shared/API.md.
+// Exit codes from docs/API.md.
 const (
 	exitFound   = 0
 	exitNothing = 100

@@ -13,7 +13,7 @@ import (
 	"wayfind/workspace"
 )
 
-// output formats results as ../shared/API.md's envelope, JSON lines or text.
+// output formats results as docs/API.md's envelope, JSON lines or text.
 type output struct {
 	cmd    string
 	format string
