@@ -86,6 +86,7 @@ func (s *Service) Resolve(ctx context.Context, p ResolveParams) (wire.Resolve, i
 	if err != nil {
 		return wire.Resolve{}, 0, err
 	}
+	clampLine(eng, res)
 	out := wire.FromResolve(eng.Index().Roots, res)
 	return out, len(out.Candidates), nil
 }

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"golang.org/x/term"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"strconv"
@@ -37,7 +39,7 @@ const (
 
 const usage = `usage: wayfind <command> [flags] QUERY
 
-commands:
+commands (wayfind help COMMAND, or COMMAND --help, for flags and examples):
   lsp             language server on stdio (for editors)
   mcp             MCP server on stdio (for coding agents); --root DIR (repeatable),
                   else the client's roots, else the current directory
@@ -47,12 +49,17 @@ commands:
                   then the files' text, until the evidence is sufficient
   symbols QUERY   class/function/method search (CoRo, Type.method, Type::method)
   index           build or refresh the on-disk symbol cache and print its stats
+  completion SH   shell completion script (bash, zsh, fish)
+  help [COMMAND]  this overview, or one command's help
 
 common flags:
-  --root DIR      workspace root (repeatable; default: the current directory)
+  --root DIR      workspace root (repeatable; default: the enclosing project —
+                  nearest .git, .hg or .jj — else the current directory)
   --limit N       how many results (default 10)
-  --format F      text | json | jsonl (default: text on a terminal, json otherwise)
-  --quiet         no log lines; text output is bare paths
+  --format F      text | json | jsonl (default: text on a terminal or with
+                  --quiet, json otherwise)
+  --quiet         bare paths, one per line (text, wherever it goes)
+  --verbose       log lines on stderr (skipped symlinks, index stats)
 
 find:     --exact  --threshold F (0..1)  --kind file|symbol|all  --impl
           (symbol and all read the symbol index, from its cache when warm)
@@ -77,13 +84,33 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		return exitInput
 	}
 	cmd, rest := args[0], args[1:]
+	if _, known := helpOf[cmd]; known && wantsHelp(rest) {
+		return help(cmd, stdout, stderr)
+	}
 	switch cmd {
 	case "find", "resolve", "symbols", "index", "locate":
 	case "lsp":
+		serverHint("lsp", "LSP", "your editor", stderr)
 		return serveLSP(ctx, rest, stderr)
 	case "mcp":
+		serverHint("mcp", "MCP", "your agent's MCP configuration", stderr)
 		return serveMCP(ctx, rest, stderr)
-	case "-h", "--help", "help":
+	case "completion":
+		if len(rest) != 1 {
+			fmt.Fprint(stderr, helpOf["completion"])
+			return exitInput
+		}
+		if err := completion(rest[0], stdout); err != nil {
+			fmt.Fprintf(stderr, "wayfind completion: %s\n", strings.TrimPrefix(err.Error(), rank.ErrInput.Error()+": "))
+			return exitInput
+		}
+		return exitFound
+	case "help":
+		if len(rest) > 0 {
+			return help(rest[0], stdout, stderr)
+		}
+		return help("", stdout, stderr)
+	case "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitFound
 	case "version", "--version":
@@ -94,19 +121,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		return exitInput
 	}
 	opts, err := parseFlags(cmd, rest, tty)
-	out := &output{cmd: cmd, format: opts.format, stdout: stdout, stderr: stderr, quiet: opts.quiet}
+	if opts.format == "" { // flags that failed to parse: report as the destination expects
+		opts.format = map[bool]string{true: "text", false: "json"}[tty]
+	}
+	out := &output{cmd: cmd, format: opts.format, stdout: stdout, stderr: stderr, quiet: opts.quiet, start: time.Now()}
 	if err != nil {
 		return out.fail(err)
 	}
-	start := time.Now()
 	roots, err := workspace.CleanRoots(opts.roots)
 	if err != nil {
 		return out.fail(inputErr(err.Error()))
 	}
 	out.roots = roots
-	out.start = start
+	out.cwd, _ = os.Getwd()
+	// stderr is quiet unless asked: --verbose for what indexing met on the
+	// way (skipped symlinks, index stats).
 	logf := func(format string, a ...any) {
-		if !opts.quiet {
+		if opts.verbose {
 			fmt.Fprintf(stderr, "wayfind: "+format+"\n", a...)
 		}
 	}
@@ -129,9 +160,11 @@ func buildEngine(ctx context.Context, cmd string, opts options, roots []string, 
 		// The optional reranker: without it (or when it cannot load) the
 		// answers are the lexical engine's, unchanged.
 		m, err := rerank.Load(model.LoadOptions(logf))
-		if err != nil {
-			logf("model not loaded, answers stay lexical: %v", err)
-		} else {
+		switch {
+		case err != nil && !opts.quiet:
+			// asked for by name: said even without --verbose
+			fmt.Fprintf(out.stderr, "wayfind: model not loaded, answers stay lexical: %v\n", err)
+		case err == nil:
 			closeModel = func() { m.Close() }
 			eng = eng.WithReranker(m, model.RerankOptions())
 		}
@@ -199,6 +232,7 @@ type options struct {
 	limit     int
 	format    string
 	quiet     bool
+	verbose   bool
 	exact     bool
 	impl      bool
 	threshold float64
@@ -219,13 +253,35 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 func inputErr(msg string) error { return fmt.Errorf("%w: %s", rank.ErrInput, msg) }
 
+// projectRoot is the nearest directory at or above dir that a version
+// control system marks as a project (.git, as a directory or a worktree's
+// file, .hg or .jj), else dir itself.
+func projectRoot(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return dir
+	}
+	for d := abs; ; {
+		for _, marker := range []string{".git", ".hg", ".jj"} {
+			if _, err := os.Stat(filepath.Join(d, marker)); err == nil {
+				return d
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}
+
 // parseFlags accepts flags before and after the query, as people type them.
 func parseFlags(cmd string, args []string, tty bool) (options, error) {
 	defaultFormat := "json" // for programs: text only on a terminal
 	if tty {
 		defaultFormat = "text"
 	}
-	o := options{format: defaultFormat, limit: rank.DefaultLimit, kind: "file"}
+	o := options{limit: rank.DefaultLimit, kind: "file"}
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var roots, history listFlag
@@ -233,6 +289,7 @@ func parseFlags(cmd string, args []string, tty bool) (options, error) {
 	fs.IntVar(&o.limit, "limit", o.limit, "")
 	fs.StringVar(&o.format, "format", o.format, "")
 	fs.BoolVar(&o.quiet, "quiet", false, "")
+	fs.BoolVar(&o.verbose, "verbose", false, "")
 	switch cmd {
 	case "find":
 		fs.BoolVar(&o.exact, "exact", false, "")
@@ -267,7 +324,15 @@ func parseFlags(cmd string, args []string, tty bool) (options, error) {
 	}
 	o.roots, o.history = roots, history
 	if len(o.roots) == 0 {
-		o.roots = []string{"."}
+		o.roots = []string{projectRoot(".")}
+	}
+	if o.format == "" {
+		// Bare paths are text wherever they go; otherwise text for a
+		// person at a terminal, JSON for a program.
+		o.format = defaultFormat
+		if o.quiet {
+			o.format = "text"
+		}
 	}
 	switch {
 	case o.format != "text" && o.format != "json" && o.format != "jsonl":
@@ -306,10 +371,9 @@ func modelFlags(fs *flag.FlagSet, m *session.ModelConfig) {
 	fs.IntVar(&m.TopK, "topk", 0, "")
 }
 
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
+// isTerminal asks the terminal driver (a character device such as
+// /dev/null is not a terminal).
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
 func exitCodeFor(err error) int {
 	if errors.Is(err, rank.ErrInput) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -22,6 +23,26 @@ type output struct {
 	stderr io.Writer
 	roots  []string
 	start  time.Time
+	cwd    string // paths in text output are relative to it when it is inside a root
+}
+
+// shown is how text output names a file (uri is its file:// URI, path
+// root-relative): relative to the current directory when that lies inside
+// the file's root, as git grep does; root-relative otherwise.
+func (o *output) shown(uri, path string) string {
+	abs, ok := wire.FilePath(uri)
+	if !ok || o.cwd == "" {
+		return path
+	}
+	for _, r := range o.roots {
+		if o.cwd == r || !strings.HasPrefix(o.cwd, r+string(filepath.Separator)) || !strings.HasPrefix(abs, r+string(filepath.Separator)) {
+			continue
+		}
+		if rel, err := filepath.Rel(o.cwd, abs); err == nil {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return path
 }
 
 type meta struct {
@@ -109,10 +130,10 @@ func (o *output) find(opts options, res wire.Files) int {
 	default:
 		for i, m := range ms {
 			if o.quiet {
-				fmt.Fprintln(o.stdout, m.Path)
+				fmt.Fprintln(o.stdout, o.shown(m.URI, m.Path))
 				continue
 			}
-			fmt.Fprintf(o.stdout, "%2d  %.2f  %s  (%s)\n", i+1, m.Score, m.Path, m.Reason)
+			fmt.Fprintf(o.stdout, "%2d  %.2f  %s  (%s)\n", i+1, m.Score, o.shown(m.URI, m.Path), m.Reason)
 		}
 		if len(ms) == 0 && !o.quiet {
 			fmt.Fprintf(o.stderr, "wayfind find: nothing matches %q among %d files\n", opts.query, res.TotalSearched)
@@ -142,7 +163,7 @@ func (o *output) resolve(opts options, out wire.Resolve, total int) int {
 		}
 	default:
 		if out.Resolved != nil {
-			loc := out.Resolved.Path
+			loc := o.shown(out.Resolved.URI, out.Resolved.Path)
 			if r := out.Resolved.Range; r != nil { // the query's :line[:col], 0-based on the wire
 				loc += fmt.Sprintf(":%d", r.Start.Line+1)
 				if r.Start.Character > 0 {
@@ -157,7 +178,7 @@ func (o *output) resolve(opts options, out wire.Resolve, total int) int {
 			if len(out.Candidates) > 1 {
 				fmt.Fprintln(o.stdout, "other candidates:")
 				for _, c := range out.Candidates[1:] {
-					fmt.Fprintf(o.stdout, "    %.2f  %s  (%s)\n", c.Score, c.Path, strings.Join(c.Reasons, ", "))
+					fmt.Fprintf(o.stdout, "    %.2f  %s  (%s)\n", c.Score, o.shown(c.URI, c.Path), strings.Join(c.Reasons, ", "))
 				}
 			}
 			break
@@ -171,7 +192,7 @@ func (o *output) resolve(opts options, out wire.Resolve, total int) int {
 		}
 		fmt.Fprintf(o.stderr, "wayfind resolve: no confident match for %q; candidates:\n", opts.query)
 		for i, c := range out.Candidates {
-			fmt.Fprintf(o.stdout, "%2d  %.2f  %s  (%s)\n", i+1, c.Score, c.Path, strings.Join(c.Reasons, ", "))
+			fmt.Fprintf(o.stdout, "%2d  %.2f  %s  (%s)\n", i+1, c.Score, o.shown(c.URI, c.Path), strings.Join(c.Reasons, ", "))
 		}
 	}
 	if out.Resolved == nil {
@@ -218,7 +239,7 @@ func (o *output) symbols(opts options, infos []wire.SymbolInformation, total int
 			if m.SelectionRange != nil {
 				at = m.SelectionRange.Start // the name, where an editor puts the cursor
 			}
-			loc := fmt.Sprintf("%s:%d:%d", m.Path, at.Line+1, at.Character+1)
+			loc := fmt.Sprintf("%s:%d:%d", o.shown(m.Location.URI, m.Path), at.Line+1, at.Character+1)
 			if o.quiet {
 				fmt.Fprintln(o.stdout, loc)
 				continue
@@ -287,7 +308,7 @@ func (o *output) locate(opts options, out wire.Locate, total int) int {
 		}
 	default:
 		for _, h := range out.Results {
-			loc := h.Path
+			loc := o.shown(h.URI, h.Path)
 			if h.Range != nil {
 				loc += fmt.Sprintf(":%d", h.Range.Start.Line+1)
 			}

@@ -215,7 +215,7 @@ func TestUnreadableDirectory(t *testing.T) {
 	os.Chmod(filepath.Join(tree, "locked"), 0o000)
 	defer os.Chmod(filepath.Join(tree, "locked"), 0o755)
 
-	cmd := exec.Command(bin, "find", "--root", tree, "--format", "json", "file")
+	cmd := exec.Command(bin, "find", "--root", tree, "--format", "json", "--verbose", "file")
 	cmd.Env = append(os.Environ(), "WAYFIND_CACHE_DIR="+filepath.Join(base, "cache"))
 	if os.Getuid() == 0 {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
@@ -230,6 +230,6 @@ func TestUnreadableDirectory(t *testing.T) {
 		t.Errorf("output: %s", out)
 	}
 	if !strings.Contains(stderr.String(), "locked") {
-		t.Errorf("no log line for the unreadable directory: %q", stderr.String())
+		t.Errorf("no log line (with --verbose) for the unreadable directory: %q", stderr.String())
 	}
 }

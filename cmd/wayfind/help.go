@@ -1,0 +1,188 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// helpOf is each command's help: usage, every flag with its default, and
+// examples. It goes to stdout, exit 0, never as JSON.
+var helpOf = map[string]string{
+	"find": `usage: wayfind find [flags] QUERY
+
+Fuzzy file search, read the way people type into a Quick Open box: across
+the whole path (nethttpserver, buicatfil, "tls handshake client", colorjs),
+with typos, words, CamelCase, dir/name fragments and a[ _-]?b patterns.
+
+flags:
+  --root DIR         workspace root (repeatable; default: the project the
+                     current directory is in — nearest .git, .hg or .jj — else
+                     the current directory)
+  --limit N          how many matches (default 10)
+  --format F         text | json | jsonl (default: text on a terminal or with
+                     --quiet, json when piped)
+  --quiet            bare paths, one per line
+  --verbose          log lines on stderr (skipped symlinks, index stats)
+  --exact            no typo, abbreviation or subsequence readings
+  --threshold F      drop matches scoring below F (0..1, default 0.3)
+  --kind K           file | symbol | all (default file)
+  --impl             prefer implementation files over headers
+  --model-dir DIR    an ONNX ColBERT model to order close calls (default none)
+
+examples:
+  wayfind find nethttpserver
+  wayfind find --quiet "tls handshake client" | head -1
+  wayfind find --format json --limit 3 authmidlware
+`,
+	"resolve": `usage: wayfind resolve [flags] PATH
+
+The file a wrong, stale or mistyped path meant: ./ and ../ paths, absolute
+paths from other machines, file:// URIs, :line[:col], #Lline and (line,col)
+suffixes, typos, wrong extensions and directories. Exit 100 when nothing is
+clearly right (the candidates are listed).
+
+flags:
+  --root DIR         workspace root (repeatable; default: the enclosing project)
+  --limit N          how many candidates (default 10)
+  --format F         text | json | jsonl
+  --quiet            the resolved path only
+  --verbose          log lines on stderr
+  --from FILE        the file the path was found in (relative paths start there)
+  --history FILE     a recently visited file (repeatable, most recent last)
+
+examples:
+  wayfind resolve src/auth/midleware.py:42
+  wayfind resolve --from src/app.ts ../util/helpers.ts
+  wayfind resolve /home/someone/proj/pkg/server.go
+`,
+	"locate": `usage: wayfind locate [flags] QUESTION
+
+"Where is X implemented": file names, then symbols, then the files' text,
+until the evidence is sufficient; says how it got there and how sure it is.
+
+flags:
+  --root DIR           workspace root (repeatable; default: the enclosing project)
+  --limit N            how many results (default 10)
+  --format F           text | json | jsonl
+  --quiet              paths (with :line) only
+  --verbose            log lines on stderr
+  --min-confidence F   where the cascade stops (0..1, default 0.7)
+
+examples:
+  wayfind locate where is CommandRouter implemented
+  wayfind locate "cursor[ _-]?binary"
+`,
+	"symbols": `usage: wayfind symbols [flags] QUERY
+
+Classes, structs, interfaces, functions and methods by name: exact, prefix,
+camel humps (CoRo), one typo, or qualified (Type.method, Type::method).
+
+flags:
+  --root DIR           workspace root (repeatable; default: the enclosing project)
+  --limit N            how many symbols (default 10)
+  --format F           text | json | jsonl
+  --quiet              path:line:col only
+  --verbose            log lines on stderr
+  --exact              no typo or subsequence readings
+  --max-file-bytes N   skip larger files when parsing (default 1 MB)
+
+examples:
+  wayfind symbols CoRo
+  wayfind symbols http.Server.Serve
+`,
+	"index": `usage: wayfind index [flags]
+
+Build or refresh the on-disk symbol cache of the roots and print its stats
+(a warm cache makes symbols, locate and find --kind all start fast).
+
+flags:
+  --root DIR           workspace root (repeatable; default: the enclosing project)
+  --format F           text | json
+  --verbose            log lines on stderr
+  --max-file-bytes N   skip larger files when parsing (default 1 MB)
+
+example:
+  wayfind index --root ~/src/project
+`,
+	"lsp": `usage: wayfind lsp [--stdio]
+
+A language server on stdin/stdout: start it from your editor, not by hand.
+
+VS Code: install the extension (make vscode, then Extensions → Install from
+VSIX… → vscode-client/dist/wayfind.vsix); it finds wayfind on PATH or via
+the wayfind.serverPath setting.
+
+Neovim, with the plugin (put this repository's nvim/ on the runtimepath):
+  require('wayfind').setup { cmd = { 'wayfind', 'lsp' }, gf = true }
+
+Neovim, with nvim-lspconfig:
+  local configs = require('lspconfig.configs')
+  configs.wayfind = { default_config = { cmd = { 'wayfind', 'lsp' },
+    root_dir = require('lspconfig.util').root_pattern('.git'), single_file_support = true } }
+  require('lspconfig').wayfind.setup {}
+
+Any client: run "wayfind lsp" with the workspace folders as roots; the
+custom requests (find/resolvePath, find/files, find/locate, find/alternate,
+find/status, find/reindex) are in docs/API.md.
+`,
+	"mcp": `usage: wayfind mcp [--root DIR]... [--quiet] [--model-dir DIR]
+
+An MCP server on stdin/stdout for coding agents: start it from your agent's
+configuration, not by hand. For example, in an mcpServers entry:
+
+  {"mcpServers": {"wayfind": {"command": "wayfind",
+                              "args": ["mcp", "--root", "/path/to/repo"]}}}
+
+tools: path_resolve, find_files, locate, workspace_symbols, read_resolved,
+roots_list, reindex_paths.
+
+flags:
+  --root DIR        a workspace root (repeatable; default: the client's roots,
+                    else the current directory)
+  --quiet           no log lines on stderr
+  --model-dir DIR   an ONNX ColBERT model to order close calls (default none)
+`,
+	"completion": `usage: wayfind completion bash|zsh|fish
+
+Print a shell completion script. For example:
+  wayfind completion bash > ~/.local/share/bash-completion/completions/wayfind
+  wayfind completion zsh  > "${fpath[1]}/_wayfind"
+  wayfind completion fish > ~/.config/fish/completions/wayfind.fish
+(make install puts all three in place.)
+`,
+}
+
+// wantsHelp reports whether args ask for help.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		if a == "-h" || a == "--help" || a == "-help" {
+			return true
+		}
+	}
+	return false
+}
+
+// help prints cmd's help (the overview without one) and exits 0.
+func help(cmd string, stdout, stderr io.Writer) int {
+	if cmd == "" || cmd == "help" {
+		fmt.Fprint(stdout, usage)
+		return exitFound
+	}
+	text, ok := helpOf[cmd]
+	if !ok {
+		fmt.Fprintf(stderr, "wayfind help: no command %q (try: wayfind help)\n", cmd)
+		return exitInput
+	}
+	fmt.Fprint(stdout, text)
+	return exitFound
+}
+
+// serverHint tells a person who started a server by hand what it is:
+// one line on stderr, when stdin is a terminal; the server then serves.
+func serverHint(cmd, proto, how string, stderr io.Writer) {
+	if isTerminal(os.Stdin) {
+		fmt.Fprintf(stderr, "wayfind %s: this is an %s server speaking on stdin/stdout; start it from %s (see: wayfind %s --help). Waiting for a client…\n",
+			cmd, proto, how, cmd)
+	}
+}
