@@ -4,10 +4,24 @@ BIN      := bin/wayfind
 BENCH    ?= testdata/bench
 FUZZTIME ?= 30s
 
-.PHONY: build run test deps ort check vscode bench bench-lsp bench-symbols bench-content bench-mcp bench-model soak fuzz clean
+PREFIX   ?= $(HOME)/.local
+
+.PHONY: build install run test deps ort check vscode bench bench-lsp bench-symbols bench-content bench-mcp bench-model soak fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wayfind
+
+# The binary, shell completions and (printed) the Neovim plugin's path,
+# under PREFIX (default ~/.local).
+install: build
+	install -d "$(PREFIX)/bin" "$(PREFIX)/share/bash-completion/completions" \
+		"$(PREFIX)/share/zsh/site-functions" "$(PREFIX)/share/fish/vendor_completions.d"
+	install -m 0755 $(BIN) "$(PREFIX)/bin/wayfind"
+	"$(PREFIX)/bin/wayfind" completion bash > "$(PREFIX)/share/bash-completion/completions/wayfind"
+	"$(PREFIX)/bin/wayfind" completion zsh > "$(PREFIX)/share/zsh/site-functions/_wayfind"
+	"$(PREFIX)/bin/wayfind" completion fish > "$(PREFIX)/share/fish/vendor_completions.d/wayfind.fish"
+	@echo "installed $(PREFIX)/bin/wayfind (and its bash, zsh and fish completions)"
+	@echo "Neovim: put $(CURDIR)/nvim on the runtimepath, then require('wayfind').setup{}"
 
 # make run Q=lspserver [ROOT=dir]
 run: build

@@ -132,3 +132,27 @@ func runWithin(cmd *exec.Cmd, d time.Duration) ([]byte, error) {
 		return out, err
 	}
 }
+
+// make install PREFIX=… puts a working binary and its completions there.
+func TestMakeInstall(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make is not installed")
+	}
+	prefix := t.TempDir()
+	cmd := exec.Command("make", "-s", "install", "PREFIX="+prefix, "BIN="+binary)
+	cmd.Dir = filepath.Join("..", "..")
+	// BIN is prebuilt by TestMain; the build target still runs go build
+	// (cached), so give it the module's directory.
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("make install: %v\n%s", err, out)
+	}
+	installed := filepath.Join(prefix, "bin", "wayfind")
+	if out, err := exec.Command(installed, "version").Output(); err != nil || !strings.HasPrefix(string(out), "wayfind ") {
+		t.Errorf("installed binary: %v %q", err, out)
+	}
+	for _, f := range []string{"share/bash-completion/completions/wayfind", "share/zsh/site-functions/_wayfind", "share/fish/vendor_completions.d/wayfind.fish"} {
+		if st, err := os.Stat(filepath.Join(prefix, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
