@@ -6,9 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"wayfind/mcpserver"
 	"wayfind/session"
@@ -51,7 +50,7 @@ func serveMCP(ctx context.Context, args []string, stderr io.Writer) int {
 	}
 	sess.LoadModel(model)
 	server := mcpserver.New(sess, mcpserver.Options{Version: Version, ClientRoots: len(roots) == 0, Logf: logf})
-	if err := server.Run(ctx, &mcp.StdioTransport{}); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+	if err := server.Run(ctx, &mcpserver.Stdio{In: os.Stdin, Out: os.Stdout}); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		logf("%v", err)
 		return 1
 	}
