@@ -7,8 +7,11 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
+
 	"encoding/json"
 	"errors"
+	"github.com/google/jsonschema-go/jsonschema"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -23,7 +26,7 @@ type pathResolveIn struct {
 	Path    string   `json:"path" jsonschema:"the path as written: relative, absolute (even from another machine), file:// URI, Windows separators, :line[:col] or #Lline suffix"`
 	From    string   `json:"from,omitempty" jsonschema:"the file the path was found in; relative paths resolve against it first"`
 	History []string `json:"history,omitempty" jsonschema:"files looked at recently, most recent last; they break ties"`
-	Limit   int      `json:"limit,omitempty" jsonschema:"how many candidates (default 10)"`
+	Limit   int      `json:"limit,omitempty" jsonschema:"how many files at most, the resolved one included (default 5)"`
 }
 
 type findFilesIn struct {
@@ -40,13 +43,13 @@ type locateIn struct {
 
 type symbolsIn struct {
 	Query string `json:"query" jsonschema:"symbol name: exact, prefix, camel humps (CoRo), one typo, or qualified (Type.method, Type::method)"`
-	Limit int    `json:"limit,omitempty" jsonschema:"how many symbols (default 100)"`
+	Limit int    `json:"limit,omitempty" jsonschema:"how many symbols (default 20)"`
 }
 
 type readIn struct {
 	Path     string `json:"path" jsonschema:"the path as written, even stale or mistyped; it is resolved first"`
 	From     string `json:"from,omitempty" jsonschema:"the file the path was found in"`
-	MaxBytes int    `json:"maxBytes,omitempty" jsonschema:"the most bytes of text returned (default 65536)"`
+	MaxBytes int    `json:"maxBytes,omitempty" jsonschema:"the most bytes of text returned (default 65536, at most 4194304)"`
 }
 
 type noInput struct{}
@@ -80,7 +83,9 @@ func New(sess *session.Session, o Options) *mcp.Server {
 		}
 	}
 	opts := &mcp.ServerOptions{
-		Instructions: "wayfind finds files in this workspace: resolve a wrong or stale path (path_resolve), search file names (find_files), answer where something is implemented (locate), search symbols (workspace_symbols), read a file by a path that may be wrong (read_resolved).",
+		Instructions: instructions,
+		// No logging capability: the server sends no log messages.
+		Capabilities: &mcp.ServerCapabilities{},
 	}
 	if o.ClientRoots {
 		opts.InitializedHandler = func(ctx context.Context, req *mcp.InitializedRequest) {
@@ -93,52 +98,94 @@ func New(sess *session.Session, o Options) *mcp.Server {
 		}
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "wayfind", Version: o.Version}, opts)
+	roots := sess.Roots
 
-	mcp.AddTool(server, &mcp.Tool{Name: "path_resolve",
-		Description: "Use after a file-not-found error or with a stale, mistyped or foreign path: returns the file the path most likely meant (resolved is null when no candidate is clearly right)."},
+	mcp.AddTool(server, tool[pathResolveIn]("path_resolve", "Resolve a path", true,
+		"Use after a file-not-found error, or with a path that may be stale, mistyped or from another machine: returns the file it most likely meant, with line and column (1-based) from a :line[:col] suffix. "+
+			"resolved is null when no file is clearly right; others then lists the candidates. Not for searching by a partial name: use find_files."),
 		func(ctx context.Context, _ *mcp.CallToolRequest, in pathResolveIn) (*mcp.CallToolResult, any, error) {
 			if strings.TrimSpace(in.Path) == "" {
 				return answer(nil, rank.InputError("path is required"))
 			}
-			out, _, err := svc.Resolve(ctx, service.ResolveParams{Path: in.Path, From: in.From, History: in.History, Limit: in.Limit})
-			return answer(out, err)
+			out, _, err := svc.Resolve(ctx, service.ResolveParams{Path: in.Path, From: in.From, History: in.History, Limit: orDefault(in.Limit, resolveLimit)})
+			return answer(resolveOf(roots(), out), err)
 		})
-	mcp.AddTool(server, &mcp.Tool{Name: "find_files",
-		Description: "Use to find files by name when you know roughly what a file is called (typos and partial words are fine); cheaper than listing the tree."},
+	mcp.AddTool(server, tool[findFilesIn]("find_files", "Find files by name", true,
+		"Use to find files when you know roughly what one is called or where it is: a few letters of the directory and the name (nethttpserver, buicatfil), words in any order, typos are fine. "+
+			"Returns root-relative paths, best first; far cheaper than listing the tree. Not for text inside files: use locate."),
 		func(ctx context.Context, _ *mcp.CallToolRequest, in findFilesIn) (*mcp.CallToolResult, any, error) {
 			out, _, err := svc.Find(ctx, service.FindParams{Query: in.Query, Limit: in.Limit, Impl: in.Impl})
-			return answer(out, err)
+			return answer(filesOf(roots(), out), err)
 		})
-	mcp.AddTool(server, &mcp.Tool{Name: "locate",
-		Description: "Use to answer where something is implemented or defined (\"where is CommandRouter implemented\"): tries file names, then symbols, then file contents, and reports its confidence."},
+	mcp.AddTool(server, tool[locateIn]("locate", "Locate where something is", true,
+		"Use to ask where a name from the code is defined or implemented (\"where is CommandRouter implemented\", \"session manager\", a quoted phrase): tries file names, then symbols, then file contents, and says how sure it is. "+
+			"Give it identifiers or words that appear in the code, not concepts; for a class or function name alone, workspace_symbols is more precise. Lines are 1-based."),
 		func(ctx context.Context, _ *mcp.CallToolRequest, in locateIn) (*mcp.CallToolResult, any, error) {
 			out, _, err := svc.Locate(ctx, service.LocateParams{Query: in.Query, Limit: in.Limit, MinConfidence: in.MinConfidence})
-			return answer(out, err)
+			return answer(locateOf(roots(), out), err)
 		})
-	mcp.AddTool(server, &mcp.Tool{Name: "workspace_symbols",
-		Description: "Use to find a class, struct, interface, function or method by name (exact, prefix, CamelCase humps, one typo, or Type.method)."},
+	mcp.AddTool(server, tool[symbolsIn]("workspace_symbols", "Search symbols", true,
+		"Use to find where a class, struct, interface, function or method is declared, by name: exact, prefix, CamelCase humps (CoRo), one typo, or qualified (Type.method). "+
+			"Returns name, kind, container, path and the name's 1-based line and column. Not for file names: use find_files."),
 		func(ctx context.Context, _ *mcp.CallToolRequest, in symbolsIn) (*mcp.CallToolResult, any, error) {
-			out, _, err := svc.Symbols(ctx, service.SymbolParams{Query: in.Query, Limit: in.Limit})
-			return answer(out, err)
+			out, _, err := svc.Symbols(ctx, service.SymbolParams{Query: in.Query, Limit: orDefault(in.Limit, symbolsLimit)})
+			return answer(symbolsOf(roots(), out), err)
 		})
-	mcp.AddTool(server, &mcp.Tool{Name: "read_resolved",
-		Description: "Use to read a file when the path you have may be wrong: resolves it first, then returns the text of the file it actually read (read-only, inside the workspace, size-capped)."},
+	mcp.AddTool(server, tool[readIn]("read_resolved", "Read a file by a path that may be wrong", true,
+		"Use instead of a plain read when the path you have may be wrong (after a file-not-found error, or from a log or another machine): resolves it, then returns the text of the file it actually read and which file that was. "+
+			"Read-only, only files inside the workspace, at most maxBytes (default 65,536, cap 4 MiB); binary files are refused."),
 		func(ctx context.Context, _ *mcp.CallToolRequest, in readIn) (*mcp.CallToolResult, any, error) {
 			out, err := svc.Read(ctx, service.ReadParams{Path: in.Path, From: in.From, MaxBytes: in.MaxBytes})
 			return answer(out, err)
 		})
-	mcp.AddTool(server, &mcp.Tool{Name: "roots_list",
-		Description: "Use to see which directories are searched and whether the index is ready."},
+	mcp.AddTool(server, tool[noInput]("roots_list", "Show the workspace roots", true,
+		"Use to see which directories this server searches, how many files it holds, and whether its indexes are ready (ready:false: the file index is still being built — answers may wait; symbolsReady:false: symbol search is not complete yet). "+
+			"This is wayfind's own status, not MCP's roots/list."),
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ noInput) (*mcp.CallToolResult, any, error) {
 			return answer(svc.Status(), nil)
 		})
-	mcp.AddTool(server, &mcp.Tool{Name: "reindex_paths",
-		Description: "Use after creating, moving or deleting many files outside the agent's view: rebuilds the index and returns its status."},
+	mcp.AddTool(server, tool[noInput]("reindex_paths", "Rebuild the index", false,
+		"Rarely needed: the server watches the workspace and picks up changes by itself. Use only when answers seem to miss files that were just created, moved or deleted (say, by a tool that bypassed the file system watcher): re-reads every root and returns the status. Takes no arguments."),
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ noInput) (*mcp.CallToolResult, any, error) {
 			out, err := svc.Reindex(ctx)
 			return answer(out, err)
 		})
 	return server
+}
+
+// Defaults where an agent's answer should stay small.
+const (
+	resolveLimit = 5  // the resolved file and up to four others
+	symbolsLimit = 20 // LSP's default is 100, for a picker
+)
+
+func orDefault(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+const instructions = "wayfind finds files in this workspace. Tools: path_resolve (the file a wrong or stale path meant), read_resolved (read a file by such a path), find_files (files by a partial name or path), locate (where a name or words from the code are defined or implemented), workspace_symbols (declarations by name), roots_list (what is searched and whether the indexes are ready), reindex_paths (rarely: rebuild the index). " +
+	"After a file-not-found error, call path_resolve or read_resolved with the same path. Paths in answers are relative to the root given at the top; lines and columns are 1-based."
+
+// tool describes a tool: its input schema from In (with no type arrays,
+// which strict clients refuse: an optional field is simply not required),
+// a title, and the hints every tool shares — no side effects outside the
+// server, none open-world — plus whether it only reads.
+func tool[In any](name, title string, readOnly bool, description string) *mcp.Tool {
+	schema, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("%s: %v", name, err))
+	}
+	for _, p := range schema.Properties {
+		if len(p.Types) == 2 && p.Types[0] == "null" {
+			p.Type, p.Types = p.Types[1], nil
+		}
+	}
+	no := false
+	return &mcp.Tool{Name: name, Title: title, Description: description, InputSchema: schema,
+		Annotations: &mcp.ToolAnnotations{Title: title, ReadOnlyHint: readOnly, IdempotentHint: true, OpenWorldHint: &no, DestructiveHint: &no}}
 }
 
 // answer turns a service answer into a tool result: v's JSON as text
