@@ -66,7 +66,7 @@ bench-content: deps
 
 # What an agent reads: find_files through `wayfind mcp` against a listing.
 bench-mcp: deps build
-	$(GO) run ./cmd/wayfind-bench -mcp $(BIN) -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl
+	$(GO) run ./cmd/wayfind-bench -mcp $(BIN) -mcp-tree $$($(GO) env GOROOT)/src -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl
 
 # Every public case without and with the reranker (the tiny test model).
 bench-model: deps ort

@@ -75,6 +75,7 @@ func main() {
 	modelDir := flag.String("model", "", "compare every case with and without reranking by the model in this directory")
 	ortLib := flag.String("ort-lib", "", "libonnxruntime for -model")
 	repeat := flag.Int("repeat", 1, "answer every case this many times and time the median (warm caches)")
+	mcpTree := flag.String("mcp-tree", "", "with -mcp: also measure every tool on this real tree")
 	mcpBin := flag.String("mcp", "", "measure the bytes this wayfind binary's `mcp` answers find_files with, against a plain listing")
 	flag.Parse()
 	if *contentCorpus != "" {
@@ -125,6 +126,9 @@ func main() {
 	}
 	if *mcpBin != "" {
 		mcpBench(*mcpBin, *corpora, *work, names, byCorpus)
+		if *mcpTree != "" {
+			mcpToolsBench(*mcpBin, *mcpTree)
+		}
 		return
 	}
 	if *lspBin != "" {

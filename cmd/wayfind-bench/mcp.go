@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os/exec"
 	"sort"
+	"strings"
 )
 
 // mcpBench measures what an agent reads: for each corpus, the bytes of a
@@ -66,5 +67,82 @@ func mcpBench(bin, corpora, work string, names []string, byCorpus map[string][]b
 		med := sizes[len(sizes)/2]
 		fmt.Printf("| %s | %d | %d | %d | %d | %.0f× |\n", name, len(paths), listing, med, sizes[len(sizes)*9/10], float64(listing)/float64(med))
 	}
+	fmt.Println()
+}
+
+// mcpToolsBench measures every query tool on a real tree (Go's source
+// tree in `make bench-mcp`) beside the shell command an agent would run
+// instead, both as bytes the agent reads.
+func mcpToolsBench(bin, tree string) {
+	type probe struct {
+		tool string
+		args map[string]any
+		peer []string // argv of the shell equivalent
+	}
+	q := func(s string) map[string]any { return map[string]any{"query": s} }
+	p := func(s string) map[string]any { return map[string]any{"path": s} }
+	probes := []probe{
+		{"find_files", q("nethttpserver"), []string{"find", tree, "-path", "*net/http/server*"}},
+		{"find_files", q("tls handshake client"), []string{"find", tree, "-path", "*tls/handshake_client*"}},
+		{"find_files", q("jsondecoder"), []string{"find", tree, "-path", "*json/decode*"}},
+		{"find_files", q("osexec"), []string{"find", tree, "-path", "*os/exec*"}},
+		{"find_files", q("syncmutex"), []string{"find", tree, "-path", "*sync/mutex*"}},
+		{"path_resolve", p("net/http/sever.go:120"), []string{"find", tree, "-name", "sever.go"}},
+		{"path_resolve", p("encoding/json/decoder.go"), []string{"find", tree, "-name", "decoder.go"}},
+		{"path_resolve", p("src/os/exec.go"), []string{"find", tree, "-name", "exec.go"}},
+		{"path_resolve", p("/home/u/go/src/bufio/scan.go"), []string{"find", tree, "-name", "scan.go"}},
+		{"locate", q("where is ServeMux implemented"), []string{"grep", "-rl", "ServeMux", tree}},
+		{"locate", q("where is Reader defined"), []string{"grep", "-rlw", "Reader", tree}},
+		{"locate", q("read file"), []string{"grep", "-rliE", "read[ _-]?file", tree}},
+		{"workspace_symbols", q("ServeMux"), []string{"grep", "-rn", "type ServeMux\\|func (mux \\*ServeMux)", tree}},
+		{"workspace_symbols", q("NewReader"), []string{"grep", "-rn", "func NewReader", tree}},
+		{"workspace_symbols", q("Server.Serve"), []string{"grep", "-rn", "func (srv \\*Server) Serve", tree}},
+	}
+	cmd := exec.Command(bin, "mcp", "--quiet", "--root", tree)
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	id := 0
+	call := func(method string, params any) int {
+		id++
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+		in.Write(append(b, '\n'))
+		for sc.Scan() {
+			var m struct {
+				ID     int `json:"id"`
+				Result struct {
+					Content []struct {
+						Text string `json:"text"`
+					} `json:"content"`
+				} `json:"result"`
+			}
+			if json.Unmarshal(sc.Bytes(), &m) == nil && m.ID == id {
+				if len(m.Result.Content) > 0 {
+					return len(m.Result.Content[0].Text)
+				}
+				return len(sc.Bytes())
+			}
+		}
+		fatal(fmt.Errorf("mcp: no answer to %s", method))
+		return 0
+	}
+	call("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "bench", "version": "1"}})
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized", "params": map[string]any{}})
+	in.Write(append(b, '\n'))
+	fmt.Printf("## MCP tools on %s: answer text bytes beside the shell command's output\n\n", tree)
+	fmt.Println("| tool | arguments | wayfind bytes | shell command | its bytes |")
+	fmt.Println("|---|---|---:|---|---:|")
+	for _, pr := range probes {
+		n := call("tools/call", map[string]any{"name": pr.tool, "arguments": pr.args})
+		peer, _ := exec.Command(pr.peer[0], pr.peer[1:]...).Output()
+		args, _ := json.Marshal(pr.args)
+		fmt.Printf("| %s | `%s` | %d | `%s` | %d |\n", pr.tool, args, n, strings.Join(pr.peer[:1], " ")+" "+strings.Join(pr.peer[2:], " "), len(peer))
+	}
+	in.Close()
+	cmd.Wait()
 	fmt.Println()
 }
