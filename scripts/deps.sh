@@ -32,7 +32,7 @@ fi
 # npm packages, pinned by package-lock.json; reinstalled only when the lock
 # file is newer than what is installed. Install scripts never run (esbuild
 # finds its platform binary through its optional dependency).
-for dir in testdata/clients/node vscode-client; do
+for dir in testdata/clients/node testdata/clients/inspector vscode-client; do
   if [ ! -f "$dir/node_modules/.package-lock.json" ] ||
      [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
     echo "deps: npm ci in $dir" >&2

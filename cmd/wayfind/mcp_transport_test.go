@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -80,5 +82,38 @@ func TestMCPTransportSurvivesBadInput(t *testing.T) {
 	}
 	if missing > 0 {
 		t.Errorf("%d of %d pipelined requests unanswered at end of input", missing, n)
+	}
+}
+
+// The MCP Inspector's CLI (the official tool, installed by make deps)
+// lists the tools with --strict, which reports schemas strict clients
+// cannot read.
+func TestMCPInspectorStrict(t *testing.T) {
+	dir, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "clients", "inspector"))
+	cli := filepath.Join(dir, "node_modules", ".bin", "mcp-inspector")
+	if _, err := os.Stat(cli); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the MCP Inspector is not installed; run `make deps`: %v", err)
+		}
+		t.Skipf("the MCP Inspector is not installed; run `make deps` to run this test: %v", err)
+	}
+	cmd := exec.Command(cli, "--cli", binary, "mcp", "--root", tree(t), "--quiet", "--strict", "--method", "tools/list")
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir()) // its catalog file stays out of the user's home
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("inspector --strict: %v\n%s\n%s", err, out, stderr.String())
+	}
+	var list struct {
+		Tools []struct{ Name string } `json:"tools"`
+	}
+	if err := json.Unmarshal(out, &list); err != nil || len(list.Tools) != 7 {
+		t.Fatalf("tools/list through the inspector: %v %s", err, out)
+	}
+	for _, l := range strings.Split(stderr.String(), "\n") {
+		if low := strings.ToLower(l); strings.HasPrefix(low, "warning:") || strings.Contains(low, "portab") {
+			t.Errorf("inspector --strict: %s", l)
+		}
 	}
 }
