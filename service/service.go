@@ -86,6 +86,13 @@ func (s *Service) Resolve(ctx context.Context, p ResolveParams) (wire.Resolve, i
 	if err != nil {
 		return wire.Resolve{}, 0, err
 	}
+	if !res.Exact {
+		// The disk is the truth for existence: a path naming a file the
+		// index leaves out is that file.
+		if out, ok := onDisk(eng, p); ok {
+			return out, 1, nil
+		}
+	}
 	clampLine(eng, res)
 	out := wire.FromResolve(eng.Index().Roots, res)
 	return out, len(out.Candidates), nil

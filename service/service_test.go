@@ -119,3 +119,58 @@ func TestRead(t *testing.T) {
 
 func second[T any](_ T, _ int, err error) error { return err }
 func errOf[T any](_ T, err error) error         { return err }
+
+// The disk is the truth for existence: a path naming a file the index
+// leaves out resolves to it exactly, marked ignored — but never through a
+// link out of the root, never outside the roots.
+func TestResolveOnDisk(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("s\n"), 0o644)
+	for p, text := range map[string]string{
+		"src/app.js": "x\n", "build/out.js": "b\n", "node_modules/semver/functions/satisfies.js": "m\n", "package.json": "{}\n",
+	} {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte(text), 0o644)
+	}
+	os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("build/\n"), 0o644)
+	os.Symlink(outside, filepath.Join(dir, "node_modules", "linked"))
+	roots, err := workspace.CleanRoots([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := roots[0]
+	svc, ctx := New(&fakeWorkspace{eng: rank.New(workspace.Build(roots, workspace.Options{}))}), context.Background()
+	cases := []struct{ path, from, want string }{
+		{"node_modules/semver/functions/satisfies.js", "", "node_modules/semver/functions/satisfies.js"},
+		{"./node_modules/semver/functions/satisfies.js:14", "", "node_modules/semver/functions/satisfies.js"},
+		{filepath.Join(root, "build", "out.js"), "", "build/out.js"},
+		{"file://" + filepath.ToSlash(filepath.Join(root, "build", "out.js")), "", "build/out.js"},
+		{"../build/out.js", filepath.Join(root, "src", "app.js"), "build/out.js"},
+		{"node_modules/linked/secret.txt", "", ""},                                                    // a link out of the root
+		{filepath.Join(outside, "secret.txt"), "", ""},                                                // outside the roots
+		{"../../" + filepath.Base(outside) + "/secret.txt", filepath.Join(root, "src", "app.js"), ""}, // climbing out
+	}
+	for _, c := range cases {
+		res, _, err := svc.Resolve(ctx, ResolveParams{Path: c.path, From: c.from})
+		if err != nil {
+			t.Errorf("%s: %v", c.path, err)
+			continue
+		}
+		if c.want == "" {
+			if res.Resolved != nil && (res.Resolved.Ignored || strings.Contains(res.Resolved.Path, "secret")) {
+				t.Errorf("%s resolved to %+v: outside the root", c.path, res.Resolved)
+			}
+			continue
+		}
+		if res.Resolved == nil || res.Resolved.Path != c.want || !res.Exact || !res.Resolved.Ignored {
+			t.Errorf("%s: %+v, want %s exactly, ignored", c.path, res.Resolved, c.want)
+		}
+	}
+	// the line suffix is kept
+	res, _, _ := svc.Resolve(ctx, ResolveParams{Path: "node_modules/semver/functions/satisfies.js:14:2"})
+	if res.Resolved == nil || res.Resolved.Range == nil || res.Resolved.Range.Start.Line != 13 || res.Resolved.Range.Start.Character != 1 {
+		t.Errorf("line suffix: %+v", res.Resolved)
+	}
+}

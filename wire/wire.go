@@ -47,6 +47,9 @@ type Candidate struct {
 	Score   float64  `json:"score"`
 	Reasons []string `json:"reasons"`
 	Range   *Range   `json:"range,omitempty"`
+	// Ignored (an extension): the file exists but the index leaves it out
+	// (.gitignore, node_modules, .git): the path named it exactly.
+	Ignored bool `json:"ignored,omitempty"`
 }
 
 // Resolve is find/resolvePath's result.
