@@ -95,6 +95,7 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 	if e.rr != nil {
 		f.keep = max(f.limit, e.rerankK()) // the model may lift one from below the limit
 	}
+	f.keep = min(f.keep, max(len(e.files), 1)) // no more answers than files
 	// Path readings need nothing from the name readings, so they run beside
 	// them on another core (and are called off when names beat them).
 	pctx, cancelPaths := context.WithCancel(ctx)
@@ -399,7 +400,13 @@ type topK struct {
 	seen int
 }
 
-func newTopK(k int) *topK { return &topK{k: k, h: make([]Match, 0, k)} }
+// newTopK keeps the k best; its heap grows as matches come (a caller may
+// ask for a limit of millions, and most queries match a few).
+func newTopK(k int) *topK { return &topK{k: k, h: make([]Match, 0, min(k, topKInitial))} }
+
+// topKInitial is the heap's first capacity: the default limit's worth and
+// then some.
+const topKInitial = 64
 
 func (t *topK) full() bool    { return len(t.h) == t.k }
 func (t *topK) worst() *Match { return &t.h[0] }

@@ -37,3 +37,35 @@ func TestScoringOrderings(t *testing.T) {
 		t.Errorf("proxWeight %.3f must stay under the exact→case gap %.4f", proxWeight, gap)
 	}
 }
+
+// Two readings of one path that point at different files are a tie to
+// report, unless where the user has been settles it.
+func TestContradictionIsATie(t *testing.T) {
+	e, _ := fixture(t, "contradiction")
+	cases := []struct{ history, want string }{
+		{"", ""},
+		{"encoding/json/encode.go", "encoding/json/decode.go"},
+		{"encoding/gob/encoder.go", "encoding/gob/decoder.go"},
+	}
+	for _, c := range cases {
+		var history []string
+		if c.history != "" {
+			history = []string{c.history}
+		}
+		res, err := e.Resolve(context.Background(), ResolveRequest{Path: "encoding/json/decoder.go", History: history})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if res.Resolved != nil {
+			got = res.Resolved.Path
+		}
+		if got != c.want {
+			t.Errorf("history %q: resolved %q, want %q", c.history, got, c.want)
+		}
+		if len(res.Candidates) < 2 || res.Candidates[0].Path+res.Candidates[1].Path != "encoding/gob/decoder.goencoding/json/decode.go" &&
+			res.Candidates[0].Path+res.Candidates[1].Path != "encoding/json/decode.goencoding/gob/decoder.go" {
+			t.Errorf("history %q: the two readings are not first: %+v", c.history, res.Candidates)
+		}
+	}
+}

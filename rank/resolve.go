@@ -2,6 +2,7 @@ package rank
 
 import (
 	"context"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -88,7 +89,24 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 		}
 	}
 	sort.Slice(scored, func(a, b int) bool { return better(&scored[a], &scored[b]) })
-	if len(scored) > 0 && confident(scored) {
+	if ci := contradiction(rq, scored); ci > 0 {
+		// Two readings point at different files: where the user has been
+		// may settle it; otherwise it is a tie to report, the two first.
+		other := scored[ci]
+		copy(scored[2:ci+1], scored[1:ci])
+		scored[1] = other
+		switch top := scored[0]; {
+		case other.prox-top.prox >= ProxMargin:
+			scored[0], scored[1] = other, top
+			res.Resolved = &scored[0]
+		case top.prox-other.prox >= ProxMargin:
+			res.Resolved = &scored[0]
+		}
+		if res.Resolved != nil {
+			r := *res.Resolved
+			res.Resolved = &r
+		}
+	} else if len(scored) > 0 && confident(scored) {
 		top := scored[0]
 		res.Resolved = &top
 	} else {
@@ -229,6 +247,43 @@ func symbolName(sh nameMatch, qExt, base string) nameMatch {
 		return nameMatch{}
 	}
 	return nameMatch{score: 0.85 * sh.score * a, reason: sh.reason}
+}
+
+// contradiction finds a candidate that contradicts the best one: the best
+// keeps the name but not the directories the path spells out, while it
+// keeps the directories exactly with a name one edit away
+// (encoding/json/decoder.go read as encoding/gob/decoder.go by the name,
+// encoding/json/decode.go by the directories). The path says both; which
+// the writer meant is for history or the referring file to settle, else a
+// tie to report. It returns the contradicting candidate's index, or 0.
+func contradiction(rq *resolveQuery, sorted []Candidate) int {
+	if len(rq.dirs) == 0 || len(sorted) < 2 || keepsDirs(sorted[0].Reasons) {
+		return 0
+	}
+	for i := 1; i < min(len(sorted), contradictionWindow); i++ {
+		c := sorted[i]
+		stem, _ := splitExt(path.Base(c.Path))
+		if keepsDirs(c.Reasons) && osa(rq.sq, squash(stem), 1) <= 1 {
+			return i
+		}
+	}
+	return 0
+}
+
+// contradictionWindow: how far down the candidates a contradicting
+// reading is looked for.
+const contradictionWindow = 5
+
+// keepsDirs: the candidate's directories are the ones written (all of
+// them, or their tail, or all but another machine's prefix).
+func keepsDirs(reasons []string) bool {
+	for _, r := range reasons {
+		switch r {
+		case "dir:exact", "dir:suffix", "dir:missing-prefix":
+			return true
+		}
+	}
+	return false
 }
 
 // confident decides whether the best of the sorted candidates is clearly

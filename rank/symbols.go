@@ -213,7 +213,7 @@ func (e *Engine) SearchSymbols(ctx context.Context, req SymbolRequest) ([]Symbol
 	}
 	// Best class first; each bucket is sorted only when reached, and files
 	// are checked against this engine's index only as results are taken.
-	out := make([]SymbolMatch, 0, limit)
+	out := make([]SymbolMatch, 0, min(limit, topKInitial))
 	for _, b := range buckets {
 		if len(out) >= limit {
 			break
