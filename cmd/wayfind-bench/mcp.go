@@ -4,14 +4,15 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os/exec"
 	"sort"
 	"strings"
 )
 
 // mcpBench measures what an agent reads: for each corpus, the bytes of a
-// find_files answer (top 10, through `wayfind mcp` over stdio, the whole
-// JSON-RPC line) for every public find case, against a plain listing of
+// find_files answer (top 10, through `wayfind mcp` over stdio, the text an
+// agent reads) for every public find case, against a plain listing of
 // the same tree (every path and a newline, what `git ls-files` prints).
 func mcpBench(bin, corpora, work string, names []string, byCorpus map[string][]benchCase) {
 	fmt.Println("## MCP: bytes an agent receives")
@@ -24,42 +25,15 @@ func mcpBench(bin, corpora, work string, names []string, byCorpus map[string][]b
 		for _, p := range paths {
 			listing += len(p) + 1
 		}
-		cmd := exec.Command(bin, "mcp", "--quiet", "--root", root)
-		in, _ := cmd.StdinPipe()
-		out, _ := cmd.StdoutPipe()
-		if err := cmd.Start(); err != nil {
-			fatal(err)
-		}
-		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 1<<20), 1<<26)
-		id := 0
-		call := func(method string, params any) int {
-			id++
-			b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
-			in.Write(append(b, '\n'))
-			for sc.Scan() {
-				var m struct {
-					ID int `json:"id"`
-				}
-				if json.Unmarshal(sc.Bytes(), &m) == nil && m.ID == id {
-					return len(sc.Bytes())
-				}
-			}
-			fatal(fmt.Errorf("mcp: no answer to %s", method))
-			return 0
-		}
-		call("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "bench", "version": "1"}})
-		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized", "params": map[string]any{}})
-		in.Write(append(b, '\n'))
+		sess := startMCP(bin, root)
 		var sizes []int
 		for _, c := range byCorpus[name] {
 			if c.Kind != "find" {
 				continue
 			}
-			sizes = append(sizes, call("tools/call", map[string]any{"name": "find_files", "arguments": map[string]any{"query": c.Query, "limit": 10}}))
+			sizes = append(sizes, len(toolText(sess.call("tools/call", map[string]any{"name": "find_files", "arguments": map[string]any{"query": c.Query, "limit": 10}}))))
 		}
-		in.Close()
-		cmd.Wait()
+		sess.close()
 		if len(sizes) == 0 {
 			continue
 		}
@@ -98,51 +72,76 @@ func mcpToolsBench(bin, tree string) {
 		{"workspace_symbols", q("NewReader"), []string{"grep", "-rn", "func NewReader", tree}},
 		{"workspace_symbols", q("Server.Serve"), []string{"grep", "-rn", "func (srv \\*Server) Serve", tree}},
 	}
-	cmd := exec.Command(bin, "mcp", "--quiet", "--root", tree)
+	sess := startMCP(bin, tree)
+	fmt.Printf("## MCP tools on %s: answer text bytes beside the shell command's output\n\n", tree)
+	fmt.Println("| tool | arguments | wayfind bytes | shell command | its bytes |")
+	fmt.Println("|---|---|---:|---|---:|")
+	for _, pr := range probes {
+		n := len(toolText(sess.call("tools/call", map[string]any{"name": pr.tool, "arguments": pr.args})))
+		peer, _ := exec.Command(pr.peer[0], pr.peer[1:]...).Output()
+		args, _ := json.Marshal(pr.args)
+		fmt.Printf("| %s | `%s` | %d | `%s` | %d |\n", pr.tool, args, n, strings.Join(pr.peer[:1], " ")+" "+strings.Join(pr.peer[2:], " "), len(peer))
+	}
+	sess.close()
+	fmt.Println()
+}
+
+// mcpSession is `wayfind mcp` on root driven over stdio, initialized:
+// call sends one request and returns its answer line.
+type mcpSession struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	sc  *bufio.Scanner
+	id  int
+}
+
+func startMCP(bin, root string) *mcpSession {
+	cmd := exec.Command(bin, "mcp", "--quiet", "--root", root)
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
 		fatal(err)
 	}
-	sc := bufio.NewScanner(out)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	id := 0
-	call := func(method string, params any) int {
-		id++
-		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
-		in.Write(append(b, '\n'))
-		for sc.Scan() {
-			var m struct {
-				ID     int `json:"id"`
-				Result struct {
-					Content []struct {
-						Text string `json:"text"`
-					} `json:"content"`
-				} `json:"result"`
-			}
-			if json.Unmarshal(sc.Bytes(), &m) == nil && m.ID == id {
-				if len(m.Result.Content) > 0 {
-					return len(m.Result.Content[0].Text)
-				}
-				return len(sc.Bytes())
-			}
-		}
-		fatal(fmt.Errorf("mcp: no answer to %s", method))
-		return 0
-	}
-	call("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "bench", "version": "1"}})
+	s := &mcpSession{cmd: cmd, in: in, sc: bufio.NewScanner(out)}
+	s.sc.Buffer(make([]byte, 1<<20), 1<<26)
+	s.call("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "bench", "version": "1"}})
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized", "params": map[string]any{}})
 	in.Write(append(b, '\n'))
-	fmt.Printf("## MCP tools on %s: answer text bytes beside the shell command's output\n\n", tree)
-	fmt.Println("| tool | arguments | wayfind bytes | shell command | its bytes |")
-	fmt.Println("|---|---|---:|---|---:|")
-	for _, pr := range probes {
-		n := call("tools/call", map[string]any{"name": pr.tool, "arguments": pr.args})
-		peer, _ := exec.Command(pr.peer[0], pr.peer[1:]...).Output()
-		args, _ := json.Marshal(pr.args)
-		fmt.Printf("| %s | `%s` | %d | `%s` | %d |\n", pr.tool, args, n, strings.Join(pr.peer[:1], " ")+" "+strings.Join(pr.peer[2:], " "), len(peer))
+	return s
+}
+
+func (s *mcpSession) call(method string, params any) []byte {
+	s.id++
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": s.id, "method": method, "params": params})
+	s.in.Write(append(b, '\n'))
+	for s.sc.Scan() {
+		var m struct {
+			ID int `json:"id"`
+		}
+		if json.Unmarshal(s.sc.Bytes(), &m) == nil && m.ID == s.id {
+			return append([]byte(nil), s.sc.Bytes()...)
+		}
 	}
-	in.Close()
-	cmd.Wait()
-	fmt.Println()
+	fatal(fmt.Errorf("mcp: no answer to %s", method))
+	return nil
+}
+
+func (s *mcpSession) close() {
+	s.in.Close()
+	s.cmd.Wait()
+}
+
+// toolText is the text content of a tools/call answer line.
+func toolText(line []byte) string {
+	var m struct {
+		Result struct {
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(line, &m) == nil && len(m.Result.Content) > 0 {
+		return m.Result.Content[0].Text
+	}
+	return string(line)
 }
