@@ -1,12 +1,17 @@
 package service
 
 import (
+	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
+	"time"
 
 	"wayfind/rank"
 	"wayfind/wire"
+	"wayfind/workspace"
 )
 
 // onDisk answers a path that names, exactly, an existing regular file
@@ -64,4 +69,100 @@ func onDisk(eng *rank.Engine, p ResolveParams) (wire.Resolve, bool) {
 		return wire.Resolve{Resolved: &c, Candidates: []wire.Candidate{c}, Exact: true}, true
 	}
 	return wire.Resolve{}, false
+}
+
+// Bounds of listing a skipped directory on demand.
+const (
+	maxSkippedFiles = 200_000
+	maxSkippedWalk  = 200 * time.Millisecond
+)
+
+// inSkipped resolves a path whose directories lead into a directory the
+// index leaves out (node_modules/semver/packge.json): the deepest
+// directory the path names that exists on disk but holds no file of the
+// index is listed (bounded: maxSkippedFiles, maxSkippedWalk; a listing cut
+// short says so in the reasons) and the path resolved among its files.
+// ok is false when the path names no such directory or nothing there
+// resolves it (a stale directory left behind by a move, holding only
+// caches); then the index's answer stands. Links are not followed:
+// nothing outside the roots.
+func inSkipped(ctx context.Context, eng *rank.Engine, p ResolveParams) (out wire.Resolve, ok bool) {
+	q, err := rank.ParsePath(p.Path)
+	if err != nil || q.Drive || q.Up > 0 {
+		return wire.Resolve{}, false
+	}
+	ix := eng.Index()
+	for r, root := range ix.Roots {
+		rel := q.Path
+		if q.Absolute {
+			ri, rrel, ok := ix.RootOf(string(filepath.Separator) + filepath.FromSlash(q.Path))
+			if !ok || ri != r {
+				continue
+			}
+			rel = filepath.ToSlash(rrel)
+		}
+		comps := strings.Split(rel, "/")
+		for k := len(comps) - 1; k >= 1; k-- {
+			dir := strings.Join(comps[:k], "/")
+			abs := filepath.Join(root, filepath.FromSlash(dir))
+			if st, err := os.Lstat(abs); err != nil || !st.IsDir() || indexHolds(ix, r, dir) {
+				continue
+			}
+			files, cut := listSkipped(ctx, root, dir)
+			sub := rank.New(&workspace.Index{Roots: []string{root}, Files: files})
+			res, err := sub.Resolve(ctx, rank.ResolveRequest{Path: rel + q.Suffix, History: []string{}, Limit: p.Limit})
+			if err != nil || res.Resolved == nil {
+				return wire.Resolve{}, false
+			}
+			clampLine(sub, res)
+			out = wire.FromResolve(ix.Roots[r:r+1], res)
+			mark := func(c *wire.Candidate) {
+				c.Ignored = true
+				c.Reasons = append(c.Reasons, "dir:excluded")
+				if cut {
+					c.Reasons = append(c.Reasons, "listing:cut")
+				}
+			}
+			mark(out.Resolved)
+			for i := range out.Candidates {
+				mark(&out.Candidates[i])
+			}
+			return out, true
+		}
+	}
+	return wire.Resolve{}, false
+}
+
+// indexHolds reports whether the index has a file under dir (root-relative).
+func indexHolds(ix *workspace.Index, root int, dir string) bool {
+	prefix := dir + "/"
+	i := sort.Search(len(ix.Files), func(i int) bool {
+		f := ix.Files[i]
+		return f.Root > root || f.Root == root && f.Path >= prefix
+	})
+	return i < len(ix.Files) && ix.Files[i].Root == root && strings.HasPrefix(ix.Files[i].Path, prefix)
+}
+
+// listSkipped lists the regular files under dir (root-relative), sorted,
+// without following links; cut is set when a bound stopped it.
+func listSkipped(ctx context.Context, root, dir string) (files []workspace.File, cut bool) {
+	deadline := time.Now().Add(maxSkippedWalk)
+	base := filepath.Join(root, filepath.FromSlash(dir))
+	filepath.WalkDir(base, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if len(files) >= maxSkippedFiles || time.Now().After(deadline) || ctx.Err() != nil {
+			cut = true
+			return filepath.SkipAll
+		}
+		if d.Type().IsRegular() {
+			if rel, err := filepath.Rel(root, path); err == nil {
+				files = append(files, workspace.File{Path: filepath.ToSlash(rel)})
+			}
+		}
+		return nil
+	})
+	sort.Slice(files, func(a, b int) bool { return files[a].Path < files[b].Path })
+	return files, cut
 }

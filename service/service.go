@@ -92,6 +92,10 @@ func (s *Service) Resolve(ctx context.Context, p ResolveParams) (wire.Resolve, i
 		if out, ok := onDisk(eng, p); ok {
 			return out, 1, nil
 		}
+		// A path into a directory the index skips is resolved there.
+		if out, ok := inSkipped(ctx, eng, p); ok {
+			return out, len(out.Candidates), nil
+		}
 	}
 	clampLine(eng, res)
 	out := wire.FromResolve(eng.Index().Roots, res)

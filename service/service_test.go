@@ -174,3 +174,57 @@ func TestResolveOnDisk(t *testing.T) {
 		t.Errorf("line suffix: %+v", res.Resolved)
 	}
 }
+
+func TestResolveInSkipped(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "package.json"), []byte("{}\n"), 0o644)
+	for p, text := range map[string]string{
+		"src/app.js": "x\n", "src/package.json": "{}\n", "package.json": "{}\n",
+		"node_modules/semver/package.json": "{}\n", "node_modules/semver/functions/satisfies.js": "m\n",
+		"old/__pycache__/mod.cpython-312.pyc": "c\n", "lib/mod.py": "p\n",
+	} {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte(text), 0o644)
+	}
+	os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("__pycache__/\n"), 0o644)
+	os.Symlink(outside, filepath.Join(dir, "node_modules", "linked"))
+	roots, err := workspace.CleanRoots([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, ctx := New(&fakeWorkspace{eng: rank.New(workspace.Build(roots, workspace.Options{}))}), context.Background()
+	cases := []struct {
+		path, want  string
+		wantIgnored bool
+	}{
+		{"node_modules/semver/packge.json", "node_modules/semver/package.json", true},
+		{"node_modules/semver/functions/satisfes.js", "node_modules/semver/functions/satisfies.js", true},
+		{"node_modules/semvr/package.json", "node_modules/semver/package.json", true},
+		{"src/packge.json", "src/package.json", false}, // a directory the index holds: the index answers
+		{"old/mod.py", "lib/mod.py", false},            // a stale directory of caches: the index answers
+		{"node_modules/linked/packge.json", "", false}, // a link out of the root is not followed
+	}
+	for _, c := range cases {
+		res, _, err := svc.Resolve(ctx, ResolveParams{Path: c.path})
+		if err != nil {
+			t.Errorf("%s: %v", c.path, err)
+			continue
+		}
+		if c.want == "" {
+			if res.Resolved != nil && strings.HasPrefix(res.Resolved.Path, "node_modules/linked/") {
+				t.Errorf("%s resolved to %+v: through a link out of the root", c.path, res.Resolved)
+			}
+			continue
+		}
+		if res.Resolved == nil || res.Resolved.Path != c.want || res.Resolved.Ignored != c.wantIgnored {
+			t.Errorf("%s: %+v, want %s (ignored %v)", c.path, res.Resolved, c.want, c.wantIgnored)
+		}
+	}
+	// the line suffix is kept, clamped to the file
+	res, _, _ := svc.Resolve(ctx, ResolveParams{Path: "node_modules/semver/packge.json:9"})
+	if res.Resolved == nil || res.Resolved.Range == nil || res.Resolved.Range.Start.Line != 0 {
+		t.Errorf("line suffix: %+v", res.Resolved)
+	}
+}
