@@ -124,24 +124,10 @@ func errOf[T any](_ T, err error) error         { return err }
 // leaves out resolves to it exactly, marked ignored — but never through a
 // link out of the root, never outside the roots.
 func TestResolveOnDisk(t *testing.T) {
-	dir := t.TempDir()
-	outside := t.TempDir()
-	os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("s\n"), 0o644)
-	for p, text := range map[string]string{
+	svc, root, outside := diskTree(t, "build/\n", map[string]string{
 		"src/app.js": "x\n", "build/out.js": "b\n", "node_modules/semver/functions/satisfies.js": "m\n", "package.json": "{}\n",
-	} {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		os.WriteFile(full, []byte(text), 0o644)
-	}
-	os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("build/\n"), 0o644)
-	os.Symlink(outside, filepath.Join(dir, "node_modules", "linked"))
-	roots, err := workspace.CleanRoots([]string{dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := roots[0]
-	svc, ctx := New(&fakeWorkspace{eng: rank.New(workspace.Build(roots, workspace.Options{}))}), context.Background()
+	})
+	ctx := context.Background()
 	cases := []struct{ path, from, want string }{
 		{"node_modules/semver/functions/satisfies.js", "", "node_modules/semver/functions/satisfies.js"},
 		{"./node_modules/semver/functions/satisfies.js:14", "", "node_modules/semver/functions/satisfies.js"},
@@ -176,25 +162,12 @@ func TestResolveOnDisk(t *testing.T) {
 }
 
 func TestResolveInSkipped(t *testing.T) {
-	dir := t.TempDir()
-	outside := t.TempDir()
-	os.WriteFile(filepath.Join(outside, "package.json"), []byte("{}\n"), 0o644)
-	for p, text := range map[string]string{
+	svc, _, _ := diskTree(t, "__pycache__/\n", map[string]string{
 		"src/app.js": "x\n", "src/package.json": "{}\n", "package.json": "{}\n",
 		"node_modules/semver/package.json": "{}\n", "node_modules/semver/functions/satisfies.js": "m\n",
 		"old/__pycache__/mod.cpython-312.pyc": "c\n", "lib/mod.py": "p\n",
-	} {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		os.WriteFile(full, []byte(text), 0o644)
-	}
-	os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("__pycache__/\n"), 0o644)
-	os.Symlink(outside, filepath.Join(dir, "node_modules", "linked"))
-	roots, err := workspace.CleanRoots([]string{dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, ctx := New(&fakeWorkspace{eng: rank.New(workspace.Build(roots, workspace.Options{}))}), context.Background()
+	})
+	ctx := context.Background()
 	cases := []struct {
 		path, want  string
 		wantIgnored bool
@@ -227,4 +200,28 @@ func TestResolveInSkipped(t *testing.T) {
 	if res.Resolved == nil || res.Resolved.Range == nil || res.Resolved.Range.Start.Line != 0 {
 		t.Errorf("line suffix: %+v", res.Resolved)
 	}
+}
+
+// diskTree writes files and a .gitignore into a fresh root, links
+// node_modules/linked to a directory outside it (holding secret.txt and
+// package.json), and serves the indexed root.
+func diskTree(t *testing.T, gitignore string, files map[string]string) (svc *Service, root, outside string) {
+	t.Helper()
+	dir, outside := t.TempDir(), t.TempDir()
+	files[".gitignore"] = gitignore
+	for p, text := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte(text), 0o644)
+	}
+	for _, name := range []string{"secret.txt", "package.json"} {
+		os.WriteFile(filepath.Join(outside, name), []byte("s\n"), 0o644)
+	}
+	os.MkdirAll(filepath.Join(dir, "node_modules"), 0o755)
+	os.Symlink(outside, filepath.Join(dir, "node_modules", "linked"))
+	roots, err := workspace.CleanRoots([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return New(&fakeWorkspace{eng: rank.New(workspace.Build(roots, workspace.Options{}))}), roots[0], outside
 }
