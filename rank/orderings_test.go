@@ -2,6 +2,7 @@ package rank
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -68,4 +69,46 @@ func TestContradictionIsATie(t *testing.T) {
 			t.Errorf("history %q: the two readings are not first: %+v", c.history, res.Candidates)
 		}
 	}
+}
+
+// TestParallelCopiesTail: among dozens of parallel copies of one header
+// (Node's per-architecture OpenSSL headers, listed from /usr/include), a
+// long written tail that every directory but one honours beats a short path
+// that honours only the last; a prefix no path in the tree starts with
+// stays cheap.
+func TestParallelCopiesTail(t *testing.T) {
+	e, _ := fixture(t, "parallel")
+	cases := []struct{ query, want string }{
+		{"node/openssl/archs/linux-x86_64/asm/inc/openssl/x509.h", "node/openssl/archs/linux-x86_64/asm/include/openssl/x509.h"},
+		{"node/v8/archs/linux-x86_64/asm/include/openssl/ssl.h", "node/openssl/archs/linux-x86_64/asm/include/openssl/ssl.h"},
+		{"node/openssl/archs/linux-x86_64/no_asm/include/openssl/ssl.h", "node/openssl/archs/linux-x86_64/no-asm/include/openssl/ssl.h"},
+		{"openssl/archs/linux-x86_64/asm/include/openssl/x509.h", "node/openssl/archs/linux-x86_64/asm/include/openssl/x509.h"},
+		{"/home/u/node/openssl/archs/VC-WIN32/asm/include/openssl/x509.h", "node/openssl/archs/VC-WIN32/asm/include/openssl/x509.h"},
+		{"/home/u/src/openssl/x509.h", ""},         // openssl/x509.h or node/openssl/x509.h
+		{"/home/u/src/include/openssl/x509.h", ""}, // openssl/x509.h or node/openssl/x509.h: a tie, not an arch copy
+	}
+	for _, c := range cases {
+		res, err := e.Resolve(context.Background(), ResolveRequest{Path: c.query, History: []string{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if res.Resolved != nil {
+			got = res.Resolved.Path
+		}
+		if got != c.want {
+			t.Errorf("%s: resolved %q, want %q (candidates %v)", c.query, got, c.want, paths(res.Candidates))
+		}
+		if c.want == "" && (len(res.Candidates) == 0 || strings.Contains(res.Candidates[0].Path, "/archs/")) {
+			t.Errorf("%s: first candidate %v, want a top-level copy", c.query, paths(res.Candidates))
+		}
+	}
+}
+
+func paths(cs []Candidate) []string {
+	out := make([]string, 0, min(len(cs), 3))
+	for _, c := range cs[:min(len(cs), 3)] {
+		out = append(out, c.Path)
+	}
+	return out
 }

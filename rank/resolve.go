@@ -73,6 +73,7 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 
 	rq := newResolveQuery(qpath)
 	cands, symHits := e.resolveCandidates(rq)
+	rq.foreign = e.foreignPrefix(rq, cands)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -144,6 +145,12 @@ type resolveQuery struct {
 	base, stem, ext, sq string   // base name, its stem and extension, squashed stem
 	dirs                []string // directories as written
 	dir                 dirInfo
+	// foreign: the leading directories no candidate aligns, which may be
+	// another machine's prefix (/home/u/proj): cheap to leave out. Past
+	// them, a written directory some candidate honours costs any
+	// candidate that leaves it out as a wrong one would
+	// (node/openssl/archs/…/openssl/x509.h is not openssl/x509.h).
+	foreign int
 }
 
 func newResolveQuery(qpath string) *resolveQuery {
@@ -191,6 +198,27 @@ func (e *Engine) resolveCandidates(rq *resolveQuery) (map[int32]int, map[int32]n
 	return cands, symHits
 }
 
+// foreignPrefix is the fewest leading query directories left unaligned by
+// a candidate whose own path aligns from its top (see
+// resolveQuery.foreign): a candidate aligning only deep inside its path
+// (…/asm/include/openssl for /home/u/include/openssl) says nothing about
+// where the query's own prefix ends.
+func (e *Engine) foreignPrefix(rq *resolveQuery, cands map[int32]int) int {
+	foreign := len(rq.dirs)
+	seen := map[int32]bool{}
+	for id := range cands {
+		d := e.files[id].dir
+		if foreign == 0 || seen[d] {
+			continue
+		}
+		seen[d] = true
+		if da := scoreDirs(&rq.dir, &e.dirInfos[d], foreign); da.matched > 0 && da.leadC == 0 {
+			foreign = min(foreign, da.leadQ)
+		}
+	}
+	return foreign
+}
+
 // scoreCandidate scores one file as score.go describes: name, directories,
 // then proximity to the references.
 func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits map[int32]nameMatch, refs []reference) (Candidate, bool) {
@@ -210,7 +238,7 @@ func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits ma
 	if len(rq.dirs) == 0 {
 		lex = nm.score * bareNameWeight
 	} else {
-		da := scoreDirs(&rq.dir, cdir)
+		da := scoreDirs(&rq.dir, cdir, rq.foreign)
 		lex = nm.score * (nameWeight + (1-nameWeight)*da.score)
 		reasons = append(reasons, da.reason)
 		if da.matched == 0 && !e.dirExists(rq.dirs) {

@@ -41,7 +41,11 @@ import "math"
 // disagreement) and leadQ/leadC are unaligned components before it (another
 // machine's "/home/x/proj" prefix on the query, or a sub-project prefix the
 // query left out): cheap, because that is exactly how absolute and
-// sub-project paths differ. The penalty is a sum, not a ratio, so that one
+// sub-project paths differ. Cheap only for the foreign part of the query's
+// lead, though: when some candidate aligns from its own top directory
+// leaving fewer leading query directories out, those it does align are
+// the tree's, not another machine's, and any candidate leaving them out
+// pays 0.3 for each as for an inner one (resolveQuery.foreign). The penalty is a sum, not a ratio, so that one
 // wrong directory costs as much in a 15-level Java path as in a 3-level one:
 // "slice" typed where "splice" exists must lose to "slice" at any depth.
 // Directories weigh a quarter of the lexical score: enough to choose among
@@ -169,13 +173,16 @@ func componentMatch(q, c, sq, sc string) float64 {
 type dirAlign struct {
 	score    float64
 	matched  int
+	leadQ    int // leading query directories left unaligned
+	leadC    int // leading candidate directories left unaligned
 	reason   string
 	sameDirs bool
 }
 
 // scoreDirs aligns query directories q with candidate directories c (both
-// outermost first). See the block comment for the formula.
-func scoreDirs(q, c *dirInfo) dirAlign {
+// outermost first). See the block comment for the formula; foreign is how
+// many leading query directories may be another machine's prefix.
+func scoreDirs(q, c *dirInfo, foreign int) dirAlign {
 	qd, cd := q.comps, c.comps
 	nq, nc := len(qd), len(cd)
 	if nq == 0 {
@@ -224,10 +231,14 @@ func scoreDirs(q, c *dirInfo) dirAlign {
 	}
 	leadQ, leadC := firstQ, firstC
 	innerQ, innerC := nq-matched-leadQ, nc-matched-leadC
-	penalty := dirInnerCost*float64(innerQ+innerC) + dirLeadCost*float64(leadQ+leadC) + dirInnerCost*(float64(matched)-weight)
+	// Leading query directories past the foreign prefix are ones another
+	// candidate honours: left out here, they are a disagreement.
+	foreignQ, ownQ := min(leadQ, foreign), max(0, leadQ-foreign)
+	penalty := dirInnerCost*float64(innerQ+innerC+ownQ) + dirLeadCost*float64(foreignQ+leadC) + dirInnerCost*(float64(matched)-weight)
 	score := math.Exp(-penalty)
 	reason := "dir:partial"
 	switch {
+	case ownQ > 0:
 	case weight < float64(matched):
 		reason = "dir:close" // aligned, but some names only nearly agree
 	case innerQ == 0 && innerC == 0 && leadQ == 0 && leadC == 0:
@@ -237,7 +248,7 @@ func scoreDirs(q, c *dirInfo) dirAlign {
 	case innerQ == 0 && innerC == 0:
 		reason = "dir:suffix"
 	}
-	return dirAlign{score: score, matched: matched, reason: reason, sameDirs: reason == "dir:exact"}
+	return dirAlign{score: score, matched: matched, leadQ: leadQ, leadC: leadC, reason: reason, sameDirs: reason == "dir:exact"}
 }
 
 // proximity is the shared-directory measure between a candidate's directory
