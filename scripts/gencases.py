@@ -184,7 +184,7 @@ def path_cases(name, paths, rng, emit):
     cache = {}
     unique = lambda q, p: [x for x in paths if fits(q, x, cache)] == [p]
     deep = [p for p in paths if p.count("/") >= 1 and "node_modules/" not in p and "/.git/" not in p and "__pycache__" not in p]
-    for _ in range(600):
+    for _ in range(600 if deep else 0):  # a tree that is all node_modules has none
         p = rng.choice(deep)
         parts = p.split("/")
         last = words(parts[-2])

@@ -88,18 +88,14 @@ const (
 // nothing outside the roots.
 func inSkipped(ctx context.Context, eng *rank.Engine, p ResolveParams) (out wire.Resolve, ok bool) {
 	q, err := rank.ParsePath(p.Path)
-	if err != nil || q.Drive || q.Up > 0 {
+	if err != nil || q.Up > 0 {
 		return wire.Resolve{}, false
 	}
 	ix := eng.Index()
 	for r, root := range ix.Roots {
-		rel := q.Path
-		if q.Absolute {
-			ri, rrel, ok := ix.RootOf(string(filepath.Separator) + filepath.FromSlash(q.Path))
-			if !ok || ri != r {
-				continue
-			}
-			rel = filepath.ToSlash(rrel)
+		rel, ok := relIn(ix, r, q)
+		if !ok {
+			continue
 		}
 		comps := strings.Split(rel, "/")
 		for k := len(comps) - 1; k >= 1; k-- {
@@ -131,6 +127,42 @@ func inSkipped(ctx context.Context, eng *rank.Engine, p ResolveParams) (out wire
 		}
 	}
 	return wire.Resolve{}, false
+}
+
+// relIn is the query's path relative to root r: as written when relative;
+// below the root when absolute inside it; and for another machine's
+// absolute path (/home/dev/proj/node_modules/…, C:\src\…) from the
+// component that starts the longest chain of directories existing below
+// the root (C:\src\node_modules\yallist\… in a root that has src/ too is
+// node_modules/yallist/…).
+func relIn(ix *workspace.Index, r int, q rank.PathQuery) (string, bool) {
+	if !q.Absolute && !q.Drive {
+		return q.Path, true
+	}
+	if !q.Drive {
+		if ri, rel, ok := ix.RootOf(string(filepath.Separator) + filepath.FromSlash(q.Path)); ok {
+			return filepath.ToSlash(rel), ri == r
+		}
+	}
+	comps := strings.Split(q.Path, "/")
+	best, bestDepth := 0, 0
+	for k := 0; k < len(comps)-1; k++ {
+		depth, dir := 0, ix.Roots[r]
+		for _, c := range comps[k : len(comps)-1] {
+			dir = filepath.Join(dir, c)
+			if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
+				break
+			}
+			depth++
+		}
+		if depth > bestDepth {
+			best, bestDepth = k, depth
+		}
+	}
+	if bestDepth == 0 {
+		return "", false
+	}
+	return strings.Join(comps[best:], "/"), true
 }
 
 // indexHolds reports whether the index has a file under dir (root-relative).

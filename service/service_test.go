@@ -175,9 +175,11 @@ func TestResolveInSkipped(t *testing.T) {
 		{"node_modules/semver/packge.json", "node_modules/semver/package.json", true},
 		{"node_modules/semver/functions/satisfes.js", "node_modules/semver/functions/satisfies.js", true},
 		{"node_modules/semvr/package.json", "node_modules/semver/package.json", true},
-		{"src/packge.json", "src/package.json", false}, // a directory the index holds: the index answers
-		{"old/mod.py", "lib/mod.py", false},            // a stale directory of caches: the index answers
-		{"node_modules/linked/packge.json", "", false}, // a link out of the root is not followed
+		{"/home/dev/proj/node_modules/semver/packge.json", "node_modules/semver/package.json", true}, // another machine's path
+		{`C:\src\node_modules\semver\packge.json`, "node_modules/semver/package.json", true},         // … though this root has a src/ too
+		{"src/packge.json", "src/package.json", false},                                               // a directory the index holds: the index answers
+		{"old/mod.py", "lib/mod.py", false},                                                          // a stale directory of caches: the index answers
+		{"node_modules/linked/packge.json", "", false},                                               // a link out of the root is not followed
 	}
 	for _, c := range cases {
 		res, _, err := svc.Resolve(ctx, ResolveParams{Path: c.path})
