@@ -104,29 +104,56 @@ func inSkipped(ctx context.Context, eng *rank.Engine, p ResolveParams) (out wire
 			if st, err := os.Lstat(abs); err != nil || !st.IsDir() || indexHolds(ix, r, dir) {
 				continue
 			}
-			files, cut := listSkipped(ctx, root, dir)
-			sub := rank.New(&workspace.Index{Roots: []string{root}, Files: files})
-			res, err := sub.Resolve(ctx, rank.ResolveRequest{Path: rel + q.Suffix, History: []string{}, Limit: p.Limit})
-			if err != nil || res.Resolved == nil {
-				return wire.Resolve{}, false
-			}
-			clampLine(sub, res)
-			out = wire.FromResolve(ix.Roots[r:r+1], res)
-			mark := func(c *wire.Candidate) {
-				c.Ignored = true
-				c.Reasons = append(c.Reasons, "dir:excluded")
-				if cut {
-					c.Reasons = append(c.Reasons, "listing:cut")
-				}
-			}
-			mark(out.Resolved)
-			for i := range out.Candidates {
-				mark(&out.Candidates[i])
-			}
-			return out, true
+			return resolveAmong(ctx, ix.Roots, []workspace.File{{Root: r, Path: dir}}, rel+q.Suffix, p)
 		}
 	}
 	return wire.Resolve{}, false
+}
+
+// inSkippedDirs resolves a path the index has no candidate for at all
+// among the files of every directory the walk skipped (node_modules,
+// ignored build trees), listed on demand within the same bounds: their
+// candidates, marked, replace the index's empty answer, resolved only
+// when one is clearly right there.
+func inSkippedDirs(ctx context.Context, eng *rank.Engine, p ResolveParams) (wire.Resolve, bool) {
+	ix := eng.Index()
+	if len(ix.Skipped) == 0 {
+		return wire.Resolve{}, false
+	}
+	q, err := rank.ParsePath(p.Path)
+	if err != nil || q.Up > 0 {
+		return wire.Resolve{}, false
+	}
+	out, _ := resolveAmong(ctx, ix.Roots, ix.Skipped, q.Path+q.Suffix, p)
+	return out, len(out.Candidates) > 0
+}
+
+// resolveAmong lists dirs (bounded) and resolves path among their files,
+// with p's history and limit, its candidates marked as coming from outside
+// the index; ok when it resolved.
+func resolveAmong(ctx context.Context, roots []string, dirs []workspace.File, path string, p ResolveParams) (wire.Resolve, bool) {
+	files, cut := listSkipped(ctx, roots, dirs)
+	sub := rank.New(&workspace.Index{Roots: roots, Files: files})
+	res, err := sub.Resolve(ctx, rank.ResolveRequest{Path: path, History: p.History, Limit: p.Limit})
+	if err != nil {
+		return wire.Resolve{}, false
+	}
+	clampLine(sub, res)
+	out := wire.FromResolve(roots, res)
+	mark := func(c *wire.Candidate) {
+		c.Ignored = true
+		c.Reasons = append(c.Reasons, "dir:excluded")
+		if cut {
+			c.Reasons = append(c.Reasons, "listing:cut")
+		}
+	}
+	if out.Resolved != nil {
+		mark(out.Resolved)
+	}
+	for i := range out.Candidates {
+		mark(&out.Candidates[i])
+	}
+	return out, out.Resolved != nil
 }
 
 // relIn is the query's path relative to root r: as written when relative;
@@ -175,26 +202,37 @@ func indexHolds(ix *workspace.Index, root int, dir string) bool {
 	return i < len(ix.Files) && ix.Files[i].Root == root && strings.HasPrefix(ix.Files[i].Path, prefix)
 }
 
-// listSkipped lists the regular files under dir (root-relative), sorted,
-// without following links; cut is set when a bound stopped it.
-func listSkipped(ctx context.Context, root, dir string) (files []workspace.File, cut bool) {
+// listSkipped lists the regular files under dirs (root-relative, each
+// with its root), sorted, without following links, within one budget of
+// maxSkippedFiles and maxSkippedWalk; cut is set when a bound stopped it.
+func listSkipped(ctx context.Context, roots []string, dirs []workspace.File) (files []workspace.File, cut bool) {
 	deadline := time.Now().Add(maxSkippedWalk)
-	base := filepath.Join(root, filepath.FromSlash(dir))
-	filepath.WalkDir(base, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if len(files) >= maxSkippedFiles || time.Now().After(deadline) || ctx.Err() != nil {
-			cut = true
-			return filepath.SkipAll
-		}
-		if d.Type().IsRegular() {
-			if rel, err := filepath.Rel(root, path); err == nil {
-				files = append(files, workspace.File{Path: filepath.ToSlash(rel)})
+	for _, dir := range dirs {
+		root := roots[dir.Root]
+		filepath.WalkDir(filepath.Join(root, filepath.FromSlash(dir.Path)), func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
 			}
+			if len(files) >= maxSkippedFiles || time.Now().After(deadline) || ctx.Err() != nil {
+				cut = true
+				return filepath.SkipAll
+			}
+			if d.Type().IsRegular() {
+				if rel, err := filepath.Rel(root, path); err == nil {
+					files = append(files, workspace.File{Root: dir.Root, Path: filepath.ToSlash(rel)})
+				}
+			}
+			return nil
+		})
+		if cut {
+			break
 		}
-		return nil
+	}
+	sort.Slice(files, func(a, b int) bool {
+		if files[a].Root != files[b].Root {
+			return files[a].Root < files[b].Root
+		}
+		return files[a].Path < files[b].Path
 	})
-	sort.Slice(files, func(a, b int) bool { return files[a].Path < files[b].Path })
 	return files, cut
 }

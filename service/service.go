@@ -82,6 +82,9 @@ type ResolveParams struct {
 
 // Resolve turns a wrong, stale or mistyped path into the file it meant.
 func (s *Service) Resolve(ctx context.Context, p ResolveParams) (wire.Resolve, int, error) {
+	if p.History == nil {
+		p.History = s.ws.History()
+	}
 	eng, res, err := s.resolve(ctx, p)
 	if err != nil {
 		return wire.Resolve{}, 0, err
@@ -95,6 +98,12 @@ func (s *Service) Resolve(ctx context.Context, p ResolveParams) (wire.Resolve, i
 		// A path into a directory the index skips is resolved there.
 		if out, ok := inSkipped(ctx, eng, p); ok {
 			return out, len(out.Candidates), nil
+		}
+		// A path the index has nothing for may be in one it skipped.
+		if len(res.Candidates) == 0 {
+			if out, ok := inSkippedDirs(ctx, eng, p); ok {
+				return out, len(out.Candidates), nil
+			}
 		}
 	}
 	clampLine(eng, res)

@@ -177,9 +177,13 @@ func TestResolveInSkipped(t *testing.T) {
 		{"node_modules/semvr/package.json", "node_modules/semver/package.json", true},
 		{"/home/dev/proj/node_modules/semver/packge.json", "node_modules/semver/package.json", true}, // another machine's path
 		{`C:\src\node_modules\semver\packge.json`, "node_modules/semver/package.json", true},         // … though this root has a src/ too
-		{"src/packge.json", "src/package.json", false},                                               // a directory the index holds: the index answers
-		{"old/mod.py", "lib/mod.py", false},                                                          // a stale directory of caches: the index answers
-		{"node_modules/linked/packge.json", "", false},                                               // a link out of the root is not followed
+		{"semver/functions/satisfies.js", "node_modules/semver/functions/satisfies.js", true},        // nothing in the index: the skipped directories
+		{"satisfies.js:3", "node_modules/semver/functions/satisfies.js", true},
+		{"lib/satisfies.js", "node_modules/semver/functions/satisfies.js", true},
+		{"frobnicator.js", "", false},
+		{"src/packge.json", "src/package.json", false}, // a directory the index holds: the index answers
+		{"old/mod.py", "lib/mod.py", false},            // a stale directory of caches: the index answers
+		{"node_modules/linked/packge.json", "", false}, // a link out of the root is not followed
 	}
 	for _, c := range cases {
 		res, _, err := svc.Resolve(ctx, ResolveParams{Path: c.path})
@@ -188,8 +192,8 @@ func TestResolveInSkipped(t *testing.T) {
 			continue
 		}
 		if c.want == "" {
-			if res.Resolved != nil && strings.HasPrefix(res.Resolved.Path, "node_modules/linked/") {
-				t.Errorf("%s resolved to %+v: through a link out of the root", c.path, res.Resolved)
+			if res.Resolved != nil && (strings.HasPrefix(res.Resolved.Path, "node_modules/linked/") || strings.HasPrefix(c.path, "frob")) {
+				t.Errorf("%s resolved to %+v, want nothing (no such file; nothing through a link out of the root)", c.path, res.Resolved)
 			}
 			continue
 		}

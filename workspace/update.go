@@ -64,7 +64,8 @@ func Update(ix *Index, opt Options, changed []string) (next *Index, ok bool) {
 	}
 	files := merge(ix.Files, w.files, gone)
 	dirs := merge(ix.Dirs, w.dirs, gone)
-	next = &Index{Roots: ix.Roots, Files: files, Dirs: dirs}
+	skipped := merge(ix.Skipped, w.skipped, gone)
+	next = &Index{Roots: ix.Roots, Files: files, Dirs: dirs, Skipped: skipped}
 	return next, !sameFiles(ix.Files, files)
 }
 
@@ -108,6 +109,11 @@ func (w *walker) rewalk(root int, rel string, wg *sync.WaitGroup) {
 		last := i == len(comps)-1
 		switch {
 		case kind == entrySkip:
+			if last && st.IsDir() && !vcsDirs[name] {
+				w.mu.Lock()
+				w.skipped = append(w.skipped, File{root, childRel})
+				w.mu.Unlock()
+			}
 			return
 		case last && kind == entryFile:
 			w.mu.Lock()

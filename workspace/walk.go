@@ -26,6 +26,10 @@ var AlwaysSkipped = map[string]bool{
 	".pytest_cache": true, ".ruff_cache": true, ".tox": true,
 }
 
+// vcsDirs are version-control metadata: skipped, and not even listed in
+// Index.Skipped, since no path a person means lives there by another name.
+var vcsDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, ".bzr": true, ".jj": true, "_darcs": true}
+
 // Options tune a walk.
 type Options struct {
 	// IncludeDirs forces directories back in, whatever the ignore rules and
@@ -61,6 +65,10 @@ type Index struct {
 	// Dirs are the directories walked below each root (the roots
 	// themselves excluded), sorted like Files: what a watcher must watch.
 	Dirs []File
+	// Skipped are the directories the walk left out (AlwaysSkipped names,
+	// ignore rules; version-control metadata excepted), sorted like Files:
+	// where a path the index cannot place may still be on disk.
+	Skipped []File
 }
 
 // ErrNoRoot reports a root that does not exist or is not a directory.
@@ -115,7 +123,8 @@ func Build(roots []string, opt Options) *Index {
 	wg.Wait()
 	sortFiles(w.files)
 	sortFiles(w.dirs)
-	return &Index{Roots: roots, Files: w.files, Dirs: w.dirs}
+	sortFiles(w.skipped)
+	return &Index{Roots: roots, Files: w.files, Dirs: w.dirs, Skipped: w.skipped}
 }
 
 func newWalker(roots []string, opt Options) *walker {
@@ -162,9 +171,10 @@ type walker struct {
 
 	read, found atomic.Int64 // directories, for Options.Progress
 
-	mu    sync.Mutex
-	files []File
-	dirs  []File
+	mu      sync.Mutex
+	files   []File
+	dirs    []File
+	skipped []File
 }
 
 func (w *walker) logf(format string, args ...any) {
@@ -201,7 +211,7 @@ func (w *walker) dir(root int, rel string, rules *Rules, forced bool, wg *sync.W
 			}
 		}
 	}
-	var local, subdirs []File
+	var local, subdirs, skipped []File
 	for _, e := range entries {
 		name := e.Name()
 		if !utf8.ValidString(name) {
@@ -213,6 +223,10 @@ func (w *walker) dir(root int, rel string, rules *Rules, forced bool, wg *sync.W
 			childRel = rel + "/" + name
 		}
 		switch kind, childForced := w.admit(root, abs, childRel, name, e.Type(), rules, forced); kind {
+		case entrySkip:
+			if e.IsDir() && !vcsDirs[name] {
+				skipped = append(skipped, File{Root: root, Path: childRel})
+			}
 		case entryFile:
 			local = append(local, File{Root: root, Path: childRel})
 		case entryDir:
@@ -225,10 +239,11 @@ func (w *walker) dir(root int, rel string, rules *Rules, forced bool, wg *sync.W
 			}()
 		}
 	}
-	if len(local) > 0 || len(subdirs) > 0 {
+	if len(local) > 0 || len(subdirs) > 0 || len(skipped) > 0 {
 		w.mu.Lock()
 		w.files = append(w.files, local...)
 		w.dirs = append(w.dirs, subdirs...)
+		w.skipped = append(w.skipped, skipped...)
 		w.mu.Unlock()
 	}
 }
