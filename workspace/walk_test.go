@@ -95,8 +95,13 @@ func TestIncludeDirsAndExcludeGlobs(t *testing.T) {
 	write(t, filepath.Join(dir, "x.tmp"), "")
 	write(t, filepath.Join(dir, ".git", "HEAD"), "")
 
-	if got := paths(build(t, dir, Options{})); got != ".gitignore,src/a.go,src/big.bin" {
+	ix := build(t, dir, Options{})
+	if got := paths(ix); got != ".gitignore,src/a.go,src/big.bin" {
 		t.Fatalf("default: %s", got)
+	}
+	// the skipped directories are recorded, version-control metadata not
+	if got := paths(&Index{Files: ix.Skipped}); got != "node_modules,vendor" {
+		t.Fatalf("skipped: %s", got)
 	}
 	got := paths(build(t, dir, Options{IncludeDirs: []string{"vendor", "node_modules"}, ExcludeGlobs: []string{"*.bin"}}))
 	if got != ".gitignore,node_modules/pkg/index.js,src/a.go,vendor/lib/v.go" {
@@ -104,6 +109,14 @@ func TestIncludeDirsAndExcludeGlobs(t *testing.T) {
 	}
 	if got := paths(build(t, dir, Options{NoIgnoreFiles: true})); got != ".gitignore,a.gen.go,src/a.go,src/big.bin,vendor/lib/v.go,x.tmp" {
 		t.Fatalf("no ignore files: %s", got)
+	}
+	// the skipped directories survive an update that rewalks the root's top level
+	os.RemoveAll(filepath.Join(dir, "vendor"))
+	write(t, filepath.Join(dir, "build", "out.js"), "")
+	write(t, filepath.Join(dir, ".gitignore"), "vendor/\n*.gen.go\nbuild/\n")
+	next, _ := Update(ix, Options{}, []string{filepath.Join(dir, "vendor"), filepath.Join(dir, "build"), filepath.Join(dir, ".gitignore")})
+	if got := paths(&Index{Files: next.Skipped}); got != "build,node_modules" {
+		t.Fatalf("skipped after update: %s", got)
 	}
 }
 
