@@ -53,14 +53,7 @@ func TestContradictionIsATie(t *testing.T) {
 		if c.history != "" {
 			history = []string{c.history}
 		}
-		res, err := e.Resolve(context.Background(), ResolveRequest{Path: "encoding/json/decoder.go", History: history})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := ""
-		if res.Resolved != nil {
-			got = res.Resolved.Path
-		}
+		got, res := resolved(t, e, ResolveRequest{Path: "encoding/json/decoder.go", History: history})
 		if got != c.want {
 			t.Errorf("history %q: resolved %q, want %q", c.history, got, c.want)
 		}
@@ -88,14 +81,7 @@ func TestParallelCopiesTail(t *testing.T) {
 		{"/home/u/src/include/openssl/x509.h", ""}, // openssl/x509.h or node/openssl/x509.h: a tie, not an arch copy
 	}
 	for _, c := range cases {
-		res, err := e.Resolve(context.Background(), ResolveRequest{Path: c.query, History: []string{}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := ""
-		if res.Resolved != nil {
-			got = res.Resolved.Path
-		}
+		got, res := resolved(t, e, ResolveRequest{Path: c.query, History: []string{}})
 		if got != c.want {
 			t.Errorf("%s: resolved %q, want %q (candidates %v)", c.query, got, c.want, paths(res.Candidates))
 		}
@@ -111,4 +97,18 @@ func paths(cs []Candidate) []string {
 		out = append(out, c.Path)
 	}
 	return out
+}
+
+// resolved runs req, failing the test on an error, and returns the
+// resolved path ("" for none) with the whole result.
+func resolved(t *testing.T, e *Engine, req ResolveRequest) (string, *ResolveResult) {
+	t.Helper()
+	res, err := e.Resolve(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Resolved == nil {
+		return "", res
+	}
+	return res.Resolved.Path, res
 }

@@ -96,14 +96,7 @@ func TestResolveCategories(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.category, func(t *testing.T) {
-			res, err := e.Resolve(context.Background(), ResolveRequest{Path: c.path, From: c.from, History: c.history})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := ""
-			if res.Resolved != nil {
-				got = res.Resolved.Path
-			}
+			got, res := resolved(t, e, ResolveRequest{Path: c.path, From: c.from, History: c.history})
 			if got != c.want {
 				t.Fatalf("resolved %q, want %q; candidates %+v", got, c.want, res.Candidates)
 			}
