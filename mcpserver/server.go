@@ -102,7 +102,8 @@ func New(sess *session.Session, o Options) *mcp.Server {
 
 	mcp.AddTool(server, tool[pathResolveIn]("path_resolve", "Resolve a path", true,
 		"Use after a file-not-found error, or with a path that may be stale, mistyped or from another machine: returns the file it most likely meant, with line and column (1-based) from a :line[:col] suffix. "+
-			"resolved is null when no file is clearly right; others then lists the candidates. Not for searching by a partial name: use find_files."),
+			"resolved is null when no file is clearly right; others then lists the candidates. "+
+			"A file the index leaves out (node_modules, .gitignored, build output) is still found on disk; its why then includes dir:excluded. Not for searching by a partial name: use find_files."),
 		func(ctx context.Context, _ *mcp.CallToolRequest, in pathResolveIn) (*mcp.CallToolResult, any, error) {
 			if strings.TrimSpace(in.Path) == "" {
 				return answer(nil, rank.InputError("path is required"))
