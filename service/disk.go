@@ -4,6 +4,7 @@ import (
 	"context"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -235,4 +236,47 @@ func listSkipped(ctx context.Context, roots []string, dirs []workspace.File) (fi
 		return files[a].Path < files[b].Path
 	})
 	return files, cut
+}
+
+// namedSkipped lists the skipped directories a find query names: one whose
+// base name is a word of the query, split at spaces and slashes
+// (node_modules, a .gitignored build).
+func namedSkipped(ix *workspace.Index, query string) []workspace.File {
+	words := map[string]bool{}
+	for _, w := range strings.FieldsFunc(query, func(r rune) bool { return r == ' ' || r == '/' || r == '\\' }) {
+		words[w] = true
+	}
+	var out []workspace.File
+	for _, d := range ix.Skipped {
+		if words[path.Base(d.Path)] {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// findInSkipped runs find over the files of dirs, listed on demand
+// (bounded as for resolve), and merges its matches, marked ignored, into
+// the index's by score.
+func findInSkipped(ctx context.Context, roots []string, dirs []workspace.File, p FindParams, out wire.Files) wire.Files {
+	files, cut := listSkipped(ctx, roots, dirs)
+	sub := rank.New(&workspace.Index{Roots: roots, Files: files})
+	res, err := sub.Find(ctx, rank.FindRequest{Query: p.Query, Limit: p.Limit, Threshold: p.Threshold, Impl: p.Impl, Exact: p.Exact})
+	if err != nil {
+		return out
+	}
+	more := wire.FromFind(roots, res)
+	limit := p.Limit
+	if limit <= 0 {
+		limit = max(len(out.Matches), len(more.Matches))
+	}
+	for i := range more.Matches {
+		more.Matches[i].Ignored = true
+	}
+	merged := append(out.Matches, more.Matches...)
+	sort.SliceStable(merged, func(a, b int) bool { return merged[a].Score > merged[b].Score })
+	out.Truncated = out.Truncated || more.Truncated || cut || len(merged) > limit
+	out.Matches = merged[:min(len(merged), limit)]
+	out.TotalSearched += more.TotalSearched
+	return out
 }

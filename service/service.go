@@ -156,6 +156,11 @@ func (s *Service) Find(ctx context.Context, p FindParams) (wire.Files, int, erro
 	}
 	noteRerank(ctx, res.Rerank)
 	out := wire.FromFind(eng.Index().Roots, res)
+	// A query naming a directory the index skips (node_modules/semver
+	// satisfies) searches it too.
+	if dirs := namedSkipped(eng.Index(), p.Query); len(dirs) > 0 {
+		out = findInSkipped(ctx, eng.Index().Roots, dirs, p, out)
+	}
 	return out, len(out.Matches), nil
 }
 

@@ -231,3 +231,35 @@ func diskTree(t *testing.T, gitignore string, files map[string]string) (svc *Ser
 	}
 	return New(&fakeWorkspace{eng: rank.New(workspace.Build(roots, workspace.Options{}))}), roots[0], outside
 }
+
+func TestFindNamingASkippedDirectory(t *testing.T) {
+	svc, _, _ := diskTree(t, "dist/\n", map[string]string{
+		"src/satisfy.js": "x\n", "node_modules/semver/functions/satisfies.js": "m\n", "dist/bundle.js": "b\n",
+	})
+	ctx := context.Background()
+	cases := []struct{ query, want string }{
+		{"node_modules/semver satisfies", "node_modules/semver/functions/satisfies.js"},
+		{"node_modules satisfies", "node_modules/semver/functions/satisfies.js"},
+		{"dist bundle", "dist/bundle.js"},
+		{"satisfy", "src/satisfy.js"}, // not named: the skipped directory stays out
+		{"bundle", ""},
+	}
+	for _, c := range cases {
+		res, _, err := svc.Find(ctx, FindParams{Query: c.query, Limit: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if len(res.Matches) > 0 {
+			got = res.Matches[0].Path
+		}
+		if got != c.want {
+			t.Errorf("%q: first %q, want %q (%+v)", c.query, got, c.want, res.Matches)
+		}
+		for _, m := range res.Matches {
+			if m.Ignored != (strings.HasPrefix(m.Path, "node_modules/") || strings.HasPrefix(m.Path, "dist/")) {
+				t.Errorf("%q: %s marked ignored=%v", c.query, m.Path, m.Ignored)
+			}
+		}
+	}
+}

@@ -31,6 +31,9 @@ type Match struct {
 	Score     float64  `json:"score"`
 	MatchedIn []string `json:"matchedIn"`
 	Reason    string   `json:"reason,omitempty"`
+	// Ignored: the file is in a directory the index leaves out, listed
+	// because the query named that directory.
+	Ignored bool `json:"ignored,omitempty"`
 }
 
 // Files is find/files' result.
