@@ -15,6 +15,33 @@ import (
 	"wayfind/workspace"
 )
 
+// offIndex answers, from the disk, a path the index did not hold exactly
+// (see onDisk, inSkipped, inSkippedDirs, tried in that order; the last
+// only when the index had no candidate at all). The path is parsed once.
+func offIndex(ctx context.Context, eng *rank.Engine, p ResolveParams, noCandidates bool) (wire.Resolve, bool) {
+	q, err := rank.ParsePath(p.Path)
+	if err != nil {
+		return wire.Resolve{}, false
+	}
+	// The disk is the truth for existence: a path naming a file the
+	// index leaves out is that file.
+	if out, ok := onDisk(eng, q, p.From); ok {
+		return out, true
+	}
+	if q.Up > 0 {
+		return wire.Resolve{}, false // climbing: only an existing file counts
+	}
+	// A path into a directory the index skips is resolved there.
+	if out, ok := inSkipped(ctx, eng, q, p); ok {
+		return out, true
+	}
+	// A path the index has nothing for may be in one it skipped.
+	if noCandidates {
+		return inSkippedDirs(ctx, eng, q, p)
+	}
+	return wire.Resolve{}, false
+}
+
 // onDisk answers a path that names, exactly, an existing regular file
 // inside a root that the index does not hold — ignored by a .gitignore,
 // in an always-skipped directory (node_modules, .git), or not indexed
@@ -22,9 +49,8 @@ import (
 // referring file, absolute paths, file:// URIs, :line suffixes); a file
 // reached through a symlink counts only when the link's target is inside
 // the same root. Nothing outside the roots is ever returned.
-func onDisk(eng *rank.Engine, p ResolveParams) (wire.Resolve, bool) {
-	q, err := rank.ParsePath(p.Path)
-	if err != nil || q.Drive {
+func onDisk(eng *rank.Engine, q rank.PathQuery, from string) (wire.Resolve, bool) {
+	if q.Drive {
 		return wire.Resolve{}, false
 	}
 	ix := eng.Index()
@@ -34,7 +60,7 @@ func onDisk(eng *rank.Engine, p ResolveParams) (wire.Resolve, bool) {
 	case q.Absolute:
 		tries = []string{string(filepath.Separator) + local}
 	default:
-		if from, ok := wire.FilePath(p.From); ok && (q.Up > 0 || strings.HasPrefix(strings.TrimSpace(p.Path), ".")) {
+		if from, ok := wire.FilePath(from); ok && (q.Up > 0 || strings.HasPrefix(strings.TrimSpace(q.Raw), ".")) {
 			dir := filepath.Dir(from)
 			for range q.Up {
 				dir = filepath.Dir(dir)
@@ -87,11 +113,7 @@ const (
 // resolves it (a stale directory left behind by a move, holding only
 // caches); then the index's answer stands. Links are not followed:
 // nothing outside the roots.
-func inSkipped(ctx context.Context, eng *rank.Engine, p ResolveParams) (out wire.Resolve, ok bool) {
-	q, err := rank.ParsePath(p.Path)
-	if err != nil || q.Up > 0 {
-		return wire.Resolve{}, false
-	}
+func inSkipped(ctx context.Context, eng *rank.Engine, q rank.PathQuery, p ResolveParams) (out wire.Resolve, ok bool) {
 	ix := eng.Index()
 	for r, root := range ix.Roots {
 		rel, ok := relIn(ix, r, q)
@@ -102,7 +124,7 @@ func inSkipped(ctx context.Context, eng *rank.Engine, p ResolveParams) (out wire
 		for k := len(comps) - 1; k >= 1; k-- {
 			dir := strings.Join(comps[:k], "/")
 			abs := filepath.Join(root, filepath.FromSlash(dir))
-			if st, err := os.Lstat(abs); err != nil || !st.IsDir() || indexHolds(ix, r, dir) {
+			if st, err := os.Lstat(abs); err != nil || !st.IsDir() || ix.HoldsUnder(r, dir) {
 				continue
 			}
 			return resolveAmong(ctx, ix.Roots, []workspace.File{{Root: r, Path: dir}}, rel+q.Suffix, p)
@@ -116,13 +138,9 @@ func inSkipped(ctx context.Context, eng *rank.Engine, p ResolveParams) (out wire
 // ignored build trees), listed on demand within the same bounds: their
 // candidates, marked, replace the index's empty answer, resolved only
 // when one is clearly right there.
-func inSkippedDirs(ctx context.Context, eng *rank.Engine, p ResolveParams) (wire.Resolve, bool) {
+func inSkippedDirs(ctx context.Context, eng *rank.Engine, q rank.PathQuery, p ResolveParams) (wire.Resolve, bool) {
 	ix := eng.Index()
 	if len(ix.Skipped) == 0 {
-		return wire.Resolve{}, false
-	}
-	q, err := rank.ParsePath(p.Path)
-	if err != nil || q.Up > 0 {
 		return wire.Resolve{}, false
 	}
 	out, _ := resolveAmong(ctx, ix.Roots, ix.Skipped, q.Path+q.Suffix, p)
@@ -193,16 +211,6 @@ func relIn(ix *workspace.Index, r int, q rank.PathQuery) (string, bool) {
 	return strings.Join(comps[best:], "/"), true
 }
 
-// indexHolds reports whether the index has a file under dir (root-relative).
-func indexHolds(ix *workspace.Index, root int, dir string) bool {
-	prefix := dir + "/"
-	i := sort.Search(len(ix.Files), func(i int) bool {
-		f := ix.Files[i]
-		return f.Root > root || f.Root == root && f.Path >= prefix
-	})
-	return i < len(ix.Files) && ix.Files[i].Root == root && strings.HasPrefix(ix.Files[i].Path, prefix)
-}
-
 // listSkipped lists the regular files under dirs (root-relative, each
 // with its root), sorted, without following links, within one budget of
 // maxSkippedFiles and maxSkippedWalk; cut is set when a bound stopped it.
@@ -229,12 +237,7 @@ func listSkipped(ctx context.Context, roots []string, dirs []workspace.File) (fi
 			break
 		}
 	}
-	sort.Slice(files, func(a, b int) bool {
-		if files[a].Root != files[b].Root {
-			return files[a].Root < files[b].Root
-		}
-		return files[a].Path < files[b].Path
-	})
+	workspace.SortFiles(files)
 	return files, cut
 }
 

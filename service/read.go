@@ -47,7 +47,7 @@ func (s *Service) Read(ctx context.Context, p ReadParams) (*wire.Read, error) {
 	case limit > MaxReadBytes:
 		limit = MaxReadBytes
 	}
-	eng, res, err := s.resolve(ctx, ResolveParams{Path: p.Path, From: p.From, Limit: 3})
+	eng, res, err := s.resolve(ctx, &ResolveParams{Path: p.Path, From: p.From, Limit: 3})
 	if err != nil {
 		return nil, err
 	}

@@ -82,28 +82,13 @@ type ResolveParams struct {
 
 // Resolve turns a wrong, stale or mistyped path into the file it meant.
 func (s *Service) Resolve(ctx context.Context, p ResolveParams) (wire.Resolve, int, error) {
-	if p.History == nil {
-		p.History = s.ws.History()
-	}
-	eng, res, err := s.resolve(ctx, p)
+	eng, res, err := s.resolve(ctx, &p)
 	if err != nil {
 		return wire.Resolve{}, 0, err
 	}
 	if !res.Exact {
-		// The disk is the truth for existence: a path naming a file the
-		// index leaves out is that file.
-		if out, ok := onDisk(eng, p); ok {
-			return out, 1, nil
-		}
-		// A path into a directory the index skips is resolved there.
-		if out, ok := inSkipped(ctx, eng, p); ok {
+		if out, ok := offIndex(ctx, eng, p, len(res.Candidates) == 0); ok {
 			return out, len(out.Candidates), nil
-		}
-		// A path the index has nothing for may be in one it skipped.
-		if len(res.Candidates) == 0 {
-			if out, ok := inSkippedDirs(ctx, eng, p); ok {
-				return out, len(out.Candidates), nil
-			}
 		}
 	}
 	clampLine(eng, res)
@@ -111,7 +96,8 @@ func (s *Service) Resolve(ctx context.Context, p ResolveParams) (wire.Resolve, i
 	return out, len(out.Candidates), nil
 }
 
-func (s *Service) resolve(ctx context.Context, p ResolveParams) (*rank.Engine, *rank.ResolveResult, error) {
+// resolve asks the index; p.History, when nil, becomes the workspace's.
+func (s *Service) resolve(ctx context.Context, p *ResolveParams) (*rank.Engine, *rank.ResolveResult, error) {
 	if err := checkLimit(p.Limit); err != nil {
 		return nil, nil, err
 	}
@@ -119,11 +105,10 @@ func (s *Service) resolve(ctx context.Context, p ResolveParams) (*rank.Engine, *
 	if err != nil {
 		return nil, nil, err
 	}
-	history := p.History
-	if history == nil {
-		history = s.ws.History()
+	if p.History == nil {
+		p.History = s.ws.History()
 	}
-	res, err := eng.Resolve(ctx, rank.ResolveRequest{Path: p.Path, From: p.From, History: history, Limit: p.Limit})
+	res, err := eng.Resolve(ctx, rank.ResolveRequest{Path: p.Path, From: p.From, History: p.History, Limit: p.Limit})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -151,7 +151,7 @@ func merge(old, fresh []File, gone func(File) bool) []File {
 		}
 	}
 	out = append(out, fresh...)
-	sortFiles(out)
+	SortFiles(out)
 	kept := out[:0]
 	for _, f := range out {
 		if len(kept) > 0 && kept[len(kept)-1] == f {

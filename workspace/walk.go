@@ -121,9 +121,9 @@ func Build(roots []string, opt Options) *Index {
 		}()
 	}
 	wg.Wait()
-	sortFiles(w.files)
-	sortFiles(w.dirs)
-	sortFiles(w.skipped)
+	SortFiles(w.files)
+	SortFiles(w.dirs)
+	SortFiles(w.skipped)
 	return &Index{Roots: roots, Files: w.files, Dirs: w.dirs, Skipped: w.skipped}
 }
 
@@ -158,7 +158,8 @@ func less(a, b File) bool {
 	return a.Path < b.Path
 }
 
-func sortFiles(fs []File) {
+// SortFiles puts files in the Index order: by root, then path.
+func SortFiles(fs []File) {
 	sort.Slice(fs, func(i, j int) bool { return less(fs[i], fs[j]) })
 }
 
@@ -330,16 +331,27 @@ func readIgnoreFile(path, base string) []Pattern {
 	return ParseIgnore(string(data), base)
 }
 
+// search is the position of the first file at or after (root, rel).
+func (ix *Index) search(root int, rel string) int {
+	return sort.Search(len(ix.Files), func(i int) bool {
+		return !less(ix.Files[i], File{Root: root, Path: rel})
+	})
+}
+
 // Lookup returns the file's position for a root-relative path, or -1.
 func (ix *Index) Lookup(root int, rel string) int {
-	i := sort.Search(len(ix.Files), func(i int) bool {
-		f := ix.Files[i]
-		return f.Root > root || (f.Root == root && f.Path >= rel)
-	})
-	if i < len(ix.Files) && ix.Files[i].Root == root && ix.Files[i].Path == rel {
+	if i := ix.search(root, rel); i < len(ix.Files) && ix.Files[i] == (File{Root: root, Path: rel}) {
 		return i
 	}
 	return -1
+}
+
+// HoldsUnder reports whether the index has a file below the root-relative
+// directory dir.
+func (ix *Index) HoldsUnder(root int, dir string) bool {
+	prefix := dir + "/"
+	i := ix.search(root, prefix)
+	return i < len(ix.Files) && ix.Files[i].Root == root && strings.HasPrefix(ix.Files[i].Path, prefix)
 }
 
 // Abs returns the absolute filesystem path of f.
