@@ -151,6 +151,9 @@ type resolveQuery struct {
 	// candidate that leaves it out as a wrong one would
 	// (node/openssl/archs/…/openssl/x509.h is not openssl/x509.h).
 	foreign int
+	// aligned: the alignment of the directories with each candidate
+	// directory, by its index in Engine.dirInfos.
+	aligned map[int32]dirAlignment
 }
 
 func newResolveQuery(qpath string) *resolveQuery {
@@ -205,18 +208,29 @@ func (e *Engine) resolveCandidates(rq *resolveQuery) (map[int32]int, map[int32]n
 // where the query's own prefix ends.
 func (e *Engine) foreignPrefix(rq *resolveQuery, cands map[int32]int) int {
 	foreign := len(rq.dirs)
-	seen := map[int32]bool{}
 	for id := range cands {
-		d := e.files[id].dir
-		if foreign == 0 || seen[d] {
-			continue
+		if foreign == 0 {
+			break
 		}
-		seen[d] = true
-		if da := scoreDirs(&rq.dir, &e.dirInfos[d], foreign); da.matched > 0 && da.leadC == 0 {
-			foreign = min(foreign, da.leadQ)
+		if a := e.alignment(rq, e.files[id].dir); a.matched > 0 && a.leadC == 0 {
+			foreign = min(foreign, a.leadQ)
 		}
 	}
 	return foreign
+}
+
+// alignment aligns the query's directories with candidate directory d,
+// once per query.
+func (e *Engine) alignment(rq *resolveQuery, d int32) dirAlignment {
+	a, ok := rq.aligned[d]
+	if !ok {
+		if rq.aligned == nil {
+			rq.aligned = map[int32]dirAlignment{}
+		}
+		a = alignDirs(&rq.dir, &e.dirInfos[d])
+		rq.aligned[d] = a
+	}
+	return a
 }
 
 // scoreCandidate scores one file as score.go describes: name, directories,
@@ -238,7 +252,7 @@ func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits ma
 	if len(rq.dirs) == 0 {
 		lex = nm.score * bareNameWeight
 	} else {
-		da := scoreDirs(&rq.dir, cdir, rq.foreign)
+		da := e.alignment(rq, f.dir).score(rq.foreign)
 		lex = nm.score * (nameWeight + (1-nameWeight)*da.score)
 		reasons = append(reasons, da.reason)
 		if da.matched == 0 && !e.dirExists(rq.dirs) {

@@ -173,21 +173,26 @@ func componentMatch(q, c, sq, sc string) float64 {
 type dirAlign struct {
 	score    float64
 	matched  int
-	leadQ    int // leading query directories left unaligned
-	leadC    int // leading candidate directories left unaligned
 	reason   string
 	sameDirs bool
 }
 
-// scoreDirs aligns query directories q with candidate directories c (both
-// outermost first). See the block comment for the formula; foreign is how
-// many leading query directories may be another machine's prefix.
-func scoreDirs(q, c *dirInfo, foreign int) dirAlign {
+// dirAlignment is how query directories align with a candidate's, before
+// any cost is put on it: the weighted longest common subsequence and where
+// its gaps lie. It depends on the two directories only, so resolve
+// computes it once per candidate directory.
+type dirAlignment struct {
+	weight         float64
+	matched        int
+	leadQ, leadC   int // leading directories left unaligned, query and candidate
+	innerQ, innerC int // unaligned after the first aligned pair
+}
+
+// alignDirs aligns query directories q with candidate directories c (both
+// outermost first, q not empty).
+func alignDirs(q, c *dirInfo) dirAlignment {
 	qd, cd := q.comps, c.comps
 	nq, nc := len(qd), len(cd)
-	if nq == 0 {
-		return dirAlign{score: 0.5}
-	}
 	// dp[i][j]: best weight aligning qd[i:] with cd[j:]; small, so a flat slice.
 	var buf [32 * 32]float64
 	var dp []float64
@@ -225,30 +230,38 @@ func scoreDirs(q, c *dirInfo, foreign int) dirAlign {
 			j++
 		}
 	}
-	weight := dp[0]
 	if matched == 0 {
+		return dirAlignment{}
+	}
+	return dirAlignment{weight: dp[0], matched: matched, leadQ: firstQ, leadC: firstC,
+		innerQ: nq - matched - firstQ, innerC: nc - matched - firstC}
+}
+
+// score prices an alignment (see the block comment for the formula);
+// foreign is how many leading query directories may be another machine's
+// prefix.
+func (a dirAlignment) score(foreign int) dirAlign {
+	if a.matched == 0 {
 		return dirAlign{score: 0, reason: "dir:none"}
 	}
-	leadQ, leadC := firstQ, firstC
-	innerQ, innerC := nq-matched-leadQ, nc-matched-leadC
 	// Leading query directories past the foreign prefix are ones another
 	// candidate honours: left out here, they are a disagreement.
-	foreignQ, ownQ := min(leadQ, foreign), max(0, leadQ-foreign)
-	penalty := dirInnerCost*float64(innerQ+innerC+ownQ) + dirLeadCost*float64(foreignQ+leadC) + dirInnerCost*(float64(matched)-weight)
-	score := math.Exp(-penalty)
+	foreignQ, ownQ := min(a.leadQ, foreign), max(0, a.leadQ-foreign)
+	penalty := dirInnerCost*float64(a.innerQ+a.innerC+ownQ) + dirLeadCost*float64(foreignQ+a.leadC) + dirInnerCost*(float64(a.matched)-a.weight)
+	inner := a.innerQ == 0 && a.innerC == 0
 	reason := "dir:partial"
 	switch {
-	case ownQ > 0:
-	case weight < float64(matched):
+	case ownQ > 0: // a written directory left out: partial, whatever else agrees
+	case a.weight < float64(a.matched):
 		reason = "dir:close" // aligned, but some names only nearly agree
-	case innerQ == 0 && innerC == 0 && leadQ == 0 && leadC == 0:
+	case inner && a.leadQ == 0 && a.leadC == 0:
 		reason = "dir:exact"
-	case innerQ == 0 && innerC == 0 && leadC > 0 && leadQ == 0:
+	case inner && a.leadC > 0 && a.leadQ == 0:
 		reason = "dir:missing-prefix"
-	case innerQ == 0 && innerC == 0:
+	case inner:
 		reason = "dir:suffix"
 	}
-	return dirAlign{score: score, matched: matched, leadQ: leadQ, leadC: leadC, reason: reason, sameDirs: reason == "dir:exact"}
+	return dirAlign{score: math.Exp(-penalty), matched: a.matched, reason: reason, sameDirs: reason == "dir:exact"}
 }
 
 // proximity is the shared-directory measure between a candidate's directory
