@@ -151,8 +151,7 @@ func inSkippedDirs(ctx context.Context, eng *rank.Engine, q rank.PathQuery, p Re
 // with p's history and limit, its candidates marked as coming from outside
 // the index; ok when it resolved.
 func resolveAmong(ctx context.Context, roots []string, dirs []workspace.File, path string, p ResolveParams) (wire.Resolve, bool) {
-	files, cut := listSkipped(ctx, roots, dirs)
-	sub := rank.New(&workspace.Index{Roots: roots, Files: files})
+	sub, cut := skippedEngine(ctx, roots, dirs)
 	res, err := sub.Resolve(ctx, rank.ResolveRequest{Path: path, History: p.History, Limit: p.Limit})
 	if err != nil {
 		return wire.Resolve{}, false
@@ -211,6 +210,13 @@ func relIn(ix *workspace.Index, r int, q rank.PathQuery) (string, bool) {
 	return strings.Join(comps[best:], "/"), true
 }
 
+// skippedEngine is an engine over the files of dirs, listed on demand
+// (see listSkipped); cut is set when a bound stopped the listing.
+func skippedEngine(ctx context.Context, roots []string, dirs []workspace.File) (*rank.Engine, bool) {
+	files, cut := listSkipped(ctx, roots, dirs)
+	return rank.New(&workspace.Index{Roots: roots, Files: files}), cut
+}
+
 // listSkipped lists the regular files under dirs (root-relative, each
 // with its root), sorted, without following links, within one budget of
 // maxSkippedFiles and maxSkippedWalk; cut is set when a bound stopped it.
@@ -262,8 +268,7 @@ func namedSkipped(ix *workspace.Index, query string) []workspace.File {
 // (bounded as for resolve), and merges its matches, marked ignored, into
 // the index's by score.
 func findInSkipped(ctx context.Context, roots []string, dirs []workspace.File, p FindParams, out wire.Files) wire.Files {
-	files, cut := listSkipped(ctx, roots, dirs)
-	sub := rank.New(&workspace.Index{Roots: roots, Files: files})
+	sub, cut := skippedEngine(ctx, roots, dirs)
 	res, err := sub.Find(ctx, rank.FindRequest{Query: p.Query, Limit: p.Limit, Threshold: p.Threshold, Impl: p.Impl, Exact: p.Exact})
 	if err != nil {
 		return out
