@@ -269,7 +269,7 @@ func namedSkipped(ix *workspace.Index, query string) []workspace.File {
 // the index's by score.
 func findInSkipped(ctx context.Context, roots []string, dirs []workspace.File, p FindParams, out wire.Files) wire.Files {
 	sub, cut := skippedEngine(ctx, roots, dirs)
-	res, err := sub.Find(ctx, rank.FindRequest{Query: p.Query, Limit: p.Limit, Threshold: p.Threshold, Impl: p.Impl, Exact: p.Exact})
+	res, err := sub.Find(ctx, p.request())
 	if err != nil {
 		return out
 	}

@@ -125,6 +125,11 @@ type FindParams struct {
 	Exact     bool
 }
 
+// request is the engine's form of p.
+func (p FindParams) request() rank.FindRequest {
+	return rank.FindRequest{Query: p.Query, Limit: p.Limit, Threshold: p.Threshold, Impl: p.Impl, Exact: p.Exact}
+}
+
 // Find is the fuzzy file search. It answers from the file index at once:
 // it is what a picker calls on every keystroke.
 func (s *Service) Find(ctx context.Context, p FindParams) (wire.Files, int, error) {
@@ -135,7 +140,7 @@ func (s *Service) Find(ctx context.Context, p FindParams) (wire.Files, int, erro
 	if err != nil {
 		return wire.Files{}, 0, err
 	}
-	res, err := eng.Find(ctx, rank.FindRequest{Query: p.Query, Limit: p.Limit, Threshold: p.Threshold, Impl: p.Impl, Exact: p.Exact})
+	res, err := eng.Find(ctx, p.request())
 	if err != nil {
 		return wire.Files{}, 0, err
 	}
