@@ -18,28 +18,34 @@ import (
 // offIndex answers, from the disk, a path the index did not hold exactly
 // (see onDisk, inSkipped, inSkippedDirs, tried in that order; the last
 // only when the index had no candidate at all). The path is parsed once.
-func offIndex(ctx context.Context, eng *rank.Engine, p ResolveParams, noCandidates bool) (wire.Resolve, bool) {
+//
+// doubt is set when the path leads into a skipped directory whose listing
+// a bound cut short before anything there resolved it: the file meant may
+// lie in the part not listed, so the index's answer, elsewhere, must not
+// be given as resolved.
+func offIndex(ctx context.Context, eng *rank.Engine, p ResolveParams, noCandidates bool) (out wire.Resolve, ok, doubt bool) {
 	q, err := rank.ParsePath(p.Path)
 	if err != nil {
-		return wire.Resolve{}, false
+		return wire.Resolve{}, false, false
 	}
 	// The disk is the truth for existence: a path naming a file the
 	// index leaves out is that file.
 	if out, ok := onDisk(eng, q, p.From); ok {
-		return out, true
+		return out, true, false
 	}
 	if q.Up > 0 {
-		return wire.Resolve{}, false // climbing: only an existing file counts
+		return wire.Resolve{}, false, false // climbing: only an existing file counts
 	}
 	// A path into a directory the index skips is resolved there.
-	if out, ok := inSkipped(ctx, eng, q, p); ok {
-		return out, true
+	if out, ok, cut := inSkipped(ctx, eng, q, p); ok || cut {
+		return out, ok, cut && !ok
 	}
 	// A path the index has nothing for may be in one it skipped.
 	if noCandidates {
-		return inSkippedDirs(ctx, eng, q, p)
+		out, ok := inSkippedDirs(ctx, eng, q, p)
+		return out, ok, false
 	}
-	return wire.Resolve{}, false
+	return wire.Resolve{}, false, false
 }
 
 // onDisk answers a path that names, exactly, an existing regular file
@@ -98,8 +104,9 @@ func onDisk(eng *rank.Engine, q rank.PathQuery, from string) (wire.Resolve, bool
 	return wire.Resolve{}, false
 }
 
-// Bounds of listing a skipped directory on demand.
-const (
+// Bounds of listing a skipped directory on demand (variables so that a
+// test can make a listing run out).
+var (
 	maxSkippedFiles = 200_000
 	maxSkippedWalk  = 200 * time.Millisecond
 )
@@ -113,7 +120,7 @@ const (
 // resolves it (a stale directory left behind by a move, holding only
 // caches); then the index's answer stands. Links are not followed:
 // nothing outside the roots.
-func inSkipped(ctx context.Context, eng *rank.Engine, q rank.PathQuery, p ResolveParams) (out wire.Resolve, ok bool) {
+func inSkipped(ctx context.Context, eng *rank.Engine, q rank.PathQuery, p ResolveParams) (out wire.Resolve, ok, cut bool) {
 	ix := eng.Index()
 	for r, root := range ix.Roots {
 		rel, ok := relIn(ix, r, q)
@@ -130,7 +137,7 @@ func inSkipped(ctx context.Context, eng *rank.Engine, q rank.PathQuery, p Resolv
 			return resolveAmong(ctx, ix.Roots, []workspace.File{{Root: r, Path: dir}}, rel+q.Suffix, p)
 		}
 	}
-	return wire.Resolve{}, false
+	return wire.Resolve{}, false, false
 }
 
 // inSkippedDirs resolves a path the index has no candidate for at all
@@ -143,21 +150,24 @@ func inSkippedDirs(ctx context.Context, eng *rank.Engine, q rank.PathQuery, p Re
 	if len(ix.Skipped) == 0 {
 		return wire.Resolve{}, false
 	}
-	out, _ := resolveAmong(ctx, ix.Roots, ix.Skipped, q.Path+q.Suffix, p)
+	out, _, _ := resolveAmong(ctx, ix.Roots, ix.Skipped, q.Path+q.Suffix, p)
 	return out, len(out.Candidates) > 0
 }
 
 // resolveAmong lists dirs (bounded) and resolves path among their files,
 // with p's history and limit, its candidates marked as coming from outside
-// the index; ok when it resolved.
-func resolveAmong(ctx context.Context, roots []string, dirs []workspace.File, path string, p ResolveParams) (wire.Resolve, bool) {
+// the index; ok when it resolved, cut when a bound stopped the listing.
+func resolveAmong(ctx context.Context, roots []string, dirs []workspace.File, path string, p ResolveParams) (out wire.Resolve, ok, cut bool) {
 	sub, cut := skippedEngine(ctx, roots, dirs)
 	res, err := sub.Resolve(ctx, rank.ResolveRequest{Path: path, History: p.History, Limit: p.Limit})
 	if err != nil {
-		return wire.Resolve{}, false
+		return wire.Resolve{}, false, cut
+	}
+	if cut {
+		res.Resolved = nil // clear only among what was listed: the rest may hold better
 	}
 	clampLine(sub, res)
-	out := wire.FromResolve(roots, res)
+	out = wire.FromResolve(roots, res)
 	mark := func(c *wire.Candidate) {
 		c.Ignored = true
 		c.Reasons = append(c.Reasons, "dir:excluded")
@@ -171,7 +181,7 @@ func resolveAmong(ctx context.Context, roots []string, dirs []workspace.File, pa
 	for i := range out.Candidates {
 		mark(&out.Candidates[i])
 	}
-	return out, out.Resolved != nil
+	return out, out.Resolved != nil, cut
 }
 
 // relIn is the query's path relative to root r: as written when relative;

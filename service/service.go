@@ -87,8 +87,12 @@ func (s *Service) Resolve(ctx context.Context, p ResolveParams) (wire.Resolve, i
 		return wire.Resolve{}, 0, err
 	}
 	if !res.Exact {
-		if out, ok := offIndex(ctx, eng, p, len(res.Candidates) == 0); ok {
+		out, ok, doubt := offIndex(ctx, eng, p, len(res.Candidates) == 0)
+		if ok {
 			return out, len(out.Candidates), nil
+		}
+		if doubt {
+			res.Resolved = nil
 		}
 	}
 	clampLine(eng, res)

@@ -263,3 +263,31 @@ func TestFindNamingASkippedDirectory(t *testing.T) {
 		}
 	}
 }
+
+// TestCutListingIsNoLicence: when the listing of the skipped directory a
+// path leads into is cut short before anything there resolves it (a cold
+// disk under load did this to node_modules/semvr/package.json), the
+// index's answer elsewhere is listed, not resolved.
+func TestCutListingIsNoLicence(t *testing.T) {
+	svc, _, _ := diskTree(t, "", map[string]string{
+		"package.json": "{}\n", "node_modules/ajv/package.json": "{}\n", "node_modules/semver/package.json": "{}\n",
+	})
+	defer func(n int) { maxSkippedFiles = n }(maxSkippedFiles)
+	for _, c := range []struct {
+		bound int
+		want  string
+	}{{1, ""}, {100, "node_modules/semver/package.json"}} {
+		maxSkippedFiles = c.bound
+		res, _, err := svc.Resolve(context.Background(), ResolveParams{Path: "node_modules/semvr/package.json"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if res.Resolved != nil {
+			got = res.Resolved.Path
+		}
+		if got != c.want || len(res.Candidates) == 0 {
+			t.Errorf("bound %d: resolved %q, want %q (candidates %+v)", c.bound, got, c.want, res.Candidates)
+		}
+	}
+}
