@@ -6,7 +6,7 @@ FUZZTIME ?= 30s
 
 PREFIX   ?= $(HOME)/.local
 
-.PHONY: build install run test deps ort check vscode bench bench-lsp bench-symbols bench-content bench-mcp bench-model soak fuzz clean
+.PHONY: build install run test deps ort check vscode bench bench-lsp bench-symbols bench-content bench-locate bench-mcp bench-model soak fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wayfind
@@ -63,6 +63,11 @@ bench-symbols: deps build
 # generated text (the corpora are file lists only).
 bench-content: deps
 	$(GO) run ./cmd/wayfind-bench -content tc39__test262 -corpora $(BENCH)/corpora
+
+# locate on two real trees on every machine (Go's and Python's standard
+# libraries): generated questions (scripts/genlocate.py) beside grep.
+bench-locate: deps build
+	$(GO) run ./cmd/wayfind-bench -locate go=$$($(GO) env GOROOT)/src,python=$$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])') -bin $(BIN) -runs 3 -cli 10
 
 # What an agent reads: find_files through `wayfind mcp` against a listing.
 bench-mcp: deps build

@@ -283,6 +283,8 @@ type Status struct {
 	SymbolsMs    float64
 	// ContentFiles counts the files whose text locate can search.
 	ContentFiles int
+	// ContentReady is true once the current roots' text is indexed.
+	ContentReady bool
 	Model        ModelStatus
 }
 
@@ -307,6 +309,7 @@ func (s *Session) Status() Status {
 	}
 	s.mu.Lock()
 	st.SymbolsReady = s.bg.symGen >= want && s.bg.full == nil
+	st.ContentReady = (s.bg.contentGen >= want || s.bg.cx == nil) && s.bg.full == nil
 	st.SymbolsMs = s.bg.symMs
 	s.mu.Unlock()
 	return st

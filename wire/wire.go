@@ -261,10 +261,12 @@ type Status struct {
 	Symbols int      `json:"symbols"`
 	IndexMs float64  `json:"indexMs"`
 	// Extensions: whether the symbol index is complete, how long its last
-	// full pass took, and how many files locate's content search reads.
+	// full pass took, how many files locate's content search reads and
+	// whether its index covers the current roots.
 	SymbolsReady bool        `json:"symbolsReady"`
 	SymbolsMs    float64     `json:"symbolsMs"`
 	ContentFiles int         `json:"contentFiles"`
+	ContentReady bool        `json:"contentReady"`
 	Model        ModelStatus `json:"model"`
 }
 
@@ -282,7 +284,7 @@ type ModelStatus struct {
 // FromStatus converts a session's status.
 func FromStatus(st session.Status) Status {
 	out := Status{Ready: st.Ready, Roots: []string{}, Files: st.Files, IndexMs: st.IndexMs,
-		Symbols: st.Symbols, SymbolsReady: st.SymbolsReady, SymbolsMs: st.SymbolsMs, ContentFiles: st.ContentFiles,
+		Symbols: st.Symbols, SymbolsReady: st.SymbolsReady, SymbolsMs: st.SymbolsMs, ContentFiles: st.ContentFiles, ContentReady: st.ContentReady,
 		Model: ModelStatus(st.Model)}
 	for _, r := range st.Roots {
 		out.Roots = append(out.Roots, FileURI(r))

@@ -78,45 +78,9 @@ func lspCorpus(bin, root string, cases []benchCase, listing string, withFzf, set
 		return nil, 0, 0, err
 	}
 	defer s.stop()
-	uri := (&url.URL{Scheme: "file", Path: filepath.ToSlash(root)}).String()
-	if err := s.call("initialize", map[string]any{"processId": os.Getpid(), "rootUri": uri,
-		"capabilities": map[string]any{}}, nil); err != nil {
+	readyMs, rss, err = s.open(root, settle)
+	if err != nil {
 		return nil, 0, 0, err
-	}
-	start := time.Now()
-	if err := s.notify("initialized", map[string]any{}); err != nil {
-		return nil, 0, 0, err
-	}
-	for {
-		var st struct {
-			Ready bool `json:"ready"`
-		}
-		if err := s.call("find/status", map[string]any{}, &st); err != nil {
-			return nil, 0, 0, err
-		}
-		if st.Ready {
-			break
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-	readyMs = float64(time.Since(start).Microseconds()) / 1000
-	rss = rssOf(s.cmd.Process.Pid)
-	if settle {
-		// Steady state: the symbol and content passes that follow the file
-		// index have finished (at most 60 s).
-		for t0 := time.Now(); time.Since(t0) < time.Minute; time.Sleep(50 * time.Millisecond) {
-			var st struct {
-				SymbolsReady bool `json:"symbolsReady"`
-				ContentFiles int  `json:"contentFiles"`
-				Files        int  `json:"files"`
-			}
-			if err := s.call("find/status", map[string]any{}, &st); err != nil {
-				return nil, 0, 0, err
-			}
-			if st.SymbolsReady && st.ContentFiles >= st.Files {
-				break
-			}
-		}
 	}
 	for _, c := range cases {
 		o := outcome{c: c}
@@ -182,4 +146,51 @@ func lspCorpus(bin, root string, cases []benchCase, listing string, withFzf, set
 		outs = append(outs, o)
 	}
 	return outs, readyMs, rss, nil
+}
+
+// open initializes the server on root and waits until its file index is
+// ready (readyMs after `initialized`, with the server's resident set then),
+// and with settle until the symbol and content passes that follow it have
+// finished too (at most three minutes: a cold symbol pass over a large real tree takes half a minute).
+func (s *lspServer) open(root string, settle bool) (readyMs, rss float64, err error) {
+	uri := (&url.URL{Scheme: "file", Path: filepath.ToSlash(root)}).String()
+	if err := s.call("initialize", map[string]any{"processId": os.Getpid(), "rootUri": uri,
+		"capabilities": map[string]any{}}, nil); err != nil {
+		return 0, 0, err
+	}
+	start := time.Now()
+	if err := s.notify("initialized", map[string]any{}); err != nil {
+		return 0, 0, err
+	}
+	for {
+		var st struct {
+			Ready bool `json:"ready"`
+		}
+		if err := s.call("find/status", map[string]any{}, &st); err != nil {
+			return 0, 0, err
+		}
+		if st.Ready {
+			break
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	readyMs = float64(time.Since(start).Microseconds()) / 1000
+	rss = rssOf(s.cmd.Process.Pid)
+	if settle {
+		// Steady state: the symbol and content passes that follow the file
+		// index have finished.
+		for t0 := time.Now(); time.Since(t0) < 3*time.Minute; time.Sleep(50 * time.Millisecond) {
+			var st struct {
+				SymbolsReady bool `json:"symbolsReady"`
+				ContentReady bool `json:"contentReady"`
+			}
+			if err := s.call("find/status", map[string]any{}, &st); err != nil {
+				return 0, 0, err
+			}
+			if st.SymbolsReady && st.ContentReady {
+				break
+			}
+		}
+	}
+	return readyMs, rss, nil
 }

@@ -77,7 +77,14 @@ func main() {
 	repeat := flag.Int("repeat", 1, "answer every case this many times and time the median (warm caches)")
 	mcpTree := flag.String("mcp-tree", "", "with -mcp: also measure every tool on this real tree")
 	mcpBin := flag.String("mcp", "", "measure the bytes this wayfind binary's `mcp` answers find_files with, against a plain listing")
+	locateTrees := flag.String("locate", "", "benchmark locate on these real trees (name=dir,…) beside grep, through -bin's `lsp`")
+	cliSample := flag.Int("cli", 10, "with -locate: time the warm CLI on this many questions a tree")
 	flag.Parse()
+	if *locateTrees != "" {
+		fmt.Printf("# wayfind locate bench — %s, %d cores (GOMAXPROCS %d), %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version())
+		locateBench(*bin, strings.Split(*locateTrees, ","), *runs, *cliSample, *verbose)
+		return
+	}
 	if *contentCorpus != "" {
 		fmt.Printf("# wayfind content bench — %s, %d cores (GOMAXPROCS %d), %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version())
 		contentBench(*corpora, *work, *contentCorpus)
