@@ -29,8 +29,11 @@ import (
 	"wayfind/ident"
 )
 
-// DefaultMaxBytes bounds the files read (for the index and for checks).
-const DefaultMaxBytes = 1 << 20
+// DefaultMaxBytes bounds the files whose text is searched. Files are read
+// a chunk at a time, so the bound is not memory but time: a match in a
+// file this large costs a quarter of a second to read and verify. Binary
+// files are never searched, whatever their size.
+const DefaultMaxBytes = 256 << 20
 
 // filter is one file's words.
 type filter struct {
@@ -165,14 +168,21 @@ func lower(c byte) byte {
 	return c
 }
 
-// newFilter sizes a filter for text's words and fills it.
-func newFilter(text []byte) *filter {
+// newFilter sizes a filter for the distinct words of text (each chunk
+// of a file) and fills it; nil for a binary file or one unreadable.
+func newFilter(file string) *filter {
 	distinct := map[string]struct{}{}
-	Words(text, func(w []byte) {
-		if len(distinct) < 1<<16 {
-			distinct[string(w)] = struct{}{}
-		}
+	err := eachChunk(file, func(chunk []byte) bool {
+		Words(chunk, func(w []byte) {
+			if _, ok := distinct[string(w)]; !ok {
+				distinct[string(w)] = struct{}{}
+			}
+		})
+		return true
 	})
+	if err != nil {
+		return nil
+	}
 	// Sixteen bits per word and six probes: about one false positive in a
 	// thousand. At ten bits (1%) a query read ~300 needless files of 57k;
 	// the extra six bits cost 2 bytes a word and save those reads.
@@ -302,11 +312,10 @@ func readFilter(file string, prev *filter, max int) *filter {
 	if prev != nil && prev.size == st.Size() && prev.modTime == st.ModTime().UnixNano() {
 		return prev
 	}
-	text, err := os.ReadFile(file)
-	if err != nil || workspace.IsBinary(text) {
+	f := newFilter(file)
+	if f == nil {
 		return nil
 	}
-	f := newFilter(text)
 	f.size, f.modTime = st.Size(), st.ModTime().UnixNano()
 	return f
 }

@@ -3,28 +3,54 @@ package content
 import (
 	"bytes"
 	"context"
-	"os"
-	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
 )
 
-// Query is what to look for: Words (lower-case) that must appear in order,
-// joined by nothing or one of space, underscore or hyphen — the pattern
-// `cursor[ _-]?binary` that planners write — in any case.
+// Query is what to look for: either Words (lower-case) that must appear
+// in order, joined by nothing or one of space, underscore or hyphen — the
+// pattern `cursor[ _-]?binary` that planners write — in any case; or a
+// Phrase, text to find as it is written (a quoted comment or message).
+// A phrase is matched case-sensitively first: when some files hold it so,
+// only they are returned; else the files holding it in another case. It
+// is found where it begins and ends on a word or a part of one (what the
+// filters hold), not inside a word: "wild" is not in "wildcard".
+//
+// Whole asks for whole words: no identifier character right before or
+// after the match ("wild" is not in "wildcard").
 type Query struct {
-	Words []string
+	Words  []string
+	Phrase string
+	Whole  bool
 }
 
-// Hit is a file whose text matches, with its first match.
+// Hit is a file whose text matches, with its first match (a phrase's
+// first match as written, when there is one) and the first few others.
 type Hit struct {
 	File  string // absolute
 	Count int    // matches in the file (bounded by maxCount)
-	Line  int    // 0-based line of the first match
-	Col   int    // its UTF-16 column
-	Text  string // that line, trimmed and capped
+	// Exact is true for a phrase found as written (not only in another case).
+	Exact bool
+	Match
+	// Matches are the first maxMatches matches, in order.
+	Matches []Match
 }
+
+// Match is one match: where it is and its line.
+type Match struct {
+	Line int    // 0-based line
+	Col  int    // its UTF-16 column
+	Text string // the line, trimmed and capped
+	// At and Len place the match in Text (Len 0 when the cap cut it off).
+	At, Len int
+	// Exact is true for a phrase's match as written.
+	Exact bool
+}
+
+// maxMatches bounds the matches a hit lists: enough for the caller to
+// tell a declaration from a use in a file that mentions a name often.
+const maxMatches = 50
 
 // SearchOptions bound a search.
 type SearchOptions struct {
@@ -56,7 +82,7 @@ const (
 // order until MaxHits, MaxRead or Budget.
 func (ix *Index) Search(ctx context.Context, q Query, opt SearchOptions) ([]Hit, Stats, error) {
 	var st Stats
-	if ix == nil || len(q.Words) == 0 {
+	if ix == nil || len(q.Words) == 0 && strings.TrimSpace(q.Phrase) == "" {
 		return nil, st, nil
 	}
 	if opt.MaxRead <= 0 {
@@ -68,38 +94,24 @@ func (ix *Index) Search(ctx context.Context, q Query, opt SearchOptions) ([]Hit,
 	if opt.MaxHits <= 0 {
 		opt.MaxHits = 50
 	}
-	parts := make([]string, len(q.Words))
-	for i, w := range q.Words {
-		parts[i] = regexp.QuoteMeta(strings.ToLower(w))
-	}
-	re, err := regexp.Compile(`(?i)` + strings.Join(parts, `[ _-]?`))
+	m, err := newMatcher(q)
 	if err != nil {
 		return nil, st, err
-	}
-	// The filter test: the words side by side — all of them as one
-	// identifier ("cursorbinary"), or each adjacent pair as neighbours.
-	lw := make([]string, len(q.Words))
-	for i, w := range q.Words {
-		lw[i] = strings.ToLower(w)
-	}
-	joined := []byte(strings.Join(lw, ""))
-	var pairs [][]byte
-	for i := 0; i+1 < len(lw); i++ {
-		pairs = append(pairs, []byte(lw[i]+lw[i+1]))
 	}
 	deadline := time.Now().Add(opt.Budget)
 	var read int64
 	var hits []Hit
+	exact := 0
 	for i, f := range ix.filters {
 		if i%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, st, err
 			}
 		}
-		if !f.has(joined) && (len(pairs) == 0 || !hasAll(f, pairs)) {
+		if !m.probe(f) {
 			continue
 		}
-		if len(hits) >= opt.MaxHits || read >= opt.MaxRead || time.Now().After(deadline) {
+		if exact >= opt.MaxHits || len(hits) >= opt.MaxHits && m.phrase == nil || read >= opt.MaxRead || time.Now().After(deadline) {
 			st.Truncated = true
 			break
 		}
@@ -108,17 +120,149 @@ func (ix *Index) Search(ctx context.Context, q Query, opt SearchOptions) ([]Hit,
 			continue
 		}
 		st.Filtered++
-		text, err := os.ReadFile(file)
-		if err != nil {
-			continue
-		}
-		read += int64(len(text))
+		h, n, ok := m.verify(file)
+		read += n
 		st.Read++
-		if h, ok := verify(re, file, text); ok {
+		if ok {
 			hits = append(hits, h)
+			if h.Exact {
+				exact++
+			}
 		}
 	}
+	if m.phrase != nil && exact > 0 {
+		// As written first: the other cases' files are left out.
+		kept := hits[:0]
+		for _, h := range hits {
+			if h.Exact {
+				kept = append(kept, h)
+			}
+		}
+		hits = kept
+	}
+	if len(hits) > opt.MaxHits {
+		hits = hits[:opt.MaxHits]
+	}
 	return hits, st, nil
+}
+
+// matcher is a query compiled: the words each candidate's filter must
+// hold, and the pattern its text must match.
+type matcher struct {
+	pat    pattern // any case
+	whole  bool
+	phrase []byte // as written (phrases only)
+	// The filter test: all of any one of these sets of words.
+	probes [][][]byte
+}
+
+func newMatcher(q Query) (*matcher, error) {
+	// Whole words are checked by verify, not by the pattern: Go's \b
+	// knows ASCII letters only, and the index's words are wider.
+	m := &matcher{whole: q.Whole}
+	if q.Phrase != "" {
+		m.phrase = []byte(q.Phrase)
+		m.pat = pattern{parts: [][]byte{lowerASCII(nil, m.phrase)}}
+		// Every word the phrase's own text yields is in a file holding
+		// it, pairs across its spaces included.
+		seen := map[string]bool{}
+		var all [][]byte
+		Words([]byte(q.Phrase), func(w []byte) {
+			if !seen[string(w)] {
+				seen[string(w)] = true
+				all = append(all, append([]byte(nil), w...))
+			}
+		})
+		m.probes = [][][]byte{all}
+		return m, nil
+	}
+	lw := make([]string, len(q.Words))
+	m.pat.seps = true
+	for i, w := range q.Words {
+		lw[i] = strings.ToLower(w)
+		m.pat.parts = append(m.pat.parts, lowerASCII(nil, []byte(lw[i])))
+	}
+	// The words side by side — all of them as one identifier
+	// ("cursorbinary"), or each adjacent pair as neighbours.
+	m.probes = [][][]byte{{[]byte(strings.Join(lw, ""))}}
+	if len(lw) > 1 {
+		var pairs [][]byte
+		for i := 0; i+1 < len(lw); i++ {
+			pairs = append(pairs, []byte(lw[i]+lw[i+1]))
+		}
+		m.probes = append(m.probes, pairs)
+	}
+	return m, nil
+}
+
+func (m *matcher) probe(f *filter) bool {
+	for _, set := range m.probes {
+		if hasAll(f, set) {
+			return true
+		}
+	}
+	return false
+}
+
+// verify reads file a chunk at a time and finds its matches: their count
+// and the first one's line (a phrase's first match as written, when there
+// is one). n is the bytes read.
+func (m *matcher) verify(file string) (h Hit, n int64, ok bool) {
+	h.File = file
+	lines := 0 // lines before the current chunk
+	var low []byte
+	placed := false
+	_ = eachChunk(file, func(chunk []byte) bool {
+		n += int64(len(chunk))
+		low = lowerASCII(low, chunk)
+		locs := m.pat.findAll(low, maxCount-h.Count)
+		for _, loc := range locs {
+			if m.whole && (loc[0] > 0 && isWord(chunk[loc[0]-1]) || loc[1] < len(chunk) && isWord(chunk[loc[1]])) {
+				continue
+			}
+			exact := m.phrase != nil && bytes.Equal(chunk[loc[0]:loc[1]], m.phrase)
+			at := place(chunk, loc[0], loc[1], lines)
+			at.Exact = exact
+			if !placed || exact && !h.Exact {
+				h.Match = at
+				placed = true
+			}
+			if len(h.Matches) < maxMatches {
+				h.Matches = append(h.Matches, at)
+			}
+			h.Exact = h.Exact || exact
+			h.Count++
+		}
+		lines += bytes.Count(chunk, []byte{'\n'})
+		return h.Count < maxCount
+	})
+	return h, n, h.Count > 0
+}
+
+// place is the match at chunk[at:end], lines being the lines before chunk.
+func place(chunk []byte, at, end, lines int) Match {
+	lineStart := bytes.LastIndexByte(chunk[:at], '\n') + 1
+	lineEnd := bytes.IndexByte(chunk[at:], '\n')
+	if lineEnd < 0 {
+		lineEnd = len(chunk)
+	} else {
+		lineEnd += at
+	}
+	raw := string(chunk[lineStart:lineEnd])
+	line := strings.TrimLeft(raw, " \t")
+	lead := len(raw) - len(line)
+	line = strings.TrimRight(line, " \t\r")
+	if len(line) > maxLine {
+		line = line[:maxLine]
+		for !utf8.ValidString(line) {
+			line = line[:len(line)-1]
+		}
+	}
+	m := Match{Line: lines + bytes.Count(chunk[:at], []byte{'\n'}), Col: utf16Len(chunk[lineStart:at]), Text: line, At: at - lineStart - lead}
+	if m.At+(end-at) <= len(line) {
+		m.Len = end - at
+	}
+	return m
 }
 
 func hasAll(f *filter, words [][]byte) bool {
@@ -128,37 +272,6 @@ func hasAll(f *filter, words [][]byte) bool {
 		}
 	}
 	return true
-}
-
-// verify finds the matches of re in text: their count and the first one's
-// line.
-func verify(re *regexp.Regexp, file string, text []byte) (Hit, bool) {
-	locs := re.FindAllIndex(text, maxCount)
-	if len(locs) == 0 {
-		return Hit{}, false
-	}
-	at := locs[0][0]
-	lineStart := bytes.LastIndexByte(text[:at], '\n') + 1
-	lineEnd := bytes.IndexByte(text[at:], '\n')
-	if lineEnd < 0 {
-		lineEnd = len(text)
-	} else {
-		lineEnd += at
-	}
-	line := strings.TrimSpace(string(text[lineStart:lineEnd]))
-	if len(line) > maxLine {
-		line = line[:maxLine]
-		for !utf8.ValidString(line) {
-			line = line[:len(line)-1]
-		}
-	}
-	return Hit{
-		File:  file,
-		Count: len(locs),
-		Line:  bytes.Count(text[:at], []byte{'\n'}),
-		Col:   utf16Len(text[lineStart:at]),
-		Text:  line,
-	}, true
 }
 
 func utf16Len(b []byte) int {

@@ -40,11 +40,11 @@ func TestWorkspaceAndDocumentSymbols(t *testing.T) {
 		t.Error("workspace/symbol without a query must be an error")
 	}
 
-	// locate's cascade goes on to symbols when no file is named so.
+	// locate asks the symbols first, then file names.
 	var loc wire.Locate
 	c.ok("find/locate", map[string]any{"query": "where is NewClient"}, &loc)
 	if len(loc.Results) == 0 || loc.Results[0].Path != "pkg/api/client.go" || loc.Results[0].Via != "symbol" ||
-		strings.Join(loc.Strategies, ",") != "file,symbol" || loc.Results[0].Range == nil || loc.Results[0].Range.Start.Line != 2 {
+		strings.Join(loc.Strategies, ",") != "symbol,file" || loc.Results[0].Range == nil || loc.Results[0].Range.Start.Line != 2 {
 		t.Errorf("locate NewClient: %+v", loc)
 	}
 	if r := c.call("find/locate", map[string]any{"query": "x", "minConfidence": 2}); r.Error == nil {

@@ -2,9 +2,11 @@ package rank
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -13,20 +15,26 @@ import (
 )
 
 // Locate answers "where is X (implemented)" by a cascade, one strategy at
-// a time, stopping as soon as the evidence is sufficient:
+// a time, evidence before similarity, stopping as soon as the evidence is
+// sufficient (question.go reads the question):
 //
-//  1. file: file names through Find, names only (all words in one stem,
-//     CamelCase normalised), so that a file named for the thing wins;
-//     asked for the implementation, headers and tests count 0.9;
-//  2. symbol: definitions named by the term — a type 0.95, a function
-//     0.90, a member 0.85 (symbolEvidence + locateSymbolLift); asked for
-//     the implementation, the file that defines a type's methods 0.97,
-//     above the header declaring it;
-//  3. recovery, at most three steps, when the above are empty or weak:
-//     content (the term's words in the indexed files' text, literally or
-//     joined by [ _-]?: 0.55 + 0.05 per match up to five), a header's
-//     implementation when the implementation was asked for and only the
-//     header was found, and the header beside an implementation found;
+//  1. symbol: definitions named by the body (or a reading of it — without
+//     kind words at its ends, then without filler words): a type 0.95, a
+//     function 0.90, a member 0.85 (symbolEvidence + locateSymbolLift);
+//     a definition named in another case than the one written, or in a
+//     test, counts less; asked for the implementation, the file that
+//     defines a type's methods 0.97, above the header declaring it;
+//  2. file: file names through Find, whatever the symbols found. A file named the term itself is as
+//     good as a definition (0.96) unless a symbol of that name is defined
+//     in another file (0.93: a rival, so neither is confident); a file
+//     whose name merely resembles the term keeps fileLike of Find's score,
+//     never enough to stop the cascade;
+//  3. recovery, when the above are empty or weak: the body's text as a
+//     phrase (four words or more), the body's words in the files' text
+//     (literally or joined by [ _-]?: 0.55 + 0.05 per match up to five),
+//     a header's implementation when the implementation was asked for and
+//     only the header was found, and the header beside an implementation.
+//     Quoted text is searched as a phrase first, whatever its length;
 //  4. nothing: no results and confidence 0, never a guess.
 //
 // Confidence is the best score, discounted when the runner-up (other than
@@ -52,6 +60,13 @@ func isTestPath(p string) bool {
 	stem, _ := splitExt(strings.ToLower(path.Base(p)))
 	return strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test") || strings.HasSuffix(stem, "_spec") ||
 		strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec") || strings.HasSuffix(stem, "test") && len(stem) > 4 && stem != "latest"
+}
+
+// isStub reports a file of declarations only — a Python stub, a
+// TypeScript declaration file — whose definitions are written elsewhere.
+func isStub(p string) bool {
+	lp := strings.ToLower(p)
+	return strings.HasSuffix(lp, ".pyi") || strings.HasSuffix(lp, ".d.ts") || strings.HasSuffix(lp, ".d.mts") || strings.HasSuffix(lp, ".d.cts")
 }
 
 // DefaultMinConfidence is the evidence at which the cascade stops.
@@ -96,40 +111,6 @@ type LocateResult struct {
 	Confidence float64
 }
 
-// locateFiller are the words of a question that do not name the thing
-// looked for.
-var locateFiller = map[string]bool{
-	"where": true, "where's": true, "whats": true, "is": true, "are": true, "the": true, "a": true, "an": true, "what": true, "which": true,
-	"file": true, "files": true, "find": true, "locate": true, "show": true, "me": true, "of": true, "for": true,
-	"in": true, "does": true, "do": true, "live": true, "lives": true, "located": true, "implemented": true,
-	"implementation": true, "implements": true, "defined": true, "definition": true, "declared": true, "declaration": true,
-	"code": true, "source": true, "class": true, "function": true, "struct": true, "method": true, "type": true,
-	"module": true, "how": true, "i": true, "can": true, "get": true, "to": true, "that": true, "this": true, "it": true,
-	"?": true, "look": true, "up": true, "search": true, "please": true, "handled": true, "written": true,
-}
-
-// implWords say the question wants the implementation, not a header or a
-// declaration.
-var implWords = map[string]bool{"implemented": true, "implementation": true, "implements": true, "defined": true, "definition": true}
-
-// LocateTerm extracts what a locate question is about and whether it asks
-// for the implementation ("defined in" counts as asking).
-func LocateTerm(query string) (term string, impl bool) {
-	var kept []string
-	for _, w := range strings.Fields(query) {
-		w = strings.Trim(w, "?!.,;:'\"`()")
-		lw := strings.ToLower(w)
-		if implWords[lw] {
-			impl = true
-		}
-		if w == "" || locateFiller[lw] {
-			continue
-		}
-		kept = append(kept, w)
-	}
-	return strings.Join(kept, " "), impl
-}
-
 // WithContent returns an engine over the same files that also searches
 // their text (locate's recovery) through ci.
 func (e *Engine) WithContent(ci *content.Index) *Engine {
@@ -143,57 +124,75 @@ func (e *Engine) Locate(ctx context.Context, req LocateRequest) (*LocateResult, 
 	if _, err := prepare(req.Query); err != nil {
 		return nil, err
 	}
-	term, impl := LocateTerm(req.Query)
-	if term == "" {
+	q := readQuestion(req.Query)
+	if q.phrase == "" && len(q.body) == 0 {
 		return nil, inputError("the question names nothing to look for")
-	}
-	fq, err := ParseFind(term)
-	if err != nil {
-		return nil, err
 	}
 	min := req.MinConfidence
 	if min <= 0 {
 		min = DefaultMinConfidence
 	}
 	limit := resultLimit(req.Limit)
-	l := &locator{e: e, res: &LocateResult{Term: term, Impl: impl, Strategies: []string{}, Results: []LocateHit{}}, hits: map[int32]int{}}
-
-	// 1. File names.
+	term := q.phrase
+	if term == "" {
+		term = strings.Join(q.body, " ")
+	}
+	l := &locator{e: e, q: &q, res: &LocateResult{Term: term, Impl: q.impl, Strategies: []string{}, Results: []LocateHit{}}, hits: map[int32]int{}}
+	if q.phrase != "" && !identifier.MatchString(q.phrase) {
+		// Quoted text is what to find, as written.
+		if err := l.phrase(ctx, q.phrase, phraseQuoted); err != nil {
+			return nil, err
+		}
+		return l.finish(limit), nil
+	}
+	if q.phrase != "" {
+		q.body = []string{q.phrase} // a quoted name is a name
+	}
+	// 1. Symbols.
+	if e.sym != nil {
+		l.res.Strategies = append(l.res.Strategies, "symbol")
+		l.symbols()
+	}
+	// 2. File names, always: a file named the term may be the answer
+	// beside the header that declares it ("command_router").
 	l.res.Strategies = append(l.res.Strategies, "file")
-	names := e.WithSymbols(nil)
-	found, err := names.Find(ctx, FindRequest{Query: term, Limit: limit, Impl: impl})
-	if err != nil {
+	if err := l.files(ctx); err != nil {
 		return nil, err
 	}
-	for _, m := range found.Matches {
-		score := m.Score
-		if impl && isHeader(strings.ToLower(pathExt(m.Path))) {
-			score *= implHeader
+	// A long body that names nothing whole may be quoted text.
+	if l.guessed && q.quotation() && e.content != nil {
+		l.tried = map[string]bool{"phrase": true}
+		if err := l.phrase(ctx, q.text, phraseUnquoted); err != nil {
+			return nil, err
 		}
-		if impl && isTestPath(m.Path) {
-			score *= implTest
-		}
-		l.add(LocateHit{File: m.File, Root: m.Root, Path: m.Path, Score: score, Via: "file", Reason: "file: " + m.Reason})
-	}
-	// 2. Symbols.
-	if l.confidence() < min && e.sym != nil {
-		l.res.Strategies = append(l.res.Strategies, "symbol")
-		l.symbols(&fq, impl)
 	}
 	// 3. Recovery.
 	for step := 0; step < maxRecovery && l.confidence() < min; step++ {
-		if !l.recover(ctx, &fq, impl) {
+		ok, err := l.recover(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
 			break
 		}
 	}
 	return l.finish(limit), nil
 }
 
+// identifier is text that may be a name: a quoted name is looked up as a
+// symbol before its text is searched.
+var identifier = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
+
 type locator struct {
 	e     *Engine
-	res   *LocateResult
-	hits  map[int32]int // file → index in res.Results
-	tried map[string]bool
+	q     *question
+	named string // the squashed name the symbols matched ("" when none)
+	// guessed: the symbols matched a reading without some of the body's
+	// words.
+	guessed bool
+	res     *LocateResult
+	hits    map[int32]int // file → index in res.Results
+	tried   map[string]bool
 }
 
 // add keeps each file once, with its best evidence.
@@ -252,39 +251,110 @@ func (l *locator) fileID(file string) (int32, int, string, bool) {
 	return id, root, rel, ok
 }
 
-// symbols adds the files defining what the term names.
-func (l *locator) symbols(fq *FindQuery, impl bool) {
+// Evidence of locate's own steps, on the scale of symbolEvidence.
+const (
+	// locateSymbolLift puts a definition named by the term above a file
+	// whose name merely resembles it: on find's scale plus this, a type
+	// 0.95, a function 0.90, a member 0.85, the file defining a type's
+	// methods 0.97.
+	locateSymbolLift = 0.05
+	// otherCase: a definition named in another case or spelling than the
+	// one written ("withAttrs" asked, "WithAttrs" defined) is another
+	// thing, unless the question was written as lower-case words.
+	// Alone it is never confident (a type's 0.95 becomes 0.67): the
+	// name as written may still be declared where no parser looks.
+	otherCase = 0.7
+	// definedInTest: a definition in a test file (or a stub declaring
+	// what is defined elsewhere) loses ties to one in source, but alone
+	// it is still the answer.
+	definedInTest = 0.97
+	// fileNamed is a file named the term itself (stem, or last directory
+	// and stem): as good as a type's definition, ahead of one when they
+	// agree (the .cpp beside the header declaring the class). When a
+	// definition of that name is in another file, the file is ranked
+	// rivalBelow under it: the definition first, neither confident (a
+	// lead of 0.03 keeps 0.72 of the score). fileLike is the share of Find's score a file whose name
+	// merely resembles the term keeps, below any confident answer.
+	fileNamed  = symTypeScore + locateSymbolLift + 0.01
+	rivalBelow = 0.03
+	fileLike   = 0.65
+	// A phrase found as written: quoted, it is exactly what was asked
+	// (as good as a definition); unquoted, the question's words as they
+	// stand are less certainly a quotation. In another case, each less.
+	phraseQuoted   = 0.95
+	phraseUnquoted = 0.9
+	phraseFolded   = 0.05
+	// minPhraseWords: an unquoted body is searched as a phrase only when
+	// it is this long — shorter, it is a name's words ("cursor binary"),
+	// which the words step finds joined or apart.
+	minPhraseWords = 4
+	// droppedWords is what a definition matched by a reading that
+	// dropped some of the body's words keeps: below a phrase found as
+	// written (0.95 × 0.9 < phraseUnquoted).
+	droppedWords = 0.9
+)
+
+// symbols adds the files defining what the body names, reading by
+// reading, until one names something.
+func (l *locator) symbols() {
 	si := l.e.sym
-	n, ok := si.bySq[fq.Squashed]
-	if !ok {
-		return
-	}
-	var types []string
-	for _, r := range si.names[n].refs {
-		ref := &si.refs[r]
-		id, root, rel, ok := l.fileID(ref.file)
+	for _, reading := range l.q.names() {
+		written := strings.Join(reading, "")
+		n, ok := si.bySq[squash(written)]
 		if !ok {
 			continue
 		}
-		s := ref.sym
-		if s.Kind.IsType() {
-			types = append(types, s.Name)
+		l.named = si.names[n].sq
+		l.res.Term = strings.Join(reading, " ")
+		// A reading that dropped words the body had ("to a DynamoDB
+		// table**" read as DynamoDBTable) is a guess: a little less, and
+		// a long body is then searched as text too (Locate).
+		guess := 1.0
+		if l.guessed = len(reading) < len(l.q.bare()); l.guessed {
+			guess = droppedWords
 		}
-		score := symbolEvidence(s.Kind) + locateSymbolLift
-		if impl && isHeader(pathExt(rel)) {
-			score *= implHeaderFactor
+		// Written as one name (not as words), its spelling counts:
+		// "opendir" asks for opendir before openDir.
+		asName := len(reading) == 1
+		var types []string
+		for _, r := range si.names[n].refs {
+			ref := &si.refs[r]
+			id, root, rel, ok := l.fileID(ref.file)
+			if !ok {
+				continue
+			}
+			s := ref.sym
+			if s.Kind.IsType() {
+				types = append(types, s.Name)
+			}
+			score := (symbolEvidence(s.Kind) + locateSymbolLift) * guess
+			if l.q.impl && isHeader(pathExt(rel)) {
+				score *= implHeaderFactor
+			}
+			if asName && s.Name != written {
+				score *= otherCase
+			}
+			if isTestPath(rel) || isStub(rel) {
+				score *= definedInTest
+			}
+			rng := s.Select
+			l.add(LocateHit{File: id, Root: root, Path: rel, Range: &rng, Score: score, Via: "symbol",
+				Reason: fmt.Sprintf("symbol: %s %s", s.Kind, s.Qualified())})
 		}
-		rng := s.Select
-		l.add(LocateHit{File: id, Root: root, Path: rel, Range: &rng, Score: score, Via: "symbol",
-			Reason: fmt.Sprintf("symbol: %s %s", s.Kind, s.Qualified())})
-	}
-	if !impl || len(types) == 0 {
+		if l.q.impl && len(types) > 0 {
+			l.implementations(types[0])
+		}
 		return
 	}
-	// The file defining the type's methods is its implementation.
+}
+
+// implementations adds the files defining the methods of the type named
+// l.named: where it is implemented.
+func (l *locator) implementations(typ string) {
+	si := l.e.sym
 	count := map[int32]int{}
 	first := map[int32]*symbols.Symbol{}
-	for _, r := range si.members[fq.Squashed] {
+	for _, r := range si.members[l.named] {
 		ref := &si.refs[r]
 		id, _, rel, ok := l.fileID(ref.file)
 		if !ok || isHeader(strings.ToLower(pathExt(rel))) {
@@ -298,50 +368,298 @@ func (l *locator) symbols(fq *FindQuery, impl bool) {
 	for id, n := range count {
 		f := &l.e.files[id]
 		rng := first[id].Select
-		l.add(LocateHit{File: id, Root: int(f.root), Path: f.path, Range: &rng, Score: symImplScore + locateSymbolLift, Via: "symbol",
-			Reason: fmt.Sprintf("symbol: implements %s (%d members)", types[0], n)})
+		score := symImplScore + locateSymbolLift
+		if isTestPath(f.path) {
+			score *= definedInTest
+		}
+		l.add(LocateHit{File: id, Root: int(f.root), Path: f.path, Range: &rng, Score: score, Via: "symbol",
+			Reason: fmt.Sprintf("symbol: implements %s (%d members)", typ, n)})
 	}
 }
 
-// locateSymbolLift puts locate's symbol step above its file-name step: a
-// definition named by the term is better evidence of "where is X" than a
-// file whose name merely resembles it. On find's scale (symbolEvidence)
-// plus this: a type 0.95, a function 0.90, a member 0.85, the file
-// defining a type's methods 0.97.
-const locateSymbolLift = 0.05
+// files adds the files whose names match the body (Find, names only).
+func (l *locator) files(ctx context.Context) error {
+	term := strings.Join(l.q.body, " ")
+	found, err := l.e.WithSymbols(nil).Find(ctx, FindRequest{Query: term, Limit: maxLocateFiles, Impl: l.q.impl})
+	if err != nil {
+		if errors.Is(err, ErrInput) {
+			return nil // a body that is no file name ("x < y"): other steps may still find it
+		}
+		return err
+	}
+	for _, m := range found.Matches {
+		stem, _ := splitExt(path.Base(m.Path))
+		dir := path.Base(path.Dir(m.Path))
+		score := m.Score * fileLike
+		reason := "file: " + m.Reason
+		if namedAs(stem, l.q.body) || namedAs(dir+"/"+stem, l.q.body) {
+			score, reason = fileNamed, "file: named "+term
+			if best := l.definedElsewhere(m.Root, m.Path); best > 0 {
+				score, reason = min(fileNamed, best-rivalBelow), "file: named "+term+" (a definition of that name is elsewhere)"
+			}
+		}
+		if l.q.impl && isHeader(strings.ToLower(pathExt(m.Path))) {
+			score *= implHeader
+		}
+		if isTestPath(m.Path) {
+			score *= implTest
+		}
+		l.add(LocateHit{File: m.File, Root: m.Root, Path: m.Path, Score: score, Via: "file", Reason: reason})
+	}
+	return nil
+}
+
+// namedAs reports a file stem (or "dir/stem") that is the body itself:
+// the same words in any case and with any separators, or — for a name
+// written with separators of its own (GL_X_EXT) — the same separators
+// too (glxext.h is not GL_X_EXT).
+func namedAs(stem string, body []string) bool {
+	if len(body) == 1 && strings.ContainsAny(body[0], "_-.") {
+		return strings.EqualFold(strings.ReplaceAll(strings.ReplaceAll(stem, "-", "_"), "/", "_"), strings.ReplaceAll(body[0], "-", "_"))
+	}
+	return squash(stem) == squash(strings.Join(body, ""))
+}
+
+// maxContentHits bounds the files a content step reads matches from:
+// text in more files than this is no evidence of where one thing is, and
+// reading on costs milliseconds a file.
+const maxContentHits = 20
+
+// maxLocateFiles bounds the file names the file step considers.
+const maxLocateFiles = 20
+
+// definedElsewhere is the best score of a definition of the name the
+// symbols matched in a file other than p and its header or
+// implementation (0: none).
+func (l *locator) definedElsewhere(root int, p string) float64 {
+	best := 0.0
+	for _, h := range l.res.Results {
+		if h.Via == "symbol" && !(h.Root == root && (h.Path == p || counterparts(h.Path, p))) {
+			best = max(best, h.Score)
+		}
+	}
+	return best
+}
+
+// phrase adds the files holding text as written (score), or in another
+// case (a little less) when none holds it so.
+func (l *locator) phrase(ctx context.Context, text string, score float64) error {
+	l.res.Strategies = append(l.res.Strategies, "phrase")
+	hits, err := l.search(ctx, content.Query{Phrase: text})
+	if err != nil {
+		return err
+	}
+	for _, h := range hits {
+		s, how := score, "as written"
+		if !h.hit.Exact {
+			s, how = score-phraseFolded, "in another case"
+		}
+		if isTestPath(h.Path) {
+			s *= definedInTest
+		}
+		h.Score, h.Reason = s, fmt.Sprintf("content: phrase %s, %d %s: %s", how, h.hit.Count, plural(h.hit.Count, "match", "matches"), h.hit.Text)
+		l.add(h.LocateHit)
+	}
+	return nil
+}
+
+type contentHit struct {
+	LocateHit
+	hit content.Hit
+}
+
+// search runs a content query over the engine's files.
+func (l *locator) search(ctx context.Context, q content.Query) ([]contentHit, error) {
+	hits, _, err := l.e.content.Search(ctx, q, content.SearchOptions{
+		Keep:    func(file string) bool { _, _, _, ok := l.fileID(file); return ok },
+		MaxHits: maxContentHits,
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, nil // a query no pattern can hold: nothing found
+	}
+	var out []contentHit
+	for _, h := range hits {
+		id, root, rel, ok := l.fileID(h.File)
+		if !ok {
+			continue
+		}
+		rng := symbols.Range{Start: symbols.Position{Line: uint32(h.Line), Col: uint32(h.Col)}, End: symbols.Position{Line: uint32(h.Line), Col: uint32(h.Col)}}
+		out = append(out, contentHit{LocateHit{File: id, Root: root, Path: rel, Range: &rng, Via: "content"}, h})
+	}
+	return out, nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// mentions adds the files whose text holds the name the body reads as:
+// a name written as one (EmitMetaFile, idle_conn) as written first, whole;
+// words (mod roots) joined or apart, whole words first. A file whose match
+// looks like the name's declaration (declares) is better evidence than
+// one that only uses it.
+func (l *locator) mentions(ctx context.Context) error {
+	// The body's words as they stand first ("base of code" is
+	// BaseOfCode, "def bound" DEF_BOUND), then a name written as one as
+	// written, then without kind or filler words; whole words before
+	// parts.
+	var queries []content.Query
+	seen := map[string]bool{}
+	var loose []string
+	words := func(ws []string) {
+		if fq, err := ParseFind(strings.Join(ws, " ")); err == nil && len(fq.Words) > 0 && !seen[strings.Join(fq.Words, " ")] {
+			seen[strings.Join(fq.Words, " ")] = true
+			queries = append(queries, content.Query{Words: fq.Words, Whole: true})
+			loose = fq.Words
+		}
+	}
+	if len(l.q.body) > 1 {
+		words(l.q.body)
+	}
+	if bare := l.q.bare(); len(bare) == 1 && identifier.MatchString(bare[0]) {
+		queries = append(queries, content.Query{Phrase: bare[0], Whole: true})
+	}
+	words(l.q.bare())
+	words(l.q.plain())
+	if loose != nil {
+		queries = append(queries, content.Query{Words: loose})
+	}
+	if len(queries) == 0 {
+		return nil
+	}
+	l.res.Strategies = append(l.res.Strategies, "content")
+	for _, cq := range queries {
+		hits, err := l.search(ctx, cq)
+		if err != nil {
+			return err
+		}
+		for _, h := range hits {
+			h.Score = contentMention + contentPerMatch*float64(min(h.hit.Count, contentMatches))
+			h.Reason = fmt.Sprintf("content: %d %s: %s", h.hit.Count, plural(h.hit.Count, "match", "matches"), h.hit.Text)
+			for _, m := range h.hit.Matches {
+				if h.hit.Exact && !m.Exact {
+					continue // the name as written is asked, not another case of it
+				}
+				if declares(m, pathExt(h.Path)) {
+					// Two declarations (a field, a local variable): the
+					// file using the name more is the more likely home.
+					h.Score = contentDeclares + contentDeclaresUse*float64(min(h.hit.Count, contentMatches))
+					if cq.Phrase != "" && !h.hit.Exact {
+						h.Score -= phraseFolded
+					}
+					h.Range = &symbols.Range{Start: symbols.Position{Line: uint32(m.Line), Col: uint32(m.Col)}, End: symbols.Position{Line: uint32(m.Line), Col: uint32(m.Col)}}
+					h.Reason = "content: declares it: " + m.Text
+					break
+				}
+			}
+			l.add(h.LocateHit)
+		}
+		if len(hits) > 0 {
+			return nil
+		}
+	}
+	return nil
+}
+
+// Content evidence: a file mentioning the name scores contentMention plus
+// contentPerMatch a match up to contentMatches (0.80 at most, tied with a
+// declaration only by a file that uses the name five times or more); a
+// file whose match declares it, contentDeclares — what a parser would
+// have found, had it looked (a struct's field, a YAML key).
+const (
+	contentMention  = 0.55
+	contentPerMatch = 0.05
+	contentMatches  = 5
+	contentDeclares = 0.8
+	// contentDeclaresUse breaks ties between declarations by use, too
+	// little to make a rival's declaration confident by itself.
+	contentDeclaresUse = 0.005
+)
+
+// declKeywords introduce a declaration of the name after them, in the
+// languages wayfind indexes and the formats beside them; localKeywords
+// among them declare a local when indented (inside a function).
+var (
+	declKeywords = set("func", "type", "var", "const", "let", "def", "class", "struct", "enum", "interface", "fn",
+		"trait", "module", "record", "union", "typedef", "#define", "define", "val", "function", "object", "local", "alias")
+	localKeywords = set("var", "let", "const", "val", "local")
+	// statementWords open statements, not declarations: "return x;".
+	statementWords = set("return", "case", "goto", "delete", "throw", "else", "if", "while", "for", "do", "sizeof", "new", "not", "and", "or", "in", "yield", "await")
+)
+
+// declares reports a match that looks like the declaration of the name
+// it matched, in a file of extension ext: after a declaring keyword
+// ("func wild", "class Wild", "#define WILD"), as a key or an assignment
+// opening its line ("wild:", "wild = 1"; in Go those are a literal's key
+// and an assignment), as a Go field ("wild bool"), as a C-family field or
+// variable ("const node_type m_type;"), as an attribute assigned
+// ("self.wild ="), as a Go method ("func (p *pp) wild(") or a C++ method
+// defined outside its class ("void Session::open() {").
+func declares(m content.Match, ext string) bool {
+	if m.Len == 0 {
+		return false
+	}
+	before := strings.TrimSpace(m.Text[:m.At])
+	after := strings.TrimSpace(m.Text[m.At+m.Len:])
+	assigned := strings.HasPrefix(after, "=") && !strings.HasPrefix(after, "==")
+	lang := extFamily[strings.ToLower(ext)]
+	if strings.EqualFold(ext, "go") {
+		lang = "go"
+	}
+	if before == "" {
+		if after == "" {
+			return false
+		}
+		switch c := after[0]; {
+		case c == ':':
+			return lang != "go" && !strings.HasPrefix(after, "::")
+		case c == '=':
+			return assigned && lang != "go"
+		default:
+			return lang == "go" && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '*' || c == '[')
+		}
+	}
+	last := before[strings.LastIndexAny(before, " \t(")+1:]
+	indented := m.Col > m.At
+	switch {
+	case declKeywords[last] || last == "" && strings.HasPrefix(before, "#") && strings.Contains(before, "define"):
+		return !(localKeywords[last] && indented)
+	case (last == "self." || last == "this." || last == "@") && assigned:
+		return true
+	case strings.HasPrefix(before, "func ") && strings.HasSuffix(before, ")") && (strings.HasPrefix(after, "(") || strings.HasPrefix(after, "[")):
+		return true
+	case strings.HasPrefix(after, "::") && !strings.HasSuffix(before, "::"):
+		return true // C++: "void SessionManager::open() {" implements the class
+	case (lang == "c" || lang == "jvm" || lang == "cs") && after != "" && strings.ContainsRune(";[,=", rune(after[0])) && !strings.HasPrefix(after, "=="):
+		// "Type name;": what comes before is a type, not an expression.
+		first := strings.Fields(before)[0]
+		return !statementWords[first] && !strings.ContainsAny(before, "=(.!?") && !strings.HasSuffix(before, "->") &&
+			!strings.HasPrefix(before, "//") && !strings.HasPrefix(before, "*") && !strings.HasPrefix(before, "/*")
+	}
+	return false
+}
 
 // recover takes the next recovery step that applies, and reports whether
 // there was one.
-func (l *locator) recover(ctx context.Context, fq *FindQuery, impl bool) bool {
+func (l *locator) recover(ctx context.Context) (bool, error) {
 	if l.tried == nil {
 		l.tried = map[string]bool{}
 	}
 	s := l.sorted()
 	switch {
-	case !l.tried["content"] && l.e.content != nil && len(fq.Words) > 0:
+	case !l.tried["phrase"] && l.e.content != nil && l.q.quotation():
+		l.tried["phrase"] = true
+		return true, l.phrase(ctx, l.q.text, phraseUnquoted)
+	case !l.tried["content"] && l.e.content != nil:
 		l.tried["content"] = true
-		l.res.Strategies = append(l.res.Strategies, "content")
-		hits, _, err := l.e.content.Search(ctx, content.Query{Words: fq.Words}, content.SearchOptions{
-			Keep: func(file string) bool { _, _, _, ok := l.fileID(file); return ok },
-		})
-		if err != nil {
-			return false
-		}
-		for _, h := range hits {
-			id, root, rel, ok := l.fileID(h.File)
-			if !ok {
-				continue
-			}
-			rng := symbols.Range{Start: symbols.Position{Line: uint32(h.Line), Col: uint32(h.Col)}, End: symbols.Position{Line: uint32(h.Line), Col: uint32(h.Col)}}
-			word := "match"
-			if h.Count != 1 {
-				word = "matches"
-			}
-			l.add(LocateHit{File: id, Root: root, Path: rel, Range: &rng, Score: 0.55 + 0.05*float64(min(h.Count, 5)), Via: "content",
-				Reason: fmt.Sprintf("content: %d %s: %s", h.Count, word, h.Text)})
-		}
-		return true
-	case len(s) > 0 && impl && !l.tried["implementation"] && isHeader(strings.ToLower(pathExt(s[0].Path))):
+		return true, l.mentions(ctx)
+	case len(s) > 0 && l.q.impl && !l.tried["implementation"] && isHeader(strings.ToLower(pathExt(s[0].Path))):
 		// The header is known, its implementation not yet read.
 		l.tried["implementation"] = true
 		l.res.Strategies = append(l.res.Strategies, "alternate")
@@ -349,7 +667,7 @@ func (l *locator) recover(ctx context.Context, fq *FindQuery, impl bool) bool {
 			l.add(LocateHit{File: c.File, Root: c.Root, Path: c.Path, Score: min(1, s[0].Score+0.02), Via: "file",
 				Reason: "file: implementation of " + s[0].Path})
 		}
-		return true
+		return true, nil
 	case len(s) > 0 && !l.tried["header"] && extFamily[strings.ToLower(pathExt(s[0].Path))] == "c" && !isHeader(strings.ToLower(pathExt(s[0].Path))):
 		// An implementation is found: offer its header beside it.
 		l.tried["header"] = true
@@ -358,9 +676,9 @@ func (l *locator) recover(ctx context.Context, fq *FindQuery, impl bool) bool {
 			l.add(LocateHit{File: c.File, Root: c.Root, Path: c.Path, Score: s[0].Score * 0.9, Via: "file",
 				Reason: "file: header of " + s[0].Path})
 		}
-		return true
+		return true, nil
 	}
-	return false
+	return false, nil
 }
 
 func (l *locator) finish(limit int) *LocateResult {

@@ -264,20 +264,3 @@ func TestAlternate(t *testing.T) {
 		}
 	}
 }
-
-func TestLocateTerm(t *testing.T) {
-	cases := []struct {
-		q, term string
-		impl    bool
-	}{
-		{"where is CommandRouter implemented", "CommandRouter", true},
-		{"Where's the auth middleware?", "auth middleware", false},
-		{"find class TokenBucket", "TokenBucket", false},
-		{"parse_args", "parse_args", false},
-	}
-	for _, c := range cases {
-		if term, impl := LocateTerm(c.q); term != c.term || impl != c.impl {
-			t.Errorf("LocateTerm(%q) = %q, %v", c.q, term, impl)
-		}
-	}
-}

@@ -85,7 +85,7 @@ def main():
 
     # Definitions: every tag of every kind counts towards "defined in one
     # file", so a name also declared elsewhere (a variable, a field) is out.
-    out = subprocess.run(["ctags", "-L", "-", "-f", "-", "--output-format=json", "--fields=+K"],
+    out = subprocess.run(["ctags", "-L", "-", "-f", "-", "--output-format=json", "--fields=+K", "--langmap=Python:+.pyi"],
                          cwd=a.root, input="\n".join(texts).encode(), capture_output=True, check=True).stdout
     where, kinds = {}, {}
     for line in out.splitlines():

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,6 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"wayfind/content"
+	"wayfind/rank"
+	"wayfind/symbols"
 	"wayfind/workspace"
 )
 
@@ -42,7 +46,7 @@ const confidentAt = 0.7
 // locateBench generates the question set of each tree (name=dir), asks
 // every question through `wayfind lsp` once its indexes have settled, asks
 // grep the same in the same run, and times the warm CLI on a sample.
-func locateBench(bin string, trees []string, runs, cliSample int, verbose bool) {
+func locateBench(bin string, trees []string, runs, cliSample int, verbose bool, cacheDir string, inproc bool, seed int) {
 	var all []locateOutcome
 	for _, t := range trees {
 		name, dir, ok := strings.Cut(t, "=")
@@ -53,9 +57,13 @@ func locateBench(bin string, trees []string, runs, cliSample int, verbose bool) 
 		if err != nil {
 			fatal(err)
 		}
-		cases, err := locateCases(name, dir)
+		cases, err := locateCases(name, dir, cacheDir, seed)
 		if err != nil {
 			fatal(err)
+		}
+		if inproc {
+			all = append(all, locateInProcess(name, dir, cases, verbose)...)
+			continue
 		}
 		s, err := startLSP(bin)
 		if err != nil {
@@ -120,8 +128,16 @@ func locateBench(bin string, trees []string, runs, cliSample int, verbose bool) 
 		len(all), confident, confidentAt, wrong, pct(wrong, len(all)))
 }
 
-// locateCases lists the tree as the product does and runs the generator.
-func locateCases(name, dir string) ([]locateCase, error) {
+// locateCases lists the tree as the product does and runs the generator
+// (or reads what it wrote into cacheDir before).
+func locateCases(name, dir, cacheDir string, seed int) ([]locateCase, error) {
+	cached := ""
+	if cacheDir != "" {
+		cached = filepath.Join(cacheDir, fmt.Sprintf("%s-%d.jsonl", name, seed))
+		if out, err := os.ReadFile(cached); err == nil {
+			return parseLocateCases(out)
+		}
+	}
 	ix := workspace.Build([]string{dir}, workspace.Options{})
 	list, err := os.CreateTemp("", "wayfind-locate-*.txt")
 	if err != nil {
@@ -135,12 +151,21 @@ func locateCases(name, dir string) ([]locateCase, error) {
 	if err := list.Close(); err != nil {
 		return nil, err
 	}
-	cmd := exec.Command("python3", "scripts/genlocate.py", "--root", dir, "--files", list.Name(), "--name", name)
+	cmd := exec.Command("python3", "scripts/genlocate.py", "--root", dir, "--files", list.Name(), "--name", name, "--seed", fmt.Sprint(seed))
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
 		return nil, fmt.Errorf("genlocate.py: %w", err)
 	}
+	if cached != "" {
+		if err := os.WriteFile(cached, out, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return parseLocateCases(out)
+}
+
+func parseLocateCases(out []byte) ([]locateCase, error) {
 	var cases []locateCase
 	for _, line := range bytes.Split(bytes.TrimSpace(out), []byte("\n")) {
 		var c locateCase
@@ -224,4 +249,48 @@ func printLocate(name string, outs []locateOutcome, cli time.Duration) {
 	if cli > 0 {
 		fmt.Printf("\n%s: warm CLI `wayfind locate` end to end, median %s ms\n", name, ms(cli))
 	}
+}
+
+// locateInProcess answers the cases with the engine built in-process as
+// the CLI builds it (symbols from the cache, contents read): accuracy
+// only, for working on the engine.
+func locateInProcess(name, dir string, cases []locateCase, verbose bool) []locateOutcome {
+	ctx := context.Background()
+	ix := workspace.Build([]string{dir}, workspace.Options{})
+	table, _, err := symbols.NewIndexer(symbols.IndexerOptions{}).Sync(ctx, ix)
+	if err != nil {
+		fatal(err)
+	}
+	var cx content.Indexer
+	ci, err := cx.Sync(ctx, ix)
+	if err != nil {
+		fatal(err)
+	}
+	eng := rank.New(ix).WithSymbols(rank.NewSymbolIndex(table)).WithContent(ci)
+	var outs []locateOutcome
+	for _, c := range cases {
+		o := locateOutcome{c: c}
+		t0 := time.Now()
+		res, err := eng.Locate(ctx, rank.LocateRequest{Query: c.Query, Limit: 10})
+		o.elapsed = time.Since(t0)
+		switch {
+		case err != nil:
+			o.got = "error: " + err.Error()
+		case len(res.Results) > 0:
+			o.got, o.confidence = res.Results[0].Path, res.Confidence
+		}
+		outs = append(outs, o)
+		if verbose && o.elapsed > 20*time.Millisecond {
+			fmt.Printf("  slow %s %q: %.1f ms (%v)\n", c.ID, c.Query, float64(o.elapsed.Microseconds())/1000, res.Strategies)
+		}
+		if verbose && o.got != c.Expected {
+			why := ""
+			if res != nil && len(res.Results) > 0 {
+				why = res.Results[0].Reason
+			}
+			fmt.Printf("  miss %s %q: got %s (%.2f; %s), want %s\n", c.ID, c.Query, o.got, o.confidence, why, c.Expected)
+		}
+	}
+	printLocate(name, outs, 0)
+	return outs
 }

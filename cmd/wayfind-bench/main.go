@@ -79,10 +79,13 @@ func main() {
 	mcpBin := flag.String("mcp", "", "measure the bytes this wayfind binary's `mcp` answers find_files with, against a plain listing")
 	locateTrees := flag.String("locate", "", "benchmark locate on these real trees (name=dir,…) beside grep, through -bin's `lsp`")
 	cliSample := flag.Int("cli", 10, "with -locate: time the warm CLI on this many questions a tree")
+	locateCache := flag.String("locate-cases", "", "with -locate: keep the generated questions in this directory and reuse them")
+	seed := flag.Int("seed", 1, "with -locate: the question set's seed")
+	inproc := flag.Bool("inproc", false, "with -locate: answer in-process (accuracy only, no server, grep or CLI)")
 	flag.Parse()
 	if *locateTrees != "" {
 		fmt.Printf("# wayfind locate bench — %s, %d cores (GOMAXPROCS %d), %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version())
-		locateBench(*bin, strings.Split(*locateTrees, ","), *runs, *cliSample, *verbose)
+		locateBench(*bin, strings.Split(*locateTrees, ","), *runs, *cliSample, *verbose, *locateCache, *inproc, *seed)
 		return
 	}
 	if *contentCorpus != "" {

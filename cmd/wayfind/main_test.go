@@ -281,7 +281,7 @@ func TestLocateCommand(t *testing.T) {
 	root, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "locate"))
 	cases := []commandCase{
 		{[]string{"locate", "--root", root, "--format", "text", "--quiet", "where is Socket implemented"}, 0, "src/net/socket_posix.cc:4\n"},
-		{[]string{"locate", "--root", root, "--format", "json", "find cursor binary"}, 0, `"strategies":["file","symbol","content"]`},
+		{[]string{"locate", "--root", root, "--format", "json", "find cursor binary"}, 0, `"strategies":["symbol","file","content"]`},
 		{[]string{"locate", "--root", root, "--format", "json", "where is the flux capacitor"}, 100, `"confidence":0`},
 		{[]string{"locate", "--root", root, "--min-confidence", "3", "x"}, 2, ""},
 		{[]string{"locate", "--root", root}, 2, ""},
