@@ -18,7 +18,6 @@ package content
 import (
 	"bytes"
 	"context"
-	"hash/maphash"
 	"os"
 	"sort"
 	"sync"
@@ -35,19 +34,29 @@ import (
 // files are never searched, whatever their size.
 const DefaultMaxBytes = 256 << 20
 
-// filter is one file's words.
+// filter is one file's words; none for a file that is not text.
 type filter struct {
 	bits    []uint64
 	size    int64
 	modTime int64
 }
 
-var seed = maphash.MakeSeed()
-
 // hashes of a word: two halves of one 64-bit hash, combined as in Kirsch
-// and Mitzenmacher's double hashing.
+// and Mitzenmacher's double hashing. The hash is the same in every
+// process (FNV-1a, its bits then mixed by SplitMix64's finaliser, since
+// FNV's low bits are weak for short words): filters outlive the process
+// that built them (cache.go).
 func hashes(w []byte) (uint32, uint32) {
-	h := maphash.Bytes(seed, w)
+	h := uint64(14695981039346656037)
+	for _, c := range w {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	h ^= h >> 30
+	h *= 0xbf58476d1ce4e5b9
+	h ^= h >> 27
+	h *= 0x94d049bb133111eb
+	h ^= h >> 31
 	return uint32(h), uint32(h>>32) | 1
 }
 
@@ -55,6 +64,9 @@ const (
 	probes      = 6
 	bitsPerWord = 16
 )
+
+// text reports a filter of a text file: one that holds words.
+func (f *filter) text() bool { return len(f.bits) > 0 }
 
 func (f *filter) add(w []byte) {
 	a, b := hashes(w)
@@ -198,14 +210,29 @@ func newFilter(file string) *filter {
 type Index struct {
 	paths   []string // absolute, sorted
 	filters []*filter
+	text    int // files whose filters hold words (the others are not text)
 }
 
-// Len is the number of files indexed.
+// Len is the number of text files indexed: the files a search reads.
 func (ix *Index) Len() int {
 	if ix == nil {
 		return 0
 	}
-	return len(ix.paths)
+	return ix.text
+}
+
+// cursor is lookup for files asked in ascending order.
+func (ix *Index) cursor() func(file string) *filter {
+	j := 0
+	return func(file string) *filter {
+		for j < len(ix.paths) && ix.paths[j] < file {
+			j++
+		}
+		if j < len(ix.paths) && ix.paths[j] == file {
+			return ix.filters[j]
+		}
+		return nil
+	}
 }
 
 func (ix *Index) lookup(file string) *filter {
@@ -222,6 +249,12 @@ type Indexer struct {
 	Workers  int // 0: one per core
 	// Pace, when set, is called before each file is read.
 	Pace func()
+	// CacheDir, when set (and not "-"), is where each root's filters
+	// persist between processes (cache.go): the first Sync starts from
+	// them, and every Sync saves what changed.
+	CacheDir string
+	// Logf, when set, hears of a cache that could not be read or saved.
+	Logf func(string, ...any)
 	mu   sync.Mutex
 	cur  *Index
 }
@@ -239,83 +272,205 @@ func (x *Indexer) Index() *Index {
 // Sync indexes every file of ix, reusing the filter of a file whose size
 // and modification time are unchanged, and drops files that left.
 func (x *Indexer) Sync(ctx context.Context, ix *workspace.Index) (*Index, error) {
+	return x.SyncStat(ctx, ix, nil)
+}
+
+// SyncStat is Sync deciding by stats (workspace.StatFiles of ix, nil to
+// stat each file here) whether a file changed.
+func (x *Indexer) SyncStat(ctx context.Context, ix *workspace.Index, stats []workspace.FileStat) (*Index, error) {
 	files := make([]string, len(ix.Files))
 	for i, f := range ix.Files {
 		files[i] = ix.Abs(f)
 	}
-	return x.update(ctx, files, true)
+	x.mu.Lock()
+	if x.cur == nil && x.cached() {
+		// A new process: start from what the last one knew.
+		var paths []string
+		var filters []*filter
+		for _, root := range ix.Roots {
+			p, f, err := loadCache(x.CacheDir, root)
+			if err != nil {
+				x.logf("content cache of %s not read: %v", root, err)
+			}
+			paths, filters = append(paths, p...), append(filters, f...)
+		}
+		x.cur = newIndex(paths, filters)
+	}
+	x.mu.Unlock()
+	prev := x.Index()
+	next, err := x.update(ctx, files, stats, true)
+	if err == nil && x.cached() && changed(prev, next) {
+		for _, root := range ix.Roots {
+			if err := saveCache(x.CacheDir, root, next); err != nil {
+				x.logf("content cache of %s not saved: %v", root, err)
+			}
+		}
+	}
+	return next, err
+}
+
+func (x *Indexer) cached() bool { return x.CacheDir != "" && x.CacheDir != "-" }
+
+func (x *Indexer) logf(format string, args ...any) {
+	if x.Logf != nil {
+		x.Logf(format, args...)
+	}
+}
+
+// changed reports whether b holds other files or filters than a.
+func changed(a, b *Index) bool {
+	if len(a.paths) != len(b.paths) {
+		return true
+	}
+	for i := range a.paths {
+		if a.paths[i] != b.paths[i] || a.filters[i] != b.filters[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// indexOf makes an index of filters by absolute path.
+func indexOf(m map[string]*filter) *Index {
+	paths := make([]string, 0, len(m))
+	for p := range m {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	filters := make([]*filter, len(paths))
+	for i, p := range paths {
+		filters[i] = m[p]
+	}
+	return newIndex(paths, filters)
+}
+
+// newIndex makes an index of paths and their filters, sorting them when
+// they are not in order already (a workspace's files are, root by root).
+func newIndex(paths []string, filters []*filter) *Index {
+	if !sort.StringsAreSorted(paths) {
+		m := make(map[string]*filter, len(paths))
+		for i, p := range paths {
+			m[p] = filters[i]
+		}
+		return indexOf(m)
+	}
+	ix := &Index{paths: paths, filters: filters}
+	for _, f := range filters {
+		if f.text() {
+			ix.text++
+		}
+	}
+	return ix
 }
 
 // Refresh re-reads the files of ix at or under paths (absolute files or
 // directories that changed, appeared or vanished); files indexed before
 // and gone now are dropped.
 func (x *Indexer) Refresh(ctx context.Context, ix *workspace.Index, paths []string) (*Index, error) {
-	return x.update(ctx, workspace.Affected(ix, paths, x.Index().paths, nil), false)
+	return x.update(ctx, workspace.Affected(ix, paths, x.Index().paths, nil), nil, false)
 }
 
-func (x *Indexer) update(ctx context.Context, files []string, all bool) (*Index, error) {
+// update re-checks files (absolute); stats, when set, are their stats in
+// order.
+func (x *Indexer) update(ctx context.Context, files []string, stats []workspace.FileStat, all bool) (*Index, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	old := x.cur
 	if old == nil {
 		old = &Index{}
 	}
-	next := map[string]*filter{}
-	if !all {
-		for i, p := range old.paths {
-			next[p] = old.filters[i]
-		}
-	}
+	got := make([]*filter, len(files))
 	max := x.MaxBytes
 	if max <= 0 {
 		max = DefaultMaxBytes
 	}
-	pool.Map(ctx, len(files), x.Workers,
+	// Files whose stat matches their filter keep it without a read; only
+	// the others go to the workers (a pass over ten thousand unchanged
+	// files is then a loop, not ten thousand hand-offs).
+	var toRead []int
+	prevOf := old.lookup
+	if sort.StringsAreSorted(files) {
+		prevOf = old.cursor() // one merge pass instead of a search a file
+	}
+	for i, file := range files {
+		if stats != nil {
+			if prev := prevOf(file); prev != nil && stats[i].OK && prev.size == stats[i].Size && prev.modTime == stats[i].ModTime {
+				got[i] = prev
+				continue
+			}
+		}
+		toRead = append(toRead, i)
+	}
+	pool.Map(ctx, len(toRead), x.Workers,
 		func() (struct{}, func()) { return struct{}{}, nil },
 		nil,
-		func(_ struct{}, i int) *filter {
+		func(_ struct{}, k int) *filter {
+			i := toRead[k]
 			if x.Pace != nil {
 				x.Pace()
 			}
-			return readFilter(files[i], old.lookup(files[i]), max)
+			var st *workspace.FileStat
+			if stats != nil {
+				st = &stats[i]
+			}
+			return readFilter(files[i], old.lookup(files[i]), max, st)
 		},
-		func(i int, f *filter) {
+		func(k int, f *filter) { got[toRead[k]] = f })
+	if err := ctx.Err(); err != nil {
+		return x.cur, err
+	}
+	var ix *Index
+	if all {
+		// Every file re-checked: the new index is files, in their order.
+		var paths []string
+		var filters []*filter
+		for i, f := range got {
+			if f != nil {
+				paths, filters = append(paths, files[i]), append(filters, f)
+			}
+		}
+		ix = newIndex(paths, filters)
+	} else {
+		next := make(map[string]*filter, len(old.paths))
+		for i, p := range old.paths {
+			next[p] = old.filters[i]
+		}
+		for i, f := range got {
 			if f == nil {
 				delete(next, files[i])
 			} else {
 				next[files[i]] = f
 			}
-		})
-	if err := ctx.Err(); err != nil {
-		return x.cur, err
-	}
-	ix := &Index{paths: make([]string, 0, len(next))}
-	for p := range next {
-		ix.paths = append(ix.paths, p)
-	}
-	sort.Strings(ix.paths)
-	ix.filters = make([]*filter, len(ix.paths))
-	for i, p := range ix.paths {
-		ix.filters[i] = next[p]
+		}
+		ix = indexOf(next)
 	}
 	x.cur = ix
 	return ix, nil
 }
 
 // readFilter builds a file's filter, or keeps prev when the file has not
-// changed; nil for a file gone, unreadable, too large or binary.
-func readFilter(file string, prev *filter, max int) *filter {
-	st, err := os.Stat(file)
-	if err != nil || !st.Mode().IsRegular() || st.Size() > int64(max) {
+// changed (by st when given, else by a stat here); nil for a file gone or
+// too large, a filter without words for one binary or unreadable.
+func readFilter(file string, prev *filter, max int, st *workspace.FileStat) *filter {
+	if st == nil {
+		fi, err := os.Stat(file)
+		if err != nil || !fi.Mode().IsRegular() {
+			return nil
+		}
+		st = &workspace.FileStat{Size: fi.Size(), ModTime: fi.ModTime().UnixNano(), OK: true}
+	}
+	if !st.OK || st.Size > int64(max) {
 		return nil
 	}
-	if prev != nil && prev.size == st.Size() && prev.modTime == st.ModTime().UnixNano() {
+	if prev != nil && prev.size == st.Size && prev.modTime == st.ModTime {
 		return prev
 	}
 	f := newFilter(file)
 	if f == nil {
-		return nil
+		// Binary or unreadable: remembered as such (no words), so that
+		// the next pass does not open it again while it is unchanged.
+		f = &filter{}
 	}
-	f.size, f.modTime = st.Size(), st.ModTime().UnixNano()
+	f.size, f.modTime = st.Size, st.ModTime
 	return f
 }

@@ -108,7 +108,7 @@ func (ix *Index) Search(ctx context.Context, q Query, opt SearchOptions) ([]Hit,
 				return nil, st, err
 			}
 		}
-		if !m.probe(f) {
+		if !f.text() || !m.probe(f) {
 			continue
 		}
 		if exact >= opt.MaxHits || len(hits) >= opt.MaxHits && m.phrase == nil || read >= opt.MaxRead || time.Now().After(deadline) {

@@ -21,3 +21,21 @@ func HumpAt[T ~string | ~[]byte](s T, i int) bool {
 func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
 func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// Squash lower-cases s and keeps only ASCII letters and digits (other
+// bytes of a UTF-8 sequence are kept as they are): the form in which
+// "AuthMiddleware", "auth_middleware" and "auth-middleware" are one
+// string — how the engine matches names and the symbol cache files them.
+func Squash(s string) string {
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c >= 0x80:
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}

@@ -38,6 +38,7 @@ type Engine struct {
 	trigrams   map[uint32][]int32 // trigram of a squashed stem → stems holding it
 	counters   *sync.Pool         // *counters
 	sym        *SymbolIndex       // nil until symbols are indexed
+	lookup     SymbolLookup       // locate's symbols when there is no sym (the CLI)
 	content    *content.Index     // nil until file contents are indexed
 	rr         Reranker           // nil without a model
 	rro        RerankOptions

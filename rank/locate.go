@@ -111,6 +111,31 @@ type LocateResult struct {
 	Confidence float64
 }
 
+// SymbolLookup is what locate asks of the symbols: the definitions filed
+// under a name key and the members of the types filed under a container
+// key (symbols.Symbol's NameKey and ContainerKey). The engine's
+// SymbolIndex answers it from memory; symbols.Lookup, the CLI's, from the
+// on-disk cache, reading only the entries it needs.
+type SymbolLookup interface {
+	Named(key string) []symbols.Ref
+	Members(key string) []symbols.Ref
+}
+
+// WithSymbolLookup returns an engine whose locate asks src about symbols
+// (when it has no SymbolIndex of its own).
+func (e *Engine) WithSymbolLookup(src SymbolLookup) *Engine {
+	c := *e
+	c.lookup = src
+	return &c
+}
+
+func (e *Engine) symbolLookup() SymbolLookup {
+	if e.sym != nil {
+		return e.sym
+	}
+	return e.lookup // nil or set
+}
+
 // WithContent returns an engine over the same files that also searches
 // their text (locate's recovery) through ci.
 func (e *Engine) WithContent(ci *content.Index) *Engine {
@@ -149,9 +174,9 @@ func (e *Engine) Locate(ctx context.Context, req LocateRequest) (*LocateResult, 
 		q.body = []string{q.phrase} // a quoted name is a name
 	}
 	// 1. Symbols.
-	if e.sym != nil {
+	if src := e.symbolLookup(); src != nil {
 		l.res.Strategies = append(l.res.Strategies, "symbol")
-		l.symbols()
+		l.symbols(src)
 	}
 	// 2. File names, always: a file named the term may be the answer
 	// beside the header that declares it ("command_router").
@@ -296,15 +321,14 @@ const (
 
 // symbols adds the files defining what the body names, reading by
 // reading, until one names something.
-func (l *locator) symbols() {
-	si := l.e.sym
+func (l *locator) symbols(src SymbolLookup) {
 	for _, reading := range l.q.names() {
 		written := strings.Join(reading, "")
-		n, ok := si.bySq[squash(written)]
-		if !ok {
+		refs := src.Named(squash(written))
+		if len(refs) == 0 {
 			continue
 		}
-		l.named = si.names[n].sq
+		l.named = squash(written)
 		l.res.Term = strings.Join(reading, " ")
 		// A reading that dropped words the body had ("to a DynamoDB
 		// table**" read as DynamoDBTable) is a guess: a little less, and
@@ -317,13 +341,12 @@ func (l *locator) symbols() {
 		// "opendir" asks for opendir before openDir.
 		asName := len(reading) == 1
 		var types []string
-		for _, r := range si.names[n].refs {
-			ref := &si.refs[r]
-			id, root, rel, ok := l.fileID(ref.file)
+		for i := range refs {
+			id, root, rel, ok := l.fileID(refs[i].File)
 			if !ok {
 				continue
 			}
-			s := ref.sym
+			s := &refs[i].Symbol
 			if s.Kind.IsType() {
 				types = append(types, s.Name)
 			}
@@ -342,7 +365,7 @@ func (l *locator) symbols() {
 				Reason: fmt.Sprintf("symbol: %s %s", s.Kind, s.Qualified())})
 		}
 		if l.q.impl && len(types) > 0 {
-			l.implementations(types[0])
+			l.implementations(src, types[0])
 		}
 		return
 	}
@@ -350,19 +373,18 @@ func (l *locator) symbols() {
 
 // implementations adds the files defining the methods of the type named
 // l.named: where it is implemented.
-func (l *locator) implementations(typ string) {
-	si := l.e.sym
+func (l *locator) implementations(src SymbolLookup, typ string) {
 	count := map[int32]int{}
 	first := map[int32]*symbols.Symbol{}
-	for _, r := range si.members[l.named] {
-		ref := &si.refs[r]
-		id, _, rel, ok := l.fileID(ref.file)
+	members := src.Members(l.named)
+	for i := range members {
+		id, _, rel, ok := l.fileID(members[i].File)
 		if !ok || isHeader(strings.ToLower(pathExt(rel))) {
 			continue
 		}
 		count[id]++
 		if first[id] == nil {
-			first[id] = ref.sym
+			first[id] = &members[i].Symbol
 		}
 	}
 	for id, n := range count {

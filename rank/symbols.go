@@ -62,18 +62,14 @@ func NewSymbolIndex(t *symbols.Table) *SymbolIndex {
 	t.Each(func(file string, syms []symbols.Symbol) {
 		for i := range syms {
 			s := &syms[i]
-			sq := squash(s.Name)
-			if sq == "" {
-				sq = s.Name
-			}
+			sq := s.NameKey()
 			id, ok := si.bySq[sq]
 			if !ok {
 				id = int32(len(si.names))
 				si.bySq[sq] = id
 				si.names = append(si.names, symName{sq: sq, words: words(s.Name), mask: charMask(sq)})
 			}
-			if s.Kind.IsMember() && s.Container != "" {
-				c := squash(s.Container[strings.LastIndexByte(s.Container, '.')+1:])
+			if c := s.ContainerKey(); c != "" {
 				si.members[c] = append(si.members[c], int32(len(si.refs)))
 			}
 			si.names[id].refs = append(si.names[id].refs, int32(len(si.refs)))
@@ -82,6 +78,29 @@ func NewSymbolIndex(t *symbols.Table) *SymbolIndex {
 		}
 	})
 	return si
+}
+
+// Named returns the definitions filed under key (SymbolLookup).
+func (si *SymbolIndex) Named(key string) []symbols.Ref {
+	n, ok := si.bySq[key]
+	if !ok {
+		return nil
+	}
+	return si.refsOf(si.names[n].refs)
+}
+
+// Members returns the members of the types filed under key
+// (SymbolLookup).
+func (si *SymbolIndex) Members(key string) []symbols.Ref {
+	return si.refsOf(si.members[key])
+}
+
+func (si *SymbolIndex) refsOf(ids []int32) []symbols.Ref {
+	out := make([]symbols.Ref, len(ids))
+	for i, r := range ids {
+		out[i] = symbols.Ref{File: si.refs[r].file, Symbol: *si.refs[r].sym}
+	}
+	return out
 }
 
 // Table is the table the index was built from.

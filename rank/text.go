@@ -6,23 +6,8 @@ import (
 	"wayfind/ident"
 )
 
-// squash lower-cases s and keeps only ASCII letters and digits (other bytes
-// of a UTF-8 sequence are kept as they are): the form in which
-// "AuthMiddleware", "auth_middleware" and "auth-middleware" are one string.
-func squash(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'A' && c <= 'Z':
-			b.WriteByte(c + 'a' - 'A')
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c >= 0x80:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
+// squash is ident.Squash: the one form of a name for matching.
+func squash(s string) string { return ident.Squash(s) }
 
 func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80

@@ -124,7 +124,8 @@ func New(opts Options) *Session {
 	// come first.
 	background := runtime.NumCPU()
 	if !opts.NoContent {
-		s.bg.cx = &content.Indexer{Workers: background, Pace: s.pace}
+		s.bg.cx = &content.Indexer{Workers: background, Pace: s.pace, Logf: opts.Logf,
+			CacheDir: workspace.CacheDirOf(opts.Symbols.CacheDir, opts.Logf)}
 	}
 	if !opts.NoSymbols || !opts.NoContent {
 		so := opts.Symbols

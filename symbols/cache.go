@@ -3,26 +3,33 @@ package symbols
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"sort"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"wayfind/workspace"
 )
 
 // cacheVersion changes whenever the encoding or what extraction produces
 // changes; a cache of another version is discarded. The query files are
 // hashed in as well, so editing a query invalidates old caches by itself.
-const cacheVersion = 1
+const cacheVersion = 2 // 2: the names and members buckets
 
 var (
 	bucketMeta  = []byte("meta")
 	bucketFiles = []byte("files")
 	keyVersion  = []byte("version")
+	// bucketNames files the paths defining a name under its NameKey, and
+	// bucketMembers the paths defining members of a type under its
+	// ContainerKey: where Lookup finds a name without reading every entry.
+	bucketNames   = []byte("names")
+	bucketMembers = []byte("members")
 )
 
 // lockWait bounds how long a cache waits for another wayfind process that
@@ -47,27 +54,13 @@ type Cache struct {
 	logf func(string, ...any)
 }
 
-// DefaultCacheDir is $WAYFIND_CACHE_DIR when set, else
-// os.UserCacheDir()/wayfind.
-func DefaultCacheDir() (string, error) {
-	if d := os.Getenv("WAYFIND_CACHE_DIR"); d != "" {
-		return d, nil
-	}
-	d, err := os.UserCacheDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(d, "wayfind"), nil
-}
-
 // OpenCache returns the cache of root under dir (a directory per root,
 // named by a hash of the root's path). Nothing is read until Load.
 func OpenCache(dir, root string, logf func(string, ...any)) *Cache {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	h := sha256.Sum256([]byte(root))
-	return &Cache{file: filepath.Join(dir, hex.EncodeToString(h[:8]), "symbols.db"), logf: logf}
+	return &Cache{file: filepath.Join(workspace.RootCacheDir(dir, root), "symbols.db"), logf: logf}
 }
 
 // File is the cache's path.
@@ -162,9 +155,11 @@ func (c *Cache) save(put map[string]Entry, del []string) error {
 		}
 		if string(meta.Get(keyVersion)) != string(version) {
 			// First write, or another version's data: start over.
-			if tx.Bucket(bucketFiles) != nil {
-				if err := tx.DeleteBucket(bucketFiles); err != nil {
-					return err
+			for _, b := range [][]byte{bucketFiles, bucketNames, bucketMembers} {
+				if tx.Bucket(b) != nil {
+					if err := tx.DeleteBucket(b); err != nil {
+						return err
+					}
 				}
 			}
 			if err := meta.Put(keyVersion, version); err != nil {
@@ -175,19 +170,119 @@ func (c *Cache) save(put map[string]Entry, del []string) error {
 		if err != nil {
 			return err
 		}
+		links := newLinks()
+		// The names a file defined before leave with its old entry.
+		unlink := func(k string) {
+			if old := files.Get([]byte(k)); old != nil {
+				if e, err := decodeEntry(old); err == nil {
+					links.file(k, e.Symbols, false)
+				}
+			}
+		}
 		for _, k := range del {
+			unlink(k)
 			if err := files.Delete([]byte(k)); err != nil {
 				return err
 			}
 		}
 		for k, e := range put {
+			unlink(k)
+			links.file(k, e.Symbols, true)
 			// A fresh buffer each: bbolt keeps the slice until commit.
 			if err := files.Put([]byte(k), encodeEntry(nil, e)); err != nil {
 				return err
 			}
 		}
-		return nil
+		return links.apply(tx)
 	})
+}
+
+// links are the changes to the name and member buckets of one save: per
+// bucket and key, the paths to add (true) or remove (false), applied
+// once a key however many files change it.
+type links map[string]map[string]map[string]bool
+
+func newLinks() links {
+	return links{string(bucketNames): {}, string(bucketMembers): {}}
+}
+
+// file records that file defines (add) or no longer defines syms' names.
+func (l links) file(file string, syms []Symbol, add bool) {
+	for i := range syms {
+		l.set(bucketNames, syms[i].NameKey(), file, add)
+		if c := syms[i].ContainerKey(); c != "" {
+			l.set(bucketMembers, c, file, add)
+		}
+	}
+}
+
+func (l links) set(bucket []byte, key, file string, add bool) {
+	if key == "" {
+		return // bbolt keys cannot be empty; nothing is filed under no name
+	}
+	m := l[string(bucket)]
+	if m[key] == nil {
+		m[key] = map[string]bool{}
+	}
+	// An add wins over a remove of the same file (a changed file that
+	// keeps the name); removes come first within one save.
+	if add || !m[key][file] {
+		m[key][file] = add
+	}
+}
+
+func (l links) apply(tx *bolt.Tx) error {
+	for _, name := range [][]byte{bucketNames, bucketMembers} {
+		b, err := tx.CreateBucketIfNotExists(name)
+		if err != nil {
+			return err
+		}
+		for key, change := range l[string(name)] {
+			set := map[string]bool{}
+			for _, f := range decodePaths(b.Get([]byte(key))) {
+				set[f] = true
+			}
+			for f, add := range change {
+				if add {
+					set[f] = true
+				} else {
+					delete(set, f)
+				}
+			}
+			if len(set) == 0 {
+				err = b.Delete([]byte(key))
+			} else {
+				err = b.Put([]byte(key), encodePaths(set))
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// encodePaths writes a set of paths sorted, each length-prefixed.
+func encodePaths(set map[string]bool) []byte {
+	paths := make([]string, 0, len(set))
+	for p := range set {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var b []byte
+	for _, p := range paths {
+		b = appendString(b, p)
+	}
+	return b
+}
+
+func decodePaths(b []byte) []string {
+	var out []string
+	d := decoder{b: b}
+	for len(d.b) > 0 && d.err == nil {
+		out = append(out, d.string())
+	}
+	return out
 }
 
 // guard turns a panic inside bbolt (it panics on some corrupt pages) into

@@ -5,6 +5,12 @@
 // It never ranks: rank/ searches the symbols this package produces.
 package symbols
 
+import (
+	"strings"
+
+	"wayfind/ident"
+)
+
 // Kind is an LSP SymbolKind, so front ends pass it through unchanged.
 type Kind uint8
 
@@ -79,6 +85,27 @@ type Symbol struct {
 	Container string
 	Range     Range // the whole definition
 	Select    Range // the name
+}
+
+// NameKey is the form a symbol is filed under, in the cache's name
+// buckets and the engine's index alike: its name squashed (ident.Squash:
+// "ServeMux", "serve_mux" → "servemux"), or the name itself when nothing
+// is left of it.
+func (s *Symbol) NameKey() string {
+	if k := ident.Squash(s.Name); k != "" {
+		return k
+	}
+	return s.Name
+}
+
+// ContainerKey is, for a member (a method, a field), the squashed name of
+// the type it belongs to — the innermost container — and "" for anything
+// else: where a type's methods are implemented is found by it.
+func (s *Symbol) ContainerKey() string {
+	if !s.Kind.IsMember() || s.Container == "" {
+		return ""
+	}
+	return ident.Squash(s.Container[strings.LastIndexByte(s.Container, '.')+1:])
 }
 
 // Qualified is the container chain and the name joined with dots.

@@ -49,7 +49,7 @@ func (t *Table) Each(f func(file string, syms []Symbol)) {
 
 // IndexerOptions configure an Indexer.
 type IndexerOptions struct {
-	// CacheDir holds the per-root caches; "" means DefaultCacheDir, and
+	// CacheDir holds the per-root caches; "" means workspace.DefaultCacheDir, and
 	// "-" turns the cache off.
 	CacheDir string
 	MaxBytes int // per file; 0 means DefaultMaxBytes
@@ -77,14 +77,7 @@ func NewIndexer(opts IndexerOptions) *Indexer {
 	if opts.Logf == nil {
 		opts.Logf = func(string, ...any) {}
 	}
-	if opts.CacheDir == "" {
-		d, err := DefaultCacheDir()
-		if err != nil {
-			opts.Logf("no user cache directory (%v); symbol cache off", err)
-			d = "-"
-		}
-		opts.CacheDir = d
-	}
+	opts.CacheDir = workspace.CacheDirOf(opts.CacheDir, opts.Logf)
 	return &Indexer{opts: opts, table: &Table{files: map[string]*Entry{}}, caches: map[string]*Cache{}}
 }
 

@@ -12,9 +12,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"wayfind/content"
@@ -154,7 +156,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 // done is set when the command is answered already (index) or failed.
 func buildEngine(ctx context.Context, cmd string, opts options, roots []string, out *output, logf func(string, ...any)) (eng *rank.Engine, closeModel func(), code int, done bool) {
 	closeModel = func() {}
+	// One question and exit: garbage is collected only near a bound, not
+	// every few megabytes — a tenth of a short run, given back to it.
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(oneShotMemory)
 	ix := workspace.Build(roots, workspace.Options{Logf: logf})
+	var caches *locateCaches
+	if cmd == "locate" {
+		caches = readLocateCaches(ctx, ix, opts, logf)
+	}
 	eng = rank.New(ix)
 	if model := opts.model.WithEnvironment(); model.Dir != "" && cmd != "symbols" && cmd != "index" {
 		// The optional reranker: without it (or when it cannot load) the
@@ -169,7 +179,10 @@ func buildEngine(ctx context.Context, cmd string, opts options, roots []string, 
 			eng = eng.WithReranker(m, model.RerankOptions())
 		}
 	}
-	if cmd == "symbols" || cmd == "index" || cmd == "locate" || opts.kind != "file" {
+	if caches != nil {
+		return caches.engine(ctx, eng, ix, out, closeModel)
+	}
+	if cmd == "symbols" || cmd == "index" || opts.kind != "file" {
 		x := symbols.NewIndexer(symbols.IndexerOptions{MaxBytes: opts.maxFileBytes, Logf: logf})
 		table, st, err := x.Sync(ctx, ix)
 		if err != nil {
@@ -179,14 +192,6 @@ func buildEngine(ctx context.Context, cmd string, opts options, roots []string, 
 			return nil, closeModel, out.index(ix, st, time.Since(out.start)), true
 		}
 		eng = eng.WithSymbols(rank.NewSymbolIndex(table))
-	}
-	if cmd == "locate" {
-		var cx content.Indexer
-		ci, err := cx.Sync(ctx, ix)
-		if err != nil {
-			return nil, closeModel, out.fail(err), true
-		}
-		eng = eng.WithContent(ci)
 	}
 	return eng, closeModel, 0, false
 }
@@ -416,4 +421,64 @@ func serveLSP(ctx context.Context, args []string, stderr io.Writer) int {
 		}
 	}
 	return lsp.Serve(ctx, os.Stdin, os.Stdout, stderr, lsp.Options{Version: Version})
+}
+
+// oneShotMemory is the heap a one-shot command grows to before it
+// collects garbage: several times what a question over a large tree
+// allocates (Python's 31k files with a site-packages: under 200 MB).
+const oneShotMemory = 1 << 30
+
+// locateCaches are what one locate question reads besides the file
+// index: the symbols the question names, from the symbol cache (brought
+// up to date first) rather than the whole table, and the files' text
+// filters from theirs — both checked against one stat of every file, and
+// read on other goroutines while the engine's file index is built.
+type locateCaches struct {
+	wg    sync.WaitGroup
+	x     *symbols.Indexer
+	lk    *symbols.Lookup
+	lkErr error
+	ci    *content.Index
+	ciErr error
+}
+
+func readLocateCaches(ctx context.Context, ix *workspace.Index, opts options, logf func(string, ...any)) *locateCaches {
+	c := &locateCaches{x: symbols.NewIndexer(symbols.IndexerOptions{MaxBytes: opts.maxFileBytes, Logf: logf})}
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		stats := workspace.StatFiles(ix)
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			cx := content.Indexer{CacheDir: workspace.CacheDirOf("", logf), Logf: logf}
+			c.ci, c.ciErr = cx.SyncStat(ctx, ix, stats)
+		}()
+		c.lk, _, c.lkErr = c.x.Lookup(ctx, ix, stats)
+	}()
+	return c
+}
+
+// engine waits for the caches and gives eng their symbols and contents;
+// closeModel, returned, also releases the symbol cache.
+func (c *locateCaches) engine(ctx context.Context, eng *rank.Engine, ix *workspace.Index, out *output, closeModel func()) (*rank.Engine, func(), int, bool) {
+	c.wg.Wait()
+	switch {
+	case c.lkErr == nil:
+		prev := closeModel
+		closeModel = func() { c.lk.Close(); prev() }
+		eng = eng.WithSymbolLookup(c.lk)
+	case errors.Is(c.lkErr, symbols.ErrNoCache):
+		table, _, err := c.x.Sync(ctx, ix)
+		if err != nil {
+			return nil, closeModel, out.fail(err), true
+		}
+		eng = eng.WithSymbols(rank.NewSymbolIndex(table))
+	default:
+		return nil, closeModel, out.fail(c.lkErr), true
+	}
+	if c.ciErr != nil {
+		return nil, closeModel, out.fail(c.ciErr), true
+	}
+	return eng.WithContent(c.ci), closeModel, 0, false
 }

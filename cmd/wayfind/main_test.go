@@ -348,3 +348,41 @@ func TestFindAcrossPath(t *testing.T) {
 	}
 	runCommands(t, cases)
 }
+
+// TestLocateCachesFollowEdits: each `wayfind locate` is a new process
+// that reads the symbol and text caches the last one left; an edit in
+// between is seen — a new definition, a new phrase, one gone.
+func TestLocateCachesFollowEdits(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel, text string) {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(rel)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, rel), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("pkg/a.go", "package pkg\n\nfunc Alpha() {}\n")
+	write("pkg/b.go", "package pkg\n\n// nothing here yet\n")
+	locate := func(q string) string {
+		cmd := exec.Command(binary, "locate", "--root", dir, "--format", "text", "--quiet", q)
+		out, _ := cmd.Output()
+		return strings.TrimSpace(string(out))
+	}
+	if got := locate("where is Alpha defined"); got != "pkg/a.go:3" {
+		t.Fatalf("Alpha: %q", got)
+	}
+	if got := locate("where is SessionBroker defined"); got != "" {
+		t.Fatalf("before the edit: %q", got)
+	}
+	// Same size and time would hide an edit; a new size shows it.
+	write("pkg/b.go", "package pkg\n\n// SessionBroker hands sessions to the pool of workers\ntype SessionBroker struct{}\n")
+	if got := locate("where is SessionBroker defined"); got != "pkg/b.go:4" {
+		t.Errorf("a definition added: %q", got)
+	}
+	if got := locate(`where is "hands sessions to the pool" handled`); got != "pkg/b.go:3" {
+		t.Errorf("a phrase added: %q", got)
+	}
+	os.Remove(filepath.Join(dir, "pkg/a.go"))
+	if got := locate("where is Alpha defined"); got != "" {
+		t.Errorf("a file removed still answers: %q", got)
+	}
+}

@@ -275,7 +275,7 @@ type indexStats struct {
 func (o *output) index(ix *workspace.Index, st symbols.SyncStats, took time.Duration) int {
 	stats := indexStats{Roots: ix.Roots, Files: len(ix.Files), Parseable: st.Files, Parsed: st.Parsed,
 		FromCache: st.FromCache, Symbols: st.Symbols, IndexMs: ms(took), CacheFiles: []string{}}
-	if dir, err := symbols.DefaultCacheDir(); err == nil {
+	if dir, err := workspace.DefaultCacheDir(); err == nil {
 		for _, r := range ix.Roots {
 			stats.CacheFiles = append(stats.CacheFiles, symbols.OpenCache(dir, r, nil).File())
 		}

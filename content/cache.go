@@ -1,0 +1,151 @@
+package content
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"unsafe"
+
+	"wayfind/workspace"
+)
+
+// The filters of a root persist in one file beside the symbol cache
+// (workspace.RootCacheDir), so that a new process — the CLI's locate, a
+// server starting — reads a file's text again only when its size or
+// modification time changed. The file is written whole, to a temporary
+// name then renamed: a reader sees the old or the new, never a mix, and a
+// crash leaves the old.
+//
+// Layout: cacheMagic, then per file its path relative to the root, size,
+// modification time and the filter's count of 64-bit words (varints; no
+// words for a file that is not text),
+// zeros up to a multiple of 8 bytes from the start, and the words,
+// little-endian. Aligned so, the words are used where they were read
+// (wordsAt): loading a root of ten thousand files allocates no filter.
+const cacheMagic = "wayfind content filters 3\n"
+
+const cacheName = "content.idx"
+
+var errCacheFormat = errors.New("not a content cache of this version")
+
+// loadCache reads root's filters under dir, in the order saved (the
+// workspace's); a missing or unreadable cache has none.
+func loadCache(dir, root string) (paths []string, filters []*filter, err error) {
+	b, err := os.ReadFile(filepath.Join(workspace.RootCacheDir(dir, root), cacheName))
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, nil, nil
+		}
+		return nil, nil, err
+	}
+	if !bytes.HasPrefix(b, []byte(cacheMagic)) {
+		return nil, nil, errCacheFormat
+	}
+	all := b
+	b = b[len(cacheMagic):]
+	prefix := rootPrefix(root)
+	read := func() (uint64, bool) {
+		v, n := binary.Uvarint(b)
+		if n <= 0 {
+			return 0, false
+		}
+		b = b[n:]
+		return v, true
+	}
+	for len(b) > 0 {
+		n, ok := read()
+		if !ok || n > uint64(len(b)) {
+			return nil, nil, errCacheFormat
+		}
+		rel := string(b[:n])
+		b = b[n:]
+		size, ok1 := read()
+		mod, ok2 := read()
+		words, ok3 := read()
+		pad := (8 - (len(all)-len(b))%8) % 8
+		if !ok1 || !ok2 || !ok3 || uint64(pad)+8*words > uint64(len(b)) {
+			return nil, nil, errCacheFormat
+		}
+		b = b[pad:]
+		f := &filter{size: int64(size), modTime: int64(mod)}
+		if words > 0 { // none: a file that is not text
+			f.bits = wordsAt(b[:8*words])
+		}
+		b = b[8*words:]
+		paths = append(paths, prefix+filepath.FromSlash(rel))
+		filters = append(filters, f)
+	}
+	return paths, filters, nil
+}
+
+// saveCache writes the filters of ix's files under root.
+func saveCache(dir, root string, ix *Index) error {
+	d := workspace.RootCacheDir(dir, root)
+	if err := os.MkdirAll(d, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(d, cacheName+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after the rename, nothing is there
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	w.WriteString(cacheMagic)
+	written := len(cacheMagic)
+	var buf []byte
+	prefix := rootPrefix(root)
+	for i, p := range ix.paths {
+		if !strings.HasPrefix(p, prefix) {
+			continue
+		}
+		f := ix.filters[i]
+		rel := filepath.ToSlash(p[len(prefix):])
+		buf = binary.AppendUvarint(buf[:0], uint64(len(rel)))
+		buf = append(buf, rel...)
+		buf = binary.AppendUvarint(buf, uint64(f.size))
+		buf = binary.AppendUvarint(buf, uint64(f.modTime))
+		buf = binary.AppendUvarint(buf, uint64(len(f.bits)))
+		for (written+len(buf))%8 != 0 {
+			buf = append(buf, 0)
+		}
+		for _, word := range f.bits {
+			buf = binary.LittleEndian.AppendUint64(buf, word)
+		}
+		w.Write(buf)
+		written += len(buf)
+	}
+	if err := w.Flush(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), filepath.Join(d, cacheName))
+}
+
+// wordsAt is b's 64-bit little-endian words: b itself seen as words on a
+// little-endian machine when b is aligned (the file's buffer is, and
+// every filter in it starts at a multiple of 8), else a copy.
+func wordsAt(b []byte) []uint64 {
+	n := len(b) / 8
+	if n > 0 && littleEndian && uintptr(unsafe.Pointer(&b[0]))%8 == 0 {
+		return unsafe.Slice((*uint64)(unsafe.Pointer(&b[0])), n)
+	}
+	out := make([]uint64, n)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint64(b[8*i:])
+	}
+	return out
+}
+
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// rootPrefix is what the paths of root's files begin with.
+func rootPrefix(root string) string {
+	return strings.TrimSuffix(root, string(filepath.Separator)) + string(filepath.Separator)
+}

@@ -1,0 +1,75 @@
+package content
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"wayfind/workspace"
+)
+
+// TestCacheRoundTrip: filters saved by one indexer are what the next one
+// loads, bit for bit — text files' words and binary files' marks — and a
+// file changed in between is read again.
+func TestCacheRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"docs/tools.md": "The `cursor_binary` helper is built separately.\n",
+		"a/b/c.go":      "package c\n\nfunc FullRune() {}\n",
+		"blob.bin":      "x\x00y",
+		"odd.txt":       "abc", // sizes that leave the next filter unaligned
+	}
+	for p, text := range files {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
+		os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644)
+	}
+	roots, _ := workspace.CleanRoots([]string{dir})
+	ix := workspace.Build(roots, workspace.Options{})
+	cache := t.TempDir()
+	first := Indexer{CacheDir: cache}
+	a, err := first.Sync(context.Background(), ix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, filters, err := loadCache(cache, roots[0])
+	if err != nil || len(paths) != len(a.paths) {
+		t.Fatalf("loaded %d of %d (%v)", len(paths), len(a.paths), err)
+	}
+	for i := range paths {
+		if paths[i] != a.paths[i] || len(filters[i].bits) != len(a.filters[i].bits) || filters[i].size != a.filters[i].size {
+			t.Fatalf("%s: loaded %+v, saved %+v", paths[i], filters[i], a.filters[i])
+		}
+		for k := range filters[i].bits {
+			if filters[i].bits[k] != a.filters[i].bits[k] {
+				t.Fatalf("%s: word %d differs", paths[i], k)
+			}
+		}
+	}
+	second := Indexer{CacheDir: cache}
+	b, _ := second.Sync(context.Background(), ix)
+	for _, q := range []Query{{Words: []string{"cursor", "binary"}}, {Phrase: "func FullRune"}} {
+		if hits, _, _ := b.Search(context.Background(), q, SearchOptions{}); len(hits) != 1 {
+			t.Errorf("%+v after a reload: %d hits", q, len(hits))
+		}
+	}
+	if b.Len() != 3 {
+		t.Errorf("text files after a reload: %d", b.Len())
+	}
+	os.WriteFile(filepath.Join(dir, "docs/tools.md"), []byte("now about something else entirely\n"), 0o644)
+	third := Indexer{CacheDir: cache}
+	c, _ := third.Sync(context.Background(), ix)
+	if hits, _, _ := c.Search(context.Background(), Query{Words: []string{"cursor", "binary"}}, SearchOptions{}); len(hits) != 0 {
+		t.Errorf("a changed file kept its old words: %v", hits)
+	}
+}
+
+// TestHashesFixed: a filter saved by one process is probed by another,
+// so a word's hashes may not depend on the process (a random seed made
+// every cached filter miss in the next process).
+func TestHashesFixed(t *testing.T) {
+	a, b := hashes([]byte("cursorbinary"))
+	if a != 0xace2be34 || b != 0x88c49033 {
+		t.Errorf("hashes changed: %#x %#x (a new hash needs a new cacheMagic)", a, b)
+	}
+}

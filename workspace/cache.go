@@ -1,0 +1,82 @@
+package workspace
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+)
+
+// DefaultCacheDir is where wayfind's caches live: $WAYFIND_CACHE_DIR when
+// set, else os.UserCacheDir()/wayfind.
+func DefaultCacheDir() (string, error) {
+	if d := os.Getenv("WAYFIND_CACHE_DIR"); d != "" {
+		return d, nil
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "wayfind"), nil
+}
+
+// CacheDirOf is what a cache-directory option means: "" the default
+// (DefaultCacheDir), "-" none — also when there is no default to be had,
+// which logf is told.
+func CacheDirOf(opt string, logf func(string, ...any)) string {
+	if opt != "" {
+		return opt
+	}
+	d, err := DefaultCacheDir()
+	if err != nil {
+		if logf != nil {
+			logf("no user cache directory (%v); caches off", err)
+		}
+		return "-"
+	}
+	return d
+}
+
+// RootCacheDir is where the caches of one workspace root live under the
+// cache directory base (the symbols' database, the content filters): a
+// directory named by a hash of the root's path, so that every process
+// on that root finds the same files and no two roots share them.
+func RootCacheDir(base, root string) string {
+	h := sha256.Sum256([]byte(root))
+	return filepath.Join(base, hex.EncodeToString(h[:8]))
+}
+
+// FileStat is what tells a cached entry of a file from a changed file:
+// its size and modification time (UnixNano), as os.Stat sees them (a
+// link followed). OK is false for a file gone or unreadable.
+type FileStat struct {
+	Size, ModTime int64
+	OK            bool
+}
+
+// StatFiles stats every file of ix, in ix.Files' order, on a few
+// goroutines: one pass that every cache of a one-shot process checks its
+// entries against (a stat costs microseconds; ten thousand, tens of
+// milliseconds).
+func StatFiles(ix *Index) []FileStat {
+	out := make([]FileStat, len(ix.Files))
+	workers := 2 * runtime.GOMAXPROCS(0) // stats wait on the kernel, not the CPU
+	chunk := (len(out) + workers - 1) / workers
+	var wg sync.WaitGroup
+	for lo := 0; lo < len(out); lo += chunk {
+		hi := min(lo+chunk, len(out))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				if fi, err := os.Stat(ix.Abs(ix.Files[i])); err == nil {
+					out[i] = FileStat{Size: fi.Size(), ModTime: fi.ModTime().UnixNano(), OK: true}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
