@@ -638,11 +638,14 @@ func declares(m content.Match, ext string) bool {
 		if after == "" {
 			return false
 		}
+		// gofmt aligns the specs of a const or var block ("fileNamed
+		// = …" with spaces before "="); a statement has one.
+		aligned := strings.HasPrefix(m.Text[m.At+m.Len:], "  ")
 		switch c := after[0]; {
 		case c == ':':
 			return lang != "go" && !strings.HasPrefix(after, "::")
 		case c == '=':
-			return assigned && lang != "go"
+			return assigned && (lang != "go" || aligned)
 		default:
 			return lang == "go" && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '*' || c == '[')
 		}
@@ -656,7 +659,7 @@ func declares(m content.Match, ext string) bool {
 		return true
 	case strings.HasPrefix(before, "func ") && strings.HasSuffix(before, ")") && (strings.HasPrefix(after, "(") || strings.HasPrefix(after, "[")):
 		return true
-	case strings.HasPrefix(after, "::") && !strings.HasSuffix(before, "::"):
+	case lang == "c" && strings.HasPrefix(after, "::") && !strings.HasSuffix(before, "::") && !statementWords[strings.Fields(before)[0]]:
 		return true // C++: "void SessionManager::open() {" implements the class
 	case (lang == "c" || lang == "jvm" || lang == "cs") && after != "" && strings.ContainsRune(";[,=", rune(after[0])) && !strings.HasPrefix(after, "=="):
 		// "Type name;": what comes before is a type, not an expression.

@@ -124,6 +124,7 @@ func TestDeclares(t *testing.T) {
 		{"EmitMetaFile: mpath,", "EmitMetaFile", "go", false},       // a literal's key
 		{"modRoots = append(modRoots, x)", "modRoots", "go", false}, // an assignment
 		{"modRoots := f()", "modRoots", "go", false},
+		{"fileNamed      = symTypeScore + 0.06", "fileNamed", "go", true}, // a const block's aligned spec
 		{"func wild(x int) {", "wild", "go", true},
 		{"func (p *pp) wild(x int) {", "wild", "go", true},
 		{"p.wild(x)", "wild", "go", false},
@@ -143,6 +144,8 @@ func TestDeclares(t *testing.T) {
 		{"if (p->m_type == leaf)", "m_type", "hpp", false},
 		{"x = p->m_type;", "m_type", "hpp", false},
 		{"void SessionManager::open() {}", "SessionManager", "cpp", true},
+		{"match Command::new(program).output() {", "Command", "rs", false}, // a path, in Rust
+		{"return Session::create();", "Session", "cpp", false},
 		{"bound or connected */", "bound", "h", false}, // a comment's line
 		{"// wild bool", "wild", "go", false},
 	}

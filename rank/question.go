@@ -47,6 +47,11 @@ var (
 	// filler words are dropped anywhere, as a last reading, when neither
 	// the body nor its ends name anything: "the function that parses time".
 	filler = set("the", "a", "an", "of", "for", "in", "is", "are", "that", "this", "it", "to", "which", "where", "does", "do", "with", "by", "on")
+	// verbs ask; a question has one, and a second is the body's.
+	verbs = set("find", "locate", "search", "show", "look", "grep", "define", "defines", "contains")
+	// questionWords are frame words that never name anything.
+	questionWords = set("where", "where's", "wheres", "what", "what's", "which", "is", "are", "the", "a", "an",
+		"how", "do", "does", "i", "can", "you", "please", "of", "for", "me", "up")
 	// openers open a question; a quotation follows them.
 	openers     = set("where", "where's", "wheres", "is", "are", "find", "locate", "search", "grep", "show", "me", "look", "up", "please")
 	implWords   = set("implemented", "implementation", "implements")
@@ -105,9 +110,13 @@ func readQuestion(query string) question {
 		toks = append(toks, token{w, loc[0], loc[1]})
 	}
 	i, j := 0, len(toks)
-	seen := map[string]bool{}
-	for i < j && leadFrame[strings.ToLower(toks[i].word)] && !seen[strings.ToLower(toks[i].word)] {
-		seen[strings.ToLower(toks[i].word)] = true
+	seen, verb := map[string]bool{}, false
+	for i < j {
+		w := strings.ToLower(toks[i].word)
+		if !leadFrame[w] || seen[w] || verb && verbs[w] {
+			break // one verb a question: "find search file" looks for search_file
+		}
+		seen[w], verb = true, verb || verbs[w]
 		i++
 	}
 	seen = map[string]bool{}
@@ -117,6 +126,11 @@ func readQuestion(query string) question {
 	}
 	if q.phrase != "" {
 		return q // the rest is frame: "where is "…" handled"
+	}
+	if i == j && i > 0 && !questionWords[strings.ToLower(toks[i-1].word)] {
+		// Nothing left but the frame, and its last word may be the name
+		// asked about: "where is Locate implemented", "where is find".
+		i--
 	}
 	for _, t := range toks[:i] {
 		q.lead = append(q.lead, t.word)

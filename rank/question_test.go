@@ -33,6 +33,9 @@ func TestReadQuestion(t *testing.T) {
 		{q: "get preferred schemes", body: "get|preferred|schemes", text: "get preferred schemes", names: "get preferred schemes"},
 		{q: "find for Base() != nil", body: "Base|=|nil", text: "for Base() != nil", names: "Base = nil|for Base = nil|find for Base = nil"},
 		{q: "where is the", names: ""},
+		{q: "find search file", body: "search|file", text: "search file", names: "search file|search|find search file"},
+		{q: "search for the config loader", body: "config|loader", text: "for the config loader", names: "config loader|the config loader|for the config loader|search for the config loader"},
+		{q: "where is Locate implemented", body: "Locate", text: "Locate", impl: true, names: "Locate|is Locate|where is Locate"},
 	}
 	for _, c := range cases {
 		q := readQuestion(c.q)

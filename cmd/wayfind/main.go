@@ -189,7 +189,13 @@ func buildEngine(ctx context.Context, cmd string, opts options, roots []string, 
 			return nil, closeModel, out.fail(err), true
 		}
 		if cmd == "index" {
-			return nil, closeModel, out.index(ix, st, time.Since(out.start)), true
+			// The text filters too, so that the next locate finds them.
+			cx := content.Indexer{CacheDir: workspace.CacheDirOf("", logf), Logf: logf}
+			ci, err := cx.Sync(ctx, ix)
+			if err != nil {
+				return nil, closeModel, out.fail(err), true
+			}
+			return nil, closeModel, out.index(ix, st, ci.Len(), time.Since(out.start)), true
 		}
 		eng = eng.WithSymbols(rank.NewSymbolIndex(table))
 	}

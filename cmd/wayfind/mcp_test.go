@@ -200,6 +200,12 @@ func TestMCP(t *testing.T) {
 	if len(loc.Results) == 0 || loc.Results[0].Path != "src/net/socket_posix.cc" || loc.Results[0].Via != "symbol" || loc.Results[0].Line != 4 {
 		t.Errorf("locate: %+v", loc)
 	}
+	// An agent quoting text it saw: the phrase, as written, with its line.
+	var phrase struct{ Results []hit }
+	c.tool("locate", map[string]any{"query": `where is "re-sends recorded commands" handled`}, &phrase)
+	if len(phrase.Results) != 1 || phrase.Results[0].Path != "include/replay_service.h" || phrase.Results[0].Via != "content" || phrase.Results[0].Line != 4 {
+		t.Errorf("locate a phrase: %+v", phrase)
+	}
 	var syms struct {
 		Symbols []struct {
 			Name, Kind, Path string

@@ -270,11 +270,14 @@ type indexStats struct {
 	Symbols    int      `json:"symbols"`
 	IndexMs    float64  `json:"indexMs"`
 	CacheFiles []string `json:"cacheFiles"`
+	// TextFiles counts the files whose text locate searches (their
+	// filters cached beside the symbols).
+	TextFiles int `json:"textFiles"`
 }
 
-func (o *output) index(ix *workspace.Index, st symbols.SyncStats, took time.Duration) int {
+func (o *output) index(ix *workspace.Index, st symbols.SyncStats, textFiles int, took time.Duration) int {
 	stats := indexStats{Roots: ix.Roots, Files: len(ix.Files), Parseable: st.Files, Parsed: st.Parsed,
-		FromCache: st.FromCache, Symbols: st.Symbols, IndexMs: ms(took), CacheFiles: []string{}}
+		FromCache: st.FromCache, Symbols: st.Symbols, IndexMs: ms(took), CacheFiles: []string{}, TextFiles: textFiles}
 	if dir, err := workspace.DefaultCacheDir(); err == nil {
 		for _, r := range ix.Roots {
 			stats.CacheFiles = append(stats.CacheFiles, symbols.OpenCache(dir, r, nil).File())
@@ -284,8 +287,8 @@ func (o *output) index(ix *workspace.Index, st symbols.SyncStats, took time.Dura
 	case "json", "jsonl":
 		o.writeJSON(envelope{Meta: o.meta(), Success: true, Result: stats})
 	default:
-		fmt.Fprintf(o.stdout, "%d files, %d in supported languages: %d parsed, %d from the cache; %d symbols in %.0f ms\n",
-			stats.Files, stats.Parseable, stats.Parsed, stats.FromCache, stats.Symbols, stats.IndexMs)
+		fmt.Fprintf(o.stdout, "%d files, %d in supported languages: %d parsed, %d from the cache; %d symbols, %d text files in %.0f ms\n",
+			stats.Files, stats.Parseable, stats.Parsed, stats.FromCache, stats.Symbols, stats.TextFiles, stats.IndexMs)
 		for _, c := range stats.CacheFiles {
 			fmt.Fprintf(o.stdout, "cache: %s\n", c)
 		}
