@@ -5,27 +5,19 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"wayfind/workspace"
 )
 
 // TestCacheRoundTrip: filters saved by one indexer are what the next one
 // loads, bit for bit — text files' words and binary files' marks — and a
 // file changed in between is read again.
 func TestCacheRoundTrip(t *testing.T) {
-	dir := t.TempDir()
-	files := map[string]string{
+	ix := writeTree(t, map[string]string{
 		"docs/tools.md": "The `cursor_binary` helper is built separately.\n",
 		"a/b/c.go":      "package c\n\nfunc FullRune() {}\n",
 		"blob.bin":      "x\x00y",
 		"odd.txt":       "abc", // sizes that leave the next filter unaligned
-	}
-	for p, text := range files {
-		os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
-		os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644)
-	}
-	roots, _ := workspace.CleanRoots([]string{dir})
-	ix := workspace.Build(roots, workspace.Options{})
+	})
+	dir, roots := ix.Roots[0], ix.Roots
 	cache := t.TempDir()
 	first := Indexer{CacheDir: cache}
 	a, err := first.Sync(context.Background(), ix)

@@ -7,8 +7,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
-	"wayfind/workspace"
 )
 
 func TestWords(t *testing.T) {
@@ -36,22 +34,15 @@ func TestWords(t *testing.T) {
 }
 
 func TestSearch(t *testing.T) {
-	dir := t.TempDir()
-	files := map[string]string{
+	ix := writeTree(t, map[string]string{
 		"docs/notes.md":     "# Notes\n\nThe `cursor_binary` tool ships separately.\n",
 		"docs/other.md":     "A cursor and a binary, far apart: cursor ... binary.\n",
 		"src/a.go":          "package a\n\n// uses CursorBinary\nvar x = 1\n",
 		"src/b.txt":         "cursor-binary and Cursor Binary and cursorbinary\n",
 		"src/unrelated.txt": strings.Repeat("nothing to see here\n", 100),
 		"bin/blob.bin":      "cursor_binary\x00\x01",
-	}
-	for p, text := range files {
-		full := filepath.Join(dir, p)
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		os.WriteFile(full, []byte(text), 0o644)
-	}
-	roots, _ := workspace.CleanRoots([]string{dir})
-	ix := workspace.Build(roots, workspace.Options{})
+	})
+	dir, roots := ix.Roots[0], ix.Roots
 	var x Indexer
 	idx, err := x.Sync(context.Background(), ix)
 	if err != nil {
@@ -64,12 +55,7 @@ func TestSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, h := range hits {
-		rel, _ := filepath.Rel(roots[0], h.File)
-		got = append(got, filepath.ToSlash(rel))
-	}
-	sort.Strings(got)
+	got := relPaths(ix, hits)
 	if strings.Join(got, " ") != "docs/notes.md src/a.go src/b.txt" {
 		t.Errorf("hits %v (stats %+v)", got, st)
 	}

@@ -11,9 +11,9 @@ import (
 	"wayfind/workspace"
 )
 
-// searchTree indexes files (relative path → text) and answers q with the
-// relative paths that hold it, in order.
-func searchTree(t *testing.T, files map[string]string, q Query) ([]Hit, []string) {
+// writeTree writes files (relative path → text) under a new directory
+// and returns its workspace index.
+func writeTree(t *testing.T, files map[string]string) *workspace.Index {
 	t.Helper()
 	dir := t.TempDir()
 	for p, text := range files {
@@ -24,7 +24,25 @@ func searchTree(t *testing.T, files map[string]string, q Query) ([]Hit, []string
 		}
 	}
 	roots, _ := workspace.CleanRoots([]string{dir})
-	ix := workspace.Build(roots, workspace.Options{})
+	return workspace.Build(roots, workspace.Options{})
+}
+
+// relPaths are the hits' files relative to ix's root, sorted.
+func relPaths(ix *workspace.Index, hits []Hit) []string {
+	var got []string
+	for _, h := range hits {
+		rel, _ := filepath.Rel(ix.Roots[0], h.File)
+		got = append(got, filepath.ToSlash(rel))
+	}
+	sort.Strings(got)
+	return got
+}
+
+// searchTree indexes files and answers q with the relative paths that
+// hold it, in order.
+func searchTree(t *testing.T, files map[string]string, q Query) ([]Hit, []string) {
+	t.Helper()
+	ix := writeTree(t, files)
 	var x Indexer
 	idx, err := x.Sync(context.Background(), ix)
 	if err != nil {
@@ -34,13 +52,7 @@ func searchTree(t *testing.T, files map[string]string, q Query) ([]Hit, []string
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, h := range hits {
-		rel, _ := filepath.Rel(roots[0], h.File)
-		got = append(got, filepath.ToSlash(rel))
-	}
-	sort.Strings(got)
-	return hits, got
+	return hits, relPaths(ix, hits)
 }
 
 func TestSearchPhrase(t *testing.T) {

@@ -88,29 +88,13 @@ var errStale = errors.New("cache written by another version")
 // process past lockWait is skipped for now.
 func (c *Cache) Load() map[string]Entry {
 	out := map[string]Entry{}
-	if _, err := os.Stat(c.file); err != nil {
-		return out
-	}
-	err := c.guard(func() error {
-		db, err := bolt.Open(c.file, 0o600, &bolt.Options{Timeout: lockWait, ReadOnly: true})
+	err := c.eachEntry(func(k, v []byte) error {
+		e, err := decodeEntry(v)
 		if err != nil {
-			return err
+			return fmt.Errorf("entry %q: %w", k, err)
 		}
-		defer db.Close()
-		return db.View(func(tx *bolt.Tx) error {
-			meta, files := tx.Bucket(bucketMeta), tx.Bucket(bucketFiles)
-			if meta == nil || files == nil || string(meta.Get(keyVersion)) != string(version) {
-				return errStale
-			}
-			return files.ForEach(func(k, v []byte) error {
-				e, err := decodeEntry(v)
-				if err != nil {
-					return fmt.Errorf("entry %q: %w", k, err)
-				}
-				out[string(k)] = e
-				return nil
-			})
-		})
+		out[string(k)] = e
+		return nil
 	})
 	switch {
 	case err == nil:
@@ -122,6 +106,29 @@ func (c *Cache) Load() map[string]Entry {
 		c.remove()
 	}
 	return map[string]Entry{}
+}
+
+// eachEntry calls fn with every entry's key and encoding (valid only
+// during the call), in a read-only transaction; a missing cache has none,
+// one of another version is errStale.
+func (c *Cache) eachEntry(fn func(k, v []byte) error) error {
+	if _, err := os.Stat(c.file); err != nil {
+		return nil
+	}
+	return c.guard(func() error {
+		db, err := bolt.Open(c.file, 0o600, &bolt.Options{Timeout: lockWait, ReadOnly: true})
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		return db.View(func(tx *bolt.Tx) error {
+			meta, files := tx.Bucket(bucketMeta), tx.Bucket(bucketFiles)
+			if meta == nil || files == nil || string(meta.Get(keyVersion)) != string(version) {
+				return errStale
+			}
+			return files.ForEach(fn)
+		})
+	})
 }
 
 // Save writes put and deletes del in one transaction.

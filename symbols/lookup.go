@@ -124,29 +124,12 @@ type head struct {
 // the cache is missing, held or of another version.
 func (c *Cache) heads() map[string]head {
 	out := map[string]head{}
-	if _, err := os.Stat(c.file); err != nil {
-		return out
-	}
-	err := c.guard(func() error {
-		db, err := bolt.Open(c.file, 0o600, &bolt.Options{Timeout: lockWait, ReadOnly: true})
-		if err != nil {
-			return err
+	err := c.eachEntry(func(k, v []byte) error {
+		d := decoder{b: v}
+		if h := (head{size: int64(d.uvarint()), modTime: d.varint()}); d.err == nil {
+			out[string(k)] = h
 		}
-		defer db.Close()
-		return db.View(func(tx *bolt.Tx) error {
-			meta, files := tx.Bucket(bucketMeta), tx.Bucket(bucketFiles)
-			if meta == nil || files == nil || string(meta.Get(keyVersion)) != string(version) {
-				return errStale
-			}
-			return files.ForEach(func(k, v []byte) error {
-				d := decoder{b: v}
-				h := head{size: int64(d.uvarint()), modTime: d.varint()}
-				if d.err == nil {
-					out[string(k)] = h
-				}
-				return nil
-			})
-		})
+		return nil
 	})
 	if err != nil {
 		c.logf("symbol cache %s not read (%v)", c.file, err)
