@@ -33,7 +33,8 @@ type Hit struct {
 	// Exact is true for a phrase found as written (not only in another case).
 	Exact bool
 	Match
-	// Matches are the first maxMatches matches, in order.
+	// Matches are the first maxMatches matches, in order — or, with
+	// SearchOptions.Select, the first maxMatches it selects.
 	Matches []Match
 }
 
@@ -48,8 +49,7 @@ type Match struct {
 	Exact bool
 }
 
-// maxMatches bounds the matches a hit lists: enough for the caller to
-// tell a declaration from a use in a file that mentions a name often.
+// maxMatches bounds the matches a hit lists.
 const maxMatches = 50
 
 // SearchOptions bound a search.
@@ -63,6 +63,10 @@ type SearchOptions struct {
 	Budget time.Duration
 	// MaxHits stops after this many matching files (default 50).
 	MaxHits int
+	// Select, when set, picks the matches a hit lists (Hit.Matches) from
+	// all of a file's: the caller's interest, such as a line declaring a
+	// name among a hundred that use it, wherever it is in the file.
+	Select func(file string, m Match) bool
 }
 
 // Stats says what a search did.
@@ -120,7 +124,11 @@ func (ix *Index) Search(ctx context.Context, q Query, opt SearchOptions) ([]Hit,
 			continue
 		}
 		st.Filtered++
-		h, n, ok := m.verify(file)
+		var sel func(Match) bool
+		if opt.Select != nil {
+			sel = func(mt Match) bool { return opt.Select(file, mt) }
+		}
+		h, n, ok := m.verify(file, sel)
 		read += n
 		st.Read++
 		if ok {
@@ -207,7 +215,7 @@ func (m *matcher) probe(f *filter) bool {
 // verify reads file a chunk at a time and finds its matches: their count
 // and the first one's line (a phrase's first match as written, when there
 // is one). n is the bytes read.
-func (m *matcher) verify(file string) (h Hit, n int64, ok bool) {
+func (m *matcher) verify(file string, sel func(Match) bool) (h Hit, n int64, ok bool) {
 	h.File = file
 	lines := 0 // lines before the current chunk
 	var low []byte
@@ -227,7 +235,7 @@ func (m *matcher) verify(file string) (h Hit, n int64, ok bool) {
 				h.Match = at
 				placed = true
 			}
-			if len(h.Matches) < maxMatches {
+			if len(h.Matches) < maxMatches && (sel == nil || sel(at)) {
 				h.Matches = append(h.Matches, at)
 			}
 			h.Exact = h.Exact || exact

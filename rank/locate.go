@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"wayfind/content"
 	"wayfind/symbols"
@@ -447,6 +448,14 @@ func namedAs(stem string, body []string) bool {
 // reading on costs milliseconds a file.
 const maxContentHits = 20
 
+// maxNameHits and nameBudget bound the search for a name's declaration
+// among the files that mention it (a field used in sixty files, declared
+// in one): more files than a phrase's, for a bounded time.
+const (
+	maxNameHits = 80
+	nameBudget  = 30 * time.Millisecond
+)
+
 // maxLocateFiles bounds the file names the file step considers.
 const maxLocateFiles = 20
 
@@ -492,10 +501,17 @@ type contentHit struct {
 
 // search runs a content query over the engine's files.
 func (l *locator) search(ctx context.Context, q content.Query) ([]contentHit, error) {
-	hits, _, err := l.e.content.Search(ctx, q, content.SearchOptions{
+	opt := content.SearchOptions{
 		Keep:    func(file string) bool { _, _, _, ok := l.fileID(file); return ok },
 		MaxHits: maxContentHits,
-	})
+	}
+	if q.Whole {
+		// A name: the file declaring it may come after many that use it,
+		// and the line declaring it after many uses in its file.
+		opt.MaxHits, opt.Budget = maxNameHits, nameBudget
+		opt.Select = func(file string, m content.Match) bool { return declares(m, pathExt(file)) }
+	}
+	hits, _, err := l.e.content.Search(ctx, q, opt)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, err
