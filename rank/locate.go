@@ -169,7 +169,7 @@ func (e *Engine) Locate(ctx context.Context, req LocateRequest) (*LocateResult, 
 		if err := l.phrase(ctx, q.phrase, phraseQuoted); err != nil {
 			return nil, err
 		}
-		return l.finish(limit), nil
+		return l.inContext(ctx, req.Query, min, limit)
 	}
 	if q.phrase != "" {
 		q.body = []string{q.phrase} // a quoted name is a name
@@ -200,6 +200,37 @@ func (e *Engine) Locate(ctx context.Context, req LocateRequest) (*LocateResult, 
 		}
 		if !ok {
 			break
+		}
+	}
+	return l.inContext(ctx, req.Query, min, limit)
+}
+
+// inContext finishes a question that quoted part of a longer text ("find
+// There's no 'user-agent' header") when the quotation alone was not
+// enough: the whole text, found, holds the quotation in its context.
+func (l *locator) inContext(ctx context.Context, query string, min float64, limit int) (*LocateResult, error) {
+	if l.q.embedded && l.confidence() < min && l.e.content != nil {
+		if whole := readQuestionQuoted(query, false); whole.quotation() {
+			before := map[int32]float64{}
+			for _, h := range l.res.Results {
+				before[h.File] = h.Score
+			}
+			if err := l.phrase(ctx, whole.text, phraseInContext); err != nil {
+				return nil, err
+			}
+			// Found in context, the files holding the quotation alone
+			// answer only part of the question.
+			found := 0
+			for _, h := range l.res.Results {
+				if s, ok := before[h.File]; !ok || s != h.Score {
+					found++
+				}
+			}
+			for i := range l.res.Results {
+				if h := &l.res.Results[i]; found > 0 && h.Score == before[h.File] {
+					h.Score *= droppedWords
+				}
+			}
 		}
 	}
 	return l.finish(limit), nil
@@ -309,7 +340,10 @@ const (
 	// stand are less certainly a quotation. In another case, each less.
 	phraseQuoted   = 0.95
 	phraseUnquoted = 0.9
-	phraseFolded   = 0.05
+	// phraseInContext: quoted text found with the words around it in
+	// the question — more specific than the quotation alone.
+	phraseInContext = phraseQuoted + 0.02
+	phraseFolded    = 0.05
 	// minPhraseWords: an unquoted body is searched as a phrase only when
 	// it is this long — shorter, it is a name's words ("cursor binary"),
 	// which the words step finds joined or apart.
@@ -475,7 +509,9 @@ func (l *locator) definedElsewhere(root int, p string) float64 {
 // phrase adds the files holding text as written (score), or in another
 // case (a little less) when none holds it so.
 func (l *locator) phrase(ctx context.Context, text string, score float64) error {
-	l.res.Strategies = append(l.res.Strategies, "phrase")
+	if n := len(l.res.Strategies); n == 0 || l.res.Strategies[n-1] != "phrase" {
+		l.res.Strategies = append(l.res.Strategies, "phrase")
+	}
 	hits, err := l.search(ctx, content.Query{Phrase: text})
 	if err != nil {
 		return err

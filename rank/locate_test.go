@@ -172,6 +172,9 @@ func TestLocateText(t *testing.T) {
 		"read/file.go":     "package read\n\nfunc ReadFile(name string) ([]byte, error) { return nil, nil }\n",
 		"read/readfile.md": "# notes\n",
 		"go/build/read.go": "package build\n\nfunc read() {}\n",
+		"http/headers.js":  "// There's no 'user-agent' header by default\nconst h = {};\n",
+		"http/options.js":  "const d = {'user-agent': 'got'};\n",
+		"http/agent.js":    "// sets 'user-agent' from the options\n",
 	}
 	for p, text := range files {
 		os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
@@ -196,6 +199,8 @@ func TestLocateText(t *testing.T) {
 		{"where is widPresent", "fmt/format.go", "content", true},
 		{"find read file", "read/file.go", "file", true}, // named so, and ReadFile is defined there: they agree
 		{`"nothing like this anywhere"`, "", "", false},
+		// A quotation inside a longer text: the whole text, found, wins.
+		{"find There's no 'user-agent' header", "http/headers.js", "content", true},
 	}
 	for _, c := range cases {
 		res, err := e.Locate(context.Background(), LocateRequest{Query: c.query})

@@ -16,8 +16,10 @@ import (
 
 // question is a locate query read.
 type question struct {
-	// phrase is quoted text, verbatim ("" when nothing is quoted).
-	phrase string
+	// phrase is quoted text, verbatim ("" when nothing is quoted);
+	// embedded, when the question has words of its own beside it.
+	phrase   string
+	embedded bool
 	// lead is the frame's leading words, in their case: "get preferred
 	// schemes" may be a name after all (_get_preferred_schemes).
 	lead []string
@@ -47,6 +49,8 @@ var (
 	// filler words are dropped anywhere, as a last reading, when neither
 	// the body nor its ends name anything: "the function that parses time".
 	filler = set("the", "a", "an", "of", "for", "in", "is", "are", "that", "this", "it", "to", "which", "where", "does", "do", "with", "by", "on")
+	// askWords open a question after which "is"/"are" are frame too.
+	askWords = set("where", "what", "which", "how", "who")
 	// verbs ask; a question has one, and a second is the body's.
 	verbs = set("find", "locate", "search", "show", "look", "grep", "define", "defines", "contains")
 	// questionWords are frame words that never name anything.
@@ -76,10 +80,15 @@ var fields = regexp.MustCompile(`\S+`)
 // it.
 const wordTrim = "?!.,;:'\"`()"
 
-func readQuestion(query string) question {
+func readQuestion(query string) question { return readQuestionQuoted(query, true) }
+
+// readQuestionQuoted reads query, with quotes marking a phrase or, when
+// quotes is false, as plain words (the fallback for a quotation inside a
+// longer text: "find There's no 'user-agent' header").
+func readQuestionQuoted(query string, quotes bool) question {
 	var q question
 	rest := query
-	if m := quoted.FindStringSubmatchIndex(query); m != nil {
+	if m := quoted.FindStringSubmatchIndex(query); quotes && m != nil {
 		for g := 1; g <= 3; g++ {
 			if m[2*g] >= 0 {
 				q.phrase = query[m[2*g]:m[2*g+1]]
@@ -104,19 +113,19 @@ func readQuestion(query string) question {
 				continue
 			}
 		}
-		lw := strings.ToLower(w)
-		q.impl = q.impl || implWords[lw]
-		q.define = q.define || defineWords[lw]
 		toks = append(toks, token{w, loc[0], loc[1]})
 	}
 	i, j := 0, len(toks)
-	seen, verb := map[string]bool{}, false
+	seen, verb, asked := map[string]bool{}, false, false
 	for i < j {
 		w := strings.ToLower(toks[i].word)
-		if !leadFrame[w] || seen[w] || verb && verbs[w] {
-			break // one verb a question: "find search file" looks for search_file
+		if !leadFrame[w] || seen[w] || verb && verbs[w] || (w == "is" || w == "are") && !asked {
+			// One verb a question ("find search file" looks for
+			// search_file); "is" only after "where", "what"… ("is
+			// request" is isRequest).
+			break
 		}
-		seen[w], verb = true, verb || verbs[w]
+		seen[w], verb, asked = true, verb || verbs[w], asked || askWords[w]
 		i++
 	}
 	seen = map[string]bool{}
@@ -124,13 +133,31 @@ func readQuestion(query string) question {
 		seen[strings.ToLower(toks[j-1].word)] = true
 		j--
 	}
-	if q.phrase != "" {
-		return q // the rest is frame: "where is "…" handled"
+	if i == j && q.phrase == "" {
+		// Nothing left but the frame, and one of its words may be the
+		// name asked about: "where is Locate implemented", "where is
+		// find", "Implementation".
+		switch {
+		case i > 0 && !questionWords[strings.ToLower(toks[i-1].word)]:
+			i--
+		case j < len(toks) && !questionWords[strings.ToLower(toks[j].word)]:
+			j++
+		}
 	}
-	if i == j && i > 0 && !questionWords[strings.ToLower(toks[i-1].word)] {
-		// Nothing left but the frame, and its last word may be the name
-		// asked about: "where is Locate implemented", "where is find".
-		i--
+	// What is asked is read from the frame only.
+	for k, t := range toks {
+		if k < i || k >= j || q.phrase != "" {
+			lw := strings.ToLower(t.word)
+			q.impl = q.impl || implWords[lw]
+			q.define = q.define || defineWords[lw]
+		}
+	}
+	if q.phrase != "" {
+		// The rest is frame ("where is "…" handled"), or the quotation
+		// sits inside longer text, which is tried as it stands when the
+		// phrase alone is not enough (Locate).
+		q.embedded = i < j
+		return q
 	}
 	for _, t := range toks[:i] {
 		q.lead = append(q.lead, t.word)
