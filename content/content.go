@@ -77,8 +77,17 @@ func (f *filter) add(w []byte) {
 	}
 }
 
-func (f *filter) has(w []byte) bool {
+// hashed is a word's hashes, computed once for all the filters a query
+// probes.
+type hashed struct{ a, b uint32 }
+
+func hashOf(w []byte) hashed {
 	a, b := hashes(w)
+	return hashed{a, b}
+}
+
+func (f *filter) has(h hashed) bool {
+	a, b := h.a, h.b
 	n := uint32(len(f.bits) * 64)
 	for i := uint32(0); i < probes; i++ {
 		k := (a + i*b) % n

@@ -161,7 +161,7 @@ type matcher struct {
 	whole  bool
 	phrase []byte // as written (phrases only)
 	// The filter test: all of any one of these sets of words.
-	probes [][][]byte
+	probes [][]hashed
 }
 
 func newMatcher(q Query) (*matcher, error) {
@@ -181,7 +181,7 @@ func newMatcher(q Query) (*matcher, error) {
 				all = append(all, append([]byte(nil), w...))
 			}
 		})
-		m.probes = [][][]byte{all}
+		m.probes = [][]hashed{hashAll(all)}
 		return m, nil
 	}
 	lw := make([]string, len(q.Words))
@@ -192,13 +192,13 @@ func newMatcher(q Query) (*matcher, error) {
 	}
 	// The words side by side — all of them as one identifier
 	// ("cursorbinary"), or each adjacent pair as neighbours.
-	m.probes = [][][]byte{{[]byte(strings.Join(lw, ""))}}
+	m.probes = [][]hashed{{hashOf([]byte(strings.Join(lw, "")))}}
 	if len(lw) > 1 {
 		var pairs [][]byte
 		for i := 0; i+1 < len(lw); i++ {
 			pairs = append(pairs, []byte(lw[i]+lw[i+1]))
 		}
-		m.probes = append(m.probes, pairs)
+		m.probes = append(m.probes, hashAll(pairs))
 	}
 	return m, nil
 }
@@ -273,13 +273,21 @@ func place(chunk []byte, at, end, lines int) Match {
 	return m
 }
 
-func hasAll(f *filter, words [][]byte) bool {
+func hasAll(f *filter, words []hashed) bool {
 	for _, w := range words {
 		if !f.has(w) {
 			return false
 		}
 	}
 	return true
+}
+
+func hashAll(words [][]byte) []hashed {
+	out := make([]hashed, len(words))
+	for i, w := range words {
+		out[i] = hashOf(w)
+	}
+	return out
 }
 
 func utf16Len(b []byte) int {

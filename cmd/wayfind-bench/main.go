@@ -90,6 +90,11 @@ func main() {
 	}
 	if *contentCorpus != "" {
 		fmt.Printf("# wayfind content bench — %s, %d cores (GOMAXPROCS %d), %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version())
+		if *cpuprofile != "" {
+			f, _ := os.Create(*cpuprofile)
+			pprof.StartCPUProfile(f)
+			defer pprof.StopCPUProfile()
+		}
 		contentBench(*corpora, *work, *contentCorpus)
 		return
 	}
