@@ -127,7 +127,7 @@ func Serve(ctx context.Context, in io.ReadCloser, out io.Writer, stderr io.Write
 	select {
 	case code = <-s.exit:
 	case <-s.conn.Done():
-		s.logf("input closed; exiting")
+		s.logf("input closed (%v); exiting", s.conn.Err())
 		code = s.exitCode()
 	case <-ctx.Done():
 		code = s.exitCode()
