@@ -239,6 +239,10 @@ func TestNeovimPlugin(t *testing.T) {
 				N      int    `json:"n"`
 			} `json:"offered"`
 		} `json:"select"`
+		Recent struct {
+			At place   `json:"at"`
+			QF []entry `json:"qf"`
+		} `json:"recent"`
 		Clients int `json:"clients"`
 	}
 	if err := json.Unmarshal(data, &r); err != nil {
@@ -280,7 +284,15 @@ func TestNeovimPlugin(t *testing.T) {
 	if rel(r.GF.File) != "include/session.h" {
 		t.Errorf("gf: %+v", r.GF)
 	}
-	if rel(r.Select.At.File) != "src/command_router.cpp" || r.Select.Offered.N < 2 || !strings.Contains(r.Select.Offered.First, "command_router.cpp:1") {
+	// Visited last (session.cpp, current, left out), then main.cpp (opened:
+	// didOpen counts), replay_service.h (entered and kept).
+	if len(r.Recent.QF) < 3 || rel(r.Recent.QF[0].File) != "src/main.cpp" || rel(r.Recent.QF[1].File) != "include/replay_service.h" ||
+		r.Recent.QF[0].Text != "1.00 history:recent" {
+		t.Errorf(":WayfindFind with no words (recent files): %+v", r.Recent)
+	}
+	// Two names equally good; the current buffer (include/session.h, where
+	// gf left it) puts the header beside it first.
+	if rel(r.Select.At.File) != "include/command_router.h" || r.Select.Offered.N < 2 || !strings.Contains(r.Select.Offered.First, "command_router.h:1") {
 		t.Errorf("select = true: %+v", r.Select)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 	"unicode/utf8"
+	"wayfind/history"
 
 	"go.lsp.dev/protocol"
 
@@ -131,7 +132,7 @@ func (s *server) documentNotification(ctx context.Context, method string, raw js
 		d := newDocument(uri, p.TextDocument.Version, p.TextDocument.Text)
 		s.docs[uri] = d
 		if d.path != "" {
-			s.sess.Visit(d.path)
+			s.sess.Visit(d.path, history.Open)
 		}
 		s.scheduleDiagnostics(d)
 	case "textDocument/didChange":

@@ -162,6 +162,7 @@ func (s *server) files(ctx context.Context, raw json.RawMessage) (any, int, erro
 		Threshold float64 `json:"threshold"`
 		Impl      bool    `json:"impl"`
 		Exact     bool    `json:"exact"`
+		Current   string  `json:"current"` // the active file's URI
 	}
 	if err := decode(raw, &p); err != nil {
 		return nil, 0, err
@@ -169,7 +170,7 @@ func (s *server) files(ctx context.Context, raw json.RawMessage) (any, int, erro
 	if err := required(p.Query); err != nil {
 		return nil, 0, err
 	}
-	return s.service().Find(ctx, service.FindParams{Query: *p.Query, Limit: p.Limit, Threshold: p.Threshold, Impl: p.Impl, Exact: p.Exact})
+	return s.service().Find(ctx, service.FindParams{Query: *p.Query, Limit: p.Limit, Threshold: p.Threshold, Impl: p.Impl, Exact: p.Exact, Current: p.Current})
 }
 
 func (s *server) locate(ctx context.Context, raw json.RawMessage) (any, int, error) {
@@ -177,6 +178,7 @@ func (s *server) locate(ctx context.Context, raw json.RawMessage) (any, int, err
 		Query         *string `json:"query"`
 		Limit         int     `json:"limit"`
 		MinConfidence float64 `json:"minConfidence"` // an extension: where the cascade stops
+		Current       string  `json:"current"`       // the active file's URI
 	}
 	if err := decode(raw, &p); err != nil {
 		return nil, 0, err
@@ -184,7 +186,7 @@ func (s *server) locate(ctx context.Context, raw json.RawMessage) (any, int, err
 	if err := required(p.Query); err != nil {
 		return nil, 0, err
 	}
-	return s.service().Locate(ctx, service.LocateParams{Query: *p.Query, Limit: p.Limit, MinConfidence: p.MinConfidence})
+	return s.service().Locate(ctx, service.LocateParams{Query: *p.Query, Limit: p.Limit, MinConfidence: p.MinConfidence, Current: p.Current})
 }
 
 func (s *server) alternate(ctx context.Context, raw json.RawMessage) (any, int, error) {

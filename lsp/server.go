@@ -484,13 +484,20 @@ func (s *server) didChangeWorkspaceFolders(_ context.Context, _ *session.Session
 	s.changeFolders(p.Event)
 }
 
-// visited is find/visited: a file the user or an agent looked at.
+// visited is find/visited: a file the user or an agent looked at, and
+// why (open, focus, agent). A notification has no answer, so bad params
+// are logged.
 func (s *server) visited(_ context.Context, sess *session.Session, raw json.RawMessage) {
 	var p struct {
-		URI string `json:"uri"`
+		URI    string `json:"uri"`
+		Reason string `json:"reason"`
 	}
-	if decode(raw, &p) == nil && p.URI != "" {
-		sess.Visit(p.URI)
+	if err := decode(raw, &p); err != nil {
+		s.logf("find/visited: %v", err)
+		return
+	}
+	if err := service.New(sess).Visit(p.URI, p.Reason); err != nil {
+		s.logf("find/visited: %v", err)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"wayfind/history"
 	"wayfind/rank"
 	"wayfind/service"
 	"wayfind/session"
@@ -108,12 +109,13 @@ func New(sess *session.Session, o Options) *mcp.Server {
 			if strings.TrimSpace(in.Path) == "" {
 				return answer(nil, rank.InputError("path is required"))
 			}
-			out, _, err := svc.Resolve(ctx, service.ResolveParams{Path: in.Path, From: in.From, History: in.History, Limit: orDefault(in.Limit, resolveLimit)})
+			out, _, err := svc.Resolve(ctx, service.ResolveParams{Path: in.Path, From: in.From, History: in.History,
+				Limit: orDefault(in.Limit, resolveLimit), Record: history.Agent})
 			return answer(resolveOf(roots(), out), err)
 		})
 	mcp.AddTool(server, tool[findFilesIn]("find_files", "Find files by name", true,
 		"Use to find files when you know roughly what one is called or where it is: a few letters of the directory and the name (nethttpserver, buicatfil), words in any order, typos are fine. "+
-			"Returns root-relative paths, best first; far cheaper than listing the tree. Not for text inside files: use locate."),
+			"Returns root-relative paths, best first; far cheaper than listing the tree. An empty query lists the files looked at most recently. Not for text inside files: use locate."),
 		func(ctx context.Context, _ *mcp.CallToolRequest, in findFilesIn) (*mcp.CallToolResult, any, error) {
 			out, _, err := svc.Find(ctx, service.FindParams{Query: in.Query, Limit: in.Limit, Impl: in.Impl})
 			return answer(filesOf(roots(), out), err)

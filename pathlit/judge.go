@@ -39,7 +39,7 @@ type Ref struct {
 //     include/net/socket.h): a link, not broken;
 //   - anything else the engine confidently resolves is broken, with Fix.
 func Judge(ctx context.Context, eng *rank.Engine, docPath string, lit Literal) (Ref, bool) {
-	res, err := eng.Resolve(ctx, rank.ResolveRequest{Path: lit.Text, From: docPath, History: []string{}, Limit: 1})
+	res, err := eng.Resolve(ctx, rank.ResolveRequest{Path: lit.Text, From: docPath, History: []rank.Visit{}, Limit: 1})
 	if err != nil || res.Resolved == nil {
 		return Ref{}, false
 	}

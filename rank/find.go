@@ -58,6 +58,12 @@ type FindRequest struct {
 	Exact bool
 	// Impl prefers implementation files over headers.
 	Impl bool
+	// Current is the file the user is in, and History where they have
+	// been (affinity.go): among equally good matches the nearer comes
+	// first. With nothing typed, Find lists History's files in its order,
+	// Current left out.
+	Current string
+	History []Visit
 }
 
 // Match is one find result.
@@ -83,11 +89,15 @@ const DefaultThreshold = 0.3
 
 // Find is the typo-tolerant fuzzy file search.
 func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error) {
+	if strings.TrimSpace(req.Query) == "" {
+		return e.visited(req), nil
+	}
 	q, err := ParseFind(req.Query)
 	if err != nil {
 		return nil, err
 	}
-	f := finder{e: e, q: &q, req: req, limit: resultLimit(req.Limit), threshold: req.Threshold}
+	f := finder{e: e, q: &q, req: req, limit: ResultLimit(req.Limit), threshold: req.Threshold,
+		aff: e.newAffinity(req.Current, req.History)}
 	if f.threshold <= 0 {
 		f.threshold = DefaultThreshold
 	}
@@ -144,6 +154,7 @@ type finder struct {
 	req         FindRequest
 	limit, keep int
 	threshold   float64
+	aff         *affinity
 	aboveTypos  int // files no typo reading can outrank (exact when no dir or ext factor applies)
 	abovePaths  int // likewise for path readings
 }
@@ -226,7 +237,7 @@ func (f *finder) merge(hits map[int32]nameMatch, paths map[int32]Match) ([]Match
 				m.Score, m.Reason, m.MatchedIn = pm.Score, pm.Reason, pm.MatchedIn
 			}
 		}
-		m.Score = e.tieBreak(q, m.File, m.Score)
+		m.Score = e.tieBreak(q, m.File, m.Score) + affinityBonus*f.aff.of(e, m.File).value
 		if m.Score >= f.threshold {
 			top.push(m)
 		}
@@ -285,12 +296,41 @@ func (f *finder) typoFallback(ctx context.Context, out []Match) ([]Match, error)
 	return top.sorted(), nil
 }
 
+// visited is Find with nothing typed: the history's files in the order
+// given (the service gives the most recent first), each once, only files
+// of the index, the current one left out — what a picker shows before
+// the first keystroke.
+func (e *Engine) visited(req FindRequest) *FindResult {
+	limit := ResultLimit(req.Limit)
+	res := &FindResult{Matches: []Match{}, TotalSearched: len(e.files)}
+	curRoot, curRel, curOK := e.refFile(req.Current)
+	seen := map[int32]bool{}
+	for _, v := range req.History {
+		root, rel, ok := e.refFile(v.File)
+		if !ok || curOK && root == curRoot && rel == curRel {
+			continue
+		}
+		id, ok := e.byPath[root][rel]
+		if !ok || seen[id] {
+			continue
+		}
+		seen[id] = true
+		if len(res.Matches) == limit {
+			res.Truncated = true
+			break
+		}
+		res.Matches = append(res.Matches, Match{File: id, Root: root, Path: rel, Score: 1, MatchedIn: inHistory, Reason: "history:recent"})
+	}
+	return res
+}
+
 // MatchedIn values are shared, never modified.
 var (
 	inFilename   = []string{"filename"}
 	inFileAndDir = []string{"filename", "directory"}
 	inDirAndFile = []string{"directory", "filename"}
 	inSymbol     = []string{"symbol"}
+	inHistory    = []string{"history"}
 )
 
 // scoreFile applies directory terms, the extension and the impl preference
@@ -326,12 +366,15 @@ func (e *Engine) scoreFile(q *FindQuery, id int32, nm nameMatch, impl bool) Matc
 // Tie-breaks between otherwise equal matches, each smaller than any gap
 // the scorer means (its classes are 0.02 or more apart, and output is
 // rounded to 0.001): the file whose name has the query's exact case wins
-// ("Lists.php" → lib/Lists.php before lists.php), and a test, fixture or
-// generated file never outranks the source file it stands beside.
+// ("Lists.php" → lib/Lists.php before lists.php), a test, fixture or
+// generated file never outranks the source file it stands beside, and
+// among the rest the file nearer where the user works (affinity.go) comes
+// first — weaker evidence than the case typed, so at most half a step.
 const (
-	tieEps     = 0.002
-	caseBonus  = tieEps
-	auxPenalty = 2 * tieEps
+	tieEps        = 0.002
+	caseBonus     = tieEps
+	auxPenalty    = 2 * tieEps
+	affinityBonus = tieEps / 2
 )
 
 func (e *Engine) tieBreak(q *FindQuery, id int32, score float64) float64 {

@@ -88,6 +88,10 @@ type LocateRequest struct {
 	Limit int
 	// MinConfidence stops the cascade once reached (0: DefaultMinConfidence).
 	MinConfidence float64
+	// Current and History say where the user works (affinity.go): among
+	// answers of equal score, the nearer comes first.
+	Current string
+	History []Visit
 }
 
 // LocateHit is one answer and the strategy that found it.
@@ -158,12 +162,13 @@ func (e *Engine) Locate(ctx context.Context, req LocateRequest) (*LocateResult, 
 	if min <= 0 {
 		min = DefaultMinConfidence
 	}
-	limit := resultLimit(req.Limit)
+	limit := ResultLimit(req.Limit)
 	term := q.phrase
 	if term == "" {
 		term = strings.Join(q.body, " ")
 	}
-	l := &locator{e: e, q: &q, res: &LocateResult{Term: term, Impl: q.impl, Strategies: []string{}, Results: []LocateHit{}}, hits: map[int32]int{}}
+	l := &locator{e: e, q: &q, res: &LocateResult{Term: term, Impl: q.impl, Strategies: []string{}, Results: []LocateHit{}}, hits: map[int32]int{},
+		aff: e.newAffinity(req.Current, req.History)}
 	if q.phrase != "" && !identifier.MatchString(q.phrase) {
 		// Quoted text is what to find, as written.
 		if err := l.phrase(ctx, q.phrase, phraseQuoted); err != nil {
@@ -250,6 +255,7 @@ type locator struct {
 	res     *LocateResult
 	hits    map[int32]int // file → index in res.Results
 	tried   map[string]bool
+	aff     *affinity
 }
 
 // add keeps each file once, with its best evidence.
@@ -268,6 +274,12 @@ func (l *locator) add(h LocateHit) {
 func (l *locator) sorted() []LocateHit {
 	out := append([]LocateHit(nil), l.res.Results...)
 	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Score == out[j].Score && l.aff != nil {
+			// Equally good answers: the one nearer where the user works.
+			if ai, aj := l.aff.of(l.e, out[i].File).value, l.aff.of(l.e, out[j].File).value; ai != aj {
+				return ai > aj
+			}
+		}
 		return ranksBefore(out[i].Score, out[j].Score, out[i].Path, out[j].Path, out[i].Root, out[j].Root)
 	})
 	return out

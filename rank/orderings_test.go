@@ -22,7 +22,7 @@ func TestScoringOrderings(t *testing.T) {
 		{"exact over style", "gadgetHelper.go", "e/gadget_helper.go", "f/gadgetHelper.go"},
 	}
 	for _, c := range cases {
-		res, err := e.Resolve(context.Background(), ResolveRequest{Path: c.query, History: []string{c.history}})
+		res, err := e.Resolve(context.Background(), ResolveRequest{Path: c.query, History: Recency([]string{c.history})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,7 +53,7 @@ func TestContradictionIsATie(t *testing.T) {
 		if c.history != "" {
 			history = []string{c.history}
 		}
-		got, res := resolved(t, e, ResolveRequest{Path: "encoding/json/decoder.go", History: history})
+		got, res := resolved(t, e, ResolveRequest{Path: "encoding/json/decoder.go", History: Recency(history)})
 		if got != c.want {
 			t.Errorf("history %q: resolved %q, want %q", c.history, got, c.want)
 		}
@@ -81,7 +81,7 @@ func TestParallelCopiesTail(t *testing.T) {
 		{"/home/u/src/include/openssl/x509.h", ""}, // openssl/x509.h or node/openssl/x509.h: a tie, not an arch copy
 	}
 	for _, c := range cases {
-		got, res := resolved(t, e, ResolveRequest{Path: c.query, History: []string{}})
+		got, res := resolved(t, e, ResolveRequest{Path: c.query, History: Recency([]string{})})
 		if got != c.want {
 			t.Errorf("%s: resolved %q, want %q (candidates %v)", c.query, got, c.want, paths(res.Candidates))
 		}

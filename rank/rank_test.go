@@ -96,7 +96,7 @@ func TestResolveCategories(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.category, func(t *testing.T) {
-			got, res := resolved(t, e, ResolveRequest{Path: c.path, From: c.from, History: c.history})
+			got, res := resolved(t, e, ResolveRequest{Path: c.path, From: c.from, History: Recency(c.history)})
 			if got != c.want {
 				t.Fatalf("resolved %q, want %q; candidates %+v", got, c.want, res.Candidates)
 			}
@@ -120,7 +120,7 @@ func TestHistoryNeverRescuesPoorMatch(t *testing.T) {
 	e, _ := fixture(t, "monorepo")
 	res, err := e.Resolve(context.Background(), ResolveRequest{
 		Path:    "src/auth/middleware.py",
-		History: []string{"tests/test_middleware.py", "tests/unit/bootstrap.test.ts"},
+		History: Recency([]string{"tests/test_middleware.py", "tests/unit/bootstrap.test.ts"}),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +128,7 @@ func TestHistoryNeverRescuesPoorMatch(t *testing.T) {
 	if res.Resolved == nil || res.Resolved.Path != "src/auth/middleware.py" {
 		t.Fatalf("resolved %+v", res.Resolved)
 	}
-	res, err = e.Resolve(context.Background(), ResolveRequest{Path: "lib/midle.py", History: []string{"src/auth/login.py"}})
+	res, err = e.Resolve(context.Background(), ResolveRequest{Path: "lib/midle.py", History: Recency([]string{"src/auth/login.py"})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +234,7 @@ func TestCancelledContext(t *testing.T) {
 
 func TestBadInput(t *testing.T) {
 	e, _ := fixture(t, "monorepo")
-	for _, q := range []string{"", "   ", "a\x00b", strings.Repeat("x", MaxQueryBytes+1), "///", "[ _-]?"} {
+	for _, q := range []string{"a\x00b", strings.Repeat("x", MaxQueryBytes+1), "///", "[ _-]?"} {
 		if _, err := e.Find(context.Background(), FindRequest{Query: q}); err == nil {
 			t.Errorf("find %q: no error", q)
 		}

@@ -36,7 +36,7 @@ func TestRerankOnlyCloseCalls(t *testing.T) {
 	e, _ := fixture(t, "monorepo")
 	// A bare name shared by several files: no lexical winner, so the model
 	// orders the tie, and resolved stays undecided.
-	base, err := e.Resolve(context.Background(), ResolveRequest{Path: "client.go", History: []string{}})
+	base, err := e.Resolve(context.Background(), ResolveRequest{Path: "client.go", History: Recency([]string{})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestRerankOnlyCloseCalls(t *testing.T) {
 	last := base.Candidates[len(base.Candidates)-1].Path
 	fm := &fakeModel{word: strings.Join(words(last), " ")}
 	re := e.WithReranker(fm, RerankOptions{})
-	res, _ := re.Resolve(context.Background(), ResolveRequest{Path: "client.go", History: []string{}})
+	res, _ := re.Resolve(context.Background(), ResolveRequest{Path: "client.go", History: Recency([]string{})})
 	if fm.calls != 1 || !res.Rerank.Reranked || res.Resolved != nil {
 		t.Fatalf("calls %d, stats %+v, resolved %+v", fm.calls, res.Rerank, res.Resolved)
 	}
@@ -66,7 +66,7 @@ func TestRerankOnlyCloseCalls(t *testing.T) {
 	}
 	// A failing model leaves the lexical order.
 	bad := e.WithReranker(&fakeModel{err: errors.New("boom")}, RerankOptions{})
-	res, _ = bad.Resolve(context.Background(), ResolveRequest{Path: "client.go", History: []string{}})
+	res, _ = bad.Resolve(context.Background(), ResolveRequest{Path: "client.go", History: Recency([]string{})})
 	if res.Rerank.Err == nil || res.Rerank.Reranked || res.Candidates[0].Path != base.Candidates[0].Path {
 		t.Errorf("failed model changed the answer: %+v", res)
 	}

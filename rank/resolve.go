@@ -15,9 +15,9 @@ type ResolveRequest struct {
 	// From is the referring document: absolute path, file:// URI or
 	// root-relative path. Relative queries resolve against it first.
 	From string
-	// History lists recently visited files, most recent last, in the same
-	// forms as From.
-	History []string
+	// History is where the user has been (affinity.go), its files in the
+	// same forms as From.
+	History []Visit
 	Limit   int
 }
 
@@ -52,7 +52,7 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	if err != nil {
 		return nil, err
 	}
-	limit := resultLimit(req.Limit)
+	limit := ResultLimit(req.Limit)
 	res := &ResolveResult{Line: q.Line, Col: q.Col}
 	fromRoot, fromRel, fromOK := e.refFile(req.From)
 
@@ -62,8 +62,8 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	if fromOK && (q.Up > 0 || strings.HasPrefix(strings.TrimSpace(req.Path), ".")) {
 		qpath = joinUp(parentDir(fromRel), q.Up, q.Path)
 	}
-	refs := e.references(fromRoot, fromRel, fromOK, req.History)
-	if id, ok := e.exact(q, fromRoot, fromRel, fromOK, e.besideReference(q, refs)); ok {
+	aff := e.newAffinity(req.From, req.History)
+	if id, ok := e.exact(q, fromRoot, fromRel, fromOK, e.besideReference(q, aff.references())); ok {
 		c := e.candidate(id, 1, []string{"exact"})
 		res.Exact = true
 		res.Resolved = &c
@@ -85,7 +85,7 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 				return nil, err
 			}
 		}
-		if c, ok := e.scoreCandidate(rq, id, dist, symHits, refs); ok {
+		if c, ok := e.scoreCandidate(rq, id, dist, symHits, aff); ok {
 			scored = append(scored, c)
 		}
 	}
@@ -235,7 +235,7 @@ func (e *Engine) alignment(rq *resolveQuery, d int32) dirAlignment {
 
 // scoreCandidate scores one file as score.go describes: name, directories,
 // then proximity to the references.
-func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits map[int32]nameMatch, refs []reference) (Candidate, bool) {
+func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits map[int32]nameMatch, aff *affinity) (Candidate, bool) {
 	f := &e.files[id]
 	var nm nameMatch
 	if dist == bySymbol {
@@ -246,7 +246,6 @@ func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits ma
 	if nm.score == 0 {
 		return Candidate{}, false
 	}
-	cdir := &e.dirInfos[f.dir]
 	reasons := []string{nm.reason}
 	var lex float64
 	if len(rq.dirs) == 0 {
@@ -259,17 +258,10 @@ func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits ma
 			reasons[len(reasons)-1] = "dir:moved"
 		}
 	}
-	prox, why := 0.0, ""
-	for _, r := range refs {
-		if int(f.root) != r.root {
-			continue
-		}
-		if p := r.weight * proximity(cdir.comps, r.dirs); p > prox {
-			prox, why = p, r.reason
-		}
-	}
+	near := aff.of(e, id)
+	prox := near.value
 	if prox > 0 {
-		reasons = append(reasons, why)
+		reasons = append(reasons, near.reason)
 	}
 	c := e.candidate(id, lex+proxWeight*prox, compact(reasons))
 	c.lexical, c.prox = lex, prox
@@ -366,8 +358,8 @@ func better(a, b *Candidate) bool {
 	return ranksBefore(a.Score, b.Score, a.Path, b.Path, a.Root, b.Root)
 }
 
-// resultLimit is the caller's limit, or DefaultLimit when it names none.
-func resultLimit(n int) int {
+// ResultLimit is the caller's limit, or DefaultLimit when it names none.
+func ResultLimit(n int) int {
 	if n <= 0 {
 		return DefaultLimit
 	}
@@ -479,22 +471,6 @@ type reference struct {
 	dirs   []string
 	weight float64
 	reason string
-}
-
-// references turns from and history into weighted directories.
-func (e *Engine) references(fromRoot int, fromRel string, fromOK bool, history []string) []reference {
-	var out []reference
-	if fromOK {
-		out = append(out, reference{fromRoot, splitDirs(parentDir(fromRel)), 1, "near:from"})
-	}
-	w := 1.0
-	for i := len(history) - 1; i >= 0 && len(out) < 64; i-- {
-		if root, rel, ok := e.refFile(history[i]); ok {
-			out = append(out, reference{root, splitDirs(parentDir(rel)), w, "near:history"})
-			w *= 0.9
-		}
-	}
-	return out
 }
 
 // refFile maps a referring path (absolute, file:// URI, or root-relative) to

@@ -51,10 +51,9 @@ import "math"
 // Directories weigh a quarter of the lexical score: enough to choose among
 // same-named files, never enough to make a poor name match look good.
 //
-// proximity is how near a candidate is to where the user is working: the
-// shared leading directories with the referring document (`from`) and each
-// recently visited file, divided by the deeper of the two directories, the
-// most recent visit weighing 1 and each older one 0.9 times the next. Its
+// proximity is the candidate's affinity (affinity.go): how near it is to
+// where the user is working — the referring document (`from`) and the
+// navigation history, each visit weighted by its frecency. Its
 // weight (proxWeight, 0.8 × ResolveMargin = 0.008) is below the margin that
 // makes a lexical lead count, and so below the gap between any two name
 // classes above (exact → case is 0.02 × 0.875): history breaks ties but

@@ -159,7 +159,7 @@ func inSkippedDirs(ctx context.Context, eng *rank.Engine, q rank.PathQuery, p Re
 // the index; ok when it resolved, cut when a bound stopped the listing.
 func resolveAmong(ctx context.Context, roots []string, dirs []workspace.File, path string, p ResolveParams) (out wire.Resolve, ok, cut bool) {
 	sub, cut := skippedEngine(ctx, roots, dirs)
-	res, err := sub.Resolve(ctx, rank.ResolveRequest{Path: path, History: p.History, Limit: p.Limit})
+	res, err := sub.Resolve(ctx, rank.ResolveRequest{Path: path, History: p.weighed, Limit: p.Limit})
 	if err != nil {
 		return wire.Resolve{}, false, cut
 	}

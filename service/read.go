@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"wayfind/history"
 	"wayfind/wire"
 	"wayfind/workspace"
 )
@@ -92,7 +93,7 @@ func (s *Service) Read(ctx context.Context, p ReadParams) (*wire.Read, error) {
 	if workspace.IsBinary(data) {
 		return nil, unreadable("%s is a binary file", c.Path)
 	}
-	s.ws.Visit(abs)
+	s.ws.Visit(abs, history.Agent)
 	return &wire.Read{Path: c.Path, URI: wire.FileURI(abs), Requested: p.Path, Exact: res.Exact, Reasons: c.Reasons,
 		Size: st.Size(), Truncated: truncated, Text: string(data)}, nil
 }

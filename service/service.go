@@ -15,7 +15,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 
+	"wayfind/history"
 	"wayfind/rank"
 	"wayfind/session"
 	"wayfind/wire"
@@ -31,9 +34,12 @@ type Workspace interface {
 	SymbolEngine(ctx context.Context) (*rank.Engine, error)
 	// LocateEngine waits for the symbol and content indexes.
 	LocateEngine(ctx context.Context) (*rank.Engine, error)
-	// History lists recently visited files, most recent last; Visit adds one.
-	History() []string
-	Visit(file string)
+	// History is where the user has been, weightiest first; Recent the
+	// visited files (absolute paths), most recent first; Visit adds one
+	// (an absolute path).
+	History() []rank.Visit
+	Recent(n int) []string
+	Visit(file string, why history.Reason)
 	Status() session.Status
 	Reindex(ctx context.Context) (session.Status, error)
 }
@@ -78,6 +84,11 @@ type ResolveParams struct {
 	// list means none.
 	History []string
 	Limit   int
+	// Record, when set, makes the resolved file a visit of that reason
+	// (an agent given a file has looked at it).
+	Record history.Reason
+
+	weighed []rank.Visit // the history the engine weighed (resolve)
 }
 
 // Resolve turns a wrong, stale or mistyped path into the file it meant.
@@ -97,6 +108,10 @@ func (s *Service) Resolve(ctx context.Context, p ResolveParams) (wire.Resolve, i
 	}
 	clampLine(eng, res)
 	out := wire.FromResolve(eng.Index().Roots, res)
+	if p.Record != "" && res.Resolved != nil {
+		c := res.Resolved
+		s.ws.Visit(filepath.Join(eng.Index().Roots[c.Root], filepath.FromSlash(c.Path)), p.Record)
+	}
 	return out, len(out.Candidates), nil
 }
 
@@ -109,15 +124,22 @@ func (s *Service) resolve(ctx context.Context, p *ResolveParams) (*rank.Engine, 
 	if err != nil {
 		return nil, nil, err
 	}
-	if p.History == nil {
-		p.History = s.ws.History()
-	}
-	res, err := eng.Resolve(ctx, rank.ResolveRequest{Path: p.Path, From: p.From, History: p.History, Limit: p.Limit})
+	p.weighed = s.history(p.History)
+	res, err := eng.Resolve(ctx, rank.ResolveRequest{Path: p.Path, From: p.From, History: p.weighed, Limit: p.Limit})
 	if err != nil {
 		return nil, nil, err
 	}
 	noteRerank(ctx, res.Rerank)
 	return eng, res, nil
+}
+
+// history is the history a request weighs: the one it brings (files,
+// most recent last; [] for none), else the workspace's.
+func (s *Service) history(own []string) []rank.Visit {
+	if own == nil {
+		return s.ws.History()
+	}
+	return rank.Recency(own)
 }
 
 // FindParams is find/files' (and find_files') input.
@@ -127,15 +149,20 @@ type FindParams struct {
 	Threshold float64
 	Impl      bool
 	Exact     bool
+	// Current is the file the user is in (a URI or an absolute path):
+	// matches near it come first among equals, and it is left out of the
+	// recent files an empty query lists.
+	Current string
 }
 
-// request is the engine's form of p.
+// request is the engine's form of p, without history.
 func (p FindParams) request() rank.FindRequest {
-	return rank.FindRequest{Query: p.Query, Limit: p.Limit, Threshold: p.Threshold, Impl: p.Impl, Exact: p.Exact}
+	return rank.FindRequest{Query: p.Query, Limit: p.Limit, Threshold: p.Threshold, Impl: p.Impl, Exact: p.Exact, Current: p.Current}
 }
 
 // Find is the fuzzy file search. It answers from the file index at once:
-// it is what a picker calls on every keystroke.
+// it is what a picker calls on every keystroke. Nothing typed lists the
+// recent files, most recent first.
 func (s *Service) Find(ctx context.Context, p FindParams) (wire.Files, int, error) {
 	if err := checkListing(p.Limit, "threshold", p.Threshold); err != nil {
 		return wire.Files{}, 0, err
@@ -144,7 +171,16 @@ func (s *Service) Find(ctx context.Context, p FindParams) (wire.Files, int, erro
 	if err != nil {
 		return wire.Files{}, 0, err
 	}
-	res, err := eng.Find(ctx, p.request())
+	req := p.request()
+	if strings.TrimSpace(p.Query) == "" {
+		// In order, one more than asked (the current file may be among them).
+		for _, f := range s.ws.Recent(rank.ResultLimit(p.Limit) + 1) {
+			req.History = append(req.History, rank.Visit{File: f, Weight: 1})
+		}
+	} else {
+		req.History = s.ws.History()
+	}
+	res, err := eng.Find(ctx, req)
 	if err != nil {
 		return wire.Files{}, 0, err
 	}
@@ -163,6 +199,7 @@ type LocateParams struct {
 	Query         string
 	Limit         int
 	MinConfidence float64
+	Current       string // as FindParams'
 }
 
 // Locate answers "where is X implemented". The cascade reads symbols and
@@ -175,7 +212,8 @@ func (s *Service) Locate(ctx context.Context, p LocateParams) (wire.Locate, int,
 	if err != nil {
 		return wire.Locate{}, 0, err
 	}
-	res, err := eng.Locate(ctx, rank.LocateRequest{Query: p.Query, Limit: p.Limit, MinConfidence: p.MinConfidence})
+	res, err := eng.Locate(ctx, rank.LocateRequest{Query: p.Query, Limit: p.Limit, MinConfidence: p.MinConfidence,
+		Current: p.Current, History: s.ws.History()})
 	if err != nil {
 		return wire.Locate{}, 0, err
 	}
@@ -236,8 +274,20 @@ func (s *Service) Reindex(ctx context.Context) (wire.Status, error) {
 	return wire.FromStatus(st), nil
 }
 
-// Visit records that a file (absolute path or file:// URI) was looked at.
-func (s *Service) Visit(file string) { s.ws.Visit(file) }
+// Visit records that a file (a file:// URI or an absolute path) was looked
+// at, for a reason (history.ParseReason: "" is open).
+func (s *Service) Visit(file, reason string) error {
+	why, err := history.ParseReason(reason)
+	if err != nil {
+		return invalid("%v", err)
+	}
+	abs, ok := wire.FilePath(file)
+	if !ok {
+		return invalid("not a file URI or absolute path: %q", file)
+	}
+	s.ws.Visit(abs, why)
+	return nil
+}
 
 // Metrics collects what a request reports beyond its answer, for a front
 // end's metrics line: put one in the context with WithMetrics.

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"wayfind/history"
 	"wayfind/rank"
 	"wayfind/session"
 	"wayfind/workspace"
@@ -17,8 +19,9 @@ import (
 type fakeWorkspace struct {
 	eng     *rank.Engine
 	asked   []string
-	history []string
+	history []string // most recent last
 	visited []string
+	reasons []history.Reason
 }
 
 func (w *fakeWorkspace) Engine(context.Context) (*rank.Engine, error) {
@@ -33,8 +36,16 @@ func (w *fakeWorkspace) LocateEngine(context.Context) (*rank.Engine, error) {
 	w.asked = append(w.asked, "locate")
 	return w.eng, nil
 }
-func (w *fakeWorkspace) History() []string { return w.history }
-func (w *fakeWorkspace) Visit(f string)    { w.visited = append(w.visited, f) }
+func (w *fakeWorkspace) History() []rank.Visit { return rank.Recency(w.history) }
+func (w *fakeWorkspace) Recent(n int) []string {
+	out := slices.Clone(w.history)
+	slices.Reverse(out)
+	return out[:min(n, len(out))]
+}
+func (w *fakeWorkspace) Visit(f string, why history.Reason) {
+	w.visited = append(w.visited, f)
+	w.reasons = append(w.reasons, why)
+}
 func (w *fakeWorkspace) Status() session.Status {
 	return session.Status{Ready: true, Files: w.eng.Len()}
 }
@@ -81,6 +92,45 @@ func TestHistoryRule(t *testing.T) {
 	// []: no history, so nothing decides it
 	if res, _, err := svc.Resolve(ctx, ResolveParams{Path: "client.go", History: []string{}}); err != nil || res.Resolved != nil {
 		t.Errorf("with no history: %+v %v", res.Resolved, err)
+	}
+}
+
+// TestHistoryEverywhere: nothing typed lists the recent files (the
+// current one left out), find and locate break ties by it, a visit's
+// reason and file are checked, and path_resolve's Record makes the
+// resolved file a visit.
+func TestHistoryEverywhere(t *testing.T) {
+	ws, root := workspaceOf(t)
+	ws.history = []string{"a/client.go", filepath.Join(root, "b/server.go"), filepath.Join(root, "bin/blob.dat")}
+	svc, ctx := New(ws), context.Background()
+	files, _, err := svc.Find(ctx, FindParams{Query: "", Current: "file://" + filepath.ToSlash(root) + "/bin/blob.dat"})
+	if err != nil || len(files.Matches) != 2 || files.Matches[0].Path != "b/server.go" || files.Matches[1].Path != "a/client.go" {
+		t.Fatalf("recent files: %+v %v", files, err)
+	}
+	files, _, err = svc.Find(ctx, FindParams{Query: "client.go"})
+	if err != nil || len(files.Matches) != 2 || files.Matches[0].Path != "b/client.go" {
+		t.Fatalf("find near the history: %+v %v", files.Matches, err)
+	}
+	files, _, _ = svc.Find(ctx, FindParams{Query: "client.go", Current: filepath.Join(root, "a", "x.go")})
+	if files.Matches[0].Path != "a/client.go" {
+		t.Fatalf("find near the current file: %+v", files.Matches)
+	}
+	loc, _, err := svc.Locate(ctx, LocateParams{Query: "where is client.go"})
+	if err != nil || len(loc.Results) == 0 || loc.Results[0].Path != "b/client.go" {
+		t.Fatalf("locate near the history: %+v %v", loc, err)
+	}
+	if err := svc.Visit("file://"+filepath.ToSlash(root)+"/a/client.go", "hover"); !errors.Is(err, rank.ErrInput) {
+		t.Errorf("unknown reason: %v", err)
+	}
+	if err := svc.Visit("a/client.go", "focus"); !errors.Is(err, rank.ErrInput) {
+		t.Errorf("relative path: %v", err)
+	}
+	if err := svc.Visit("file://"+filepath.ToSlash(root)+"/a/client.go", "focus"); err != nil || ws.reasons[0] != history.Focus {
+		t.Errorf("focus: %v %v", err, ws.reasons)
+	}
+	if _, _, err := svc.Resolve(ctx, ResolveParams{Path: "b/sever.go", Record: history.Agent}); err != nil ||
+		len(ws.visited) != 2 || ws.visited[1] != filepath.Join(root, "b", "server.go") || ws.reasons[1] != history.Agent {
+		t.Errorf("recorded: %v %v %v", ws.visited, ws.reasons, err)
 	}
 }
 

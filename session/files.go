@@ -2,6 +2,8 @@ package session
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -136,6 +138,28 @@ func (s *Session) build(gen int, roots []string) {
 	s.queuePasses(snap, nil)
 	s.watch(ix, true)
 	s.scheduleApply()
+	s.pruneHistory(ix)
+}
+
+// pruneHistory forgets visited files that are gone: not in the index and
+// not on disk (a file the index leaves out, opened anyway, stays).
+func (s *Session) pruneHistory(ix *workspace.Index) {
+	indexed := make([]map[string]bool, len(ix.Roots))
+	for i := range indexed {
+		indexed[i] = map[string]bool{}
+	}
+	for _, f := range ix.Files {
+		indexed[f.Root][f.Path] = true
+	}
+	for i, root := range ix.Roots {
+		s.hist.Prune(root, func(rel string) bool {
+			if indexed[i][rel] {
+				return true
+			}
+			_, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
+			return err == nil
+		})
+	}
 }
 
 func (s *Session) progressFunc() func(int, string, bool) {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"wayfind/content"
+	"wayfind/history"
 	"wayfind/rank"
 	"wayfind/symbols"
 	"wayfind/workspace"
@@ -23,8 +24,11 @@ import (
 // Options configure a Session.
 type Options struct {
 	Walk workspace.Options
-	// HistorySize bounds the navigation history; 0 means DefaultHistory.
+	// HistorySize bounds the files the navigation history remembers per
+	// root; 0 means history.DefaultLimit.
 	HistorySize int
+	// Now is the history's clock (the replay benchmark's); nil: time.Now.
+	Now func() time.Time
 	// Watch starts a server-side file watcher. Front ends whose client
 	// reports file changes itself leave it off and call Changed.
 	Watch bool
@@ -52,7 +56,6 @@ type Options struct {
 
 // Defaults.
 const (
-	DefaultHistory   = 32
 	DefaultWaitReady = 20 * time.Second
 	debounce         = 30 * time.Millisecond
 	// minApplyGap is the least time between two engine rebuilds for file
@@ -81,8 +84,8 @@ type Session struct {
 	roots   []string
 	want    int           // generation of full index wanted (roots changed, reindex asked)
 	swapped chan struct{} // closed and replaced whenever snap changes
-	history []string
 	closed  bool
+	hist    *history.Store // where the user has been, per root (persisted)
 
 	model atomic.Pointer[modelState]
 	files filePass
@@ -100,9 +103,6 @@ type snapshot struct {
 
 // New starts a session with no roots; SetRoots gives it some.
 func New(opts Options) *Session {
-	if opts.HistorySize <= 0 {
-		opts.HistorySize = DefaultHistory
-	}
 	if opts.WaitReady <= 0 {
 		opts.WaitReady = DefaultWaitReady
 	}
@@ -113,6 +113,8 @@ func New(opts Options) *Session {
 		opts.Logf = func(string, ...any) {}
 	}
 	s := &Session{opts: opts, swapped: make(chan struct{}), stop: make(chan struct{})}
+	s.hist = history.New(history.Options{CacheDir: workspace.CacheDirOf(opts.Symbols.CacheDir, opts.Logf),
+		Limit: opts.HistorySize, Logf: opts.Logf, Now: opts.Now})
 	s.files.kick = make(chan struct{}, 1)
 	s.bg = backgroundPasses{kick: make(chan struct{}, 1), symGen: -1, contentGen: -1, symDone: make(chan struct{})}
 	if opts.Watch {
@@ -167,6 +169,7 @@ func (s *Session) SetRoots(roots []string) []string {
 		clean = append(clean, c...)
 	}
 	clean, _ = workspace.CleanRoots(clean) // drop nested and duplicate roots
+	s.hist.SetRoots(clean)
 	s.mu.Lock()
 	s.roots = clean
 	s.want++
@@ -316,26 +319,34 @@ func (s *Session) Status() Status {
 	return st
 }
 
-// Visit records that the user or an agent looked at a file (absolute path
-// or file:// URI); resolvePath weighs recent files when a request brings
-// no history of its own.
-func (s *Session) Visit(file string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if i := slices.Index(s.history, file); i >= 0 {
-		s.history = slices.Delete(s.history, i, i+1)
-	}
-	s.history = append(s.history, file)
-	if over := len(s.history) - s.opts.HistorySize; over > 0 {
-		s.history = slices.Delete(s.history, 0, over)
+// Visit records that the user or an agent looked at a file (an absolute
+// path); a file outside the roots is not remembered.
+func (s *Session) Visit(file string, why history.Reason) {
+	roots := s.Roots()
+	if i, rel, ok := (&workspace.Index{Roots: roots}).RootOf(file); ok && rel != "" {
+		s.hist.Visit(roots[i], rel, why)
 	}
 }
 
-// History returns the visited files, most recent last.
-func (s *Session) History() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.history)
+// History is where the user has been, weightiest first, as the engine
+// weighs it (rank.Visit: absolute paths, frecency weights).
+func (s *Session) History() []rank.Visit {
+	vs := s.hist.Frecent(rank.MaxVisits)
+	out := make([]rank.Visit, len(vs))
+	for i, v := range vs {
+		out[i] = rank.Visit{File: v.Path(), Weight: v.Weight}
+	}
+	return out
+}
+
+// Recent lists up to n visited files (absolute paths), most recent first.
+func (s *Session) Recent(n int) []string {
+	vs := s.hist.Recent(n)
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.Path()
+	}
+	return out
 }
 
 // Close stops indexing and watching.
@@ -363,4 +374,5 @@ func (s *Session) Close() {
 	}
 	s.files.watchMu.Unlock()
 	s.wg.Wait()
+	s.hist.Close() // what is pending reaches the disk
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"wayfind/history"
 	"wayfind/rank"
 	"wayfind/symbols"
 )
@@ -102,14 +103,33 @@ func TestEngineWaitsForTheRootsIndex(t *testing.T) {
 	}
 }
 
-func TestHistoryIsARing(t *testing.T) {
-	s := New(Options{HistorySize: 3, Symbols: noCache})
-	defer s.Close()
-	for _, f := range []string{"a", "b", "c", "a", "d"} {
-		s.Visit(f)
+// TestHistoryPersists: visits inside the roots are remembered, weightiest
+// first, across a restart; files outside the roots are not.
+func TestHistoryPersists(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(dir, "a", "x.go"))
+	write(t, filepath.Join(dir, "b", "y.go"))
+	open := func() *Session {
+		s := New(Options{Symbols: symbols.IndexerOptions{CacheDir: cache}, NoContent: true, NoSymbols: true})
+		s.SetRoots([]string{dir})
+		return s
 	}
-	if got := s.History(); len(got) != 3 || got[0] != "c" || got[1] != "a" || got[2] != "d" {
-		t.Fatalf("history %v", got)
+	s := open()
+	for _, f := range []string{"a/x.go", "b/y.go", "b/y.go", "../outside.go"} {
+		s.Visit(filepath.Join(dir, f), history.Focus)
+	}
+	got := s.History()
+	if len(got) != 2 || got[0].File != filepath.Join(dir, "b", "y.go") || got[0].Weight <= got[1].Weight {
+		t.Fatalf("history %+v", got)
+	}
+	if r := s.Recent(5); len(r) != 2 || r[0] != filepath.Join(dir, "b", "y.go") {
+		t.Fatalf("recent %v", r)
+	}
+	s.Close()
+	again := open()
+	defer again.Close()
+	if got := again.History(); len(got) != 2 || got[0].File != filepath.Join(dir, "b", "y.go") {
+		t.Fatalf("after restart %+v", got)
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"sort"
 	"time"
 
@@ -292,19 +291,9 @@ func decodePaths(b []byte) []string {
 	return out
 }
 
-// guard turns a panic inside bbolt (it panics on some corrupt pages) into
-// an error, and so does a fault reading its memory map (a truncated file
-// maps pages that are not there, and touching one is SIGBUS, which would
-// otherwise kill the process).
-func (c *Cache) guard(f func() error) (err error) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("corrupt: %v", r)
-		}
-	}()
-	return f()
-}
+// guard reads or writes the cache under workspace.GuardMapped: a corrupt
+// file is an error, never a crash.
+func (c *Cache) guard(f func() error) error { return workspace.GuardMapped(f) }
 
 func (c *Cache) remove() {
 	if err := os.Remove(c.file); err != nil && !os.IsNotExist(err) {

@@ -3,9 +3,11 @@ package workspace
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sync"
 )
 
@@ -79,4 +81,19 @@ func StatFiles(ix *Index) []FileStat {
 	}
 	wg.Wait()
 	return out
+}
+
+// GuardMapped runs f, which reads a memory-mapped cache file (bbolt's),
+// turning a panic inside it (bbolt panics on some corrupt pages) into an
+// error, and so a fault reading the map (a truncated file maps pages that
+// are not there, and touching one is SIGBUS, which would otherwise kill
+// the process): a broken cache is discarded, never fatal.
+func GuardMapped(f func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("corrupt: %v", r)
+		}
+	}()
+	return f()
 }

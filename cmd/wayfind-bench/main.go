@@ -278,7 +278,7 @@ func run(eng *rank.Engine, c benchCase) outcome {
 	ctx := context.Background()
 	start := time.Now()
 	if c.Kind == "resolve" {
-		res, err := eng.Resolve(ctx, rank.ResolveRequest{Path: c.Query, History: c.History, Limit: 5})
+		res, err := eng.Resolve(ctx, rank.ResolveRequest{Path: c.Query, History: rank.Recency(c.History), Limit: 5})
 		o.elapsed = time.Since(start)
 		if err != nil {
 			o.got = "error: " + err.Error()

@@ -148,7 +148,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	if done {
 		return code
 	}
-	return ask(ctx, cmd, opts, eng, out)
+	return ask(ctx, cmd, opts, newOneShot(eng, logf), out)
 }
 
 // buildEngine indexes the roots for one command: files always, symbols
@@ -203,9 +203,9 @@ func buildEngine(ctx context.Context, cmd string, opts options, roots []string, 
 }
 
 // ask puts the command's one question to the engine and formats the answer.
-func ask(ctx context.Context, cmd string, opts options, eng *rank.Engine, out *output) int {
+func ask(ctx context.Context, cmd string, opts options, ws oneShot, out *output) int {
 	// One question through the request layer, as the servers ask it.
-	svc := service.New(oneShot{eng})
+	eng, svc := ws.eng, service.New(ws)
 	switch {
 	case cmd == "locate":
 		res, _, err := svc.Locate(ctx, service.LocateParams{Query: opts.query, Limit: opts.limit, MinConfidence: opts.minConfidence})
@@ -368,6 +368,9 @@ func parseFlags(cmd string, args []string, tty bool) (options, error) {
 		return o, inputErr("missing " + map[string]string{"find": "QUERY", "resolve": "PATH", "symbols": "QUERY", "locate": "QUESTION"}[cmd])
 	}
 	o.query = strings.Join(positional, " ")
+	if strings.TrimSpace(o.query) == "" {
+		return o, inputErr("empty query")
+	}
 	if cmd == "resolve" && len(positional) > 1 {
 		return o, inputErr("resolve takes one PATH (quote a path with spaces)")
 	}

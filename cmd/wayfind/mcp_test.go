@@ -225,6 +225,12 @@ func TestMCP(t *testing.T) {
 	if read.Path != "include/session.h" || read.Requested != "include/sesion.h" || read.Text != "#pragma once" || !read.Truncated || read.Size != 83 {
 		t.Errorf("read_resolved: %+v", read)
 	}
+	// What the agent was given is its history: an empty query lists it,
+	// the file read last first.
+	c.tool("find_files", map[string]any{"query": ""}, &files)
+	if len(files.Matches) != 2 || files.Matches[0].Path != "include/session.h" || files.Matches[1].Path != "src/command_router.cpp" {
+		t.Errorf("find_files with no query (recent): %+v", files.Matches)
+	}
 	var st wire.Status
 	c.tool("roots_list", map[string]any{}, &st)
 	if len(st.Roots) != 1 || st.Roots[0] != wire.FileURI(root) || st.Files != 13 {

@@ -4,20 +4,50 @@ import (
 	"context"
 	"errors"
 
+	"wayfind/history"
 	"wayfind/rank"
 	"wayfind/session"
+	"wayfind/workspace"
 )
 
 // oneShot is the CLI's workspace for the request layer: one index built
-// for one question, no history but what the flags name, nothing live to
-// keep current.
-type oneShot struct{ eng *rank.Engine }
+// for one question, nothing live to keep current. Its history is what the
+// servers on the same roots remembered (read, never written): a question
+// asked from the shell weighs where the editor has been.
+type oneShot struct {
+	eng  *rank.Engine
+	hist *history.Store
+}
+
+// newOneShot opens the roots' remembered history beside eng.
+func newOneShot(eng *rank.Engine, logf func(string, ...any)) oneShot {
+	h := history.New(history.Options{CacheDir: workspace.CacheDirOf("", logf), Logf: logf})
+	h.SetRoots(eng.Index().Roots)
+	return oneShot{eng: eng, hist: h}
+}
 
 func (w oneShot) Engine(context.Context) (*rank.Engine, error)       { return w.eng, nil }
 func (w oneShot) SymbolEngine(context.Context) (*rank.Engine, error) { return w.eng, nil }
 func (w oneShot) LocateEngine(context.Context) (*rank.Engine, error) { return w.eng, nil }
-func (w oneShot) History() []string                                  { return nil }
-func (w oneShot) Visit(string)                                       {}
+func (w oneShot) Visit(string, history.Reason)                       {}
+
+func (w oneShot) History() []rank.Visit {
+	vs := w.hist.Frecent(rank.MaxVisits)
+	out := make([]rank.Visit, len(vs))
+	for i, v := range vs {
+		out[i] = rank.Visit{File: v.Path(), Weight: v.Weight}
+	}
+	return out
+}
+
+func (w oneShot) Recent(n int) []string {
+	vs := w.hist.Recent(n)
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.Path()
+	}
+	return out
+}
 
 func (w oneShot) Status() session.Status {
 	ix := w.eng.Index()

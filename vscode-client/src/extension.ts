@@ -18,9 +18,14 @@ import {
   pathUnderCursor,
   serverCandidates,
   statusText,
+  visitReporter,
 } from "./logic";
 
 let client: LanguageClient | undefined;
+
+// VISIT_DEBOUNCE_MS: a file the user stays on for this long was visited;
+// tabs passed through on the way were not.
+const VISIT_DEBOUNCE_MS = 500;
 let statusItem: vscode.StatusBarItem | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
@@ -63,7 +68,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(statusItem);
   void pollStatus();
 
+  // Where the user goes feeds the server's history (find/visited).
+  const c = client;
+  const report = visitReporter(
+    (uri) => void c.sendNotification("find/visited", { uri, reason: "focus" }),
+    (uri) => vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(uri)) !== undefined,
+    VISIT_DEBOUNCE_MS,
+  );
+  report(vscode.window.activeTextEditor?.document.uri.toString());
   context.subscriptions.push(
+    vscode.window.onDidChangeActiveTextEditor((e) => report(e?.document.uri.toString())),
     vscode.commands.registerCommand("wayfind.findFile", findFile),
     vscode.commands.registerCommand("wayfind.resolvePath", resolvePath),
     vscode.commands.registerCommand("wayfind.locate", locate),
@@ -120,17 +134,20 @@ async function findFile(): Promise<void> {
   qp.matchOnDescription = false;
   qp.matchOnDetail = false;
   let pending: vscode.CancellationTokenSource | undefined;
+  // The active file: matches near it come first, and with nothing typed
+  // the server lists the recent files without it.
+  const current = vscode.window.activeTextEditor?.document.uri.toString();
   const search = debounce(async (value: string) => {
     pending?.cancel();
-    if (value.trim() === "") {
-      qp.items = [];
-      return;
-    }
     const cts = new vscode.CancellationTokenSource();
     pending = cts;
     qp.busy = true;
     try {
-      const res = await c.sendRequest<{ matches: Parameters<typeof matchItems>[0] }>("find/files", { query: value, limit: 30 }, cts.token);
+      const res = await c.sendRequest<{ matches: Parameters<typeof matchItems>[0] }>(
+        "find/files",
+        { query: value, limit: 30, current },
+        cts.token,
+      );
       if (!cts.token.isCancellationRequested) {
         // Keep the server's order: VS Code's own filter would re-sort it.
         qp.items = toItems(matchItems(res.matches)).map((i) => ({ ...i, alwaysShow: true }));
@@ -156,6 +173,7 @@ async function findFile(): Promise<void> {
     qp.dispose();
   });
   qp.show();
+  search(""); // the recent files, before the first keystroke
 }
 
 // resolvePath resolves the selection, or the path under the cursor.

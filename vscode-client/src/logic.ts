@@ -202,7 +202,7 @@ export function initializationOptions(s: Settings): Record<string, unknown> {
   const opts: Record<string, unknown> = {
     includeDirs: s.get<string[]>("includeDirs", []),
     excludeGlobs: s.get<string[]>("excludeGlobs", []),
-    history: { size: s.get<number>("history.size", 32) },
+    history: { size: s.get<number>("history.size", 10000) },
     diagnostics: s.get<boolean>("diagnostics", true),
   };
   const dir = s.get<string>("model.dir", "");
@@ -221,4 +221,26 @@ export function debounce<A extends unknown[]>(fn: (...args: A) => void, ms: numb
     }
     timer = setTimeout(() => fn(...args), ms);
   };
+}
+
+/**
+ * visitReporter turns active-editor changes into find/visited
+ * notifications: debounced (flicking through tabs reports only the file
+ * the user stops at), only file: URIs inside the workspace, and not the
+ * same file twice in a row (a focus regained is no new visit).
+ */
+export function visitReporter(
+  send: (uri: string) => void,
+  inWorkspace: (uri: string) => boolean,
+  ms: number,
+): (uri: string | undefined) => void {
+  let last: string | undefined;
+  const report = debounce((uri: string | undefined) => {
+    if (uri === undefined || uri === last || !uri.startsWith("file:") || !inWorkspace(uri)) {
+      return;
+    }
+    last = uri;
+    send(uri);
+  }, ms);
+  return report;
 }

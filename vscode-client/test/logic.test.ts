@@ -1,6 +1,6 @@
 // Unit tests of the extension's own logic (node's test runner).
 import assert from "node:assert/strict";
-import { test } from "node:test";
+import { mock, test } from "node:test";
 import {
   candidateItems,
   discoverServer,
@@ -10,6 +10,7 @@ import {
   pathUnderCursor,
   serverCandidates,
   statusText,
+  visitReporter,
 } from "../src/logic";
 
 test("pathUnderCursor finds the path around the cursor", () => {
@@ -79,7 +80,7 @@ test("settings become initializationOptions", () => {
   assert.deepEqual(initializationOptions(settings({})), {
     includeDirs: [],
     excludeGlobs: [],
-    history: { size: 32 },
+    history: { size: 10000 },
     diagnostics: true,
   });
   assert.deepEqual(
@@ -92,4 +93,38 @@ test("the status bar counts files and symbols", () => {
   assert.equal(statusText({ ready: false, files: 0, symbols: 0 }), "wayfind: indexing…");
   assert.equal(statusText({ ready: true, files: 56970, symbols: 1234, symbolsReady: true }), "wayfind: 56,970 files · 1,234 symbols");
   assert.equal(statusText({ ready: true, files: 10, symbols: 0, symbolsReady: false }), "wayfind: 10 files · symbols indexing");
+});
+
+test("active-editor changes become debounced find/visited reports", () => {
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    const sent: string[] = [];
+    const report = visitReporter(
+      (uri) => sent.push(uri),
+      (uri) => uri.startsWith("file:///w/"),
+      500,
+    );
+    // Flicking through three tabs reports only the one the user stops at.
+    report("file:///w/a.ts");
+    mock.timers.tick(100);
+    report("file:///w/b.ts");
+    mock.timers.tick(100);
+    report("file:///w/c.ts");
+    mock.timers.tick(499);
+    assert.deepEqual(sent, []);
+    mock.timers.tick(1);
+    assert.deepEqual(sent, ["file:///w/c.ts"]);
+    // The same file again, a file outside the workspace, another scheme,
+    // no editor: nothing.
+    for (const uri of ["file:///w/c.ts", "file:///elsewhere/x.ts", "untitled:Untitled-1", "git:/w/a.ts", undefined]) {
+      report(uri);
+      mock.timers.tick(500);
+    }
+    assert.deepEqual(sent, ["file:///w/c.ts"]);
+    report("file:///w/a.ts");
+    mock.timers.tick(500);
+    assert.deepEqual(sent, ["file:///w/c.ts", "file:///w/a.ts"]);
+  } finally {
+    mock.timers.reset();
+  }
 });

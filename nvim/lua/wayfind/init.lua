@@ -7,6 +7,7 @@
 --     select = false,               -- true: vim.ui.select pickers instead of quickfix
 --     gf = false,                   -- true: gf resolves the path under the cursor
 --     init_options = {},            -- the server's initializationOptions
+--     visit_debounce_ms = 500,      -- a buffer entered and kept this long was visited
 --   }
 local M = {}
 
@@ -16,6 +17,9 @@ M.config = {
   gf = false,
   init_options = {},
   root_markers = { '.git' },
+  -- A buffer the user stays in this long was visited (find/visited);
+  -- buffers passed through on the way (:bnext, :bnext) were not.
+  visit_debounce_ms = 500,
 }
 
 local clients = {} -- root directory → client id
@@ -172,8 +176,38 @@ local function loc_item(uri, range, text)
   return { filename = fname(uri), lnum = lnum, col = col, text = text }
 end
 
+-- visit reports the buffer the user settled in to its server as
+-- find/visited (reason focus): debounced, file buffers inside the
+-- server's root only, not the same file twice in a row. It never starts
+-- a server; the buffer's didOpen already counts as its first visit.
+local visit_timer, last_visited
+function M.visit(bufnr)
+  if visit_timer and not visit_timer:is_closing() then
+    visit_timer:stop()
+    visit_timer:close()
+  end
+  visit_timer = vim.defer_fn(function()
+    if not vim.api.nvim_buf_is_valid(bufnr) or bufnr ~= vim.api.nvim_get_current_buf() or vim.bo[bufnr].buftype ~= '' then
+      return
+    end
+    local name = vim.api.nvim_buf_get_name(bufnr)
+    local root = root_for(bufnr)
+    local id = clients[root]
+    local c = id and vim.lsp.get_client_by_id(id)
+    if name == '' or name == last_visited or not c or not c.initialized
+      or vim.fn.fnamemodify(name, ':p'):sub(1, #root + 1) ~= root .. '/' then
+      return
+    end
+    last_visited = name
+    c.notify('find/visited', { uri = vim.uri_from_bufnr(bufnr), reason = 'focus' })
+  end, M.config.visit_debounce_ms)
+end
+
+-- find lists the files matching query into the quickfix list; with no
+-- query, the files visited most recently (the current one left out).
 function M.find(query)
-  local res = request('find/files', { query = query, limit = 50 })
+  query = query or ''
+  local res = request('find/files', { query = query, limit = 50, current = vim.uri_from_bufnr(0) })
   if not res then
     return
   end
@@ -181,7 +215,7 @@ function M.find(query)
   for _, m in ipairs(res.matches or {}) do
     table.insert(items, loc_item(m.uri, nil, string.format('%.2f %s', m.score, m.reason or table.concat(m.matchedIn, ','))))
   end
-  show('find ' .. query, items)
+  show(query ~= '' and 'find ' .. query or 'recent files', items)
 end
 
 function M.resolve(path)
@@ -228,7 +262,11 @@ function M.setup(opts)
     group = group,
     callback = function(ev) M.attach(ev.buf) end,
   })
-  vim.api.nvim_create_user_command('WayfindFind', function(a) M.find(a.args) end, { nargs = '+', desc = 'wayfind: fuzzy file search into the quickfix list' })
+  vim.api.nvim_create_autocmd('BufEnter', {
+    group = group,
+    callback = function(ev) M.visit(ev.buf) end,
+  })
+  vim.api.nvim_create_user_command('WayfindFind', function(a) M.find(a.args) end, { nargs = '*', desc = 'wayfind: fuzzy file search into the quickfix list (no words: recent files)' })
   vim.api.nvim_create_user_command('WayfindResolve', function(a) M.resolve(a.args) end, { nargs = '?', complete = 'file', desc = 'wayfind: open the file a path meant' })
   vim.api.nvim_create_user_command('WayfindLocate', function(a) M.locate(a.args) end, { nargs = '+', desc = 'wayfind: where is X implemented' })
   if M.config.gf then

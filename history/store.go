@@ -1,0 +1,523 @@
+package history
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"wayfind/workspace"
+)
+
+// Defaults.
+const (
+	// DefaultLimit bounds the files remembered per root: ten thousand is
+	// more than anyone visits in months, and costs about a megabyte.
+	DefaultLimit = 10000
+	// flushDelay: visits reach the disk this long after the first one
+	// not yet written — often enough that a crash loses seconds of
+	// history, seldom enough that switching tabs never waits on a write.
+	flushDelay = 2 * time.Second
+	// lockWait bounds how long a write waits for another wayfind process
+	// holding the file (bbolt locks it); past it the visits stay pending
+	// for the next flush.
+	lockWait = time.Second
+	// topRefresh: how old the ranked list may grow before it is computed
+	// again from every entry. Between refreshes a visit updates it in
+	// place; only decay reorders the rest, and decay is slow.
+	topRefresh = 30 * time.Second
+	// topSize: the files the ranked list keeps, more than any question
+	// uses (rank weighs the first few dozen).
+	topSize = 256
+)
+
+// fileVersion changes whenever the encoding does; a file of another
+// version is discarded.
+const fileVersion = "wayfind history 1"
+
+var (
+	bucketMeta   = []byte("meta")
+	bucketVisits = []byte("visits")
+	keyVersion   = []byte("version")
+)
+
+// Options configure a Store.
+type Options struct {
+	// CacheDir is the cache directory (workspace.CacheDirOf); "" or "-"
+	// keeps the history in memory only.
+	CacheDir string
+	// Limit bounds the files remembered per root; 0 means DefaultLimit.
+	Limit int
+	Logf  func(format string, args ...any)
+	// Now is the clock (tests, the replay benchmark); nil means time.Now.
+	Now func() time.Time
+}
+
+// Visit is a remembered file.
+type Visit struct {
+	Root, Rel string // the root, and the file's path inside it ('/'-separated)
+	Weight    float64
+	Last      time.Time
+}
+
+// Path is the visited file's absolute path.
+func (v Visit) Path() string { return filepath.Join(v.Root, filepath.FromSlash(v.Rel)) }
+
+// Store is the history of every root of a workspace. It is safe for
+// concurrent use.
+type Store struct {
+	opts Options
+
+	mu      sync.Mutex
+	roots   map[string]*rootLog
+	timer   *time.Timer
+	closed  bool
+	top     []Visit // the ranked list, best first (Frecent)
+	topAt   int64   // when top was computed, UnixNano; 0: compute again
+	flushMu sync.Mutex
+}
+
+// rootLog is one root's history: what is known (entries, which includes
+// pending visits) and what the file has not seen yet.
+type rootLog struct {
+	file    string // "" when nothing persists
+	entries map[string]entry
+	pending map[string]entry // visits since the last flush, folded
+	gone    map[string]bool  // files pruned since the last flush
+}
+
+// New returns a store with no roots; SetRoots gives it some.
+func New(opts Options) *Store {
+	if opts.Limit <= 0 {
+		opts.Limit = DefaultLimit
+	}
+	if opts.Logf == nil {
+		opts.Logf = func(string, ...any) {}
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Store{opts: opts, roots: map[string]*rootLog{}}
+}
+
+func (s *Store) persists() bool { return s.opts.CacheDir != "" && s.opts.CacheDir != "-" }
+
+// File is where root's history is kept ("" in memory only).
+func (s *Store) File(root string) string {
+	if !s.persists() {
+		return ""
+	}
+	return filepath.Join(workspace.RootCacheDir(s.opts.CacheDir, root), "history.db")
+}
+
+// SetRoots makes roots the workspace's: a new root's history is read from
+// its file, a root no longer there is written out and forgotten.
+func (s *Store) SetRoots(roots []string) {
+	_ = s.Flush()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	keep := map[string]*rootLog{}
+	for _, r := range roots {
+		if l, ok := s.roots[r]; ok {
+			keep[r] = l
+			continue
+		}
+		l := &rootLog{file: s.File(r), pending: map[string]entry{}, gone: map[string]bool{}}
+		l.entries = s.load(l.file)
+		keep[r] = l
+	}
+	s.roots = keep
+	s.topAt = 0
+}
+
+// Visit records a visit to rel inside root, now. A root the store does
+// not hold is ignored: nothing outside the workspace is remembered.
+func (s *Store) Visit(root, rel string, why Reason) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l, ok := s.roots[root]
+	if !ok || rel == "" || s.closed {
+		return
+	}
+	now := s.opts.Now().UnixNano()
+	amount := why.weight()
+	e := l.entries[rel].add(now, amount)
+	l.entries[rel] = e
+	l.pending[rel] = l.pending[rel].add(now, amount)
+	delete(l.gone, rel)
+	s.updateTop(Visit{Root: root, Rel: rel, Weight: e.weight(now), Last: time.Unix(0, e.last)}, now)
+	if l.file != "" && s.timer == nil {
+		s.timer = time.AfterFunc(flushDelay, func() {
+			if err := s.Flush(); err != nil {
+				s.opts.Logf("history: %v", err)
+			}
+		})
+	}
+}
+
+// updateTop puts v in the ranked list in place, when the list is fresh.
+func (s *Store) updateTop(v Visit, now int64) {
+	if s.topAt == 0 || now-s.topAt > int64(topRefresh) {
+		s.topAt = 0
+		return
+	}
+	i := slices.IndexFunc(s.top, func(t Visit) bool { return t.Root == v.Root && t.Rel == v.Rel })
+	if i >= 0 {
+		s.top = slices.Delete(s.top, i, i+1)
+	}
+	j := sort.Search(len(s.top), func(k int) bool { return s.top[k].Weight < v.Weight })
+	s.top = slices.Insert(s.top, j, v)
+	if len(s.top) > topSize {
+		s.top = s.top[:topSize]
+	}
+}
+
+// Frecent returns up to n remembered files, highest frecency first.
+func (s *Store) Frecent(n int) []Visit {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.opts.Now().UnixNano()
+	if s.topAt == 0 || now-s.topAt > int64(topRefresh) {
+		s.top = s.rank(now, func(v Visit) float64 { return v.Weight }, topSize)
+		s.topAt = now
+	}
+	return slices.Clone(s.top[:min(n, len(s.top))])
+}
+
+// Recent returns up to n remembered files, most recently visited first.
+func (s *Store) Recent(n int) []Visit {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rank(s.opts.Now().UnixNano(), func(v Visit) float64 { return float64(v.Last.UnixNano()) }, n)
+}
+
+// rank lists the n entries with the highest key, ties by root and path.
+func (s *Store) rank(now int64, key func(Visit) float64, n int) []Visit {
+	var all []Visit
+	for root, l := range s.roots {
+		for rel, e := range l.entries {
+			all = append(all, Visit{Root: root, Rel: rel, Weight: e.weight(now), Last: time.Unix(0, e.last)})
+		}
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if ki, kj := key(all[i]), key(all[j]); ki != kj {
+			return ki > kj
+		}
+		if all[i].Root != all[j].Root {
+			return all[i].Root < all[j].Root
+		}
+		return all[i].Rel < all[j].Rel
+	})
+	return all[:min(n, len(all))]
+}
+
+// Len is how many files the store remembers.
+func (s *Store) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, l := range s.roots {
+		n += len(l.entries)
+	}
+	return n
+}
+
+// Prune forgets the files of root that exists says are gone (a deleted
+// or renamed file is no place to go back to).
+func (s *Store) Prune(root string, exists func(rel string) bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l, ok := s.roots[root]
+	if !ok {
+		return
+	}
+	for rel := range l.entries {
+		if !exists(rel) {
+			delete(l.entries, rel)
+			delete(l.pending, rel)
+			l.gone[rel] = true
+			s.topAt = 0
+		}
+	}
+}
+
+// Flush writes what the files have not seen yet, then reads each back:
+// another process's visits to the same root join this one's.
+func (s *Store) Flush() error {
+	s.flushMu.Lock() // one flush at a time; visits go on meanwhile
+	defer s.flushMu.Unlock()
+	type job struct {
+		root, file string
+		pending    map[string]entry
+		gone       map[string]bool
+	}
+	s.mu.Lock()
+	if s.timer != nil {
+		s.timer.Stop()
+		s.timer = nil
+	}
+	var jobs []job
+	for root, l := range s.roots {
+		if l.file == "" || len(l.pending) == 0 && len(l.gone) == 0 {
+			continue
+		}
+		jobs = append(jobs, job{root, l.file, l.pending, l.gone})
+		l.pending, l.gone = map[string]entry{}, map[string]bool{}
+	}
+	s.mu.Unlock()
+	var errs []error
+	for _, j := range jobs {
+		merged, err := s.write(j.file, j.pending, j.gone)
+		s.mu.Lock()
+		l, ok := s.roots[j.root]
+		switch {
+		case !ok:
+		case err != nil:
+			// Kept for the next flush, folded with what came since.
+			for rel, e := range j.pending {
+				if !l.gone[rel] {
+					l.pending[rel] = mergeEntries(l.pending[rel], e)
+				}
+			}
+			for rel := range j.gone {
+				l.gone[rel] = true
+			}
+		default:
+			// The file's state, and what was visited while it was written.
+			for rel, e := range l.pending {
+				merged[rel] = mergeEntries(merged[rel], e)
+			}
+			for rel := range l.gone {
+				delete(merged, rel)
+			}
+			l.entries = merged
+			s.topAt = 0
+		}
+		s.mu.Unlock()
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// mergeEntries folds two folded histories of one file into one.
+func mergeEntries(a, b entry) entry {
+	if a.last == 0 {
+		return b
+	}
+	if b.last == 0 {
+		return a
+	}
+	if b.last > a.last {
+		a, b = b, a
+	}
+	age := a.last - b.last
+	a.freq += b.freq * decay(age, frequencyHalfLife)
+	a.work += b.work * decay(age, workingSetHalfLife)
+	return a
+}
+
+// Close writes what is pending; the store records nothing after it.
+func (s *Store) Close() {
+	if err := s.Flush(); err != nil {
+		s.opts.Logf("history: %v", err)
+	}
+	s.mu.Lock()
+	s.closed = true
+	if s.timer != nil {
+		s.timer.Stop()
+		s.timer = nil
+	}
+	s.mu.Unlock()
+}
+
+// load reads a root's file. A missing one is empty; a corrupt or
+// other-version one is deleted (and written anew by the next flush) with a
+// log line; one held by another process past lockWait is read later.
+func (s *Store) load(file string) map[string]entry {
+	out := map[string]entry{}
+	if file == "" {
+		return out
+	}
+	if _, err := os.Stat(file); err != nil {
+		return out
+	}
+	err := workspace.GuardMapped(func() error {
+		db, err := bolt.Open(file, 0o600, &bolt.Options{Timeout: lockWait, ReadOnly: true})
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		return db.View(func(tx *bolt.Tx) error {
+			var err error
+			out, err = readAll(tx)
+			return err
+		})
+	})
+	switch {
+	case err == nil:
+	case errors.Is(err, bolt.ErrTimeout):
+		s.opts.Logf("history %s is held by another wayfind; it joins at the next write", file)
+	default:
+		s.opts.Logf("history %s discarded (%v); starting afresh", file, err)
+		s.remove(file)
+	}
+	if err != nil || out == nil {
+		return map[string]entry{}
+	}
+	return out
+}
+
+var errStale = errors.New("written by another version")
+
+// readAll decodes every entry of a history file.
+func readAll(tx *bolt.Tx) (map[string]entry, error) {
+	meta, visits := tx.Bucket(bucketMeta), tx.Bucket(bucketVisits)
+	if meta == nil || visits == nil || string(meta.Get(keyVersion)) != fileVersion {
+		return nil, errStale
+	}
+	out := make(map[string]entry, visits.Stats().KeyN)
+	err := visits.ForEach(func(k, v []byte) error {
+		e, err := decodeEntry(v)
+		if err != nil {
+			return fmt.Errorf("entry %q: %w", k, err)
+		}
+		out[string(k)] = e
+		return nil
+	})
+	return out, err
+}
+
+// write folds pending into the file, drops gone and anything past the
+// limit, and returns the file's new state. A file bbolt cannot open or
+// read is replaced, once.
+func (s *Store) write(file string, pending map[string]entry, gone map[string]bool) (map[string]entry, error) {
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		return nil, err
+	}
+	var out map[string]entry
+	try := func() error {
+		return workspace.GuardMapped(func() error {
+			db, err := bolt.Open(file, 0o600, &bolt.Options{Timeout: lockWait})
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			return db.Update(func(tx *bolt.Tx) error {
+				var err error
+				out, err = s.update(tx, pending, gone)
+				return err
+			})
+		})
+	}
+	err := try()
+	if err != nil && !errors.Is(err, bolt.ErrTimeout) {
+		s.opts.Logf("history %s unusable (%v); recreating", file, err)
+		s.remove(file)
+		err = try()
+	}
+	return out, err
+}
+
+func (s *Store) update(tx *bolt.Tx, pending map[string]entry, gone map[string]bool) (map[string]entry, error) {
+	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
+	if err != nil {
+		return nil, err
+	}
+	if string(meta.Get(keyVersion)) != fileVersion {
+		// First write, or another version's: start over.
+		if tx.Bucket(bucketVisits) != nil {
+			if err := tx.DeleteBucket(bucketVisits); err != nil {
+				return nil, err
+			}
+		}
+		if err := meta.Put(keyVersion, []byte(fileVersion)); err != nil {
+			return nil, err
+		}
+	}
+	visits, err := tx.CreateBucketIfNotExists(bucketVisits)
+	if err != nil {
+		return nil, err
+	}
+	for rel := range gone {
+		if err := visits.Delete([]byte(rel)); err != nil {
+			return nil, err
+		}
+	}
+	for rel, e := range pending {
+		if old := visits.Get([]byte(rel)); old != nil {
+			if d, err := decodeEntry(old); err == nil {
+				e = mergeEntries(d, e)
+			}
+		}
+		if err := visits.Put([]byte(rel), encodeEntry(e)); err != nil {
+			return nil, err
+		}
+	}
+	out, err := readAll(tx)
+	if err != nil {
+		return nil, err
+	}
+	if over := len(out) - s.opts.Limit; over > 0 {
+		// The least weighty go: they are the ones no question would use.
+		now := s.opts.Now().UnixNano()
+		rels := make([]string, 0, len(out))
+		for rel := range out {
+			rels = append(rels, rel)
+		}
+		sort.Slice(rels, func(i, j int) bool {
+			wi, wj := out[rels[i]].weight(now), out[rels[j]].weight(now)
+			if wi != wj {
+				return wi < wj
+			}
+			return rels[i] < rels[j]
+		})
+		for _, rel := range rels[:over] {
+			if err := visits.Delete([]byte(rel)); err != nil {
+				return nil, err
+			}
+			delete(out, rel)
+		}
+	}
+	return out, nil
+}
+
+func (s *Store) remove(file string) {
+	if err := os.Remove(file); err != nil && !os.IsNotExist(err) {
+		s.opts.Logf("cannot remove history %s: %v", file, err)
+	}
+}
+
+// An entry on disk: freq and work as float64 bits, last as int64, little
+// endian — 24 bytes.
+func encodeEntry(e entry) []byte {
+	b := make([]byte, 24)
+	binary.LittleEndian.PutUint64(b, math.Float64bits(e.freq))
+	binary.LittleEndian.PutUint64(b[8:], math.Float64bits(e.work))
+	binary.LittleEndian.PutUint64(b[16:], uint64(e.last))
+	return b
+}
+
+func decodeEntry(b []byte) (entry, error) {
+	if len(b) != 24 {
+		return entry{}, fmt.Errorf("%d bytes, want 24", len(b))
+	}
+	e := entry{
+		freq: math.Float64frombits(binary.LittleEndian.Uint64(b)),
+		work: math.Float64frombits(binary.LittleEndian.Uint64(b[8:])),
+		last: int64(binary.LittleEndian.Uint64(b[16:])),
+	}
+	if !(e.freq >= 0 && e.work >= 0) || math.IsInf(e.freq, 0) || math.IsInf(e.work, 0) {
+		return entry{}, errors.New("not a weight")
+	}
+	return e, nil
+}

@@ -1,0 +1,121 @@
+package rank
+
+import (
+	"context"
+	"slices"
+	"testing"
+)
+
+// visits weighs each file as given.
+func visits(pairs ...any) []Visit {
+	var out []Visit
+	for i := 0; i+1 < len(pairs); i += 2 {
+		out = append(out, Visit{File: pairs[i].(string), Weight: pairs[i+1].(float64)})
+	}
+	return out
+}
+
+func matchPaths(ms []Match) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.Path)
+	}
+	return out
+}
+
+// TestAffinityBreaksTies: the same name in several places goes to the
+// copy near where the user works — in find, resolve and locate alike.
+func TestAffinityBreaksTies(t *testing.T) {
+	e, _ := fixture(t, "monorepo")
+	ctx := context.Background()
+	// Twenty visits in services/shipping, then one excursion — the latest
+	// and weightiest visit — to src/storage: the working area wins.
+	var hist []Visit
+	for range 20 {
+		hist = append(hist, visits("services/shipping/server.go", 1.0)...)
+	}
+	hist = append(visits("src/storage/s3/client.go", 5.0), hist...)
+	cases := []struct {
+		name    string
+		query   string
+		current string
+		history []Visit
+		want    string
+	}{
+		{"no history: the shortest path", "client.go", "", nil, "src/api/client.go"},
+		{"history", "client.go", "", visits("services/shipping/server.go", 1.0), "services/shipping/client.go"},
+		{"an excursion does not outvote the working area", "client.go", "", hist, "services/shipping/client.go"},
+		{"the current file", "index.ts", "packages/beta/src/renderer.ts", nil, "packages/beta/src/index.ts"},
+		{"the current file over older history", "index.ts", "packages/beta/src/renderer.ts", visits("packages/alpha/src/parser.ts", 1.0), "packages/beta/src/index.ts"},
+		// Never over a better match: the source file beside its test, the
+		// exact case.
+		{"source before its test", "users", "src/api/handlers/users_test.go", visits("src/api/handlers/users_test.go", 1.0), "src/api/handlers/users.go"},
+		{"exact case before history", "Button", "", visits("src/components/button.css", 1.0), "src/components/Button.tsx"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := e.Find(ctx, FindRequest{Query: c.query, Current: c.current, History: c.history})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := matchPaths(res.Matches); len(got) == 0 || got[0] != c.want {
+				t.Fatalf("find: %v, want %s first", got, c.want)
+			}
+			if c.current != "" || c.query == "users" || c.query == "Button" {
+				return // resolve reads names, not find queries
+			}
+			r, err := e.Resolve(ctx, ResolveRequest{Path: c.query, History: c.history})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.history == nil {
+				if r.Resolved != nil {
+					t.Fatalf("resolve without history is a tie, got %s", r.Resolved.Path)
+				}
+			} else if r.Resolved == nil || r.Resolved.Path != c.want {
+				t.Fatalf("resolve: %+v, want %s", r.Resolved, c.want)
+			}
+			l, err := e.Locate(ctx, LocateRequest{Query: "where is " + c.query, History: c.history})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(l.Results) == 0 || l.Results[0].Path != c.want {
+				t.Fatalf("locate: %+v, want %s first", l.Results, c.want)
+			}
+		})
+	}
+}
+
+// TestNothingTypedListsTheHistory: find with an empty query lists the
+// history's files in the order given, the current one and files not in
+// the index left out; without history, nothing — not an error.
+func TestNothingTypedListsTheHistory(t *testing.T) {
+	e, dir := fixture(t, "monorepo")
+	h := Recency([]string{"README.md", "src/api/client.go", "gone/file.go", "src/auth/login.py", dir + "/src/api/client.go"})
+	res, err := e.Find(context.Background(), FindRequest{Query: " ", History: h, Current: "file://" + dir + "/src/auth/login.py", Limit: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := matchPaths(res.Matches); !slices.Equal(got, []string{"src/api/client.go", "README.md"}) || res.Matches[0].MatchedIn[0] != "history" {
+		t.Fatalf("listed %v %+v", got, res.Matches)
+	}
+	res, err = e.Find(context.Background(), FindRequest{Query: "", Limit: 1, History: h})
+	if err != nil || len(res.Matches) != 1 || !res.Truncated {
+		t.Fatalf("limit: %+v %v", res, err)
+	}
+	res, err = e.Find(context.Background(), FindRequest{Query: ""})
+	if err != nil || len(res.Matches) != 0 {
+		t.Fatalf("no history: %+v %v", res, err)
+	}
+}
+
+func TestRecencyHalvesEachOlderFile(t *testing.T) {
+	got := Recency([]string{"a", "b", "c"})
+	want := []Visit{{"c", 1}, {"b", 0.5}, {"a", 0.25}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("%v", got)
+	}
+	if n := len(Recency(make([]string, 3*MaxVisits))); n != MaxVisits {
+		t.Fatalf("kept %d", n)
+	}
+}
