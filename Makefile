@@ -6,7 +6,7 @@ FUZZTIME ?= 30s
 
 PREFIX   ?= $(HOME)/.local
 
-.PHONY: build install run test deps ort check vscode bench bench-lsp bench-symbols bench-content bench-locate bench-mcp bench-model soak fuzz clean
+.PHONY: build install run test deps ort check vscode bench bench-history bench-lsp bench-symbols bench-content bench-locate bench-mcp bench-model soak fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wayfind
@@ -50,6 +50,11 @@ vscode: deps
 
 bench: deps
 	$(GO) run ./cmd/wayfind-bench -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl -scale 250000
+
+# Navigation sessions replayed over the public corpora: ambiguous names
+# asked with and without the history (cmd/wayfind-bench/history.go).
+bench-history: deps
+	$(GO) run ./cmd/wayfind-bench -history -fzf=false -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl
 
 # The public cases through `wayfind lsp` over stdio, as an editor sends them.
 bench-lsp: deps build

@@ -19,21 +19,23 @@ import (
 //	weight = Σ 2^(−age/frequencyHalfLife) + workingSetWeight × Σ 2^(−age/workingSetHalfLife)
 //
 // The first sum is habit: the files someone comes back to over days. The
-// second is the task at hand: the files of the last quarter hour, which
-// say more about the next question than last week's do. A visit just made
-// counts 1 + workingSetWeight; an hour later, barely more than 1.
+// second is the task at hand: the files of the last quarter hour or so,
+// which say more about the next question than last week's do. A visit just
+// made counts 1 + workingSetWeight; half an hour later, barely 2.
 const (
 	// frequencyHalfLife: a week — a visit counts half after seven days,
 	// so last week's work still outranks files never opened, and a
 	// project left for a month has faded.
 	frequencyHalfLife = 7 * 24 * time.Hour
-	// workingSetHalfLife: fifteen minutes, about one task; the visits of
-	// the last hour are the working set, and it moves when the user does.
-	workingSetHalfLife = 15 * time.Minute
-	// workingSetWeight: a visit of the last minutes counts five times one
-	// of earlier today (1 + 4), so a switch to another area of the tree
-	// takes over within a handful of visits rather than days.
-	workingSetWeight = 4
+	// workingSetHalfLife: ten minutes, about one step of a task; the
+	// visits of the last half hour are the working set, and it moves
+	// when the user does.
+	workingSetHalfLife = 10 * time.Minute
+	// workingSetWeight: a visit of the last minutes counts ten times one
+	// of earlier today (1 + 9), so that after a move to another area of
+	// the tree the new area leads within a handful of visits — even over
+	// twice as many visits to the old one half an hour before.
+	workingSetWeight = 9
 )
 
 // Reason says how a visit came about; it sets what the visit counts.

@@ -199,24 +199,44 @@ func (s *Store) Recent(n int) []Visit {
 	return s.rank(s.opts.Now().UnixNano(), func(v Visit) float64 { return float64(v.Last.UnixNano()) }, n)
 }
 
-// rank lists the n entries with the highest key, ties by root and path.
+// rank lists the n entries with the highest key, ties by root and path,
+// keeping only the best n as it goes: the store may hold ten thousand
+// files, a question wants a few dozen.
 func (s *Store) rank(now int64, key func(Visit) float64, n int) []Visit {
-	var all []Visit
+	type scored struct {
+		Visit
+		k float64
+	}
+	before := func(a, b *scored) bool {
+		if a.k != b.k {
+			return a.k > b.k
+		}
+		if a.Root != b.Root {
+			return a.Root < b.Root
+		}
+		return a.Rel < b.Rel
+	}
+	var best []scored
 	for root, l := range s.roots {
 		for rel, e := range l.entries {
-			all = append(all, Visit{Root: root, Rel: rel, Weight: e.weight(now), Last: time.Unix(0, e.last)})
+			c := scored{Visit: Visit{Root: root, Rel: rel, Weight: e.weight(now), Last: time.Unix(0, e.last)}}
+			c.k = key(c.Visit)
+			if len(best) == n && !before(&c, &best[n-1]) {
+				continue
+			}
+			i := sort.Search(len(best), func(i int) bool { return before(&c, &best[i]) })
+			if len(best) < n {
+				best = append(best, scored{})
+			}
+			copy(best[i+1:], best[i:])
+			best[i] = c
 		}
 	}
-	sort.Slice(all, func(i, j int) bool {
-		if ki, kj := key(all[i]), key(all[j]); ki != kj {
-			return ki > kj
-		}
-		if all[i].Root != all[j].Root {
-			return all[i].Root < all[j].Root
-		}
-		return all[i].Rel < all[j].Rel
-	})
-	return all[:min(n, len(all))]
+	out := make([]Visit, len(best))
+	for i := range best {
+		out[i] = best[i].Visit
+	}
+	return out
 }
 
 // Len is how many files the store remembers.

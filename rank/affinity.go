@@ -1,5 +1,10 @@
 package rank
 
+import (
+	"path/filepath"
+	"strings"
+)
+
 // Affinity: how near a file is to where the user is working. It is the
 // one measure behind every history signal — resolve's proximity, find's
 // and locate's tie-breaks — and it never outweighs a better match (each
@@ -33,7 +38,7 @@ const recencyStep = 0.5
 
 // MaxVisits bounds the visits a question weighs: the mean is settled by
 // the weightiest few dozen, and each costs time on every candidate.
-const MaxVisits = 64
+const MaxVisits = 32
 
 // Recency weighs a list of files, most recent last, by their order.
 func Recency(files []string) []Visit {
@@ -50,8 +55,14 @@ func Recency(files []string) []Visit {
 // directory's value remembered (candidates share directories).
 type affinity struct {
 	current *reference
-	visits  []reference // weights sum to 1
-	memo    map[int64]near
+	visits  []reference // one per directory, weights summing to 1
+	// mean[root×dirs + dir] is the visits' weighted mean for a directory,
+	// -1 until asked: candidates share directories.
+	mean []float32
+	// amongAux: the user works among tests and fixtures (the current
+	// file is one, or most of the visits' weight is): then a test is
+	// what they look for, and find's prior for source files is off.
+	amongAux bool
 }
 
 type near struct {
@@ -63,27 +74,59 @@ type near struct {
 // outside them say nothing. A nil affinity (no current file, no visits)
 // gives 0 everywhere.
 func (e *Engine) newAffinity(current string, history []Visit) *affinity {
-	a := &affinity{memo: map[int64]near{}}
+	a := &affinity{}
 	if root, rel, ok := e.refFile(current); ok {
 		a.current = &reference{root, splitDirs(parentDir(rel)), 1, "near:from"}
+		a.amongAux = isAuxiliary(rel)
 	}
-	total := 0.0
+	total, aux := 0.0, 0.0
+	type place struct {
+		root int
+		dir  string
+	}
+	at := map[place]int{} // visits in one directory weigh as one
 	for _, v := range history[:min(len(history), MaxVisits)] {
 		if v.Weight <= 0 {
 			continue
 		}
-		if root, rel, ok := e.refFile(v.File); ok {
-			a.visits = append(a.visits, reference{root, splitDirs(parentDir(rel)), v.Weight, "near:history"})
-			total += v.Weight
+		root, rel, ok := e.visitFile(v.File)
+		if !ok {
+			continue
 		}
+		total += v.Weight
+		if isAuxiliary(rel) {
+			aux += v.Weight
+		}
+		p := place{root, parentDir(rel)}
+		if i, ok := at[p]; ok {
+			a.visits[i].weight += v.Weight
+			continue
+		}
+		at[p] = len(a.visits)
+		a.visits = append(a.visits, reference{root, splitDirs(p.dir), v.Weight, "near:history"})
 	}
 	for i := range a.visits {
 		a.visits[i].weight /= total
+	}
+	if a.current == nil && aux > total/2 {
+		a.amongAux = true
 	}
 	if a.current == nil && len(a.visits) == 0 {
 		return nil
 	}
 	return a
+}
+
+// visitFile is refFile for the history's files, which are clean absolute
+// paths as a rule: those skip the parsing a typed path needs (a request
+// weighs dozens of them).
+func (e *Engine) visitFile(f string) (int, string, bool) {
+	for i, r := range e.ix.Roots {
+		if len(f) > len(r)+1 && f[len(r)] == filepath.Separator && strings.HasPrefix(f, r) && filepath.Clean(f) == f {
+			return i, filepath.ToSlash(f[len(r)+1:]), true
+		}
+	}
+	return e.refFile(f)
 }
 
 // of is the affinity of file id, and which reference gave it.
@@ -92,25 +135,33 @@ func (a *affinity) of(e *Engine, id int32) near {
 		return near{}
 	}
 	f := &e.files[id]
-	key := int64(f.root)<<32 | int64(f.dir)
-	if n, ok := a.memo[key]; ok {
-		return n
-	}
 	comps := e.dirInfos[f.dir].comps
 	var n near
 	if c := a.current; c != nil && c.root == int(f.root) {
 		n = near{proximity(comps, c.dirs), c.reason}
 	}
-	mean := 0.0
-	for _, v := range a.visits {
-		if v.root == int(f.root) {
-			mean += v.weight * proximity(comps, v.dirs)
+	if len(a.visits) == 0 {
+		return n
+	}
+	if a.mean == nil {
+		a.mean = make([]float32, len(e.dirInfos)*len(e.ix.Roots))
+		for i := range a.mean {
+			a.mean[i] = -1
 		}
 	}
-	if mean > n.value {
-		n = near{mean, "near:history"}
+	k := int(f.root)*len(e.dirInfos) + int(f.dir)
+	if a.mean[k] < 0 {
+		mean := 0.0
+		for _, v := range a.visits {
+			if v.root == int(f.root) {
+				mean += v.weight * proximity(comps, v.dirs)
+			}
+		}
+		a.mean[k] = float32(mean)
 	}
-	a.memo[key] = n
+	if m := float64(a.mean[k]); m > n.value {
+		n = near{m, "near:history"}
+	}
 	return n
 }
 

@@ -237,10 +237,18 @@ func (f *finder) merge(hits map[int32]nameMatch, paths map[int32]Match) ([]Match
 				m.Score, m.Reason, m.MatchedIn = pm.Score, pm.Reason, pm.MatchedIn
 			}
 		}
-		m.Score = e.tieBreak(q, m.File, m.Score) + affinityBonus*f.aff.of(e, m.File).value
-		if m.Score >= f.threshold {
-			top.push(m)
+		m.Score = e.tieBreak(q, m.File, m.Score, f.aff)
+		if m.Score < f.threshold {
+			return
 		}
+		if f.aff != nil {
+			if top.full() && m.Score+affinityBonus < top.worst().Score {
+				top.seen++ // nothing near where the user works lifts it in
+				return
+			}
+			m.Score += affinityBonus * f.aff.of(e, m.File).value
+		}
+		top.push(m)
 	}
 	for sid, nm := range hits {
 		for _, id := range e.stems[sid].files {
@@ -367,9 +375,10 @@ func (e *Engine) scoreFile(q *FindQuery, id int32, nm nameMatch, impl bool) Matc
 // the scorer means (its classes are 0.02 or more apart, and output is
 // rounded to 0.001): the file whose name has the query's exact case wins
 // ("Lists.php" → lib/Lists.php before lists.php), a test, fixture or
-// generated file never outranks the source file it stands beside, and
-// among the rest the file nearer where the user works (affinity.go) comes
-// first — weaker evidence than the case typed, so at most half a step.
+// generated file never outranks the source file it stands beside (unless
+// the user works among tests: affinity.go's amongAux), and among the rest
+// the file nearer where the user works comes first — weaker evidence
+// than the case typed, so at most half a step.
 const (
 	tieEps        = 0.002
 	caseBonus     = tieEps
@@ -377,12 +386,12 @@ const (
 	affinityBonus = tieEps / 2
 )
 
-func (e *Engine) tieBreak(q *FindQuery, id int32, score float64) float64 {
+func (e *Engine) tieBreak(q *FindQuery, id int32, score float64, aff *affinity) float64 {
 	f := &e.files[id]
 	if q.Case != "" && strings.Contains(f.baseName(), q.Case) {
 		score += caseBonus
 	}
-	if f.aux {
+	if f.aux && (aff == nil || !aff.amongAux) {
 		score -= auxPenalty
 	}
 	return score

@@ -107,7 +107,7 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 			r := *res.Resolved
 			res.Resolved = &r
 		}
-	} else if len(scored) > 0 && confident(scored) {
+	} else if len(scored) > 0 && confident(nearestFirst(scored)) {
 		top := scored[0]
 		res.Resolved = &top
 	} else {
@@ -246,7 +246,7 @@ func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits ma
 	if nm.score == 0 {
 		return Candidate{}, false
 	}
-	reasons := []string{nm.reason}
+	reasons := append(make([]string, 0, 3), nm.reason) // room for dirs and nearness
 	var lex float64
 	if len(rq.dirs) == 0 {
 		lex = nm.score * bareNameWeight
@@ -318,6 +318,40 @@ func keepsDirs(reasons []string) bool {
 		}
 	}
 	return false
+}
+
+// nearestFirst moves to the front, among the candidates lexically tied
+// with the best (within ResolveMargin), the one clearly nearest where the
+// user works (ProxMargin ahead of every other of them), when it is not
+// first already: a tie within the margin is a tie, however its last
+// digits fall (go/analysis/checker/x.go is 0.005 ahead of
+// go/analysis/internal/checker/x.go for "checker/x.go" only by depth).
+func nearestFirst(sorted []Candidate) []Candidate {
+	lexTop := 0.0
+	for _, c := range sorted {
+		lexTop = max(lexTop, c.lexical)
+	}
+	best, runner := -1, 0.0
+	for i, c := range sorted {
+		if c.lexical <= lexTop-ResolveMargin {
+			continue
+		}
+		switch {
+		case best < 0 || c.prox > sorted[best].prox:
+			if best >= 0 {
+				runner = max(runner, sorted[best].prox)
+			}
+			best = i
+		default:
+			runner = max(runner, c.prox)
+		}
+	}
+	if best > 0 && sorted[best].prox-runner >= ProxMargin {
+		c := sorted[best]
+		copy(sorted[1:best+1], sorted[:best])
+		sorted[0] = c
+	}
+	return sorted
 }
 
 // confident decides whether the best of the sorted candidates is clearly

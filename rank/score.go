@@ -263,16 +263,30 @@ func (a dirAlignment) score(foreign int) dirAlign {
 	return dirAlign{score: math.Exp(-penalty), matched: a.matched, reason: reason, sameDirs: reason == "dir:exact"}
 }
 
-// proximity is the shared-directory measure between a candidate's directory
-// and one reference directory (both split in components).
+// proximity is how near a candidate's directory is to one reference
+// directory (both split in components): the levels they share, over those
+// plus the steps between them through their deepest common ancestor — a
+// level the candidate lies outside the reference's ancestry counts 1, a
+// level the reference lies below that ancestor counts proxBelow (the user
+// working in a package's subdirectories is still in the package). The
+// same directory is 1; in test/integration/targets/, the package a/ is
+// 0.73 near a visit to a/roles/x/tasks/ and its sibling b/ 0.5; a file at
+// a root is near nothing but the root. Steps, not the shared fraction of
+// the deeper path: that called every sibling of a deep tree close.
 func proximity(cd, rd []string) float64 {
 	n := 0
 	for n < len(cd) && n < len(rd) && cd[n] == rd[n] {
 		n++
 	}
-	deeper := max(len(cd), len(rd))
-	if deeper == 0 {
-		return 1
+	if n == 0 {
+		if len(cd) == 0 && len(rd) == 0 {
+			return 1
+		}
+		return 0
 	}
-	return float64(n) / float64(deeper)
+	return float64(n) / (float64(n) + float64(len(cd)-n) + proxBelow*float64(len(rd)-n))
 }
+
+// proxBelow: what a level the user works below the candidate's directory
+// costs, against 1 for a level of the candidate outside theirs.
+const proxBelow = 0.5

@@ -80,8 +80,9 @@ func main() {
 	locateTrees := flag.String("locate", "", "benchmark locate on these real trees (name=dir,…) beside grep, through -bin's `lsp`")
 	cliSample := flag.Int("cli", 10, "with -locate: time the warm CLI on this many questions a tree")
 	locateCache := flag.String("locate-cases", "", "with -locate: keep the generated questions in this directory and reuse them")
-	seed := flag.Int("seed", 1, "with -locate: the question set's seed")
+	seed := flag.Int("seed", 1, "with -locate and -history: the question set's seed")
 	inproc := flag.Bool("inproc", false, "with -locate: answer in-process (accuracy only, no server, grep or CLI)")
+	historyRun := flag.Bool("history", false, "replay navigation sessions over the corpora and ask ambiguous names with and without the history")
 	flag.Parse()
 	if *locateTrees != "" {
 		fmt.Printf("# wayfind locate bench — %s, %d cores (GOMAXPROCS %d), %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version())
@@ -134,6 +135,11 @@ func main() {
 		}
 	}
 
+	if *historyRun {
+		fmt.Printf("# wayfind history bench — %s, %d cores (GOMAXPROCS %d), %s, seed %d\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), *seed)
+		historyBench(*corpora, *work, names, byCorpus, int64(*seed), *verbose)
+		return
+	}
 	fmt.Printf("# wayfind bench — %s, %d cores (GOMAXPROCS %d), %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version())
 	if *modelDir != "" {
 		modelBench(*corpora, *work, names, byCorpus, *modelDir, *ortLib)

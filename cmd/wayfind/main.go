@@ -226,11 +226,8 @@ func ask(ctx context.Context, cmd string, opts options, ws oneShot, out *output)
 		}
 		return out.find(opts, res)
 	default:
-		history := opts.history
-		if history == nil {
-			history = []string{} // the CLI has no history but the flags'
-		}
-		res, _, err := svc.Resolve(ctx, service.ResolveParams{Path: opts.query, From: opts.from, History: history, Limit: opts.limit})
+		// --history replaces the remembered history (nil: the servers').
+		res, _, err := svc.Resolve(ctx, service.ResolveParams{Path: opts.query, From: opts.from, History: opts.history, Limit: opts.limit})
 		if err != nil {
 			return out.fail(err)
 		}
