@@ -103,6 +103,8 @@ func TestFindRankingRules(t *testing.T) {
 		{"the directory's own files, then deeper ones", "somepath", "some/path/fileA.txt", "some/path/other/fileBLonger.txt"},
 		{"directory's own files first", "co/te", "config/test/t1.js", "config/test/t2.js"},
 		{"a directory named like the file is no detour", "osexec", "os/exec/exec.go", "os/exec/lp_unix.go"},
+		{"the file of that very name", "application.properties", "src/main/resources/application.properties", "src/main/java/org/example/ApplicationProperties.java"},
+		{"the file of that very name", "spring.factories", "src/main/resources/META-INF/spring.factories", "build/CheckSpringFactories.java"},
 	}
 	for _, c := range cases {
 		got := findPaths(t, e, c.query)

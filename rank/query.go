@@ -162,11 +162,16 @@ type FindQuery struct {
 	Case string
 }
 
+// extLike is what may follow a query name's last dot as its extension: a
+// letter, then letters, digits or '+', up to 16 in all — long enough for
+// application.properties and spring.factories (read as one word,
+// "applicationproperties" named ApplicationProperties.java exactly and
+// left the files of that very name behind).
+var extLike = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+]{0,15}$`)
+
 // regexNoise matches the regular-expression pieces a planner puts between
 // words ("cursor[ _-]?binary", "auth.*middleware", "\bfoo\b"): all of them
 // mean "a word boundary may be here".
-var extLike = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+]{0,7}$`)
-
 var regexNoise = regexp.MustCompile(`\[[^\]]*\][?*+]?|\.[*+?]|\\[bBsSwWdD][*+?]?|[()|^$?*+{}]`)
 
 // ParseFind takes apart a find query.

@@ -97,10 +97,10 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 		copy(scored[2:ci+1], scored[1:ci])
 		scored[1] = other
 		switch top := scored[0]; {
-		case other.prox-top.prox >= ProxMargin:
+		case clearlyNearer(other.prox, top.prox):
 			scored[0], scored[1] = other, top
 			res.Resolved = &scored[0]
-		case top.prox-other.prox >= ProxMargin:
+		case clearlyNearer(top.prox, other.prox):
 			res.Resolved = &scored[0]
 		}
 		if res.Resolved != nil {
@@ -322,7 +322,7 @@ func keepsDirs(reasons []string) bool {
 
 // nearestFirst moves to the front, among the candidates lexically tied
 // with the best (within ResolveMargin), the one clearly nearest where the
-// user works (ProxMargin ahead of every other of them), when it is not
+// user works (clearlyNearer than every other of them), when it is not
 // first already: a tie within the margin is a tie, however its last
 // digits fall (go/analysis/checker/x.go is 0.005 ahead of
 // go/analysis/internal/checker/x.go for "checker/x.go" only by depth).
@@ -346,7 +346,7 @@ func nearestFirst(sorted []Candidate) []Candidate {
 			runner = max(runner, c.prox)
 		}
 	}
-	if best > 0 && sorted[best].prox-runner >= ProxMargin {
+	if best > 0 && clearlyNearer(sorted[best].prox, runner) {
 		c := sorted[best]
 		copy(sorted[1:best+1], sorted[:best])
 		sorted[0] = c
@@ -369,7 +369,7 @@ func confident(sorted []Candidate) bool {
 	if gapLex >= ResolveMargin {
 		return true
 	}
-	return gapLex > -ResolveMargin && top.prox-next.prox >= ProxMargin
+	return gapLex > -ResolveMargin && clearlyNearer(top.prox, next.prox)
 }
 
 // ranksBefore is the one result order of both requests: score, then the

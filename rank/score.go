@@ -62,8 +62,9 @@ import "math"
 // A candidate is returned as `resolved` only when its lexical score is at
 // least ResolveMin and it is clearly ahead of the runner-up: lexically by
 // ResolveMargin, or, when the two are lexically tied (within the margin),
-// by ProxMargin of proximity. Deep trees make proximities close in absolute
-// terms, so the tie-break is judged on proximity's own scale. A tie neither
+// clearly nearer (clearlyNearer: by ProxMargin and by a fifth of the
+// runner-up's proximity). The tie-break is judged on proximity's own
+// scale, not the score's. A tie neither
 // can break leaves `resolved` null: a confident wrong answer costs an agent
 // more than no answer.
 
@@ -76,8 +77,10 @@ const (
 	nameWeight     = 0.75
 	bareNameWeight = nameWeight + (1-nameWeight)*0.5
 	ResolveMargin  = 0.01
-	// ProxMargin is the proximity lead that breaks a lexical tie.
-	ProxMargin = 0.05
+	// ProxMargin and proxLead are the proximity lead that breaks a lexical
+	// tie (clearlyNearer): absolute, and relative.
+	ProxMargin = 0.02
+	proxLead   = 1.2
 	// proxWeight is below ResolveMargin, so that proximity can reorder
 	// only candidates whose names are lexically tied: no history makes a
 	// case or typo reading outrank an exact one (orderings_test.go).
@@ -264,29 +267,47 @@ func (a dirAlignment) score(foreign int) dirAlign {
 }
 
 // proximity is how near a candidate's directory is to one reference
-// directory (both split in components): the levels they share, over those
-// plus the steps between them through their deepest common ancestor — a
-// level the candidate lies outside the reference's ancestry counts 1, a
-// level the reference lies below that ancestor counts proxBelow (the user
-// working in a package's subdirectories is still in the package). The
-// same directory is 1; in test/integration/targets/, the package a/ is
-// 0.73 near a visit to a/roles/x/tasks/ and its sibling b/ 0.5; a file at
-// a root is near nothing but the root. Steps, not the shared fraction of
-// the deeper path: that called every sibling of a deep tree close.
+// directory (both split in components), by the steps between them through
+// their deepest common ancestor: each level the candidate lies outside the
+// reference's ancestry halves it (proxOutside), each level the reference
+// lies below that ancestor costs a fifth (proxBelow: the user working in a
+// package's subdirectories is still in the package). The same directory is
+// 1, a parent 0.8, a child 0.5, a sibling 0.4 — at any depth: measured as
+// the shared fraction of the path instead, the sibling packages of a deep
+// tree (test/integration/targets/a/ and b/) looked all but as near as the
+// package itself. A file at a root is near nothing but the root.
 func proximity(cd, rd []string) float64 {
 	n := 0
 	for n < len(cd) && n < len(rd) && cd[n] == rd[n] {
 		n++
 	}
-	if n == 0 {
-		if len(cd) == 0 && len(rd) == 0 {
-			return 1
-		}
+	if n == 0 && len(cd) > 0 {
 		return 0
 	}
-	return float64(n) / (float64(n) + float64(len(cd)-n) + proxBelow*float64(len(rd)-n))
+	return powOutside[min(len(cd)-n, maxProxSteps)] * powBelow[min(len(rd)-n, maxProxSteps)]
 }
 
-// proxBelow: what a level the user works below the candidate's directory
-// costs, against 1 for a level of the candidate outside theirs.
-const proxBelow = 0.5
+const (
+	proxOutside = 0.5
+	proxBelow   = 0.8
+	// maxProxSteps: past this many levels proximity is all but nothing.
+	maxProxSteps = 32
+)
+
+// The powers of proxOutside and proxBelow, computed once: proximity is
+// asked for every directory a request's candidates are in, against every
+// visit.
+var powOutside, powBelow = func() (o, b [maxProxSteps + 1]float64) {
+	for i := range o {
+		o[i], b[i] = math.Pow(proxOutside, float64(i)), math.Pow(proxBelow, float64(i))
+	}
+	return
+}()
+
+// clearlyNearer: proximity a is a clear lead over b — ProxMargin ahead,
+// and proxLead times as near, since how large proximities are depends on
+// how deep the user works (a visit five levels below two candidates makes
+// both small, and their difference too).
+func clearlyNearer(a, b float64) bool {
+	return a-b >= ProxMargin && a >= proxLead*b
+}
