@@ -54,7 +54,7 @@ bench: deps
 # Navigation sessions replayed over the public corpora: ambiguous names
 # asked with and without the history (cmd/wayfind-bench/history.go).
 bench-history: deps
-	$(GO) run ./cmd/wayfind-bench -history -fzf=false -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl
+	$(GO) run ./cmd/wayfind-bench -history -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl
 
 # The public cases through `wayfind lsp` over stdio, as an editor sends them.
 bench-lsp: deps build

@@ -56,9 +56,9 @@ func Recency(files []string) []Visit {
 type affinity struct {
 	current *reference
 	visits  []reference // one per directory, weights summing to 1
-	// mean[root×dirs + dir] is the visits' weighted mean for a directory,
-	// -1 until asked: candidates share directories.
-	mean []float32
+	// mean remembers the visits' weighted mean of each directory asked
+	// about (root<<32 | dir): candidates share directories.
+	mean map[int64]float64
 	// amongAux: the user works among tests and fixtures (the current
 	// file is one, or most of the visits' weight is): then a test is
 	// what they look for, and find's prior for source files is off.
@@ -122,11 +122,18 @@ func (e *Engine) newAffinity(current string, history []Visit) *affinity {
 // weighs dozens of them).
 func (e *Engine) visitFile(f string) (int, string, bool) {
 	for i, r := range e.ix.Roots {
-		if len(f) > len(r)+1 && f[len(r)] == filepath.Separator && strings.HasPrefix(f, r) && filepath.Clean(f) == f {
+		if len(f) > len(r)+1 && f[len(r)] == filepath.Separator && strings.HasPrefix(f, r) && !unclean(f[len(r):]) {
 			return i, filepath.ToSlash(f[len(r)+1:]), true
 		}
 	}
 	return e.refFile(f)
+}
+
+// unclean: a path Clean would change ("//", "/./", "/../", a trailing
+// slash) — cheaper to ask than to Clean it.
+func unclean(p string) bool {
+	sep := string(filepath.Separator)
+	return strings.Contains(p, sep+sep) || strings.Contains(p, sep+".") || strings.HasSuffix(p, sep)
 }
 
 // of is the affinity of file id, and which reference gave it.
@@ -144,22 +151,19 @@ func (a *affinity) of(e *Engine, id int32) near {
 		return n
 	}
 	if a.mean == nil {
-		a.mean = make([]float32, len(e.dirInfos)*len(e.ix.Roots))
-		for i := range a.mean {
-			a.mean[i] = -1
-		}
+		a.mean = make(map[int64]float64, 64)
 	}
-	k := int(f.root)*len(e.dirInfos) + int(f.dir)
-	if a.mean[k] < 0 {
-		mean := 0.0
+	k := int64(f.root)<<32 | int64(f.dir)
+	m, ok := a.mean[k]
+	if !ok {
 		for _, v := range a.visits {
 			if v.root == int(f.root) {
-				mean += v.weight * proximity(comps, v.dirs)
+				m += v.weight * proximity(comps, v.dirs)
 			}
 		}
-		a.mean[k] = float32(mean)
+		a.mean[k] = m
 	}
-	if m := float64(a.mean[k]); m > n.value {
+	if m > n.value {
 		n = near{m, "near:history"}
 	}
 	return n

@@ -130,6 +130,7 @@ func (s *Session) build(gen int, roots []string) {
 	ix := workspace.Build(roots, walk)
 	progress(80, "indexing names", false)
 	eng := rank.New(ix)
+	s.pruneHistory(ix) // before the index is seen: its answers weigh no gone file
 	snap := &snapshot{gen: gen, ix: ix, eng: eng, indexMs: float64(time.Since(start).Microseconds()) / 1000}
 	s.store(snap)
 	s.files.apply.Unlock()
@@ -138,7 +139,6 @@ func (s *Session) build(gen int, roots []string) {
 	s.queuePasses(snap, nil)
 	s.watch(ix, true)
 	s.scheduleApply()
-	s.pruneHistory(ix)
 }
 
 // pruneHistory forgets visited files that are gone: not in the index and

@@ -131,6 +131,16 @@ func TestHistoryPersists(t *testing.T) {
 	if got := again.History(); len(got) != 2 || got[0].File != filepath.Join(dir, "b", "y.go") {
 		t.Fatalf("after restart %+v", got)
 	}
+	// A deleted file is forgotten at the next full index.
+	if err := os.Remove(filepath.Join(dir, "b", "y.go")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := again.Reindex(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := again.History(); len(got) != 1 || got[0].File != filepath.Join(dir, "a", "x.go") {
+		t.Fatalf("after the file went: %+v", got)
+	}
 }
 
 // noCache keeps the tests' symbols out of the user's cache directory.

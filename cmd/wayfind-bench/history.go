@@ -46,10 +46,11 @@ const (
 type histOutcome struct {
 	shape         string
 	with, alone   bool // top-1 right with the history, without it
+	fzf, fzfRan   bool // fzf --filter's first line right (find shapes, with -fzf)
 	withT, aloneT time.Duration
 }
 
-func historyBench(corpora, work string, names []string, byCorpus map[string][]benchCase, seed int64, verbose bool) {
+func historyBench(corpora, work string, names []string, byCorpus map[string][]benchCase, seed int64, withFzf, verbose bool) {
 	// Every corpus of the directory: sessions need no cases of their own.
 	if ents, err := os.ReadDir(corpora); err == nil {
 		names = names[:0]
@@ -72,6 +73,9 @@ func historyBench(corpora, work string, names []string, byCorpus map[string][]be
 		sort.Strings(paths)
 		r := rand.New(rand.NewSource(seed + int64(len(name))))
 		rp := &replay{eng: eng, root: root, paths: paths, r: r, byBase: map[string][]string{}, verbose: verbose}
+		if withFzf {
+			rp.listing = strings.Join(paths, "\n") + "\n"
+		}
 		for _, p := range paths {
 			rp.byBase[path.Base(p)] = append(rp.byBase[path.Base(p)], p)
 		}
@@ -104,8 +108,8 @@ func historyBench(corpora, work string, names []string, byCorpus map[string][]be
 		}
 	}
 	fmt.Println()
-	fmt.Println("| shape | queries | top-1 with history | top-1 without | p50 ms with | p50 ms without |")
-	fmt.Println("|---|---:|---:|---:|---:|---:|")
+	fmt.Println("| shape | queries | top-1 with history | top-1 without | fzf top-1 | p50 ms with | p50 ms without |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
 	byShape := map[string][]histOutcome{}
 	var shapes []string
 	for _, o := range all {
@@ -116,10 +120,10 @@ func historyBench(corpora, work string, names []string, byCorpus map[string][]be
 	}
 	sort.Strings(shapes)
 	var ambW, ambA, ambN int
-	var withT, aloneT []time.Duration
+	var withT, aloneT, extra []time.Duration
 	for _, s := range shapes {
 		os := byShape[s]
-		w, a := 0, 0
+		w, a, fz, fzn := 0, 0, 0, 0
 		var wt, at []time.Duration
 		for _, o := range os {
 			if o.with {
@@ -128,18 +132,25 @@ func historyBench(corpora, work string, names []string, byCorpus map[string][]be
 			if o.alone {
 				a++
 			}
+			if o.fzfRan {
+				fzn++
+				if o.fzf {
+					fz++
+				}
+			}
 			wt, at = append(wt, o.withT), append(at, o.aloneT)
+			extra = append(extra, o.withT-o.aloneT)
 		}
 		if strings.HasPrefix(s, "ambiguous") {
 			ambW, ambA, ambN = ambW+w, ambA+a, ambN+len(os)
 		}
 		withT, aloneT = append(withT, wt...), append(aloneT, at...)
-		fmt.Printf("| %s | %d | %s | %s | %s | %s |\n", s, len(os), pct(w, len(os)), pct(a, len(os)), ms(quantile(wt, 0.5)), ms(quantile(at, 0.5)))
+		fmt.Printf("| %s | %d | %s | %s | %s | %s | %s |\n", s, len(os), pct(w, len(os)), pct(a, len(os)), pct(fz, fzn), ms(quantile(wt, 0.5)), ms(quantile(at, 0.5)))
 	}
-	fmt.Printf("| **ambiguous, all** | %d | **%s** | %s | | |\n", ambN, pct(ambW, ambN), pct(ambA, ambN))
+	fmt.Printf("| **ambiguous, all** | %d | **%s** | %s | | | |\n", ambN, pct(ambW, ambN), pct(ambA, ambN))
 	fmt.Printf("\nclear lexical winners overridden by adversarial history: %d of %d\n", overridden, clear)
-	fmt.Printf("request p50 with history %s ms, without %s ms (every shape; the history's part: the store's ranked list, its conversion and the affinity)\n",
-		ms(quantile(withT, 0.5)), ms(quantile(aloneT, 0.5)))
+	fmt.Printf("request p50 with history %s ms, without %s ms; the history's part, per question (with − without, the store's ranked list, its conversion and the affinity included): p50 %s ms, p90 %s ms\n",
+		ms(quantile(withT, 0.5)), ms(quantile(aloneT, 0.5)), ms(quantile(extra, 0.5)), ms(quantile(extra, 0.9)))
 	storeCost()
 }
 
@@ -182,6 +193,7 @@ type replay struct {
 	r      *rand.Rand
 	// verbose: a failed question shows the candidates and the visits.
 	verbose bool
+	listing string // the paths for fzf, when it is the peer
 }
 
 // under lists the files inside dir (all of them for "").
@@ -329,6 +341,9 @@ func (rp *replay) ambiguous() []histOutcome {
 		rp.ask(kind, q, nil, target) // warm: the first question pays for the caches
 		o.with, o.withT, got = rp.ask(kind, q, st, target)
 		o.alone, o.aloneT, _ = rp.ask(kind, q, nil, target)
+		if rp.listing != "" && strings.HasPrefix(kind, "find") {
+			o.fzf, o.fzfRan = fzfTop1(rp.listing, benchCase{Kind: "find", Query: q, Expected: &target}), true
+		}
 		if rp.verbose && !o.with {
 			fmt.Printf("  %s %q: got %s, want %s (area %s)\n", kind, q, got, target, area)
 		}

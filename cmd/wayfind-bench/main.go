@@ -137,7 +137,7 @@ func main() {
 
 	if *historyRun {
 		fmt.Printf("# wayfind history bench — %s, %d cores (GOMAXPROCS %d), %s, seed %d\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), *seed)
-		historyBench(*corpora, *work, names, byCorpus, int64(*seed), *verbose)
+		historyBench(*corpora, *work, names, byCorpus, int64(*seed), *useFzf, *verbose)
 		return
 	}
 	fmt.Printf("# wayfind bench — %s, %d cores (GOMAXPROCS %d), %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version())
