@@ -92,6 +92,9 @@ type rootLog struct {
 	entries map[string]entry
 	pending map[string]entry // visits since the last flush, folded
 	gone    map[string]bool  // files pruned since the last flush
+	// stamp is the file's modification time when this process last read
+	// or wrote it: another time means another process wrote since.
+	stamp time.Time
 }
 
 // New returns a store with no roots; SetRoots gives it some.
@@ -131,7 +134,7 @@ func (s *Store) SetRoots(roots []string) {
 			continue
 		}
 		l := &rootLog{file: s.File(r), pending: map[string]entry{}, gone: map[string]bool{}}
-		l.entries = s.load(l.file)
+		l.entries, l.stamp = s.load(l.file), modTime(l.file)
 		keep[r] = l
 	}
 	s.roots = keep
@@ -186,10 +189,44 @@ func (s *Store) Frecent(n int) []Visit {
 	defer s.mu.Unlock()
 	now := s.opts.Now().UnixNano()
 	if s.topAt == 0 || now-s.topAt > int64(topRefresh) {
+		s.reread()
 		s.top = s.rank(now, func(v Visit) float64 { return v.Weight }, topSize)
 		s.topAt = now
 	}
 	return slices.Clone(s.top[:min(n, len(s.top))])
+}
+
+// reread takes in what other processes on the same roots wrote since this
+// one last read or wrote (an agent's MCP server beside the editor's),
+// at most once every topRefresh: a stat a root. s.mu is held.
+func (s *Store) reread() {
+	for _, l := range s.roots {
+		if l.file == "" {
+			continue
+		}
+		if t := modTime(l.file); !t.Equal(l.stamp) {
+			entries := s.load(l.file)
+			for rel, e := range l.pending {
+				entries[rel] = mergeEntries(entries[rel], e)
+			}
+			for rel := range l.gone {
+				delete(entries, rel)
+			}
+			l.entries, l.stamp = entries, t
+		}
+	}
+}
+
+// modTime is a file's modification time (zero when it is missing).
+func modTime(file string) time.Time {
+	if file == "" {
+		return time.Time{}
+	}
+	st, err := os.Stat(file)
+	if err != nil {
+		return time.Time{}
+	}
+	return st.ModTime()
 }
 
 // Recent returns up to n remembered files, most recently visited first.
@@ -318,13 +355,21 @@ func (s *Store) Flush() error {
 			for rel := range l.gone {
 				delete(merged, rel)
 			}
-			l.entries = merged
+			l.entries, l.stamp = merged, modTime(j.file)
 			s.topAt = 0
 		}
 		s.mu.Unlock()
 		if err != nil {
 			errs = append(errs, err)
 		}
+	}
+	if len(errs) > 0 {
+		// Kept pending: try again later (another process held the file).
+		s.mu.Lock()
+		if !s.closed && s.timer == nil {
+			s.timer = time.AfterFunc(flushDelay, func() { _ = s.Flush() })
+		}
+		s.mu.Unlock()
 	}
 	return errors.Join(errs...)
 }

@@ -240,3 +240,29 @@ func TestMemoryOnly(t *testing.T) {
 	}
 	s.Close()
 }
+
+// TestSeesOtherProcesses: what another process on the root wrote joins
+// this one's answers within topRefresh, even when this one visits nothing.
+func TestSeesOtherProcesses(t *testing.T) {
+	dir := t.TempDir()
+	c := newClock()
+	editor := New(Options{CacheDir: dir, Now: c.now})
+	editor.SetRoots([]string{"/w"})
+	defer editor.Close()
+	editor.Visit("/w", "mine.go", Focus)
+	if err := editor.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	editor.Frecent(5)
+	agent := New(Options{CacheDir: dir, Now: c.now})
+	agent.SetRoots([]string{"/w"})
+	agent.Visit("/w", "read.go", Agent)
+	agent.Close()
+	if got := rels(editor.Frecent(5)); got != "mine.go" {
+		t.Fatalf("before the refresh: %q", got)
+	}
+	c.advance(topRefresh + time.Second)
+	if got := rels(editor.Frecent(5)); got != "mine.go read.go" {
+		t.Fatalf("after the refresh: %q", got)
+	}
+}

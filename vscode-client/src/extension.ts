@@ -215,7 +215,8 @@ async function locate(): Promise<void> {
   if (!question) {
     return;
   }
-  const res = await client.sendRequest<LocateResult>("find/locate", { query: question });
+  const current = vscode.window.activeTextEditor?.document.uri.toString();
+  const res = await client.sendRequest<LocateResult>("find/locate", { query: question, current });
   if (res.results.length === 0) {
     void vscode.window.showInformationMessage(`wayfind: nothing found for "${res.term}" (tried ${res.strategies.join(", ")})`);
     return;

@@ -244,7 +244,7 @@ function M.resolve(path)
 end
 
 function M.locate(question)
-  local res = request('find/locate', { query = question })
+  local res = request('find/locate', { query = question, current = vim.uri_from_bufnr(0) })
   if not res then
     return
   end
