@@ -34,11 +34,10 @@ type Workspace interface {
 	SymbolEngine(ctx context.Context) (*rank.Engine, error)
 	// LocateEngine waits for the symbol and content indexes.
 	LocateEngine(ctx context.Context) (*rank.Engine, error)
-	// History is where the user has been, weightiest first; Recent the
-	// visited files (absolute paths), most recent first; Visit adds one
-	// (an absolute path).
-	History() []rank.Visit
-	Recent(n int) []string
+	// Frecent lists up to n visited files, weightiest first; Recent, most
+	// recent first; Visit adds one (an absolute path).
+	Frecent(n int) []history.Visit
+	Recent(n int) []history.Visit
 	Visit(file string, why history.Reason)
 	Status() session.Status
 	Reindex(ctx context.Context) (session.Status, error)
@@ -137,9 +136,20 @@ func (s *Service) resolve(ctx context.Context, p *ResolveParams) (*rank.Engine, 
 // most recent last; [] for none), else the workspace's.
 func (s *Service) history(own []string) []rank.Visit {
 	if own == nil {
-		return s.ws.History()
+		return s.visits()
 	}
 	return rank.Recency(own)
+}
+
+// visits is the workspace's history as the engine weighs it: the
+// weightiest files, absolute paths, frecency weights.
+func (s *Service) visits() []rank.Visit {
+	vs := s.ws.Frecent(rank.MaxVisits)
+	out := make([]rank.Visit, len(vs))
+	for i, v := range vs {
+		out[i] = rank.Visit{File: v.Path(), Weight: v.Weight}
+	}
+	return out
 }
 
 // FindParams is find/files' (and find_files') input.
@@ -174,11 +184,11 @@ func (s *Service) Find(ctx context.Context, p FindParams) (wire.Files, int, erro
 	req := p.request()
 	if strings.TrimSpace(p.Query) == "" {
 		// In order, one more than asked (the current file may be among them).
-		for _, f := range s.ws.Recent(rank.ResultLimit(p.Limit) + 1) {
-			req.History = append(req.History, rank.Visit{File: f, Weight: 1})
+		for _, v := range s.ws.Recent(rank.ResultLimit(p.Limit) + 1) {
+			req.History = append(req.History, rank.Visit{File: v.Path(), Weight: 1})
 		}
 	} else {
-		req.History = s.ws.History()
+		req.History = s.visits()
 	}
 	res, err := eng.Find(ctx, req)
 	if err != nil {
@@ -213,7 +223,7 @@ func (s *Service) Locate(ctx context.Context, p LocateParams) (wire.Locate, int,
 		return wire.Locate{}, 0, err
 	}
 	res, err := eng.Locate(ctx, rank.LocateRequest{Query: p.Query, Limit: p.Limit, MinConfidence: p.MinConfidence,
-		Current: p.Current, History: s.ws.History()})
+		Current: p.Current, History: s.visits()})
 	if err != nil {
 		return wire.Locate{}, 0, err
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -36,12 +35,16 @@ func (w *fakeWorkspace) LocateEngine(context.Context) (*rank.Engine, error) {
 	w.asked = append(w.asked, "locate")
 	return w.eng, nil
 }
-func (w *fakeWorkspace) History() []rank.Visit { return rank.Recency(w.history) }
-func (w *fakeWorkspace) Recent(n int) []string {
-	out := slices.Clone(w.history)
-	slices.Reverse(out)
+// Frecent and Recent are the history, most recent first (a file given as
+// a path stands for itself: Root "" and Rel the path).
+func (w *fakeWorkspace) Frecent(n int) []history.Visit {
+	var out []history.Visit
+	for _, v := range rank.Recency(w.history) {
+		out = append(out, history.Visit{Rel: v.File, Weight: v.Weight})
+	}
 	return out[:min(n, len(out))]
 }
+func (w *fakeWorkspace) Recent(n int) []history.Visit { return w.Frecent(n) }
 func (w *fakeWorkspace) Visit(f string, why history.Reason) {
 	w.visited = append(w.visited, f)
 	w.reasons = append(w.reasons, why)

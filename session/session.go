@@ -328,26 +328,11 @@ func (s *Session) Visit(file string, why history.Reason) {
 	}
 }
 
-// History is where the user has been, weightiest first, as the engine
-// weighs it (rank.Visit: absolute paths, frecency weights).
-func (s *Session) History() []rank.Visit {
-	vs := s.hist.Frecent(rank.MaxVisits)
-	out := make([]rank.Visit, len(vs))
-	for i, v := range vs {
-		out[i] = rank.Visit{File: v.Path(), Weight: v.Weight}
-	}
-	return out
-}
+// Frecent lists up to n visited files, weightiest first.
+func (s *Session) Frecent(n int) []history.Visit { return s.hist.Frecent(n) }
 
-// Recent lists up to n visited files (absolute paths), most recent first.
-func (s *Session) Recent(n int) []string {
-	vs := s.hist.Recent(n)
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = v.Path()
-	}
-	return out
-}
+// Recent lists up to n visited files, most recent first.
+func (s *Session) Recent(n int) []history.Visit { return s.hist.Recent(n) }
 
 // Close stops indexing and watching.
 func (s *Session) Close() {

@@ -118,17 +118,17 @@ func TestHistoryPersists(t *testing.T) {
 	for _, f := range []string{"a/x.go", "b/y.go", "b/y.go", "../outside.go"} {
 		s.Visit(filepath.Join(dir, f), history.Focus)
 	}
-	got := s.History()
-	if len(got) != 2 || got[0].File != filepath.Join(dir, "b", "y.go") || got[0].Weight <= got[1].Weight {
+	got := s.Frecent(5)
+	if len(got) != 2 || got[0].Path() != filepath.Join(dir, "b", "y.go") || got[0].Weight <= got[1].Weight {
 		t.Fatalf("history %+v", got)
 	}
-	if r := s.Recent(5); len(r) != 2 || r[0] != filepath.Join(dir, "b", "y.go") {
+	if r := s.Recent(5); len(r) != 2 || r[0].Path() != filepath.Join(dir, "b", "y.go") {
 		t.Fatalf("recent %v", r)
 	}
 	s.Close()
 	again := open()
 	defer again.Close()
-	if got := again.History(); len(got) != 2 || got[0].File != filepath.Join(dir, "b", "y.go") {
+	if got := again.Frecent(5); len(got) != 2 || got[0].Path() != filepath.Join(dir, "b", "y.go") {
 		t.Fatalf("after restart %+v", got)
 	}
 	// A deleted file is forgotten at the next full index.
@@ -138,7 +138,7 @@ func TestHistoryPersists(t *testing.T) {
 	if _, err := again.Reindex(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if got := again.History(); len(got) != 1 || got[0].File != filepath.Join(dir, "a", "x.go") {
+	if got := again.Frecent(5); len(got) != 1 || got[0].Path() != filepath.Join(dir, "a", "x.go") {
 		t.Fatalf("after the file went: %+v", got)
 	}
 }

@@ -31,23 +31,8 @@ func (w oneShot) SymbolEngine(context.Context) (*rank.Engine, error) { return w.
 func (w oneShot) LocateEngine(context.Context) (*rank.Engine, error) { return w.eng, nil }
 func (w oneShot) Visit(string, history.Reason)                       {}
 
-func (w oneShot) History() []rank.Visit {
-	vs := w.hist.Frecent(rank.MaxVisits)
-	out := make([]rank.Visit, len(vs))
-	for i, v := range vs {
-		out[i] = rank.Visit{File: v.Path(), Weight: v.Weight}
-	}
-	return out
-}
-
-func (w oneShot) Recent(n int) []string {
-	vs := w.hist.Recent(n)
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = v.Path()
-	}
-	return out
-}
+func (w oneShot) Frecent(n int) []history.Visit { return w.hist.Frecent(n) }
+func (w oneShot) Recent(n int) []history.Visit  { return w.hist.Recent(n) }
 
 func (w oneShot) Status() session.Status {
 	ix := w.eng.Index()
