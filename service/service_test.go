@@ -35,6 +35,7 @@ func (w *fakeWorkspace) LocateEngine(context.Context) (*rank.Engine, error) {
 	w.asked = append(w.asked, "locate")
 	return w.eng, nil
 }
+
 // Frecent and Recent are the history, most recent first (a file given as
 // a path stands for itself: Root "" and Rel the path).
 func (w *fakeWorkspace) Frecent(n int) []history.Visit {
