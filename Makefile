@@ -6,7 +6,7 @@ FUZZTIME ?= 30s
 
 PREFIX   ?= $(HOME)/.local
 
-.PHONY: build install run test deps ort check vscode bench bench-history bench-lsp bench-symbols bench-content bench-locate bench-mcp bench-model soak fuzz clean
+.PHONY: build install run test deps ort check vscode bench bench-history bench-symbols-gopls bench-lsp bench-symbols bench-content bench-locate bench-mcp bench-model soak fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wayfind
@@ -55,6 +55,28 @@ bench: deps
 # asked with and without the history (cmd/wayfind-bench/history.go).
 bench-history: deps
 	$(GO) run ./cmd/wayfind-bench -history -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl
+
+# workspace/symbol beside gopls on golang.org/x/tools (the version gopls
+# itself requires, copied from the module cache), and on Python's standard
+# library for wayfind alone; queries from universal-ctags
+# (cmd/wayfind-bench/gopls.go). gopls is installed into third_party/bin
+# once, from the Go module proxy.
+GOPLS_VERSION  := v0.23.0
+XTOOLS_VERSION := v0.47.1-0.20260707181000-a299dadba899
+SYMBOLS_WORK   ?= $(TMPDIR)/wayfind-bench-symbols
+TMPDIR         ?= /tmp
+bench-symbols-gopls: deps build
+	@test -x third_party/bin/gopls || GOBIN=$(CURDIR)/third_party/bin $(GO) install golang.org/x/tools/gopls@$(GOPLS_VERSION)
+	@test -f $(SYMBOLS_WORK)/x-tools/go.mod || { \
+		d=$$($(GO) mod download -json golang.org/x/tools@$(XTOOLS_VERSION) | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])') && \
+		mkdir -p $(SYMBOLS_WORK) && cp -r "$$d" $(SYMBOLS_WORK)/x-tools && chmod -R u+w $(SYMBOLS_WORK)/x-tools && \
+		cd $(SYMBOLS_WORK)/x-tools && $(GO) mod download; }
+	@test -d $(SYMBOLS_WORK)/python-stdlib || { \
+		d=$$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])') && \
+		mkdir -p $(SYMBOLS_WORK)/python-stdlib && cp -r "$$d"/. $(SYMBOLS_WORK)/python-stdlib && \
+		rm -rf $(SYMBOLS_WORK)/python-stdlib/site-packages && find $(SYMBOLS_WORK)/python-stdlib -name __pycache__ -prune -exec rm -rf {} +; }
+	$(GO) run ./cmd/wayfind-bench -gopls third_party/bin/gopls -bin $(BIN) \
+		-symbols-go $(SYMBOLS_WORK)/x-tools -symbols-other Python=$(SYMBOLS_WORK)/python-stdlib $(ARGS)
 
 # The public cases through `wayfind lsp` over stdio, as an editor sends them.
 bench-lsp: deps build

@@ -21,8 +21,13 @@ func TestWorkspaceAndDocumentSymbols(t *testing.T) {
 	if len(syms) == 0 || syms[0].Name != "Socket" || syms[0].Kind != 5 || syms[0].Path != "include/net/socket.h" || syms[0].ContainerName != "net" {
 		t.Fatalf("Socket: %+v", syms)
 	}
-	if r := syms[0].Location.Range; r.Start.Line != 3 || r.End.Line != 6 || syms[0].Location.URI != fileURI(filepath.Join(dir, "include/net/socket.h")) {
+	// The cursor lands on the name (line 3, "class Socket"), as gopls
+	// answers; the declaration's span is an extension.
+	if r := syms[0].Location.Range; r.Start.Line != 3 || r.Start.Character != 6 || r.End.Character != 12 || syms[0].Location.URI != fileURI(filepath.Join(dir, "include/net/socket.h")) {
 		t.Errorf("Socket location: %+v", syms[0].Location)
+	}
+	if d := syms[0].DeclarationRange; d == nil || d.Start.Line != 3 || d.Start.Character != 0 || d.End.Line != 6 {
+		t.Errorf("Socket declaration: %+v", d)
 	}
 	c.ok("workspace/symbol", map[string]any{"query": "Socket::connect"}, &syms)
 	if len(syms) != 2 || syms[0].Path != "include/net/socket.h" || syms[1].Path != "src/net/socket.cc" || syms[1].ContainerName != "net.Socket" {

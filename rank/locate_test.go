@@ -30,7 +30,7 @@ func locateEngine(t *testing.T) *Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return New(ix).WithSymbols(NewSymbolIndex(table)).WithContent(ci)
+	return New(ix).WithSymbols(NewSymbolIndex(table, ix.Roots)).WithContent(ci)
 }
 
 func TestLocateCascade(t *testing.T) {
@@ -188,7 +188,7 @@ func TestLocateText(t *testing.T) {
 	}
 	var cx content.Indexer
 	ci, _ := cx.Sync(context.Background(), ix)
-	e := New(ix).WithSymbols(NewSymbolIndex(table)).WithContent(ci)
+	e := New(ix).WithSymbols(NewSymbolIndex(table, ix.Roots)).WithContent(ci)
 	cases := []struct {
 		query, want, via string
 		confident        bool

@@ -6,29 +6,62 @@ import (
 	"sort"
 	"strings"
 
+	"wayfind/ident"
 	"wayfind/symbols"
+	"wayfind/workspace"
 )
 
 // Symbol search (workspace/symbol) matches the query's name part against
 // every distinct symbol name, then orders matches by class, best first:
 //
-//	0  1.00               the name exactly as written
-//	1  0.97               the same name ignoring case and separators
+//	0  1.00               the name: exactly as written, or (0.97) the same
+//	                      name ignoring case and separators
 //	2  0.80 + 0.15×cover  prefix ("CommandR" → CommandRouter)
-//	3  0.72 + 0.15×cover  camel humps: prefixes of the name's words in
-//	                      order, words may be skipped ("CoRo", "cmdrt" does
-//	                      not, "comro" does) — how people abbreviate names
+//	3  word starts: each piece of the query begins a word of the name,
+//	                      words in order, some maybe skipped —
+//	   0.72 + 0.15×cover  camel humps, each piece a prefix of its word
+//	                      ("CoRo", "cmdrt" does not, "comro" does);
+//	   0.66 + 0.15×cover  abbreviations, each piece the word's first letter
+//	                      and then any of its letters in order ("NewSrv" →
+//	                      NewServer, "rngInt" → rangeInt, "RprRng" →
+//	                      ReportRangef): names shortened by dropping
+//	                      vowels, not by cutting words
 //	4  0.62 + 0.15×cover  substring
 //	5  0.50               one typo in the whole name or in its prefix, for
 //	                      queries of five or more letters (shorter ones have
 //	                      too many neighbours)
 //	6  0.30 + 0.20×cover  any subsequence
 //
-// Within a class, definitions (types, functions) come before members
-// (methods, fields), then shorter names, then shallower containers. The
-// class decides first so that an exact name is always first, whatever it
-// is. A qualified query ("http.Server.Serve", "Router::route",
+// The class decides first, so that the name itself is always first,
+// whatever it is. Within a class (SymbolIndex.before):
+//
+//  1. for word starts, a reading that begins at every word of the name
+//     before one that skips words (a test's test_main_thread_after_fork
+//     reads "MnThr" in humps, skipping words; _MainThread, abbreviated,
+//     in all of its words), then one that lands more of the query on
+//     word starts ("rngInt": rangeInt before a function rangeint, read
+//     in one piece) — the query was made from that name;
+//  2. source before test, fixture, vendored and generated files (a
+//     testdata Object is not the object one looks for);
+//  3. the workspace's own languages before incidental ones (under
+//     incidentalShare of its symbols: the JavaScript of a Go tree's
+//     static/ directory);
+//  4. the name in the case written before another case;
+//  5. definitions (types, functions) before members (methods, fields) —
+//     for word starts only after the better score: the
+//     method rangeInt, all of whose letters "rngInt" explains, before
+//     the function rangeIntersect it only begins;
+//  6. better score (more of the name explained), shorter name, shallower
+//     container, then by place.
+//
+// A qualified query ("http.Server.Serve", "Router::route",
 // "Router#route") also requires the container to match, part by part.
+
+// incidentalShare: a language with fewer than this share of the
+// workspace's symbols is incidental to it — a page's script in a Go
+// tree, a build helper in a Java one — and its names rank after the
+// workspace's own within a class.
+const incidentalShare = 0.05
 
 // SymbolIndex is the searchable form of a symbols.Table. It is immutable
 // and shared by every engine snapshot until the symbols change.
@@ -47,19 +80,32 @@ type symRef struct {
 	sym    *symbols.Symbol
 	member bool  // sym.Kind.IsMember()
 	depth  uint8 // dots in sym.Container
+	// aux: in a test, fixture, vendored or generated file; incidental: in
+	// a language with under incidentalShare of the symbols.
+	aux, incidental bool
 }
 
 type symName struct {
 	sq    string   // squashed
+	name  string   // the spelling words were taken from (others share sq)
 	words []string // lower-case words, for humps
 	mask  uint64
 	refs  []int32
 }
 
-// NewSymbolIndex indexes a table for search.
-func NewSymbolIndex(t *symbols.Table) *SymbolIndex {
+// NewSymbolIndex indexes a table for search; roots are the workspace's
+// (a file's place inside its root tells a test or vendored file).
+func NewSymbolIndex(t *symbols.Table, roots []string) *SymbolIndex {
 	si := &SymbolIndex{table: t, bySq: map[string]int32{}, members: map[string][]int32{}}
+	ix := &workspace.Index{Roots: roots}
+	perLang := map[string]int{}
 	t.Each(func(file string, syms []symbols.Symbol) {
+		rel := file
+		if _, r, ok := ix.RootOf(file); ok {
+			rel = r
+		}
+		aux := isAuxiliary(rel) || isVendored(rel)
+		start := len(si.refs)
 		for i := range syms {
 			s := &syms[i]
 			sq := s.NameKey()
@@ -67,17 +113,38 @@ func NewSymbolIndex(t *symbols.Table) *SymbolIndex {
 			if !ok {
 				id = int32(len(si.names))
 				si.bySq[sq] = id
-				si.names = append(si.names, symName{sq: sq, words: words(s.Name), mask: charMask(sq)})
+				si.names = append(si.names, symName{sq: sq, name: s.Name, words: words(s.Name), mask: charMask(sq)})
 			}
 			if c := s.ContainerKey(); c != "" {
 				si.members[c] = append(si.members[c], int32(len(si.refs)))
 			}
 			si.names[id].refs = append(si.names[id].refs, int32(len(si.refs)))
 			si.refs = append(si.refs, symRef{file: file, sym: s, member: s.Kind.IsMember(),
-				depth: uint8(min(strings.Count(s.Container, "."), 255))})
+				depth: uint8(min(strings.Count(s.Container, "."), 255)), aux: aux})
+		}
+		if l := symbols.LanguageOf(file); l != nil {
+			perLang[l.Name] += len(si.refs) - start
 		}
 	})
+	for i := range si.refs {
+		if l := symbols.LanguageOf(si.refs[i].file); l != nil && float64(perLang[l.Name]) < incidentalShare*float64(len(si.refs)) {
+			si.refs[i].incidental = true
+		}
+	}
 	return si
+}
+
+// vendoredDirs hold other projects' code copied in.
+var vendoredDirs = map[string]bool{"vendor": true, "third_party": true, "third-party": true, "node_modules": true, "external": true}
+
+// isVendored reports a path inside a vendored directory.
+func isVendored(rel string) bool {
+	for _, d := range splitDirs(parentDir(rel)) {
+		if vendoredDirs[strings.ToLower(d)] {
+			return true
+		}
+	}
+	return false
 }
 
 // Named returns the definitions filed under key (SymbolLookup).
@@ -190,10 +257,29 @@ func (e *Engine) SearchSymbols(ctx context.Context, req SymbolRequest) ([]Symbol
 	if limit <= 0 {
 		limit = DefaultSymbolLimit
 	}
-	qsq := squash(q.Name)
+	qsq, qhumps := squash(q.Name), queryHumps(q.Name)
 	qmask := charMask(qsq)
 	typos := !req.Exact && len(qsq) >= minOneTypo
-	var buckets [7][]symHit
+	var buckets [symClasses][]symHit
+	add := func(nm *symName, class int, score float64, fit uint8) {
+		for _, r := range nm.refs {
+			ref := &si.refs[r]
+			h := symHit{ref: r, score: score, fit: fit, byScore: class == symWords}
+			if class == symWords && ref.sym.Name != nm.name {
+				// rangeInt and rangeint share a squashed name, not words.
+				ws := words(ref.sym.Name)
+				h.fit = max(wordReading(qsq, qhumps, ws, false), wordReading(qsq, qhumps, ws, true))
+			}
+			if class == symTheName && ref.sym.Name == q.Name {
+				h.score, h.exactCase = 1, true
+			}
+			if len(q.Qualifier) > 0 && !containerMatches(q.Qualifier, ref.sym.Container) {
+				continue
+			}
+			buckets[class] = append(buckets[class], h)
+		}
+	}
+	var maybeTypo []int32
 	for n := range si.names {
 		if n%8192 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -201,33 +287,34 @@ func (e *Engine) SearchSymbols(ctx context.Context, req SymbolRequest) ([]Symbol
 			}
 		}
 		nm := &si.names[n]
-		class, score := -1, 0.0
+		class, score, fit := -1, 0.0, uint8(0)
 		switch {
 		case q.Name == "":
-			class, score = 3, 0.5
+			class, score = symWords, 0.5
 		case nm.mask&qmask == qmask:
-			class, score = matchSymbolName(qsq, nm, req.Exact)
+			class, score, fit = matchSymbolName(qsq, qhumps, nm, req.Exact)
 		}
-		// One edit leaves at most one of the query's letters out of the
-		// name: a cheap test that spares almost every name the distance.
-		if class < 0 && typos && len(nm.sq) >= len(qsq)-1 && bits.OnesCount64(qmask&^nm.mask) <= 1 {
-			if osa(qsq, nm.sq, 1) <= 1 || (len(nm.sq) > len(qsq) && osa(qsq, nm.sq[:len(qsq)], 1) <= 1) {
-				class, score = 5, 0.5
-			}
+		if class >= 0 {
+			add(nm, class, score, fit)
+		} else if typos && len(nm.sq) >= len(qsq)-1 && oneEditStart(qsq, nm.sq) && bits.OnesCount64(qmask&^nm.mask) <= 1 {
+			// One edit leaves at most one of the query's letters out of
+			// the name: cheap tests that spare most names the distance.
+			maybeTypo = append(maybeTypo, int32(n))
 		}
-		if class < 0 {
-			continue
+	}
+	// Typos rank below substrings: when the classes above fill the answer
+	// already, no distance need be computed.
+	above := 0
+	for c := symTheName; c < symTypo; c++ {
+		above += len(buckets[c])
+	}
+	for _, n := range maybeTypo {
+		if above >= limit {
+			break
 		}
-		for _, r := range nm.refs {
-			ref := &si.refs[r]
-			c, s := class, score
-			if c == 1 && ref.sym.Name == q.Name {
-				c, s = 0, 1
-			}
-			if len(q.Qualifier) > 0 && !containerMatches(q.Qualifier, ref.sym.Container) {
-				continue
-			}
-			buckets[c] = append(buckets[c], symHit{ref: r, score: s})
+		nm := &si.names[n]
+		if osa(qsq, nm.sq, 1) <= 1 || (len(nm.sq) > len(qsq) && osa(qsq, nm.sq[:len(qsq)], 1) <= 1) {
+			add(nm, symTypo, 0.5, 0)
 		}
 	}
 	// Best class first; each bucket is sorted only when reached, and files
@@ -256,15 +343,48 @@ func (e *Engine) SearchSymbols(ctx context.Context, req SymbolRequest) ([]Symbol
 	return out, nil
 }
 
-type symHit struct {
-	ref   int32
-	score float64
+func allDigits(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < '0' || w[i] > '9' {
+			return false
+		}
+	}
+	return w != ""
 }
 
-// before orders hits within a class: definitions before members, better
-// score, shorter name, shallower container, then by place.
+// oneEditStart: one edit of q (or of the prefix of s it may name) keeps
+// one of the first two letters in place, or swaps or shifts them — a test
+// that spares most names the edit distance.
+func oneEditStart(q, s string) bool {
+	return q[0] == s[0] || q[1] == s[1] || q[1] == s[0] || q[0] == s[1]
+}
+
+type symHit struct {
+	ref       int32
+	score     float64
+	fit       uint8 // wordReading's, for word starts
+	exactCase bool  // the name as written, case and all
+	byScore   bool  // the score orders before definitions and members
+}
+
+// before orders hits within a class (the list at the top of this file).
 func (si *SymbolIndex) before(a, b *symHit) bool {
 	ra, rb := &si.refs[a.ref], &si.refs[b.ref]
+	if a.fit != b.fit {
+		return a.fit > b.fit
+	}
+	if ra.aux != rb.aux {
+		return rb.aux
+	}
+	if ra.incidental != rb.incidental {
+		return rb.incidental
+	}
+	if a.exactCase != b.exactCase {
+		return a.exactCase
+	}
+	if a.byScore && a.score != b.score {
+		return a.score > b.score
+	}
 	if ra.member != rb.member {
 		return rb.member
 	}
@@ -283,46 +403,171 @@ func (si *SymbolIndex) before(a, b *symHit) bool {
 	return ra.sym.Select.Start.Line < rb.sym.Select.Start.Line
 }
 
-// matchSymbolName places a squashed query against a name (classes 1–4
-// and 6 of the table above; 0 is decided per symbol, 5 by the caller).
-func matchSymbolName(q string, nm *symName, exact bool) (int, float64) {
+// The classes of the table at the top of this file.
+const (
+	symTheName = iota
+	symPrefix
+	symWords
+	symSubstring
+	symTypo
+	symSubsequence
+	symClasses
+)
+
+// matchSymbolName places a squashed query against a name (every class of
+// the table above but typo, decided by the caller; the exact case is
+// decided per symbol); fit is wordReading's, for humps and abbreviations.
+func matchSymbolName(q string, bounds uint64, nm *symName, exact bool) (class int, score float64, fit uint8) {
 	cover := float64(len(q)) / float64(max(len(nm.sq), 1))
 	switch {
 	case nm.sq == q:
-		return 1, 0.97
+		return symTheName, 0.97, 0
 	case strings.HasPrefix(nm.sq, q):
-		return 2, 0.80 + 0.15*cover
+		return symPrefix, 0.80 + 0.15*cover, 0
 	case !isSubsequence(q, nm.sq):
 		// every class below reads the query as a subsequence of the name
-		return -1, 0
-	case humps(q, nm.words):
-		return 3, 0.72 + 0.15*cover
-	case strings.Contains(nm.sq, q):
-		return 4, 0.62 + 0.15*cover
-	case !exact && isSubsequence(q, nm.sq):
-		return 6, 0.30 + 0.20*cover
+		return -1, 0, 0
 	}
-	return -1, 0
+	humps := wordReading(q, bounds, nm.words, false)
+	abbrev := uint8(0)
+	if !exact {
+		if abbrev = wordReading(q, bounds, nm.words, true); looseAbbreviation(abbrev) {
+			abbrev = 0
+		}
+	}
+	switch {
+	case humps > 0 && humps >= abbrev:
+		return symWords, 0.72 + 0.15*cover, humps
+	case abbrev > 0:
+		return symWords, 0.66 + 0.15*cover, abbrev
+	}
+	switch {
+	case strings.Contains(nm.sq, q):
+		return symSubstring, 0.62 + 0.15*cover, 0
+	case !exact:
+		return symSubsequence, 0.30 + 0.20*cover, 0
+	}
+	return -1, 0, 0
 }
 
-// humps reports whether q is a concatenation of non-empty prefixes of
-// words taken in order, skipping any.
-func humps(q string, words []string) bool {
-	if q == "" {
-		return true
+// wordReading reads q as pieces that each begin a word of words, in
+// order, words skipped as needed — each piece a prefix of its word
+// (humps) or, with abbrev, the word's first letter and then any of its
+// letters in order ("srv" of "server"). fit is 0 when there is no such
+// reading, else how good the best is: one that begins at every word (a
+// number may be left out: "IntDt" for Int64Data) before one that skips
+// some; then one whose pieces begin where the query's own humps do
+// (bounds, bit i: a hump of the typed query begins at q[i]) — each piece
+// beginning at one counts for it, each beginning elsewhere against:
+// "UsrLst" is User·List in two pieces, not User·Li·sTest in three, and
+// "rngInt" rangeInt, not rangeint read in one piece.
+func wordReading(q string, bounds uint64, words []string, abbrev bool) (fit uint8) {
+	// A reading's worth: every | agreement, agreement counted from
+	// neutral and kept within 1..63; 0 is none. memo holds it + 1.
+	const every, neutral = fitEvery, fitNeutral
+	var small [96]uint8 // most names and queries fit: no allocation
+	memo := small[:0]
+	if n := (len(q) + 1) * (len(words) + 1); n <= len(small) {
+		memo = small[:n]
+	} else {
+		memo = make([]uint8, n)
 	}
-	for i, w := range words {
-		n := 0
-		for n < len(w) && n < len(q) && w[n] == q[n] {
-			n++
+	var read func(qi, wi int) uint8
+	read = func(qi, wi int) uint8 {
+		if qi == len(q) {
+			if wi == len(words) {
+				return every | neutral
+			}
+			return neutral
 		}
-		for k := n; k >= 1; k-- {
-			if humps(q[k:], words[i+1:]) {
-				return true
+		if wi == len(words) {
+			return 0
+		}
+		k := qi*(len(words)+1) + wi
+		if memo[k] != 0 {
+			return memo[k] - 1
+		}
+		var best uint8
+		w := words[wi]
+		if r := read(qi, wi+1); r != 0 { // this word skipped
+			best = r &^ every
+			if allDigits(w) {
+				best = r
 			}
 		}
+		if w != "" && q[qi] == w[0] {
+			// A piece begins here: for it if the query has a hump here.
+			agree := -1
+			if qi < 64 && bounds&(1<<qi) != 0 {
+				agree = 1
+			}
+			// Pieces of this word, q[qi:end] read in w, one letter longer each
+			// time, until the word has no more of them.
+			for end, wj := qi+1, 1; ; end++ {
+				if r := read(end, wi+1); r != 0 {
+					v := r&every | uint8(min(max(int(r&^every)+agree, 1), every-1))
+					best = max(best, v)
+				}
+				if end == len(q) {
+					break
+				}
+				if !abbrev {
+					if wj == len(w) || w[wj] != q[end] {
+						break
+					}
+					wj++
+					continue
+				}
+				for wj < len(w) && w[wj] != q[end] {
+					wj++
+				}
+				if wj == len(w) {
+					break
+				}
+				wj++
+			}
+		}
+		memo[k] = best + 1
+		return best
 	}
-	return false
+	return read(0, 0)
+}
+
+// wordReading's fit: fitEvery is set when a reading begins at every word;
+// the rest is the pieces' agreement with the query's humps, fitNeutral
+// when as many pieces begin at one as elsewhere.
+const (
+	fitEvery   = 1 << 6
+	fitNeutral = 32
+)
+
+// looseAbbreviation: an abbreviation that skips words and puts more of its
+// pieces where the query has no hump than where it has one ("lodaer" read
+// as lo·d in load, a in all, er in errors) is scattered letters, not an
+// abbreviation: it is left to the subsequence class.
+func looseAbbreviation(fit uint8) bool {
+	return fit&fitEvery == 0 && fit&^fitEvery <= fitNeutral
+}
+
+// queryHumps marks where the humps of a typed name begin in its squashed
+// form (bit i: at squashed byte i): its start, an upper-case letter after
+// a lower-case one or a digit, and a letter after a separator.
+func queryHumps(name string) uint64 {
+	bounds, j := uint64(1), 0
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if squash(string(c)) == "" {
+			if j < 64 {
+				bounds |= 1 << j // the next letter begins a hump
+			}
+			continue
+		}
+		if i > 0 && j < 64 && ident.HumpAt(name, i) {
+			bounds |= 1 << j
+		}
+		j++
+	}
+	return bounds
 }
 
 // containerMatches reports whether the qualifier parts name the

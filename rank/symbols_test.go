@@ -35,7 +35,7 @@ func symbolEngine(t *testing.T, files map[string][]string) *Engine {
 		table[filepath.Join(root, path)] = syms
 	}
 	workspaceSort(ix)
-	return New(ix).WithSymbols(NewSymbolIndex(symbols.TableOf(table)))
+	return New(ix).WithSymbols(NewSymbolIndex(symbols.TableOf(table), ix.Roots))
 }
 
 func workspaceSort(ix *workspace.Index) {
@@ -113,6 +113,67 @@ func TestSearchSymbols(t *testing.T) {
 	if _, err := e.SearchSymbols(context.Background(), SymbolRequest{Query: " :: "}); err == nil {
 		t.Error("an empty query must be an input error")
 	}
+}
+
+// TestSymbolOrderingRules: each rule of rank/symbols.go's ordering, as a
+// pair that must come out in this order.
+func TestSymbolOrderingRules(t *testing.T) {
+	e := symbolEngine(t, map[string][]string{
+		"go/analysis/report.go":      {"struct analysis.Pass", "method analysis.Pass.ReportRangef", "func analysis.rangeint"},
+		"go/ssa/range.go":            {"method ssa.builder.rangeInt", "func ssa.rangeIntersect"},
+		"internal/pkg/server.go":     {"func pkg.NewServer", "func pkg.newserver"},
+		"internal/metric/data.go":    {"struct metric.Int64Data", "struct metric.InitDataGroup"},
+		"go/types/object.go":         {"struct types.object"},
+		"go/types/testdata/fix.go":   {"struct fix.Object", "func fix.varOf"},
+		"internal/otel/common.go":    {"func otel.varOf"},
+		"cmd/present/static/play.js": {"func contains", "func dispatch"},
+		"go/util/iters.go":           {"func iters.Contains", "func iters.dispatch"},
+		"go/util/more.go":            {"func iters.dispatcher"},
+		"go/vendor/x/y.go":           {"func y.Parse"},
+		"go/parse/parse.go":          {"func parse.Parse"},
+		"go/coll/list.go":            {"struct coll.UserList"},
+		"go/coll/listtest.go":        {"struct coll.UserListTest"},
+		// Enough Go that one script's two names are under incidentalShare.
+		"go/big/big.go": {"func big.A1", "func big.A2", "func big.A3", "func big.A4", "func big.A5", "func big.A6", "func big.A7",
+			"func big.A8", "func big.A9", "func big.B1", "func big.B2", "func big.B3", "func big.B4", "func big.B5", "func big.B6",
+			"func big.B7", "func big.B8", "func big.B9", "func big.C1", "func big.C2", "func big.C3", "func big.C4", "func big.C5",
+			"func big.C6", "func big.C7", "func big.C8", "func big.C9", "func big.D1", "func big.D2", "func big.D3"},
+	})
+	cases := []struct{ rule, query, first, second string }{
+		{"abbreviation by word starts", "NewSrv", "internal/pkg/server.go:pkg.NewServer", "internal/pkg/server.go:pkg.newserver"},
+		{"every word begun, in more pieces, a method before a function", "rngInt", "go/ssa/range.go:ssa.builder.rangeInt", "go/analysis/report.go:analysis.rangeint"},
+		{"every word begun before words skipped", "rngInt", "go/ssa/range.go:ssa.builder.rangeInt", "go/ssa/range.go:ssa.rangeIntersect"},
+		{"abbreviated method", "RprRng", "go/analysis/report.go:analysis.Pass.ReportRangef", ""},
+		{"a number left out", "IntDt", "internal/metric/data.go:metric.Int64Data", "internal/metric/data.go:metric.InitDataGroup"},
+		{"source before testdata", "Object", "go/types/object.go:types.object", "go/types/testdata/fix.go:fix.Object"},
+		{"source before testdata, same class", "varOf", "internal/otel/common.go:otel.varOf", "go/types/testdata/fix.go:fix.varOf"},
+		{"the workspace's language before an incidental one", "contains", "go/util/iters.go:iters.Contains", "cmd/present/static/play.js:contains"},
+		{"source before vendored", "Parse", "go/parse/parse.go:parse.Parse", "go/vendor/x/y.go:y.Parse"},
+		{"pieces where the query's humps are", "UsrLst", "go/coll/list.go:coll.UserList", "go/coll/listtest.go:coll.UserListTest"},
+	}
+	for _, c := range cases {
+		ms, err := e.SearchSymbols(context.Background(), SymbolRequest{Query: c.query})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, m := range ms {
+			got = append(got, m.Path+":"+m.Symbol.Qualified())
+		}
+		i, j := indexOf(got, c.first), indexOf(got, c.second)
+		if i != 0 || c.second != "" && j >= 0 && j < i {
+			t.Errorf("%s: %q = %v, want %s first, before %s", c.rule, c.query, got, c.first, c.second)
+		}
+	}
+}
+
+func indexOf(xs []string, x string) int {
+	for i, v := range xs {
+		if v == x {
+			return i
+		}
+	}
+	return -1
 }
 
 // TestFindUsesSymbols: a file named otherwise is found through the class

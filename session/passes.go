@@ -101,7 +101,7 @@ func (s *Session) fullPass(ctx context.Context, full *snapshot) error {
 		if err != nil {
 			return err
 		}
-		s.bg.symIndex.Store(rank.NewSymbolIndex(table))
+		s.bg.symIndex.Store(rank.NewSymbolIndex(table, cur.ix.Roots))
 		s.opts.Logf("symbols: %d in %d files (%d parsed, %d from the cache) in %.0f ms",
 			st.Symbols, st.Files, st.Parsed, st.FromCache, float64(time.Since(start).Microseconds())/1000)
 	}
@@ -134,7 +134,7 @@ func (s *Session) refreshPass(ctx context.Context, paths []string, edits map[str
 			}
 		}
 		if table != s.bg.symIndex.Load().Table() {
-			s.bg.symIndex.Store(rank.NewSymbolIndex(table))
+			s.bg.symIndex.Store(rank.NewSymbolIndex(table, cur.ix.Roots))
 		}
 	}
 	if s.bg.cx != nil && len(paths) > 0 {

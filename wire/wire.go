@@ -163,9 +163,11 @@ type SymbolInformation struct {
 	Location      Location `json:"location"`
 	Path          string   `json:"path,omitempty"`
 	Score         float64  `json:"score,omitempty"`
-	// SelectionRange (an extension) is the name's range: where an editor
-	// puts the cursor. Location.Range spans the whole declaration.
-	SelectionRange *Range `json:"selectionRange,omitempty"`
+	// Location.Range is the name's range, where an editor puts the cursor
+	// (as gopls answers). SelectionRange (an extension) is the same;
+	// DeclarationRange (an extension) spans the whole declaration.
+	SelectionRange   *Range `json:"selectionRange,omitempty"`
+	DeclarationRange *Range `json:"declarationRange,omitempty"`
 }
 
 // Location is LSP's.
@@ -200,12 +202,12 @@ func FromSymbols(ms []rank.SymbolMatch) []SymbolInformation {
 			Name:          m.Symbol.Name,
 			Kind:          int(m.Symbol.Kind),
 			ContainerName: m.Symbol.Container,
-			Location:      Location{URI: FileURI(m.File), Range: FromRange(m.Symbol.Range)},
+			Location:      Location{URI: FileURI(m.File), Range: FromRange(m.Symbol.Select)},
 			Path:          m.Path,
 			Score:         m.Score,
 		}
-		sel := FromRange(m.Symbol.Select)
-		out[i].SelectionRange = &sel
+		sel, decl := FromRange(m.Symbol.Select), FromRange(m.Symbol.Range)
+		out[i].SelectionRange, out[i].DeclarationRange = &sel, &decl
 	}
 	return out
 }

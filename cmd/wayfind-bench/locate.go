@@ -266,7 +266,7 @@ func locateInProcess(name, dir string, cases []locateCase, verbose bool) []locat
 	if err != nil {
 		fatal(err)
 	}
-	eng := rank.New(ix).WithSymbols(rank.NewSymbolIndex(table)).WithContent(ci)
+	eng := rank.New(ix).WithSymbols(rank.NewSymbolIndex(table, ix.Roots)).WithContent(ci)
 	var outs []locateOutcome
 	for _, c := range cases {
 		o := locateOutcome{c: c}

@@ -28,8 +28,11 @@ type childPipes struct {
 	io.WriteCloser
 }
 
-func startLSP(bin string) (*lspServer, error) {
-	cmd := exec.Command(bin, "lsp")
+func startLSP(bin string) (*lspServer, error) { return startLSPArgs(bin, "lsp") }
+
+// startLSPArgs starts any language server on stdio (argv: the command).
+func startLSPArgs(argv ...string) (*lspServer, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

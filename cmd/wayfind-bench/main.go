@@ -82,8 +82,17 @@ func main() {
 	locateCache := flag.String("locate-cases", "", "with -locate: keep the generated questions in this directory and reuse them")
 	seed := flag.Int("seed", 1, "with -locate and -history: the question set's seed")
 	inproc := flag.Bool("inproc", false, "with -locate: answer in-process (accuracy only, no server, grep or CLI)")
+	goplsBin := flag.String("gopls", "", "workspace/symbol beside this gopls binary on -symbols-go (needs -bin)")
+	symbolsGo := flag.String("symbols-go", "", "with -gopls: the Go workspace")
+	symbolsOther := flag.String("symbols-other", "", "with -gopls: a second workspace, wayfind alone (lang=dir, ctags' language name)")
 	historyRun := flag.Bool("history", false, "replay navigation sessions over the corpora and ask ambiguous names with and without the history")
 	flag.Parse()
+	if *goplsBin != "" {
+		fmt.Printf("# wayfind workspace/symbol beside gopls — %s, %d cores (GOMAXPROCS %d), %s, seed %d\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), *seed)
+		lang, dir, _ := strings.Cut(*symbolsOther, "=")
+		symbolsVsGopls(*bin, *goplsBin, *symbolsGo, dir, lang, int64(*seed), *verbose)
+		return
+	}
 	if *locateTrees != "" {
 		fmt.Printf("# wayfind locate bench — %s, %d cores (GOMAXPROCS %d), %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version())
 		locateBench(*bin, strings.Split(*locateTrees, ","), *runs, *cliSample, *verbose, *locateCache, *inproc, *seed)

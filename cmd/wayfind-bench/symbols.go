@@ -86,7 +86,7 @@ func symbolBench(bin, root string, runs int) {
 	if err != nil {
 		fatal(err)
 	}
-	indexBytes := heapGrowth(func() { si = rank.NewSymbolIndex(table) })
+	indexBytes := heapGrowth(func() { si = rank.NewSymbolIndex(table, ix.Roots) })
 	eng := rank.New(ix).WithSymbols(si)
 	n := si.Len()
 	fmt.Printf("bytes per symbol: table %.0f + search index %.0f = %.0f (%d symbols, %.1f MB)\n\n",

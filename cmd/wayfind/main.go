@@ -197,7 +197,7 @@ func buildEngine(ctx context.Context, cmd string, opts options, roots []string, 
 			}
 			return nil, closeModel, out.index(ix, st, ci.Len(), time.Since(out.start)), true
 		}
-		eng = eng.WithSymbols(rank.NewSymbolIndex(table))
+		eng = eng.WithSymbols(rank.NewSymbolIndex(table, ix.Roots))
 	}
 	return eng, closeModel, 0, false
 }
@@ -479,7 +479,7 @@ func (c *locateCaches) engine(ctx context.Context, eng *rank.Engine, ix *workspa
 		if err != nil {
 			return nil, closeModel, out.fail(err), true
 		}
-		eng = eng.WithSymbols(rank.NewSymbolIndex(table))
+		eng = eng.WithSymbols(rank.NewSymbolIndex(table, ix.Roots))
 	default:
 		return nil, closeModel, out.fail(c.lkErr), true
 	}

@@ -16,7 +16,8 @@
 (type_spec name: (type_identifier) @name type: (struct_type)) @definition.struct
 (type_spec name: (type_identifier) @name type: (interface_type)) @definition.interface
 (type_spec name: (type_identifier) @name) @definition.class
-(type_alias name: (type_identifier) @name) @definition.type
+; An alias is a class to LSP clients, as gopls reports it.
+(type_alias name: (type_identifier) @name) @definition.class
 
 ; Methods an interface declares.
 (method_elem name: (field_identifier) @name) @definition.method
