@@ -41,6 +41,9 @@ type ctagsDef struct {
 	Name, Path, Container string
 	Line                  int
 	Method                bool
+	// Sample: a query may be made from it (not in a test directory); the
+	// others only make names ambiguous.
+	Sample bool
 }
 
 type symbolQuery struct {
@@ -49,7 +52,8 @@ type symbolQuery struct {
 }
 
 // ctagsDefs lists the definitions universal-ctags finds under root in the
-// given language (ctags' name), outside test data.
+// given language (ctags' name); Go's testdata is left out, as the go
+// command leaves it out.
 func ctagsDefs(root, lang string) ([]ctagsDef, error) {
 	cmd := exec.Command("ctags", "-R", "--languages="+lang, "--output-format=json", "--fields=+nKZ", "-f", "-", ".")
 	cmd.Dir = root
@@ -68,10 +72,11 @@ func ctagsDefs(root, lang string) ([]ctagsDef, error) {
 		if json.Unmarshal(sc.Bytes(), &t) != nil || t.Name == "" || t.Name == "_" {
 			continue
 		}
-		if strings.Contains("/"+t.Path, "/testdata/") || strings.Contains("/"+t.Path, "/test/") && lang != "Go" {
-			continue
+		if strings.Contains("/"+t.Path, "/testdata/") && lang == "Go" {
+			continue // the go command, and so gopls, ignores testdata
 		}
-		d := ctagsDef{Name: t.Name, Path: filepath.ToSlash(t.Path), Line: t.Line}
+		d := ctagsDef{Name: t.Name, Path: filepath.ToSlash(t.Path), Line: t.Line,
+			Sample: !strings.Contains("/"+t.Path, "/testdata/") && !strings.Contains("/"+t.Path, "/test/")}
 		switch t.Kind {
 		case "struct", "interface", "type", "talias", "class":
 		case "func", "function", "method", "member":
@@ -116,6 +121,9 @@ func symbolQueries(defs []ctagsDef, perShape int, seed int64) []symbolQuery {
 		seen := map[string]bool{}
 		for tries := 0; tries < 200*perShape && len(seen) < perShape; tries++ {
 			d := defs[r.Intn(len(defs))]
+			if !d.Sample {
+				continue
+			}
 			if shape == "qualified" && pairs[d.Container+"."+d.Name] > 1 || shape != "qualified" && names[strings.ToLower(d.Name)] > 1 {
 				continue
 			}
@@ -151,8 +159,8 @@ func shapeOf(shape string, d ctagsDef, r *rand.Rand) (string, bool) {
 		}
 		return b.String(), b.String() != n
 	case "typo":
-		if len(n) < 6 {
-			return "", false
+		if len(n) < 6 || strings.IndexFunc(n, func(c rune) bool { return c > 127 }) >= 0 {
+			return "", false // letters swapped, not bytes
 		}
 		i := 1 + r.Intn(len(n)-3)
 		if n[i] == n[i+1] {
@@ -295,7 +303,7 @@ func symbolsVsGopls(bin, gopls, goRoot, otherRoot, otherLang string, seed int64,
 		otherQs = symbolQueries(defs, symbolShapeQueries, seed)
 		runs = append(runs, run{"wayfind (" + otherLang + ")", otherRoot, []string{bin, "lsp"}, otherQs})
 	}
-	fmt.Printf("Go workspace: %s (%d ctags definitions outside testdata); %d queries a shape.\n\n", goRoot, len(goDefs), symbolShapeQueries)
+	fmt.Printf("Go workspace: %s (%d ctags definitions outside testdata); %d queries a shape, each from a definition outside test directories whose name (or Type.Method) no other definition has.\n\n", goRoot, len(goDefs), symbolShapeQueries)
 	fmt.Println("| server | workspace | ready s | RSS MB | shape | queries | top-1 | top-5 | p50 ms | p99 ms |")
 	fmt.Println("|---|---|---:|---:|---|---:|---:|---:|---:|---:|")
 	for _, rn := range runs {
