@@ -158,8 +158,12 @@ func buildEngine(ctx context.Context, cmd string, opts options, roots []string, 
 	closeModel = func() {}
 	// One question and exit: garbage is collected only near a bound, not
 	// every few megabytes — a tenth of a short run, given back to it.
-	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(oneShotMemory)
+	// Not for index, which parses every file: collecting as it goes keeps
+	// it near 150 MB where the bound let it grow to a gigabyte.
+	if cmd != "index" {
+		debug.SetGCPercent(-1)
+		debug.SetMemoryLimit(oneShotMemory)
+	}
 	ix := workspace.Build(roots, workspace.Options{Logf: logf})
 	var caches *locateCaches
 	if cmd == "locate" {
