@@ -3,6 +3,7 @@ package rank
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,14 +83,7 @@ func TestSearchSymbols(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.query, func(t *testing.T) {
-			ms, err := e.SearchSymbols(context.Background(), SymbolRequest{Query: c.query})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, m := range ms {
-				got = append(got, m.Path+":"+m.Symbol.Qualified())
-			}
+			got := searchSymbols(t, e, c.query)
 			if c.none {
 				if len(got) > 0 {
 					t.Errorf("want nothing, got %v", got)
@@ -152,28 +146,26 @@ func TestSymbolOrderingRules(t *testing.T) {
 		{"pieces where the query's humps are", "UsrLst", "go/coll/list.go:coll.UserList", "go/coll/listtest.go:coll.UserListTest"},
 	}
 	for _, c := range cases {
-		ms, err := e.SearchSymbols(context.Background(), SymbolRequest{Query: c.query})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, m := range ms {
-			got = append(got, m.Path+":"+m.Symbol.Qualified())
-		}
-		i, j := indexOf(got, c.first), indexOf(got, c.second)
+		got := searchSymbols(t, e, c.query)
+		i, j := slices.Index(got, c.first), slices.Index(got, c.second)
 		if i != 0 || c.second != "" && j >= 0 && j < i {
 			t.Errorf("%s: %q = %v, want %s first, before %s", c.rule, c.query, got, c.first, c.second)
 		}
 	}
 }
 
-func indexOf(xs []string, x string) int {
-	for i, v := range xs {
-		if v == x {
-			return i
-		}
+// searchSymbols lists a query's results as "path:Qualified".
+func searchSymbols(t *testing.T, e *Engine, query string) []string {
+	t.Helper()
+	ms, err := e.SearchSymbols(context.Background(), SymbolRequest{Query: query})
+	if err != nil {
+		t.Fatal(err)
 	}
-	return -1
+	var got []string
+	for _, m := range ms {
+		got = append(got, m.Path+":"+m.Symbol.Qualified())
+	}
+	return got
 }
 
 // TestFindUsesSymbols: a file named otherwise is found through the class
