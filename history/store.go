@@ -157,13 +157,34 @@ func (s *Store) Visit(root, rel string, why Reason) {
 	l.pending[rel] = l.pending[rel].add(now, amount)
 	delete(l.gone, rel)
 	s.updateTop(Visit{Root: root, Rel: rel, Weight: e.weight(now), Last: time.Unix(0, e.last)}, now)
-	if l.file != "" && s.timer == nil {
-		s.timer = time.AfterFunc(flushDelay, func() {
-			if err := s.Flush(); err != nil {
-				s.opts.Logf("history: %v", err)
-			}
-		})
+	if l.file != "" {
+		s.scheduleFlush()
 	}
+}
+
+// scheduleFlush writes what is pending flushDelay from now, unless a write
+// is scheduled already or the store is closed. s.mu is held.
+func (s *Store) scheduleFlush() {
+	if s.timer != nil || s.closed {
+		return
+	}
+	s.timer = time.AfterFunc(flushDelay, func() {
+		if err := s.Flush(); err != nil {
+			s.opts.Logf("history: %v", err)
+		}
+	})
+}
+
+// adopt makes entries (what the file holds) the root's, with what this
+// process visited or pruned since and has not written yet on top.
+func (l *rootLog) adopt(entries map[string]entry, stamp time.Time) {
+	for rel, e := range l.pending {
+		entries[rel] = mergeEntries(entries[rel], e)
+	}
+	for rel := range l.gone {
+		delete(entries, rel)
+	}
+	l.entries, l.stamp = entries, stamp
 }
 
 // updateTop puts v in the ranked list in place, when the list is fresh.
@@ -205,14 +226,7 @@ func (s *Store) reread() {
 			continue
 		}
 		if t := modTime(l.file); !t.Equal(l.stamp) {
-			entries := s.load(l.file)
-			for rel, e := range l.pending {
-				entries[rel] = mergeEntries(entries[rel], e)
-			}
-			for rel := range l.gone {
-				delete(entries, rel)
-			}
-			l.entries, l.stamp = entries, t
+			l.adopt(s.load(l.file), t)
 		}
 	}
 }
@@ -349,13 +363,7 @@ func (s *Store) Flush() error {
 			}
 		default:
 			// The file's state, and what was visited while it was written.
-			for rel, e := range l.pending {
-				merged[rel] = mergeEntries(merged[rel], e)
-			}
-			for rel := range l.gone {
-				delete(merged, rel)
-			}
-			l.entries, l.stamp = merged, modTime(j.file)
+			l.adopt(merged, modTime(j.file))
 			s.topAt = 0
 		}
 		s.mu.Unlock()
@@ -366,9 +374,7 @@ func (s *Store) Flush() error {
 	if len(errs) > 0 {
 		// Kept pending: try again later (another process held the file).
 		s.mu.Lock()
-		if !s.closed && s.timer == nil {
-			s.timer = time.AfterFunc(flushDelay, func() { _ = s.Flush() })
-		}
+		s.scheduleFlush()
 		s.mu.Unlock()
 	}
 	return errors.Join(errs...)
