@@ -15,13 +15,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"wayfind/history"
 	"wayfind/rank"
 	"wayfind/session"
 	"wayfind/wire"
+	"wayfind/workspace"
 )
 
 // Workspace is what a request needs from a workspace: session.Session
@@ -109,7 +109,7 @@ func (s *Service) Resolve(ctx context.Context, p ResolveParams) (wire.Resolve, i
 	out := wire.FromResolve(eng.Index().Roots, res)
 	if p.Record != "" && res.Resolved != nil {
 		c := res.Resolved
-		s.ws.Visit(filepath.Join(eng.Index().Roots[c.Root], filepath.FromSlash(c.Path)), p.Record)
+		s.ws.Visit(eng.Index().Abs(workspace.File{Root: c.Root, Path: c.Path}), p.Record)
 	}
 	return out, len(out.Candidates), nil
 }

@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -144,19 +143,12 @@ func (s *Session) build(gen int, roots []string) {
 // pruneHistory forgets visited files that are gone: not in the index and
 // not on disk (a file the index leaves out, opened anyway, stays).
 func (s *Session) pruneHistory(ix *workspace.Index) {
-	indexed := make([]map[string]bool, len(ix.Roots))
-	for i := range indexed {
-		indexed[i] = map[string]bool{}
-	}
-	for _, f := range ix.Files {
-		indexed[f.Root][f.Path] = true
-	}
 	for i, root := range ix.Roots {
 		s.hist.Prune(root, func(rel string) bool {
-			if indexed[i][rel] {
+			if ix.Lookup(i, rel) >= 0 {
 				return true
 			}
-			_, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
+			_, err := os.Stat(ix.Abs(workspace.File{Root: i, Path: rel}))
 			return err == nil
 		})
 	}
