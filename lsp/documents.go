@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"time"
 	"unicode/utf8"
-	"wayfind/history"
 
 	"go.lsp.dev/protocol"
 
+	"wayfind/history"
 	"wayfind/pathlit"
 	"wayfind/rank"
 	"wayfind/wire"

@@ -10,10 +10,11 @@ import (
 // and locate's tie-breaks — and it never outweighs a better match (each
 // caller gives it a weight below its smallest lexical gap).
 //
-//	closeness(c, r) = shared leading directories of c and r
-//	                  ÷ the deeper of the two                  (proximity)
-//	affinity(c)     = max(closeness(c, current),
-//	                      Σ wᵢ × closeness(c, visitᵢ) ÷ Σ wᵢ)
+//	affinity(c) = max(proximity(c, current),
+//	                  Σ wᵢ × proximity(c, visitᵢ) ÷ Σ wᵢ)
+//
+// where proximity (score.go) measures the steps between two directories
+// through their common ancestor.
 //
 // The current document (resolve's `from`, find's `current`) is where the
 // user is now, so it counts on its own. The history is a weighted mean,
