@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"wayfind/ident"
 	"wayfind/symbols"
 	"wayfind/workspace"
 )
@@ -99,6 +98,11 @@ func NewSymbolIndex(t *symbols.Table, roots []string) *SymbolIndex {
 	si := &SymbolIndex{table: t, bySq: map[string]int32{}, members: map[string][]int32{}}
 	ix := &workspace.Index{Roots: roots}
 	perLang := map[string]int{}
+	type span struct {
+		start, end int // refs of one file
+		lang       string
+	}
+	var spans []span
 	t.Each(func(file string, syms []symbols.Symbol) {
 		rel := file
 		if _, r, ok := ix.RootOf(file); ok {
@@ -124,11 +128,14 @@ func NewSymbolIndex(t *symbols.Table, roots []string) *SymbolIndex {
 		}
 		if l := symbols.LanguageOf(file); l != nil {
 			perLang[l.Name] += len(si.refs) - start
+			spans = append(spans, span{start, len(si.refs), l.Name})
 		}
 	})
-	for i := range si.refs {
-		if l := symbols.LanguageOf(si.refs[i].file); l != nil && float64(perLang[l.Name]) < incidentalShare*float64(len(si.refs)) {
-			si.refs[i].incidental = true
+	for _, sp := range spans {
+		if float64(perLang[sp.lang]) < incidentalShare*float64(len(si.refs)) {
+			for i := sp.start; i < sp.end; i++ {
+				si.refs[i].incidental = true
+			}
 		}
 	}
 	return si
@@ -257,7 +264,7 @@ func (e *Engine) SearchSymbols(ctx context.Context, req SymbolRequest) ([]Symbol
 	if limit <= 0 {
 		limit = DefaultSymbolLimit
 	}
-	qsq, qhumps := squash(q.Name), queryHumps(q.Name)
+	qsq, qhumps := squash(q.Name), wordStarts(q.Name)
 	qmask := charMask(qsq)
 	typos := !req.Exact && len(qsq) >= minOneTypo
 	var buckets [symClasses][]symHit
@@ -267,8 +274,7 @@ func (e *Engine) SearchSymbols(ctx context.Context, req SymbolRequest) ([]Symbol
 			h := symHit{ref: r, score: score, fit: fit, byScore: class == symWords}
 			if class == symWords && ref.sym.Name != nm.name {
 				// rangeInt and rangeint share a squashed name, not words.
-				ws := words(ref.sym.Name)
-				h.fit = max(wordReading(qsq, qhumps, ws, false), wordReading(qsq, qhumps, ws, true))
+				h.fit, _ = wordStartFit(qsq, qhumps, words(ref.sym.Name), req.Exact)
 			}
 			if class == symTheName && ref.sym.Name == q.Name {
 				h.score, h.exactCase = 1, true
@@ -416,7 +422,8 @@ const (
 
 // matchSymbolName places a squashed query against a name (every class of
 // the table above but typo, decided by the caller; the exact case is
-// decided per symbol); fit is wordReading's, for humps and abbreviations.
+// decided per symbol); fit is wordStartFit's, for the word-start class
+// (bounds: where the query's own words begin, wordStarts).
 func matchSymbolName(q string, bounds uint64, nm *symName, exact bool) (class int, score float64, fit uint8) {
 	cover := float64(len(q)) / float64(max(len(nm.sq), 1))
 	switch {
@@ -428,18 +435,10 @@ func matchSymbolName(q string, bounds uint64, nm *symName, exact bool) (class in
 		// every class below reads the query as a subsequence of the name
 		return -1, 0, 0
 	}
-	humps := wordReading(q, bounds, nm.words, false)
-	abbrev := uint8(0)
-	if !exact {
-		if abbrev = wordReading(q, bounds, nm.words, true); looseAbbreviation(abbrev) {
-			abbrev = 0
-		}
-	}
-	switch {
-	case humps > 0 && humps >= abbrev:
-		return symWords, 0.72 + 0.15*cover, humps
-	case abbrev > 0:
-		return symWords, 0.66 + 0.15*cover, abbrev
+	if fit, humps := wordStartFit(q, bounds, nm.words, exact); humps {
+		return symWords, 0.72 + 0.15*cover, fit
+	} else if fit > 0 {
+		return symWords, 0.66 + 0.15*cover, fit
 	}
 	switch {
 	case strings.Contains(nm.sq, q):
@@ -450,15 +449,32 @@ func matchSymbolName(q string, bounds uint64, nm *symName, exact bool) (class in
 	return -1, 0, 0
 }
 
+// wordStartFit is the word-start class's reading of q in words: the better
+// of camel humps and (unless exact) an abbreviation that is not loose,
+// and whether that is the humps reading.
+func wordStartFit(q string, bounds uint64, words []string, exact bool) (fit uint8, humps bool) {
+	h := wordReading(q, bounds, words, false)
+	var a uint8
+	if !exact {
+		if a = wordReading(q, bounds, words, true); looseAbbreviation(a) {
+			a = 0
+		}
+	}
+	if h > 0 && h >= a {
+		return h, true
+	}
+	return a, false
+}
+
 // wordReading reads q as pieces that each begin a word of words, in
 // order, words skipped as needed — each piece a prefix of its word
 // (humps) or, with abbrev, the word's first letter and then any of its
 // letters in order ("srv" of "server"). fit is 0 when there is no such
 // reading, else how good the best is: one that begins at every word (a
 // number may be left out: "IntDt" for Int64Data) before one that skips
-// some; then one whose pieces begin where the query's own humps do
-// (bounds, bit i: a hump of the typed query begins at q[i]) — each piece
-// beginning at one counts for it, each beginning elsewhere against:
+// some; then one whose pieces begin where the query's own words do
+// (bounds: wordStarts of the query as typed) — each piece beginning at
+// one counts for it, each beginning elsewhere against:
 // "UsrLst" is User·List in two pieces, not User·Li·sTest in three, and
 // "rngInt" rangeInt, not rangeint read in one piece.
 func wordReading(q string, bounds uint64, words []string, abbrev bool) (fit uint8) {
@@ -534,7 +550,7 @@ func wordReading(q string, bounds uint64, words []string, abbrev bool) (fit uint
 }
 
 // wordReading's fit: fitEvery is set when a reading begins at every word;
-// the rest is the pieces' agreement with the query's humps, fitNeutral
+// the rest is the pieces' agreement with the query's words, fitNeutral
 // when as many pieces begin at one as elsewhere.
 const (
 	fitEvery   = 1 << 6
@@ -547,27 +563,6 @@ const (
 // abbreviation: it is left to the subsequence class.
 func looseAbbreviation(fit uint8) bool {
 	return fit&fitEvery == 0 && fit&^fitEvery <= fitNeutral
-}
-
-// queryHumps marks where the humps of a typed name begin in its squashed
-// form (bit i: at squashed byte i): its start, an upper-case letter after
-// a lower-case one or a digit, and a letter after a separator.
-func queryHumps(name string) uint64 {
-	bounds, j := uint64(1), 0
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if squash(string(c)) == "" {
-			if j < 64 {
-				bounds |= 1 << j // the next letter begins a hump
-			}
-			continue
-		}
-		if i > 0 && j < 64 && ident.HumpAt(name, i) {
-			bounds |= 1 << j
-		}
-		j++
-	}
-	return bounds
 }
 
 // containerMatches reports whether the qualifier parts name the
