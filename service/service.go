@@ -141,10 +141,12 @@ func (s *Service) history(own []string) []rank.Visit {
 	return rank.Recency(own)
 }
 
-// visits is the workspace's history as the engine weighs it: the
-// weightiest files, absolute paths, frecency weights.
-func (s *Service) visits() []rank.Visit {
-	vs := s.ws.Frecent(rank.MaxVisits)
+// visits is the workspace's history as the engine weighs it.
+func (s *Service) visits() []rank.Visit { return EngineVisits(s.ws.Frecent(rank.MaxVisits)) }
+
+// EngineVisits is a history as the engine weighs it: absolute paths,
+// frecency weights.
+func EngineVisits(vs []history.Visit) []rank.Visit {
 	out := make([]rank.Visit, len(vs))
 	for i, v := range vs {
 		out[i] = rank.Visit{File: v.Path(), Weight: v.Weight}

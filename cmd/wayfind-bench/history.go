@@ -13,6 +13,7 @@ import (
 
 	"wayfind/history"
 	"wayfind/rank"
+	"wayfind/service"
 )
 
 // The history bench (make bench-history) replays navigation sessions over
@@ -291,15 +292,6 @@ func (rp *replay) session(area, other, first string, target string) *history.Sto
 	return st
 }
 
-func (rp *replay) visits(st *history.Store) []rank.Visit {
-	vs := st.Frecent(rank.MaxVisits)
-	out := make([]rank.Visit, len(vs))
-	for i, v := range vs {
-		out[i] = rank.Visit{File: v.Path(), Weight: v.Weight}
-	}
-	return out
-}
-
 // ambiguous runs one session near one copy of an ambiguous name and asks
 // for it in each shape that stays ambiguous.
 func (rp *replay) ambiguous() []histOutcome {
@@ -390,7 +382,7 @@ func (rp *replay) ask(kind, q string, st *history.Store, want string) (bool, tim
 	start := time.Now()
 	hist := []rank.Visit{}
 	if st != nil {
-		hist = rp.visits(st)
+		hist = service.EngineVisits(st.Frecent(rank.MaxVisits)) // as the servers ask
 	}
 	var got string
 	if strings.HasPrefix(kind, "resolve") {
