@@ -1,0 +1,135 @@
+package vcs
+
+import (
+	"bufio"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// cacheFile is the record's file in a root's cache directory
+// (workspace.RootCacheDir), beside the symbol cache.
+const cacheFile = "vcs.gob"
+
+// cacheVersion changes whenever the encoding or the fold does; a file of
+// another version is rebuilt, not read.
+const cacheVersion = 1
+
+// stored is a Record as gob writes it.
+type stored struct {
+	Version               int
+	Head, Prefix          string
+	Commits, Renames      int
+	Shallow, ExactRenames bool
+	Lineages              []storedLineage
+	Names                 map[string][2]int32
+	CommitList            []Commit
+	Co                    map[int32][]storedCo
+}
+
+type storedLineage struct {
+	Path string
+	End  int32
+}
+
+type storedCo struct {
+	Lin   int32
+	Count uint32
+}
+
+// Save writes r into dir (created if need be), replacing what was there
+// in one rename: a reader sees the old file or the new one.
+func Save(dir string, r *Record) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	s := stored{Version: cacheVersion, Head: r.Head, Prefix: r.Prefix, Commits: r.Commits, Renames: r.Renames,
+		Shallow: r.Shallow, ExactRenames: r.ExactRenames, CommitList: r.commits, Names: make(map[string][2]int32, len(r.names)),
+		Lineages: make([]storedLineage, len(r.lineages)), Co: make(map[int32][]storedCo, len(r.co))}
+	for i, l := range r.lineages {
+		s.Lineages[i] = storedLineage{Path: l.path, End: l.end}
+	}
+	for k, n := range r.names {
+		s.Names[k] = [2]int32{n.lin, n.left}
+	}
+	for k, ps := range r.co {
+		list := make([]storedCo, len(ps))
+		for i, p := range ps {
+			list[i] = storedCo{Lin: p.lin, Count: p.count}
+		}
+		s.Co[k] = list
+	}
+	tmp, err := os.CreateTemp(dir, cacheFile+".*")
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(tmp)
+	err = gob.NewEncoder(w).Encode(&s)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), filepath.Join(dir, cacheFile))
+	}
+	if err != nil {
+		_ = os.Remove(tmp.Name())
+	}
+	return err
+}
+
+// ErrNoCache: dir holds no record (or one of another version).
+var ErrNoCache = errors.New("no cached history")
+
+// Load reads the record Save wrote into dir. A file that does not decode,
+// or whose parts do not agree, is an error: the caller rebuilds.
+func Load(dir string) (*Record, error) {
+	f, err := os.Open(filepath.Join(dir, cacheFile))
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, ErrNoCache
+		}
+		return nil, err
+	}
+	defer f.Close()
+	var s stored
+	if err := gob.NewDecoder(bufio.NewReader(f)).Decode(&s); err != nil {
+		return nil, fmt.Errorf("history cache: %w", err)
+	}
+	if s.Version != cacheVersion {
+		return nil, ErrNoCache
+	}
+	r := newRecord()
+	r.Head, r.Prefix, r.Commits, r.Renames, r.Shallow, r.ExactRenames, r.commits = s.Head, s.Prefix, s.Commits, s.Renames, s.Shallow, s.ExactRenames, s.CommitList
+	r.lineages = make([]lineage, len(s.Lineages))
+	for i, l := range s.Lineages {
+		if l.End >= int32(len(r.commits)) {
+			return nil, fmt.Errorf("history cache: a lineage ends at commit %d of %d", l.End, len(r.commits))
+		}
+		r.lineages[i] = lineage{path: l.Path, end: l.End}
+		if l.End < 0 {
+			r.live[l.Path] = int32(i)
+		}
+	}
+	for k, v := range s.Names {
+		if v[0] < 0 || int(v[0]) >= len(r.lineages) || v[1] >= int32(len(r.commits)) {
+			return nil, fmt.Errorf("history cache: name %q points outside the record", k)
+		}
+		r.names[k] = name{lin: v[0], left: v[1]}
+	}
+	for k, ps := range s.Co {
+		list := make([]coCount, 0, len(ps))
+		for _, p := range ps {
+			if p.Lin < 0 || int(p.Lin) >= len(r.lineages) {
+				return nil, fmt.Errorf("history cache: a partner outside the record")
+			}
+			list = append(list, coCount{lin: p.Lin, count: p.Count})
+		}
+		r.co[k] = list
+	}
+	return r, nil
+}

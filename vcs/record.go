@@ -1,0 +1,378 @@
+// Package vcs is the repository's own record of its paths, read once per
+// root from git and kept current: every path a file has had → the path it
+// has today (rename chains followed to the end), every deleted path → the
+// commit that deleted it, and which files are committed together. The
+// engine reads a Record (in memory) to answer stale paths; this package
+// runs git and persists records, and ranks nothing.
+//
+// The fold (Record.apply) takes commits oldest first. A file is a
+// lineage: born by an add, carried along by renames, ended by a delete.
+// Each path name remembers the last lineage that carried it and the commit
+// where the lineage left it, so a name reused later means its latest
+// owner, and a chain a → b → c leads from a to wherever c is today.
+package vcs
+
+import (
+	"sort"
+	"strings"
+)
+
+// Commit is one commit the record names: where a path was left behind.
+type Commit struct {
+	Hash    string
+	Time    int64 // committer time, Unix seconds
+	Subject string
+}
+
+// Short is the hash as people quote it.
+func (c Commit) Short() string {
+	if len(c.Hash) > 7 {
+		return c.Hash[:7]
+	}
+	return c.Hash
+}
+
+// Fate is what became of a path that is not there today.
+type Fate struct {
+	// Path is where the file is today; "" when it was deleted.
+	Path string
+	// Commit left the old path behind: renamed it away, or deleted it.
+	Commit Commit
+	// Deleted is set when the file has no successor; LastPath is the path
+	// it had when it was deleted (the old path itself, or a later name).
+	Deleted  bool
+	LastPath string
+}
+
+// Partner is a file committed together with another, and how often.
+type Partner struct {
+	Path  string
+	Count int
+}
+
+// lineage is one file through time.
+type lineage struct {
+	path string // its path now (or when it ended)
+	end  int32  // the commit that deleted it (index into commits), -1 while it lives
+}
+
+// name is what a path name last meant: its latest lineage, and the commit
+// where that lineage left the name (-1: it still has it).
+type name struct {
+	lin  int32
+	left int32
+}
+
+// Record is one repository's history as seen from one root. Immutable once
+// built (apply makes a new one); safe for concurrent reads.
+type Record struct {
+	// Head is the newest commit read; Commits and Renames count what was
+	// read (commits without merges, renames followed).
+	Head    string
+	Commits int
+	Renames int
+	Shallow bool
+	// ExactRenames: only renames that kept the content exactly were
+	// followed (a partial clone, or blobs git could not read).
+	ExactRenames bool
+	// Prefix is the root's place below the repository's top ("" at the
+	// top, else "sub/dir/"): the fold keeps the repository's paths, and
+	// the answers speak the root's.
+	Prefix   string
+	lineages []lineage
+	names    map[string]name
+	commits  []Commit // only the commits a name or a lineage points at
+	live     map[string]int32
+	// co: for each live lineage, the files most often committed with it.
+	co map[int32][]coCount
+	// pairs counts co-changes while building; dropped once co is chosen.
+	pairs map[uint64]uint32
+}
+
+type coCount struct {
+	lin   int32
+	count uint32
+}
+
+// Co-change bounds.
+const (
+	// maxCoChangeFiles: a commit touching more files than this is a sweep
+	// (a reformat, a rename of a directory), not work done together; its
+	// pairs would drown the signal and cost n² counts.
+	maxCoChangeFiles = 12
+	// coPartners: the partners kept per file, the most frequent.
+	coPartners = 16
+	// minCoChange: a pair committed together once is chance.
+	minCoChange = 2
+)
+
+func newRecord() *Record {
+	return &Record{names: map[string]name{}, live: map[string]int32{}, co: map[int32][]coCount{}}
+}
+
+// op is one entry of a commit's name-status.
+type op struct {
+	status   byte // 'A', 'M', 'D', 'R', 'C', 'T'
+	old, new string
+}
+
+// commitOps is one commit as the fold takes it.
+type commitOps struct {
+	commit Commit
+	ops    []op
+}
+
+// apply folds one commit into r.
+func (r *Record) apply(c commitOps) {
+	r.Commits++
+	r.Head = c.commit.Hash
+	ci := int32(-1)
+	commitIndex := func() int32 {
+		if ci < 0 {
+			r.commits = append(r.commits, c.commit)
+			ci = int32(len(r.commits) - 1)
+		}
+		return ci
+	}
+	touched := make([]int32, 0, len(c.ops))
+	for _, o := range c.ops {
+		switch o.status {
+		case 'M', 'T':
+			if _, ok := r.live[o.new]; !ok {
+				if n, known := r.names[o.new]; known && n.left >= 0 {
+					// An edit of a path the file had already left: a
+					// branch begun before the move, whose merge (left
+					// out of the log) carried the edit to the new path.
+					continue
+				}
+			}
+			touched = append(touched, r.bring(o.new))
+		case 'A':
+			touched = append(touched, r.bring(o.new))
+		case 'C':
+			// A copy is a new file; its source carries on.
+			touched = append(touched, r.bring(o.new))
+		case 'D':
+			l, ok := r.live[o.new]
+			if !ok {
+				l = r.born(o.new)
+			}
+			delete(r.live, o.new)
+			r.lineages[l].end = commitIndex()
+			r.names[o.new] = name{lin: l, left: commitIndex()}
+		case 'R':
+			l, ok := r.live[o.old]
+			if !ok {
+				if n, known := r.names[o.old]; known && n.left >= 0 {
+					// A branch's rename of a path the file had already
+					// left: the old name keeps its first successor; the
+					// branch's new path is a file of its own.
+					touched = append(touched, r.bring(o.new))
+					continue
+				}
+				l = r.born(o.old)
+			}
+			delete(r.live, o.old)
+			if prev, ok := r.live[o.new]; ok && prev != l {
+				// Renamed over a file that was there: that one ends.
+				r.lineages[prev].end = commitIndex()
+			}
+			r.live[o.new] = l
+			r.lineages[l].path = o.new
+			r.names[o.old] = name{lin: l, left: commitIndex()}
+			r.names[o.new] = name{lin: l, left: -1}
+			r.Renames++
+			touched = append(touched, l)
+		}
+	}
+	if n := len(touched); n >= 2 && n <= maxCoChangeFiles {
+		if r.pairs == nil {
+			r.pairs = map[uint64]uint32{}
+		}
+		for i, a := range touched {
+			for _, b := range touched[i+1:] {
+				if a == b {
+					continue
+				}
+				lo, hi := min(a, b), max(a, b)
+				r.pairs[uint64(lo)<<32|uint64(uint32(hi))]++
+			}
+		}
+	}
+}
+
+// bring is the live lineage at path, born there if there is none (an add,
+// or a change to a file whose birth is older than the history read).
+func (r *Record) bring(path string) int32 {
+	if l, ok := r.live[path]; ok {
+		return l
+	}
+	return r.born(path)
+}
+
+func (r *Record) born(path string) int32 {
+	l := int32(len(r.lineages))
+	r.lineages = append(r.lineages, lineage{path: path, end: -1})
+	r.live[path] = l
+	r.names[path] = name{lin: l, left: -1}
+	return l
+}
+
+// finish turns the pair counts into each live file's partners (merged
+// with what an earlier fold chose) and drops the counts.
+func (r *Record) finish() {
+	if len(r.pairs) == 0 {
+		return
+	}
+	all := map[int32]map[int32]uint32{}
+	add := func(a, b int32, n uint32) {
+		if r.lineages[a].end >= 0 || r.lineages[b].end >= 0 {
+			return
+		}
+		m := all[a]
+		if m == nil {
+			m = map[int32]uint32{}
+			all[a] = m
+		}
+		m[b] += n
+	}
+	for k, n := range r.pairs {
+		a, b := int32(k>>32), int32(uint32(k))
+		add(a, b, n)
+		add(b, a, n)
+	}
+	for a, ps := range r.co {
+		for _, p := range ps {
+			add(a, p.lin, p.count)
+		}
+	}
+	r.pairs = nil
+	r.co = make(map[int32][]coCount, len(all))
+	for a, m := range all {
+		list := make([]coCount, 0, len(m))
+		for b, n := range m {
+			if n >= minCoChange {
+				list = append(list, coCount{lin: b, count: n})
+			}
+		}
+		if len(list) == 0 {
+			continue
+		}
+		sort.Slice(list, func(i, j int) bool {
+			if list[i].count != list[j].count {
+				return list[i].count > list[j].count
+			}
+			return list[i].lin < list[j].lin
+		})
+		if len(list) > coPartners {
+			list = list[:coPartners]
+		}
+		r.co[a] = list
+	}
+}
+
+// Fate says what became of path (root-relative, as the repository spells
+// it), when the record knows it as a path that was left behind. A path a
+// live file still has is no stale path: ok is false.
+func (r *Record) Fate(path string) (Fate, bool) {
+	if r == nil {
+		return Fate{}, false
+	}
+	n, ok := r.names[r.Prefix+path]
+	if !ok || n.left < 0 {
+		return Fate{}, false
+	}
+	l := r.lineages[n.lin]
+	f := Fate{Commit: r.commits[n.left]}
+	rel, inside := within(r.Prefix, l.path)
+	if l.end >= 0 {
+		f.Deleted, f.LastPath, f.Commit = true, l.path, r.commits[l.end]
+		if inside {
+			f.LastPath = rel
+		}
+		return f, true
+	}
+	if !inside {
+		return Fate{}, false // moved out of this root: not the root's to answer
+	}
+	f.Path = rel
+	return f, true
+}
+
+// Gone lists the path names the history left behind (renamed away or
+// deleted), sorted: what a stale path is matched against.
+func (r *Record) Gone() []string {
+	if r == nil {
+		return nil
+	}
+	out := make([]string, 0, len(r.names)-len(r.live))
+	for p, n := range r.names {
+		if n.left < 0 {
+			continue
+		}
+		if rel, ok := within(r.Prefix, p); ok {
+			out = append(out, rel)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// CoChanged lists the files most often committed together with path (as
+// it is today), most often first.
+func (r *Record) CoChanged(path string) []Partner {
+	if r == nil {
+		return nil
+	}
+	l, ok := r.live[r.Prefix+path]
+	if !ok {
+		return nil
+	}
+	var out []Partner
+	for _, p := range r.co[l] {
+		if rel, ok := within(r.Prefix, r.lineages[p.lin].path); ok {
+			out = append(out, Partner{Path: rel, Count: int(p.count)})
+		}
+	}
+	return out
+}
+
+// Len is the number of path names the record knows.
+func (r *Record) Len() int {
+	if r == nil {
+		return 0
+	}
+	return len(r.names)
+}
+
+// clone copies r so that a fold of newer commits leaves r as it was.
+func (r *Record) clone() *Record {
+	c := &Record{Head: r.Head, Commits: r.Commits, Renames: r.Renames, Shallow: r.Shallow, Prefix: r.Prefix, ExactRenames: r.ExactRenames}
+	c.lineages = append([]lineage(nil), r.lineages...)
+	c.commits = append([]Commit(nil), r.commits...)
+	c.names = make(map[string]name, len(r.names))
+	for k, v := range r.names {
+		c.names[k] = v
+	}
+	c.live = make(map[string]int32, len(r.live))
+	for k, v := range r.live {
+		c.live[k] = v
+	}
+	c.co = make(map[int32][]coCount, len(r.co))
+	for k, v := range r.co {
+		c.co[k] = v
+	}
+	return c
+}
+
+// within keeps what lies under prefix (a root below the repository's top,
+// "sub/dir/"), as paths relative to it.
+func within(prefix, p string) (string, bool) {
+	if prefix == "" {
+		return p, true
+	}
+	if !strings.HasPrefix(p, prefix) {
+		return "", false
+	}
+	return p[len(prefix):], true
+}

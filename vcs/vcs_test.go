@@ -1,0 +1,293 @@
+package vcs
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"wayfind/vcs/vcstest"
+	"wayfind/workspace"
+)
+
+func build(t *testing.T, dir string, prev *Record) *Record {
+	t.Helper()
+	rec, err := Build(context.Background(), dir, prev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+func TestFates(t *testing.T) {
+	r := vcstest.New(t)
+	r.Write("builtin-rm.c", vcstest.Text("rm", 30))
+	r.Write("loader.c", vcstest.Text("loader", 30))
+	r.Write("a.txt", vcstest.Text("a", 30))
+	r.Write("keep.c", vcstest.Text("keep", 30))
+	r.Commit("start")
+	r.Mv("builtin-rm.c", "rm.c")
+	mv1 := r.Commit("flatten")
+	r.Mv("rm.c", "builtin/rm.c")
+	mv2 := r.Commit("Move into builtin/")
+	r.Git("rm", "-q", "loader.c")
+	del := r.Commit("remove legacy loader")
+	// a.txt moves away, then a new, unrelated a.txt is born and deleted.
+	r.Mv("a.txt", "docs/a.txt")
+	r.Commit("docs")
+	r.Write("a.txt", vcstest.Text("other", 30))
+	r.Commit("a new a.txt")
+	r.Git("rm", "-q", "a.txt")
+	del2 := r.Commit("drop the new a.txt")
+
+	rec := build(t, r.Dir, nil)
+	cases := []struct {
+		old     string
+		path    string // "" for deleted
+		commit  string
+		subject string
+	}{
+		{"builtin-rm.c", "builtin/rm.c", mv1, "flatten"}, // the commit that left the old name
+		{"rm.c", "builtin/rm.c", mv2, "Move into builtin/"},
+		{"loader.c", "", del, "remove legacy loader"},
+		{"a.txt", "", del2, "drop the new a.txt"}, // the latest owner of the name
+	}
+	for _, c := range cases {
+		f, ok := rec.Fate(c.old)
+		if !ok {
+			t.Errorf("%s: no fate", c.old)
+			continue
+		}
+		if f.Path != c.path || f.Deleted != (c.path == "") || f.Commit.Hash != c.commit || f.Commit.Subject != c.subject {
+			t.Errorf("%s: got %+v, want path %q commit %s %q", c.old, f, c.path, c.commit, c.subject)
+		}
+		if f.Commit.Time != 1714564800 {
+			t.Errorf("%s: commit time %d", c.old, f.Commit.Time)
+		}
+	}
+	for _, live := range []string{"keep.c", "builtin/rm.c", "docs/a.txt", "never-was.c"} {
+		if f, ok := rec.Fate(live); ok {
+			t.Errorf("%s is no stale path, got %+v", live, f)
+		}
+	}
+	if got := strings.Join(rec.Gone(), " "); got != "a.txt builtin-rm.c loader.c rm.c" {
+		t.Errorf("Gone() = %q", got)
+	}
+	if rec.Renames != 3 || rec.Commits != 7 {
+		t.Errorf("renames %d commits %d, want 3 and 7", rec.Renames, rec.Commits)
+	}
+}
+
+// A branch begun before a move edits the old path; its merge carries the
+// edit to the new one. The old path must still lead to the new one, not
+// to a file the edit seemed to bring back.
+func TestBranchEditAfterMove(t *testing.T) {
+	r := vcstest.New(t)
+	r.Write("old.c", vcstest.Text("old", 30))
+	r.Commit("start")
+	r.Git("branch", "topic")
+	r.Date = "2024-05-02T12:00:00Z"
+	r.Mv("old.c", "src/new.c")
+	mv := r.Commit("move")
+	// The topic's edit is committed after the move: the log, oldest
+	// first, shows it after the move, on a path already left.
+	r.Date = "2024-05-03T12:00:00Z"
+	r.Git("checkout", "-q", "topic")
+	r.Write("old.c", vcstest.Text("old", 30)+"topic edit\n")
+	r.Commit("edit on a topic")
+	r.Git("checkout", "-q", "main")
+	r.Git("merge", "-q", "--no-edit", "topic")
+	rec := build(t, r.Dir, nil)
+	f, ok := rec.Fate("old.c")
+	if !ok || f.Path != "src/new.c" || f.Commit.Hash != mv {
+		t.Fatalf("old.c: %+v %v, want src/new.c in %s", f, ok, mv)
+	}
+}
+
+func TestIncrementalAndRewritten(t *testing.T) {
+	r := vcstest.New(t)
+	r.Write("a.c", vcstest.Text("a", 30))
+	r.Commit("one")
+	first := build(t, r.Dir, nil)
+	if same := build(t, r.Dir, first); same != first {
+		t.Error("an unchanged HEAD rebuilt the record")
+	}
+	r.Mv("a.c", "b.c")
+	r.Commit("two")
+	next := build(t, r.Dir, first)
+	if f, ok := next.Fate("a.c"); !ok || f.Path != "b.c" {
+		t.Errorf("after an update a.c → %+v %v", f, ok)
+	}
+	if next.Commits != 2 {
+		t.Errorf("commits %d after one more, want 2", next.Commits)
+	}
+	if _, ok := first.Fate("a.c"); ok {
+		t.Error("the update changed the record it started from")
+	}
+	// History rewritten: the amended commit renames elsewhere.
+	r.Mv("b.c", "c.c")
+	r.Git("commit", "-q", "--amend", "-m", "two, amended")
+	rewritten := build(t, r.Dir, next)
+	if f, ok := rewritten.Fate("a.c"); !ok || f.Path != "c.c" {
+		t.Errorf("after a rewrite a.c → %+v %v, want c.c", f, ok)
+	}
+	if _, ok := rewritten.Fate("b.c"); ok {
+		t.Error("b.c never existed in the rewritten history")
+	}
+	if rewritten.Commits != 2 {
+		t.Errorf("commits %d after the rewrite, want 2 (rebuilt, not appended)", rewritten.Commits)
+	}
+}
+
+// A root below the repository's top speaks its own paths.
+func TestRootBelowTop(t *testing.T) {
+	r := vcstest.New(t)
+	r.Write("pkg/x/old.go", vcstest.Text("x", 30))
+	r.Write("other/y.go", vcstest.Text("y", 30))
+	r.Commit("one")
+	r.Mv("pkg/x/old.go", "pkg/x/new.go")
+	r.Mv("other/y.go", "other/z.go")
+	r.Commit("two")
+	rec := build(t, filepath.Join(r.Dir, "pkg"), nil)
+	if rec.Prefix != "pkg/" {
+		t.Fatalf("prefix %q", rec.Prefix)
+	}
+	if f, ok := rec.Fate("x/old.go"); !ok || f.Path != "x/new.go" {
+		t.Errorf("x/old.go → %+v %v", f, ok)
+	}
+	if got := rec.Gone(); len(got) != 1 || got[0] != "x/old.go" {
+		t.Errorf("Gone() = %v: only the root's own paths", got)
+	}
+}
+
+func TestNoRepository(t *testing.T) {
+	if _, err := Build(context.Background(), t.TempDir(), nil); err != ErrNoRepository {
+		t.Fatalf("got %v, want ErrNoRepository", err)
+	}
+	r := vcstest.New(t) // no commit yet
+	if _, err := Build(context.Background(), r.Dir, nil); err != ErrNoRepository {
+		t.Fatalf("empty repository: got %v, want ErrNoRepository", err)
+	}
+}
+
+func TestCoChanged(t *testing.T) {
+	r := vcstest.New(t)
+	r.Write("a.go", vcstest.Text("a", 5))
+	r.Write("b.go", vcstest.Text("b", 5))
+	r.Write("c.go", vcstest.Text("c", 5))
+	r.Commit("one")
+	for i := range 3 {
+		r.Write("a.go", vcstest.Text("a", 6+i))
+		r.Write("b.go", vcstest.Text("b", 6+i))
+		r.Commit("together")
+	}
+	r.Write("a.go", vcstest.Text("a", 20))
+	r.Write("c.go", vcstest.Text("c", 20))
+	r.Commit("once with c")
+	rec := build(t, r.Dir, nil)
+	got := rec.CoChanged("a.go")
+	// "one" (all three) counts once more for each pair.
+	if len(got) != 2 || got[0] != (Partner{"b.go", 4}) || got[1] != (Partner{"c.go", 2}) {
+		t.Errorf("CoChanged(a.go) = %+v", got)
+	}
+}
+
+func TestCacheRoundTrip(t *testing.T) {
+	r := vcstest.New(t)
+	r.Write("a.c", vcstest.Text("a", 30))
+	r.Write("b.c", vcstest.Text("b", 30))
+	r.Commit("one")
+	r.Mv("a.c", "x/a.c")
+	r.Git("rm", "-q", "b.c")
+	r.Commit("two")
+	rec := build(t, r.Dir, nil)
+	dir := t.TempDir()
+	if err := Save(dir, rec); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"a.c", "b.c"} {
+		want, _ := rec.Fate(p)
+		if f, ok := got.Fate(p); !ok || f != want {
+			t.Errorf("%s after a round trip: %+v, want %+v", p, f, want)
+		}
+	}
+	if got.Head != rec.Head || got.Commits != rec.Commits {
+		t.Errorf("head/commits lost: %+v", got)
+	}
+	// What is not a record is refused, and Sync rebuilds over it.
+	if err := os.WriteFile(filepath.Join(dir, cacheFile), []byte("garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(dir); err == nil {
+		t.Error("garbage loaded")
+	}
+	if _, err := Load(t.TempDir()); err != ErrNoCache {
+		t.Errorf("empty dir: %v", err)
+	}
+	base := t.TempDir()
+	s, err := Sync(context.Background(), base, r.Dir, nil, t.Logf)
+	if err != nil || s.Commits != 2 {
+		t.Fatalf("Sync: %v %+v", err, s)
+	}
+	if again, err := Load(workspace.RootCacheDir(base, r.Dir)); err != nil || again.Head != s.Head {
+		t.Errorf("Sync wrote no record: %v", err)
+	}
+}
+
+func TestMapLine(t *testing.T) {
+	r := vcstest.New(t)
+	var lines []string
+	for i := 1; i <= 20; i++ {
+		lines = append(lines, "line "+strings.Repeat("x", i))
+	}
+	r.Write("old.c", strings.Join(lines, "\n")+"\n")
+	r.Commit("one")
+	// Moved with two lines added at the top and line 10 rewritten.
+	lines[9] = "rewritten"
+	r.Write("src/new.c", "added 1\nadded 2\n"+strings.Join(lines, "\n")+"\n")
+	r.Git("rm", "-q", "old.c")
+	r.Commit("move and edit")
+	rec := build(t, r.Dir, nil)
+	f, ok := rec.Fate("old.c")
+	if !ok || f.Path != "src/new.c" {
+		t.Fatalf("old.c → %+v %v", f, ok)
+	}
+	for _, c := range []struct {
+		line int
+		want LineMap
+	}{
+		{1, LineMap{3, true}},
+		{9, LineMap{11, true}},
+		{10, LineMap{12, false}}, // edited: its hunk
+		{20, LineMap{22, true}},
+	} {
+		got, ok := MapLine(context.Background(), r.Dir, rec, "old.c", f, c.line)
+		if !ok || got != c.want {
+			t.Errorf("line %d → %+v %v, want %+v", c.line, got, ok, c.want)
+		}
+	}
+}
+
+func TestHunks(t *testing.T) {
+	diff := []byte("@@ -3,0 +4,2 @@\n+a\n+b\n@@ -10,2 +12 @@\n-x\n-y\n+z\n@@ -20 +21,0 @@\n-gone\n")
+	for _, c := range []struct {
+		line int
+		want LineMap
+	}{
+		{3, LineMap{3, true}},    // before the insertion point
+		{4, LineMap{6, true}},    // after two inserted lines
+		{10, LineMap{12, false}}, // in a changed hunk
+		{12, LineMap{13, true}},  // after it: +2 −1
+		{20, LineMap{22, false}}, // removed: where it was
+		{25, LineMap{25, true}},  // +2 −1 −1
+	} {
+		if got := mapThroughHunks(diff, c.line); got != c.want {
+			t.Errorf("line %d → %+v, want %+v", c.line, got, c.want)
+		}
+	}
+}
