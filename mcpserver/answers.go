@@ -82,10 +82,15 @@ type resolveAnswer struct {
 	Exact    bool     `json:"exact,omitempty"`
 	// Others are the candidates besides the resolved file.
 	Others []fileHit `json:"others,omitempty"`
+	// Moved: the path was an old one the repository's history followed;
+	// Gone: the history deleted its file (resolved is then null: stop
+	// looking).
+	Moved *wire.HistoryNote `json:"moved,omitempty"`
+	Gone  *wire.HistoryNote `json:"gone,omitempty"`
 }
 
 func resolveOf(roots []string, r wire.Resolve) resolveAnswer {
-	out := resolveAnswer{rooted: rootedOf(roots), Exact: r.Exact}
+	out := resolveAnswer{rooted: rootedOf(roots), Exact: r.Exact, Moved: r.Moved, Gone: r.Gone}
 	hit := func(c wire.Candidate) fileHit {
 		return fileHit{Path: c.Path, Score: c.Score, Why: strings.Join(c.Reasons, ","), place: placeOf(c.Range), Root: rootIndex(roots, c.URI)}
 	}

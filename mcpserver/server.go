@@ -104,6 +104,7 @@ func New(sess *session.Session, o Options) *mcp.Server {
 	mcp.AddTool(server, tool[pathResolveIn]("path_resolve", "Resolve a path", true,
 		"Use after a file-not-found error, or with a path that may be stale, mistyped or from another machine: returns the file it most likely meant, with line and column (1-based) from a :line[:col] suffix. "+
 			"resolved is null when no file is clearly right; others then lists the candidates. "+
+			"In a git repository an old path (renamed, moved) is followed through the history to today's file (moved names the commit); a file the history deleted comes back as gone {commit, date, subject} with resolved null: it no longer exists, stop looking. "+
 			"A file the index leaves out (node_modules, .gitignored, build output) is still found on disk; its why then includes dir:excluded. Not for searching by a partial name: use find_files."),
 		func(ctx context.Context, _ *mcp.CallToolRequest, in pathResolveIn) (*mcp.CallToolResult, any, error) {
 			if strings.TrimSpace(in.Path) == "" {
@@ -115,7 +116,7 @@ func New(sess *session.Session, o Options) *mcp.Server {
 		})
 	mcp.AddTool(server, tool[findFilesIn]("find_files", "Find files by name", true,
 		"Use to find files when you know roughly what one is called or where it is: a few letters of the directory and the name (nethttpserver, buicatfil), words in any order, typos are fine. "+
-			"Returns root-relative paths, best first; far cheaper than listing the tree. An empty query lists the files looked at most recently. Not for text inside files: use locate."),
+			"Returns root-relative paths, best first; far cheaper than listing the tree. An empty query lists the files looked at most recently. A path the file had in the repository's history finds today's file first. Not for text inside files: use locate."),
 		func(ctx context.Context, _ *mcp.CallToolRequest, in findFilesIn) (*mcp.CallToolResult, any, error) {
 			out, _, err := svc.Find(ctx, service.FindParams{Query: in.Query, Limit: in.Limit, Impl: in.Impl})
 			return answer(filesOf(roots(), out), err)

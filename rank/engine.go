@@ -27,13 +27,15 @@ type Engine struct {
 	byBase   map[string][]int32 // lower-case base name → files
 	dirInfos []dirInfo          // distinct directories
 	dirID    map[string]int32
-	stems    []stemInfo // distinct squashed stems
+	dirNames map[string]struct{} // every directory's squashed name, once
+	stems    []stemInfo          // distinct squashed stems
 	// stemMasks[sid] is stems[sid].mask, and stemLens its length, kept
 	// dense: every query scans them all.
 	stemMasks  []uint64
 	stemLens   []uint16
-	stemsByLen [][]int32 // stems of each length, for typos of short names
-	exts       []string  // distinct squashed extensions, "" first
+	stemsByLen [][]int32         // stems of each length, for typos of short names
+	exts       []string          // distinct squashed extensions, "" first
+	extID      map[string]uint16 // squashed extension → its index in exts
 	stemID     map[string]int32
 	trigrams   map[uint32][]int32 // trigram of a squashed stem → stems holding it
 	counters   *sync.Pool         // *counters
@@ -41,6 +43,7 @@ type Engine struct {
 	lookup     SymbolLookup       // locate's symbols when there is no sym (the CLI)
 	content    *content.Index     // nil until file contents are indexed
 	rr         Reranker           // nil without a model
+	repo       *RepoHistory       // nil without a repository's record
 	rro        RerankOptions
 }
 
@@ -95,6 +98,7 @@ func New(ix *workspace.Index) *Engine {
 		byBase:   make(map[string][]int32, len(ix.Files)),
 		stemID:   make(map[string]int32, len(ix.Files)/2),
 		dirID:    make(map[string]int32),
+		dirNames: make(map[string]struct{}),
 		trigrams: make(map[uint32][]int32),
 		// Extensions, squashed, each once ("" first): the last word a
 		// path reading may use.
@@ -105,9 +109,9 @@ func New(ix *workspace.Index) *Engine {
 	for r := range ix.Roots {
 		e.byPath[r] = make(map[string]int32)
 	}
-	extID := map[string]uint16{"": 0}
+	e.extID = map[string]uint16{"": 0}
 	for i, f := range ix.Files {
-		e.add(int32(i), f, extID)
+		e.add(int32(i), f, e.extID)
 	}
 	e.denseStems()
 	return e
@@ -229,6 +233,9 @@ func (e *Engine) dirOf(dirPath string) int32 {
 	}
 	did := int32(len(e.dirInfos))
 	e.dirID[dirPath] = did
+	if len(sq) > 0 {
+		e.dirNames[sq[len(sq)-1]] = struct{}{}
+	}
 	e.dirInfos = append(e.dirInfos, dirInfo{comps: comps, sq: sq, parent: parent, words: last, initMask: init})
 	return did
 }

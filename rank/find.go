@@ -137,6 +137,10 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 			}
 			copy(out, band)
 		})
+	if m, ok := e.oldPathMatch(req.Query); ok {
+		// A path the file had once: today's file first.
+		out = prependMatch(out, m)
+	}
 	truncated := seen > len(out)
 	if len(out) > f.limit {
 		out, truncated = out[:f.limit], true

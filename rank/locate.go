@@ -475,6 +475,23 @@ func (l *locator) files(ctx context.Context) error {
 		}
 		l.add(LocateHit{File: m.File, Root: m.Root, Path: m.Path, Score: score, Via: "file", Reason: reason})
 	}
+	return l.movedFile(ctx, term)
+}
+
+// movedFile: a term that is the name (or the path) of a file the
+// repository's history moved, and that no file has today, is that file,
+// where it is now ("where is builtin-rm.c" → builtin/rm.c, moved).
+func (l *locator) movedFile(ctx context.Context, term string) error {
+	if l.e.repo == nil || len(l.e.byBase[strings.ToLower(path.Base(term))]) > 0 {
+		return nil
+	}
+	st, err := l.e.readStale(ctx, ResolveRequest{Path: term})
+	if err != nil || st == nil || st.fate.Deleted || !(st.exact || path.Base(st.old) == term) {
+		return err
+	}
+	c := l.e.staleCandidate(st)
+	l.add(LocateHit{File: c.File, Root: c.Root, Path: c.Path, Score: fileNamed, Via: "file",
+		Reason: "file: " + term + " moved (" + c.Reasons[0] + ")"})
 	return nil
 }
 

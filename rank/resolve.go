@@ -2,6 +2,7 @@ package rank
 
 import (
 	"context"
+	"math/bits"
 	"path"
 	"path/filepath"
 	"slices"
@@ -30,6 +31,13 @@ type Candidate struct {
 	Reasons []string `json:"reasons"`
 
 	lexical, prox float64
+	// What the reading rests on, for standsAlone: the directories the
+	// query wrote (past another machine's prefix) and how many of them,
+	// and whether the innermost, the candidate keeps; whether its name's
+	// extension is of another kind than the one written.
+	dirsWritten, dirsMatched int
+	innerKept, otherKind     bool
+	dirsKnown, distinctName  bool
 }
 
 // ResolveResult is find/resolvePath's output.
@@ -41,6 +49,11 @@ type ResolveResult struct {
 	Line, Col int
 	// Rerank says whether (and how long) the model ordered close calls.
 	Rerank RerankStats
+	// Moved is set when the path is an old path the repository's history
+	// followed to Resolved; Gone when the history deleted the file it
+	// names (Resolved is then nil).
+	Moved *Moved
+	Gone  *Gone
 }
 
 // DefaultLimit is the number of candidates or matches when the caller names none.
@@ -72,8 +85,10 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	}
 
 	rq := newResolveQuery(qpath)
+	rq.absolute = q.Absolute
 	cands, symHits := e.resolveCandidates(rq)
 	rq.foreign = e.foreignPrefix(rq, cands)
+	rq.dirsKnown = e.knownDirs(rq)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -90,7 +105,14 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 		}
 	}
 	sort.Slice(scored, func(a, b int) bool { return better(&scored[a], &scored[b]) })
-	if ci := contradiction(rq, scored); ci > 0 {
+	st, err := e.readStale(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if out, settled := e.applyStale(res, st, scored); settled {
+		// The repository's history spoke: its answer, or a tie with it.
+		scored = out
+	} else if ci := contradiction(rq, scored); ci > 0 {
 		// Two readings point at different files: where the user has been
 		// may settle it; otherwise it is a tie to report, the two first.
 		other := scored[ci]
@@ -107,7 +129,7 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 			r := *res.Resolved
 			res.Resolved = &r
 		}
-	} else if len(scored) > 0 && confident(nearestFirst(scored)) {
+	} else if len(scored) > 0 && confident(nearestFirst(scored)) && standsAlone(&scored[0]) {
 		top := scored[0]
 		res.Resolved = &top
 	} else {
@@ -145,6 +167,10 @@ type resolveQuery struct {
 	base, stem, ext, sq string   // base name, its stem and extension, squashed stem
 	dirs                []string // directories as written
 	dir                 dirInfo
+	absolute            bool // the query was an absolute path (its leading directories may be another machine's)
+	// dirsKnown: a directory the user wrote (past another machine's
+	// prefix) is the name of some directory of the tree.
+	dirsKnown bool
 	// foreign: the leading directories no candidate aligns, which may be
 	// another machine's prefix (/home/u/proj): cheap to leave out. Past
 	// them, a written directory some candidate honours costs any
@@ -248,10 +274,23 @@ func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits ma
 	}
 	reasons := append(make([]string, 0, 3), nm.reason) // room for dirs and nearness
 	var lex float64
+	var ev Candidate // the evidence fields
+	if _, cExt := splitExt(f.baseName()); rq.ext != "" {
+		a, _ := extAffinity(rq.ext, cExt)
+		_, real := e.extID[squash(rq.ext)]
+		ev.otherKind = a == extOther && real // .pyy is a typo, .css another kind of file
+	}
 	if len(rq.dirs) == 0 {
 		lex = nm.score * bareNameWeight
 	} else {
-		da := e.alignment(rq, f.dir).score(rq.foreign)
+		al := e.alignment(rq, f.dir)
+		da := al.score(rq.foreign)
+		ev.dirsWritten, ev.dirsMatched, ev.innerKept = len(rq.dirs), da.matched, al.lastQ
+		if rq.absolute {
+			ev.dirsWritten -= rq.foreign // another machine's prefix is not written by the user
+		}
+		ev.dirsKnown = rq.dirsKnown
+		ev.distinctName = nm.score == 1 && distinctive(e.stems[f.stem].text, f.starts)
 		lex = nm.score * (nameWeight + (1-nameWeight)*da.score)
 		reasons = append(reasons, da.reason)
 		if da.matched == 0 && !e.dirExists(rq.dirs) {
@@ -265,7 +304,68 @@ func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits ma
 	}
 	c := e.candidate(id, lex+proxWeight*prox, compact(reasons))
 	c.lexical, c.prox = lex, prox
+	c.dirsWritten, c.dirsMatched, c.innerKept, c.otherKind, c.dirsKnown, c.distinctName = ev.dirsWritten, ev.dirsMatched, ev.innerKept, ev.otherKind, ev.dirsKnown, ev.distinctName
 	return c, true
+}
+
+// standsAlone reports whether a reading of a path that names no file may
+// be the answer by itself, however far it leads: a stale path is as often
+// a file renamed or rewritten as a file moved, and a same-named file
+// elsewhere is then a confident wrong answer (measured on real renames:
+// docs/BENCHMARKS.md, "Stale paths"). It may not when
+//   - its extension is of another kind, one the tree has too
+//     (gitweb.js is not gitweb.css; login.pyy is a typo of login.py);
+//   - the query wrote directories that are places of this tree, it
+//     keeps none of them, and its name — written exactly — is not one
+//     that identifies a file by itself (distinctive): a name alone,
+//     testing/tests/macros.rs, is not serde_core/src/macros.rs, while
+//     services/StaticResourceJars.java is the one StaticResourceJars.java
+//     wherever it went. Another machine's prefix of an absolute path is
+//     not written by the user and does not count; directories the tree
+//     has nowhere (a whole layer renamed away) say nothing against it.
+//
+// It stays a candidate; only history (rank/stale.go) or the user's
+// nearness to it can then decide. (A third rule was measured and left
+// out: a name many files share, not in the directory written — main.c,
+// __init__.py — cost as many right answers as wrong ones it saved.)
+func standsAlone(c *Candidate) bool {
+	switch {
+	case c.otherKind:
+		return false
+	case c.dirsWritten > 0 && c.dirsMatched == 0 && c.dirsKnown && !c.distinctName:
+		return false
+	}
+	return true
+}
+
+// Distinctive names: a squashed stem of at least distinctWords words or
+// distinctLetters letters (staticresourcejars, t3506cherrypickff) names
+// one file in a tree; macros, deprecated, test_hello name one in many
+// trees and two in some.
+const (
+	distinctWords   = 3
+	distinctLetters = 12
+)
+
+// distinctive reports whether a squashed stem, cut at its word starts,
+// is long enough to identify a file by itself.
+func distinctive(sq string, starts uint64) bool {
+	return len(sq) >= distinctLetters || bits.OnesCount64(starts) >= distinctWords
+}
+
+// knownDirs reports whether a directory the query wrote, past another
+// machine's prefix, is the name of a directory somewhere in the tree.
+func (e *Engine) knownDirs(rq *resolveQuery) bool {
+	from := 0
+	if rq.absolute {
+		from = rq.foreign
+	}
+	for _, d := range rq.dir.sq[min(from, len(rq.dir.sq)):] {
+		if _, ok := e.dirNames[d]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // bySymbol marks a candidate found through a symbol, not its name.

@@ -186,8 +186,9 @@ type dirAlign struct {
 type dirAlignment struct {
 	weight         float64
 	matched        int
-	leadQ, leadC   int // leading directories left unaligned, query and candidate
-	innerQ, innerC int // unaligned after the first aligned pair
+	lastQ          bool // the innermost query directory is aligned
+	leadQ, leadC   int  // leading directories left unaligned, query and candidate
+	innerQ, innerC int  // unaligned after the first aligned pair
 }
 
 // alignDirs aligns query directories q with candidate directories c (both
@@ -216,6 +217,7 @@ func alignDirs(q, c *dirInfo) dirAlignment {
 	// Walk the alignment to count matched, leading and inner gaps.
 	i, j := 0, 0
 	matched, firstQ, firstC := 0, -1, -1
+	lastQ := false
 	for i < nq && j < nc {
 		m := componentMatch(qd[i], cd[j], q.sq[i], c.sq[j])
 		switch {
@@ -223,6 +225,7 @@ func alignDirs(q, c *dirInfo) dirAlignment {
 			if firstQ < 0 {
 				firstQ, firstC = i, j
 			}
+			lastQ = i == nq-1
 			matched++
 			i++
 			j++
@@ -235,7 +238,7 @@ func alignDirs(q, c *dirInfo) dirAlignment {
 	if matched == 0 {
 		return dirAlignment{}
 	}
-	return dirAlignment{weight: dp[0], matched: matched, leadQ: firstQ, leadC: firstC,
+	return dirAlignment{weight: dp[0], matched: matched, lastQ: lastQ, leadQ: firstQ, leadC: firstC,
 		innerQ: nq - matched - firstQ, innerC: nc - matched - firstC}
 }
 

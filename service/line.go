@@ -2,11 +2,13 @@ package service
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
 
 	"wayfind/rank"
+	"wayfind/vcs"
 )
 
 // maxLineCount bounds the file clampLine reads to count its lines.
@@ -38,7 +40,40 @@ func clampLine(eng *rank.Engine, res *rank.ResolveResult) {
 		return
 	}
 	res.Line, res.Col = max(lines, 1), 0
-	reason := "line:clamped:" + strconv.Itoa(res.Line)
+	addReason(res, "line:clamped:"+strconv.Itoa(res.Line))
+}
+
+// followLine carries a query's line through the history when the path was
+// an old path of the resolved file: the line as it was before the file
+// left that path, mapped through git's diff to the file at HEAD. Reasons
+// say which: line:mapped:N (the line unchanged since), line:near:N (it
+// was edited; N is where its hunk is now), line:kept (git could not
+// say: the line as written).
+func followLine(ctx context.Context, eng *rank.Engine, res *rank.ResolveResult) {
+	m := res.Moved
+	if m == nil || res.Line <= 0 || res.Resolved == nil {
+		return
+	}
+	h := eng.RepoHistory()
+	reason := "line:kept"
+	if lm, ok := vcs.MapLine(ctx, eng.Index().Roots[m.Root], h.Record(m.Root), m.From, m.Fate, res.Line); ok {
+		if lm.Exact {
+			reason = "line:mapped:" + strconv.Itoa(lm.Line)
+		} else {
+			reason = "line:near:" + strconv.Itoa(lm.Line)
+		}
+		if lm.Line != res.Line {
+			res.Col = 0
+		}
+		res.Line = lm.Line
+	}
+	addReason(res, reason)
+}
+
+// addReason adds a reason to the resolved file, in the answer and among
+// the candidates.
+func addReason(res *rank.ResolveResult, reason string) {
+	c := res.Resolved
 	c.Reasons = append(c.Reasons, reason)
 	for i := range res.Candidates {
 		if res.Candidates[i].File == c.File && res.Candidates[i].Root == c.Root {

@@ -52,6 +52,10 @@ func (s *Service) Read(ctx context.Context, p ReadParams) (*wire.Read, error) {
 	if err != nil {
 		return nil, err
 	}
+	if g := res.Gone; g != nil && res.Resolved == nil {
+		n := wire.FromResolve(eng.Index().Roots, res).Gone
+		return nil, unreadable("%s was deleted in %.7s (%s) %q", g.Path, n.Commit, n.Date, n.Subject)
+	}
 	if res.Resolved == nil {
 		var cands []string
 		for _, c := range res.Candidates {

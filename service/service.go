@@ -105,6 +105,7 @@ func (s *Service) Resolve(ctx context.Context, p ResolveParams) (wire.Resolve, i
 			res.Resolved = nil
 		}
 	}
+	followLine(ctx, eng, res)
 	clampLine(eng, res)
 	out := wire.FromResolve(eng.Index().Roots, res)
 	if p.Record != "" && res.Resolved != nil {

@@ -136,6 +136,7 @@ func (s *Session) build(gen int, roots []string) {
 	s.opts.Logf("indexed %d files under %d roots in %.0f ms", len(ix.Files), len(roots), snap.indexMs)
 	progress(100, "indexed", true)
 	s.queuePasses(snap, nil)
+	s.kickRepo()
 	s.watch(ix, true)
 	s.scheduleApply()
 }
@@ -300,6 +301,7 @@ func (s *Session) applyPending() {
 	s.queuePasses(nil, contentChanges(cur.ix, next, paths))
 	if next != cur.ix {
 		s.watch(next, false)
+		s.kickRepo() // files came or went: a checkout, a pull?
 	}
 }
 

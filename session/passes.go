@@ -51,16 +51,26 @@ func (s *Session) queuePasses(snap *snapshot, paths []string) {
 	}
 }
 
+// untilClosed is a background loop's context: cancelled when the
+// session closes (or by the loop's own cancel).
+func (s *Session) untilClosed() (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		select {
+		case <-s.stop:
+		case <-ctx.Done():
+		}
+		cancel()
+	}()
+	return ctx, cancel
+}
+
 // passLoop runs the symbol and content passes one at a time, off the
 // request path, until the session closes.
 func (s *Session) passLoop() {
 	defer s.wg.Done()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := s.untilClosed()
 	defer cancel()
-	go func() {
-		<-s.stop
-		cancel()
-	}()
 	for {
 		select {
 		case <-s.stop:

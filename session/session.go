@@ -90,6 +90,7 @@ type Session struct {
 	model atomic.Pointer[modelState]
 	files filePass
 	bg    backgroundPasses
+	repo  repoPass
 	stop  chan struct{}
 	wg    sync.WaitGroup
 }
@@ -116,12 +117,14 @@ func New(opts Options) *Session {
 	s.hist = history.New(history.Options{CacheDir: workspace.CacheDirOf(opts.Symbols.CacheDir, opts.Logf),
 		Limit: opts.HistorySize, Logf: opts.Logf, Now: opts.Now})
 	s.files.kick = make(chan struct{}, 1)
+	s.repo.kick = make(chan struct{}, 1)
 	s.bg = backgroundPasses{kick: make(chan struct{}, 1), symGen: -1, contentGen: -1, symDone: make(chan struct{})}
 	if opts.Watch {
 		s.StartWatching()
 	}
-	s.wg.Add(1)
+	s.wg.Add(2)
 	go s.indexLoop()
+	go s.repoLoop()
 	// Background indexing pauses while requests run (see Begin): answers
 	// come first.
 	background := runtime.NumCPU()
@@ -246,6 +249,9 @@ func (s *Session) withIndexes(e *rank.Engine) *rank.Engine {
 	if m := s.model.Load(); m != nil && m.r != nil {
 		e = e.WithReranker(m.r, m.opts)
 	}
+	if h := s.repo.hist.Load(); h != nil && slices.Equal(h.Roots(), e.Index().Roots) {
+		e = e.WithRepoHistory(h)
+	}
 	return e
 }
 
@@ -290,6 +296,9 @@ type Status struct {
 	// ContentReady is true once the current roots' text is indexed.
 	ContentReady bool
 	Model        ModelStatus
+	// VCS is the repository history's state; nil when no root is in a
+	// repository.
+	VCS *VCSStatus
 }
 
 // Status answers at once, without waiting for an index.
@@ -303,6 +312,7 @@ func (s *Session) Status() Status {
 		st.Files = len(cur.ix.Files)
 		st.IndexMs = cur.indexMs
 	}
+	st.VCS = s.vcsStatus(roots)
 	st.Symbols = s.bg.symIndex.Load().Len()
 	st.ContentFiles = s.bg.cIndex.Load().Len()
 	if m := s.model.Load(); m != nil {

@@ -7,10 +7,12 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"wayfind/rank"
 	"wayfind/session"
 	"wayfind/symbols"
+	"wayfind/vcs"
 )
 
 // Position and Range are LSP's: 0-based line and UTF-16 character.
@@ -60,6 +62,32 @@ type Resolve struct {
 	Resolved   *Candidate  `json:"resolved"`
 	Candidates []Candidate `json:"candidates"`
 	Exact      bool        `json:"exact"`
+	// Moved (an extension): the path is one the repository's history
+	// followed to the resolved file. Gone: the history deleted the file
+	// the path names, with no successor; nothing is resolved.
+	Moved *HistoryNote `json:"moved,omitempty"`
+	Gone  *HistoryNote `json:"gone,omitempty"`
+}
+
+// HistoryNote is what the repository's history says of an old path: the
+// commit that moved it away or deleted it.
+type HistoryNote struct {
+	Path    string `json:"path"`    // the old path, root-relative
+	Commit  string `json:"commit"`  // the full hash
+	Date    string `json:"date"`    // committer date, YYYY-MM-DD (UTC)
+	Subject string `json:"subject"` // the commit's subject line
+	// LastPath (gone): the path the file had when it was deleted, when
+	// it was renamed on the way.
+	LastPath string `json:"lastPath,omitempty"`
+}
+
+func historyNote(old string, f vcs.Fate) *HistoryNote {
+	n := &HistoryNote{Path: old, Commit: f.Commit.Hash, Subject: f.Commit.Subject,
+		Date: time.Unix(f.Commit.Time, 0).UTC().Format("2006-01-02")}
+	if f.Deleted && f.LastPath != old {
+		n.LastPath = f.LastPath
+	}
+	return n
 }
 
 // FileURI is the file:// URI of an absolute path.
@@ -108,6 +136,12 @@ func FromResolve(roots []string, res *rank.ResolveResult) Resolve {
 	if res.Resolved != nil {
 		r := candidate(roots, *res.Resolved, res)
 		out.Resolved = &r
+	}
+	if m := res.Moved; m != nil {
+		out.Moved = historyNote(m.From, m.Fate)
+	}
+	if g := res.Gone; g != nil {
+		out.Gone = historyNote(g.Path, g.Fate)
 	}
 	return out
 }
@@ -270,6 +304,19 @@ type Status struct {
 	ContentFiles int         `json:"contentFiles"`
 	ContentReady bool        `json:"contentReady"`
 	Model        ModelStatus `json:"model"`
+	// VCS is the repository history: null when no root is in a
+	// repository, ready false until it is read.
+	VCS *VCSStatus `json:"vcs"`
+}
+
+// VCSStatus is find/status' vcs object.
+type VCSStatus struct {
+	Kind    string  `json:"kind"`
+	Ready   bool    `json:"ready"`
+	Commits int     `json:"commits"`
+	Renames int     `json:"renames"`
+	Head    string  `json:"head"`
+	Ms      float64 `json:"ms"`
 }
 
 // ModelStatus is find/status's model: API.md's loaded and name, and what
@@ -288,6 +335,9 @@ func FromStatus(st session.Status) Status {
 	out := Status{Ready: st.Ready, Roots: []string{}, Files: st.Files, IndexMs: st.IndexMs,
 		Symbols: st.Symbols, SymbolsReady: st.SymbolsReady, SymbolsMs: st.SymbolsMs, ContentFiles: st.ContentFiles, ContentReady: st.ContentReady,
 		Model: ModelStatus(st.Model)}
+	if v := st.VCS; v != nil {
+		out.VCS = &VCSStatus{Kind: v.Kind, Ready: v.Ready, Commits: v.Commits, Renames: v.Renames, Head: v.Head, Ms: v.Ms}
+	}
 	for _, r := range st.Roots {
 		out.Roots = append(out.Roots, FileURI(r))
 	}

@@ -224,6 +224,12 @@ func ask(ctx context.Context, cmd string, opts options, ws oneShot, out *output)
 		}
 		return out.symbols(opts, res, eng.Symbols().Len())
 	case cmd == "find":
+		if strings.Contains(opts.query, "/") {
+			// A path may be an old one: the history finds today's file.
+			if w, ok := ws.withRepoHistory(ctx); ok {
+				svc = service.New(w)
+			}
+		}
 		res, _, err := svc.Find(ctx, service.FindParams{Query: opts.query, Limit: opts.limit, Threshold: opts.threshold, Exact: opts.exact, Impl: opts.impl})
 		if err != nil {
 			return out.fail(err)
@@ -231,7 +237,14 @@ func ask(ctx context.Context, cmd string, opts options, ws oneShot, out *output)
 		return out.find(opts, res)
 	default:
 		// --history replaces the remembered history (nil: the servers').
-		res, _, err := svc.Resolve(ctx, service.ResolveParams{Path: opts.query, From: opts.from, History: opts.history, Limit: opts.limit})
+		p := service.ResolveParams{Path: opts.query, From: opts.from, History: opts.history, Limit: opts.limit}
+		res, _, err := svc.Resolve(ctx, p)
+		if err == nil && !res.Exact {
+			// Not a file today: the repository's history may know it.
+			if w, ok := ws.withRepoHistory(ctx); ok {
+				res, _, err = service.New(w).Resolve(ctx, p)
+			}
+		}
 		if err != nil {
 			return out.fail(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"wayfind/history"
 	"wayfind/rank"
 	"wayfind/session"
+	"wayfind/vcs"
 	"wayfind/workspace"
 )
 
@@ -17,13 +18,38 @@ import (
 type oneShot struct {
 	eng  *rank.Engine
 	hist *history.Store
+	logf func(string, ...any)
 }
 
 // newOneShot opens the roots' remembered history beside eng.
 func newOneShot(eng *rank.Engine, logf func(string, ...any)) oneShot {
 	h := history.New(history.Options{CacheDir: workspace.CacheDirOf("", logf), Logf: logf})
 	h.SetRoots(eng.Index().Roots)
-	return oneShot{eng: eng, hist: h}
+	return oneShot{eng: eng, hist: h, logf: logf}
+}
+
+// withRepoHistory is w with the roots' repository histories attached
+// (read from the cache and brought up to HEAD; the first time, from the
+// whole log); ok is false when no root is in a repository. Only a
+// question the index could not answer exactly pays for it.
+func (w oneShot) withRepoHistory(ctx context.Context) (oneShot, bool) {
+	roots := w.eng.Index().Roots
+	recs := make([]*vcs.Record, len(roots))
+	found := false
+	for i, r := range roots {
+		rec, err := vcs.Sync(ctx, workspace.CacheDirOf("", w.logf), r, nil, w.logf)
+		switch {
+		case err == nil:
+			recs[i], found = rec, true
+		case !errors.Is(err, vcs.ErrNoRepository):
+			w.logf("history of %s not read: %v", r, err)
+		}
+	}
+	if !found {
+		return w, false
+	}
+	w.eng = w.eng.WithRepoHistory(rank.NewRepoHistory(roots, recs))
+	return w, true
 }
 
 func (w oneShot) Engine(context.Context) (*rank.Engine, error)       { return w.eng, nil }

@@ -1,0 +1,334 @@
+package rank
+
+import (
+	"context"
+	"path"
+	"sort"
+	"strings"
+
+	"wayfind/vcs"
+	"wayfind/workspace"
+)
+
+// Stale paths: what the repository's own history says of a path no file
+// has today. A path an agent or a person holds is more often stale than
+// mistyped — from an old commit, a stack trace, a doc, a model trained on
+// last year's tree — and the repository recorded every move. The old
+// paths are read like today's (the same Resolve, over an engine whose
+// files are the paths the history left behind: typos, another machine's
+// prefix and a :line suffix all work), then followed to where the file
+// lives now, or to the commit that deleted it.
+//
+// The reading of the old paths decides when it is at least as good as
+// the best reading of today's files by staleLead: an old path named
+// exactly always does (it is what the writer held); a typo of an old path
+// decides only over clearly worse readings of today's, and one tied with
+// today's best is a tie to report, not to settle.
+
+// staleLead: how far an old path's reading must lead today's best to
+// decide — the resolve margin, the one gap below which two readings are
+// a tie.
+const staleLead = ResolveMargin
+
+// RepoHistory is the roots' repository records with an engine over the
+// paths they left behind. Immutable; built once per record (the session
+// builds it in the background after the file index).
+type RepoHistory struct {
+	records []*vcs.Record // by root index; nil where a root has none
+	gone    *Engine       // the left-behind paths of every root, as files
+}
+
+// NewRepoHistory indexes the old paths of records (one per root of roots,
+// nil where a root has no repository).
+func NewRepoHistory(roots []string, records []*vcs.Record) *RepoHistory {
+	h := &RepoHistory{records: records}
+	var files []workspace.File
+	for r, rec := range records {
+		for _, p := range rec.Gone() {
+			files = append(files, workspace.File{Root: r, Path: p})
+		}
+	}
+	sort.Slice(files, func(a, b int) bool {
+		if files[a].Root != files[b].Root {
+			return files[a].Root < files[b].Root
+		}
+		return files[a].Path < files[b].Path
+	})
+	h.gone = New(&workspace.Index{Roots: roots, Files: files})
+	return h
+}
+
+// Roots are the roots h was built for: an engine over other roots must
+// not be given it (its roots are numbered differently).
+func (h *RepoHistory) Roots() []string { return h.gone.ix.Roots }
+
+// Record is root r's record, or nil.
+func (h *RepoHistory) Record(r int) *vcs.Record {
+	if h == nil || r < 0 || r >= len(h.records) {
+		return nil
+	}
+	return h.records[r]
+}
+
+// WithRepoHistory returns an engine that answers stale paths from h.
+func (e *Engine) WithRepoHistory(h *RepoHistory) *Engine {
+	c := *e
+	c.repo = h
+	return &c
+}
+
+// RepoHistory is what WithRepoHistory attached, or nil.
+func (e *Engine) RepoHistory() *RepoHistory { return e.repo }
+
+// Moved says that the path asked for is an old path of a file that lives
+// elsewhere today.
+type Moved struct {
+	Root int
+	From string // the old path, root-relative
+	Fate vcs.Fate
+}
+
+// Gone says that the path asked for is a file the history deleted, with
+// no successor.
+type Gone struct {
+	Root int
+	Path string // the old path, root-relative
+	Fate vcs.Fate
+}
+
+// staleReading is the best reading of the query among the old paths.
+type staleReading struct {
+	root    int
+	old     string
+	fate    vcs.Fate
+	lexical float64 // 1 for an old path named exactly
+	exact   bool
+	reasons []string // how the old path was read (typo:filename, dir:missing-prefix…)
+}
+
+// readStale reads the query against the old paths; nil when the history
+// has nothing it clearly names.
+func (e *Engine) readStale(ctx context.Context, req ResolveRequest) (*staleReading, error) {
+	h := e.repo
+	if h == nil || h.gone.Len() == 0 {
+		return nil, nil
+	}
+	res, err := h.gone.Resolve(ctx, ResolveRequest{Path: req.Path, From: req.From, Limit: staleReadings})
+	if err != nil {
+		return nil, err
+	}
+	c := res.Resolved
+	if c == nil {
+		c = sameFate(h, res.Candidates)
+	}
+	if c == nil {
+		return nil, nil
+	}
+	fate, ok := h.Record(c.Root).Fate(c.Path)
+	if !ok {
+		return nil, nil
+	}
+	st := &staleReading{root: c.Root, old: c.Path, fate: fate, lexical: c.lexical, exact: res.Exact || endsWithPath(req.Path, c.Path)}
+	if st.exact {
+		st.lexical = 1
+	} else {
+		st.reasons = c.Reasons
+	}
+	if !fate.Deleted {
+		if _, live := e.byPath[c.Root][fate.Path]; !live {
+			return nil, nil // not in the index now (an uncommitted delete, an ignored file)
+		}
+	}
+	return st, nil
+}
+
+// endsWithPath reports whether the query, read as a path, ends with
+// every component of p: an old path written whole behind another
+// machine's checkout (/home/u/src/proj/old/path.c:12) is named as exactly
+// as a path can be from elsewhere.
+func endsWithPath(query, p string) bool {
+	q, err := ParsePath(query)
+	if err != nil {
+		return false
+	}
+	return q.Path == p || strings.HasSuffix(q.Path, "/"+p)
+}
+
+// staleReadings: how many readings of the old paths are compared, enough
+// for the names one file had along its way (py/plugin/x.py,
+// py/test/plugin/x.py, _py/test/plugin/x.py).
+const staleReadings = 8
+
+// sameFate settles a tie among old paths that all lead to one file
+// today: several names of one file, read equally well, are no doubt about
+// the file. nil when the tied readings lead apart, or are too weak.
+func sameFate(h *RepoHistory, cands []Candidate) *Candidate {
+	if len(cands) == 0 || cands[0].lexical < ResolveMin {
+		return nil
+	}
+	first, ok := h.Record(cands[0].Root).Fate(cands[0].Path)
+	if !ok {
+		return nil
+	}
+	for _, c := range cands[1:] {
+		if c.lexical <= cands[0].lexical-ResolveMargin {
+			break
+		}
+		f, ok := h.Record(c.Root).Fate(c.Path)
+		if !ok || c.Root != cands[0].Root || f.Deleted != first.Deleted || f.Path != first.Path ||
+			(f.Deleted && f.Commit.Hash != first.Commit.Hash) {
+			return nil
+		}
+	}
+	return &cands[0]
+}
+
+// staleVerdict is what the old path's reading does to today's answer.
+type staleVerdict int
+
+const (
+	staleIgnored staleVerdict = iota // today's reading is clearly better
+	staleDecides                     // the history's answer is the answer
+	staleTie                         // as good as today's best: a candidate, nothing resolved
+)
+
+// judgeStale weighs the old path's reading against today's best lexical
+// score.
+func judgeStale(st *staleReading, todayBest float64) staleVerdict {
+	switch {
+	case st == nil:
+		return staleIgnored
+	case st.exact || st.lexical >= todayBest+staleLead:
+		return staleDecides
+	case st.lexical > todayBest-staleLead:
+		return staleTie
+	}
+	return staleIgnored
+}
+
+// outlivesDeletion: today's best reading of a path the history says was
+// deleted still stands when it is the same file in all but git's eyes —
+// the directories as written and the name's stem (a file rewritten in
+// place in another language, runTest.js → runTest.ts, is a delete and an
+// add to git when too little text survived).
+func outlivesDeletion(today Candidate) bool {
+	return today.lexical >= ResolveMin && sameStemInPlace(today.Reasons)
+}
+
+// sameStemInPlace: the reasons of a reading that kept the directories
+// exactly and the name's stem (its case, its extension's family or its
+// word separators aside).
+func sameStemInPlace(reasons []string) bool {
+	inPlace, stem := false, false
+	for _, r := range reasons {
+		if r == "dir:exact" {
+			inPlace = true
+			continue
+		}
+		parts := strings.Split(r, ",")
+		keeps := true
+		for _, p := range parts {
+			switch p {
+			case "name:exact", "name:case", "name:style", "ext:family":
+			default:
+				keeps = false
+			}
+		}
+		stem = stem || keeps
+	}
+	return inPlace && stem
+}
+
+// staleCandidate is today's file an old path leads to, scored by the
+// reading of the old path.
+func (e *Engine) staleCandidate(st *staleReading) Candidate {
+	id := e.byPath[st.root][st.fate.Path]
+	why := "history:renamed"
+	if path.Base(st.old) == path.Base(st.fate.Path) {
+		why = "history:moved"
+	}
+	reasons := append([]string{why + " " + st.fate.Commit.Short()}, st.reasons...)
+	c := e.candidate(id, st.lexical, reasons)
+	c.lexical = st.lexical
+	return c
+}
+
+// applyStale lets the history's reading speak in res over today's sorted
+// candidates. It returns the candidates in their new order, and whether
+// the answer is settled (nothing else may resolve it).
+func (e *Engine) applyStale(res *ResolveResult, st *staleReading, scored []Candidate) ([]Candidate, bool) {
+	best := 0.0
+	if len(scored) > 0 {
+		best = scored[0].lexical
+	}
+	v := judgeStale(st, best)
+	if v == staleIgnored {
+		return scored, false
+	}
+	if st.fate.Deleted {
+		if len(scored) > 0 && outlivesDeletion(scored[0]) {
+			return scored, false
+		}
+		if v == staleDecides {
+			res.Gone = &Gone{Root: st.root, Path: st.old, Fate: st.fate}
+		}
+		// Deleted, or as likely as today's best: nothing is resolved.
+		return scored, true
+	}
+	c := e.staleCandidate(st)
+	out := make([]Candidate, 0, len(scored)+1)
+	out = append(out, c)
+	for _, s := range scored {
+		if s.File != c.File || s.Root != c.Root {
+			out = append(out, s)
+		}
+	}
+	if v == staleDecides || (len(scored) > 0 && scored[0].File == c.File && scored[0].Root == c.Root) {
+		// Decided, or today's best reading is the same file.
+		r := c
+		res.Resolved = &r
+		res.Moved = &Moved{Root: st.root, From: st.old, Fate: st.fate}
+		return out, true
+	}
+	sort.SliceStable(out, func(a, b int) bool { return better(&out[a], &out[b]) })
+	return out, true
+}
+
+// oldPathMatch is today's file for a find query that is, whole, a path
+// the repository's history left behind (packages/babylon/src/index.js):
+// what a person pastes from an old doc expects the file it became.
+func (e *Engine) oldPathMatch(query string) (Match, bool) {
+	h := e.repo
+	if h == nil || !strings.ContainsAny(query, `/\`) {
+		return Match{}, false
+	}
+	q, err := ParsePath(query)
+	if err != nil || q.Absolute || q.Up > 0 {
+		return Match{}, false
+	}
+	for r, rec := range h.records {
+		f, ok := rec.Fate(q.Path)
+		if !ok || f.Deleted {
+			continue
+		}
+		id, live := e.byPath[r][f.Path]
+		if !live {
+			continue
+		}
+		c := e.staleCandidate(&staleReading{root: r, old: q.Path, fate: f})
+		return Match{File: id, Root: r, Path: f.Path, Score: 1, MatchedIn: []string{"history"}, Reason: c.Reasons[0]}, true
+	}
+	return Match{}, false
+}
+
+// prependMatch puts m first, leaving out another match of the same file.
+func prependMatch(out []Match, m Match) []Match {
+	res := make([]Match, 0, len(out)+1)
+	res = append(res, m)
+	for _, o := range out {
+		if o.File != m.File || o.Root != m.Root {
+			res = append(res, o)
+		}
+	}
+	return res
+}

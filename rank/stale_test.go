@@ -1,0 +1,223 @@
+package rank
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"testing"
+
+	"wayfind/vcs"
+	"wayfind/vcs/vcstest"
+	"wayfind/workspace"
+)
+
+// staleRepo is a repository whose history moved, renamed, split and
+// deleted files, and the engine over its checkout with and without the
+// history attached.
+func staleRepo(t *testing.T) (with, without *Engine, commits map[string]string) {
+	r := vcstest.New(t)
+	commits = map[string]string{}
+	r.Write("builtin-rm.c", vcstest.Text("rm", 30))
+	r.Write("builtin.h", vcstest.Text("builtin header", 3))
+	r.Write("loader.c", vcstest.Text("loader", 30))
+	r.Write("packages/jest-runner/src/runTest.js", vcstest.Text("run js", 30))
+	r.Write("py/plugin/pytest_doctest.py", vcstest.Text("doctest", 30))
+	r.Write("docs/configuration_reference.md", vcstest.Text("configuration", 30))
+	r.Write("src/other/configuration_reference.md", vcstest.Text("another", 30))
+	r.Commit("start")
+	r.Mv("builtin-rm.c", "builtin/rm.c")
+	r.Mv("py/plugin/pytest_doctest.py", "py/test/plugin/pytest_doctest.py")
+	commits["move"] = r.Commit("Move 'builtin-*' into a 'builtin/' subdirectory")
+	r.Mv("py/test/plugin/pytest_doctest.py", "src/_pytest/doctest.py")
+	r.Mv("docs/configuration_reference.md", "docs/reference/configuration.md")
+	commits["doctest"] = r.Commit("doctest plugin into _pytest")
+	r.Git("rm", "-q", "loader.c")
+	commits["delete"] = r.Commit("remove legacy loader")
+	// Rewritten in place in another language: git sees a delete and an add.
+	r.Git("rm", "-q", "packages/jest-runner/src/runTest.js")
+	r.Write("packages/jest-runner/src/runTest.ts", vcstest.Text("rewritten in ts", 30))
+	commits["ts"] = r.Commit("runTest in TypeScript")
+
+	roots, err := workspace.CleanRoots([]string{r.Dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	without = New(workspace.Build(roots, workspace.Options{}))
+	rec, err := vcs.Build(context.Background(), roots[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return without.WithRepoHistory(NewRepoHistory(roots, []*vcs.Record{rec})), without, commits
+}
+
+// TestStalePaths: every documented reading of an old path, with the
+// history and without it.
+func TestStalePaths(t *testing.T) {
+	with, without, commits := staleRepo(t)
+	cases := []struct {
+		name, query string
+		want        string // resolved path; "" for nothing
+		why         string // a reason the answer carries
+		gone        string // the commit a Gone names
+		withoutWant string // the answer with names alone
+	}{
+		{name: "an old path, exactly", query: "builtin-rm.c", want: "builtin/rm.c",
+			why: "history:renamed " + commits["move"][:7]},
+		{name: "from another machine, with a line", query: `C:\work\proj\builtin-rm.c:12`, want: "builtin/rm.c",
+			why: "history:renamed " + commits["move"][:7]},
+		{name: "a chain of moves, from its first name", query: "py/plugin/pytest_doctest.py", want: "src/_pytest/doctest.py",
+			why: "history:renamed " + commits["move"][:7]},
+		{name: "a chain of moves, from its second name", query: "py/test/plugin/pytest_doctest.py", want: "src/_pytest/doctest.py",
+			why: "history:renamed " + commits["doctest"][:7]},
+		{name: "an old path with a typo", query: "py/test/plugin/pytest_doctset.py", want: "src/_pytest/doctest.py",
+			why: "typo:filename"},
+		{name: "several old names of one file, tied, are one answer", query: "plugin/pytest_doctest.py", want: "src/_pytest/doctest.py",
+			why: "history:renamed"},
+		{name: "same name moved: history and names agree", query: "docs/configuration_reference.md", want: "docs/reference/configuration.md",
+			why: "history:renamed " + commits["doctest"][:7], withoutWant: "src/other/configuration_reference.md"},
+		{name: "deleted: gone, nothing resolved", query: "loader.c", gone: commits["delete"]},
+		{name: "deleted from another machine", query: "/home/u/proj/loader.c:3", gone: commits["delete"]},
+		{name: "rewritten in place: today's file stands", query: "packages/jest-runner/src/runTest.js",
+			want: "packages/jest-runner/src/runTest.ts", why: "ext:family", withoutWant: "packages/jest-runner/src/runTest.ts"},
+		{name: "a file of today is never an old path", query: "builtin.h", want: "builtin.h", why: "exact", withoutWant: "builtin.h"},
+	}
+	ctx := context.Background()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := with.Resolve(ctx, ResolveRequest{Path: c.query})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := resolvedPath(res); got != c.want {
+				t.Fatalf("with history: %q resolved to %q (candidates %+v), want %q", c.query, got, res.Candidates, c.want)
+			}
+			if c.want != "" && !strings.Contains(strings.Join(res.Resolved.Reasons, " "), c.why) {
+				t.Errorf("reasons %v, want %q among them", res.Resolved.Reasons, c.why)
+			}
+			if c.gone != "" {
+				if res.Gone == nil || res.Gone.Fate.Commit.Hash != c.gone || !res.Gone.Fate.Deleted {
+					t.Errorf("gone %+v, want the commit %s", res.Gone, c.gone)
+				}
+			} else if res.Gone != nil {
+				t.Errorf("gone %+v for a file that lives on", res.Gone)
+			}
+			if strings.HasPrefix(c.why, "history:") && (res.Moved == nil || res.Moved.Fate.Path != c.want) {
+				t.Errorf("moved %+v", res.Moved)
+			}
+			res, err = without.Resolve(ctx, ResolveRequest{Path: c.query})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := resolvedPath(res); (c.withoutWant != "" || c.gone != "") && got != c.withoutWant {
+				t.Errorf("without history: %q resolved to %q, want %q", c.query, got, c.withoutWant)
+			}
+			if res.Moved != nil || res.Gone != nil {
+				t.Errorf("without history the answer speaks of it: %+v %+v", res.Moved, res.Gone)
+			}
+		})
+	}
+	// find/files with an old path: today's file first.
+	fr, err := with.Find(ctx, FindRequest{Query: "py/plugin/pytest_doctest.py"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fr.Matches) == 0 || fr.Matches[0].Path != "src/_pytest/doctest.py" || !strings.HasPrefix(fr.Matches[0].Reason, "history:renamed") {
+		t.Fatalf("find with an old path: %+v", fr.Matches)
+	}
+	for i, m := range fr.Matches[1:] {
+		if m.Path == fr.Matches[0].Path {
+			t.Errorf("today's file listed twice (at %d)", i+1)
+		}
+	}
+}
+
+// TestStaleVerdict pins judgeStale's order: an exact old path always
+// decides; a reading of the old paths decides from staleLead above
+// today's best, ties within it, and is ignored below.
+func TestStaleVerdict(t *testing.T) {
+	const today = 0.9
+	for _, c := range []struct {
+		name string
+		st   *staleReading
+		want staleVerdict
+	}{
+		{"none", nil, staleIgnored},
+		{"exact, below today's", &staleReading{exact: true, lexical: 0.5}, staleDecides},
+		{"a lead of staleLead", &staleReading{lexical: today + staleLead}, staleDecides},
+		{"a lead short of staleLead", &staleReading{lexical: today + staleLead/2}, staleTie},
+		{"level", &staleReading{lexical: today}, staleTie},
+		{"just within behind", &staleReading{lexical: today - staleLead/2}, staleTie},
+		{"staleLead behind", &staleReading{lexical: today - staleLead}, staleIgnored},
+	} {
+		if got := judgeStale(c.st, today); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestStandsAlone: with names alone, a reading of a stale path resolves
+// only when it rests on more than a shared name (standsAlone).
+func TestStandsAlone(t *testing.T) {
+	files := []string{
+		"serde_core/src/macros.rs", "test_suite/tests/ser.rs",
+		"module/web/server/servlet/StaticResourceJars.java", "META-INF/services/x.txt",
+		"gitweb/static/gitweb.css", "gitweb/static/js/blame_incremental.js",
+		"split-index.c",
+		"lib/parser.go",
+	}
+	ix := &workspace.Index{Roots: []string{"/r"}}
+	for _, f := range files {
+		ix.Files = append(ix.Files, workspace.File{Path: f})
+	}
+	sort.Slice(ix.Files, func(a, b int) bool { return ix.Files[a].Path < ix.Files[b].Path })
+	e := New(ix)
+	for _, c := range []struct{ query, want string }{
+		{"test_suite/tests/macros.rs", ""}, // directories of this tree, none kept, a plain name
+		{"services/StaticResourceJars.java", "module/web/server/servlet/StaticResourceJars.java"}, // a distinctive name
+		{"gitweb/static/gitweb.js", ""},                   // (.js is a kind this tree has)                // another kind of file
+		{"deprecated/split-index.c", "split-index.c"},     // directories the tree has nowhere
+		{"src/parser.go", ""},                             // src is a place here (serde_core/src)
+		{"/home/u/proj/lib/parser.go:3", "lib/parser.go"}, // another machine's prefix
+	} {
+		res, err := e.Resolve(context.Background(), ResolveRequest{Path: c.query})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := resolvedPath(res); got != c.want {
+			t.Errorf("%s resolved to %q, want %q (candidates %+v)", c.query, got, c.want, res.Candidates)
+		}
+		if c.want == "" && len(res.Candidates) == 0 {
+			t.Errorf("%s: not resolved, but its candidate should still be listed", c.query)
+		}
+	}
+}
+
+// TestLocateMovedFile: locate names a file the history moved where it
+// is now.
+func TestLocateMovedFile(t *testing.T) {
+	with, without, commits := staleRepo(t)
+	res, err := with.Locate(context.Background(), LocateRequest{Query: "where is builtin-rm.c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Results) == 0 || res.Results[0].Path != "builtin/rm.c" || !strings.Contains(res.Results[0].Reason, "history:renamed "+commits["move"][:7]) {
+		t.Fatalf("locate builtin-rm.c: %+v", res.Results)
+	}
+	res, err = without.Locate(context.Background(), LocateRequest{Query: "where is builtin-rm.c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range res.Results {
+		if strings.Contains(h.Reason, "history:") {
+			t.Errorf("without history: %+v", h)
+		}
+	}
+}
+
+// resolvedPath is the resolved file's path, "" for none.
+func resolvedPath(res *ResolveResult) string {
+	if res.Resolved == nil {
+		return ""
+	}
+	return res.Resolved.Path
+}
