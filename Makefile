@@ -6,7 +6,7 @@ FUZZTIME ?= 30s
 
 PREFIX   ?= $(HOME)/.local
 
-.PHONY: build install run test deps ort check vscode bench bench-history bench-symbols-gopls bench-lsp bench-symbols bench-content bench-locate bench-mcp bench-model soak fuzz clean
+.PHONY: build install run test deps ort check vscode bench bench-stale bench-history bench-symbols-gopls bench-lsp bench-symbols bench-content bench-locate bench-mcp bench-model soak fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wayfind
@@ -55,6 +55,15 @@ bench: deps
 # asked with and without the history (cmd/wayfind-bench/history.go).
 bench-history: deps
 	$(GO) run ./cmd/wayfind-bench -history -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl
+
+# Real stale paths (testdata/bench/stale: renames from five repositories'
+# own histories) with the repository's history and without it. The logs
+# are replayed into repositories with git fast-import, or REPOS=DIR names
+# real checkouts (OWNER+NAME) at the recorded HEADs.
+STALE := testdata/bench/stale
+bench-stale: deps
+	$(GO) run ./cmd/wayfind-bench -stale -corpora $(STALE)/corpora -cases $(STALE)/real-moves-public.jsonl \
+		$(if $(REPOS),-repos $(REPOS),-replay $(STALE)/history-logs) $(ARGS)
 
 # workspace/symbol beside gopls on golang.org/x/tools (the version gopls
 # itself requires, copied from the module cache), and on Python's standard

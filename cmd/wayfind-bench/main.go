@@ -85,6 +85,9 @@ func main() {
 	goplsBin := flag.String("gopls", "", "workspace/symbol beside this gopls binary on -symbols-go (needs -bin)")
 	symbolsGo := flag.String("symbols-go", "", "with -gopls: the Go workspace")
 	symbolsOther := flag.String("symbols-other", "", "with -gopls: a second workspace, wayfind alone (lang=dir, ctags' language name)")
+	staleRun := flag.Bool("stale", false, "real stale paths (-cases) with and without the repository's history (needs -repos)")
+	repos := flag.String("repos", "", "with -stale: a directory of git checkouts, one per corpus (OWNER+NAME)")
+	replayLogs := flag.String("replay", "", "with -stale: replay the histories in this directory (<corpus>.log.gz) into repositories under -work and use them as -repos")
 	historyRun := flag.Bool("history", false, "replay navigation sessions over the corpora and ask ambiguous names with and without the history")
 	flag.Parse()
 	if *goplsBin != "" {
@@ -144,6 +147,14 @@ func main() {
 		}
 	}
 
+	if *staleRun {
+		fmt.Printf("# wayfind stale-path bench — %s, %d cores (GOMAXPROCS %d), %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version())
+		if *replayLogs != "" {
+			*repos = replayAll(*replayLogs, *corpora, *work, names)
+		}
+		staleBench(*corpora, *work, *repos, names, byCorpus, *useFzf, *verbose)
+		return
+	}
 	if *historyRun {
 		fmt.Printf("# wayfind history bench — %s, %d cores (GOMAXPROCS %d), %s, seed %d\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), *seed)
 		historyBench(*corpora, *work, names, byCorpus, int64(*seed), *useFzf, *verbose)
@@ -341,13 +352,20 @@ func run(eng *rank.Engine, c benchCase) outcome {
 	return o
 }
 
-// fzfTop1 asks fzf for its first line, as a person piping a file list to it
-// would. fzf exits 1 when nothing matches.
-func fzfTop1(listing string, c benchCase) bool {
-	cmd := exec.Command("fzf", "--filter", c.Query, "--scheme=path")
+// fzfFirst is fzf's first line for query over listing ("" when nothing
+// matches).
+func fzfFirst(listing, query string) string {
+	cmd := exec.Command("fzf", "--filter", query, "--scheme=path")
 	cmd.Stdin = strings.NewReader(listing)
 	out, _ := cmd.Output()
 	first, _, _ := strings.Cut(string(out), "\n")
+	return first
+}
+
+// fzfTop1 asks fzf for its first line, as a person piping a file list to it
+// would. fzf exits 1 when nothing matches.
+func fzfTop1(listing string, c benchCase) bool {
+	first := fzfFirst(listing, c.Query)
 	if c.Expected == nil {
 		return first == ""
 	}
@@ -396,7 +414,11 @@ func report(all []outcome, withFzf bool, verbose bool) {
 			if o.c.Expected != nil {
 				exp = *o.c.Expected
 			}
-			fmt.Fprintf(os.Stderr, "FAIL %s %q\n    want %s\n    got  %s\n", o.c.ID, o.c.Query, exp, o.got)
+			tag := "FAIL"
+			if o.wrong {
+				tag = "WRONG"
+			}
+			fmt.Fprintf(os.Stderr, "%s %s %q\n    want %s\n    got  %s\n", tag, o.c.ID, o.c.Query, exp, o.got)
 		}
 	}
 	sort.Strings(order)
