@@ -248,6 +248,10 @@ func (e *Engine) staleCandidate(st *staleReading) Candidate {
 		why = "history:moved"
 	}
 	reasons := append([]string{why + " " + st.fate.Commit.Short()}, st.reasons...)
+	if ld := st.fate.LaterDeleted; ld.Hash != "" {
+		// The old path was given to another file later, since deleted.
+		reasons = append(reasons, "history:later-deleted "+ld.Short())
+	}
 	c := e.candidate(id, st.lexical, reasons)
 	c.lexical = st.lexical
 	return c

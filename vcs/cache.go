@@ -15,7 +15,7 @@ const cacheFile = "vcs.gob"
 
 // cacheVersion changes whenever the encoding or the fold does; a file of
 // another version is rebuilt, not read.
-const cacheVersion = 1
+const cacheVersion = 2
 
 // stored is a Record as gob writes it.
 type stored struct {
@@ -24,7 +24,7 @@ type stored struct {
 	Commits, Renames      int
 	Shallow, ExactRenames bool
 	Lineages              []storedLineage
-	Names                 map[string][2]int32
+	Names                 map[string][4]int32
 	CommitList            []Commit
 	Co                    map[int32][]storedCo
 }
@@ -46,13 +46,13 @@ func Save(dir string, r *Record) error {
 		return err
 	}
 	s := stored{Version: cacheVersion, Head: r.Head, Prefix: r.Prefix, Commits: r.Commits, Renames: r.Renames,
-		Shallow: r.Shallow, ExactRenames: r.ExactRenames, CommitList: r.commits, Names: make(map[string][2]int32, len(r.names)),
+		Shallow: r.Shallow, ExactRenames: r.ExactRenames, CommitList: r.commits, Names: make(map[string][4]int32, len(r.names)),
 		Lineages: make([]storedLineage, len(r.lineages)), Co: make(map[int32][]storedCo, len(r.co))}
 	for i, l := range r.lineages {
 		s.Lineages[i] = storedLineage{Path: l.path, End: l.end}
 	}
 	for k, n := range r.names {
-		s.Names[k] = [2]int32{n.lin, n.left}
+		s.Names[k] = [4]int32{n.lin, n.left, n.moved, n.movedAt}
 	}
 	for k, ps := range r.co {
 		list := make([]storedCo, len(ps))
@@ -116,10 +116,11 @@ func Load(dir string) (*Record, error) {
 		}
 	}
 	for k, v := range s.Names {
-		if v[0] < 0 || int(v[0]) >= len(r.lineages) || v[1] >= int32(len(r.commits)) {
+		if v[0] < 0 || int(v[0]) >= len(r.lineages) || v[1] >= int32(len(r.commits)) ||
+			int(v[2]) >= len(r.lineages) || v[3] >= int32(len(r.commits)) || (v[2] >= 0) != (v[3] >= 0) {
 			return nil, fmt.Errorf("history cache: name %q points outside the record", k)
 		}
-		r.names[k] = name{lin: v[0], left: v[1]}
+		r.names[k] = name{lin: v[0], left: v[1], moved: v[2], movedAt: v[3]}
 	}
 	for k, ps := range s.Co {
 		list := make([]coCount, 0, len(ps))

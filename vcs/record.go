@@ -42,6 +42,9 @@ type Fate struct {
 	// it had when it was deleted (the old path itself, or a later name).
 	Deleted  bool
 	LastPath string
+	// LaterDeleted, for a file that lives on: a later file given the old
+	// path was deleted in this commit (zero: none).
+	LaterDeleted Commit
 }
 
 // Partner is a file committed together with another, and how often.
@@ -57,10 +60,27 @@ type lineage struct {
 }
 
 // name is what a path name last meant: its latest lineage, and the commit
-// where that lineage left the name (-1: it still has it).
+// where that lineage left the name (-1: it still has it); and the latest
+// lineage that left it by a rename, with that commit (-1: none), which
+// outlives a later file of the same name that was deleted.
 type name struct {
-	lin  int32
-	left int32
+	lin, left      int32
+	moved, movedAt int32
+}
+
+// owned is n with lineage l now carrying the name (left: the commit where
+// it left it, -1 while it has it); what moved away from it before stays.
+func (n name) owned(l, left int32) name {
+	n.lin, n.left = l, left
+	return n
+}
+
+// nameOf is what the record knows of path, or an empty name.
+func (r *Record) nameOf(path string) name {
+	if n, ok := r.names[path]; ok {
+		return n
+	}
+	return name{lin: -1, left: -1, moved: -1, movedAt: -1}
 }
 
 // Record is one repository's history as seen from one root. Immutable once
@@ -159,7 +179,7 @@ func (r *Record) apply(c commitOps) {
 			}
 			delete(r.live, o.new)
 			r.lineages[l].end = commitIndex()
-			r.names[o.new] = name{lin: l, left: commitIndex()}
+			r.names[o.new] = r.nameOf(o.new).owned(l, commitIndex())
 		case 'R':
 			l, ok := r.live[o.old]
 			if !ok {
@@ -179,8 +199,10 @@ func (r *Record) apply(c commitOps) {
 			}
 			r.live[o.new] = l
 			r.lineages[l].path = o.new
-			r.names[o.old] = name{lin: l, left: commitIndex()}
-			r.names[o.new] = name{lin: l, left: -1}
+			old := r.nameOf(o.old).owned(l, commitIndex())
+			old.moved, old.movedAt = l, commitIndex()
+			r.names[o.old] = old
+			r.names[o.new] = r.nameOf(o.new).owned(l, -1)
 			r.Renames++
 			touched = append(touched, l)
 		}
@@ -211,10 +233,22 @@ func (r *Record) bring(path string) int32 {
 }
 
 func (r *Record) born(path string) int32 {
+	if n, ok := r.names[path]; ok && n.lin >= 0 {
+		if dead := &r.lineages[n.lin]; dead.end >= 0 && dead.path == path {
+			// A path deleted and given a file again is the same path:
+			// what led to it (older names renamed into it) leads on to
+			// the file it holds now. A branch's delete and a merge's
+			// return often look like this in a log without merges.
+			dead.end = -1
+			r.live[path] = n.lin
+			r.names[path] = n.owned(n.lin, -1)
+			return n.lin
+		}
+	}
 	l := int32(len(r.lineages))
 	r.lineages = append(r.lineages, lineage{path: path, end: -1})
 	r.live[path] = l
-	r.names[path] = name{lin: l, left: -1}
+	r.names[path] = r.nameOf(path).owned(l, -1)
 	return l
 }
 
@@ -284,6 +318,13 @@ func (r *Record) Fate(path string) (Fate, bool) {
 	}
 	l := r.lineages[n.lin]
 	f := Fate{Commit: r.commits[n.left]}
+	if l.end >= 0 && n.moved >= 0 && n.moved != n.lin && r.lineages[n.moved].end < 0 {
+		// A later file of this name was deleted, but the one that had it
+		// before moved on and lives: that is where what people knew by
+		// this name went.
+		f.LaterDeleted = r.commits[l.end]
+		l, f.Commit = r.lineages[n.moved], r.commits[n.movedAt]
+	}
 	rel, inside := within(r.Prefix, l.path)
 	if l.end >= 0 {
 		f.Deleted, f.LastPath, f.Commit = true, l.path, r.commits[l.end]

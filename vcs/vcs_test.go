@@ -35,7 +35,7 @@ func TestFates(t *testing.T) {
 	del := r.Commit("remove legacy loader")
 	// a.txt moves away, then a new, unrelated a.txt is born and deleted.
 	r.Mv("a.txt", "docs/a.txt")
-	r.Commit("docs")
+	docs := r.Commit("docs")
 	r.Write("a.txt", vcstest.Text("other", 30))
 	r.Commit("a new a.txt")
 	r.Git("rm", "-q", "a.txt")
@@ -51,7 +51,9 @@ func TestFates(t *testing.T) {
 		{"builtin-rm.c", "builtin/rm.c", mv1, "flatten"}, // the commit that left the old name
 		{"rm.c", "builtin/rm.c", mv2, "Move into builtin/"},
 		{"loader.c", "", del, "remove legacy loader"},
-		{"a.txt", "", del2, "drop the new a.txt"}, // the latest owner of the name
+		// A later a.txt was deleted; the one before moved on and lives:
+		// the name leads there (and says what became of the later one).
+		{"a.txt", "docs/a.txt", docs, "docs"},
 	}
 	for _, c := range cases {
 		f, ok := rec.Fate(c.old)
@@ -65,6 +67,9 @@ func TestFates(t *testing.T) {
 		if f.Commit.Time != 1714564800 {
 			t.Errorf("%s: commit time %d", c.old, f.Commit.Time)
 		}
+	}
+	if f, _ := rec.Fate("a.txt"); f.LaterDeleted.Hash != del2 {
+		t.Errorf("a.txt: the later file's deletion %+v, want %s", f.LaterDeleted, del2)
 	}
 	for _, live := range []string{"keep.c", "builtin/rm.c", "docs/a.txt", "never-was.c"} {
 		if f, ok := rec.Fate(live); ok {
@@ -289,5 +294,30 @@ func TestHunks(t *testing.T) {
 		if got := mapThroughHunks(diff, c.line); got != c.want {
 			t.Errorf("line %d → %+v, want %+v", c.line, got, c.want)
 		}
+	}
+}
+
+// A path deleted and later given a file again is the same path: a name
+// that was renamed into it leads on to where that path's file went.
+func TestPathGivenAgain(t *testing.T) {
+	r := vcstest.New(t)
+	r.Write("pytest/plugin/__init__.py", vcstest.Text("plugin", 30))
+	r.Commit("start")
+	r.Mv("pytest/plugin/__init__.py", "_pytest/__init__.py")
+	r.Commit("rename the package")
+	r.Git("rm", "-q", "_pytest/__init__.py")
+	r.Commit("version from setuptools_scm")
+	r.Write("_pytest/__init__.py", vcstest.Text("generated again", 3))
+	r.Commit("back")
+	r.Mv("_pytest/__init__.py", "src/_pytest/__init__.py")
+	last := r.Commit("src layout")
+	rec := build(t, r.Dir, nil)
+	for _, old := range []string{"pytest/plugin/__init__.py", "_pytest/__init__.py"} {
+		if f, ok := rec.Fate(old); !ok || f.Deleted || f.Path != "src/_pytest/__init__.py" {
+			t.Errorf("%s → %+v %v, want src/_pytest/__init__.py", old, f, ok)
+		}
+	}
+	if f, _ := rec.Fate("_pytest/__init__.py"); f.Commit.Hash != last {
+		t.Errorf("_pytest/__init__.py left in %s, want %s", f.Commit.Hash, last)
 	}
 }

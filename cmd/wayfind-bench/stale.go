@@ -40,13 +40,17 @@ func staleBench(corpora, work, repos string, names []string, byCorpus map[string
 	fmt.Println("| repository | files | commits | renames | record cold s | git log -M alone s | update of 10 commits ms | record heap MB | old paths |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	var deleted []staleOutcome
+	var perRepo []staleOutcome // one row per repository and mode, as categories
 	for _, name := range names {
 		cases := byCorpus[name]
 		paths, tree := corpusTree(corpora, work, name)
 		bare, _ := index(tree)
 		listing := strings.Join(paths, "\n") + "\n"
 		for _, c := range cases {
-			without = append(without, staleRun(ctx, bare, c, "without", verbose))
+			o := staleRun(ctx, bare, c, "without", verbose)
+			without = append(without, o)
+			o.cat = name + ", without history"
+			perRepo = append(perRepo, o)
 			if useFzf {
 				fzf = append(fzf, fzfStale(listing, c))
 			}
@@ -79,7 +83,10 @@ func staleBench(corpora, work, repos string, names []string, byCorpus map[string
 		fmt.Printf("| %s | %d | %d | %d | %.2f | %s | %.0f | %.1f | %d |\n", name, len(ix.Files), rec.Commits, rec.Renames,
 			cold.Seconds(), gitAlone, float64(update.Microseconds())/1000, heap/(1<<20), len(rec.Gone()))
 		for _, c := range cases {
-			with = append(with, staleRun(ctx, heng, c, "with", verbose))
+			o := staleRun(ctx, heng, c, "with", verbose)
+			with = append(with, o)
+			o.cat = name + ", with history"
+			perRepo = append(perRepo, o)
 		}
 		deleted = append(deleted, deletedRun(ctx, heng, repo, rec, verbose)...)
 	}
@@ -89,6 +96,7 @@ func staleBench(corpora, work, repos string, names []string, byCorpus map[string
 	}
 	staleTable("without history (the HEAD listing laid out, no .git)", without)
 	staleTable("with history (a checkout at the same HEAD)", with)
+	staleTable("by repository", perRepo)
 	right, named := 0, 0
 	for _, d := range deleted {
 		if d.none {
@@ -226,7 +234,7 @@ func deletedRun(ctx context.Context, eng *rank.Engine, repo string, rec *vcs.Rec
 			fatal(err)
 		}
 		o.none = res.Resolved == nil
-		want, _ := exec.Command("git", "-C", repo, "log", "-1", "--format=%H", "--diff-filter=D", "HEAD", "--", p).Output()
+		want, _ := exec.Command("git", "-C", repo, "log", "-1", "--full-history", "--format=%H", "--diff-filter=D", "HEAD", "--", p).Output()
 		o.right = res.Gone != nil && res.Gone.Fate.Commit.Hash == strings.TrimSpace(string(want))
 		if verbose && !(o.none && o.right) {
 			fmt.Fprintf(os.Stderr, "DELETED %s: resolved %v gone %+v want %s\n", p, res.Resolved, res.Gone, want)
