@@ -478,15 +478,29 @@ func (l *locator) files(ctx context.Context) error {
 	return l.movedFile(ctx, term)
 }
 
+// namesFile: a file of today has this path (a term with a /) or this
+// name.
+func (e *Engine) namesFile(term string) bool {
+	if strings.Contains(term, "/") {
+		for r := range e.byPath {
+			if _, ok := e.byPath[r][term]; ok {
+				return true
+			}
+		}
+		return false
+	}
+	return len(e.byBase[strings.ToLower(term)]) > 0
+}
+
 // movedFile: a term that is the name (or the path) of a file the
 // repository's history moved, and that no file has today, is that file,
 // where it is now ("where is builtin-rm.c" → builtin/rm.c, moved).
 func (l *locator) movedFile(ctx context.Context, term string) error {
-	if l.e.repo == nil || len(l.e.byBase[strings.ToLower(path.Base(term))]) > 0 {
+	if l.e.repo == nil || l.e.namesFile(term) {
 		return nil
 	}
 	st, err := l.e.readStale(ctx, ResolveRequest{Path: term})
-	if err != nil || st == nil || st.fate.Deleted || !(st.exact || path.Base(st.old) == term) {
+	if err != nil || st == nil || st.fate.Deleted || !(st.exact || strings.HasSuffix("/"+st.old, "/"+term)) {
 		return err
 	}
 	c := l.e.staleCandidate(st)

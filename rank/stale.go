@@ -193,12 +193,17 @@ const (
 )
 
 // judgeStale weighs the old path's reading against today's best lexical
-// score.
-func judgeStale(st *staleReading, todayBest float64) staleVerdict {
+// score. A reading as good as today's best decides when today's readings
+// decide nothing among themselves (ra_syntax/src/lib.rs: twenty lib.rs
+// files read equally well by their src/, one old path by all it says);
+// against one that would decide, it is a tie.
+func judgeStale(st *staleReading, todayBest float64, todayDecides bool) staleVerdict {
 	switch {
 	case st == nil:
 		return staleIgnored
 	case st.exact || st.lexical >= todayBest+staleLead:
+		return staleDecides
+	case st.lexical > todayBest-staleLead && !todayDecides:
 		return staleDecides
 	case st.lexical > todayBest-staleLead:
 		return staleTie
@@ -265,7 +270,7 @@ func (e *Engine) applyStale(res *ResolveResult, st *staleReading, scored []Candi
 	if len(scored) > 0 {
 		best = scored[0].lexical
 	}
-	v := judgeStale(st, best)
+	v := judgeStale(st, best, len(scored) > 0 && confident(scored) && standsAlone(&scored[0]))
 	if v == staleIgnored {
 		return scored, false
 	}

@@ -149,8 +149,17 @@ func TestStaleVerdict(t *testing.T) {
 		{"just within behind", &staleReading{lexical: today - staleLead/2}, staleTie},
 		{"staleLead behind", &staleReading{lexical: today - staleLead}, staleIgnored},
 	} {
-		if got := judgeStale(c.st, today); got != c.want {
+		if got := judgeStale(c.st, today, true); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+		// Today's readings deciding nothing among themselves, a reading
+		// within the lead decides.
+		want := c.want
+		if want == staleTie {
+			want = staleDecides
+		}
+		if got := judgeStale(c.st, today, false); got != want {
+			t.Errorf("%s, today undecided: %v, want %v", c.name, got, want)
 		}
 	}
 }
@@ -202,6 +211,14 @@ func TestLocateMovedFile(t *testing.T) {
 	}
 	if len(res.Results) == 0 || res.Results[0].Path != "builtin/rm.c" || !strings.Contains(res.Results[0].Reason, "history:renamed "+commits["move"][:7]) {
 		t.Fatalf("locate builtin-rm.c: %+v", res.Results)
+	}
+	// An old path whose name files have today still leads to its file.
+	res, err = with.Locate(context.Background(), LocateRequest{Query: "where is py/test/plugin/pytest_doctest.py"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Results) == 0 || res.Results[0].Path != "src/_pytest/doctest.py" {
+		t.Fatalf("locate an old path: %+v", res.Results)
 	}
 	res, err = without.Locate(context.Background(), LocateRequest{Query: "where is builtin-rm.c"})
 	if err != nil {

@@ -212,6 +212,12 @@ func ask(ctx context.Context, cmd string, opts options, ws oneShot, out *output)
 	eng, svc := ws.eng, service.New(ws)
 	switch {
 	case cmd == "locate":
+		if strings.ContainsAny(opts.query, "/.") {
+			// It may name a file by an old path or name.
+			if w, ok := ws.withRepoHistory(ctx); ok {
+				svc = service.New(w)
+			}
+		}
 		res, _, err := svc.Locate(ctx, service.LocateParams{Query: opts.query, Limit: opts.limit, MinConfidence: opts.minConfidence})
 		if err != nil {
 			return out.fail(err)
