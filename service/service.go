@@ -115,6 +115,13 @@ func (s *Service) Resolve(ctx context.Context, p ResolveParams) (wire.Resolve, i
 	return out, len(out.Candidates), nil
 }
 
+// historyPending: a root is in a repository whose history is not read
+// yet.
+func (s *Service) historyPending() bool {
+	v := s.ws.Status().VCS
+	return v != nil && !v.Ready
+}
+
 // resolve asks the index; p.History, when nil, becomes the workspace's.
 func (s *Service) resolve(ctx context.Context, p *ResolveParams) (*rank.Engine, *rank.ResolveResult, error) {
 	if err := checkLimit(p.Limit); err != nil {
@@ -130,6 +137,15 @@ func (s *Service) resolve(ctx context.Context, p *ResolveParams) (*rank.Engine, 
 		return nil, nil, err
 	}
 	noteRerank(ctx, res.Rerank)
+	if !res.Exact && res.Resolved != nil && res.Moved == nil && s.historyPending() {
+		// A path that names no file may be an old one, and the history
+		// that would say so is still being read: a guess from names
+		// alone (builtin-rm.c → builtin.h) is not given as the answer.
+		res.Resolved = nil
+		for i := range res.Candidates {
+			res.Candidates[i].Reasons = append(res.Candidates[i].Reasons, "history:pending")
+		}
+	}
 	return eng, res, nil
 }
 

@@ -21,6 +21,7 @@ type fakeWorkspace struct {
 	history []string // most recent last
 	visited []string
 	reasons []history.Reason
+	vcs     *session.VCSStatus
 }
 
 func (w *fakeWorkspace) Engine(context.Context) (*rank.Engine, error) {
@@ -51,7 +52,7 @@ func (w *fakeWorkspace) Visit(f string, why history.Reason) {
 	w.reasons = append(w.reasons, why)
 }
 func (w *fakeWorkspace) Status() session.Status {
-	return session.Status{Ready: true, Files: w.eng.Len()}
+	return session.Status{Ready: true, Files: w.eng.Len(), VCS: w.vcs}
 }
 func (w *fakeWorkspace) Reindex(context.Context) (session.Status, error) { return w.Status(), nil }
 
@@ -342,6 +343,34 @@ func TestCutListingIsNoLicence(t *testing.T) {
 		}
 		if got != c.want || len(res.Candidates) == 0 {
 			t.Errorf("bound %d: resolved %q, want %q (candidates %+v)", c.bound, got, c.want, res.Candidates)
+		}
+	}
+}
+
+// TestHistoryPending: while a repository's history is still being read, a
+// path that names no file is not resolved from names alone (it may be an
+// old path the history would follow elsewhere); an exact one still is.
+func TestHistoryPending(t *testing.T) {
+	w, _ := workspaceOf(t)
+	svc := New(w)
+	ctx := context.Background()
+	for _, pending := range []bool{false, true} {
+		w.vcs = nil
+		if pending {
+			w.vcs = &session.VCSStatus{Kind: "git"}
+		}
+		out, _, err := svc.Resolve(ctx, ResolveParams{Path: "b/servr.go"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := out.Resolved != nil; got == pending {
+			t.Errorf("pending %v: resolved %+v", pending, out.Resolved)
+		}
+		if pending && (len(out.Candidates) == 0 || !strings.Contains(strings.Join(out.Candidates[0].Reasons, " "), "history:pending")) {
+			t.Errorf("pending: candidates %+v", out.Candidates)
+		}
+		if out, _, err = svc.Resolve(ctx, ResolveParams{Path: "b/server.go"}); err != nil || out.Resolved == nil {
+			t.Errorf("pending %v: an exact path not resolved: %v %+v", pending, err, out)
 		}
 	}
 }
