@@ -226,7 +226,8 @@ func TestNeovimPlugin(t *testing.T) {
 		Ambiguous     struct {
 			QF []entry `json:"qf"`
 		} `json:"ambiguous"`
-		Locate struct {
+		HistoryMessage string `json:"history_message"`
+		Locate         struct {
 			At place   `json:"at"`
 			QF []entry `json:"qf"`
 		} `json:"locate"`
@@ -273,6 +274,9 @@ func TestNeovimPlugin(t *testing.T) {
 	}
 	if r.UnderCursor != "src/comand_router.cpp:3" || rel(r.ResolveCursor.File) != "src/command_router.cpp" || r.ResolveCursor.Line != 3 {
 		t.Errorf(":WayfindResolve under the cursor (%q): %+v", r.UnderCursor, r.ResolveCursor)
+	}
+	if want := `loader.c was deleted in 3f2a1c9 (2024-05-01) "remove legacy loader"`; r.HistoryMessage != want {
+		t.Errorf("history_message %q, want %q", r.HistoryMessage, want)
 	}
 	if len(r.Ambiguous.QF) != 2 || !strings.HasSuffix(r.Ambiguous.QF[0].File, "util.cpp") {
 		t.Errorf(":WayfindResolve util.cpp: %+v", r.Ambiguous)

@@ -12,6 +12,7 @@ import {
   candidateItems,
   debounce,
   discoverServer,
+  historyMessage,
   initializationOptions,
   locateItems,
   matchItems,
@@ -193,6 +194,14 @@ async function resolvePath(): Promise<void> {
   const res = await client.sendRequest<ResolveResult>("find/resolvePath", { path: text, from: editor.document.uri.toString() });
   if (res.resolved) {
     await open(candidateItems([res.resolved])[0]);
+    if (res.moved) {
+      void vscode.window.showInformationMessage(`wayfind: ${historyMessage("moved", res.moved, res.resolved.path)}`);
+    }
+    return;
+  }
+  if (res.gone) {
+    // The file is gone: say so, and when; there is nothing to open.
+    void vscode.window.showInformationMessage(`wayfind: ${historyMessage("deleted", res.gone)}`);
     return;
   }
   if (res.candidates.length === 0) {

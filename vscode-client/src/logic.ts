@@ -35,6 +35,26 @@ export interface ResolveResult {
   resolved: Candidate | null;
   candidates: Candidate[];
   exact: boolean;
+  /** The path was an old one the repository's history followed to `resolved`. */
+  moved?: HistoryNote;
+  /** The repository's history deleted the file the path names. */
+  gone?: HistoryNote;
+}
+
+/** What the repository's history says of an old path. */
+export interface HistoryNote {
+  path: string;
+  commit: string;
+  date: string;
+  subject: string;
+  lastPath?: string;
+}
+
+/** One line for what the history did to an old path:
+ * `loader.c was deleted in 3f2a1c9 (2024-05-01) "remove legacy loader"`. */
+export function historyMessage(what: "moved" | "deleted", n: HistoryNote, to?: string): string {
+  const where = what === "moved" && to ? ` to ${to}` : "";
+  return `${n.path} was ${what}${where} in ${n.commit.slice(0, 7)} (${n.date}) "${n.subject}"`;
 }
 
 /** One find/locate result. */

@@ -4,6 +4,7 @@ import { mock, test } from "node:test";
 import {
   candidateItems,
   discoverServer,
+  historyMessage,
   initializationOptions,
   locateItems,
   matchItems,
@@ -127,4 +128,13 @@ test("active-editor changes become debounced find/visited reports", () => {
   } finally {
     mock.timers.reset();
   }
+});
+
+test("what the history did to an old path reads as one line", () => {
+  const note = { path: "loader.c", commit: "3f2a1c9e0d1b2c3a4f5e6d7c8b9a0f1e2d3c4b5a", date: "2024-05-01", subject: "remove legacy loader" };
+  assert.equal(historyMessage("deleted", note), 'loader.c was deleted in 3f2a1c9 (2024-05-01) "remove legacy loader"');
+  assert.equal(
+    historyMessage("moved", { ...note, path: "builtin-rm.c", subject: "Move into builtin/" }, "builtin/rm.c"),
+    'builtin-rm.c was moved to builtin/rm.c in 3f2a1c9 (2024-05-01) "Move into builtin/"',
+  );
 });

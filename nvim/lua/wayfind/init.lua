@@ -218,6 +218,13 @@ function M.find(query)
   show(query ~= '' and 'find ' .. query or 'recent files', items)
 end
 
+-- One line for what the repository's history did to an old path:
+-- loader.c was deleted in 3f2a1c9 (2024-05-01) "remove legacy loader".
+function M.history_message(what, n, to)
+  local where = (what == 'moved' and to) and (' to ' .. to) or ''
+  return string.format('%s was %s%s in %s (%s) "%s"', n.path, what, where, n.commit:sub(1, 7), n.date, n.subject)
+end
+
 function M.resolve(path)
   if not path or path == '' then
     path = M.path_under_cursor()
@@ -234,6 +241,14 @@ function M.resolve(path)
     local it = loc_item(res.resolved.uri, res.resolved.range, '')
     vim.cmd('edit ' .. vim.fn.fnameescape(it.filename))
     vim.api.nvim_win_set_cursor(0, { it.lnum, math.max(it.col - 1, 0) })
+    if res.moved then
+      vim.notify('wayfind: ' .. M.history_message('moved', res.moved, res.resolved.path), vim.log.levels.INFO)
+    end
+    return
+  end
+  if res.gone then
+    -- The file is gone: say so, and when; there is nothing to open.
+    vim.notify('wayfind: ' .. M.history_message('deleted', res.gone), vim.log.levels.INFO)
     return
   end
   local items = {}
