@@ -37,8 +37,8 @@ type staleOutcome struct {
 func staleBench(corpora, work, repos string, names []string, byCorpus map[string][]benchCase, useFzf, verbose bool) {
 	ctx := context.Background()
 	var without, with, fzf []staleOutcome
-	fmt.Println("| repository | files | commits | renames | record cold s | git log -M alone s | update of 10 commits ms | record heap MB | old paths |")
-	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Println("| repository | files | commits | renames | record cold s | git log -M alone s | update of 10 commits ms | record heap MB | old paths | their index MB |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	var deleted []staleOutcome
 	var perRepo []staleOutcome // one row per repository and mode, as categories
 	for _, name := range names {
@@ -57,7 +57,7 @@ func staleBench(corpora, work, repos string, names []string, byCorpus map[string
 		}
 		repo := filepath.Join(repos, strings.Replace(strings.TrimPrefix(name, "hist__"), "__", "+", 1))
 		if _, err := os.Stat(repo); err != nil {
-			fmt.Printf("| %s | — | no checkout at %s | | | | | | |\n", name, repo)
+			fmt.Printf("| %s | — | no checkout at %s | | | | | | | |\n", name, repo)
 			continue
 		}
 		roots, err := workspace.CleanRoots([]string{repo})
@@ -78,10 +78,11 @@ func staleBench(corpora, work, repos string, names []string, byCorpus map[string
 		}
 		gitAlone := timeGitLog(repo)
 		update := timeUpdate(ctx, repo)
-		h := rank.NewRepoHistory(ix.Roots, []*vcs.Record{rec})
+		var h *rank.RepoHistory
+		indexHeap := heapGrowth(func() { h = rank.NewRepoHistory(ix.Roots, []*vcs.Record{rec}) })
 		heng := eng.WithRepoHistory(h)
-		fmt.Printf("| %s | %d | %d | %d | %.2f | %s | %.0f | %.1f | %d |\n", name, len(ix.Files), rec.Commits, rec.Renames,
-			cold.Seconds(), gitAlone, float64(update.Microseconds())/1000, heap/(1<<20), len(rec.Gone()))
+		fmt.Printf("| %s | %d | %d | %d | %.2f | %s | %.0f | %.1f | %d | %.1f |\n", name, len(ix.Files), rec.Commits, rec.Renames,
+			cold.Seconds(), gitAlone, float64(update.Microseconds())/1000, heap/(1<<20), len(rec.Gone()), indexHeap/(1<<20))
 		for _, c := range cases {
 			o := staleRun(ctx, heng, c, "with", verbose)
 			with = append(with, o)
