@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"wayfind/history"
 	"wayfind/rank"
@@ -41,6 +42,9 @@ type Workspace interface {
 	Visit(file string, why history.Reason)
 	Status() session.Status
 	Reindex(ctx context.Context) (session.Status, error)
+	// WaitHistory waits (at most d) until the roots' repository history
+	// is read; false when it is still being read.
+	WaitHistory(ctx context.Context, d time.Duration) bool
 }
 
 // Service answers requests over one workspace. It is safe for concurrent use.
@@ -137,15 +141,39 @@ func (s *Service) resolve(ctx context.Context, p *ResolveParams) (*rank.Engine, 
 		return nil, nil, err
 	}
 	noteRerank(ctx, res.Rerank)
-	if !res.Exact && res.Resolved != nil && res.Moved == nil && s.historyPending() {
+	if !res.Exact && res.Moved == nil && res.Gone == nil && s.historyPending() {
 		// A path that names no file may be an old one, and the history
-		// that would say so is still being read: a guess from names
-		// alone (builtin-rm.c → builtin.h) is not given as the answer.
+		// that would say so is still being read: wait for it a little,
+		// then ask again; past that, a guess from names alone
+		// (builtin-rm.c → builtin.h) is not given as the answer.
+		if s.ws.WaitHistory(ctx, historyWait) {
+			return s.resolveOnce(ctx, p)
+		}
 		res.Resolved = nil
 		for i := range res.Candidates {
 			res.Candidates[i].Reasons = append(res.Candidates[i].Reasons, "history:pending")
 		}
 	}
+	return eng, res, nil
+}
+
+// historyWait bounds how long a path that names no file waits for the
+// repository's history: a few thousand commits are read in well under a
+// second after the file index, git's 60,000 in several (docs/BENCHMARKS.md,
+// "Stale paths"); past it the answer says history:pending instead.
+const historyWait = 3 * time.Second
+
+// resolveOnce asks the engine again, now with the history.
+func (s *Service) resolveOnce(ctx context.Context, p *ResolveParams) (*rank.Engine, *rank.ResolveResult, error) {
+	eng, err := s.ws.Engine(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := eng.Resolve(ctx, rank.ResolveRequest{Path: p.Path, From: p.From, History: p.weighed, Limit: p.Limit})
+	if err != nil {
+		return nil, nil, err
+	}
+	noteRerank(ctx, res.Rerank)
 	return eng, res, nil
 }
 

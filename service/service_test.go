@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"wayfind/history"
 	"wayfind/rank"
@@ -55,6 +56,9 @@ func (w *fakeWorkspace) Status() session.Status {
 	return session.Status{Ready: true, Files: w.eng.Len(), VCS: w.vcs}
 }
 func (w *fakeWorkspace) Reindex(context.Context) (session.Status, error) { return w.Status(), nil }
+func (w *fakeWorkspace) WaitHistory(context.Context, time.Duration) bool {
+	return w.vcs == nil || w.vcs.Ready
+}
 
 func workspaceOf(t *testing.T) (*fakeWorkspace, string) {
 	t.Helper()

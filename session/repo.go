@@ -125,6 +125,31 @@ type VCSStatus struct {
 	Ms      float64
 }
 
+// WaitHistory waits, at most d, until the current roots' repository
+// history is read (true at once when no root is in a repository).
+func (s *Session) WaitHistory(ctx context.Context, d time.Duration) bool {
+	deadline := time.NewTimer(d)
+	defer deadline.Stop()
+	tick := time.NewTicker(historyPoll)
+	defer tick.Stop()
+	for {
+		if st := s.vcsStatus(s.Roots()); st == nil || st.Ready {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-deadline.C:
+			return false
+		case <-tick.C:
+		}
+	}
+}
+
+// historyPoll: how often WaitHistory looks (a history is read in tens of
+// milliseconds at the least).
+const historyPoll = 10 * time.Millisecond
+
 func (s *Session) vcsStatus(roots []string) *VCSStatus {
 	s.mu.Lock()
 	records, done, built, ms := s.repo.records, s.repo.done, s.repo.roots, s.repo.ms

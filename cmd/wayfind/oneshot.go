@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"time"
 
 	"wayfind/history"
 	"wayfind/rank"
@@ -59,6 +60,9 @@ func (w oneShot) Visit(string, history.Reason)                       {}
 
 func (w oneShot) Frecent(n int) []history.Visit { return w.hist.Frecent(n) }
 func (w oneShot) Recent(n int) []history.Visit  { return w.hist.Recent(n) }
+
+// WaitHistory: the CLI reads the history when it asks (withRepoHistory).
+func (oneShot) WaitHistory(context.Context, time.Duration) bool { return true }
 
 func (w oneShot) Status() session.Status {
 	ix := w.eng.Index()
