@@ -25,6 +25,9 @@ func TestFindAcrossPath(t *testing.T) {
 	e, _ := fixture(t, "paths")
 	cases := []struct{ shape, query, want string }{
 		{"squashed dir+name", "nethttpserver", "net/http/server.go"},
+		{"Windows separators", `net\http\server.go`, "net/http/server.go"},
+		{"Windows separators", `services\payment\handler`, "services/payment/handler.go"},
+		{"Windows separators", `encoding\json\dec`, "encoding/json/decode.go"},
 		{"squashed dir+name", "httpserver", "net/http/server.go"},
 		{"squashed dir+name", "builtinwritetree", "builtin/write-tree.c"},
 		{"squashed dir+name", "paymenthandler", "services/payment/handler.go"},

@@ -174,12 +174,34 @@ var extLike = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+]{0,15}$`)
 // mean "a word boundary may be here".
 var regexNoise = regexp.MustCompile(`\[[^\]]*\][?*+]?|\.[*+?]|\\[bBsSwWdD][*+?]?|[()|^$?*+{}]`)
 
+// regexSyntax is what makes a query a regular expression besides its
+// backslashes.
+var regexSyntax = regexp.MustCompile(`[\[\]()|^$?*+{}]|\.[*+?]`)
+
+// windowsPath reports whether the query's backslashes separate path parts
+// (src\auth\login.py, abcde\super\duper) rather than escape a regular
+// expression's (\bfoo\b, cursor\s*binary): nothing else in it is regular
+// expression syntax, and no escape stands alone at either end.
+func windowsPath(s string) bool {
+	if !strings.Contains(s, `\`) || regexSyntax.MatchString(s) {
+		return false
+	}
+	return !edgeEscape.MatchString(strings.TrimSpace(s))
+}
+
+// edgeEscape: a regular expression's escape at the start (\bfoo) or end
+// (foo\b) of a query.
+var edgeEscape = regexp.MustCompile(`^\\[bB]|\\[bBsSwWdD]$`)
+
 // ParseFind takes apart a find query.
 func ParseFind(raw string) (FindQuery, error) {
 	q := FindQuery{Raw: raw}
 	s, err := prepare(raw)
 	if err != nil {
 		return q, err
+	}
+	if windowsPath(s) {
+		s = strings.ReplaceAll(s, `\`, "/")
 	}
 	s = regexNoise.ReplaceAllString(s, " ")
 	s = strings.ReplaceAll(s, `\`, "/")

@@ -104,6 +104,12 @@ func TestParseFind(t *testing.T) {
 		{in: "S15.1.2.3_A1", words: "s15 1 2 3 a1", squashed: "s15123a1", ext: ""},
 		{in: "t9125-git-svn", words: "t9125 git svn", squashed: "t9125gitsvn"},
 		{in: "src/auth/", dirs: "src", words: "auth", squashed: "auth"},
+		// Backslashes separate path parts as on Windows, unless the query
+		// is a regular expression (\b, \s… among other syntax or at an end).
+		{in: `abcde\super\duper`, dirs: "abcde super", words: "duper", squashed: "duper"},
+		{in: `src\auth\login.py`, dirs: "src auth", words: "login", squashed: "login", ext: "py"},
+		{in: `\bfoo\b`, words: "foo", squashed: "foo"},
+		{in: `cursor\s*binary`, words: "cursor binary", squashed: "cursorbinary"},
 	}
 	for _, c := range cases {
 		q, err := ParseFind(c.in)
