@@ -88,12 +88,19 @@ func main() {
 	staleRun := flag.Bool("stale", false, "real stale paths (-cases) with and without the repository's history (needs -repos)")
 	repos := flag.String("repos", "", "with -stale: a directory of git checkouts, one per corpus (OWNER+NAME)")
 	replayLogs := flag.String("replay", "", "with -stale: replay the histories in this directory (<corpus>.log.gz) into repositories under -work and use them as -repos")
+	sessionRepos := flag.String("sessions", "", "real sessions replayed from these checkouts' commits (name=dir,…): bare names asked with and without the author's previous commits as visits")
+	window := flag.Int("window", 400, "with -sessions: the commits asked about, the newest ones (the tree is the one before them)")
 	historyRun := flag.Bool("history", false, "replay navigation sessions over the corpora and ask ambiguous names with and without the history")
 	flag.Parse()
 	if *goplsBin != "" {
 		fmt.Printf("# wayfind workspace/symbol beside gopls — %s, %d cores (GOMAXPROCS %d), %s, seed %d\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), *seed)
 		lang, dir, _ := strings.Cut(*symbolsOther, "=")
 		symbolsVsGopls(*bin, *goplsBin, *symbolsGo, dir, lang, int64(*seed), *verbose)
+		return
+	}
+	if *sessionRepos != "" {
+		fmt.Printf("# wayfind real-session replay — %s, %d cores (GOMAXPROCS %d), %s, window %d\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), *window)
+		sessionsBench(strings.Split(*sessionRepos, ","), *window, *verbose)
 		return
 	}
 	if *locateTrees != "" {

@@ -1,0 +1,232 @@
+package main
+
+// Real sessions (issue 26's measurement): each commit of a real repository
+// is the next step of its author's session. The files of the author's
+// previous three commits are what they had open (most recent last); then
+// the bare name of each file the commit edits, where 2–40 files of the
+// tree share that name, is asked for — by find/files (top-1) and
+// find/resolvePath (right, nothing, wrong). The engine indexes the tree
+// of a commit before the sessions asked about, so that no future leaks
+// in. Modes: no visits; the visits; the visits and the current file (the
+// last visit, as current and from); and a one-line baseline, the copy
+// nearest the last visit.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"sort"
+	"strings"
+
+	"wayfind/rank"
+	"wayfind/workspace"
+)
+
+type sessionCommit struct {
+	author string
+	edited []string // paths the commit modified (M)
+	all    []string // every path it touched
+}
+
+// sessionsBench runs the replay over each checkout (name=dir), asking
+// about the last `window` commits with the tree as it was before them.
+func sessionsBench(repos []string, window int, verbose bool) {
+	type tally struct{ n, findTop1, right, wrong int }
+	modes := []string{"no visits", "with the visits", "with the visits and current", "nearest to the last visit"}
+	total := make([]tally, len(modes))
+	fmt.Println("| repository | base commit | sessions | questions |")
+	fmt.Println("|---|---|---:|---:|")
+	per := map[string][]tally{}
+	var names []string
+	for _, spec := range repos {
+		name, dir, _ := strings.Cut(spec, "=")
+		base, commits, err := sessionLog(dir, window)
+		if err != nil {
+			fatal(err)
+		}
+		tree, err := gitLines(dir, "ls-tree", "-r", "--name-only", base)
+		if err != nil {
+			fatal(err)
+		}
+		sort.Strings(tree)
+		files := make([]workspace.File, len(tree))
+		inTree := make(map[string]bool, len(tree))
+		byBase := map[string][]string{}
+		for i, p := range tree {
+			files[i] = workspace.File{Path: p}
+			inTree[p] = true
+			byBase[path.Base(p)] = append(byBase[path.Base(p)], p)
+		}
+		eng := rank.New(&workspace.Index{Roots: []string{"/" + name}, Files: files})
+		ts := make([]tally, len(modes))
+		questions := 0
+		recent := map[string][][]string{} // author → their commits' files, oldest first
+		ctx := context.Background()
+		for _, c := range commits {
+			var visits []string
+			prev := recent[c.author]
+			for _, fs := range prev[max(0, len(prev)-3):] {
+				for _, f := range fs {
+					if inTree[f] {
+						visits = append(visits, f)
+					}
+				}
+			}
+			recent[c.author] = append(prev, c.all)
+			if len(visits) == 0 {
+				continue
+			}
+			last := visits[len(visits)-1]
+			for _, f := range c.edited {
+				copies := byBase[path.Base(f)]
+				if !inTree[f] || len(copies) < 2 || len(copies) > 40 {
+					continue
+				}
+				questions++
+				q := path.Base(f)
+				for m := range modes {
+					var hist []rank.Visit
+					current := ""
+					switch m {
+					case 1:
+						hist = rank.Recency(visits)
+					case 2:
+						hist, current = rank.Recency(visits), last
+					}
+					t := &ts[m]
+					t.n++
+					if m == 3 {
+						if nearestTo(last, copies) == f {
+							t.findTop1++
+						}
+						continue
+					}
+					if hist == nil {
+						hist = []rank.Visit{}
+					}
+					fr, err := eng.Find(ctx, rank.FindRequest{Query: q, Limit: 5, History: hist, Current: current})
+					if err == nil && len(fr.Matches) > 0 && fr.Matches[0].Path == f {
+						t.findTop1++
+					}
+					rr, err := eng.Resolve(ctx, rank.ResolveRequest{Path: q, From: current, History: hist, Limit: 5})
+					if err == nil && rr.Resolved != nil {
+						if rr.Resolved.Path == f {
+							t.right++
+						} else {
+							t.wrong++
+							if verbose {
+								fmt.Fprintf(os.Stderr, "WRONG %s [%s] %s: %s (want %s; last visit %s)\n", name, modes[m], q, rr.Resolved.Path, f, last)
+							}
+						}
+					}
+				}
+			}
+		}
+		fmt.Printf("| %s | %s | %d | %d |\n", name, base[:7], len(commits), questions)
+		per[name] = ts
+		names = append(names, name)
+		for m := range modes {
+			total[m].n += ts[m].n
+			total[m].findTop1 += ts[m].findTop1
+			total[m].right += ts[m].right
+			total[m].wrong += ts[m].wrong
+		}
+	}
+	fmt.Println()
+	fmt.Println("| repository | mode | questions | find/files top-1 | resolvePath right | **resolvePath wrong** |")
+	fmt.Println("|---|---|---:|---:|---:|---:|")
+	row := func(name string, ts []tally) {
+		for m, t := range ts {
+			r, w := pct(t.right, t.n), pct(t.wrong, t.n)
+			if m == 3 {
+				r, w = "–", "–"
+			}
+			fmt.Printf("| %s | %s | %d | %s | %s | **%s** |\n", name, modes[m], t.n, pct(t.findTop1, t.n), r, w)
+		}
+	}
+	for _, n := range names {
+		row(n, per[n])
+	}
+	row("**all**", total)
+}
+
+// nearestTo is the copy sharing the most leading directories with the
+// last visited file (ties: the shorter path): the one-line baseline.
+func nearestTo(last string, copies []string) string {
+	best, bestN := "", -1
+	ld := strings.Split(path.Dir(last), "/")
+	for _, c := range copies {
+		cd := strings.Split(path.Dir(c), "/")
+		n := 0
+		for n < len(ld) && n < len(cd) && ld[n] == cd[n] {
+			n++
+		}
+		if n > bestN || (n == bestN && len(c) < len(best)) {
+			best, bestN = c, n
+		}
+	}
+	return best
+}
+
+// sessionLog is the commit before the last `window` commits without
+// merges, and those commits, oldest first (renames not looked for: a
+// session touches paths, whatever git would pair).
+func sessionLog(dir string, window int) (string, []sessionCommit, error) {
+	out, err := exec.Command("git", "-C", dir, "log", "--no-merges", "--no-renames", "--name-status",
+		"--format=@%H %ae", "-n", fmt.Sprint(window+1)).Output()
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: git log: %w", dir, err)
+	}
+	var commits []sessionCommit
+	var hashes []string
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		l := sc.Text()
+		switch {
+		case strings.HasPrefix(l, "@"):
+			h, a, _ := strings.Cut(l[1:], " ")
+			hashes = append(hashes, h)
+			commits = append(commits, sessionCommit{author: a})
+		case l == "" || len(commits) == 0:
+		default:
+			st, p, ok := strings.Cut(l, "\t")
+			if !ok {
+				continue
+			}
+			c := &commits[len(commits)-1]
+			c.all = append(c.all, p)
+			if st == "M" {
+				c.edited = append(c.edited, p)
+			}
+		}
+	}
+	if len(commits) < 2 {
+		return "", nil, fmt.Errorf("%s: too few commits", dir)
+	}
+	// Newest first: the oldest is the base, the rest the sessions.
+	base := hashes[len(hashes)-1]
+	commits = commits[:len(commits)-1]
+	for i, j := 0, len(commits)-1; i < j; i, j = i+1, j-1 {
+		commits[i], commits[j] = commits[j], commits[i]
+	}
+	return base, commits, nil
+}
+
+func gitLines(dir string, args ...string) ([]string, error) {
+	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s: git %v: %w", dir, args, err)
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
+		if l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return lines, nil
+}
