@@ -6,7 +6,7 @@ FUZZTIME ?= 30s
 
 PREFIX   ?= $(HOME)/.local
 
-.PHONY: build install run test deps ort check vscode bench bench-stale bench-history bench-symbols-gopls bench-lsp bench-symbols bench-content bench-locate bench-mcp bench-model soak fuzz clean
+.PHONY: build install run test deps ort check vscode bench bench-stale bench-sessions bench-history bench-symbols-gopls bench-lsp bench-symbols bench-content bench-locate bench-mcp bench-model soak fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wayfind
@@ -64,6 +64,11 @@ STALE := testdata/bench/stale
 bench-stale: deps
 	$(GO) run ./cmd/wayfind-bench -stale -corpora $(STALE)/corpora -cases $(STALE)/real-moves-public.jsonl \
 		$(if $(REPOS),-repos $(REPOS),-replay $(STALE)/history-logs) $(ARGS)
+
+# Real sessions replayed from commits (issue 26): the histories of
+# testdata/bench/stale replayed, or SESSIONS=name=checkout,… .
+bench-sessions: deps
+	$(GO) run ./cmd/wayfind-bench $(if $(SESSIONS),-sessions $(SESSIONS),-replay $(STALE)/history-logs -corpora $(STALE)/corpora -cases $(STALE)/real-moves-public.jsonl) $(ARGS)
 
 # workspace/symbol beside gopls on golang.org/x/tools (the version gopls
 # itself requires, copied from the module cache), and on Python's standard

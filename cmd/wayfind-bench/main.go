@@ -98,11 +98,6 @@ func main() {
 		symbolsVsGopls(*bin, *goplsBin, *symbolsGo, dir, lang, int64(*seed), *verbose)
 		return
 	}
-	if *sessionRepos != "" {
-		fmt.Printf("# wayfind real-session replay — %s, %d cores (GOMAXPROCS %d), %s, window %d\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), *window)
-		sessionsBench(strings.Split(*sessionRepos, ","), *window, *verbose)
-		return
-	}
 	if *locateTrees != "" {
 		fmt.Printf("# wayfind locate bench — %s, %d cores (GOMAXPROCS %d), %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version())
 		locateBench(*bin, strings.Split(*locateTrees, ","), *runs, *cliSample, *verbose, *locateCache, *inproc, *seed)
@@ -148,6 +143,20 @@ func main() {
 		byCorpus[c.Corpus] = append(byCorpus[c.Corpus], c)
 	}
 	sort.Strings(names)
+	if *sessionRepos == "" && *replayLogs != "" && !*staleRun {
+		// The histories replayed from their logs, as bench-stale does.
+		dir := replayAll(*replayLogs, *corpora, *work, names)
+		var specs []string
+		for _, n := range names {
+			specs = append(specs, n+"="+filepath.Join(dir, strings.Replace(strings.TrimPrefix(n, "hist__"), "__", "+", 1)))
+		}
+		*sessionRepos = strings.Join(specs, ",")
+	}
+	if *sessionRepos != "" {
+		fmt.Printf("# wayfind real-session replay — %s, %d cores (GOMAXPROCS %d), %s, window %d\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), *window)
+		sessionsBench(strings.Split(*sessionRepos, ","), *window, *verbose)
+		return
+	}
 	if *useFzf {
 		if _, err := exec.LookPath("fzf"); err != nil {
 			fatal(fmt.Errorf("fzf not found (apt-get install fzf, or -fzf=false)"))
