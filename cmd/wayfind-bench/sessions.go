@@ -4,7 +4,7 @@ package main
 // is the next step of its author's session. The files of the author's
 // previous three commits are what they had open (most recent last); then
 // the bare name of each file the commit edits, where 2–40 files of the
-// tree share that name, is asked for — by find/files (top-1) and
+// tree share that name and the commit edits no other of them, is asked for — by find/files (top-1) and
 // find/resolvePath (right, nothing, wrong). The engine indexes the tree
 // of a commit before the sessions asked about, so that no future leaks
 // in. Modes: no visits; the visits; the visits and the current file (the
@@ -38,8 +38,8 @@ func sessionsBench(repos []string, window int, verbose bool) {
 	type tally struct{ n, findTop1, right, wrong int }
 	modes := []string{"no visits", "with the visits", "with the visits and current", "nearest to the last visit"}
 	total := make([]tally, len(modes))
-	fmt.Println("| repository | base commit | sessions | questions |")
-	fmt.Println("|---|---|---:|---:|")
+	fmt.Println("| repository | base commit | sessions | questions | left out: the commit edits several files of the name |")
+	fmt.Println("|---|---|---:|---:|---:|")
 	per := map[string][]tally{}
 	var names []string
 	for _, spec := range repos {
@@ -63,7 +63,7 @@ func sessionsBench(repos []string, window int, verbose bool) {
 		}
 		eng := rank.New(&workspace.Index{Roots: []string{"/" + name}, Files: files})
 		ts := make([]tally, len(modes))
-		questions := 0
+		questions, twoRight := 0, 0
 		recent := map[string][][]string{} // author → their commits' files, oldest first
 		ctx := context.Background()
 		for _, c := range commits {
@@ -81,9 +81,20 @@ func sessionsBench(repos []string, window int, verbose bool) {
 				continue
 			}
 			last := visits[len(visits)-1]
+			named := map[string]int{} // how many files of each name the commit edits
+			for _, f := range c.edited {
+				named[path.Base(f)]++
+			}
 			for _, f := range c.edited {
 				copies := byBase[path.Base(f)]
 				if !inTree[f] || len(copies) < 2 || len(copies) > 40 {
+					continue
+				}
+				if named[path.Base(f)] > 1 {
+					// The commit edits several files of this name (a
+					// version bump in every Cargo.toml): the question has
+					// as many right answers, none to judge one by.
+					twoRight++
 					continue
 				}
 				questions++
@@ -126,7 +137,7 @@ func sessionsBench(repos []string, window int, verbose bool) {
 				}
 			}
 		}
-		fmt.Printf("| %s | %s | %d | %d |\n", name, base[:7], len(commits), questions)
+		fmt.Printf("| %s | %s | %d | %d | %d |\n", name, base[:7], len(commits), questions, twoRight)
 		per[name] = ts
 		names = append(names, name)
 		for m := range modes {
