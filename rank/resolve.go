@@ -31,13 +31,23 @@ type Candidate struct {
 	Reasons []string `json:"reasons"`
 
 	lexical, prox float64
-	// What the reading rests on, for standsAlone: the directories the
-	// query wrote (past another machine's prefix) and how many of them,
-	// and whether the innermost, the candidate keeps; whether its name's
-	// extension is of another kind than the one written.
+	ev            evidence
+}
+
+// evidence is what a reading of a path rests on, typed, for the rules
+// that judge it (standsAlone, outlivesDeletion); reasons are for display.
+type evidence struct {
+	// dirsWritten: the directories the query wrote, past another
+	// machine's prefix; dirsMatched: how many the candidate keeps;
+	// dirsKnown: one of them names a directory of the tree; sameDirs: the
+	// candidate's directories are the ones written.
 	dirsWritten, dirsMatched int
-	innerKept, otherKind     bool
-	dirsKnown, distinctName  bool
+	dirsKnown, sameDirs      bool
+	// otherKind: its extension is of another kind, one the tree has;
+	// stemKept: its stem is the one written (case and separators aside)
+	// and its extension the same or of its family; distinctName: its name,
+	// written exactly, identifies a file by itself.
+	otherKind, stemKept, distinctName bool
 }
 
 // ResolveResult is find/resolvePath's output.
@@ -274,18 +284,22 @@ func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits ma
 	}
 	reasons := append(make([]string, 0, 3), nm.reason) // room for dirs and nearness
 	var lex float64
-	var ev Candidate // the evidence fields
-	if _, cExt := splitExt(f.baseName()); rq.ext != "" {
-		a, _ := extAffinity(rq.ext, cExt)
+	var ev evidence
+	cStem, cExt := splitExt(f.baseName())
+	a, _ := extAffinity(rq.ext, cExt)
+	if rq.ext != "" {
 		_, real := e.extID[squash(rq.ext)]
 		ev.otherKind = a == extOther && real // .pyy is a typo, .css another kind of file
+	}
+	if dist != bySymbol {
+		_, _, same := sameStem(rq.stem, cStem, rq.sq, e.stems[f.stem].text)
+		ev.stemKept = same && (a == 1 || a == extFamilyAffinity)
 	}
 	if len(rq.dirs) == 0 {
 		lex = nm.score * bareNameWeight
 	} else {
-		al := e.alignment(rq, f.dir)
-		da := al.score(rq.foreign)
-		ev.dirsWritten, ev.dirsMatched, ev.innerKept = len(rq.dirs), da.matched, al.lastQ
+		da := e.alignment(rq, f.dir).score(rq.foreign)
+		ev.dirsWritten, ev.dirsMatched, ev.sameDirs = len(rq.dirs), da.matched, da.sameDirs
 		if rq.absolute {
 			ev.dirsWritten -= rq.foreign // another machine's prefix is not written by the user
 		}
@@ -304,7 +318,7 @@ func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits ma
 	}
 	c := e.candidate(id, lex+proxWeight*prox, compact(reasons))
 	c.lexical, c.prox = lex, prox
-	c.dirsWritten, c.dirsMatched, c.innerKept, c.otherKind, c.dirsKnown, c.distinctName = ev.dirsWritten, ev.dirsMatched, ev.innerKept, ev.otherKind, ev.dirsKnown, ev.distinctName
+	c.ev = ev
 	return c, true
 }
 
@@ -330,9 +344,9 @@ func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits ma
 // __init__.py — cost as many right answers as wrong ones it saved.)
 func standsAlone(c *Candidate) bool {
 	switch {
-	case c.otherKind:
+	case c.ev.otherKind:
 		return false
-	case c.dirsWritten > 0 && c.dirsMatched == 0 && c.dirsKnown && !c.distinctName:
+	case c.ev.dirsWritten > 0 && c.ev.dirsMatched == 0 && c.ev.dirsKnown && !c.ev.distinctName:
 		return false
 	}
 	return true

@@ -101,16 +101,8 @@ func scoreName(qBase, qStem, qExt, qSq string, cBase string, cSq string, dist in
 		return nameMatch{1, "name:exact"}
 	}
 	cStem, cExt := splitExt(cBase)
-	var stem float64
-	var reason string
-	switch {
-	case qStem == cStem:
-		stem = 1
-	case equalFold(qStem, cStem):
-		stem, reason = 0.98, "name:case"
-	case qSq == cSq:
-		stem, reason = 0.94, "name:style"
-	default:
+	stem, reason, same := sameStem(qStem, cStem, qSq, cSq)
+	if !same {
 		if dist < 0 {
 			dist = osa(qSq, cSq, typoBudget(len(qSq)))
 		}
@@ -126,6 +118,22 @@ func scoreName(qBase, qStem, qExt, qSq string, cBase string, cSq string, dist in
 		reason += "," + extReason
 	}
 	return nameMatch{stem * ext, reason}
+}
+
+// sameStem compares a query's stem with a candidate's as the name's
+// reading does: the same (1), the same but for case (name:case), the same
+// but for separators (name:style, squashed stems qSq and cSq equal); same
+// is false for any other stem.
+func sameStem(qStem, cStem, qSq, cSq string) (stem float64, reason string, same bool) {
+	switch {
+	case qStem == cStem:
+		return 1, "", true
+	case equalFold(qStem, cStem):
+		return 0.98, "name:case", true
+	case qSq == cSq:
+		return 0.94, "name:style", true
+	}
+	return 0, "", false
 }
 
 // typoTop is what a one-edit typo in an endlessly long name scores.
@@ -186,9 +194,8 @@ type dirAlign struct {
 type dirAlignment struct {
 	weight         float64
 	matched        int
-	lastQ          bool // the innermost query directory is aligned
-	leadQ, leadC   int  // leading directories left unaligned, query and candidate
-	innerQ, innerC int  // unaligned after the first aligned pair
+	leadQ, leadC   int // leading directories left unaligned, query and candidate
+	innerQ, innerC int // unaligned after the first aligned pair
 }
 
 // alignDirs aligns query directories q with candidate directories c (both
@@ -217,7 +224,6 @@ func alignDirs(q, c *dirInfo) dirAlignment {
 	// Walk the alignment to count matched, leading and inner gaps.
 	i, j := 0, 0
 	matched, firstQ, firstC := 0, -1, -1
-	lastQ := false
 	for i < nq && j < nc {
 		m := componentMatch(qd[i], cd[j], q.sq[i], c.sq[j])
 		switch {
@@ -225,7 +231,6 @@ func alignDirs(q, c *dirInfo) dirAlignment {
 			if firstQ < 0 {
 				firstQ, firstC = i, j
 			}
-			lastQ = i == nq-1
 			matched++
 			i++
 			j++
@@ -238,7 +243,7 @@ func alignDirs(q, c *dirInfo) dirAlignment {
 	if matched == 0 {
 		return dirAlignment{}
 	}
-	return dirAlignment{weight: dp[0], matched: matched, lastQ: lastQ, leadQ: firstQ, leadC: firstC,
+	return dirAlignment{weight: dp[0], matched: matched, leadQ: firstQ, leadC: firstC,
 		innerQ: nq - matched - firstQ, innerC: nc - matched - firstC}
 }
 

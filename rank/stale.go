@@ -213,35 +213,12 @@ func judgeStale(st *staleReading, todayBest float64, todayDecides bool) staleVer
 
 // outlivesDeletion: today's best reading of a path the history says was
 // deleted still stands when it is the same file in all but git's eyes —
-// the directories as written and the name's stem (a file rewritten in
-// place in another language, runTest.js → runTest.ts, is a delete and an
-// add to git when too little text survived).
+// the directories as written and the name's stem, its case, separators
+// and extension's family aside (a file rewritten in place in another
+// language, runTest.js → runTest.ts, is a delete and an add to git when
+// too little text survived).
 func outlivesDeletion(today Candidate) bool {
-	return today.lexical >= ResolveMin && sameStemInPlace(today.Reasons)
-}
-
-// sameStemInPlace: the reasons of a reading that kept the directories
-// exactly and the name's stem (its case, its extension's family or its
-// word separators aside).
-func sameStemInPlace(reasons []string) bool {
-	inPlace, stem := false, false
-	for _, r := range reasons {
-		if r == "dir:exact" {
-			inPlace = true
-			continue
-		}
-		parts := strings.Split(r, ",")
-		keeps := true
-		for _, p := range parts {
-			switch p {
-			case "name:exact", "name:case", "name:style", "ext:family":
-			default:
-				keeps = false
-			}
-		}
-		stem = stem || keeps
-	}
-	return inPlace && stem
+	return today.lexical >= ResolveMin && today.ev.sameDirs && today.ev.stemKept
 }
 
 // staleCandidate is today's file an old path leads to, scored by the

@@ -160,6 +160,10 @@ var sourceLang = map[string]bool{
 // extOther is extAffinity's floor: two unrelated extensions.
 const extOther = 0.7
 
+// extFamilyAffinity is extAffinity's score of two extensions of one
+// family (js and ts, c and h).
+const extFamilyAffinity = 0.93
+
 // extAffinity scores how well a candidate's extension stands in for the
 // query's: 1 same, then family, then any two source languages.
 func extAffinity(q, c string) (float64, string) {
@@ -173,7 +177,7 @@ func extAffinity(q, c string) (float64, string) {
 	}
 	lq, lc := strings.ToLower(q), strings.ToLower(c)
 	if f := extFamily[lq]; f != "" && f == extFamily[lc] {
-		return 0.93, "ext:family"
+		return extFamilyAffinity, "ext:family"
 	}
 	if sourceLang[lq] && sourceLang[lc] {
 		return 0.88, "ext:language"
