@@ -478,28 +478,25 @@ func (l *locator) files(ctx context.Context) error {
 	return l.movedFile(ctx, term)
 }
 
-// namesFile: a file of today has this path (a term with a /) or this
-// name.
-func (e *Engine) namesFile(term string) bool {
-	if strings.Contains(term, "/") {
-		for r := range e.byPath {
-			if _, ok := e.byPath[r][term]; ok {
-				return true
-			}
-		}
-		return false
-	}
-	return len(e.byBase[strings.ToLower(term)]) > 0
-}
-
 // movedFile: a term that is the name (or the path) of a file the
 // repository's history moved, and that no file has today, is that file,
 // where it is now ("where is builtin-rm.c" → builtin/rm.c, moved).
 func (l *locator) movedFile(ctx context.Context, term string) error {
-	if l.e.repo == nil || l.e.namesFile(term) {
+	if l.e.repo == nil {
 		return nil
 	}
-	st, err := l.e.readStale(ctx, ResolveRequest{Path: term})
+	q, err := ParsePath(term)
+	if err != nil {
+		return nil // no path: nothing for the history to say
+	}
+	if strings.Contains(term, "/") {
+		if _, ok := l.e.exact(q, 0, "", false, false); ok {
+			return nil // a file of today has the path
+		}
+	} else if len(l.e.byBase[strings.ToLower(term)]) > 0 {
+		return nil // files of today have the name
+	}
+	st, err := l.e.readStale(ctx, ResolveRequest{Path: term}, q)
 	if err != nil || st == nil || st.fate.Deleted || !(st.exact || strings.HasSuffix("/"+st.old, "/"+term)) {
 		return err
 	}

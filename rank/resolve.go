@@ -115,7 +115,7 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 		}
 	}
 	sort.Slice(scored, func(a, b int) bool { return better(&scored[a], &scored[b]) })
-	st, err := e.readStale(ctx, req)
+	st, err := e.readStale(ctx, req, q)
 	if err != nil {
 		return nil, err
 	}

@@ -106,9 +106,9 @@ type staleReading struct {
 	reasons []string // how the old path was read (typo:filename, dir:missing-prefix…)
 }
 
-// readStale reads the query against the old paths; nil when the history
-// has nothing it clearly names.
-func (e *Engine) readStale(ctx context.Context, req ResolveRequest) (*staleReading, error) {
+// readStale reads the query (req.Path, parsed as q) against the old
+// paths; nil when the history has nothing it clearly names.
+func (e *Engine) readStale(ctx context.Context, req ResolveRequest, q PathQuery) (*staleReading, error) {
 	h := e.repo
 	if h == nil || h.gone.Len() == 0 {
 		return nil, nil
@@ -128,7 +128,7 @@ func (e *Engine) readStale(ctx context.Context, req ResolveRequest) (*staleReadi
 	if !ok {
 		return nil, nil
 	}
-	st := &staleReading{root: c.Root, old: c.Path, fate: fate, lexical: c.lexical, exact: res.Exact || endsWithPath(req.Path, c.Path)}
+	st := &staleReading{root: c.Root, old: c.Path, fate: fate, lexical: c.lexical, exact: res.Exact || endsWithPath(q, c.Path)}
 	if st.exact {
 		st.lexical = 1
 	} else {
@@ -146,11 +146,7 @@ func (e *Engine) readStale(ctx context.Context, req ResolveRequest) (*staleReadi
 // every component of p: an old path written whole behind another
 // machine's checkout (/home/u/src/proj/old/path.c:12) is named as exactly
 // as a path can be from elsewhere.
-func endsWithPath(query, p string) bool {
-	q, err := ParsePath(query)
-	if err != nil {
-		return false
-	}
+func endsWithPath(q PathQuery, p string) bool {
 	return q.Path == p || strings.HasSuffix(q.Path, "/"+p)
 }
 
@@ -243,6 +239,9 @@ func (e *Engine) staleCandidate(st *staleReading) Candidate {
 // candidates. It returns the candidates in their new order, and whether
 // the answer is settled (nothing else may resolve it).
 func (e *Engine) applyStale(res *ResolveResult, st *staleReading, scored []Candidate) ([]Candidate, bool) {
+	if st == nil {
+		return scored, false
+	}
 	best := 0.0
 	if len(scored) > 0 {
 		best = scored[0].lexical
