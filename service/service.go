@@ -119,13 +119,6 @@ func (s *Service) Resolve(ctx context.Context, p ResolveParams) (wire.Resolve, i
 	return out, len(out.Candidates), nil
 }
 
-// historyPending: a root is in a repository whose history is not read
-// yet.
-func (s *Service) historyPending() bool {
-	v := s.ws.Status().VCS
-	return v != nil && !v.Ready
-}
-
 // resolve asks the index; p.History, when nil, becomes the workspace's.
 func (s *Service) resolve(ctx context.Context, p *ResolveParams) (*rank.Engine, *rank.ResolveResult, error) {
 	if err := checkLimit(p.Limit); err != nil {
@@ -141,7 +134,7 @@ func (s *Service) resolve(ctx context.Context, p *ResolveParams) (*rank.Engine, 
 		return nil, nil, err
 	}
 	noteRerank(ctx, res.Rerank)
-	if !res.Exact && res.Moved == nil && res.Gone == nil && s.historyPending() {
+	if !res.Exact && res.Moved == nil && res.Gone == nil && !s.ws.WaitHistory(ctx, 0) {
 		// A path that names no file may be an old one, and the history
 		// that would say so is still being read: wait for it a little,
 		// then ask again; past that, a guess from names alone

@@ -15,8 +15,8 @@ import (
 // repoPass keeps each root's repository record (vcs.Record) and the
 // engine's view of them (rank.RepoHistory) current. It runs after the
 // file index, off the request path: the first answers never wait for
-// git, and a stale path asked before the record is read is answered from
-// names alone, as without a repository.
+// git; a path that names no file, asked before the record is read, waits
+// for it a little (service.historyWait).
 type repoPass struct {
 	kick chan struct{}
 	hist atomic.Pointer[rank.RepoHistory]
@@ -25,6 +25,7 @@ type repoPass struct {
 	roots   []string               // the roots hist was built for
 	done    bool                   // hist covers the current roots' HEADs
 	ms      float64                // the last pass's duration
+	inRepo  bool                   // a current root is in a git work tree (SetRoots, each pass)
 }
 
 // repoRecheck: how often a pass looks at HEAD without being kicked — a
@@ -66,7 +67,11 @@ func (s *Session) repoSync(ctx context.Context) {
 	}
 	start := time.Now()
 	roots := s.Roots()
+	inRepo := inRepository(roots) // a repository made since the roots were set
 	s.mu.Lock()
+	if slices.Equal(s.roots, roots) {
+		s.repo.inRepo = inRepo
+	}
 	prev := s.repo.records
 	built := s.repo.roots
 	s.mu.Unlock()
@@ -133,7 +138,7 @@ func (s *Session) WaitHistory(ctx context.Context, d time.Duration) bool {
 	tick := time.NewTicker(historyPoll)
 	defer tick.Stop()
 	for {
-		if st := s.vcsStatus(s.Roots()); st == nil || st.Ready {
+		if st := s.vcsStatus(); st == nil || st.Ready {
 			return true
 		}
 		select {
@@ -150,17 +155,23 @@ func (s *Session) WaitHistory(ctx context.Context, d time.Duration) bool {
 // milliseconds at the least).
 const historyPoll = 10 * time.Millisecond
 
-func (s *Session) vcsStatus(roots []string) *VCSStatus {
-	s.mu.Lock()
-	records, done, built, ms := s.repo.records, s.repo.done, s.repo.roots, s.repo.ms
-	s.mu.Unlock()
-	in := false
+// inRepository: some root is in a git work tree (a stat or two a root).
+func inRepository(roots []string) bool {
 	for _, r := range roots {
 		if vcs.InRepository(r) {
-			in = true
-			break
+			return true
 		}
 	}
+	return false
+}
+
+// vcsStatus is the current roots' history state, nil when none is in a
+// repository.
+func (s *Session) vcsStatus() *VCSStatus {
+	s.mu.Lock()
+	records, done, built, ms, in := s.repo.records, s.repo.done, s.repo.roots, s.repo.ms, s.repo.inRepo
+	roots := s.roots
+	s.mu.Unlock()
 	if !in {
 		return nil
 	}

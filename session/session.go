@@ -173,8 +173,9 @@ func (s *Session) SetRoots(roots []string) []string {
 	}
 	clean, _ = workspace.CleanRoots(clean) // drop nested and duplicate roots
 	s.hist.SetRoots(clean)
+	inRepo := inRepository(clean)
 	s.mu.Lock()
-	s.roots = clean
+	s.roots, s.repo.inRepo = clean, inRepo
 	s.want++
 	s.mu.Unlock()
 	s.kickIndex()
@@ -312,7 +313,7 @@ func (s *Session) Status() Status {
 		st.Files = len(cur.ix.Files)
 		st.IndexMs = cur.indexMs
 	}
-	st.VCS = s.vcsStatus(roots)
+	st.VCS = s.vcsStatus()
 	st.Symbols = s.bg.symIndex.Load().Len()
 	st.ContentFiles = s.bg.cIndex.Load().Len()
 	if m := s.model.Load(); m != nil {
