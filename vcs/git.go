@@ -82,29 +82,31 @@ func BuildAt(ctx context.Context, root, rev string, prev *Record) (*Record, erro
 	if prev != nil && prev.Prefix == st.prefix && prev.Head != "" && ancestor(ctx, root, prev.Head, st.head) {
 		from = prev.Head
 	}
-	var r *Record
-	if from != "" {
-		r = prev.clone()
-	} else {
-		r = newRecord()
-	}
-	r.Prefix, r.Shallow = st.prefix, st.shallow
 	span := st.head
 	if from != "" {
 		span = from + ".." + st.head
 	}
+	// fresh is the record the log is folded into: a copy of prev to
+	// bring up to date, or an empty one.
+	fresh := func() *Record {
+		r := newRecord()
+		if from != "" {
+			r = prev.clone()
+		}
+		r.Prefix, r.Shallow = st.prefix, st.shallow
+		return r
+	}
 	// A partial clone would fetch every blob rename detection compares:
 	// only exact renames there (git compares object names, reads no blob).
 	exactOnly := partialClone(ctx, root)
-	base := r.clone()
+	r := fresh()
 	if err := readLog(ctx, root, span, exactOnly, r.apply); err != nil {
 		if ctx.Err() != nil || exactOnly {
 			return nil, err
 		}
 		// A blob git cannot read (a damaged or partial object store)
 		// stops similarity detection; exact renames need no blob.
-		r = base
-		exactOnly = true
+		r, exactOnly = fresh(), true
 		if err := readLog(ctx, root, span, true, r.apply); err != nil {
 			return nil, err
 		}
