@@ -3,12 +3,14 @@ package service
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 
 	"wayfind/rank"
 	"wayfind/vcs"
+	"wayfind/wire"
 )
 
 // maxLineCount bounds the file clampLine reads to count its lines.
@@ -80,4 +82,14 @@ func addReason(res *rank.ResolveResult, reason string) {
 			res.Candidates[i].Reasons = append(res.Candidates[i].Reasons, reason)
 		}
 	}
+}
+
+// HistoryLine is what the repository's history did to an old path, in
+// one line: `deleted in 3f2a1c9 (2024-05-01) "remove legacy loader"`.
+func HistoryLine(what string, n *wire.HistoryNote) string {
+	short := n.Commit
+	if len(short) > 7 {
+		short = short[:7]
+	}
+	return fmt.Sprintf("%s in %s (%s) %q", what, short, n.Date, n.Subject)
 }

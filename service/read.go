@@ -53,8 +53,7 @@ func (s *Service) Read(ctx context.Context, p ReadParams) (*wire.Read, error) {
 		return nil, err
 	}
 	if g := res.Gone; g != nil && res.Resolved == nil {
-		n := wire.FromResolve(eng.Index().Roots, res).Gone
-		return nil, unreadable("%s was deleted in %.7s (%s) %q", g.Path, n.Commit, n.Date, n.Subject)
+		return nil, unreadable("%s was %s", g.Path, HistoryLine("deleted", wire.HistoryNoteOf(g.Path, g.Fate)))
 	}
 	if res.Resolved == nil {
 		var cands []string

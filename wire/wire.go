@@ -81,7 +81,8 @@ type HistoryNote struct {
 	LastPath string `json:"lastPath,omitempty"`
 }
 
-func historyNote(old string, f vcs.Fate) *HistoryNote {
+// HistoryNoteOf is the note of an old path's fate.
+func HistoryNoteOf(old string, f vcs.Fate) *HistoryNote {
 	n := &HistoryNote{Path: old, Commit: f.Commit.Hash, Subject: f.Commit.Subject,
 		Date: time.Unix(f.Commit.Time, 0).UTC().Format("2006-01-02")}
 	if f.Deleted && f.LastPath != old {
@@ -138,10 +139,10 @@ func FromResolve(roots []string, res *rank.ResolveResult) Resolve {
 		out.Resolved = &r
 	}
 	if m := res.Moved; m != nil {
-		out.Moved = historyNote(m.From, m.Fate)
+		out.Moved = HistoryNoteOf(m.From, m.Fate)
 	}
 	if g := res.Gone; g != nil {
-		out.Gone = historyNote(g.Path, g.Fate)
+		out.Gone = HistoryNoteOf(g.Path, g.Fate)
 	}
 	return out
 }

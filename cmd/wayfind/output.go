@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"wayfind/rank"
+	"wayfind/service"
 	"wayfind/symbols"
 	"wayfind/wire"
 	"wayfind/workspace"
@@ -176,7 +177,7 @@ func (o *output) resolve(opts options, out wire.Resolve, total int) int {
 			}
 			fmt.Fprintf(o.stdout, "%s  (%.2f, %s)\n", loc, out.Resolved.Score, strings.Join(out.Resolved.Reasons, ", "))
 			if m := out.Moved; m != nil {
-				fmt.Fprintf(o.stdout, "    was %s: %s\n", m.Path, historyLine("moved", m))
+				fmt.Fprintf(o.stdout, "    was %s: %s\n", m.Path, service.HistoryLine("moved", m))
 			}
 			if len(out.Candidates) > 1 {
 				fmt.Fprintln(o.stdout, "other candidates:")
@@ -189,10 +190,10 @@ func (o *output) resolve(opts options, out wire.Resolve, total int) int {
 		if g := out.Gone; g != nil {
 			// The answer: the file is gone, and when.
 			if o.quiet {
-				fmt.Fprintln(o.stdout, historyLine("deleted", g))
+				fmt.Fprintln(o.stdout, service.HistoryLine("deleted", g))
 				break
 			}
-			fmt.Fprintf(o.stdout, "%s: %s\n", g.Path, historyLine("deleted", g))
+			fmt.Fprintf(o.stdout, "%s: %s\n", g.Path, service.HistoryLine("deleted", g))
 			if g.LastPath != "" {
 				fmt.Fprintf(o.stdout, "    (as %s)\n", g.LastPath)
 			}
@@ -220,16 +221,6 @@ func (o *output) resolve(opts options, out wire.Resolve, total int) int {
 		return exitNothing
 	}
 	return exitFound
-}
-
-// historyLine is one line of what the repository's history says:
-// `deleted in 3f2a1c9 (2024-05-01) "remove legacy loader"`.
-func historyLine(what string, n *wire.HistoryNote) string {
-	short := n.Commit
-	if len(short) > 7 {
-		short = short[:7]
-	}
-	return fmt.Sprintf("%s in %s (%s) %q", what, short, n.Date, n.Subject)
 }
 
 // symbolMatch is one symbols result: LSP's SymbolInformation with the
