@@ -9,7 +9,6 @@ import (
 
 	"wayfind/rank"
 	"wayfind/vcs"
-	"wayfind/workspace"
 )
 
 // repoPass keeps each root's repository record (vcs.Record) and the
@@ -79,7 +78,7 @@ func (s *Session) repoSync(ctx context.Context) {
 	list := make([]*vcs.Record, len(roots))
 	changed := !slices.Equal(built, roots)
 	for i, r := range roots {
-		rec, err := vcs.Sync(ctx, workspace.CacheDirOf(s.opts.Symbols.CacheDir, s.opts.Logf), r, prev[r], s.opts.Logf)
+		rec, err := vcs.Sync(ctx, s.cacheDir, r, prev[r], s.opts.Logf)
 		switch {
 		case ctx.Err() != nil:
 			return

@@ -86,6 +86,9 @@ type Session struct {
 	swapped chan struct{} // closed and replaced whenever snap changes
 	closed  bool
 	hist    *history.Store // where the user has been, per root (persisted)
+	// cacheDir is where the roots' caches live (workspace.CacheDirOf,
+	// decided once: "-" when there is none).
+	cacheDir string
 
 	model atomic.Pointer[modelState]
 	files filePass
@@ -114,7 +117,8 @@ func New(opts Options) *Session {
 		opts.Logf = func(string, ...any) {}
 	}
 	s := &Session{opts: opts, swapped: make(chan struct{}), stop: make(chan struct{})}
-	s.hist = history.New(history.Options{CacheDir: workspace.CacheDirOf(opts.Symbols.CacheDir, opts.Logf),
+	s.cacheDir = workspace.CacheDirOf(opts.Symbols.CacheDir, opts.Logf)
+	s.hist = history.New(history.Options{CacheDir: s.cacheDir,
 		Limit: opts.HistorySize, Logf: opts.Logf, Now: opts.Now})
 	s.files.kick = make(chan struct{}, 1)
 	s.repo.kick = make(chan struct{}, 1)
@@ -130,7 +134,7 @@ func New(opts Options) *Session {
 	background := runtime.NumCPU()
 	if !opts.NoContent {
 		s.bg.cx = &content.Indexer{Workers: background, Pace: s.pace, Logf: opts.Logf,
-			CacheDir: workspace.CacheDirOf(opts.Symbols.CacheDir, opts.Logf)}
+			CacheDir: s.cacheDir}
 	}
 	if !opts.NoSymbols || !opts.NoContent {
 		so := opts.Symbols
