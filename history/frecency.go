@@ -36,6 +36,11 @@ const (
 	// the tree the new area leads within a handful of visits — even over
 	// twice as many visits to the old one half an hour before.
 	workingSetWeight = 9
+	// currentWithin: how long the last file a person went to stands for
+	// where they are (Store.Current) — a working set's step and a half;
+	// past it, they may have left the editor, and the history's weights
+	// say more than one old focus.
+	currentWithin = workingSetHalfLife * 3 / 2
 )
 
 // Reason says how a visit came about; it sets what the visit counts.

@@ -76,12 +76,15 @@ func (v Visit) Path() string { return filepath.Join(v.Root, filepath.FromSlash(v
 type Store struct {
 	opts Options
 
-	mu      sync.Mutex
-	roots   map[string]*rootLog
-	timer   *time.Timer
-	closed  bool
-	top     []Visit // the ranked list, best first (Frecent)
-	topAt   int64   // when top was computed, UnixNano; 0: compute again
+	mu     sync.Mutex
+	roots  map[string]*rootLog
+	timer  *time.Timer
+	closed bool
+	top    []Visit // the ranked list, best first (Frecent)
+	// current is the last file a person (not an agent) opened or switched
+	// to, in this process: where they are (Current).
+	current Visit
+	topAt   int64 // when top was computed, UnixNano; 0: compute again
 	flushMu sync.Mutex
 }
 
@@ -156,7 +159,11 @@ func (s *Store) Visit(root, rel string, why Reason) {
 	l.entries[rel] = e
 	l.pending[rel] = l.pending[rel].add(now, amount)
 	delete(l.gone, rel)
-	s.updateTop(Visit{Root: root, Rel: rel, Weight: e.weight(now), Last: time.Unix(0, e.last)}, now)
+	v := Visit{Root: root, Rel: rel, Weight: e.weight(now), Last: time.Unix(0, e.last)}
+	s.updateTop(v, now)
+	if why != Agent {
+		s.current = v
+	}
 	if l.file != "" {
 		s.scheduleFlush()
 	}
@@ -241,6 +248,28 @@ func modTime(file string) time.Time {
 		return time.Time{}
 	}
 	return st.ModTime()
+}
+
+// Current is the file a person last opened or switched to, if that was
+// within the working set's time (currentWithin) and the file is still
+// remembered: where they are, for a request that does not say (a plain
+// LSP client reports focus but sends no current file). An agent's reads
+// are not where a person is.
+func (s *Store) Current() (Visit, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v := s.current
+	if v.Rel == "" || s.opts.Now().Sub(v.Last) > currentWithin {
+		return Visit{}, false
+	}
+	l, ok := s.roots[v.Root]
+	if !ok {
+		return Visit{}, false
+	}
+	if _, ok := l.entries[v.Rel]; !ok {
+		return Visit{}, false
+	}
+	return v, true
 }
 
 // Recent returns up to n remembered files, most recently visited first.

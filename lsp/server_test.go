@@ -63,10 +63,11 @@ func TestCustomMethods(t *testing.T) {
 		t.Fatalf("alternate %+v", alt)
 	}
 
-	// Two client.go files: the one near the visited file wins a bare name.
+	// Two client.go files: the one near the visited file comes first (and
+	// is not resolved: nearness alone never reaches the confidence).
 	c.notify("find/visited", map[string]any{"uri": fileURI(filepath.Join(dir, "pkg/api/other.go"))})
 	c.ok("find/resolvePath", map[string]any{"path": "client.go"}, &res)
-	if res.Resolved == nil || res.Resolved.Path != "pkg/api/client.go" {
+	if res.Resolved != nil || len(res.Candidates) == 0 || res.Candidates[0].Path != "pkg/api/client.go" {
 		t.Fatalf("history from find/visited not used: %+v", res)
 	}
 	// An explicit empty history means none: then the name is a tie.

@@ -87,10 +87,13 @@ type resolveAnswer struct {
 	// looking).
 	Moved *wire.HistoryNote `json:"moved,omitempty"`
 	Gone  *wire.HistoryNote `json:"gone,omitempty"`
+	// Confidence: how often an answer like this one is the file meant
+	// (resolved is null below 0.9: others is then the best order).
+	Confidence float64 `json:"confidence"`
 }
 
 func resolveOf(roots []string, r wire.Resolve) resolveAnswer {
-	out := resolveAnswer{rooted: rootedOf(roots), Exact: r.Exact, Moved: r.Moved, Gone: r.Gone}
+	out := resolveAnswer{rooted: rootedOf(roots), Exact: r.Exact, Moved: r.Moved, Gone: r.Gone, Confidence: r.Confidence}
 	hit := func(c wire.Candidate) fileHit {
 		return fileHit{Path: c.Path, Score: c.Score, Why: strings.Join(c.Reasons, ","), place: placeOf(c.Range), Root: rootIndex(roots, c.URI)}
 	}

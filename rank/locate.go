@@ -490,7 +490,7 @@ func (l *locator) movedFile(ctx context.Context, term string) error {
 		return nil // no path: nothing for the history to say
 	}
 	if strings.Contains(term, "/") {
-		if _, ok := l.e.exact(q, 0, "", false, false); ok {
+		if _, ok := l.e.exact(q, 0, "", false); ok {
 			return nil // a file of today has the path
 		}
 	} else if len(l.e.byBase[strings.ToLower(term)]) > 0 {

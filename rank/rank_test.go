@@ -49,8 +49,12 @@ func TestResolveCategories(t *testing.T) {
 		from     string
 		history  []string
 		want     string // "" means resolved must be null
-		exact    bool
-		line     int
+		// first: when nothing is resolved, the first candidate; basis:
+		// why it is first (when set).
+		first string
+		basis Basis
+		exact bool
+		line  int
 	}{
 		{category: "exact", path: "src/auth/middleware.py", want: "src/auth/middleware.py", exact: true},
 		{category: "exact ./", path: "./src/auth/login.py", want: "src/auth/login.py", exact: true},
@@ -79,12 +83,14 @@ func TestResolveCategories(t *testing.T) {
 		{category: "moved", path: "old/stuff/replay_service.cpp", want: "src/replay_service.cpp"},
 		{category: "bare unique", path: "static_table.rs", want: "src/hpack/static_table.rs"},
 		{category: "bare ambiguous, no history", path: "client.go", want: ""},
-		{category: "bare ambiguous, history same dir", path: "client.go", history: []string{"services/shipping/server.go"}, want: "services/shipping/client.go"},
-		{category: "bare name beside from is exact", path: "client.go", from: "src/storage/s3/other.go", want: "src/storage/s3/client.go", exact: true},
-		{category: "bare ambiguous, from same package", path: "client.go", from: "src/storage/s3/sub/other.go", want: "src/storage/s3/client.go"},
-		{category: "bare name at root, no history", path: "CHANGELOG.md", want: "CHANGELOG.md", exact: true},
-		{category: "bare name at root, history beside a copy", path: "CHANGELOG.md", history: []string{"packages/beta/src/index.ts", "packages/beta/README.md"}, want: "packages/beta/CHANGELOG.md"},
-		{category: "history most recent wins", path: "server.go", history: []string{"services/payment/client.go", "services/shipping/client.go"}, want: "services/shipping/server.go"},
+		{category: "bare ambiguous, history same dir: ordered, not decided", path: "client.go", history: []string{"services/shipping/server.go"}, first: "services/shipping/client.go", basis: BasisNearer},
+		{category: "bare name beside from comes first", path: "client.go", from: "src/storage/s3/other.go", first: "src/storage/s3/client.go", basis: BasisNearer, exact: true},
+		{category: "relative name beside from is exact", path: "./client.go", from: "src/storage/s3/other.go", want: "src/storage/s3/client.go", basis: BasisExact, exact: true},
+		{category: "bare ambiguous, from same package", path: "client.go", from: "src/storage/s3/sub/other.go", first: "src/storage/s3/client.go", basis: BasisNearer},
+		{category: "bare name at root, no history", path: "CHANGELOG.md", first: "CHANGELOG.md", basis: BasisSharedName, exact: true},
+		{category: "bare name at root, no other copy", path: "go.mod", want: "go.mod", basis: BasisExact, exact: true},
+		{category: "bare name at root, history beside a copy", path: "CHANGELOG.md", history: []string{"packages/beta/src/index.ts", "packages/beta/README.md"}, first: "packages/beta/CHANGELOG.md", basis: BasisNearer, exact: true},
+		{category: "history most recent comes first", path: "server.go", history: []string{"services/payment/client.go", "services/shipping/client.go"}, first: "services/shipping/server.go"},
 		{category: "line suffix colon", path: "src/api/client.go:42", want: "src/api/client.go", exact: true, line: 42},
 		{category: "line suffix colon col", path: "src/api/client.go:42:7", want: "src/api/client.go", exact: true, line: 42},
 		{category: "line suffix #L", path: "src/auth/login.py#L12", want: "src/auth/login.py", exact: true, line: 12},
@@ -99,6 +105,15 @@ func TestResolveCategories(t *testing.T) {
 			got, res := resolved(t, e, ResolveRequest{Path: c.path, From: c.from, History: Recency(c.history)})
 			if got != c.want {
 				t.Fatalf("resolved %q, want %q; candidates %+v", got, c.want, res.Candidates)
+			}
+			if c.first != "" && (len(res.Candidates) == 0 || res.Candidates[0].Path != c.first) {
+				t.Errorf("first candidate %+v, want %q", res.Candidates, c.first)
+			}
+			if c.basis != "" && res.Basis != c.basis {
+				t.Errorf("basis %s, want %s", res.Basis, c.basis)
+			}
+			if (res.Resolved != nil) != (res.Confidence >= ResolvedConfidence) {
+				t.Errorf("resolved %v at confidence %.2f", res.Resolved != nil, res.Confidence)
 			}
 			if res.Exact != c.exact {
 				t.Errorf("exact = %v, want %v", res.Exact, c.exact)

@@ -16,6 +16,11 @@ type ResolveRequest struct {
 	// From is the referring document: absolute path, file:// URI or
 	// root-relative path. Relative queries resolve against it first.
 	From string
+	// Current is the file the user is in, when the request names no
+	// referring document (the service's stand-in: the file a person last
+	// went to). It counts for nearness as From does; no path is read
+	// relative to it.
+	Current string
 	// History is where the user has been (affinity.go), its files in the
 	// same forms as From.
 	History []Visit
@@ -31,7 +36,10 @@ type Candidate struct {
 	Reasons []string `json:"reasons"`
 
 	lexical, prox float64
-	ev            evidence
+	// co: how much of where the user works it was committed together
+	// with (affinity.coChange).
+	co float64
+	ev evidence
 }
 
 // evidence is what a reading of a path rests on, typed, for the rules
@@ -64,6 +72,12 @@ type ResolveResult struct {
 	// names (Resolved is then nil).
 	Moved *Moved
 	Gone  *Gone
+	// Basis is the rule that put the first candidate first, and
+	// Confidence how often an answer on that basis is the file meant
+	// (confidence.go); Resolved is set only at ResolvedConfidence or above.
+	Basis      Basis
+	Confidence float64
+	nearness   nearness
 }
 
 // DefaultLimit is the number of candidates or matches when the caller names none.
@@ -82,17 +96,25 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	// The query's path as it should be read: against the referring document
 	// when it says so (or when it exists there), else from a root.
 	qpath := q.Path
-	if fromOK && (q.Up > 0 || strings.HasPrefix(strings.TrimSpace(req.Path), ".")) {
+	relative := q.Up > 0 || strings.HasPrefix(strings.TrimSpace(req.Path), ".")
+	if fromOK && relative {
 		qpath = joinUp(parentDir(fromRel), q.Up, q.Path)
 	}
-	aff := e.newAffinity(req.From, req.History)
-	if id, ok := e.exact(q, fromRoot, fromRel, fromOK, e.besideReference(q, aff.references())); ok {
+	near := req.From
+	if near == "" {
+		near = req.Current
+	}
+	aff := e.newAffinity(near, req.History)
+	id, exact := e.exact(q, fromRoot, fromRel, fromOK)
+	if exact && !e.sharedName(q, relative) {
 		c := e.candidate(id, 1, []string{"exact"})
 		res.Exact = true
 		res.Resolved = &c
 		res.Candidates = []Candidate{c}
-		return res, nil
+		res.Basis = BasisExact
+		return res.settle(), nil
 	}
+	res.Exact = exact
 
 	rq := newResolveQuery(qpath)
 	rq.absolute = q.Absolute
@@ -119,31 +141,37 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	if err != nil {
 		return nil, err
 	}
-	if out, settled := e.applyStale(res, st, scored); settled {
+	if out, settled := e.applyStale(res, st, scored, len(rq.dirs) == 0); settled {
 		// The repository's history spoke: its answer, or a tie with it.
 		scored = out
+		res.Basis = BasisTie
+		if res.Resolved != nil || res.Gone != nil {
+			res.Basis = BasisHistory
+		}
 	} else if ci := contradiction(rq, scored); ci > 0 {
 		// Two readings point at different files: where the user has been
 		// may settle it; otherwise it is a tie to report, the two first.
 		other := scored[ci]
 		copy(scored[2:ci+1], scored[1:ci])
 		scored[1] = other
-		switch top := scored[0]; {
-		case clearlyNearer(other.prox, top.prox):
-			scored[0], scored[1] = other, top
-			res.Resolved = &scored[0]
-		case clearlyNearer(top.prox, other.prox):
-			res.Resolved = &scored[0]
+		res.Basis = BasisTie
+		if clearlyNearer(other.prox, scored[0].prox) {
+			scored[0], scored[1] = other, scored[0]
 		}
-		if res.Resolved != nil {
-			r := *res.Resolved
-			res.Resolved = &r
+		if clearlyNearer(scored[0].prox, scored[1].prox) {
+			res.Basis, res.nearness = BasisNearer, nearnessOf(&scored[0], &scored[1])
 		}
-	} else if len(scored) > 0 && confident(nearestFirst(scored)) && standsAlone(&scored[0]) {
-		top := scored[0]
-		res.Resolved = &top
-	} else {
-		// Not confident: the model may order the close candidates.
+	} else if len(scored) > 0 {
+		res.Basis, res.nearness = lead(nearestFirst(scored))
+		if res.Basis == BasisLexical && !standsAlone(&scored[0]) {
+			res.Basis = BasisUnsupported
+		}
+		if res.Basis == BasisTie && exact && scored[0].File == id {
+			res.Basis = BasisSharedName
+		}
+	}
+	if res.Basis == BasisTie {
+		// Nothing decided: the model may order the close candidates.
 		res.Rerank = e.rerankBand(ctx, qpath, len(scored),
 			func(i int) float64 { return scored[i].Score },
 			func(i int, s float64) { scored[i].Score = s },
@@ -159,6 +187,10 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 				copy(scored, band)
 			})
 	}
+	if res.Resolved == nil && res.Gone == nil && res.Basis != BasisTie && len(scored) > 0 {
+		top := scored[0]
+		res.Resolved = &top
+	}
 	if len(scored) > limit {
 		scored = scored[:limit]
 	}
@@ -169,7 +201,7 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 		res.Resolved.Score = scored[0].Score
 	}
 	res.Candidates = scored
-	return res, nil
+	return res.settle(), nil
 }
 
 // resolveQuery is a path query's parts as resolve compares them.
@@ -318,6 +350,7 @@ func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits ma
 	}
 	c := e.candidate(id, lex+proxWeight*prox, compact(reasons))
 	c.lexical, c.prox = lex, prox
+	c.co = aff.coChange(e, id)
 	c.ev = ev
 	return c, true
 }
@@ -468,22 +501,35 @@ func nearestFirst(sorted []Candidate) []Candidate {
 	return sorted
 }
 
-// confident decides whether the best of the sorted candidates is clearly
-// the answer (see score.go).
-func confident(sorted []Candidate) bool {
+// lead says why the best of the sorted candidates is first (see
+// score.go): a lexical lead of ResolveMargin, a lexical tie broken by
+// being clearly nearer where the user works, or nothing (a tie, or a
+// reading too poor to be meant).
+func lead(sorted []Candidate) (Basis, nearness) {
 	top := sorted[0]
 	if top.lexical < ResolveMin {
-		return false
+		return BasisTie, nearness{}
 	}
 	if len(sorted) == 1 {
-		return true
+		return BasisLexical, nearness{}
 	}
 	next := sorted[1]
 	gapLex := top.lexical - next.lexical
 	if gapLex >= ResolveMargin {
-		return true
+		return BasisLexical, nearness{}
 	}
-	return gapLex > -ResolveMargin && clearlyNearer(top.prox, next.prox)
+	if gapLex > -ResolveMargin && clearlyNearer(top.prox, next.prox) {
+		return BasisNearer, nearnessOf(&top, &next)
+	}
+	return BasisTie, nearness{}
+}
+
+// confident: the best of the sorted candidates is first for a reason,
+// lexical or proximity — what a competing reading (the history's) must
+// be measured against.
+func confident(sorted []Candidate) bool {
+	b, _ := lead(sorted)
+	return b != BasisTie
 }
 
 // ranksBefore is the one result order of both requests: score, then the
@@ -519,29 +565,26 @@ func (e *Engine) candidate(id int32, score float64, reasons []string) Candidate 
 	return Candidate{File: id, Root: int(f.root), Path: f.path, Score: score, Reasons: reasons}
 }
 
-// besideReference reports whether a bare name exists in the directory of a
-// visited file other than a root: "CHANGELOG.md" typed while working in
-// packages/parser means that package's, not the root's, so the root file is
-// then no exact answer and proximity decides among the copies.
-func (e *Engine) besideReference(q PathQuery, refs []reference) bool {
-	if strings.Contains(q.Path, "/") || q.Up > 0 || q.Absolute {
+// sharedName reports whether a bare name found at a root (file id) is
+// one other files of the tree share (package.json in a monorepo,
+// CHANGELOG.md beside every package): as a path it names the root's
+// file; as a name, asked by someone working in a package, it as often
+// means theirs. The copies are then weighed like any others, the root's
+// first among equals (the shortest path). So is a copy beside the
+// referring document: in real sessions it was the one meant 70% of the
+// time (docs/BENCHMARKS.md, "Trust") — the nearest, not the certain
+// one. A path written as relative (./x, ../x) is no bare name.
+func (e *Engine) sharedName(q PathQuery, relative bool) bool {
+	if relative || q.Absolute || strings.Contains(q.Path, "/") {
 		return false
 	}
-	for _, r := range refs {
-		if len(r.dirs) == 0 {
-			continue
-		}
-		if _, ok := e.byPath[r.root][strings.Join(r.dirs, "/")+"/"+q.Path]; ok {
-			return true
-		}
-	}
-	return false
+	return len(e.byBase[strings.ToLower(q.Path)]) > 1
 }
 
 // exact finds the file the query names as given: an absolute path inside a
 // root, a path relative to the referring document, or one relative to a
-// root (unless notFromRoot).
-func (e *Engine) exact(q PathQuery, fromRoot int, fromRel string, fromOK, notFromRoot bool) (int32, bool) {
+// root.
+func (e *Engine) exact(q PathQuery, fromRoot int, fromRel string, fromOK bool) (int32, bool) {
 	if q.Absolute {
 		abs := localPath(q)
 		if abs == "" {
@@ -559,7 +602,7 @@ func (e *Engine) exact(q PathQuery, fromRoot int, fromRel string, fromOK, notFro
 			return id, true
 		}
 	}
-	if q.Up == 0 && !notFromRoot {
+	if q.Up == 0 {
 		for r := range e.byPath {
 			if id, ok := e.byPath[r][q.Path]; ok {
 				return id, true

@@ -238,13 +238,20 @@ func (e *Engine) staleCandidate(st *staleReading) Candidate {
 // applyStale lets the history's reading speak in res over today's sorted
 // candidates. It returns the candidates in their new order, and whether
 // the answer is settled (nothing else may resolve it).
-func (e *Engine) applyStale(res *ResolveResult, st *staleReading, scored []Candidate) ([]Candidate, bool) {
+func (e *Engine) applyStale(res *ResolveResult, st *staleReading, scored []Candidate, bare bool) ([]Candidate, bool) {
 	if st == nil {
 		return scored, false
 	}
 	best := 0.0
 	if len(scored) > 0 {
 		best = scored[0].lexical
+	}
+	if bare && !st.exact && st.lexical < best+staleLead {
+		// A bare name that today's files read as well as an old path is
+		// a name they share, not a stale path: an old copy of lib.rs
+		// says nothing of which lib.rs is meant (in real sessions the
+		// history's answer for such names was wrong 60% of the time).
+		return scored, false
 	}
 	v := judgeStale(st, best, len(scored) > 0 && confident(scored) && standsAlone(&scored[0]))
 	if v == staleIgnored {

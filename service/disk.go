@@ -164,7 +164,7 @@ func resolveAmong(ctx context.Context, roots []string, dirs []workspace.File, pa
 		return wire.Resolve{}, false, cut
 	}
 	if cut {
-		res.Resolved = nil // clear only among what was listed: the rest may hold better
+		res.Withhold() // clear only among what was listed: the rest may hold better
 	}
 	clampLine(sub, res)
 	out = wire.FromResolve(roots, res)

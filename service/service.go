@@ -39,6 +39,9 @@ type Workspace interface {
 	// recent first; Visit adds one (an absolute path).
 	Frecent(n int) []history.Visit
 	Recent(n int) []history.Visit
+	// Current is the file a person last went to, while it still says
+	// where they are (history.Store.Current).
+	Current() (history.Visit, bool)
 	Visit(file string, why history.Reason)
 	Status() session.Status
 	Reindex(ctx context.Context) (session.Status, error)
@@ -92,6 +95,12 @@ type ResolveParams struct {
 	Record history.Reason
 
 	weighed []rank.Visit // the history the engine weighed (resolve)
+	current string       // the file a person last went to, when p names no From
+}
+
+// request is the engine's form of p, with the history it weighs.
+func (p *ResolveParams) request() rank.ResolveRequest {
+	return rank.ResolveRequest{Path: p.Path, From: p.From, Current: p.current, History: p.weighed, Limit: p.Limit}
 }
 
 // Resolve turns a wrong, stale or mistyped path into the file it meant.
@@ -106,7 +115,7 @@ func (s *Service) Resolve(ctx context.Context, p ResolveParams) (wire.Resolve, i
 			return out, len(out.Candidates), nil
 		}
 		if doubt {
-			res.Resolved = nil
+			res.Withhold()
 		}
 	}
 	followLine(ctx, eng, res)
@@ -129,7 +138,10 @@ func (s *Service) resolve(ctx context.Context, p *ResolveParams) (*rank.Engine, 
 		return nil, nil, err
 	}
 	p.weighed = s.history(p.History)
-	res, err := eng.Resolve(ctx, rank.ResolveRequest{Path: p.Path, From: p.From, History: p.weighed, Limit: p.Limit})
+	if p.From == "" && p.History == nil {
+		p.current = s.current()
+	}
+	res, err := eng.Resolve(ctx, p.request())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -142,7 +154,7 @@ func (s *Service) resolve(ctx context.Context, p *ResolveParams) (*rank.Engine, 
 		if s.ws.WaitHistory(ctx, historyWait) {
 			return s.resolveOnce(ctx, p)
 		}
-		res.Resolved = nil
+		res.Withhold()
 		for i := range res.Candidates {
 			res.Candidates[i].Reasons = append(res.Candidates[i].Reasons, "history:pending")
 		}
@@ -162,7 +174,7 @@ func (s *Service) resolveOnce(ctx context.Context, p *ResolveParams) (*rank.Engi
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := eng.Resolve(ctx, rank.ResolveRequest{Path: p.Path, From: p.From, History: p.weighed, Limit: p.Limit})
+	res, err := eng.Resolve(ctx, p.request())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -177,6 +189,15 @@ func (s *Service) history(own []string) []rank.Visit {
 		return s.visits()
 	}
 	return rank.Recency(own)
+}
+
+// current is the file a person last went to, standing for the current
+// file of a request that names none ("" when it says nothing any more).
+func (s *Service) current() string {
+	if v, ok := s.ws.Current(); ok {
+		return v.Path()
+	}
+	return ""
 }
 
 // visits is the workspace's history as the engine weighs it.
@@ -229,6 +250,9 @@ func (s *Service) Find(ctx context.Context, p FindParams) (wire.Files, int, erro
 		}
 	} else {
 		req.History = s.visits()
+		if req.Current == "" {
+			req.Current = s.current()
+		}
 	}
 	res, err := eng.Find(ctx, req)
 	if err != nil {
@@ -262,8 +286,12 @@ func (s *Service) Locate(ctx context.Context, p LocateParams) (wire.Locate, int,
 	if err != nil {
 		return wire.Locate{}, 0, err
 	}
+	current := p.Current
+	if current == "" {
+		current = s.current()
+	}
 	res, err := eng.Locate(ctx, rank.LocateRequest{Query: p.Query, Limit: p.Limit, MinConfidence: p.MinConfidence,
-		Current: p.Current, History: s.visits()})
+		Current: current, History: s.visits()})
 	if err != nil {
 		return wire.Locate{}, 0, err
 	}

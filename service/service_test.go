@@ -48,6 +48,9 @@ func (w *fakeWorkspace) Frecent(n int) []history.Visit {
 	return out[:min(n, len(out))]
 }
 func (w *fakeWorkspace) Recent(n int) []history.Visit { return w.Frecent(n) }
+func (w *fakeWorkspace) Current() (history.Visit, bool) {
+	return history.Visit{}, false
+}
 func (w *fakeWorkspace) Visit(f string, why history.Reason) {
 	w.visited = append(w.visited, f)
 	w.reasons = append(w.reasons, why)
@@ -94,9 +97,9 @@ func TestHistoryRule(t *testing.T) {
 	ws, _ := workspaceOf(t)
 	ws.history = []string{"b/server.go"}
 	svc, ctx := New(ws), context.Background()
-	// nil: the workspace's history decides the ambiguous name
-	if res, _, err := svc.Resolve(ctx, ResolveParams{Path: "client.go"}); err != nil || res.Resolved == nil || res.Resolved.Path != "b/client.go" {
-		t.Errorf("with the workspace's history: %+v %v", res.Resolved, err)
+	// nil: the workspace's history orders the ambiguous name's copies
+	if res, _, err := svc.Resolve(ctx, ResolveParams{Path: "client.go"}); err != nil || res.Resolved != nil || res.Candidates[0].Path != "b/client.go" {
+		t.Errorf("with the workspace's history: %+v %+v %v", res.Resolved, res.Candidates, err)
 	}
 	// []: no history, so nothing decides it
 	if res, _, err := svc.Resolve(ctx, ResolveParams{Path: "client.go", History: []string{}}); err != nil || res.Resolved != nil {

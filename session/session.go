@@ -376,3 +376,7 @@ func (s *Session) Close() {
 	s.wg.Wait()
 	s.hist.Close() // what is pending reaches the disk
 }
+
+// Current is the file a person last went to, while it says where they
+// are (history.Store.Current).
+func (s *Session) Current() (history.Visit, bool) { return s.hist.Current() }

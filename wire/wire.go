@@ -67,6 +67,12 @@ type Resolve struct {
 	// the path names, with no successor; nothing is resolved.
 	Moved *HistoryNote `json:"moved,omitempty"`
 	Gone  *HistoryNote `json:"gone,omitempty"`
+	// Confidence (an extension): how often an answer given on this basis
+	// is the file meant, measured on real work; resolved is set only at
+	// rank.ResolvedConfidence or above. Basis: the rule that put the first
+	// candidate first (rank/confidence.go).
+	Confidence float64 `json:"confidence"`
+	Basis      string  `json:"basis,omitempty"`
 }
 
 // HistoryNote is what the repository's history says of an old path: the
@@ -130,7 +136,7 @@ func FromFind(roots []string, res *rank.FindResult) Files {
 // FromResolve converts the engine's resolve result; the range is there when
 // the query carried a line.
 func FromResolve(roots []string, res *rank.ResolveResult) Resolve {
-	out := Resolve{Exact: res.Exact, Candidates: []Candidate{}}
+	out := Resolve{Exact: res.Exact, Candidates: []Candidate{}, Confidence: res.Confidence, Basis: string(res.Basis)}
 	for _, c := range res.Candidates {
 		out.Candidates = append(out.Candidates, candidate(roots, c, res))
 	}

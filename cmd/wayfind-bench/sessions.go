@@ -14,6 +14,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -21,8 +22,12 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"time"
 
+	"wayfind/history"
 	"wayfind/rank"
+	"wayfind/service"
+	"wayfind/vcs"
 	"wayfind/workspace"
 )
 
@@ -41,6 +46,8 @@ func sessionsBench(repos []string, window int, verbose bool) {
 	fmt.Println("| repository | base commit | sessions | questions | left out: the commit edits several files of the name |")
 	fmt.Println("|---|---|---:|---:|---:|")
 	per := map[string][]tally{}
+	trust := newReliability()
+	trust.verbose = verbose
 	var names []string
 	for _, spec := range repos {
 		name, dir, _ := strings.Cut(spec, "=")
@@ -61,7 +68,13 @@ func sessionsBench(repos []string, window int, verbose bool) {
 			inTree[p] = true
 			byBase[path.Base(p)] = append(byBase[path.Base(p)], p)
 		}
-		eng := rank.New(&workspace.Index{Roots: []string{"/" + name}, Files: files})
+		root := "/" + name
+		eng := rank.New(&workspace.Index{Roots: []string{root}, Files: files})
+		if rec, err := vcs.BuildAt(context.Background(), dir, base, nil); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: no history record: %v\n", name, err)
+		} else {
+			eng = eng.WithRepoHistory(rank.NewRepoHistory([]string{root}, []*vcs.Record{rec}))
+		}
 		ts := make([]tally, len(modes))
 		questions, twoRight := 0, 0
 		recent := map[string][][]string{} // author → their commits' files, oldest first
@@ -99,14 +112,20 @@ func sessionsBench(repos []string, window int, verbose bool) {
 				}
 				questions++
 				q := path.Base(f)
+				st := visitStore(root, visits)
 				for m := range modes {
 					var hist []rank.Visit
-					current := ""
+					current, near := "", ""
 					switch m {
 					case 1:
-						hist = rank.Recency(visits)
+						// As the server asks when a client reports focus but
+						// sends no current file: the last focus stands for it.
+						hist = service.EngineVisits(st.Frecent(rank.MaxVisits))
+						if v, ok := st.Current(); ok {
+							near = v.Path()
+						}
 					case 2:
-						hist, current = rank.Recency(visits), last
+						hist, current = service.EngineVisits(st.Frecent(rank.MaxVisits)), root+"/"+last
 					}
 					t := &ts[m]
 					t.n++
@@ -119,11 +138,14 @@ func sessionsBench(repos []string, window int, verbose bool) {
 					if hist == nil {
 						hist = []rank.Visit{}
 					}
-					fr, err := eng.Find(ctx, rank.FindRequest{Query: q, Limit: 5, History: hist, Current: current})
+					fr, err := eng.Find(ctx, rank.FindRequest{Query: q, Limit: 5, History: hist, Current: cmp.Or(current, near)})
 					if err == nil && len(fr.Matches) > 0 && fr.Matches[0].Path == f {
 						t.findTop1++
 					}
-					rr, err := eng.Resolve(ctx, rank.ResolveRequest{Path: q, From: current, History: hist, Limit: 5})
+					rr, err := eng.Resolve(ctx, rank.ResolveRequest{Path: q, From: current, Current: near, History: hist, Limit: 5})
+					if err == nil {
+						trust.add(fmt.Sprintf("sessions, %s", modes[m]), rr, f)
+					}
 					if err == nil && rr.Resolved != nil {
 						if rr.Resolved.Path == f {
 							t.right++
@@ -163,6 +185,21 @@ func sessionsBench(repos []string, window int, verbose bool) {
 		row(n, per[n])
 	}
 	row("**all**", total)
+	fmt.Println()
+	trust.print()
+}
+
+// visitStore is a navigation history holding visits as a client reports
+// them (find/visited, focus), a few seconds apart, most recent last.
+func visitStore(root string, visits []string) *history.Store {
+	now := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
+	st := history.New(history.Options{CacheDir: "-", Now: func() time.Time { return now }})
+	st.SetRoots([]string{root})
+	for _, v := range visits {
+		st.Visit(root, v, history.Focus)
+		now = now.Add(5 * time.Second)
+	}
+	return st
 }
 
 // nearestTo is the copy sharing the most leading directories with the

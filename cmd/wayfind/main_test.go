@@ -141,14 +141,14 @@ func TestResolveEnvelope(t *testing.T) {
 	if r.code != 100 || !strings.Contains(r.stdout, `"resolved":null`) || !strings.Contains(r.stdout, "lib/client.go") {
 		t.Fatalf("ambiguous: exit %d %s", r.code, r.stdout)
 	}
-	// History decides it.
+	// History orders it; nearness alone decides nothing (rank/confidence.go).
 	r = wayfind(t, "resolve", "client.go", "--root", root, "--history", filepath.Join(root, "src/api/x.go"))
-	if r.code != 0 || !strings.Contains(r.stdout, `"path":"src/api/client.go"`) {
+	if r.code != 100 || !strings.Contains(r.stdout, `"resolved":null,"candidates":[{"uri":"file://`+filepath.ToSlash(root)+`/src/api/client.go"`) {
 		t.Fatalf("history: exit %d %s", r.code, r.stdout)
 	}
-	// --from decides it too.
-	r = wayfind(t, "resolve", "client.go", "--root", root, "--from", "lib/other/y.go", "--format", "text", "--quiet")
-	if r.code != 0 || strings.TrimSpace(r.stdout) != "lib/client.go" {
+	// --from orders it too.
+	r = wayfind(t, "resolve", "client.go", "--root", root, "--from", "lib/other/y.go")
+	if r.code != 100 || !strings.Contains(r.stdout, `"resolved":null,"candidates":[{"uri":"file://`+filepath.ToSlash(root)+`/lib/client.go"`) {
 		t.Fatalf("from: exit %d %q", r.code, r.stdout)
 	}
 }

@@ -61,6 +61,10 @@ func (w oneShot) Visit(string, history.Reason)                       {}
 func (w oneShot) Frecent(n int) []history.Visit { return w.hist.Frecent(n) }
 func (w oneShot) Recent(n int) []history.Visit  { return w.hist.Recent(n) }
 
+// Current: a shell command is not in a file; where a person last went
+// is known only to the server they went there in.
+func (oneShot) Current() (history.Visit, bool) { return history.Visit{}, false }
+
 // WaitHistory: the CLI reads the history when it asks (withRepoHistory).
 func (oneShot) WaitHistory(context.Context, time.Duration) bool { return true }
 

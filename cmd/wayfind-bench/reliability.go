@@ -1,0 +1,95 @@
+package main
+
+// Reliability (issue 26): does a resolve answer's confidence mean what it
+// says? Every answer is tallied by its basis and by its confidence's
+// bucket, against whether its first candidate was the file meant; a
+// bucket of confidence p should see a share of at least p right.
+
+import (
+	"fmt"
+	"os"
+	"sort"
+
+	"wayfind/rank"
+)
+
+type trustTally struct{ n, right, resolved, resolvedRight int }
+
+type reliability struct {
+	byBasis  map[string]map[rank.Basis]*trustTally // source → basis
+	byBucket map[string]map[int]*trustTally        // source → confidence bucket (tenths)
+	sources  []string
+	verbose  bool
+}
+
+func newReliability() *reliability {
+	return &reliability{byBasis: map[string]map[rank.Basis]*trustTally{}, byBucket: map[string]map[int]*trustTally{}}
+}
+
+// add tallies one answer: want is the file meant.
+func (r *reliability) add(source string, res *rank.ResolveResult, want string) {
+	if r.byBasis[source] == nil {
+		r.sources = append(r.sources, source)
+		r.byBasis[source] = map[rank.Basis]*trustTally{}
+		r.byBucket[source] = map[int]*trustTally{}
+	}
+	right := len(res.Candidates) > 0 && res.Candidates[0].Path == want && res.Gone == nil
+	for _, t := range []*trustTally{tallyOf(r.byBasis[source], res.Basis), tallyOf(r.byBucket[source], bucket(res.Confidence))} {
+		t.n++
+		if right {
+			t.right++
+		}
+		if res.Resolved != nil {
+			t.resolved++
+			if right {
+				t.resolvedRight++
+			}
+		}
+	}
+	if r.verbose && res.Basis == rank.BasisNearer && len(res.Candidates) > 1 {
+		top, runner, topCo, runnerCo := res.Nearness()
+		fmt.Fprintf(os.Stderr, "NEARER\t%v\t%s\t%.3f\t%.3f\t%s\t%s\t%.3f\t%.3f\n", right, source, top, runner, res.Candidates[0].Path, want, topCo, runnerCo)
+	}
+}
+
+func tallyOf[K comparable](m map[K]*trustTally, k K) *trustTally {
+	t := m[k]
+	if t == nil {
+		t = &trustTally{}
+		m[k] = t
+	}
+	return t
+}
+
+// bucket is a confidence's tenth, 0–9 (1.0 falls in 9).
+func bucket(c float64) int { return min(int(c*10), 9) }
+
+func (r *reliability) print() {
+	fmt.Println("| answers | basis | answers | first candidate right | resolved | resolved right |")
+	fmt.Println("|---|---|---:|---:|---:|---:|")
+	for _, s := range r.sources {
+		var bs []string
+		for b := range r.byBasis[s] {
+			bs = append(bs, string(b))
+		}
+		sort.Strings(bs)
+		for _, b := range bs {
+			t := r.byBasis[s][rank.Basis(b)]
+			fmt.Printf("| %s | %s | %d | %s | %d | %s |\n", s, b, t.n, pct(t.right, t.n), t.resolved, pct(t.resolvedRight, t.resolved))
+		}
+	}
+	fmt.Println()
+	fmt.Println("| answers | confidence | answers | first candidate right | resolved | resolved right |")
+	fmt.Println("|---|---|---:|---:|---:|---:|")
+	for _, s := range r.sources {
+		var ks []int
+		for k := range r.byBucket[s] {
+			ks = append(ks, k)
+		}
+		sort.Ints(ks)
+		for _, k := range ks {
+			t := r.byBucket[s][k]
+			fmt.Printf("| %s | %.1f–%.1f | %d | %s | %d | %s |\n", s, float64(k)/10, float64(k+1)/10, t.n, pct(t.right, t.n), t.resolved, pct(t.resolvedRight, t.resolved))
+		}
+	}
+}
