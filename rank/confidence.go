@@ -31,9 +31,9 @@ const (
 	// BasisLexical: the path reads clearly better as this file than as
 	// any other (by ResolveMargin).
 	BasisLexical Basis = "lexical"
-	// BasisUnsupported: it reads best, but its reading does not stand
-	// alone (standsAlone: another kind of file, or none of the written
-	// directories kept).
+	// BasisUnsupported: it is first, by its reading or its nearness, but
+	// its reading does not stand alone (standsAlone: another kind of
+	// file, or none of the written directories kept).
 	BasisUnsupported Basis = "unsupported"
 	// BasisNearer: the path reads as well as this file as another; it is
 	// clearly nearer where the user works.

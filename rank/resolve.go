@@ -141,6 +141,7 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	if err != nil {
 		return nil, err
 	}
+	undecided := false
 	if out, settled := e.applyStale(res, st, scored, len(rq.dirs) == 0); settled {
 		// The repository's history spoke: its answer, or a tie with it.
 		scored = out
@@ -161,17 +162,21 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 		if clearlyNearer(scored[0].prox, scored[1].prox) {
 			res.Basis, res.nearness = BasisNearer, nearnessOf(&scored[0], &scored[1])
 		}
-	} else if len(scored) > 0 {
+	} else {
 		res.Basis, res.nearness = lead(nearestFirst(scored))
-		if res.Basis == BasisLexical && !standsAlone(&scored[0]) {
-			res.Basis = BasisUnsupported
-		}
-		if res.Basis == BasisTie && exact && scored[0].File == id {
+		switch {
+		case res.Basis != BasisTie && !standsAlone(&scored[0]):
+			res.Basis, undecided = BasisUnsupported, true
+		case res.Basis == BasisTie && exact && scored[0].File == id:
 			res.Basis = BasisSharedName
+		case res.Basis == BasisTie:
+			undecided = true
 		}
 	}
-	if res.Basis == BasisTie {
-		// Nothing decided: the model may order the close candidates.
+	if undecided {
+		// Nothing decided by the names or nearness: the model may order
+		// the close candidates (not the history's tie, nor two
+		// contradicting readings: those are reported as they stand).
 		res.Rerank = e.rerankBand(ctx, qpath, len(scored),
 			func(i int) float64 { return scored[i].Score },
 			func(i int, s float64) { scored[i].Score = s },
@@ -349,8 +354,7 @@ func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits ma
 		reasons = append(reasons, near.reason)
 	}
 	c := e.candidate(id, lex+proxWeight*prox, compact(reasons))
-	c.lexical, c.prox = lex, prox
-	c.co = aff.coChange(e, id)
+	c.lexical, c.prox, c.co = lex, prox, near.co
 	c.ev = ev
 	return c, true
 }
@@ -506,6 +510,9 @@ func nearestFirst(sorted []Candidate) []Candidate {
 // being clearly nearer where the user works, or nothing (a tie, or a
 // reading too poor to be meant).
 func lead(sorted []Candidate) (Basis, nearness) {
+	if len(sorted) == 0 {
+		return BasisTie, nearness{}
+	}
 	top := sorted[0]
 	if top.lexical < ResolveMin {
 		return BasisTie, nearness{}
