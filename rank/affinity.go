@@ -167,8 +167,9 @@ func (e *Engine) addCoChange(a *affinity, root int, rel string, w float64) {
 }
 
 // coChange is the weight of the current file and the visits that file
-// id was committed together with (0–2: the current file counts 1, the
-// visits 1 together).
+// id was committed together with (the current file counts 1, the visits
+// 1 together, a pair once for each file whose partners name the other;
+// of caps it at 1).
 func (a *affinity) coChange(e *Engine, id int32) float64 {
 	if a == nil || a.co == nil {
 		return 0
