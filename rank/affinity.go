@@ -3,6 +3,8 @@ package rank
 import (
 	"path/filepath"
 	"strings"
+
+	"wayfind/vcs"
 )
 
 // Affinity: how near a file is to where the user is working. It is the
@@ -65,13 +67,8 @@ type affinity struct {
 	// what they look for, and find's prior for source files is off.
 	amongAux bool
 	// co: the files the repository's history committed together with the
-	// current file or the visits (coChange), by root<<32 | file id.
+	// current file or the visits (coChange), by fileKey.
 	co map[int64]float64
-	// visitedW: each visited file's weight (the current file 1), by
-	// root<<32 | file id, and coSeen the files whose own partners were
-	// looked at.
-	visitedW map[int64]float64
-	coSeen   map[int64]bool
 }
 
 type near struct {
@@ -147,21 +144,23 @@ func (e *Engine) newAffinity(current string, history []Visit) *affinity {
 const coWeight = 0.5
 
 // addCoChange credits the files the history committed together with
-// file rel of root with weight w.
+// file rel of root with weight w — both ways: a file's own partners may
+// name the visit while the visit's most frequent partners leave it out
+// (a pair counts for each side; on real sessions, both ways lifted
+// find's top-1 from 62.7% to 63.3%).
 func (e *Engine) addCoChange(a *affinity, root int, rel string, w float64) {
 	rec := e.repo.Record(root)
 	if rec == nil {
 		return
 	}
 	if a.co == nil {
-		a.co, a.visitedW, a.coSeen = map[int64]float64{}, map[int64]float64{}, map[int64]bool{}
+		a.co = map[int64]float64{}
 	}
-	if id, ok := e.byPath[root][rel]; ok {
-		a.visitedW[fileKey(root, id)] += w
-	}
-	for _, p := range rec.CoChanged(rel) {
-		if id, ok := e.byPath[root][p.Path]; ok {
-			a.co[fileKey(root, id)] += w
+	for _, ps := range [][]vcs.Partner{rec.CoChanged(rel), rec.CoChangedBy(rel)} {
+		for _, p := range ps {
+			if id, ok := e.byPath[root][p.Path]; ok {
+				a.co[fileKey(root, id)] += w
+			}
 		}
 	}
 }
@@ -174,22 +173,7 @@ func (a *affinity) coChange(e *Engine, id int32) float64 {
 	if a == nil || a.co == nil {
 		return 0
 	}
-	f := &e.files[id]
-	k := fileKey(int(f.root), id)
-	if !a.coSeen[k] {
-		// Both ways: the file's own partners may name a visit whose top
-		// partners left it out (a pair counts for each side; on real
-		// sessions, both ways lifted find's top-1 from 62.7% to 63.3%).
-		a.coSeen[k] = true
-		if rec := e.repo.Record(int(f.root)); rec != nil {
-			for _, p := range rec.CoChanged(f.path) {
-				if vid, ok := e.byPath[f.root][p.Path]; ok {
-					a.co[k] += a.visitedW[fileKey(int(f.root), vid)]
-				}
-			}
-		}
-	}
-	return a.co[k]
+	return a.co[fileKey(int(e.files[id].root), id)]
 }
 
 // fileKey keys a file of a root in the affinity's maps.

@@ -3,6 +3,8 @@ package rank
 import (
 	"context"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"wayfind/vcs"
@@ -75,7 +77,35 @@ func TestNearnessConfidenceOrder(t *testing.T) {
 	if !(agree >= ResolvedConfidence && lead < ResolvedConfidence && slight < lead && contested == lead) {
 		t.Errorf("agree %.2f, lead %.2f, slight %.2f, contested %.2f", agree, lead, slight, contested)
 	}
-	if confSharedName >= ResolvedConfidence || confLexical < ResolvedConfidence || confHistory < ResolvedConfidence {
+	if confSharedName >= ResolvedConfidence || confLexicalElsewhere < ResolvedConfidence || confLexical < confLexicalElsewhere || confHistory < ResolvedConfidence {
 		t.Errorf("measured classes crossed ResolvedConfidence")
+	}
+}
+
+// TestLexicalConfidence: a reading clearly best is resolved either way,
+// but one in other directories than the ones written says it is less
+// sure (confLexicalElsewhere) than one that keeps them (confLexical).
+func TestLexicalConfidence(t *testing.T) {
+	ix := &workspace.Index{Roots: []string{"/r"}}
+	for _, f := range []string{"pkg/auth/session_store.go", "pkg/auth/login.go", "cmd/tool/main.go"} {
+		ix.Files = append(ix.Files, workspace.File{Path: f})
+	}
+	slices.SortFunc(ix.Files, func(a, b workspace.File) int { return strings.Compare(a.Path, b.Path) })
+	e := New(ix)
+	for _, c := range []struct {
+		query, want string
+		conf        float64
+	}{
+		{"pkg/auth/sesion_store.go", "pkg/auth/session_store.go", confLexical},                   // a typo, in the directories written
+		{"auth/session_store.py", "pkg/auth/session_store.go", confLexical},                      // their tail, another extension
+		{"internal/session/session_store.go", "pkg/auth/session_store.go", confLexicalElsewhere}, // moved out of them
+	} {
+		res, err := e.Resolve(context.Background(), ResolveRequest{Path: c.query})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resolvedPath(res) != c.want || res.Basis != BasisLexical || res.Confidence != c.conf {
+			t.Errorf("%s: resolved %q on %s at %.2f; want %s on lexical at %.2f", c.query, resolvedPath(res), res.Basis, res.Confidence, c.want, c.conf)
+		}
 	}
 }

@@ -78,6 +78,8 @@ type ResolveResult struct {
 	Basis      Basis
 	Confidence float64
 	nearness   nearness
+	// elsewhere: a lexical answer outside the directories written.
+	elsewhere bool
 }
 
 // DefaultLimit is the number of candidates or matches when the caller names none.
@@ -195,6 +197,7 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	if res.Resolved == nil && res.Gone == nil && res.Basis != BasisTie && len(scored) > 0 {
 		top := scored[0]
 		res.Resolved = &top
+		res.elsewhere = len(rq.dirs) > 0 && !keepsDirs(top.Reasons)
 	}
 	if len(scored) > limit {
 		scored = scored[:limit]

@@ -132,5 +132,6 @@ func Load(dir string) (*Record, error) {
 		}
 		r.co[k] = list
 	}
+	r.invertCo()
 	return r, nil
 }

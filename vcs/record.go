@@ -13,6 +13,7 @@
 package vcs
 
 import (
+	"maps"
 	"sort"
 	"strings"
 )
@@ -103,8 +104,12 @@ type Record struct {
 	names    map[string]name
 	commits  []Commit // only the commits a name or a lineage points at
 	live     map[string]int32
-	// co: for each live lineage, the files most often committed with it.
-	co map[int32][]coCount
+	// co: for each live lineage, the files most often committed with it;
+	// coBy, co read backwards: the lineages whose partners name it (so
+	// that who was committed with a visited file is a lookup per visit,
+	// not one per file a request scores).
+	co   map[int32][]coCount
+	coBy map[int32][]coCount
 	// pairs counts co-changes while building; dropped once co is chosen.
 	pairs map[uint64]uint32
 }
@@ -292,17 +297,37 @@ func (r *Record) finish() {
 		if len(list) == 0 {
 			continue
 		}
-		sort.Slice(list, func(i, j int) bool {
-			if list[i].count != list[j].count {
-				return list[i].count > list[j].count
-			}
-			return list[i].lin < list[j].lin
-		})
+		sortCo(list)
 		if len(list) > coPartners {
 			list = list[:coPartners]
 		}
 		r.co[a] = list
 	}
+	r.invertCo()
+}
+
+// invertCo builds coBy from co.
+func (r *Record) invertCo() {
+	r.coBy = make(map[int32][]coCount, len(r.co))
+	for a, ps := range r.co {
+		for _, p := range ps {
+			r.coBy[p.lin] = append(r.coBy[p.lin], coCount{lin: a, count: p.count})
+		}
+	}
+	for _, list := range r.coBy {
+		sortCo(list)
+	}
+}
+
+// sortCo orders partners most frequent first, then by lineage, so that
+// answers do not depend on a map's order.
+func sortCo(list []coCount) {
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].count != list[j].count {
+			return list[i].count > list[j].count
+		}
+		return list[i].lin < list[j].lin
+	})
 }
 
 // Fate says what became of path (root-relative, as the repository spells
@@ -365,12 +390,26 @@ func (r *Record) CoChanged(path string) []Partner {
 	if r == nil {
 		return nil
 	}
+	return r.partners(r.co, path)
+}
+
+// CoChangedBy is CoChanged read backwards: the files whose own partners
+// name path (a pair may be among one file's most frequent and not the
+// other's).
+func (r *Record) CoChangedBy(path string) []Partner {
+	if r == nil {
+		return nil
+	}
+	return r.partners(r.coBy, path)
+}
+
+func (r *Record) partners(m map[int32][]coCount, path string) []Partner {
 	l, ok := r.live[r.Prefix+path]
 	if !ok {
 		return nil
 	}
 	var out []Partner
-	for _, p := range r.co[l] {
+	for _, p := range m[l] {
 		if rel, ok := within(r.Prefix, r.lineages[p.lin].path); ok {
 			out = append(out, Partner{Path: rel, Count: int(p.count)})
 		}
@@ -399,10 +438,8 @@ func (r *Record) clone() *Record {
 	for k, v := range r.live {
 		c.live[k] = v
 	}
-	c.co = make(map[int32][]coCount, len(r.co))
-	for k, v := range r.co {
-		c.co[k] = v
-	}
+	c.co = maps.Clone(r.co) // the lists are never changed in place
+	c.coBy = maps.Clone(r.coBy)
 	return c
 }
 

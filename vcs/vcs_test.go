@@ -2,8 +2,10 @@ package vcs
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -195,6 +197,47 @@ func TestCoChanged(t *testing.T) {
 	// "one" (all three) counts once more for each pair.
 	if len(got) != 2 || got[0] != (Partner{"b.go", 4}) || got[1] != (Partner{"c.go", 2}) {
 		t.Errorf("CoChanged(a.go) = %+v", got)
+	}
+}
+
+// TestCoChangedBy: a file committed with a busy one fewer times than its
+// coPartners others is left out of the busy file's partners, but its own
+// partners name the busy file; CoChangedBy reads them backwards, and so
+// does a record loaded from the cache.
+func TestCoChangedBy(t *testing.T) {
+	r := vcstest.New(t)
+	for i := range coPartners + 1 {
+		times := minCoChange + 1
+		if i == coPartners {
+			times = minCoChange // the least frequent: left out of hub.go's
+		}
+		for k := range times {
+			r.Write("hub.go", vcstest.Text(fmt.Sprint("hub", i, k), 5))
+			r.Write(fmt.Sprintf("x%02d.go", i), vcstest.Text(fmt.Sprint("x", k), 5))
+			r.Commit("together")
+		}
+	}
+	rec := build(t, r.Dir, nil)
+	last := fmt.Sprintf("x%02d.go", coPartners)
+	has := func(ps []Partner, p string) bool {
+		return slices.ContainsFunc(ps, func(q Partner) bool { return q.Path == p })
+	}
+	if has(rec.CoChanged("hub.go"), last) || !has(rec.CoChanged(last), "hub.go") {
+		t.Fatalf("partners: hub.go %+v, %s %+v", rec.CoChanged("hub.go"), last, rec.CoChanged(last))
+	}
+	dir := t.TempDir()
+	if err := Save(dir, rec); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rc := range []*Record{rec, loaded} {
+		by := rc.CoChangedBy("hub.go")
+		if len(by) != coPartners+1 || by[len(by)-1] != (Partner{last, minCoChange}) {
+			t.Errorf("CoChangedBy(hub.go) = %+v", by)
+		}
 	}
 }
 

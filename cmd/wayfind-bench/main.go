@@ -221,6 +221,10 @@ func main() {
 		runtime.GC()
 	}
 	report(all, *useFzf, *verbose)
+	fmt.Println("Resolve's answers by basis and by confidence (a bucket of confidence p should be right at least p of the time; a case expecting nothing counts every candidate wrong):")
+	fmt.Println()
+	publicTrust.print()
+	fmt.Println()
 	if *scale > 0 {
 		scaleTest(*corpora, names, *scale)
 	}
@@ -311,6 +315,11 @@ func index(root string) (*rank.Engine, indexStats) {
 	}
 }
 
+// publicTrust tallies the public resolve cases' answers by basis and
+// confidence (reliability.go); run adds to it, main prints it after the
+// report.
+var publicTrust = newReliability()
+
 func run(eng *rank.Engine, c benchCase) outcome {
 	o := outcome{c: c}
 	want := ""
@@ -332,6 +341,7 @@ func run(eng *rank.Engine, c benchCase) outcome {
 		if len(res.Candidates) > 0 {
 			o.first = res.Candidates[0].Path
 		}
+		publicTrust.add("public cases", res, want)
 		o.rerank = res.Rerank
 		o.top1 = o.got == want
 		o.wrong = res.Resolved != nil && o.got != want

@@ -7,6 +7,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"sort"
 
@@ -17,7 +18,7 @@ type trustTally struct{ n, right, resolved, resolvedRight int }
 
 type reliability struct {
 	byBasis  map[string]map[rank.Basis]*trustTally // source → basis
-	byBucket map[string]map[int]*trustTally        // source → confidence bucket (tenths)
+	byBucket map[string]map[int]*trustTally        // source → confidence (hundredths)
 	sources  []string
 	verbose  bool
 }
@@ -61,8 +62,9 @@ func tallyOf[K comparable](m map[K]*trustTally, k K) *trustTally {
 	return t
 }
 
-// bucket is a confidence's tenth, 0–9 (1.0 falls in 9).
-func bucket(c float64) int { return min(int(c*10), 9) }
+// bucket is a confidence in hundredths: the engine's confidences are a
+// few measured values, each its own row.
+func bucket(c float64) int { return int(math.Round(c * 100)) }
 
 func (r *reliability) print() {
 	fmt.Println("| answers | basis | answers | first candidate right | resolved | resolved right |")
@@ -89,7 +91,7 @@ func (r *reliability) print() {
 		sort.Ints(ks)
 		for _, k := range ks {
 			t := r.byBucket[s][k]
-			fmt.Printf("| %s | %.1f–%.1f | %d | %s | %d | %s |\n", s, float64(k)/10, float64(k+1)/10, t.n, pct(t.right, t.n), t.resolved, pct(t.resolvedRight, t.resolved))
+			fmt.Printf("| %s | %.2f | %d | %s | %d | %s |\n", s, float64(k)/100, t.n, pct(t.right, t.n), t.resolved, pct(t.resolvedRight, t.resolved))
 		}
 	}
 }

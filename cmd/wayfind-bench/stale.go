@@ -40,6 +40,7 @@ func staleBench(corpora, work, repos string, names []string, byCorpus map[string
 	fmt.Println("| repository | files | commits | renames | record cold s | git log -M alone s | update of 10 commits ms | record heap MB | old paths | their index MB |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	var deleted []staleOutcome
+	trust := newReliability()
 	var perRepo []staleOutcome // one row per repository and mode, as categories
 	for _, name := range names {
 		cases := byCorpus[name]
@@ -47,7 +48,7 @@ func staleBench(corpora, work, repos string, names []string, byCorpus map[string
 		bare, _ := index(tree)
 		listing := strings.Join(paths, "\n") + "\n"
 		for _, c := range cases {
-			o := staleRun(ctx, bare, c, "without", verbose)
+			o := staleRun(ctx, bare, c, "without", trust, verbose)
 			without = append(without, o)
 			o.cat = name + ", without history"
 			perRepo = append(perRepo, o)
@@ -84,7 +85,7 @@ func staleBench(corpora, work, repos string, names []string, byCorpus map[string
 		fmt.Printf("| %s | %d | %d | %d | %.2f | %s | %.0f | %.1f | %d | %.1f |\n", name, len(ix.Files), rec.Commits, rec.Renames,
 			cold.Seconds(), gitAlone, float64(update.Microseconds())/1000, heap/(1<<20), len(rec.Gone()), indexHeap/(1<<20))
 		for _, c := range cases {
-			o := staleRun(ctx, heng, c, "with", verbose)
+			o := staleRun(ctx, heng, c, "with", trust, verbose)
 			with = append(with, o)
 			o.cat = name + ", with history"
 			perRepo = append(perRepo, o)
@@ -98,6 +99,10 @@ func staleBench(corpora, work, repos string, names []string, byCorpus map[string
 	staleTable("without history (the HEAD listing laid out, no .git)", without)
 	staleTable("with history (a checkout at the same HEAD)", with)
 	staleTable("by repository", perRepo)
+	fmt.Println("Answers by basis and by confidence (a bucket of confidence p should be right at least p of the time; an old path whose file is gone, or expecting nothing, counts every candidate wrong):")
+	fmt.Println()
+	trust.print()
+	fmt.Println()
 	right, named := 0, 0
 	for _, d := range deleted {
 		if d.none {
@@ -111,7 +116,7 @@ func staleBench(corpora, work, repos string, names []string, byCorpus map[string
 		len(deleted), pct(right, len(deleted)), pct(named, len(deleted)))
 }
 
-func staleRun(ctx context.Context, eng *rank.Engine, c benchCase, mode string, verbose bool) staleOutcome {
+func staleRun(ctx context.Context, eng *rank.Engine, c benchCase, mode string, trust *reliability, verbose bool) staleOutcome {
 	o := staleOutcome{cat: c.Category}
 	t0 := time.Now()
 	res, err := eng.Resolve(ctx, rank.ResolveRequest{Path: c.Query, Limit: 5})
@@ -123,6 +128,7 @@ func staleRun(ctx context.Context, eng *rank.Engine, c benchCase, mode string, v
 	if c.Expected != nil {
 		want = *c.Expected
 	}
+	trust.add("stale paths, "+mode+" history", res, want)
 	switch {
 	case res.Resolved == nil:
 		o.none = true
