@@ -103,6 +103,8 @@ type LocateHit struct {
 	Score  float64
 	Via    string // "file", "symbol" or "content"
 	Reason string
+	// definition: Range is where the body's name is defined in the file.
+	definition bool
 }
 
 // LocateResult is find/locate's output.
@@ -261,10 +263,18 @@ type locator struct {
 // add keeps each file once, with its best evidence.
 func (l *locator) add(h LocateHit) {
 	if i, ok := l.hits[h.File]; ok {
-		if l.res.Results[i].Score >= h.Score {
+		old := &l.res.Results[i]
+		if old.Score >= h.Score {
 			return
 		}
-		l.res.Results[i] = h
+		// Stronger evidence for a file keeps the line of the definition
+		// found in it: "where is CartClient implemented" opens at the
+		// struct, not at line 1 of the file named for it, nor at its
+		// first method.
+		if old.definition && !h.definition {
+			h.Range, h.definition = old.Range, true
+		}
+		*old = h
 		return
 	}
 	l.hits[h.File] = len(l.res.Results)
@@ -409,7 +419,7 @@ func (l *locator) symbols(src SymbolLookup) {
 			}
 			rng := s.Select
 			l.add(LocateHit{File: id, Root: root, Path: rel, Range: &rng, Score: score, Via: "symbol",
-				Reason: fmt.Sprintf("symbol: %s %s", s.Kind, s.Qualified())})
+				Reason: fmt.Sprintf("symbol: %s %s", s.Kind, s.Qualified()), definition: true})
 		}
 		if l.q.impl && len(types) > 0 {
 			l.implementations(src, types[0])

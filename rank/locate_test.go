@@ -219,3 +219,50 @@ func TestLocateText(t *testing.T) {
 		}
 	}
 }
+
+// TestLocateOpensAtDefinition: a file found by its name or by its
+// methods, that also defines what was asked for, answers with the
+// definition's line (testdata/vscode/workspace: the CartClient struct is
+// on line 4 of services/cart/client.go, its method on line 9; a struct
+// with no methods is found by the file's name).
+func TestLocateOpensAtDefinition(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel, text string) {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("services/cart/client.go", "package cart\n\n// CartClient talks to the cart.\ntype CartClient struct {\n\tbase string\n}\n\n// Add puts an item in the cart.\nfunc (c *CartClient) Add(item string) error {\n\treturn nil\n}\n")
+	write("services/ship/client.go", "package ship\n\n// ShipClient ships.\ntype ShipClient struct{}\n")
+	write("services/ship/box.go", "package ship\n\n// Box is a parcel.\ntype Box struct{}\n")
+	roots, err := workspace.CleanRoots([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := workspace.Build(roots, workspace.Options{})
+	table, _, err := symbols.NewIndexer(symbols.IndexerOptions{CacheDir: "-"}).Sync(context.Background(), ix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := New(ix).WithSymbols(NewSymbolIndex(table, ix.Roots))
+	for _, c := range []struct {
+		query, path string
+		line        uint32 // 0-based
+	}{
+		{"where is CartClient implemented", "services/cart/client.go", 3}, // the struct, not its method Add
+		{"CartClient", "services/cart/client.go", 3},
+		{"where is ShipClient implemented", "services/ship/client.go", 3}, // no methods: the file named for it, at the struct
+	} {
+		res, err := e.Locate(context.Background(), LocateRequest{Query: c.query})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Results) == 0 || res.Results[0].Path != c.path || res.Results[0].Range == nil || res.Results[0].Range.Start.Line != c.line {
+			t.Errorf("%s: %+v; want %s at line %d", c.query, res.Results, c.path, c.line)
+		}
+	}
+}
