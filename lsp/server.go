@@ -531,12 +531,16 @@ func (s *server) logf(format string, args ...any) {
 	s.stderr.printf("wayfind: "+format, args...)
 }
 
-// userLog is for what a user should see too: stderr and window/logMessage.
+// userLog is for what a user should see too: window/logMessage, or
+// stderr when the client cannot be told. Not both: editors show the
+// server's stderr and its log messages in one place (VS Code's output
+// channel, Neovim's lsp.log), where every line came twice.
 func (s *server) userLog(format string, args ...any) {
-	s.logf(format, args...)
 	msg := fmt.Sprintf(format, args...)
 	go func() {
-		_ = s.conn.Notify(context.Background(), "window/logMessage", logMessageParams{Type: int(protocol.MessageTypeInfo), Message: "wayfind: " + msg})
+		if err := s.conn.Notify(context.Background(), "window/logMessage", logMessageParams{Type: int(protocol.MessageTypeInfo), Message: "wayfind: " + msg}); err != nil {
+			s.logf("%s", msg)
+		}
 	}()
 }
 

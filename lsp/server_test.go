@@ -84,6 +84,14 @@ func TestCustomMethods(t *testing.T) {
 	if !strings.Contains(c.stderr.String(), `{"method":"find/files","elapsedMs":`) {
 		t.Errorf("no metrics line on stderr:\n%s", c.stderr.String())
 	}
+	// What the user should see comes once: as a log message, not also on
+	// stderr (editors show both in one place).
+	c.waitNote("the index's log message", func(n note) bool {
+		return n.Method == "window/logMessage" && strings.Contains(string(n.Params), "wayfind: indexed ")
+	})
+	if strings.Contains(c.stderr.String(), "indexed ") {
+		t.Errorf("a log message repeated on stderr:\n%s", c.stderr.String())
+	}
 }
 
 func write(t *testing.T, p string) {
