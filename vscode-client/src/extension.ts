@@ -1,13 +1,26 @@
 // The wayfind extension: starts `wayfind lsp` for the workspace and adds
-// four commands over its custom requests. Everything it decides is in
-// logic.ts; this file only talks to VS Code.
+// its commands over the server's custom requests. Everything it decides is
+// in logic.ts; this file only talks to VS Code.
+//
+// The commands are registered at activation, whatever becomes of the
+// server: without one, each says why (the setting, the path tried, what
+// to do) and offers Retry. Activation never waits on a message.
+import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as vscode from "vscode";
-import { LanguageClient, LanguageClientOptions, ServerOptions } from "vscode-languageclient/node";
+import {
+  CloseAction,
+  ErrorAction,
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+  State,
+} from "vscode-languageclient/node";
 import {
   LocateResult,
   PickItem,
   ResolveResult,
+  ServerProblem,
   Status,
   candidateItems,
   debounce,
@@ -17,85 +30,234 @@ import {
   locateItems,
   matchItems,
   pathUnderCursor,
+  problemMessage,
+  restartPolicy,
   serverCandidates,
+  serverLog,
   statusText,
+  versionProblem,
   visitReporter,
 } from "./logic";
-
-let client: LanguageClient | undefined;
 
 // VISIT_DEBOUNCE_MS: a file the user stays on for this long was visited;
 // tabs passed through on the way were not.
 const VISIT_DEBOUNCE_MS = 500;
-let statusItem: vscode.StatusBarItem | undefined;
+// A server that dies is started again up to MAX_RESTARTS times within
+// RESTART_WINDOW_MS (vscode-languageclient's own default is 4 in 3
+// minutes); past that it keeps dying for a reason a restart will not fix.
+const MAX_RESTARTS = 4;
+const RESTART_WINDOW_MS = 3 * 60 * 1000;
 
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  const cfg = vscode.workspace.getConfiguration("wayfind");
-  const setting = cfg.get<string>("serverPath", "");
-  const found = discoverServer(
-    setting,
-    serverCandidates(setting, context.extensionPath, process.env.PATH ?? "", process.platform),
-    (p) => {
-      try {
-        return fs.statSync(p).isFile();
-      } catch {
-        return false;
-      }
-    },
-  );
-  if (!found.path) {
-    const what = found.missingSetting
-      ? `wayfind.serverPath names ${found.missingSetting}, which does not exist.`
-      : "The wayfind server was not found (wayfind.serverPath, the extension's bin/wayfind, PATH).";
-    const choice = await vscode.window.showErrorMessage(what, "Open Settings");
-    if (choice === "Open Settings") {
-      await vscode.commands.executeCommand("workbench.action.openSettings", "wayfind.serverPath");
-    }
-    return;
-  }
+let client: LanguageClient | undefined;
+// problem: why there is no running server (undefined while one runs or
+// starts); starting: the start in progress, which commands wait for.
+let problem: ServerProblem | undefined;
+let starting: Promise<void> | undefined;
+let statusItem: vscode.StatusBarItem;
+let output: vscode.OutputChannel;
+let extensionPath = "";
 
-  const serverOptions: ServerOptions = { command: found.path, args: ["lsp"] };
-  const clientOptions: LanguageClientOptions = {
-    documentSelector: [{ scheme: "file" }],
-    initializationOptions: initializationOptions(cfg),
-  };
-  client = new LanguageClient("wayfind", "wayfind", serverOptions, clientOptions);
-  await client.start();
-
+export function activate(context: vscode.ExtensionContext): void {
+  extensionPath = context.extensionPath;
+  output = vscode.window.createOutputChannel("wayfind");
   statusItem = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 0);
   statusItem.command = "wayfind.findFile";
-  statusItem.text = "wayfind: indexing…";
+  statusItem.text = "$(sync~spin) wayfind: starting…";
   statusItem.show();
-  context.subscriptions.push(statusItem);
-  void pollStatus();
 
   // Where the user goes feeds the server's history (find/visited).
-  const c = client;
   const report = visitReporter(
-    (uri) => void c.sendNotification("find/visited", { uri, reason: "focus" }),
+    (uri) => void client?.sendNotification("find/visited", { uri, reason: "focus" }),
     (uri) => vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(uri)) !== undefined,
     VISIT_DEBOUNCE_MS,
   );
-  report(vscode.window.activeTextEditor?.document.uri.toString());
   context.subscriptions.push(
+    output,
+    statusItem,
     vscode.window.onDidChangeActiveTextEditor((e) => report(e?.document.uri.toString())),
-    vscode.commands.registerCommand("wayfind.findFile", findFile),
-    vscode.commands.registerCommand("wayfind.resolvePath", resolvePath),
-    vscode.commands.registerCommand("wayfind.locate", locate),
-    vscode.commands.registerCommand("wayfind.reindex", reindex),
+    vscode.commands.registerCommand("wayfind.findFile", withServer(findFile)),
+    vscode.commands.registerCommand("wayfind.resolvePath", withServer(resolvePath)),
+    vscode.commands.registerCommand("wayfind.locate", withServer(locate)),
+    vscode.commands.registerCommand("wayfind.reindex", withServer(reindex)),
+    vscode.commands.registerCommand("wayfind.restartServer", () => restart()),
+    vscode.commands.registerCommand("wayfind.showOutput", () => output.show(true)),
   );
+  starting = start().then(() => report(vscode.window.activeTextEditor?.document.uri.toString()));
 }
 
 export async function deactivate(): Promise<void> {
-  await client?.stop();
+  const c = client;
+  client = undefined;
+  await c?.stop();
+}
+
+// withServer runs a command with the running client, or says why there
+// is none (waiting first for a start in progress).
+function withServer(run: (c: LanguageClient) => Promise<void>): () => Promise<void> {
+  return async () => {
+    await starting;
+    if (!client || client.state !== State.Running) {
+      tell(problem ?? { kind: "failed", path: "wayfind", error: "it is not running" });
+      return;
+    }
+    try {
+      await run(client);
+    } catch (e) {
+      void vscode.window.showErrorMessage(`wayfind: ${errorText(e)}`);
+    }
+  };
+}
+
+// tell shows a problem once with what to do; it never blocks the caller.
+function tell(p: ServerProblem): void {
+  const actions = p.kind === "failed" || p.kind === "stopped" ? ["Retry", "Open Settings", "Show Log"] : ["Retry", "Open Settings"];
+  void vscode.window.showErrorMessage(problemMessage(p), ...actions).then((choice) => {
+    if (choice === "Retry") {
+      void restart();
+    } else if (choice === "Open Settings") {
+      void vscode.commands.executeCommand("workbench.action.openSettings", "wayfind.serverPath");
+    } else if (choice === "Show Log") {
+      output.show(true);
+    }
+  });
+}
+
+function fail(p: ServerProblem): void {
+  problem = p;
+  statusItem.text = "$(error) wayfind: no server";
+  statusItem.tooltip = problemMessage(p);
+  statusItem.command = "wayfind.restartServer";
+  tell(p);
+}
+
+async function restart(): Promise<void> {
+  const c = client;
+  client = undefined;
+  try {
+    await c?.stop();
+  } catch {
+    // a server that is gone cannot be stopped; start a new one anyway
+  }
+  starting = start();
+  await starting;
+  if (client) {
+    void vscode.window.showInformationMessage("wayfind: the server is running");
+  }
+}
+
+// start finds the server and starts the client; what goes wrong becomes
+// the problem the commands report.
+async function start(): Promise<void> {
+  problem = undefined;
+  statusItem.text = "$(sync~spin) wayfind: starting…";
+  statusItem.tooltip = undefined;
+  statusItem.command = "wayfind.findFile";
+  const cfg = vscode.workspace.getConfiguration("wayfind");
+  const setting = cfg.get<string>("serverPath", "");
+  const candidates = serverCandidates(setting, extensionPath, process.env.PATH ?? "", process.platform);
+  const found = discoverServer(setting, candidates, (p) => {
+    try {
+      return fs.statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  });
+  if (found.missingSetting) {
+    fail({ kind: "missing-setting", path: found.missingSetting });
+    return;
+  }
+  if (!found.path) {
+    fail({ kind: "not-found", tried: candidates });
+    return;
+  }
+  const path = found.path;
+  const bad = await new Promise<string | undefined>((resolve) =>
+    execFile(path, ["--version"], { timeout: 10_000 }, (err, stdout, stderr) => resolve(versionProblem(err, stdout, stderr))),
+  );
+  if (bad) {
+    fail({ kind: "failed", path, error: bad });
+    return;
+  }
+  const serverOptions: ServerOptions = { command: path, args: ["lsp"] };
+  let running = false;
+  const again = restartPolicy(MAX_RESTARTS, RESTART_WINDOW_MS);
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [{ scheme: "file" }],
+    initializationOptions: initializationOptions(cfg),
+    outputChannel: filteredChannel(output, () => cfg.get<boolean>("log.requests", false)),
+    // A failed start is reported once, by start() (the client's own
+    // "initialization failed" would be a second message for one problem).
+    initializationFailedHandler: () => false,
+    errorHandler: {
+      error: () => ({ action: ErrorAction.Continue, handled: true }),
+      closed: () => {
+        if (!running) {
+          return { action: CloseAction.DoNotRestart, handled: true }; // start() reports it
+        }
+        const n = again();
+        if (n === 0) {
+          running = false;
+          client = undefined;
+          fail({ kind: "stopped", path, restarts: MAX_RESTARTS });
+          return { action: CloseAction.DoNotRestart, handled: true };
+        }
+        output.appendLine(`wayfind: the server stopped; starting it again (${n} of ${MAX_RESTARTS})`);
+        statusItem.text = `$(sync~spin) wayfind: restarting (${n} of ${MAX_RESTARTS})…`;
+        return { action: CloseAction.Restart, handled: true };
+      },
+    },
+  };
+  const c = new LanguageClient("wayfind", "wayfind", serverOptions, clientOptions);
+  c.onDidChangeState((e) => {
+    if (e.newState === State.Running && running && client === c) {
+      void vscode.window.showWarningMessage("wayfind: the server stopped and was started again");
+      void pollStatus(c);
+    }
+  });
+  try {
+    await c.start();
+  } catch (e) {
+    try {
+      await c.stop();
+    } catch {
+      // it never ran
+    }
+    fail({ kind: "failed", path, error: errorText(e) });
+    return;
+  }
+  running = true;
+  client = c;
+  void pollStatus(c);
+}
+
+// filteredChannel is the output channel the client writes to, with the
+// server's stderr cut into lines and its per-request JSON lines left out
+// (serverLog).
+function filteredChannel(out: vscode.OutputChannel, showRequests: () => boolean): vscode.OutputChannel {
+  const lines = serverLog(showRequests);
+  return {
+    name: out.name,
+    append: (chunk: string) => lines(chunk).forEach((l) => out.appendLine(l)),
+    appendLine: (l: string) => out.appendLine(l),
+    replace: (v: string) => out.replace(v),
+    clear: () => out.clear(),
+    show: (preserveFocus?: boolean) => out.show(preserveFocus),
+    hide: () => out.hide(),
+    dispose: () => {}, // the extension owns the channel across restarts
+  } as vscode.OutputChannel;
+}
+
+function errorText(e: unknown): string {
+  const s = e instanceof Error ? e.message : String(e);
+  return s.replace(/^Error: /, "");
 }
 
 // pollStatus refreshes the status bar until files and symbols are indexed.
-async function pollStatus(): Promise<void> {
-  for (let i = 0; client && i < 600; i++) {
+async function pollStatus(c: LanguageClient): Promise<void> {
+  for (let i = 0; client === c && i < 600; i++) {
     try {
-      const st = await client.sendRequest<Status>("find/status", {});
-      if (statusItem) {
+      const st = await c.sendRequest<Status>("find/status", {});
+      if (client === c) {
         statusItem.text = statusText(st);
       }
       if (st.ready && st.symbolsReady !== false) {
@@ -125,11 +287,7 @@ const toItems = (items: PickItem[]): Item[] =>
 
 // findFile asks find/files as the user types; a new keystroke cancels the
 // request before it.
-async function findFile(): Promise<void> {
-  if (!client) {
-    return;
-  }
-  const c = client;
+async function findFile(c: LanguageClient): Promise<void> {
   const qp = vscode.window.createQuickPick<Item>();
   qp.placeholder = "File name: typos, words, CamelCase, dir/name";
   qp.matchOnDescription = false;
@@ -178,9 +336,10 @@ async function findFile(): Promise<void> {
 }
 
 // resolvePath resolves the selection, or the path under the cursor.
-async function resolvePath(): Promise<void> {
+async function resolvePath(c: LanguageClient): Promise<void> {
   const editor = vscode.window.activeTextEditor;
-  if (!client || !editor) {
+  if (!editor) {
+    void vscode.window.showInformationMessage("wayfind: Resolve Path reads the path under the cursor; open a file first");
     return;
   }
   const sel = editor.selection;
@@ -191,7 +350,7 @@ async function resolvePath(): Promise<void> {
     void vscode.window.showInformationMessage("wayfind: no path under the cursor");
     return;
   }
-  const res = await client.sendRequest<ResolveResult>("find/resolvePath", { path: text, from: editor.document.uri.toString() });
+  const res = await c.sendRequest<ResolveResult>("find/resolvePath", { path: text, from: editor.document.uri.toString() });
   if (res.resolved) {
     await open(candidateItems([res.resolved])[0]);
     if (res.moved) {
@@ -216,16 +375,13 @@ async function resolvePath(): Promise<void> {
   }
 }
 
-async function locate(): Promise<void> {
-  if (!client) {
-    return;
-  }
+async function locate(c: LanguageClient): Promise<void> {
   const question = await vscode.window.showInputBox({ prompt: "Where is… (e.g. where is CommandRouter implemented)" });
   if (!question) {
     return;
   }
   const current = vscode.window.activeTextEditor?.document.uri.toString();
-  const res = await client.sendRequest<LocateResult>("find/locate", { query: question, current });
+  const res = await c.sendRequest<LocateResult>("find/locate", { query: question, current });
   if (res.results.length === 0) {
     void vscode.window.showInformationMessage(`wayfind: nothing found for "${res.term}" (tried ${res.strategies.join(", ")})`);
     return;
@@ -238,12 +394,9 @@ async function locate(): Promise<void> {
   }
 }
 
-async function reindex(): Promise<void> {
-  if (!client) {
-    return;
-  }
-  const st = await client.sendRequest<Status>("find/reindex", {});
-  if (statusItem) {
+async function reindex(c: LanguageClient): Promise<void> {
+  const st = await c.sendRequest<Status>("find/reindex", {});
+  if (client === c) {
     statusItem.text = statusText(st);
   }
   void vscode.window.showInformationMessage(`wayfind: reindexed, ${st.files} files and ${st.symbols} symbols`);

@@ -264,3 +264,119 @@ export function visitReporter(
   }, ms);
   return report;
 }
+
+/**
+ * serverLog splits the server's stderr, which arrives in chunks, into
+ * lines for the output channel. The one JSON line the server writes per
+ * request (API.md: method, elapsedMs, results…) is for operators: it is
+ * left out, or, when showRequests is on, shown as a sentence
+ * ("find/files 3.2 ms, 12 results"). The returned function takes a chunk
+ * and returns the lines to show; a partial last line waits for its end.
+ */
+export function serverLog(showRequests: () => boolean): (chunk: string) => string[] {
+  let rest = "";
+  return (chunk: string) => {
+    const parts = (rest + chunk).split("\n");
+    rest = parts.pop() ?? "";
+    const out: string[] = [];
+    for (const line of parts) {
+      const metric = requestMetric(line);
+      if (metric === undefined) {
+        if (line.trim() !== "") {
+          out.push(line);
+        }
+      } else if (showRequests()) {
+        out.push(metric);
+      }
+    }
+    return out;
+  };
+}
+
+/** A request's JSON metric line as a sentence, or undefined for any other line. */
+export function requestMetric(line: string): string | undefined {
+  if (!line.startsWith("{")) {
+    return undefined;
+  }
+  let m: { method?: unknown; elapsedMs?: unknown; results?: unknown; rerankMs?: unknown; error?: unknown };
+  try {
+    m = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof m.method !== "string" || typeof m.elapsedMs !== "number") {
+    return undefined;
+  }
+  let s = `${m.method} ${m.elapsedMs.toFixed(1)} ms`;
+  if (typeof m.results === "number" && m.results >= 0) {
+    s += `, ${m.results} result${m.results === 1 ? "" : "s"}`;
+  }
+  if (typeof m.rerankMs === "number") {
+    s += `, model ${m.rerankMs.toFixed(1)} ms`;
+  }
+  if (typeof m.error === "string" && m.error !== "") {
+    s += `: ${m.error}`;
+  }
+  return s;
+}
+
+/** Why there is no server, in words a user can act on. */
+export type ServerProblem =
+  | { kind: "missing-setting"; path: string }
+  | { kind: "not-found"; tried: string[] }
+  | { kind: "failed"; path: string; error: string }
+  | { kind: "stopped"; path: string; restarts: number };
+
+const BUILD_HINT = "build it with `make build` in the wayfind repository (bin/wayfind), or put wayfind on PATH";
+
+/** The one message shown for a problem, naming what was tried and what to do. */
+export function problemMessage(p: ServerProblem): string {
+  switch (p.kind) {
+    case "missing-setting":
+      return `wayfind: the server was not started: wayfind.serverPath names ${p.path}, which does not exist. Set wayfind.serverPath to the wayfind binary (${BUILD_HINT}), then Retry.`;
+    case "not-found":
+      return `wayfind: the server was not found (tried ${p.tried.join(", ")}). Set wayfind.serverPath to the wayfind binary (${BUILD_HINT}), then Retry.`;
+    case "failed":
+      return `wayfind: the server ${p.path} did not start: ${p.error}. Check that wayfind.serverPath names a working wayfind binary (\`${p.path} --version\` in a terminal; ${BUILD_HINT}), then Retry.`;
+    case "stopped":
+      return `wayfind: the server ${p.path} stopped ${p.restarts + 1} times in a few minutes and was not restarted again. Its log is in the wayfind output. Retry to start it.`;
+  }
+}
+
+/**
+ * restartPolicy decides, each time the server's connection closes while
+ * it was running, whether to start it again: up to max restarts within
+ * windowMs; a server that keeps dying is left stopped (and the user told)
+ * rather than restarted forever. It returns the restart's number (1…max)
+ * or 0 when it should stay stopped.
+ */
+export function restartPolicy(max: number, windowMs: number, now: () => number = Date.now): () => number {
+  let times: number[] = [];
+  return () => {
+    const t = now();
+    times = times.filter((x) => t - x < windowMs);
+    if (times.length >= max) {
+      return 0;
+    }
+    times.push(t);
+    return times.length;
+  };
+}
+
+/**
+ * versionProblem reads what `SERVER --version` did: undefined when it is
+ * a wayfind server, else why not, in words for problemMessage. A binary
+ * that exits at once (a build for another machine, a wrong file) is told
+ * here, before the language client would report a broken pipe.
+ */
+export function versionProblem(error: { code?: number | string | null; message?: string } | null, stdout: string, stderr: string): string | undefined {
+  const said = (stdout.trim() || stderr.trim()).split("\n")[0];
+  if (error) {
+    const how = typeof error.code === "number" ? `exited with code ${error.code}` : (error.message ?? String(error.code));
+    return `\`--version\` ${how}${said ? ` ("${said}")` : ""}`;
+  }
+  if (!/^wayfind\b/.test(stdout.trim())) {
+    return `it is not a wayfind binary (\`--version\` said "${said}")`;
+  }
+  return undefined;
+}

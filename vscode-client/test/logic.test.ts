@@ -9,7 +9,12 @@ import {
   locateItems,
   matchItems,
   pathUnderCursor,
+  problemMessage,
+  requestMetric,
+  restartPolicy,
   serverCandidates,
+  serverLog,
+  versionProblem,
   statusText,
   visitReporter,
 } from "../src/logic";
@@ -137,4 +142,56 @@ test("what the history did to an old path reads as one line", () => {
     historyMessage("moved", { ...note, path: "builtin-rm.c", subject: "Move into builtin/" }, "builtin/rm.c"),
     'builtin-rm.c was moved to builtin/rm.c in 3f2a1c9 (2024-05-01) "Move into builtin/"',
   );
+});
+
+test("serverLog shows the server's lines once, whole, without the per-request JSON", () => {
+  let requests = false;
+  const log = serverLog(() => requests);
+  assert.deepEqual(log("wayfind: indexed 12 fi"), []);
+  assert.deepEqual(log('les\n{"method":"find/files","elapsedMs":3.24,"results":12}\nwayfind: sym'), ["wayfind: indexed 12 files"]);
+  requests = true;
+  assert.deepEqual(log('bols ready\n{"method":"find/locate","elapsedMs":1,"results":1,"error":"bad query"}\n\n'), [
+    "wayfind: symbols ready",
+    "find/locate 1.0 ms, 1 result: bad query",
+  ]);
+});
+
+test("requestMetric reads only the metric lines", () => {
+  const cases: [string, string | undefined][] = [
+    ['{"method":"find/files","elapsedMs":3.24,"results":12}', "find/files 3.2 ms, 12 results"],
+    ['{"method":"initialize","elapsedMs":0.5,"results":-1}', "initialize 0.5 ms"],
+    ['{"method":"find/resolvePath","elapsedMs":2,"results":1,"rerankMs":7.25}', "find/resolvePath 2.0 ms, 1 result, model 7.3 ms"],
+    ['{"not":"a metric"}', undefined],
+    ["{broken", undefined],
+    ["wayfind: panic in find/files", undefined],
+  ];
+  for (const [line, want] of cases) {
+    assert.equal(requestMetric(line), want, line);
+  }
+});
+
+test("problemMessage names the problem, the path and what to do", () => {
+  assert.match(problemMessage({ kind: "missing-setting", path: "/x/wayfind" }), /wayfind\.serverPath names \/x\/wayfind, which does not exist.*make build.*Retry/);
+  assert.match(problemMessage({ kind: "not-found", tried: ["/a/wayfind", "/b/wayfind"] }), /tried \/a\/wayfind, \/b\/wayfind/);
+  assert.match(problemMessage({ kind: "failed", path: "/bin/false", error: "write EPIPE" }), /\/bin\/false did not start: write EPIPE/);
+  assert.match(problemMessage({ kind: "stopped", path: "/w", restarts: 4 }), /stopped 5 times.*Retry/);
+});
+
+test("restartPolicy restarts up to its limit within the window, then again after it", () => {
+  let now = 0;
+  const again = restartPolicy(2, 1000, () => now);
+  assert.equal(again(), 1);
+  now = 10;
+  assert.equal(again(), 2);
+  now = 20;
+  assert.equal(again(), 0); // a third death within the window: stay stopped
+  now = 1015;
+  assert.equal(again(), 1); // the first two have left the window
+});
+
+test("versionProblem accepts a wayfind binary and says why anything else is not one", () => {
+  assert.equal(versionProblem(null, "wayfind 0.1.0\n", ""), undefined);
+  assert.equal(versionProblem({ code: 1 }, "false (GNU coreutils) 9.1\n", ""), '`--version` exited with code 1 ("false (GNU coreutils) 9.1")');
+  assert.equal(versionProblem({ code: "EACCES", message: "spawn /x EACCES" }, "", ""), "`--version` spawn /x EACCES");
+  assert.equal(versionProblem(null, "", ""), 'it is not a wayfind binary (`--version` said "")');
 });
