@@ -6,7 +6,7 @@ FUZZTIME ?= 30s
 
 PREFIX   ?= $(HOME)/.local
 
-.PHONY: build install run test deps ort check vscode bench bench-stale bench-sessions bench-history bench-symbols-gopls bench-lsp bench-symbols bench-content bench-locate bench-mcp bench-model soak fuzz clean
+.PHONY: build install run test test-vscode deps ort check vscode bench bench-stale bench-sessions bench-history bench-symbols-gopls bench-lsp bench-symbols bench-content bench-locate bench-mcp bench-model soak fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wayfind
@@ -43,6 +43,13 @@ ort: deps
 test: deps ort check
 	$(GO) test -race -count=1 ./...
 	cd vscode-client && npm test --silent
+	$(MAKE) --no-print-directory test-vscode
+
+# The extension in a real VS Code: code-server 4.99.4 (VS Code 1.99.3)
+# driven through Debian's Chromium (scripts/vscode-e2e.sh installs both);
+# screenshots of every step in vscode-client/e2e/artifacts/.
+test-vscode: deps
+	./scripts/vscode-e2e.sh
 
 # The VS Code extension, packaged: vscode-client/dist/wayfind.vsix.
 vscode: deps

@@ -1,0 +1,4 @@
+package lib
+
+// Client is the base of every service client.
+type Client struct{}

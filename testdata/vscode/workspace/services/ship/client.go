@@ -1,0 +1,4 @@
+package ship
+
+// ShipClient talks to the shipping service.
+type ShipClient struct{}
