@@ -39,38 +39,45 @@ fi
 
 # code-server and playwright-core, pinned by the lock file; installed again
 # only when the lock file is newer than what is installed, or when the
-# install did not finish (VS Code's ripgrep is its last step).
-rg_bin="$E2E/node_modules/code-server/lib/vscode/node_modules/@vscode/ripgrep/bin/rg"
-if [ ! -f "$E2E/node_modules/.package-lock.json" ] ||
-   [ "$E2E/package-lock.json" -nt "$E2E/node_modules/.package-lock.json" ] ||
-   [ ! -x "$rg_bin" ]; then
+# install did not finish (the marker is written last).
+done_marker="$E2E/node_modules/.wayfind-e2e-installed"
+if [ ! -f "$done_marker" ] || [ "$E2E/package-lock.json" -nt "$done_marker" ]; then
   echo "vscode-e2e: installing code-server (a few minutes the first time)" >&2
   started=$(date +%s)
   (cd "$E2E" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error)
-  # The ripgrep tarball @vscode/ripgrep's postinstall will look for: its
-  # version from VS Code's lock file, the release tag and target from the
-  # package's own postinstall.
-  rgver=$(node -p "require('./$E2E/node_modules/code-server/lib/vscode/npm-shrinkwrap.json').packages['node_modules/@vscode/ripgrep'].version")
   work=$(mktemp -d)
-  (cd "$work" && npm pack --silent "@vscode/ripgrep@$rgver" >/dev/null && tar xzf vscode-ripgrep-*.tgz)
-  tag=$(sed -n "s/^const VERSION = '\(.*\)';/\1/p" "$work/package/lib/postinstall.js")
-  case "$(uname -m)" in
-    x86_64) target=x86_64-unknown-linux-musl ;;
-    aarch64) target=aarch64-unknown-linux-musl ;;
-    *) echo "vscode-e2e: no ripgrep target for $(uname -m)" >&2; exit 1 ;;
-  esac
-  [ -n "$tag" ] || { echo "vscode-e2e: no release tag in @vscode/ripgrep@$rgver's postinstall" >&2; exit 1; }
-  mkdir -p "$work/tmp/vscode-ripgrep-cache-$rgver" "$work/rg"
-  cp "$(command -v rg)" "$work/rg/rg"
-  tar czf "$work/tmp/vscode-ripgrep-cache-$rgver/ripgrep-$tag-$target.tar.gz" -C "$work/rg" rg
+  mkdir -p "$work/tmp"
+  # VS Code 1.99's @vscode/ripgrep downloads rg at install: serve it the
+  # tarball it looks for — its version from VS Code's lock file, the
+  # release tag from the package's own postinstall. (Later VS Codes ship
+  # @vscode/ripgrep-universal, binaries included: nothing to do.)
+  rgver=$(node -p "(require('./$E2E/node_modules/code-server/lib/vscode/npm-shrinkwrap.json').packages['node_modules/@vscode/ripgrep'] || {}).version || ''")
+  if [ -n "$rgver" ]; then
+    (cd "$work" && npm pack --silent "@vscode/ripgrep@$rgver" >/dev/null && tar xzf vscode-ripgrep-*.tgz)
+    tag=$(sed -n "s/^const VERSION = '\(.*\)';/\1/p" "$work/package/lib/postinstall.js")
+    case "$(uname -m)" in
+      x86_64) target=x86_64-unknown-linux-musl ;;
+      aarch64) target=aarch64-unknown-linux-musl ;;
+      *) echo "vscode-e2e: no ripgrep target for $(uname -m)" >&2; exit 1 ;;
+    esac
+    [ -n "$tag" ] || { echo "vscode-e2e: no release tag in @vscode/ripgrep@$rgver's postinstall" >&2; exit 1; }
+    mkdir -p "$work/tmp/vscode-ripgrep-cache-$rgver" "$work/rg"
+    cp "$(command -v rg)" "$work/rg/rg"
+    tar czf "$work/tmp/vscode-ripgrep-cache-$rgver/ripgrep-$tag-$target.tar.gz" -C "$work/rg" rg
+  fi
   (cd "$E2E" && TMPDIR="$work/tmp" npm_config_unsafe_perm=true npm_config_yes=true \
     npm rebuild --no-audit --no-fund --loglevel=error code-server argon2 >"$work/rebuild.log" 2>&1) || {
     tail -40 "$work/rebuild.log" >&2
     echo "vscode-e2e: code-server's install failed (log above)" >&2
     exit 1
   }
-  [ -x "$rg_bin" ] || { tail -40 "$work/rebuild.log" >&2; echo "vscode-e2e: VS Code's ripgrep was not installed" >&2; exit 1; }
+  [ -d "$E2E/node_modules/code-server/lib/vscode/node_modules" ] || {
+    tail -40 "$work/rebuild.log" >&2
+    echo "vscode-e2e: VS Code's modules were not installed" >&2
+    exit 1
+  }
   rm -rf "$work"
+  touch "$done_marker"
   echo "vscode-e2e: code-server installed in $(( $(date +%s) - started )) s" >&2
 fi
 
