@@ -16,7 +16,13 @@ import (
 // and contents, as the servers do.
 func locateEngine(t *testing.T) *Engine {
 	t.Helper()
-	roots, err := workspace.CleanRoots([]string{"../testdata/locate"})
+	return locateEngineAt(t, "../testdata/locate")
+}
+
+// locateEngineAt indexes the tree at dir as locateEngine does.
+func locateEngineAt(t *testing.T, dir string) *Engine {
+	t.Helper()
+	roots, err := workspace.CleanRoots([]string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,33 +228,12 @@ func TestLocateText(t *testing.T) {
 
 // TestLocateOpensAtDefinition: a file found by its name or by its
 // methods, that also defines what was asked for, answers with the
-// definition's line (testdata/vscode/workspace: the CartClient struct is
-// on line 4 of services/cart/client.go, its method on line 9; a struct
-// with no methods is found by the file's name).
+// definition's line (testdata/vscode/workspace, the real-VS-Code test's
+// tree: the CartClient struct is on line 4 of services/cart/client.go,
+// its method on line 9; ShipClient has no methods, and its file is found
+// by its name).
 func TestLocateOpensAtDefinition(t *testing.T) {
-	dir := t.TempDir()
-	write := func(rel, text string) {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("services/cart/client.go", "package cart\n\n// CartClient talks to the cart.\ntype CartClient struct {\n\tbase string\n}\n\n// Add puts an item in the cart.\nfunc (c *CartClient) Add(item string) error {\n\treturn nil\n}\n")
-	write("services/ship/client.go", "package ship\n\n// ShipClient ships.\ntype ShipClient struct{}\n")
-	write("services/ship/box.go", "package ship\n\n// Box is a parcel.\ntype Box struct{}\n")
-	roots, err := workspace.CleanRoots([]string{dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix := workspace.Build(roots, workspace.Options{})
-	table, _, err := symbols.NewIndexer(symbols.IndexerOptions{CacheDir: "-"}).Sync(context.Background(), ix)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := New(ix).WithSymbols(NewSymbolIndex(table, ix.Roots))
+	e := locateEngineAt(t, "../testdata/vscode/workspace")
 	for _, c := range []struct {
 		query, path string
 		line        uint32 // 0-based

@@ -18,16 +18,7 @@ ctags --version 2>/dev/null | grep -q "Universal Ctags" || need+=(universal-ctag
 command -v python3 >/dev/null || need+=(python3)
 command -v node >/dev/null || need+=(nodejs)
 command -v npm >/dev/null || need+=(npm)
-if [ ${#need[@]} -gt 0 ]; then
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null || { echo "deps: need root or sudo to install: ${need[*]}" >&2; exit 1; }
-    sudo="sudo"
-  fi
-  echo "deps: installing ${need[*]}" >&2
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+./scripts/apt-install.sh deps ${need[@]+"${need[@]}"}
 
 # npm packages, pinned by package-lock.json; reinstalled only when the lock
 # file is newer than what is installed. Install scripts never run (esbuild

@@ -26,16 +26,7 @@ command -v rg >/dev/null || need+=(ripgrep)
 command -v g++ >/dev/null || need+=(g++)
 command -v make >/dev/null || need+=(make)
 command -v python3 >/dev/null || need+=(python3)
-if [ ${#need[@]} -gt 0 ]; then
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null || { echo "vscode-e2e: need root or sudo to install: ${need[*]}" >&2; exit 1; }
-    sudo="sudo"
-  fi
-  echo "vscode-e2e: installing ${need[*]}" >&2
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+./scripts/apt-install.sh vscode-e2e ${need[@]+"${need[@]}"}
 
 # code-server and playwright-core, pinned by the lock file; installed again
 # only when the lock file is newer than what is installed, or when the

@@ -225,20 +225,28 @@ func TestCoChangedBy(t *testing.T) {
 	if has(rec.CoChanged("hub.go"), last) || !has(rec.CoChanged(last), "hub.go") {
 		t.Fatalf("partners: hub.go %+v, %s %+v", rec.CoChanged("hub.go"), last, rec.CoChanged(last))
 	}
-	dir := t.TempDir()
-	if err := Save(dir, rec); err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	loaded, _ := roundTrip(t, rec)
 	for _, rc := range []*Record{rec, loaded} {
 		by := rc.CoChangedBy("hub.go")
 		if len(by) != coPartners+1 || by[len(by)-1] != (Partner{last, minCoChange}) {
 			t.Errorf("CoChangedBy(hub.go) = %+v", by)
 		}
 	}
+}
+
+// roundTrip saves rec into a cache directory and loads it back; it
+// returns the record loaded and the directory.
+func roundTrip(t *testing.T, rec *Record) (*Record, string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := Save(dir, rec); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got, dir
 }
 
 func TestCacheRoundTrip(t *testing.T) {
@@ -250,14 +258,7 @@ func TestCacheRoundTrip(t *testing.T) {
 	r.Git("rm", "-q", "b.c")
 	r.Commit("two")
 	rec := build(t, r.Dir, nil)
-	dir := t.TempDir()
-	if err := Save(dir, rec); err != nil {
-		t.Fatal(err)
-	}
-	got, err := Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got, dir := roundTrip(t, rec)
 	for _, p := range []string{"a.c", "b.c"} {
 		want, _ := rec.Fate(p)
 		if f, ok := got.Fate(p); !ok || f != want {
