@@ -158,14 +158,21 @@ async function rows() {
   );
 }
 
-// palette runs a command by its title, as a person does: F1, the title,
-// Enter — typing only once the palette is there.
-async function palette(title) {
+// quickOpen opens the command palette with F1 and types text into it
+// (">title" runs a command, ":line:col" goes to a line) — typing only once
+// the palette is there: letters typed too early land in the editor.
+async function quickOpen(text) {
   await page.locator(".monaco-workbench").waitFor();
   await page.keyboard.press("F1");
   await quickBox().waitFor({ state: "visible" });
   await until("the command palette's '>'", async () => (await quickBox().inputValue()).startsWith(">"));
-  await quickBox().fill(`>${title}`);
+  await quickBox().fill(text);
+}
+
+// palette runs a command by its title, as a person does: F1, the title,
+// Enter.
+async function palette(title) {
+  await quickOpen(`>${title}`);
   await until(`the command '${title}' listed`, async () => (await rows()).some((r) => r.label === title));
   await page.keyboard.press("Enter");
 }
@@ -177,7 +184,7 @@ async function waitQuickPick(prefix) {
       return false;
     }
     const ph = (await quickBox().getAttribute("placeholder")) ?? "";
-    return ph.startsWith(prefix) && (await quickBox().inputValue()) === "" && !(await quickBox().inputValue()).startsWith(">");
+    return ph.startsWith(prefix) && (await quickBox().inputValue()) === "";
   });
 }
 
@@ -223,10 +230,7 @@ async function clearNotifications() {
 // gotoLineCol puts the cursor at line:col (1-based) of the active editor,
 // through Go to Line (":line:col" in the quick open).
 async function gotoLineCol(line, col) {
-  await page.keyboard.press("F1");
-  await quickBox().waitFor({ state: "visible" });
-  await until("the command palette's '>'", async () => (await quickBox().inputValue()).startsWith(">"));
-  await quickBox().fill(`:${line}:${col}`);
+  await quickOpen(`:${line}:${col}`);
   await sleep(200);
   await page.keyboard.press("Enter");
   await until(`the cursor at ${line}:${col}`, async () =>
