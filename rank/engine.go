@@ -135,7 +135,7 @@ func (e *Engine) add(id int32, f workspace.File, extID map[string]uint16) {
 	starts := wordStarts(stem)
 	var nameInit uint64
 	for i := 0; i < len(sq) && i < 64; i++ {
-		if starts&(1<<i) != 0 {
+		if startsWord(starts, i) {
 			nameInit |= charMask(sq[i : i+1])
 		}
 	}
@@ -363,6 +363,11 @@ func wordStarts(name string) uint64 {
 	}
 	return m
 }
+
+// startsWord reports whether byte i of a squashed name begins one of its
+// words, given the name's wordStarts: the first byte always does, and past
+// byte 63 the mask knows none (the rest of a long name is one word).
+func startsWord(starts uint64, i int) bool { return i == 0 || i < 64 && starts&(1<<i) != 0 }
 
 // minOneTypo is the shortest name (squashed bytes) one typo may stand in
 // for: "mian" for main, but no three-letter name, which has too many

@@ -18,7 +18,8 @@ import (
 //     most pathCeiling, under every literal reading of the name;
 //  3. when neither fits well, 2 again with one edit ("nethtpserver").
 //
-// The name classes, best first:
+// The name classes, best first (findClasses; a stem takes the first that
+// fits):
 //
 //	1.00                 exact: the squashed query is the squashed stem
 //	0.80 + 0.15×cover    prefix of the stem ("authmid" → auth_middleware)
@@ -30,17 +31,36 @@ import (
 //	                     ("stametexpautcontes" → StatsdMetricsExportAuto…);
 //	                     −0.03 for each stem word skipped in between
 //	0.60 + 0.15×cover    substring inside a word
-//	typo × 0.8           the squashed query within the edit budget of the
-//	                     stem (see score.go): "librrycontentfiltertests"
+//	0.54 – 0.74          typo: findTypoWeight × typoScore, the squashed
+//	                     query within the edit budget of the stem (see
+//	                     score.go): "librrycontentfiltertests"
 //	0.30 + 0.20×cover    a subsequence whose runs begin words or are
 //	                     minInnerRun long (fzf's notion with a floor:
 //	                     scattered letters are no match), the last resort
 //
 // cover = len(query)/len(stem) prefers the name the query explains most of.
-// Each class's floor sits above the next class's ceiling as far as
-// possible, so a more literal reading of the query always wins. Ties are
-// broken by tieBreak (exact case first, tests and fixtures last), then by
-// the shorter path.
+// The rules these numbers keep (each a test in classes_test.go):
+//
+//   - exact above all: no other reading of any kind reaches 1.
+//   - literal classes in order at equal cover: the floors from prefix to
+//     inner substring fall in the order listed and share cover's width,
+//     so of two names the query explains equally, the more literal
+//     reading wins. Cover is wider than the steps between floors on
+//     purpose: a query that is most of a name beats one that is a sliver
+//     of a longer name read more literally.
+//   - a path reading never passes a name the query begins: pathCeiling is
+//     the prefix floor. It can pass a word-start substring that explains
+//     little of a long name — "colorjs" lists app/color.js (all of its
+//     name and extension) before use-colorjs-theme-provider.ts.
+//   - a typo never passes a word-start substring: typoCeiling is below
+//     that floor.
+//   - a subsequence is the last resort: its ceiling is below every other
+//     class's floor, typos included.
+//   - tie-breaks never cross a class: tieBreak's case, test and nearness
+//     adjustments together stay under the smallest step between floors.
+//
+// Ties are broken by tieBreak (exact case first, tests and fixtures last),
+// then by the shorter path.
 //
 // Directory terms ("hpack/static") must each match a directory of the
 // path, innermost term nearest the file, as equal (1), prefix (0.85),
@@ -48,6 +68,29 @@ import (
 // directory skipped costing 40% (the query reads as a path fragment); the
 // file's score is then name × (0.7 + 0.3 × dirs). Files whose directories
 // miss a term keep half their score: the name is still evidence.
+
+// findCover is the share of a literal name class that cover decides.
+const findCover = 0.15
+
+// The name classes of the table above.
+var (
+	findExact       = scoreClass{"name:exact", 1, 1}
+	findPrefix      = scoreClass{"name:prefix", 0.80, 0.80 + findCover}
+	findWords       = scoreClass{"name:words", 0.78, 0.78 + findCover}
+	findWordStart   = scoreClass{"name:substring", 0.75, 0.75 + findCover}
+	findWordsInside = scoreClass{"name:words", 0.70, 0.70 + findCover}
+	findInitials    = scoreClass{"name:initials", 0.64, 0.64 + findCover}
+	findInner       = scoreClass{"name:substring", 0.60, 0.60 + findCover}
+	findTypo        = scoreClass{"typo:filename", findTypoWeight * typoFloor(), typoCeiling}
+	findFuzzy       = scoreClass{"name:fuzzy", 0.30, 0.50}
+	// findClasses is the table, best first.
+	findClasses = []scoreClass{findExact, findPrefix, findWords, findWordStart, findWordsInside,
+		findInitials, findInner, findTypo, findFuzzy}
+)
+
+// initialsSkipCost is taken off an initials reading for each word of the
+// stem it skips: a reading of consecutive words is the likelier one.
+const initialsSkipCost = 0.03
 
 // FindRequest is find/files' input.
 type FindRequest struct {
@@ -218,7 +261,7 @@ func (f *finder) names(ctx context.Context) (map[int32]nameMatch, error) {
 	}
 	if b := typoBudget(len(q.Squashed)); !f.req.Exact && b > 0 && (f.factors() || f.aboveTypos < f.limit) {
 		for sid, d := range e.typoStems(q.Squashed, b) {
-			nm := nameMatch{findTypoWeight * typoScore(d, max(len(q.Squashed), len(e.stems[sid].text))), "typo:filename"}
+			nm := nameMatch{findTypoWeight * typoScore(d, max(len(q.Squashed), len(e.stems[sid].text))), findTypo.label}
 			if prev, ok := hits[sid]; !ok || prev.score < nm.score {
 				hits[sid] = nm
 			}
@@ -532,40 +575,42 @@ func matchStem(q *FindQuery, st *stemInfo, exact bool) nameMatch {
 		cover = 1
 	}
 	if Q == S {
-		return nameMatch{1, "name:exact"}
+		return findExact.match(1)
 	}
 	if strings.HasPrefix(S, Q) {
-		return nameMatch{0.80 + 0.15*cover, "name:prefix"}
+		return findPrefix.match(cover)
 	}
 	if !isSubsequence(Q, S) {
 		return nameMatch{} // every reading below reads Q as a subsequence of S
 	}
 	w := st.words()
 	if len(q.Words) > 1 && wordsInOrder(q.Words, w) {
-		return nameMatch{0.78 + 0.15*cover, "name:words"}
+		return findWords.match(cover)
 	}
 	if i := strings.Index(S, Q); i >= 0 {
-		if i < 64 && st.starts&(1<<i) != 0 {
-			return nameMatch{0.75 + 0.15*cover, "name:substring"}
+		if st.at(i) {
+			return findWordStart.match(cover)
 		}
 		if len(q.Words) <= 1 {
-			return nameMatch{0.60 + 0.15*cover, "name:substring"}
+			return findInner.match(cover)
 		}
 	}
 	if len(q.Words) > 1 && st.wordsInside(q.Words) {
-		return nameMatch{0.70 + 0.15*cover, "name:words"}
+		return findWordsInside.match(cover)
 	}
 	if exact {
 		return nameMatch{}
 	}
 	if skips, ok := initials(Q, w); ok {
-		return nameMatch{0.64 + 0.15*cover - 0.03*float64(skips), "name:initials"}
+		m := findInitials.match(cover)
+		m.score -= initialsSkipCost * float64(skips)
+		return m
 	}
 	if strings.Contains(S, Q) {
-		return nameMatch{0.60 + 0.15*cover, "name:substring"}
+		return findInner.match(cover)
 	}
 	if st.fuzzy(Q) {
-		return nameMatch{0.30 + 0.20*cover, "name:fuzzy"}
+		return findFuzzy.match(cover)
 	}
 	return nameMatch{}
 }
@@ -579,7 +624,7 @@ func (st *stemInfo) splitWords() []string {
 	var w []string
 	from := 0
 	for i := 1; i < len(st.text) && i < 64; i++ {
-		if st.starts&(1<<i) != 0 {
+		if startsWord(st.starts, i) {
 			w = append(w, st.text[from:i])
 			from = i
 		}
@@ -607,7 +652,7 @@ func wordsInOrder(q, w []string) bool {
 const minInnerRun = 3
 
 // at reports whether position i of the squashed stem starts a word.
-func (st *stemInfo) at(i int) bool { return i == 0 || i < 64 && st.starts&(1<<i) != 0 }
+func (st *stemInfo) at(i int) bool { return startsWord(st.starts, i) }
 
 // wordsInside reports whether every query word occurs in the stem, in
 // order, each at a word start or at least minInnerRun bytes long.

@@ -52,9 +52,11 @@ import (
 //	                            (index, main, mod, lib, __init__, or named
 //	                            like the directory) pathEntryBonus higher
 //
-// The classes top out below every literal reading of the name alone
-// (find.go's name classes: a substring at a word start is 0.75 or more),
-// so a name the query spells wins. Of two readings of equal quality the
+// The classes top out at pathCeiling, the floor of find.go's prefix class,
+// so a name the query begins always wins; a path reading that explains a
+// whole name can pass a word-start substring in a long one (find.go's
+// rules; "colorjs": app/color.js before with-colorjs-support-for-….ts).
+// Of two readings of equal quality the
 // one in the name wins; but a perfect directory reading ("staging" for
 // test/staging/) beats a poor one that reaches into a name
 // (sta·g·in·g over statements/with/get-…-in-get…). quality ∈ [0, 1]
@@ -285,7 +287,7 @@ func (e *Engine) nameBack(t *pathToken, f *fileInfo) uint64 {
 	text := e.stems[f.stem].text
 	end := len(text)
 	for i := min(end, 64) - 1; i >= 0; i-- {
-		if i == 0 || f.starts&(1<<i) != 0 {
+		if startsWord(f.starts, i) {
 			g |= t.back(g, text[i:end], 1)
 			end = i
 		}
@@ -641,7 +643,7 @@ func (w *pathWords) reset(e *Engine, dir, file int32) {
 	w.nameLen, w.stemSq = len(text), text
 	from := 0
 	for i := 1; i <= len(text); i++ {
-		if i == len(text) || i < 64 && f.starts&(1<<i) != 0 {
+		if i == len(text) || startsWord(f.starts, i) {
 			w.add(text[from:i], w.comps, from == 0, true)
 			from = i
 		}
@@ -988,7 +990,7 @@ func (e *Engine) pathTypo(pq *pathQuery, t *pathToken, id int32, a, b uint64, w 
 		text := e.stems[f.stem].text
 		from := 0
 		for i := 1; i <= len(text); i++ {
-			if i == len(text) || i < 64 && f.starts&(1<<i) != 0 {
+			if i == len(text) || startsWord(f.starts, i) {
 				x, y := t.advance1(a, b, text[from:i], 1)
 				a, b, from = a|x, b|y, i
 			}

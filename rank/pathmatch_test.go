@@ -93,6 +93,7 @@ func TestFindRankingRules(t *testing.T) {
 		{"exact case wins", "Color", "app/components/model/input/Color.js", "app/constants/color.js"},
 		{"exact case wins", "color", "app/constants/color.js", "app/components/model/input/Color.js"},
 		{"name explained most", "colorjs", "app/constants/color.js", "app/components/model/input/pick-avatar-color.js"},
+		{"a whole name read across the path over a sliver of a long one", "colorjs", "app/constants/color.js", "app/themes/with-colorjs-support-for-the-legacy-theme-provider-config.ts"},
 		{"word starts over scattered", "xyz", "xyz/index.js", "xerxes-yak-zubba/index.js"},
 		{"shorter, shallower path", "protectedconfigphp", "adsys/protected/config.php", "duowanVideo/wap/protected/config.php"},
 		{"contiguous over scattered", "protectedconfigphp", "duowanVideo/wap/protected/config.php", "adsys/protected/framework/smarty/sysplugins/smarty_internal_config.php"},
@@ -112,6 +113,10 @@ func TestFindRankingRules(t *testing.T) {
 	for _, c := range cases {
 		got := findPaths(t, e, c.query)
 		i, j := slices.Index(got, c.first), slices.Index(got, c.second)
+		if _, ok := e.byPath[0][c.second]; !ok {
+			t.Fatalf("%s: %s is not in the fixture: the rule would hold of nothing", c.rule, c.second)
+		}
+		// The second may be left out (below the threshold): never first.
 		if i < 0 || j >= 0 && j < i {
 			t.Errorf("%s: %q = %v, want %s before %s", c.rule, c.query, got, c.first, c.second)
 		}

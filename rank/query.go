@@ -162,12 +162,14 @@ type FindQuery struct {
 	Case string
 }
 
-// extLike is what may follow a query name's last dot as its extension: a
-// letter, then letters, digits or '+', up to 16 in all — long enough for
+// extLike is what may follow a query name's last dot as its extension:
+// letters, digits or '+', up to 16 in all — long enough for
 // application.properties and spring.factories (read as one word,
 // "applicationproperties" named ApplicationProperties.java exactly and
-// left the files of that very name behind).
-var extLike = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+]{0,15}$`)
+// left the files of that very name behind), digits included as the index
+// reads them (splitExt: "v1.2" is v1 with the extension 2, so typing that
+// name finds it). A tail with other characters ("S15.1.2.3_A1") is words.
+var extLike = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9+]{0,15}$`)
 
 // regexNoise matches the regular-expression pieces a planner puts between
 // words ("cursor[ _-]?binary", "auth.*middleware", "\bfoo\b"): all of them

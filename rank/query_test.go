@@ -3,6 +3,8 @@ package rank
 import (
 	"context"
 	"fmt"
+	"path"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -204,7 +206,7 @@ func FuzzParseFind(f *testing.F) {
 }
 
 // FuzzEngine drives both requests with any text over the fixture: no
-// panic, scores within [0, 1], and a path that exists always resolves to
+// panic, results best first with scores within [0, 1], and a path that exists always resolves to
 // itself, exactly and first.
 func FuzzEngine(f *testing.F) {
 	e, _ := fixture(f, "monorepo")
@@ -224,21 +226,13 @@ func FuzzEngine(f *testing.F) {
 			if len(res.Matches) > limit {
 				t.Fatalf("find returned %d > limit %d", len(res.Matches), limit)
 			}
-			for _, m := range res.Matches {
-				if m.Score < 0 || m.Score > 1 {
-					t.Fatalf("find score %v", m.Score)
-				}
-			}
+			checkBestFirst(t, "find "+s, matchScores(res.Matches))
 		}
 		res, err := e.Resolve(ctx, ResolveRequest{Path: s, Limit: limit})
 		if err != nil {
 			return
 		}
-		for _, c := range res.Candidates {
-			if c.Score < 0 || c.Score > 1 {
-				t.Fatalf("resolve score %v", c.Score)
-			}
-		}
+		checkBestFirst(t, "resolve "+s, candidateScores(res.Candidates))
 		q, _ := ParsePath(s)
 		if _, exists := e.byPath[0][q.Path]; exists && !q.Absolute && q.Up == 0 {
 			if res.Resolved == nil || res.Resolved.Path != q.Path || !res.Exact {
@@ -249,7 +243,7 @@ func FuzzEngine(f *testing.F) {
 }
 
 // FuzzScorer ranks any query against any candidate path (beside a few
-// fixed files): no panic, scores within [0, 1], and the candidate's own
+// fixed files): no panic, results best first within [0, 1], and the candidate's own
 // path always resolves to it, exactly and first; its own name is always
 // found by find.
 func FuzzScorer(f *testing.F) {
@@ -283,17 +277,17 @@ func FuzzScorer(f *testing.F) {
 		e := New(&workspace.Index{Roots: []string{"/ws"}, Files: files})
 		ctx := context.Background()
 		if res, err := e.Find(ctx, FindRequest{Query: query}); err == nil {
-			for _, m := range res.Matches {
-				if m.Score < 0 || m.Score > 1 {
-					t.Fatalf("find %q: score %v", query, m.Score)
-				}
-			}
+			checkBestFirst(t, "find "+query, matchScores(res.Matches))
 		}
 		if res, err := e.Resolve(ctx, ResolveRequest{Path: query}); err == nil {
-			for _, c := range res.Candidates {
-				if c.Score < 0 || c.Score > 1 {
-					t.Fatalf("resolve %q: score %v", query, c.Score)
-				}
+			checkBestFirst(t, "resolve "+query, candidateScores(res.Candidates))
+		}
+		// Its own name, typed, finds it (when the query reads its
+		// extension as the index does: extLike).
+		base := path.Base(q.Path)
+		if _, ext := splitExt(base); squash(base) != "" && (ext == "" || extLike.MatchString(ext)) {
+			if res, err := e.Find(ctx, FindRequest{Query: base}); err == nil && !slices.ContainsFunc(res.Matches, func(m Match) bool { return m.Path == q.Path }) {
+				t.Fatalf("find %q: %s not found (%+v)", base, q.Path, res.Matches)
 			}
 		}
 		res, err := e.Resolve(ctx, ResolveRequest{Path: q.Path})
@@ -304,4 +298,30 @@ func FuzzScorer(f *testing.F) {
 			t.Fatalf("%q does not resolve to itself first: %+v", q.Path, res)
 		}
 	})
+}
+
+// checkBestFirst fails unless scores are within [0, 1] and never rise.
+func checkBestFirst(t *testing.T, what string, scores []float64) {
+	t.Helper()
+	for i, s := range scores {
+		if s < 0 || s > 1 || i > 0 && s > scores[i-1] {
+			t.Fatalf("%s: scores %v are not best first within [0, 1]", what, scores)
+		}
+	}
+}
+
+func matchScores(ms []Match) []float64 {
+	out := make([]float64, len(ms))
+	for i, m := range ms {
+		out[i] = m.Score
+	}
+	return out
+}
+
+func candidateScores(cs []Candidate) []float64 {
+	out := make([]float64, len(cs))
+	for i, c := range cs {
+		out[i] = c.Score
+	}
+	return out
 }

@@ -514,7 +514,7 @@ func wordReading(q string, bounds uint64, words []string, abbrev bool) (fit uint
 		if w != "" && q[qi] == w[0] {
 			// A piece begins here: for it if the query has a hump here.
 			agree := -1
-			if qi < 64 && bounds&(1<<qi) != 0 {
+			if startsWord(bounds, qi) {
 				agree = 1
 			}
 			// Pieces of this word, q[qi:end] read in w, one letter longer each

@@ -14,8 +14,6 @@ func isAlnum(c byte) bool {
 }
 
 func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
-func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // words splits a name into lower-case words at separators and camel humps
 // (ident.HumpAt: "parseHTTPRequest" → parse, http, request; "md5Hash" →
@@ -26,7 +24,7 @@ func words(s string) []string {
 	start := -1
 	flush := func(end int) {
 		if start >= 0 && end > start {
-			out = append(out, strings.ToLower(s[start:end]))
+			out = append(out, squash(s[start:end])) // lower case as squash has it: ASCII only
 		}
 		start = -1
 	}

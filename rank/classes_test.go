@@ -1,0 +1,100 @@
+package rank
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// headerClasses reads the class ladder of a header comment: the lines of
+// file between the line containing from and the one containing to that
+// begin with a score ("1.00", "0.80 + 0.15×cover", "0.54 – 0.74"), as
+// floor and ceiling.
+func headerClasses(t *testing.T, file, from, to string) [][2]float64 {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(src)
+	i := strings.Index(s, from)
+	j := strings.Index(s[max(i, 0):], to)
+	if i < 0 || j < 0 {
+		t.Fatalf("%s: no header between %q and %q", file, from, to)
+	}
+	line := regexp.MustCompile(`(?m)^//\t(?:\d\s+)?(\d\.\d\d)(?:\s+\+\s+(\d\.\d\d)×cover|\s+–\s+(\d\.\d\d))?\s`)
+	var out [][2]float64
+	for _, m := range line.FindAllStringSubmatch(s[i:i+j], -1) {
+		floor, _ := strconv.ParseFloat(m[1], 64)
+		ceil := floor
+		if m[2] != "" {
+			w, _ := strconv.ParseFloat(m[2], 64)
+			ceil = floor + w
+		} else if m[3] != "" {
+			ceil, _ = strconv.ParseFloat(m[3], 64)
+		}
+		out = append(out, [2]float64{floor, ceil})
+	}
+	return out
+}
+
+// checkHeader fails when the header's ladder is not the table, to the
+// header's two decimals.
+func checkHeader(t *testing.T, header [][2]float64, table []scoreClass) {
+	t.Helper()
+	if len(header) != len(table) {
+		t.Fatalf("the header lists %d classes, the table %d", len(header), len(table))
+	}
+	for i, c := range table {
+		got := fmt.Sprintf("%.2f–%.2f", header[i][0], header[i][1])
+		want := fmt.Sprintf("%.2f–%.2f", c.floor, c.ceiling)
+		if got != want {
+			t.Errorf("class %d (%s): the header says %s, the table %s", i, c.label, got, want)
+		}
+	}
+}
+
+func TestFindHeaderIsTheTable(t *testing.T) {
+	checkHeader(t, headerClasses(t, "find.go", "The name classes, best first", "cover = len"), findClasses)
+}
+
+// Every ordering find.go's header states, from the constants.
+func TestFindClassRules(t *testing.T) {
+	literal := []scoreClass{findPrefix, findWords, findWordStart, findWordsInside, findInitials, findInner}
+	minStep := 1.0
+	for i := 1; i < len(literal); i++ {
+		minStep = min(minStep, literal[i-1].floor-literal[i].floor)
+	}
+	rules := []struct {
+		name string
+		ok   bool
+	}{
+		{"exact above all", findExact.floor > max(findPrefix.ceiling, pathCeiling, typoCeiling, findFuzzy.ceiling)},
+		{"literal classes in order at equal cover", func() bool {
+			for i := 1; i < len(literal); i++ {
+				for _, cover := range []float64{0, 0.5, 1} {
+					if literal[i-1].at(cover) <= literal[i].at(cover) {
+						return false
+					}
+				}
+			}
+			return true
+		}()},
+		{"cover wider than the steps between floors", findCover > findPrefix.floor-findWordsInside.floor},
+		{"a path reading never passes a name the query begins", pathCeiling <= findPrefix.floor},
+		{"a path reading may pass a word-start substring of a long name", pathCeiling > findWordStart.floor},
+		{"a typo never passes a word-start substring", typoCeiling < findWordStart.floor},
+		{"a typo within budget scores the typo class", findTypo.floor > 0 && findTypo.floor < findTypo.ceiling},
+		{"a subsequence is the last resort", findFuzzy.ceiling < min(findTypo.floor, findInner.floor)},
+		{"the default threshold keeps every subsequence", DefaultThreshold <= findFuzzy.floor},
+		{"tie-breaks never cross a class", caseBonus+auxPenalty+affinityBonus < minStep},
+	}
+	for _, r := range rules {
+		if !r.ok {
+			t.Errorf("rule broken: %s", r.name)
+		}
+	}
+}
