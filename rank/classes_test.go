@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,7 +26,7 @@ func headerClasses(t *testing.T, file, from, to string) [][2]float64 {
 	if i < 0 || j < 0 {
 		t.Fatalf("%s: no header between %q and %q", file, from, to)
 	}
-	line := regexp.MustCompile(`(?m)^//\t(?:\d\s+)?(\d\.\d\d)(?:\s+\+\s+(\d\.\d\d)×cover|\s+–\s+(\d\.\d\d))?\s`)
+	line := regexp.MustCompile(`(?m)^//\t(?:\d)?\s*(\d\.\d\d)(?:\s+\+\s+(\d\.\d\d)×cover|\s+–\s+(\d\.\d\d))?\s`)
 	var out [][2]float64
 	for _, m := range line.FindAllStringSubmatch(s[i:i+j], -1) {
 		floor, _ := strconv.ParseFloat(m[1], 64)
@@ -91,6 +92,35 @@ func TestFindClassRules(t *testing.T) {
 		{"a subsequence is the last resort", findFuzzy.ceiling < min(findTypo.floor, findInner.floor)},
 		{"the default threshold keeps every subsequence", DefaultThreshold <= findFuzzy.floor},
 		{"tie-breaks never cross a class", caseBonus+auxPenalty+affinityBonus < minStep},
+	}
+	for _, r := range rules {
+		if !r.ok {
+			t.Errorf("rule broken: %s", r.name)
+		}
+	}
+}
+
+func TestSymbolHeaderIsTheTable(t *testing.T) {
+	checkHeader(t, headerClasses(t, "symbols.go", "orders matches by class, best first", "The class decides first"), symClassTable)
+}
+
+// Every ordering symbols.go's header states, from the constants.
+func TestSymbolClassRules(t *testing.T) {
+	rules := []struct {
+		name string
+		ok   bool
+	}{
+		{"the table's bands are in the order of their classes", slices.IsSorted(symBandClass) && len(symBandClass) == len(symClassTable)},
+		{"every class has a band", symBandClass[len(symBandClass)-1] == symClasses-1},
+		{"scores fall with the classes", func() bool {
+			for i := 1; i < len(symClassTable); i++ {
+				if symClassTable[i].floor >= symClassTable[i-1].floor || symClassTable[i].ceiling > symClassTable[i-1].ceiling {
+					return false
+				}
+			}
+			return true
+		}()},
+		{"typos need minOneTypo letters, as the header says (4)", minOneTypo == 4},
 	}
 	for _, r := range rules {
 		if !r.ok {

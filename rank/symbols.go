@@ -11,46 +11,63 @@ import (
 )
 
 // Symbol search (workspace/symbol) matches the query's name part against
-// every distinct symbol name, then orders matches by class, best first:
+// every distinct symbol name, then orders matches by class, best first
+// (symClassTable; the number is the class, the bucket results are taken
+// from in order):
 //
-//	0  1.00               the name: exactly as written, or (0.97) the same
-//	                      name ignoring case and separators
-//	2  0.80 + 0.15×cover  prefix ("CommandR" → CommandRouter)
-//	3  word starts: each piece of the query begins a word of the name,
-//	                      words in order, some maybe skipped —
+//	0  0.97 – 1.00        the name: exactly as written (1), or the same
+//	                      name in another case or with other separators
+//	1  0.80 + 0.15×cover  prefix ("CommandR" → CommandRouter)
+//	2  word starts: each piece of the query begins a word of the name,
+//	                      words in order —
 //	   0.72 + 0.15×cover  camel humps, each piece a prefix of its word
-//	                      ("CoRo", "cmdrt" does not, "comro" does);
-//	   0.66 + 0.15×cover  abbreviations, each piece the word's first letter
-//	                      and then any of its letters in order ("NewSrv" →
-//	                      NewServer, "rngInt" → rangeInt, "RprRng" →
-//	                      ReportRangef): names shortened by dropping
-//	                      vowels, not by cutting words
-//	4  0.62 + 0.15×cover  substring
-//	5  0.50               one typo in the whole name or in its prefix, for
-//	                      queries of five or more letters (shorter ones have
+//	                      ("CoRo", "cmdrt" does not, "comro" does), words
+//	                      maybe skipped;
+//	   0.66 + 0.15×cover  abbreviations of every word, each piece the
+//	                      word's first letter and then any of its letters
+//	                      in order ("NewSrv" → NewServer, "rngInt" →
+//	                      rangeInt, "RprRng" → ReportRangef): names
+//	                      shortened by dropping vowels, not by cutting words
+//	3  0.62 + 0.15×cover  substring
+//	4  0.50 – 0.50        one typo in the whole name, for queries of
+//	                      minOneTypo (4) or more letters (shorter ones have
 //	                      too many neighbours)
-//	6  0.30 + 0.20×cover  any subsequence
+//	5  0.40 + 0.08×cover  abbreviations that leave words of the name out: a
+//	                      one-swap typo of a name ("as_ifle" for as_file)
+//	                      is likelier than letters picked from a longer one
+//	                      (test_non_ascii_infile)
+//	6  0.38 – 0.38        one typo in a prefix of the name
+//	7  0.20 + 0.15×cover  any subsequence
 //
 // The class decides first, so that the name itself is always first,
-// whatever it is. Within a class (SymbolIndex.before):
+// whatever it is; the scores fall with the classes, for clients that show
+// them.
 //
-//  1. for word starts, a reading that begins at every word of the name
+// The query is read as typed first: when it has separators or sigils
+// ("get_parent", "main_t", "$mou"), a reading that keeps them (lower case
+// aside) comes before one that needs them ignored, and a name equal only
+// once they are ignored (getParent for "get_parent", issym for "is_sym")
+// is not the name but a prefix at its ceiling, after the prefixes that
+// keep them (get_parent_map). Within a class (SymbolIndex.before):
+//
+//  1. a reading of the query as typed before one that ignores its marks;
+//  2. for word starts, a reading that begins at every word of the name
 //     before one that skips words (a test's test_main_thread_after_fork
 //     reads "MnThr" in humps, skipping words; _MainThread, abbreviated,
 //     in all of its words), then one that lands more of the query on
 //     word starts ("rngInt": rangeInt before a function rangeint, read
 //     in one piece) — the query was made from that name;
-//  2. source before test, fixture, vendored and generated files (a
+//  3. source before test, fixture, vendored and generated files (a
 //     testdata Object is not the object one looks for);
-//  3. the workspace's own languages before incidental ones (under
+//  4. the workspace's own languages before incidental ones (under
 //     incidentalShare of its symbols: the JavaScript of a Go tree's
 //     static/ directory);
-//  4. the name in the case written before another case;
-//  5. definitions (types, functions) before members (methods, fields) —
+//  5. the name in the case written before another case;
+//  6. definitions (types, functions) before members (methods, fields) —
 //     for word starts only after the better score: the
 //     method rangeInt, all of whose letters "rngInt" explains, before
 //     the function rangeIntersect it only begins;
-//  6. better score (more of the name explained), shorter name, shallower
+//  7. better score (more of the name explained), shorter name, shallower
 //     container, then by place.
 //
 // A qualified query ("http.Server.Serve", "Router::route",
@@ -266,23 +283,35 @@ func (e *Engine) SearchSymbols(ctx context.Context, req SymbolRequest) ([]Symbol
 	}
 	qsq, qhumps := squash(q.Name), wordStarts(q.Name)
 	qmask := charMask(qsq)
+	// The query as typed, lower case aside: marks says it has separators
+	// or sigils of its own to read literally.
+	qlit := lowerASCII(q.Name)
+	marks := qlit != qsq
 	typos := !req.Exact && len(qsq) >= minOneTypo
 	var buckets [symClasses][]symHit
 	add := func(nm *symName, class int, score float64, fit uint8) {
 		for _, r := range nm.refs {
 			ref := &si.refs[r]
-			h := symHit{ref: r, score: score, fit: fit, byScore: class == symWords}
-			if class == symWords && ref.sym.Name != nm.name {
+			c := class
+			h := symHit{ref: r, score: score, fit: fit, byScore: c == symWords || c == symSkippingAbbrev, literal: true}
+			if h.byScore && ref.sym.Name != nm.name {
 				// rangeInt and rangeint share a squashed name, not words.
 				h.fit, _ = wordStartFit(qsq, qhumps, words(ref.sym.Name), req.Exact)
 			}
-			if class == symTheName && ref.sym.Name == q.Name {
+			if marks {
+				h.literal = readsLiterally(c, lowerASCII(ref.sym.Name), qlit)
+				if c == symTheName && !h.literal {
+					// getParent for "get_parent": a prefix, after get_parent_map.
+					c, h.score = symPrefix, symPrefixBand.ceiling
+				}
+			}
+			if c == symTheName && ref.sym.Name == q.Name {
 				h.score, h.exactCase = 1, true
 			}
 			if len(q.Qualifier) > 0 && !containerMatches(q.Qualifier, ref.sym.Container) {
 				continue
 			}
-			buckets[class] = append(buckets[class], h)
+			buckets[c] = append(buckets[c], h)
 		}
 	}
 	var maybeTypo []int32
@@ -296,7 +325,7 @@ func (e *Engine) SearchSymbols(ctx context.Context, req SymbolRequest) ([]Symbol
 		class, score, fit := -1, 0.0, uint8(0)
 		switch {
 		case q.Name == "":
-			class, score = symWords, 0.5
+			class, score = symWords, symTypoBand.floor // "Router." lists its members, all alike
 		case nm.mask&qmask == qmask:
 			class, score, fit = matchSymbolName(qsq, qhumps, nm, req.Exact)
 		}
@@ -309,7 +338,8 @@ func (e *Engine) SearchSymbols(ctx context.Context, req SymbolRequest) ([]Symbol
 		}
 	}
 	// Typos rank below substrings: when the classes above fill the answer
-	// already, no distance need be computed.
+	// already, no distance need be computed (nor can one change it: the
+	// classes between the two typo classes come after them all).
 	above := 0
 	for c := symTheName; c < symTypo; c++ {
 		above += len(buckets[c])
@@ -319,8 +349,10 @@ func (e *Engine) SearchSymbols(ctx context.Context, req SymbolRequest) ([]Symbol
 			break
 		}
 		nm := &si.names[n]
-		if osa(qsq, nm.sq, 1) <= 1 || (len(nm.sq) > len(qsq) && osa(qsq, nm.sq[:len(qsq)], 1) <= 1) {
-			add(nm, symTypo, 0.5, 0)
+		if osa(qsq, nm.sq, 1) <= 1 {
+			add(nm, symTypo, symTypoBand.floor, 0)
+		} else if len(nm.sq) > len(qsq) && osa(qsq, nm.sq[:len(qsq)], 1) <= 1 {
+			add(nm, symTypoPrefix, symTypoPrefixBand.floor, 0)
 		}
 	}
 	// Best class first; each bucket is sorted only when reached, and files
@@ -370,12 +402,16 @@ type symHit struct {
 	score     float64
 	fit       uint8 // wordReading's, for word starts
 	exactCase bool  // the name as written, case and all
+	literal   bool  // the query read as typed, its separators and sigils kept
 	byScore   bool  // the score orders before definitions and members
 }
 
 // before orders hits within a class (the list at the top of this file).
 func (si *SymbolIndex) before(a, b *symHit) bool {
 	ra, rb := &si.refs[a.ref], &si.refs[b.ref]
+	if a.literal != b.literal {
+		return a.literal
+	}
 	if a.fit != b.fit {
 		return a.fit > b.fit
 	}
@@ -409,15 +445,40 @@ func (si *SymbolIndex) before(a, b *symHit) bool {
 	return ra.sym.Select.Start.Line < rb.sym.Select.Start.Line
 }
 
-// The classes of the table at the top of this file.
+// The classes of the table at the top of this file, in the order results
+// are taken.
 const (
 	symTheName = iota
 	symPrefix
 	symWords
 	symSubstring
 	symTypo
+	symSkippingAbbrev
+	symTypoPrefix
 	symSubsequence
 	symClasses
+)
+
+// symCover is the share of a literal symbol class that cover decides.
+const symCover = 0.15
+
+// The score bands of the table, in its order (the word-start class has
+// two: humps and abbreviations).
+var (
+	symNameBand        = scoreClass{"name", 0.97, 1}
+	symPrefixBand      = scoreClass{"prefix", 0.80, 0.80 + symCover}
+	symHumps           = scoreClass{"humps", 0.72, 0.72 + symCover}
+	symAbbrev          = scoreClass{"abbreviation", 0.66, 0.66 + symCover}
+	symSubstringBand   = scoreClass{"substring", 0.62, 0.62 + symCover}
+	symTypoBand        = scoreClass{"typo", 0.50, 0.50}
+	symSkipping        = scoreClass{"abbreviation leaving words out", 0.40, 0.48}
+	symTypoPrefixBand  = scoreClass{"typo of a prefix", 0.38, 0.38}
+	symSubsequenceBand = scoreClass{"subsequence", 0.20, 0.35}
+	// symClassTable is the table; symBandClass the class of each band.
+	symClassTable = []scoreClass{symNameBand, symPrefixBand, symHumps, symAbbrev, symSubstringBand,
+		symTypoBand, symSkipping, symTypoPrefixBand, symSubsequenceBand}
+	symBandClass = []int{symTheName, symPrefix, symWords, symWords, symSubstring,
+		symTypo, symSkippingAbbrev, symTypoPrefix, symSubsequence}
 )
 
 // matchSymbolName places a squashed query against a name (every class of
@@ -428,23 +489,25 @@ func matchSymbolName(q string, bounds uint64, nm *symName, exact bool) (class in
 	cover := float64(len(q)) / float64(max(len(nm.sq), 1))
 	switch {
 	case nm.sq == q:
-		return symTheName, 0.97, 0
+		return symTheName, symNameBand.floor, 0
 	case strings.HasPrefix(nm.sq, q):
-		return symPrefix, 0.80 + 0.15*cover, 0
+		return symPrefix, symPrefixBand.at(cover), 0
 	case !isSubsequence(q, nm.sq):
 		// every class below reads the query as a subsequence of the name
 		return -1, 0, 0
 	}
 	if fit, humps := wordStartFit(q, bounds, nm.words, exact); humps {
-		return symWords, 0.72 + 0.15*cover, fit
+		return symWords, symHumps.at(cover), fit
+	} else if fit&fitEvery != 0 {
+		return symWords, symAbbrev.at(cover), fit
 	} else if fit > 0 {
-		return symWords, 0.66 + 0.15*cover, fit
+		return symSkippingAbbrev, symSkipping.at(cover), fit
 	}
 	switch {
 	case strings.Contains(nm.sq, q):
-		return symSubstring, 0.62 + 0.15*cover, 0
+		return symSubstring, symSubstringBand.at(cover), 0
 	case !exact:
-		return symSubsequence, 0.30 + 0.20*cover, 0
+		return symSubsequence, symSubsequenceBand.at(cover), 0
 	}
 	return -1, 0, 0
 }
@@ -643,4 +706,20 @@ func (e *Engine) symbolFiles(q *FindQuery, impl bool) map[int32]nameMatch {
 		}
 	}
 	return out
+}
+
+// readsLiterally reports whether a reading of class c still holds of the
+// name as written (lit, lower case) when the query's own separators and
+// sigils must be read too (qlit). Word-start readings honour them by
+// construction: the query's marks are where its words begin.
+func readsLiterally(c int, lit, qlit string) bool {
+	switch c {
+	case symTheName:
+		return lit == qlit
+	case symPrefix:
+		return strings.HasPrefix(lit, qlit)
+	case symSubstring:
+		return strings.Contains(lit, qlit)
+	}
+	return true
 }

@@ -229,3 +229,32 @@ func TestResolveUsesSymbols(t *testing.T) {
 		t.Errorf("CommandRouter.py: %+v", res.Resolved)
 	}
 }
+
+// The query as typed: its separators and sigils count, matched literally
+// first, then loosely; a one-edit typo of a name before letters picked
+// from a longer one. Each second result must be listed, after the first.
+func TestSymbolQueryAsTyped(t *testing.T) {
+	e := symbolEngine(t, map[string][]string{
+		"Lib/xml/dom/minidom.py":     {"method minidom.Node.getParent", "func minidom.get_parent_map"},
+		"Lib/threading.py":           {"class threading._MainThread", "func threading.main_thread"},
+		"Lib/posixpath.py":           {"func posixpath.issym", "func posixpath.is_symlink"},
+		"src/core/instance.js":       {"func mount", "func mountComponent", "method Vue.$mount"},
+		"Lib/shutil.py":              {"func shutil.as_file"},
+		"Lib/test/test_non_ascii.py": {"func test_non_ascii.test_non_ascii_infile"},
+	})
+	cases := []struct{ rule, query, first, second string }{
+		{"a literal prefix before a name equal once separators are ignored", "get_parent", "Lib/xml/dom/minidom.py:minidom.get_parent_map", "Lib/xml/dom/minidom.py:minidom.Node.getParent"},
+		{"a literal prefix before a loose one", "main_t", "Lib/threading.py:threading.main_thread", "Lib/threading.py:threading._MainThread"},
+		{"a literal prefix before a loose name", "is_sym", "Lib/posixpath.py:posixpath.is_symlink", "Lib/posixpath.py:posixpath.issym"},
+		{"a sigil typed is a sigil read", "$mou", "src/core/instance.js:Vue.$mount", "src/core/instance.js:mount"},
+		{"the loose name, typed without marks, is the name", "getparent", "Lib/xml/dom/minidom.py:minidom.Node.getParent", "Lib/xml/dom/minidom.py:minidom.get_parent_map"},
+		{"a one-swap typo before an abbreviation leaving words out", "as_ifle", "Lib/shutil.py:shutil.as_file", "Lib/test/test_non_ascii.py:test_non_ascii.test_non_ascii_infile"},
+	}
+	for _, c := range cases {
+		got := searchSymbols(t, e, c.query)
+		i, j := slices.Index(got, c.first), slices.Index(got, c.second)
+		if i != 0 || j < 0 || j < i {
+			t.Errorf("%s: %q = %v, want %s first, then %s", c.rule, c.query, got, c.first, c.second)
+		}
+	}
+}

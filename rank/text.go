@@ -15,6 +15,24 @@ func isAlnum(c byte) bool {
 
 func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
 
+// lowerASCII lower-cases the ASCII letters of s and keeps every other
+// byte: a name as typed, separators and sigils kept, case aside (the
+// case squash ignores, and no more).
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if isUpper(s[i]) {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if isUpper(b[j]) {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
 // words splits a name into lower-case words at separators and camel humps
 // (ident.HumpAt: "parseHTTPRequest" → parse, http, request; "md5Hash" →
 // md5, hash) and nowhere else: digits stay with the word before them
