@@ -444,34 +444,6 @@ func (e *Engine) tieBreak(q *FindQuery, id int32, score float64, aff *affinity) 
 	return score
 }
 
-// auxDirs are directories of tests, fixtures and mocks; auxSuffixes the
-// stems of test, spec, fixture and generated files.
-var (
-	auxDirs = map[string]bool{"test": true, "tests": true, "testdata": true, "__tests__": true, "spec": true, "specs": true,
-		"fixture": true, "fixtures": true, "__fixtures__": true, "__mocks__": true, "__snapshots__": true}
-	auxSuffixes = []string{"_test", "-test", ".test", "_spec", "-spec", ".spec", "_fixture", "-fixture", ".pb", "_generated", ".generated", ".g"}
-)
-
-// isAuxiliary reports whether a path is a test, fixture or generated file.
-func isAuxiliary(path string) bool {
-	base := path[strings.LastIndexByte(path, '/')+1:]
-	for _, c := range splitDirs(path[:max(len(path)-len(base)-1, 0)]) {
-		if auxDirs[strings.ToLower(c)] {
-			return true
-		}
-	}
-	stem, _ := splitExt(base)
-	ls := strings.ToLower(stem)
-	for _, suf := range auxSuffixes {
-		if strings.HasSuffix(ls, suf) {
-			return true
-		}
-	}
-	// test_x.py, FooTest.java, FooTests.kt, bar_FIXTURE.js
-	return strings.HasPrefix(ls, "test_") || strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") ||
-		strings.Contains(stem, "FIXTURE")
-}
-
 // Directory terms ("hpack/static"): a file whose directories match them
 // keeps dirTermsFloor of its name's score at the least and all of it when
 // they match exactly; one whose directories miss a term keeps

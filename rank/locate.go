@@ -50,19 +50,6 @@ const (
 	implTest   = 0.9
 )
 
-// isTestPath reports a file of tests: in a test directory or named so.
-func isTestPath(p string) bool {
-	for _, d := range strings.Split(strings.ToLower(p), "/") {
-		switch d {
-		case "test", "tests", "__tests__", "spec", "specs", "testdata":
-			return true
-		}
-	}
-	stem, _ := splitExt(strings.ToLower(path.Base(p)))
-	return strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test") || strings.HasSuffix(stem, "_spec") ||
-		strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec") || strings.HasSuffix(stem, "test") && len(stem) > 4 && stem != "latest"
-}
-
 // isStub reports a file of declarations only — a Python stub, a
 // TypeScript declaration file — whose definitions are written elsewhere.
 func isStub(p string) bool {

@@ -125,7 +125,7 @@ func NewSymbolIndex(t *symbols.Table, roots []string) *SymbolIndex {
 		if _, r, ok := ix.RootOf(file); ok {
 			rel = r
 		}
-		aux := isAuxiliary(rel) || isVendored(rel)
+		aux := roleOf(rel) != roleSource
 		start := len(si.refs)
 		for i := range syms {
 			s := &syms[i]
@@ -156,19 +156,6 @@ func NewSymbolIndex(t *symbols.Table, roots []string) *SymbolIndex {
 		}
 	}
 	return si
-}
-
-// vendoredDirs hold other projects' code copied in.
-var vendoredDirs = map[string]bool{"vendor": true, "third_party": true, "third-party": true, "node_modules": true, "external": true}
-
-// isVendored reports a path inside a vendored directory.
-func isVendored(rel string) bool {
-	for _, d := range splitDirs(parentDir(rel)) {
-		if vendoredDirs[strings.ToLower(d)] {
-			return true
-		}
-	}
-	return false
 }
 
 // Named returns the definitions filed under key (SymbolLookup).
