@@ -128,3 +128,23 @@ func TestSymbolClassRules(t *testing.T) {
 		}
 	}
 }
+
+// The orderings score.go's header states for resolve's name ladder.
+func TestResolveLadderRules(t *testing.T) {
+	rules := []struct {
+		name string
+		ok   bool
+	}{
+		{"stem: exact over case over style over any typo", 1 > stemCase && stemCase > stemStyle && stemStyle > typoTop},
+		{"extension: same over case over family over none written over another language over anything else",
+			1 > extCaseAffinity && extCaseAffinity > extFamilyAffinity && extFamilyAffinity > extAdded && extAdded > extLanguage && extLanguage > extOther},
+		{"a file found through a symbol stays in the extension family asked for", symbolExtFloor > extLanguage && symbolExtFloor <= extAdded},
+		{"nearness never overturns a lexical lead", proxWeight < ResolveMargin},
+		{"nearness never crosses the step from exact to case", proxWeight < (1-stemCase)*bareNameWeight},
+	}
+	for _, r := range rules {
+		if !r.ok {
+			t.Errorf("rule broken: %s", r.name)
+		}
+	}
+}

@@ -57,6 +57,38 @@ func isStub(p string) bool {
 	return strings.HasSuffix(lp, ".pyi") || strings.HasSuffix(lp, ".d.ts") || strings.HasSuffix(lp, ".d.mts") || strings.HasSuffix(lp, ".d.cts")
 }
 
+// Via is the strategy that found a hit.
+type Via string
+
+const (
+	ViaFile    Via = "file"
+	ViaSymbol  Via = "symbol"
+	ViaContent Via = "content"
+)
+
+// recoveryStep is one recovery step of the cascade (recover), as a bit of
+// the set locator.tried.
+type recoveryStep uint8
+
+const (
+	stepPhrase recoveryStep = 1 << iota
+	stepContent
+	stepImplementation
+	stepHeader
+)
+
+// took reports whether step was taken, and marks it taken.
+func (l *locator) took(step recoveryStep) bool {
+	was := l.tried&step != 0
+	l.tried |= step
+	return was
+}
+
+// implementationLift: asked for the implementation, the file found as the
+// header's counterpart is the answer, so it goes just above the header it
+// was found from (and no further: the lift is a tie-break's size).
+const implementationLift = 0.02
+
 // DefaultMinConfidence is the evidence at which the cascade stops.
 const DefaultMinConfidence = 0.7
 
@@ -88,7 +120,7 @@ type LocateHit struct {
 	Path   string
 	Range  *symbols.Range // where a symbol or a content match is, when known
 	Score  float64
-	Via    string // "file", "symbol" or "content"
+	Via    Via
 	Reason string
 	// definition: Range is where the body's name is defined in the file.
 	definition bool
@@ -181,7 +213,7 @@ func (e *Engine) Locate(ctx context.Context, req LocateRequest) (*LocateResult, 
 	}
 	// A long body that names nothing whole may be quoted text.
 	if l.guessed && q.quotation() && e.content != nil {
-		l.tried = map[string]bool{"phrase": true}
+		l.tried = stepPhrase
 		if err := l.phrase(ctx, q.text, phraseUnquoted); err != nil {
 			return nil, err
 		}
@@ -243,7 +275,7 @@ type locator struct {
 	guessed bool
 	res     *LocateResult
 	hits    map[int32]int // file → index in res.Results
-	tried   map[string]bool
+	tried   recoveryStep  // the recovery steps taken, a set
 	aff     *affinity
 }
 
@@ -405,7 +437,7 @@ func (l *locator) symbols(src SymbolLookup) {
 				score *= definedInTest
 			}
 			rng := s.Select
-			l.add(LocateHit{File: id, Root: root, Path: rel, Range: &rng, Score: score, Via: "symbol",
+			l.add(LocateHit{File: id, Root: root, Path: rel, Range: &rng, Score: score, Via: ViaSymbol,
 				Reason: fmt.Sprintf("symbol: %s %s", s.Kind, s.Qualified()), definition: true})
 		}
 		if l.q.impl && len(types) > 0 {
@@ -438,7 +470,7 @@ func (l *locator) implementations(src SymbolLookup, typ string) {
 		if isTestPath(f.path) {
 			score *= definedInTest
 		}
-		l.add(LocateHit{File: id, Root: int(f.root), Path: f.path, Range: &rng, Score: score, Via: "symbol",
+		l.add(LocateHit{File: id, Root: int(f.root), Path: f.path, Range: &rng, Score: score, Via: ViaSymbol,
 			Reason: fmt.Sprintf("symbol: implements %s (%d members)", typ, n)})
 	}
 }
@@ -470,7 +502,7 @@ func (l *locator) files(ctx context.Context) error {
 		if isTestPath(m.Path) {
 			score *= implTest
 		}
-		l.add(LocateHit{File: m.File, Root: m.Root, Path: m.Path, Score: score, Via: "file", Reason: reason})
+		l.add(LocateHit{File: m.File, Root: m.Root, Path: m.Path, Score: score, Via: ViaFile, Reason: reason})
 	}
 	return l.movedFile(ctx, term)
 }
@@ -498,7 +530,7 @@ func (l *locator) movedFile(ctx context.Context, term string) error {
 		return err
 	}
 	c := l.e.staleCandidate(st)
-	l.add(LocateHit{File: c.File, Root: c.Root, Path: c.Path, Score: fileNamed, Via: "file",
+	l.add(LocateHit{File: c.File, Root: c.Root, Path: c.Path, Score: fileNamed, Via: ViaFile,
 		Reason: "file: " + term + " moved (" + c.Reasons[0] + ")"})
 	return nil
 }
@@ -536,7 +568,7 @@ const maxLocateFiles = 20
 func (l *locator) definedElsewhere(root int, p string) float64 {
 	best := 0.0
 	for _, h := range l.res.Results {
-		if h.Via == "symbol" && !(h.Root == root && (h.Path == p || counterparts(h.Path, p))) {
+		if h.Via == ViaSymbol && !(h.Root == root && (h.Path == p || counterparts(h.Path, p))) {
 			best = max(best, h.Score)
 		}
 	}
@@ -598,7 +630,7 @@ func (l *locator) search(ctx context.Context, q content.Query) ([]contentHit, er
 			continue
 		}
 		rng := symbols.Range{Start: symbols.Position{Line: uint32(h.Line), Col: uint32(h.Col)}, End: symbols.Position{Line: uint32(h.Line), Col: uint32(h.Col)}}
-		out = append(out, contentHit{LocateHit{File: id, Root: root, Path: rel, Range: &rng, Via: "content"}, h})
+		out = append(out, contentHit{LocateHit{File: id, Root: root, Path: rel, Range: &rng, Via: ViaContent}, h})
 	}
 	return out, nil
 }
@@ -762,32 +794,25 @@ func declares(m content.Match, ext string) bool {
 // recover takes the next recovery step that applies, and reports whether
 // there was one.
 func (l *locator) recover(ctx context.Context) (bool, error) {
-	if l.tried == nil {
-		l.tried = map[string]bool{}
-	}
 	s := l.sorted()
 	switch {
-	case !l.tried["phrase"] && l.e.content != nil && l.q.quotation():
-		l.tried["phrase"] = true
+	case l.e.content != nil && l.q.quotation() && !l.took(stepPhrase):
 		return true, l.phrase(ctx, l.q.text, phraseUnquoted)
-	case !l.tried["content"] && l.e.content != nil:
-		l.tried["content"] = true
+	case l.e.content != nil && !l.took(stepContent):
 		return true, l.mentions(ctx)
-	case len(s) > 0 && l.q.impl && !l.tried["implementation"] && isHeader(strings.ToLower(pathExt(s[0].Path))):
+	case len(s) > 0 && l.q.impl && isHeader(strings.ToLower(pathExt(s[0].Path))) && !l.took(stepImplementation):
 		// The header is known, its implementation not yet read.
-		l.tried["implementation"] = true
 		l.res.Strategies = append(l.res.Strategies, "alternate")
 		if c, ok := l.e.Alternate(filepath.Join(l.e.ix.Roots[s[0].Root], filepath.FromSlash(s[0].Path))); ok {
-			l.add(LocateHit{File: c.File, Root: c.Root, Path: c.Path, Score: min(1, s[0].Score+0.02), Via: "file",
+			l.add(LocateHit{File: c.File, Root: c.Root, Path: c.Path, Score: min(1, s[0].Score+implementationLift), Via: ViaFile,
 				Reason: "file: implementation of " + s[0].Path})
 		}
 		return true, nil
-	case len(s) > 0 && !l.tried["header"] && extFamily[strings.ToLower(pathExt(s[0].Path))] == "c" && !isHeader(strings.ToLower(pathExt(s[0].Path))):
+	case len(s) > 0 && extFamily[strings.ToLower(pathExt(s[0].Path))] == "c" && !isHeader(strings.ToLower(pathExt(s[0].Path))) && !l.took(stepHeader):
 		// An implementation is found: offer its header beside it.
-		l.tried["header"] = true
 		l.res.Strategies = append(l.res.Strategies, "alternate")
 		if c, ok := l.e.Alternate(filepath.Join(l.e.ix.Roots[s[0].Root], filepath.FromSlash(s[0].Path))); ok {
-			l.add(LocateHit{File: c.File, Root: c.Root, Path: c.Path, Score: s[0].Score * 0.9, Via: "file",
+			l.add(LocateHit{File: c.File, Root: c.Root, Path: c.Path, Score: s[0].Score * implHeader, Via: ViaFile,
 				Reason: "file: header of " + s[0].Path})
 		}
 		return true, nil

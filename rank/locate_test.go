@@ -44,7 +44,8 @@ func TestLocateCascade(t *testing.T) {
 	cases := []struct {
 		query, term string
 		impl        bool
-		want, via   string
+		want        string
+		via         Via
 		strategies  string
 		confident   bool
 	}{
@@ -196,8 +197,9 @@ func TestLocateText(t *testing.T) {
 	ci, _ := cx.Sync(context.Background(), ix)
 	e := New(ix).WithSymbols(NewSymbolIndex(table, ix.Roots)).WithContent(ci)
 	cases := []struct {
-		query, want, via string
-		confident        bool
+		query, want string
+		via         Via
+		confident   bool
 	}{
 		{`where is "reports whether the bytes in p" handled`, "utf8/utf8.go", "content", true},
 		{"find reports whether the bytes in p begin", "utf8/utf8.go", "content", true},

@@ -34,7 +34,7 @@ func TestScoringOrderings(t *testing.T) {
 	if proxWeight >= ResolveMargin {
 		t.Errorf("proxWeight %.3f must stay under ResolveMargin %.3f", proxWeight, ResolveMargin)
 	}
-	if gap := (1 - 0.98) * 0.875; proxWeight >= gap {
+	if gap := (1 - stemCase) * bareNameWeight; proxWeight >= gap {
 		t.Errorf("proxWeight %.3f must stay under the exact→case gap %.4f", proxWeight, gap)
 	}
 }

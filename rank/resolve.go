@@ -47,10 +47,11 @@ type Candidate struct {
 type evidence struct {
 	// dirsWritten: the directories the query wrote, past another
 	// machine's prefix; dirsMatched: how many the candidate keeps;
-	// dirsKnown: one of them names a directory of the tree; sameDirs: the
-	// candidate's directories are the ones written.
+	// dirsKnown: one of them names a directory of the tree; dirs: how the
+	// candidate's directories stand to the ones written.
 	dirsWritten, dirsMatched int
-	dirsKnown, sameDirs      bool
+	dirsKnown                bool
+	dirs                     dirReading
 	// otherKind: its extension is of another kind, one the tree has;
 	// stemKept: its stem is the one written (case and separators aside)
 	// and its extension the same or of its family; distinctName: its name,
@@ -197,7 +198,7 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	if res.Resolved == nil && res.Gone == nil && res.Basis != BasisTie && len(scored) > 0 {
 		top := scored[0]
 		res.Resolved = &top
-		res.elsewhere = len(rq.dirs) > 0 && !keepsDirs(top.Reasons)
+		res.elsewhere = len(rq.dirs) > 0 && !top.ev.dirs.keepsWritten()
 	}
 	if len(scored) > limit {
 		scored = scored[:limit]
@@ -339,17 +340,17 @@ func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits ma
 		lex = nm.score * bareNameWeight
 	} else {
 		da := e.alignment(rq, f.dir).score(rq.foreign)
-		ev.dirsWritten, ev.dirsMatched, ev.sameDirs = len(rq.dirs), da.matched, da.sameDirs
+		ev.dirsWritten, ev.dirsMatched, ev.dirs = len(rq.dirs), da.matched, da.reading
 		if rq.absolute {
 			ev.dirsWritten -= rq.foreign // another machine's prefix is not written by the user
 		}
 		ev.dirsKnown = rq.dirsKnown
 		ev.distinctName = nm.score == 1 && distinctive(e.stems[f.stem].text, f.starts)
 		lex = nm.score * (nameWeight + (1-nameWeight)*da.score)
-		reasons = append(reasons, da.reason)
 		if da.matched == 0 && !e.dirExists(rq.dirs) {
-			reasons[len(reasons)-1] = "dir:moved"
+			ev.dirs = dirMoved
 		}
+		reasons = append(reasons, ev.dirs.String())
 	}
 	near := aff.of(e, id)
 	prox := near.value
@@ -422,6 +423,11 @@ func (e *Engine) knownDirs(rq *resolveQuery) bool {
 	return false
 }
 
+// symbolExtFloor is the least extension affinity symbolName keeps: the
+// same extension, another case, the same family, or none written
+// (extAdded) — not another language, let alone another kind of file.
+const symbolExtFloor = min(extAdded, extFamilyAffinity)
+
 // bySymbol marks a candidate found through a symbol, not its name.
 const bySymbol = -2
 
@@ -431,7 +437,7 @@ const bySymbol = -2
 func symbolName(sh nameMatch, qExt, base string) nameMatch {
 	_, ext := splitExt(base)
 	a, _ := extAffinity(qExt, ext)
-	if a < 0.9 {
+	if a < symbolExtFloor {
 		return nameMatch{}
 	}
 	return nameMatch{score: 0.85 * sh.score * a, reason: sh.reason}
@@ -445,13 +451,13 @@ func symbolName(sh nameMatch, qExt, base string) nameMatch {
 // the writer meant is for history or the referring file to settle, else a
 // tie to report. It returns the contradicting candidate's index, or 0.
 func contradiction(rq *resolveQuery, sorted []Candidate) int {
-	if len(rq.dirs) == 0 || len(sorted) < 2 || keepsDirs(sorted[0].Reasons) {
+	if len(rq.dirs) == 0 || len(sorted) < 2 || sorted[0].ev.dirs.keepsWritten() {
 		return 0
 	}
 	for i := 1; i < min(len(sorted), contradictionWindow); i++ {
 		c := sorted[i]
 		stem, _ := splitExt(path.Base(c.Path))
-		if keepsDirs(c.Reasons) && osa(rq.sq, squash(stem), 1) <= 1 {
+		if c.ev.dirs.keepsWritten() && osa(rq.sq, squash(stem), 1) <= 1 {
 			return i
 		}
 	}
@@ -461,18 +467,6 @@ func contradiction(rq *resolveQuery, sorted []Candidate) int {
 // contradictionWindow: how far down the candidates a contradicting
 // reading is looked for.
 const contradictionWindow = 5
-
-// keepsDirs: the candidate's directories are the ones written (all of
-// them, or their tail, or all but another machine's prefix).
-func keepsDirs(reasons []string) bool {
-	for _, r := range reasons {
-		switch r {
-		case "dir:exact", "dir:suffix", "dir:missing-prefix":
-			return true
-		}
-	}
-	return false
-}
 
 // nearestFirst moves to the front, among the candidates lexically tied
 // with the best (within ResolveMargin), the one clearly nearest where the

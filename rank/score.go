@@ -129,12 +129,19 @@ func sameStem(qStem, cStem, qSq, cSq string) (stem float64, reason string, same 
 	case qStem == cStem:
 		return 1, "", true
 	case equalFold(qStem, cStem):
-		return 0.98, "name:case", true
+		return stemCase, "name:case", true
 	case qSq == cSq:
-		return 0.94, "name:style", true
+		return stemStyle, "name:style", true
 	}
 	return 0, "", false
 }
+
+// The stem ladder of the header: the same but for case, the same once
+// squashed.
+const (
+	stemCase  = 0.98
+	stemStyle = 0.94
+)
 
 // typoTop is what a one-edit typo in an endlessly long name scores.
 const typoTop = 0.92
@@ -195,10 +202,35 @@ func componentMatch(q, c, sq, sc string) float64 {
 }
 
 type dirAlign struct {
-	score    float64
-	matched  int
-	reason   string
-	sameDirs bool
+	score   float64
+	matched int
+	reading dirReading
+}
+
+// dirReading is how a candidate's directories stand to the ones a path
+// wrote: a value the rules read (keepsWritten), a string only when shown.
+type dirReading uint8
+
+const (
+	dirNone dirReading = iota
+	dirPartial
+	dirClose
+	dirExact
+	dirMissingPrefix
+	dirSuffix
+	// dirMoved: none of the written directories is the candidate's, and
+	// the tree has no such directories any more.
+	dirMoved
+)
+
+var dirReadingNames = [...]string{"dir:none", "dir:partial", "dir:close", "dir:exact", "dir:missing-prefix", "dir:suffix", "dir:moved"}
+
+func (d dirReading) String() string { return dirReadingNames[d] }
+
+// keepsWritten: the candidate's directories are the ones written (all of
+// them, or their tail, or all but another machine's prefix).
+func (d dirReading) keepsWritten() bool {
+	return d == dirExact || d == dirMissingPrefix || d == dirSuffix
 }
 
 // dirAlignment is how query directories align with a candidate's, before
@@ -266,26 +298,26 @@ func alignDirs(q, c *dirInfo) dirAlignment {
 // prefix.
 func (a dirAlignment) score(foreign int) dirAlign {
 	if a.matched == 0 {
-		return dirAlign{score: 0, reason: "dir:none"}
+		return dirAlign{score: 0, reading: dirNone}
 	}
 	// Leading query directories past the foreign prefix are ones another
 	// candidate honours: left out here, they are a disagreement.
 	foreignQ, ownQ := min(a.leadQ, foreign), max(0, a.leadQ-foreign)
 	penalty := dirInnerCost*float64(a.innerQ+a.innerC+ownQ) + dirLeadCost*float64(foreignQ+a.leadC) + dirInnerCost*(float64(a.matched)-a.weight)
 	inner := a.innerQ == 0 && a.innerC == 0
-	reason := "dir:partial"
+	reading := dirPartial
 	switch {
 	case ownQ > 0: // a written directory left out: partial, whatever else agrees
 	case a.weight < float64(a.matched):
-		reason = "dir:close" // aligned, but some names only nearly agree
+		reading = dirClose // aligned, but some names only nearly agree
 	case inner && a.leadQ == 0 && a.leadC == 0:
-		reason = "dir:exact"
+		reading = dirExact
 	case inner && a.leadC > 0 && a.leadQ == 0:
-		reason = "dir:missing-prefix"
+		reading = dirMissingPrefix
 	case inner:
-		reason = "dir:suffix"
+		reading = dirSuffix
 	}
-	return dirAlign{score: math.Exp(-penalty), matched: a.matched, reason: reason, sameDirs: reason == "dir:exact"}
+	return dirAlign{score: math.Exp(-penalty), matched: a.matched, reading: reading}
 }
 
 // proximity is how near a candidate's directory is to one reference

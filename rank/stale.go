@@ -214,7 +214,7 @@ func judgeStale(st *staleReading, todayBest float64, todayDecides bool) staleVer
 // language, runTest.js → runTest.ts, is a delete and an add to git when
 // too little text survived).
 func outlivesDeletion(today Candidate) bool {
-	return today.lexical >= ResolveMin && today.ev.sameDirs && today.ev.stemKept
+	return today.lexical >= ResolveMin && today.ev.dirs == dirExact && today.ev.stemKept
 }
 
 // staleCandidate is today's file an old path leads to, scored by the

@@ -173,6 +173,14 @@ var sourceLang = map[string]bool{
 	"sh": true, "bash": true, "groovy": true, "clj": true, "elm": true, "vue": true, "svelte": true,
 }
 
+// extAdded is extAffinity's score when the query wrote no extension;
+// extLanguage of two programming languages' extensions.
+const (
+	extCaseAffinity = 0.98
+	extAdded        = 0.9
+	extLanguage     = 0.88
+)
+
 // extOther is extAffinity's floor: two unrelated extensions.
 const extOther = 0.7
 
@@ -187,16 +195,16 @@ func extAffinity(q, c string) (float64, string) {
 	case q == c:
 		return 1, ""
 	case strings.EqualFold(q, c):
-		return 0.98, "ext:case"
+		return extCaseAffinity, "ext:case"
 	case q == "":
-		return 0.9, "ext:added"
+		return extAdded, "ext:added"
 	}
 	lq, lc := strings.ToLower(q), strings.ToLower(c)
 	if f := extFamily[lq]; f != "" && f == extFamily[lc] {
 		return extFamilyAffinity, "ext:family"
 	}
 	if sourceLang[lq] && sourceLang[lc] {
-		return 0.88, "ext:language"
+		return extLanguage, "ext:language"
 	}
 	return extOther, "ext:other"
 }

@@ -185,7 +185,7 @@ type Locate struct {
 func FromLocate(roots []string, res *rank.LocateResult) Locate {
 	out := Locate{Term: res.Term, Impl: res.Impl, Strategies: res.Strategies, Results: []LocateHit{}, Confidence: res.Confidence}
 	for _, h := range res.Results {
-		hit := LocateHit{URI: URI(roots, h.Root, h.Path), Path: h.Path, Score: h.Score, Via: h.Via, Reason: h.Reason}
+		hit := LocateHit{URI: URI(roots, h.Root, h.Path), Path: h.Path, Score: h.Score, Via: string(h.Via), Reason: h.Reason}
 		if h.Range != nil {
 			r := FromRange(*h.Range)
 			hit.Range = &r
