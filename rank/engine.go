@@ -45,6 +45,9 @@ type Engine struct {
 	rr         Reranker           // nil without a model
 	repo       *RepoHistory       // nil without a repository's record
 	rro        RerankOptions
+	// exhaustive turns find's prunes off (prune_test.go proves they
+	// change nothing).
+	exhaustive bool
 }
 
 type fileInfo struct {

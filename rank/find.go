@@ -117,6 +117,8 @@ type Match struct {
 	Score     float64  `json:"score"`
 	MatchedIn []string `json:"matchedIn"`
 	Reason    string   `json:"reason,omitempty"`
+	// raw: a path reading's score before tieBreak and nearness (pathSink).
+	raw float64
 }
 
 // FindResult is find/files' output.
@@ -158,7 +160,7 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 	if err != nil {
 		return nil, err
 	}
-	if !f.factors() && f.abovePaths >= f.keep {
+	if !f.factors() && f.abovePaths >= f.keep && !e.exhaustive {
 		cancelPaths()
 	}
 	pathHits, err := paths()
@@ -206,9 +208,57 @@ type finder struct {
 	abovePaths  int // likewise for path readings
 }
 
-// factors: directory terms or an extension can lower a name's score, so
-// counts of names above a ceiling prove nothing.
-func (f *finder) factors() bool { return len(f.q.Dirs) > 0 || f.q.Ext != "" }
+// factors: directory terms, an extension or the impl preference can lower
+// a name's score, so counts of names above a ceiling prove nothing.
+func (f *finder) factors() bool { return len(f.q.Dirs) > 0 || f.q.Ext != "" || f.req.Impl }
+
+// surelyAbove reports whether a name scoring s outranks, whatever tieBreak
+// and nearness do to either, every reading that scores at most ceiling.
+func surelyAbove(s, ceiling float64) bool { return s-auxPenalty > ceiling+maxLift }
+
+// maxLift is the most tieBreak and nearness add to a score.
+const maxLift = caseBonus + affinityBonus
+
+// pathSink takes path readings into a heap keyed by the score each will
+// have in the answer — tieBreak and nearness added as merge adds them —
+// so that no cut made on the heap is undone by them (prune_test.go).
+type pathSink struct {
+	f   *finder
+	top *topK
+}
+
+func (f *finder) newPathSink() *pathSink {
+	if f.e.exhaustive {
+		return &pathSink{f, newUniqueTopK(len(f.e.files) + 1)} // never full: nothing is cut
+	}
+	return &pathSink{f, newUniqueTopK(f.keep)}
+}
+
+// push keeps m, scored s before the tie-breaks, when it passes the
+// threshold and ranks among the best; m.raw keeps s.
+func (k *pathSink) push(m Match) {
+	f := k.f
+	tb := f.e.tieBreak(f.q, m.File, m.Score, f.aff)
+	if tb < f.threshold {
+		return
+	}
+	m.raw, m.Score = m.Score, tb
+	if f.aff != nil {
+		m.Score += affinityBonus * f.aff.of(f.e, m.File).value
+	}
+	k.top.push(m)
+}
+
+// beaten reports whether no reading scoring at most s before the
+// tie-breaks can enter any more: below the threshold, or below the worst
+// kept when the heap is full (strictly: an equal score may still win on
+// its path).
+func (k *pathSink) beaten(s float64) bool {
+	if k.f.e.exhaustive {
+		return false
+	}
+	return s+caseBonus < k.f.threshold || k.top.full() && k.top.worst().Score > s+maxLift
+}
 
 // startPaths starts the path readings (pathmatch.go) in the background;
 // the returned func waits for them.
@@ -217,15 +267,16 @@ func (f *finder) startPaths(ctx context.Context) func() (map[int32]Match, error)
 	if pq == nil || f.req.Exact {
 		return func() (map[int32]Match, error) { return nil, nil }
 	}
-	pt := newTopK(f.keep)
+	sink := f.newPathSink()
 	done := make(chan error, 1)
-	go func() { done <- f.e.pathReadings(ctx, pq, pt, f.threshold, f.req.Impl) }()
+	go func() { done <- f.e.pathReadings(ctx, pq, sink, f.req.Impl) }()
 	return func() (map[int32]Match, error) {
 		if err := <-done; err != nil {
 			return nil, err
 		}
-		out := make(map[int32]Match, len(pt.h))
-		for _, m := range pt.h {
+		out := make(map[int32]Match, len(sink.top.h))
+		for _, m := range sink.top.h {
+			m.Score = m.raw // merge adds tieBreak and nearness itself
 			out[m.File] = m
 		}
 		return out, nil
@@ -251,15 +302,15 @@ func (f *finder) names(ctx context.Context) (map[int32]nameMatch, error) {
 		st := &e.stems[sid]
 		if nm := matchStem(q, st, f.req.Exact); nm.score > 0 {
 			hits[int32(sid)] = nm
-			if nm.score > typoCeiling {
+			if surelyAbove(nm.score, typoCeiling) {
 				f.aboveTypos += len(st.files)
 			}
-			if nm.score > pathCeiling {
+			if surelyAbove(nm.score, pathCeiling) {
 				f.abovePaths += len(st.files)
 			}
 		}
 	}
-	if b := typoBudget(len(q.Squashed)); !f.req.Exact && b > 0 && (f.factors() || f.aboveTypos < f.limit) {
+	if b := typoBudget(len(q.Squashed)); !f.req.Exact && b > 0 && (f.factors() || f.aboveTypos < f.limit || e.exhaustive) {
 		for sid, d := range e.typoStems(q.Squashed, b) {
 			nm := nameMatch{findTypoWeight * typoScore(d, max(len(q.Squashed), len(e.stems[sid].text))), findTypo.label}
 			if prev, ok := hits[sid]; !ok || prev.score < nm.score {
@@ -289,7 +340,7 @@ func (f *finder) merge(hits map[int32]nameMatch, paths map[int32]Match) ([]Match
 			return
 		}
 		if f.aff != nil {
-			if top.full() && m.Score+affinityBonus < top.worst().Score {
+			if top.full() && m.Score+affinityBonus < top.worst().Score && !e.exhaustive {
 				top.seen++ // nothing near where the user works lifts it in
 				return
 			}
@@ -331,8 +382,9 @@ func (f *finder) typoFallback(ctx context.Context, out []Match) ([]Match, error)
 	if pq == nil || f.req.Exact || len(out) > 0 && out[0].Score >= pathSpanBase {
 		return out, nil
 	}
-	tt := newTopK(f.keep)
-	if err := f.e.pathTypos(ctx, pq, tt, f.threshold, f.req.Impl); err != nil {
+	sink := f.newPathSink()
+	tt := sink.top
+	if err := f.e.pathTypos(ctx, pq, sink, f.req.Impl); err != nil {
 		return nil, err
 	}
 	if len(tt.h) == 0 {
@@ -469,6 +521,17 @@ type topK struct {
 	k    int
 	h    []Match
 	seen int
+	// pos, when kept, holds each file's place in h: a file read two ways
+	// (its directory, and its words) keeps its better reading in one
+	// place instead of taking two.
+	pos map[int32]int
+}
+
+// newUniqueTopK is newTopK keeping each file once.
+func newUniqueTopK(k int) *topK {
+	t := newTopK(k)
+	t.pos = map[int32]int{}
+	return t
 }
 
 // newTopK keeps the k best; its heap grows as matches come (a caller may
@@ -484,16 +547,43 @@ func (t *topK) worst() *Match { return &t.h[0] }
 
 func (t *topK) push(m Match) {
 	t.seen++
+	if t.pos != nil {
+		if i, ok := t.pos[m.File]; ok {
+			if matchBefore(&m, &t.h[i]) {
+				t.h[i] = m
+				t.down(i) // better: further from the root, the worst
+			}
+			return
+		}
+	}
 	if len(t.h) < t.k {
 		t.h = append(t.h, m)
+		t.place(len(t.h) - 1)
 		t.up(len(t.h) - 1)
 		return
 	}
 	if !matchBefore(&m, &t.h[0]) {
 		return
 	}
+	if t.pos != nil {
+		delete(t.pos, t.h[0].File)
+	}
 	t.h[0] = m
+	t.place(0)
 	t.down(0)
+}
+
+// place records where h[i] is, when places are kept.
+func (t *topK) place(i int) {
+	if t.pos != nil {
+		t.pos[t.h[i].File] = i
+	}
+}
+
+func (t *topK) swap(i, j int) {
+	t.h[i], t.h[j] = t.h[j], t.h[i]
+	t.place(i)
+	t.place(j)
 }
 
 // worse reports whether h[i] ranks below h[j] (the heap's order).
@@ -505,7 +595,7 @@ func (t *topK) up(i int) {
 		if !t.worse(i, p) {
 			return
 		}
-		t.h[i], t.h[p] = t.h[p], t.h[i]
+		t.swap(i, p)
 		i = p
 	}
 }
@@ -522,7 +612,7 @@ func (t *topK) down(i int) {
 		if w == i {
 			return
 		}
-		t.h[i], t.h[w] = t.h[w], t.h[i]
+		t.swap(i, w)
 		i = w
 	}
 }

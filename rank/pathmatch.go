@@ -297,7 +297,7 @@ func (e *Engine) nameBack(t *pathToken, f *fileInfo) uint64 {
 
 // pathReadings pushes every file some reading of pq fits, scored, into
 // top (at most one entry per file).
-func (e *Engine) pathReadings(ctx context.Context, pq *pathQuery, top *topK, threshold float64, impl bool) error {
+func (e *Engine) pathReadings(ctx context.Context, pq *pathQuery, sink *pathSink, impl bool) error {
 	nd := len(e.dirInfos)
 	r := reachPool.Get().(*reach)
 	defer reachPool.Put(r)
@@ -340,7 +340,7 @@ func (e *Engine) pathReadings(ctx context.Context, pq *pathQuery, top *topK, thr
 			continue
 		}
 		base := pathDirBase + pathDirWidth*quality[o] - pathSkipCost*float64(levels)
-		if base+pathEntryBonus < threshold || top.full() && top.worst().Score >= base+pathEntryBonus {
+		if sink.beaten(base + pathEntryBonus) {
 			continue
 		}
 		for _, id := range di.files {
@@ -349,15 +349,24 @@ func (e *Engine) pathReadings(ctx context.Context, pq *pathQuery, top *topK, thr
 			if isEntryFile(f, di) {
 				s, reason = s+pathEntryBonus, "path:dir-entry"
 			}
-			if s >= threshold {
-				top.push(Match{File: id, Root: int(f.root), Path: f.path, Score: s, MatchedIn: inDirOnly, Reason: reason})
-			}
+			sink.push(Match{File: id, Root: int(f.root), Path: f.path, Score: s, MatchedIn: inDirOnly, Reason: reason})
 		}
 	}
 
 	// Files whose name takes part in the reading.
-	pr := pathRun{e: e, pq: pq, sets: r.sets, nd: nd, top: top, w: w, threshold: threshold, impl: impl}
+	pr := pathRun{e: e, pq: pq, sets: r.sets, nd: nd, sink: sink, w: w, impl: impl}
 	pr.nb = nameBacks{pq: pq, e: e, stem: -1}
+	if e.exhaustive {
+		// Every file the rules allow through the DP: what the bit-set
+		// filters of oneToken, tokens and try must agree with
+		// (prune_test.go).
+		for id := range e.files {
+			if len(pq.tokens) > 1 || pr.oneTokenMay(int32(id)) {
+				pr.score(int32(id))
+			}
+		}
+		return nil
+	}
 	if len(pq.tokens) == 1 {
 		return pr.oneToken(ctx)
 	}
@@ -370,10 +379,9 @@ type pathRun struct {
 	pq        *pathQuery
 	sets      []uint64
 	nd        int
-	top       *topK
+	sink      *pathSink
 	w         *pathWords
 	nb        nameBacks
-	threshold float64
 	impl      bool
 	stop      bool // the heap holds only what no path reading can beat
 }
@@ -383,6 +391,8 @@ type pathRun struct {
 // only files in directories that read part of it, and files with such an
 // extension, are tried.
 func (pr *pathRun) oneToken(ctx context.Context) error {
+	// The loops below visit exactly the files oneTokenMay allows, less
+	// those the letter masks and nameCanFinish show cannot fit.
 	e, t := pr.e, &pr.pq.tokens[0]
 	for d := range e.dirInfos {
 		if d%1024 == 0 {
@@ -425,6 +435,14 @@ func (pr *pathRun) oneToken(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// oneTokenMay is oneToken's rule for file id: its directories read part
+// of the token, or the token ends with its extension.
+func (pr *pathRun) oneTokenMay(id int32) bool {
+	t, f := &pr.pq.tokens[0], &pr.e.files[id]
+	ext := pr.e.exts[f.ext]
+	return pr.sets[f.dir]&^(t.full|1) != 0 || ext != "" && len(ext) < len(t.text) && strings.HasSuffix(t.text, ext)
 }
 
 // tokens: several tokens may all be read in the name, in any order, so
@@ -497,10 +515,17 @@ func (pr *pathRun) try(id int32) {
 	if !nameCanFinish(pr.pq, pr.sets, pr.nd, f, &pr.nb) {
 		return
 	}
-	if pr.top.full() && pr.top.worst().Score >= pathCeiling {
+	if pr.sink.beaten(pathCeiling) {
 		pr.stop = true
 		return
 	}
+	pr.score(id)
+}
+
+// score reads file id by the DP and keeps the reading when there is one.
+func (pr *pathRun) score(id int32) {
+	e := pr.e
+	f := &e.files[id]
 	pr.w.reset(e, f.dir, id)
 	q, ok := pathQualityOf(pr.pq, pr.w, true)
 	if !ok {
@@ -514,9 +539,7 @@ func (pr *pathRun) try(id int32) {
 	if pr.impl && isHeader(fileExt(f)) {
 		s *= implHeaderFactor
 	}
-	if s >= pr.threshold {
-		pr.top.push(Match{File: id, Root: int(f.root), Path: f.path, Score: s, MatchedIn: in, Reason: "path:words"})
-	}
+	pr.sink.push(Match{File: id, Root: int(f.root), Path: f.path, Score: s, MatchedIn: in, Reason: "path:words"})
 }
 
 var inDirOnly = []string{"directory"}
@@ -936,7 +959,7 @@ const minTypoToken = 7
 // ("nethtpserver", "jsondecoder"): the same readings with one edit, found
 // by advance1 over the directories and then each file's name, scored with
 // pathTypoCost off.
-func (e *Engine) pathTypos(ctx context.Context, pq *pathQuery, top *topK, threshold float64, impl bool) error {
+func (e *Engine) pathTypos(ctx context.Context, pq *pathQuery, sink *pathSink, impl bool) error {
 	if len(pq.tokens) != 1 || len(pq.tokens[0].text) < minTypoToken {
 		return nil
 	}
@@ -975,7 +998,7 @@ func (e *Engine) pathTypos(ctx context.Context, pq *pathQuery, top *topK, thresh
 		}
 		for _, id := range e.dirInfos[d].files {
 			if m := need &^ e.files[id].nameMask; m&^once == 0 && bits.OnesCount64(m) <= 1 {
-				e.pathTypo(pq, t, id, s0[d]&^t.full, s1[d]&^t.full, w, top, threshold, impl)
+				e.pathTypo(pq, t, id, s0[d]&^t.full, s1[d]&^t.full, w, sink, impl)
 			}
 		}
 	}
@@ -984,7 +1007,7 @@ func (e *Engine) pathTypos(ctx context.Context, pq *pathQuery, top *topK, thresh
 
 // pathTypo reads file id's name on from the directory's positions a (no
 // edit used) and b (edit used), and scores the file if the token fits.
-func (e *Engine) pathTypo(pq *pathQuery, t *pathToken, id int32, a, b uint64, w *pathWords, top *topK, threshold float64, impl bool) {
+func (e *Engine) pathTypo(pq *pathQuery, t *pathToken, id int32, a, b uint64, w *pathWords, sink *pathSink, impl bool) {
 	{
 		f := &e.files[id]
 		text := e.stems[f.stem].text
@@ -1018,8 +1041,6 @@ func (e *Engine) pathTypo(pq *pathQuery, t *pathToken, id int32, a, b uint64, w 
 		if impl && isHeader(fileExt(f)) {
 			s *= implHeaderFactor
 		}
-		if s >= threshold {
-			top.push(Match{File: id, Root: int(f.root), Path: f.path, Score: s, MatchedIn: in, Reason: "path:typo"})
-		}
+		sink.push(Match{File: id, Root: int(f.root), Path: f.path, Score: s, MatchedIn: in, Reason: "path:typo"})
 	}
 }

@@ -1,0 +1,184 @@
+package rank
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"wayfind/workspace"
+)
+
+// pruneWords make up generated trees: shared words, so that names collide,
+// directories repeat and queries match many files at once.
+var pruneWords = []string{"server", "client", "http", "net", "auth", "middleware", "handler", "test", "tests", "util",
+	"config", "index", "main", "parse", "parser", "json", "encode", "decode", "store", "cart", "payment", "spec",
+	"fixtures", "lib", "src", "core", "api", "model", "view", "router", "route", "color", "x", "io"}
+
+var pruneExts = []string{"go", "ts", "js", "py", "h", "c", "cc", "json", "md", "pb.go", "test.ts"}
+
+var pruneSeps = []string{"", "_", "-", "."}
+
+func genName(r *rand.Rand) string {
+	n := 1 + r.IntN(3)
+	parts := make([]string, n)
+	sep := pruneSeps[r.IntN(len(pruneSeps))]
+	for i := range parts {
+		w := pruneWords[r.IntN(len(pruneWords))]
+		if sep == "" && i > 0 && r.IntN(2) == 0 {
+			w = strings.ToUpper(w[:1]) + w[1:] // camel case
+		}
+		parts[i] = w
+	}
+	return strings.Join(parts, sep)
+}
+
+// genTree is n distinct paths of one to four directories.
+func genTree(r *rand.Rand, n int) []workspace.File {
+	seen := map[string]bool{}
+	var files []workspace.File
+	for len(files) < n {
+		depth := r.IntN(4)
+		var b strings.Builder
+		for range depth {
+			b.WriteString(pruneWords[r.IntN(len(pruneWords))])
+			b.WriteByte('/')
+		}
+		b.WriteString(genName(r))
+		b.WriteByte('.')
+		b.WriteString(pruneExts[r.IntN(len(pruneExts))])
+		p := b.String()
+		if !seen[p] {
+			seen[p] = true
+			files = append(files, workspace.File{Path: p})
+		}
+	}
+	workspaceSort(&workspace.Index{Files: files})
+	return files
+}
+
+// genQuery is a query a person might type for one of the files: its name,
+// a piece of it, an abbreviation, words, a directory and a name, a typo.
+func genQuery(r *rand.Rand, files []workspace.File) string {
+	p := files[r.IntN(len(files))].Path
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	stem, _ := splitExt(base)
+	sq := squash(stem)
+	switch r.IntN(8) {
+	case 0:
+		return base
+	case 1:
+		return sq[:1+r.IntN(len(sq))]
+	case 2: // word initials and prefixes
+		var b strings.Builder
+		for _, w := range words(stem) {
+			b.WriteString(w[:1+r.IntN(len(w))])
+		}
+		return b.String()
+	case 3:
+		return strings.Join(words(stem), " ")
+	case 4:
+		return strings.ReplaceAll(strings.TrimSuffix(p, "."+base[len(stem)+1:]), "/", " ")
+	case 5: // one edit
+		if len(sq) > 3 {
+			i := r.IntN(len(sq) - 1)
+			return sq[:i] + sq[i+1:i+2] + sq[i:i+1] + sq[i+2:]
+		}
+		return sq
+	case 6:
+		return strings.ReplaceAll(p, "/", "")[:max(3, len(p)/2)]
+	default:
+		return pruneWords[r.IntN(len(pruneWords))] + " " + pruneWords[r.IntN(len(pruneWords))]
+	}
+}
+
+// TestPrunesChangeNothing: over generated trees and queries, find with its
+// prunes (the typo search skipped when enough names beat it, the path
+// readings called off, heaps cut at their worst) returns exactly what it
+// returns without them, at every limit from 1 to 10, with and without a
+// history, a current file and the impl preference.
+func TestPrunesChangeNothing(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	ctx := context.Background()
+	trees, queries := 40, 40
+	if testing.Short() {
+		trees = 10
+	}
+	for tree := range trees {
+		files := genTree(r, 20+r.IntN(200))
+		e := New(&workspace.Index{Roots: []string{"/ws"}, Files: files})
+		ex := *e
+		ex.exhaustive = true
+		for range queries {
+			req := FindRequest{Query: genQuery(r, files), Impl: r.IntN(4) == 0}
+			if r.IntN(3) == 0 {
+				req.Current = files[r.IntN(len(files))].Path
+				req.History = Recency([]string{files[r.IntN(len(files))].Path, files[r.IntN(len(files))].Path})
+			}
+			for limit := 1; limit <= 10; limit++ {
+				req.Limit = limit
+				got, err1 := e.Find(ctx, req)
+				want, err2 := ex.Find(ctx, req)
+				if fmt.Sprint(err1) != fmt.Sprint(err2) {
+					t.Fatalf("tree %d %q: errors %v and %v", tree, req.Query, err1, err2)
+				}
+				if err1 != nil {
+					break
+				}
+				if !reflect.DeepEqual(got.Matches, want.Matches) {
+					t.Fatalf("tree %d, %q at limit %d (impl %v, history %v):\npruned     %v\nexhaustive %v",
+						tree, req.Query, limit, req.Impl, req.History != nil, matchLines(got.Matches), matchLines(want.Matches))
+				}
+			}
+		}
+	}
+}
+
+func matchLines(ms []Match) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = fmt.Sprintf("%s %.3f %s", m.Path, m.Score, m.Reason)
+	}
+	return out
+}
+
+// FuzzPrunes: for any tree and query, find with its filters and prunes
+// lists exactly what it lists when every file is read by the DP and
+// nothing is cut — every match, at a threshold that keeps them all: the
+// bit-set prefilters admit every file the DP would score.
+func FuzzPrunes(f *testing.F) {
+	f.Add("nethttpserver", "net/http/server.go\nnet/http/httptest/server.go\nserver.go")
+	f.Add("buicatfil", "builtin/cat-file.c\nbuiltin/cat.c\ncat-file.h")
+	f.Add("js color", "app/color.js\napp/pick-color.js\ncolor/index.js")
+	f.Add("inde", "test/index/net.md\ntests/encode/index/api.decode.pb.go\nindex-io-view.go")
+	f.Fuzz(func(t *testing.T, query, tree string) {
+		seen := map[string]bool{}
+		var files []workspace.File
+		for _, p := range strings.Split(tree, "\n") {
+			q, err := ParsePath(p)
+			if err != nil || q.Path == "" || q.Absolute || q.Up > 0 || q.Suffix != "" || q.Path != p || seen[p] || len(files) == 64 {
+				continue
+			}
+			seen[p] = true
+			files = append(files, workspace.File{Path: p})
+		}
+		if len(files) == 0 {
+			return
+		}
+		workspaceSort(&workspace.Index{Files: files})
+		e := New(&workspace.Index{Roots: []string{"/ws"}, Files: files})
+		ex := *e
+		ex.exhaustive = true
+		req := FindRequest{Query: query, Limit: len(files), Threshold: 1e-9}
+		got, err1 := e.Find(context.Background(), req)
+		want, err2 := ex.Find(context.Background(), req)
+		if fmt.Sprint(err1) != fmt.Sprint(err2) {
+			t.Fatalf("errors %v and %v", err1, err2)
+		}
+		if err1 == nil && !reflect.DeepEqual(got.Matches, want.Matches) {
+			t.Fatalf("%q:\nfiltered   %v\nexhaustive %v", query, matchLines(got.Matches), matchLines(want.Matches))
+		}
+	})
+}
