@@ -375,15 +375,15 @@ func (e *Engine) pathReadings(ctx context.Context, pq *pathQuery, sink *pathSink
 
 // pathRun is one query's pass over the files.
 type pathRun struct {
-	e         *Engine
-	pq        *pathQuery
-	sets      []uint64
-	nd        int
-	sink      *pathSink
-	w         *pathWords
-	nb        nameBacks
-	impl      bool
-	stop      bool // the heap holds only what no path reading can beat
+	e    *Engine
+	pq   *pathQuery
+	sets []uint64
+	nd   int
+	sink *pathSink
+	w    *pathWords
+	nb   nameBacks
+	impl bool
+	stop bool // the heap holds only what no path reading can beat
 }
 
 // oneToken: a single token is read in the name alone by find.go's name
