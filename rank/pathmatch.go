@@ -952,79 +952,109 @@ func (t *pathToken) advance1(s0, s1 uint64, w string, minLen int) (o0, o1 uint64
 	return o0, o1
 }
 
-// minTypoToken: shorter tokens have too many one-edit neighbours.
+// minTypoToken: shorter queries have too many one-edit neighbours.
 const minTypoToken = 7
 
-// pathTypos is the fallback for a single token no exact reading fits
-// ("nethtpserver", "jsondecoder"): the same readings with one edit, found
-// by advance1 over the directories and then each file's name, scored with
-// pathTypoCost off.
+// pathTypos is the fallback for a query no exact reading fits
+// ("nethtpserver", "jsondecoder", "paymnt handler"): the same readings
+// with one edit in each token, found by advance1 over the directories and
+// then each file's name, scored with pathTypoCost off.
 func (e *Engine) pathTypos(ctx context.Context, pq *pathQuery, sink *pathSink, impl bool) error {
-	if len(pq.tokens) != 1 || len(pq.tokens[0].text) < minTypoToken {
+	if pq.bytes < minTypoToken {
 		return nil
 	}
 	pq.typos = 1
-	t := &pq.tokens[0]
-	nd := len(e.dirInfos)
-	s0 := make([]uint64, nd)
-	s1 := make([]uint64, nd)
-	for d := range e.dirInfos {
-		di := &e.dirInfos[d]
-		a, b := uint64(1), uint64(0)
-		if di.parent >= 0 {
-			a, b = s0[di.parent], s1[di.parent]
-		}
-		if di.initMask&t.letters != 0 { // chunks start exactly, edit or not
-			for _, w := range di.words {
-				x, y := t.advance1(a, b, w, dirMinChunk)
-				a, b = a|x, b|y
-			}
-		}
-		s0[d], s1[d] = a, b
-	}
 	w := &pathWords{}
+	if e.exhaustive { // every file through the DP (prune_test.go)
+		for id := range e.files {
+			e.pathTypo(pq, int32(id), w, sink, impl)
+		}
+		return nil
+	}
+	nd, nt := len(e.dirInfos), len(pq.tokens)
+	// s0[ti*nd+d], s1[…]: token ti's positions after directory d, without
+	// and with the edit used.
+	s0 := make([]uint64, nt*nd)
+	s1 := make([]uint64, nt*nd)
+	for ti := range pq.tokens {
+		t := &pq.tokens[ti]
+		for d := range e.dirInfos {
+			di := &e.dirInfos[d]
+			a, b := uint64(1), uint64(0)
+			if di.parent >= 0 {
+				a, b = s0[ti*nd+int(di.parent)], s1[ti*nd+int(di.parent)]
+			}
+			if di.initMask&t.letters != 0 { // chunks start exactly, edit or not
+				for _, w := range di.words {
+					x, y := t.advance1(a, b, w, dirMinChunk)
+					a, b = a|x, b|y
+				}
+			}
+			s0[ti*nd+d], s1[ti*nd+d] = a, b
+		}
+	}
+dirs:
 	for d := range e.dirInfos {
 		if d%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		// With one edit the name may lack one byte of what is left: a
-		// letter that occurs there once.
-		p := 63 - bits.LeadingZeros64((s0[d]|s1[d])&^t.full)
-		need, once := t.need[p], t.once[p]
-		if need&^(e.dirInfos[d].nameMask|once) != 0 || bits.OnesCount64(need&^e.dirInfos[d].nameMask) > 1 {
-			continue
-		}
-		for _, id := range e.dirInfos[d].files {
-			if m := need &^ e.files[id].nameMask; m&^once == 0 && bits.OnesCount64(m) <= 1 {
-				e.pathTypo(pq, t, id, s0[d]&^t.full, s1[d]&^t.full, w, sink, impl)
+		// A token the directories read whole needs nothing of the name,
+		// unless it is the only one (a reading ends in the name).
+		done := func(ti int) bool { return nt > 1 && (s0[ti*nd+d]|s1[ti*nd+d])&pq.tokens[ti].full != 0 }
+		for ti := range pq.tokens {
+			if !done(ti) && !typoCanFinish(&pq.tokens[ti], s0[ti*nd+d]|s1[ti*nd+d], e.dirInfos[d].nameMask) {
+				continue dirs
 			}
+		}
+	files:
+		for _, id := range e.dirInfos[d].files {
+			for ti := range pq.tokens {
+				t := &pq.tokens[ti]
+				if !done(ti) && (!typoCanFinish(t, s0[ti*nd+d]|s1[ti*nd+d], e.files[id].nameMask) ||
+					!e.typoNameFinishes(t, id, s0[ti*nd+d]&^t.full, s1[ti*nd+d]&^t.full)) {
+					continue files
+				}
+			}
+			e.pathTypo(pq, id, w, sink, impl)
 		}
 	}
 	return nil
 }
 
-// pathTypo reads file id's name on from the directory's positions a (no
-// edit used) and b (edit used), and scores the file if the token fits.
-func (e *Engine) pathTypo(pq *pathQuery, t *pathToken, id int32, a, b uint64, w *pathWords, sink *pathSink, impl bool) {
+// typoCanFinish: with one edit a name may lack one byte of what is left
+// of t after positions s — a letter that occurs there once; nameMask is
+// what the names hold.
+func typoCanFinish(t *pathToken, s, nameMask uint64) bool {
+	p := 63 - bits.LeadingZeros64(s&^t.full)
+	m := t.need[p] &^ nameMask
+	return m&^t.once[p] == 0 && bits.OnesCount64(m) <= 1
+}
+
+// typoNameFinishes reads file id's name on from the directory's positions
+// a (no edit used) and b (edit used): whether token t can be read whole.
+func (e *Engine) typoNameFinishes(t *pathToken, id int32, a, b uint64) bool {
+	f := &e.files[id]
+	text := e.stems[f.stem].text
+	from := 0
+	for i := 1; i <= len(text); i++ {
+		if i == len(text) || startsWord(f.starts, i) {
+			x, y := t.advance1(a, b, text[from:i], 1)
+			a, b, from = a|x, b|y, i
+		}
+	}
+	if ext := e.exts[f.ext]; ext != "" {
+		x, y := t.advance1(a, b, ext, 1)
+		a, b = a|x, b|y
+	}
+	return (a|b)&t.full != 0
+}
+
+// pathTypo scores file id by the DP, each token allowed one edit.
+func (e *Engine) pathTypo(pq *pathQuery, id int32, w *pathWords, sink *pathSink, impl bool) {
 	{
 		f := &e.files[id]
-		text := e.stems[f.stem].text
-		from := 0
-		for i := 1; i <= len(text); i++ {
-			if i == len(text) || startsWord(f.starts, i) {
-				x, y := t.advance1(a, b, text[from:i], 1)
-				a, b, from = a|x, b|y, i
-			}
-		}
-		if ext := e.exts[f.ext]; ext != "" {
-			x, y := t.advance1(a, b, ext, 1)
-			a, b = a|x, b|y
-		}
-		if (a|b)&t.full == 0 {
-			return
-		}
 		w.reset(e, f.dir, id)
 		q, ok := pathQualityOf(pq, w, true)
 		if !ok {
