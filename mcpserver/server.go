@@ -122,7 +122,7 @@ func New(sess *session.Session, o Options) *mcp.Server {
 			return answer(filesOf(roots(), out), err)
 		})
 	mcp.AddTool(server, tool[locateIn]("locate", "Locate where something is", true,
-		"Use to ask where a name from the code is defined or implemented (\"where is CommandRouter implemented\", \"session manager\", a quoted phrase): tries file names, then symbols, then file contents, and says how sure it is. "+
+		"Use to ask where a name from the code is defined or implemented (\"where is CommandRouter implemented\", \"session manager\", a quoted phrase): tries symbols, then file names, then file contents, and says how sure it is. "+
 			"Give it identifiers or words that appear in the code, not concepts; for a class or function name alone, workspace_symbols is more precise. Lines are 1-based."),
 		func(ctx context.Context, _ *mcp.CallToolRequest, in locateIn) (*mcp.CallToolResult, any, error) {
 			out, _, err := svc.Locate(ctx, service.LocateParams{Query: in.Query, Limit: in.Limit, MinConfidence: in.MinConfidence})

@@ -1,5 +1,12 @@
 // Package rank is wayfind's one ranking engine. Every front end (CLI, LSP,
-// MCP) calls Engine.Resolve and Engine.Find; no other package scores paths.
+// MCP) asks it four questions through the request layer — Engine.Resolve
+// (a path to the file it meant: resolve.go, score.go, stale.go),
+// Engine.Find (fuzzy file search: find.go, pathmatch.go), Engine.Locate
+// ("where is X implemented": locate.go, question.go) and
+// Engine.SearchSymbols (symbols.go) — and no other package scores. Each
+// question's score classes are one table beside its header comment
+// (classes.go); what a file is for (test, fixture, generated, vendored) is
+// role.go's one rule.
 //
 // The engine works in two steps. Candidate generation uses cheap exact
 // indexes built once per workspace snapshot (path, lower-case base name,

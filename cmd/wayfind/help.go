@@ -58,7 +58,7 @@ examples:
 `,
 	"locate": `usage: wayfind locate [flags] QUESTION
 
-"Where is X implemented": file names, then symbols, then the files' text,
+"Where is X implemented": symbols, then file names, then the files' text,
 until the evidence is sufficient; says how it got there and how sure it is.
 
 flags:

@@ -47,7 +47,7 @@ commands (wayfind help COMMAND, or COMMAND --help, for flags and examples):
                   else the client's roots, else the current directory
   find QUERY      fuzzy file search (typos, words, CamelCase, dir/name, a[ _-]?b)
   resolve PATH    the file a wrong, stale or mistyped path meant
-  locate QUESTION "where is CommandRouter implemented": file names, then symbols,
+  locate QUESTION "where is CommandRouter implemented": symbols, then file names,
                   then the files' text, until the evidence is sufficient
   symbols QUERY   class/function/method search (CoRo, Type.method, Type::method)
   index           build or refresh the on-disk symbol cache and print its stats
