@@ -2,7 +2,6 @@ package pathlit
 
 import (
 	"context"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -55,11 +54,19 @@ func Judge(ctx context.Context, eng *rank.Engine, docPath string, lit Literal) (
 	ix := eng.Index()
 	root, target := ix.Roots[res.Resolved.Root], res.Resolved.Path
 	bare := strings.TrimSuffix(lit.Text, q.Suffix)
+	// A literal is read beside its document first, then from the roots,
+	// as the engine reads a referring file's paths (Engine.exact).
+	w := q.Written()
+	w.Relative = true
+	dr, drel, dok := docPlace(ix, docPath)
+	places := ix.Places(w, dr, drel, dok)
 	if !HasExt(bare) {
-		return r, moduleOf(bare, docPath, root, target)
+		return r, moduleOf(places, res.Resolved.Root, target)
 	}
-	if existsInRoots(bare, docPath, ix) {
-		return Ref{}, false
+	for _, p := range places {
+		if ix.FileAt(p.Root, p.Rel) {
+			return Ref{}, false // a real file the index leaves out
+		}
 	}
 	if q.Up == 0 && !strings.HasPrefix(strings.TrimSpace(bare), ".") && strings.HasSuffix("/"+target, "/"+q.Path) {
 		return r, true
@@ -69,48 +76,26 @@ func Judge(ctx context.Context, eng *rank.Engine, docPath string, lit Literal) (
 	return r, true
 }
 
-// moduleOf reports whether target (root-relative) is the module path lit,
-// read from the document's directory or the root, plus an extension.
-func moduleOf(lit, docPath, root, target string) bool {
-	targetAbs := filepath.Join(root, filepath.FromSlash(target))
-	noExt := strings.TrimSuffix(targetAbs, filepath.Ext(targetAbs))
-	lit = filepath.FromSlash(strings.ReplaceAll(lit, "\\", "/"))
-	candidates := []string{filepath.Join(root, lit)}
-	if docPath != "" {
-		candidates = append(candidates, filepath.Join(filepath.Dir(docPath), lit))
-	}
-	for _, c := range candidates {
-		if c == noExt || filepath.Join(c, "index") == noExt {
+// moduleOf reports whether target (root-relative, in root) is the module
+// the literal names at one of its places, plus an extension (or /index
+// and one).
+func moduleOf(places []workspace.Place, root int, target string) bool {
+	noExt := strings.TrimSuffix(target, path.Ext(target))
+	for _, p := range places {
+		if p.Root == root && (p.Rel == noExt || path.Join(p.Rel, "index") == noExt) {
 			return true
 		}
 	}
 	return false
 }
 
-// existsInRoots reports whether lit names an existing file read from the
-// document's directory or a root, looking only inside the roots.
-func existsInRoots(lit, docPath string, ix *workspace.Index) bool {
-	lit = filepath.FromSlash(strings.ReplaceAll(lit, "\\", "/"))
-	var tries []string
-	if filepath.IsAbs(lit) {
-		tries = append(tries, lit)
-	} else {
-		if docPath != "" {
-			tries = append(tries, filepath.Join(filepath.Dir(docPath), lit))
-		}
-		for _, r := range ix.Roots {
-			tries = append(tries, filepath.Join(r, lit))
-		}
+// docPlace is the document's root and root-relative path, for reading its
+// literals beside it (ok false when it is no file inside a root).
+func docPlace(ix *workspace.Index, docPath string) (root int, rel string, ok bool) {
+	if docPath == "" {
+		return 0, "", false
 	}
-	for _, t := range tries {
-		if _, _, inside := ix.RootOf(t); !inside {
-			continue
-		}
-		if st, err := os.Stat(t); err == nil && !st.IsDir() {
-			return true
-		}
-	}
-	return false
+	return ix.RootOf(docPath)
 }
 
 // Rewrite writes target (root-relative, under root) in the literal's own

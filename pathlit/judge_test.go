@@ -19,7 +19,13 @@ func judgeTree(t *testing.T) (*rank.Engine, string) {
 		os.MkdirAll(filepath.Dir(full), 0o755)
 		os.WriteFile(full, nil, 0o644)
 	}
-	os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("build/\n"), 0o644)
+	// An ignored link leading out of the root: no file inside the roots.
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "midleware.py"), nil, 0o644)
+	if err := os.Symlink(filepath.Join(outside, "midleware.py"), filepath.Join(dir, "src", "auth", "midleware.py")); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("build/\nsrc/auth/midleware.py\n"), 0o644)
 	roots, err := workspace.CleanRoots([]string{dir})
 	if err != nil {
 		t.Fatal(err)
@@ -43,6 +49,7 @@ func TestJudge(t *testing.T) {
 		{"a relative typo is fixed relative", "src/auth/login.py", "./midleware.py", true, true, "src/auth/middleware.py", "./middleware.py"},
 		{"the line suffix is kept", "src/app.ts", "src/auth/midleware.py:12", true, true, "src/auth/middleware.py", "src/auth/middleware.py:12"},
 		{"an ignored file that exists is neither", "src/app.ts", "build/out.txt", false, false, "", ""},
+		{"a link out of the root is no file there: broken", "src/app.ts", "src/auth/midleware.py", true, true, "src/auth/middleware.py", "src/auth/middleware.py"},
 		{"nothing confident is nothing", "src/app.ts", "quantum/flux.py", false, false, "", ""},
 	}
 	for _, c := range cases {

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"wayfind/workspace"
 )
 
 // MaxQueryBytes bounds every query: nothing a person or an agent means by a
@@ -44,6 +46,18 @@ type PathQuery struct {
 	// Suffix is the location suffix as written (":12:5", "#L12", "(12,5)"),
 	// so a caller rewriting the path can keep it.
 	Suffix string
+}
+
+// Written is the path as workspace.Places reads it: relative to the
+// referring file when it climbs or begins "./" (".github/…" is a
+// directory's name, not a relative path), absolute when it can be local.
+func (q PathQuery) Written() workspace.Written {
+	raw := strings.TrimSpace(q.Raw)
+	w := workspace.Written{Path: q.Path, Up: q.Up, Relative: q.Up > 0 || strings.HasPrefix(raw, "./") || strings.HasPrefix(raw, ".\\")}
+	if q.Absolute {
+		w.Absolute, w.Path = true, localPath(q) // "" for another machine's drive: no place
+	}
+	return w
 }
 
 var (

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"wayfind/workspace"
 )
 
 // ResolveRequest is find/resolvePath's input.
@@ -99,9 +101,12 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	// The query's path as it should be read: against the referring document
 	// when it says so (or when it exists there), else from a root.
 	qpath := q.Path
-	relative := q.Up > 0 || strings.HasPrefix(strings.TrimSpace(req.Path), ".")
+	written := q.Written()
+	relative := written.Relative
 	if fromOK && relative {
-		qpath = joinUp(parentDir(fromRel), q.Up, q.Path)
+		if p, ok := workspace.Beside(fromRel, q.Up, q.Path); ok {
+			qpath = p
+		}
 	}
 	near := req.From
 	if near == "" {
@@ -589,28 +594,11 @@ func (e *Engine) sharedName(q PathQuery, relative bool) bool {
 // root, a path relative to the referring document, or one relative to a
 // root.
 func (e *Engine) exact(q PathQuery, fromRoot int, fromRel string, fromOK bool) (int32, bool) {
-	if q.Absolute {
-		abs := localPath(q)
-		if abs == "" {
-			return 0, false
-		}
-		root, rel, ok := e.ix.RootOf(abs)
-		if !ok {
-			return 0, false
-		}
-		id, ok := e.byPath[root][rel]
-		return id, ok
-	}
-	if fromOK {
-		if id, ok := e.byPath[fromRoot][joinUp(parentDir(fromRel), q.Up, q.Path)]; ok {
+	w := q.Written()
+	w.Relative = true // a file beside the referring one is what a bare name names first
+	for _, p := range e.ix.Places(w, fromRoot, fromRel, fromOK) {
+		if id, ok := e.byPath[p.Root][p.Rel]; ok {
 			return id, true
-		}
-	}
-	if q.Up == 0 {
-		for r := range e.byPath {
-			if id, ok := e.byPath[r][q.Path]; ok {
-				return id, true
-			}
 		}
 	}
 	return 0, false
@@ -623,17 +611,6 @@ func localPath(q PathQuery) string {
 		return ""
 	}
 	return string(filepath.Separator) + filepath.FromSlash(q.Path)
-}
-
-// joinUp joins p to dir after climbing up levels ("" is the root).
-func joinUp(dir string, up int, p string) string {
-	for ; up > 0 && dir != ""; up-- {
-		dir = parentDir(dir)
-	}
-	if dir == "" {
-		return p
-	}
-	return dir + "/" + p
 }
 
 // parentDir is the directory of a root-relative path, "" at the top level.

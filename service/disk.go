@@ -56,45 +56,17 @@ func offIndex(ctx context.Context, eng *rank.Engine, p ResolveParams, noCandidat
 // reached through a symlink counts only when the link's target is inside
 // the same root. Nothing outside the roots is ever returned.
 func onDisk(eng *rank.Engine, q rank.PathQuery, from string) (wire.Resolve, bool) {
-	if q.Drive {
-		return wire.Resolve{}, false
-	}
 	ix := eng.Index()
-	local := filepath.FromSlash(q.Path)
-	var tries []string
-	switch {
-	case q.Absolute:
-		tries = []string{string(filepath.Separator) + local}
-	default:
-		if from, ok := wire.FilePath(from); ok && (q.Up > 0 || strings.HasPrefix(strings.TrimSpace(q.Raw), ".")) {
-			dir := filepath.Dir(from)
-			for range q.Up {
-				dir = filepath.Dir(dir)
-			}
-			tries = append(tries, filepath.Join(dir, local))
-		}
-		if q.Up == 0 {
-			for _, r := range ix.Roots {
-				tries = append(tries, filepath.Join(r, local))
-			}
-		}
+	fromRoot, fromRel, fromOK := 0, "", false
+	if abs, ok := wire.FilePath(from); ok {
+		fromRoot, fromRel, fromOK = ix.RootOf(abs)
 	}
-	for _, t := range tries {
-		root, rel, inside := ix.RootOf(t)
-		if !inside || ix.Lookup(root, rel) >= 0 {
-			continue // outside every root, or a file of the index (the engine's answer stands)
+	for _, p := range ix.Places(q.Written(), fromRoot, fromRel, fromOK) {
+		if ix.Lookup(p.Root, p.Rel) >= 0 || !ix.FileAt(p.Root, p.Rel) {
+			continue // a file of the index (the engine's answer stands), or none inside its root
 		}
-		real, err := filepath.EvalSymlinks(t)
-		if err != nil {
-			continue
-		}
-		if rroot, _, ok := ix.RootOf(real); !ok || rroot != root {
-			continue // a link that leads out of its root
-		}
-		if st, err := os.Stat(real); err != nil || !st.Mode().IsRegular() {
-			continue
-		}
-		c := wire.Candidate{URI: wire.FileURI(t), Path: rel, Score: 1, Reasons: []string{"exact", "dir:excluded"}, Ignored: true}
+		t := filepath.Join(ix.Roots[p.Root], filepath.FromSlash(p.Rel))
+		c := wire.Candidate{URI: wire.FileURI(t), Path: p.Rel, Score: 1, Reasons: []string{"exact", "dir:excluded"}, Ignored: true}
 		if q.Line > 0 {
 			pos := wire.Position{Line: q.Line - 1, Character: max(q.Col-1, 0)}
 			c.Range = &wire.Range{Start: pos, End: pos}
