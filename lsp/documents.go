@@ -11,7 +11,7 @@ import (
 
 	"wayfind/history"
 	"wayfind/pathlit"
-	"wayfind/rank"
+	"wayfind/service"
 	"wayfind/wire"
 )
 
@@ -248,17 +248,15 @@ func (s *server) pathRefs(ctx context.Context, uri protocol.DocumentURI) ([]path
 	snap := &document{uri: d.uri, path: d.path, version: d.version, text: d.text, lines: append([]int(nil), d.lines...)}
 	s.mu.Unlock()
 
-	eng, err := s.engine(ctx)
-	if err != nil {
-		return nil, 0, err
-	}
+	svc := s.service()
 	refs := []pathRef{}
 	if len(snap.text) <= maxDocument {
 		for _, lit := range pathlit.Find(snap.text) {
-			if err := ctx.Err(); err != nil {
+			r, ok, err := resolveLiteral(ctx, svc, snap, lit)
+			if err != nil {
 				return nil, 0, err
 			}
-			if r, ok := resolveLiteral(ctx, eng, snap, lit); ok {
+			if ok {
 				refs = append(refs, r)
 			}
 		}
@@ -273,16 +271,16 @@ func (s *server) pathRefs(ctx context.Context, uri protocol.DocumentURI) ([]path
 
 var errNotOpen = fmt.Errorf("document is not open")
 
-// resolveLiteral turns pathlit's judgement of one literal into what the
-// LSP shows: a link, or a warning with a fix.
-func resolveLiteral(ctx context.Context, eng *rank.Engine, d *document, lit pathlit.Literal) (pathRef, bool) {
-	ref, ok := pathlit.Judge(ctx, eng, d.path, lit)
-	if !ok {
-		return pathRef{}, false
+// resolveLiteral turns the request layer's judgement of one literal into
+// what the LSP shows: a link, or a warning with a fix.
+func resolveLiteral(ctx context.Context, svc *service.Service, d *document, lit pathlit.Literal) (pathRef, bool, error) {
+	ref, roots, ok, err := svc.Literal(ctx, d.path, lit)
+	if err != nil || !ok {
+		return pathRef{}, false, err
 	}
-	out := wire.FromResolve(eng.Index().Roots, ref.Result)
+	out := wire.FromResolve(roots, ref.Result)
 	return pathRef{lit: lit, target: out.Resolved, rng: wire.Range{Start: d.position(lit.Start), End: d.position(lit.End)},
-		broken: ref.Broken, newText: ref.Fix}, true
+		broken: ref.Broken, newText: ref.Fix}, true, nil
 }
 
 type textDocumentParams struct {

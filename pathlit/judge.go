@@ -1,7 +1,6 @@
 package pathlit
 
 import (
-	"context"
 	"path"
 	"path/filepath"
 	"strings"
@@ -23,9 +22,11 @@ type Ref struct {
 }
 
 // Judge decides what lit, found in the document at docPath (absolute; ""
-// when the document is not a file), leads to: ok is false when it leads
-// nowhere a person would follow — nothing confident, or a real file the
-// index leaves out. The rules, in order:
+// when the document is not a file), leads to, given res: the request
+// layer's reading of lit.Text from that document (service.Literal: the
+// same request as find/resolvePath's, history and all), over the index
+// ix. ok is false when it leads nowhere a person would follow — nothing
+// confident, or a real file the index leaves out. The rules, in order:
 //
 //   - a literal the engine resolves exactly is a link;
 //   - one without an extension ("./util/helpers") names a module: a link
@@ -37,9 +38,8 @@ type Ref struct {
 //     against a search path (#include "net/socket.h" for
 //     include/net/socket.h): a link, not broken;
 //   - anything else the engine confidently resolves is broken, with Fix.
-func Judge(ctx context.Context, eng *rank.Engine, docPath string, lit Literal) (Ref, bool) {
-	res, err := eng.Resolve(ctx, rank.ResolveRequest{Path: lit.Text, From: docPath, History: []rank.Visit{}, Limit: 1})
-	if err != nil || res.Resolved == nil {
+func Judge(ix *workspace.Index, res *rank.ResolveResult, docPath string, lit Literal) (Ref, bool) {
+	if res == nil || res.Resolved == nil {
 		return Ref{}, false
 	}
 	r := Ref{Literal: lit, Result: res}
@@ -51,7 +51,6 @@ func Judge(ctx context.Context, eng *rank.Engine, docPath string, lit Literal) (
 	if err != nil {
 		return Ref{}, false
 	}
-	ix := eng.Index()
 	root, target := ix.Roots[res.Resolved.Root], res.Resolved.Path
 	bare := strings.TrimSuffix(lit.Text, q.Suffix)
 	// A literal is read beside its document first, then from the roots,

@@ -53,7 +53,11 @@ func TestJudge(t *testing.T) {
 		{"nothing confident is nothing", "src/app.ts", "quantum/flux.py", false, false, "", ""},
 	}
 	for _, c := range cases {
-		ref, ok := Judge(context.Background(), eng, doc(c.doc), Literal{Text: c.lit, Start: 0, End: len(c.lit)})
+		res, err := eng.Resolve(context.Background(), rank.ResolveRequest{Path: c.lit, From: doc(c.doc), History: []rank.Visit{}, Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, ok := Judge(eng.Index(), res, doc(c.doc), Literal{Text: c.lit, Start: 0, End: len(c.lit)})
 		if ok != c.ok {
 			t.Errorf("%s: %q ok = %v, want %v (%+v)", c.rule, c.lit, ok, c.ok, ref)
 			continue

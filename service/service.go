@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"wayfind/history"
+	"wayfind/pathlit"
 	"wayfind/rank"
 	"wayfind/session"
 	"wayfind/wire"
@@ -96,6 +97,10 @@ type ResolveParams struct {
 
 	weighed []rank.Visit // the history the engine weighed (resolve)
 	current string       // the file a person last went to, when p names no From
+	// noWait: a path that names no file does not wait for the
+	// repository's history (a document's literals are read all at once;
+	// until the history is there, none is called broken on names alone).
+	noWait bool
 }
 
 // request is the engine's form of p, with the history it weighs.
@@ -151,7 +156,7 @@ func (s *Service) resolve(ctx context.Context, p *ResolveParams) (*rank.Engine, 
 		// that would say so is still being read: wait for it a little,
 		// then ask again; past that, a guess from names alone
 		// (builtin-rm.c → builtin.h) is not given as the answer.
-		if s.ws.WaitHistory(ctx, historyWait) {
+		if !p.noWait && s.ws.WaitHistory(ctx, historyWait) {
 			return s.resolveOnce(ctx, p)
 		}
 		res.Withhold()
@@ -384,4 +389,22 @@ func noteRerank(ctx context.Context, st rank.RerankStats) {
 	if m, ok := ctx.Value(metricsKey{}).(*Metrics); ok && st.Candidates > 0 {
 		m.RerankMs += st.Ms
 	}
+}
+
+// Literal judges one path literal of the document at docPath (absolute)
+// as find/resolvePath reads that path from that document — the same
+// request, the workspace's history, the repository's — and then by
+// pathlit's rules; roots are the ones the answer's paths are in.
+func (s *Service) Literal(ctx context.Context, docPath string, lit pathlit.Literal) (ref pathlit.Ref, roots []string, ok bool, err error) {
+	p := ResolveParams{Path: lit.Text, From: docPath, Limit: 1, noWait: true}
+	eng, res, err := s.resolve(ctx, &p)
+	if err != nil {
+		if errors.Is(err, rank.ErrInput) {
+			return pathlit.Ref{}, nil, false, nil // not a path after all
+		}
+		return pathlit.Ref{}, nil, false, err
+	}
+	ix := eng.Index()
+	ref, ok = pathlit.Judge(ix, res, docPath, lit)
+	return ref, ix.Roots, ok, nil
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"wayfind/history"
+	"wayfind/pathlit"
 	"wayfind/rank"
 	"wayfind/session"
 	"wayfind/workspace"
@@ -378,6 +379,40 @@ func TestHistoryPending(t *testing.T) {
 		}
 		if out, _, err = svc.Resolve(ctx, ResolveParams{Path: "b/server.go"}); err != nil || out.Resolved == nil {
 			t.Errorf("pending %v: an exact path not resolved: %v %+v", pending, err, out)
+		}
+	}
+}
+
+// A document's path literal is read as find/resolvePath reads the same
+// string from the same document: the same file, with the same history.
+func TestLiteralAsResolve(t *testing.T) {
+	w, root := workspaceOf(t)
+	w.history = []string{"b/server.go"}
+	svc := New(w)
+	ctx := context.Background()
+	doc := filepath.Join(root, "a", "notes.md")
+	for _, lit := range []string{"b/clinet.go", "clinet.go", "a/client.go", "../b/server.go", "c/nothing.go"} {
+		res, _, err := svc.Resolve(ctx, ResolveParams{Path: lit, From: doc, Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, roots, ok, err := svc.Literal(ctx, doc, pathlit.Literal{Text: lit, End: len(lit)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := ""
+		if res.Resolved != nil {
+			want = res.Resolved.Path
+		}
+		got := ""
+		if ok {
+			got = ref.Result.Resolved.Path
+			if len(roots) != 1 || roots[0] != root {
+				t.Errorf("%s: roots %v", lit, roots)
+			}
+		}
+		if got != want {
+			t.Errorf("%s: the literal leads to %q, find/resolvePath to %q", lit, got, want)
 		}
 	}
 }
