@@ -148,3 +148,69 @@ func TestResolveLadderRules(t *testing.T) {
 		}
 	}
 }
+
+// headerSays fails unless file's text holds each phrase, written from the
+// constants: the numbers the header comments quote stay the code's.
+func headerSays(t *testing.T, file string, phrases ...string) {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range phrases {
+		if !strings.Contains(string(src), p) {
+			t.Errorf("%s does not say %q", file, p)
+		}
+	}
+}
+
+func TestResolveHeaderIsTheConstants(t *testing.T) {
+	headerSays(t, "score.go",
+		fmt.Sprintf("%.2f  identical but for case", stemCase),
+		fmt.Sprintf("%.2f  identical once squashed", stemStyle),
+		fmt.Sprintf("%.2f − 0.10×(d−1) − 0.30×d/len", typoTop),
+		fmt.Sprintf("%.2f case; %.2f same family", extCaseAffinity, extFamilyAffinity),
+		fmt.Sprintf("%.2f the query had none; %.2f any two", extAdded, extLanguage),
+		fmt.Sprintf("%.2f otherwise", extOther),
+	)
+}
+
+func TestLocateHeaderIsTheConstants(t *testing.T) {
+	headerSays(t, "locate.go",
+		fmt.Sprintf("a type %.2f, a function %.2f, a member %.2f", symTypeScore+locateSymbolLift, symFuncScore+locateSymbolLift, symMemberScore+locateSymbolLift),
+		fmt.Sprintf("defines a type's methods %.2f", symImplScore+locateSymbolLift),
+		fmt.Sprintf("as good as a definition (%.2f)", fileNamed),
+		fmt.Sprintf("(%.2f: a rival", fileNamed-rivalBelow),
+		fmt.Sprintf("%.2f + %.2f per match up to five", contentMention, contentPerMatch),
+	)
+}
+
+// Every ordering locate.go states of its evidence, from the constants.
+func TestLocateLadderRules(t *testing.T) {
+	typeDef, fnDef, memberDef := symTypeScore+locateSymbolLift, symFuncScore+locateSymbolLift, symMemberScore+locateSymbolLift
+	implDef := symImplScore + locateSymbolLift
+	rules := []struct {
+		name string
+		ok   bool
+	}{
+		{"a type over a function over a member", typeDef > fnDef && fnDef > memberDef},
+		{"the file defining a type's methods over the type, asked for the implementation", implDef > typeDef},
+		{"a file named the term is as good as a type's definition, below the implementation", fileNamed > typeDef && fileNamed < implDef},
+		{"a rival's file goes under the definition", fileNamed-rivalBelow < typeDef},
+		{"a file merely named like the term never stops the cascade", fileLike < DefaultMinConfidence},
+		{"a definition in another case is never confident alone", otherCase*typeDef < DefaultMinConfidence},
+		{"a definition in a test is still the answer alone", definedInTest*memberDef >= DefaultMinConfidence},
+		{"a reading that dropped words goes below a phrase as written", droppedWords*typeDef < phraseUnquoted},
+		{"quoted text in its context over the quotation alone", phraseInContext > phraseQuoted && phraseQuoted > phraseUnquoted},
+		{"a mention alone is not confident", contentMention+contentPerMatch < DefaultMinConfidence},
+		{"five mentions tie a declaration", contentMention+contentPerMatch*contentMatches == contentDeclares},
+		{"use never makes a declaration confident over a rival", contentDeclaresUse*contentMatches < 0.1},
+		{"a header under its implementation", implHeader < 1 && implHeader*typeDef < typeDef},
+		{"the implementation found from its header goes above it", implementationLift > 0 && implHeader < 1},
+	}
+	for _, r := range rules {
+		if !r.ok {
+			t.Errorf("rule broken: %s", r.name)
+		}
+	}
+}

@@ -59,8 +59,9 @@ import (
 //   - tie-breaks never cross a class: tieBreak's case, test and nearness
 //     adjustments together stay under the smallest step between floors.
 //
-// Ties are broken by tieBreak (exact case first, tests and fixtures last),
-// then by the shorter path.
+// Ties are broken by tieBreak — the name as typed first (its case and its
+// separators: "get_parent" lists get_parent.py before getParent.py, which
+// squash alike), tests and fixtures last — then by the shorter path.
 //
 // Directory terms ("hpack/static") must each match a directory of the
 // path, innermost term nearest the file, as equal (1), prefix (0.85),

@@ -20,16 +20,17 @@ import (
 // sufficient (question.go reads the question):
 //
 //  1. symbol: definitions named by the body (or a reading of it — without
-//     kind words at its ends, then without filler words): a type 0.95, a
-//     function 0.90, a member 0.85 (symbolEvidence + locateSymbolLift);
-//     a definition named in another case than the one written, or in a
-//     test, counts less; asked for the implementation, the file that
-//     defines a type's methods 0.97, above the header declaring it;
-//  2. file: file names through Find, whatever the symbols found. A file named the term itself is as
-//     good as a definition (0.96) unless a symbol of that name is defined
-//     in another file (0.93: a rival, so neither is confident); a file
-//     whose name merely resembles the term keeps fileLike of Find's score,
-//     never enough to stop the cascade;
+//     kind words at its ends, then without filler words):
+//     a type 0.95, a function 0.90, a member 0.85 (symbolEvidence +
+//     locateSymbolLift); a definition named in another case than the one
+//     written, or in a test, counts less; asked for the implementation,
+//     the file that defines a type's methods 0.97, above the header
+//     declaring it;
+//  2. file: file names through Find, whatever the symbols found. A file
+//     named the term itself is as good as a definition (0.96) unless a
+//     symbol of that name is defined in another file (0.93: a rival, so
+//     neither is confident); a file whose name merely resembles the term
+//     keeps fileLike of Find's score, never enough to stop the cascade;
 //  3. recovery, when the above are empty or weak: the body's text as a
 //     phrase (four words or more), the body's words in the files' text
 //     (literally or joined by [ _-]?: 0.55 + 0.05 per match up to five),

@@ -91,6 +91,8 @@ func TestFindRankingRules(t *testing.T) {
 	e, _ := fixture(t, "paths")
 	cases := []struct{ rule, query, first, second string }{
 		{"name over directory only", "partsquick", "parts/quickopen/quickopen.ts", "parts/quick/arrow-left-dark.svg"},
+		{"the separators typed read literally among equal readings", "get_parent", "xml/dom/get_parent.py", "xml/dom/getParent.py"},
+		{"the separators typed read literally among equal readings", "getParent", "xml/dom/getParent.py", "xml/dom/get_parent.py"},
 		{"exact case wins", "Lists.php", "lib/Lists.php", "lists.php"},
 		{"exact case wins", "lists.php", "lists.php", "lib/Lists.php"},
 		{"exact case wins", "Color", "app/components/model/input/Color.js", "app/constants/color.js"},
