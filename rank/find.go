@@ -513,7 +513,7 @@ const (
 const implHeaderFactor = 0.95
 
 func matchBefore(a, b *Match) bool {
-	return ranksBefore(a.Score, b.Score, a.Path, b.Path, a.Root, b.Root)
+	return RanksBefore(a.Score, b.Score, a.Path, b.Path, a.Root, b.Root)
 }
 
 // topK keeps the k best matches in a heap whose root is the worst kept, so

@@ -310,7 +310,7 @@ func (l *locator) sorted() []LocateHit {
 				return ai > aj
 			}
 		}
-		return ranksBefore(out[i].Score, out[j].Score, out[i].Path, out[j].Path, out[i].Root, out[j].Root)
+		return RanksBefore(out[i].Score, out[j].Score, out[i].Path, out[j].Path, out[i].Root, out[j].Root)
 	})
 	return out
 }

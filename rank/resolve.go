@@ -541,10 +541,10 @@ func confident(sorted []Candidate) bool {
 	return b != BasisTie
 }
 
-// ranksBefore is the one result order of both requests: score, then the
+// RanksBefore is the one result order of every listing: score, then the
 // shorter path (less left unexplained), then byte order so that answers are
 // deterministic.
-func ranksBefore(scoreA, scoreB float64, pathA, pathB string, rootA, rootB int) bool {
+func RanksBefore(scoreA, scoreB float64, pathA, pathB string, rootA, rootB int) bool {
 	if scoreA != scoreB {
 		return scoreA > scoreB
 	}
@@ -558,7 +558,7 @@ func ranksBefore(scoreA, scoreB float64, pathA, pathB string, rootA, rootB int) 
 }
 
 func better(a, b *Candidate) bool {
-	return ranksBefore(a.Score, b.Score, a.Path, b.Path, a.Root, b.Root)
+	return RanksBefore(a.Score, b.Score, a.Path, b.Path, a.Root, b.Root)
 }
 
 // ResultLimit is the caller's limit, or DefaultLimit when it names none.

@@ -248,7 +248,7 @@ func namedSkipped(ix *workspace.Index, query string) []workspace.File {
 
 // findInSkipped runs find over the files of dirs, listed on demand
 // (bounded as for resolve), and merges its matches, marked ignored, into
-// the index's by score.
+// the index's in the one result order (rank.RanksBefore).
 func findInSkipped(ctx context.Context, roots []string, dirs []workspace.File, p FindParams, out wire.Files) wire.Files {
 	sub, cut := skippedEngine(ctx, roots, dirs)
 	res, err := sub.Find(ctx, p.request())
@@ -264,7 +264,9 @@ func findInSkipped(ctx context.Context, roots []string, dirs []workspace.File, p
 		more.Matches[i].Ignored = true
 	}
 	merged := append(out.Matches, more.Matches...)
-	sort.SliceStable(merged, func(a, b int) bool { return merged[a].Score > merged[b].Score })
+	sort.SliceStable(merged, func(a, b int) bool {
+		return rank.RanksBefore(merged[a].Score, merged[b].Score, merged[a].Path, merged[b].Path, 0, 0)
+	})
 	out.Truncated = out.Truncated || more.Truncated || cut || len(merged) > limit
 	out.Matches = merged[:min(len(merged), limit)]
 	out.TotalSearched += more.TotalSearched

@@ -319,10 +319,25 @@ func TestFindNamingASkippedDirectory(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%q: first %q, want %q (%+v)", c.query, got, c.want, res.Matches)
 		}
-		for _, m := range res.Matches {
+		for i, m := range res.Matches {
 			if m.Ignored != (strings.HasPrefix(m.Path, "node_modules/") || strings.HasPrefix(m.Path, "dist/")) {
 				t.Errorf("%q: %s marked ignored=%v", c.query, m.Path, m.Ignored)
 			}
+			if i > 0 && rank.RanksBefore(m.Score, res.Matches[i-1].Score, m.Path, res.Matches[i-1].Path, 0, 0) {
+				t.Errorf("%q: %s listed after %s: not the one result order", c.query, m.Path, res.Matches[i-1].Path)
+			}
+		}
+	}
+	// Equal scores from the index and from a skipped directory: the
+	// shorter path first, as everywhere.
+	svc, _, _ = diskTree(t, "dist/\n", map[string]string{"src/lib/x/util.js": "x\n", "dist/util.js": "b\n"})
+	res, _, err := svc.Find(ctx, FindParams{Query: "dist util", Limit: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < len(res.Matches); i++ {
+		if rank.RanksBefore(res.Matches[i].Score, res.Matches[i-1].Score, res.Matches[i].Path, res.Matches[i-1].Path, 0, 0) {
+			t.Errorf("%v: not the one result order", res.Matches)
 		}
 	}
 }
