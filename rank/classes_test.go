@@ -168,7 +168,7 @@ func TestResolveHeaderIsTheConstants(t *testing.T) {
 	headerSays(t, "score.go",
 		fmt.Sprintf("%.2f  identical but for case", stemCase),
 		fmt.Sprintf("%.2f  identical once squashed", stemStyle),
-		fmt.Sprintf("%.2f − 0.10×(d−1) − 0.30×d/len", typoTop),
+		fmt.Sprintf("%.2f − %.2f×(d−1) − %.2f×d/len", typoTop, typoEditCost, typoLengthCost),
 		fmt.Sprintf("%.2f case; %.2f same family", extCaseAffinity, extFamilyAffinity),
 		fmt.Sprintf("%.2f the query had none; %.2f any two", extAdded, extLanguage),
 		fmt.Sprintf("%.2f otherwise", extOther),

@@ -379,26 +379,6 @@ func wordStarts(name string) uint64 {
 // byte 63 the mask knows none (the rest of a long name is one word).
 func startsWord(starts uint64, i int) bool { return i == 0 || i < 64 && starts&(1<<i) != 0 }
 
-// minOneTypo is the shortest name (squashed bytes) one typo may stand in
-// for: "mian" for main, but no three-letter name, which has too many
-// neighbours one edit away.
-const minOneTypo = 4
-
-// typoBudget is how many edits a name of n bytes may carry and still be
-// recognised: none for tiny names (too many neighbours), growing slowly.
-func typoBudget(n int) int {
-	switch {
-	case n < minOneTypo:
-		return 0
-	case n <= 8:
-		return 1
-	case n <= 20:
-		return 2
-	default:
-		return 3
-	}
-}
-
 func abs(n int) int {
 	if n < 0 {
 		return -n

@@ -624,12 +624,6 @@ func (t *topK) sorted() []Match {
 	return out
 }
 
-// typoCeiling is the best score a typo reading of a name can get in find.
-const typoCeiling = findTypoWeight * typoTop
-
-// findTypoWeight puts typo readings below literal ones in find.
-const findTypoWeight = 0.8
-
 // matchStem scores the name part of q against one distinct stem.
 func matchStem(q *FindQuery, st *stemInfo, exact bool) nameMatch {
 	Q, S := q.Squashed, st.text

@@ -143,29 +143,6 @@ const (
 	stemStyle = 0.94
 )
 
-// typoTop is what a one-edit typo in an endlessly long name scores.
-const typoTop = 0.92
-
-// typoFloor is the least a typo within the edit budget scores: the most
-// edits the budget allows, in the shortest name that allows them.
-func typoFloor() float64 {
-	least := typoTop
-	for n := minOneTypo; n <= maxTypoName; n++ {
-		least = min(least, typoScore(typoBudget(n), n))
-	}
-	return least
-}
-
-// maxTypoName bounds typoFloor's search: past the last step of the budget
-// a longer name only makes an edit cheaper.
-const maxTypoName = 64
-
-// typoScore is the stem score of a typo at edit distance d between names
-// of up to n bytes (see the block comment).
-func typoScore(d, n int) float64 {
-	return typoTop - 0.10*float64(d-1) - 0.30*float64(d)/float64(n)
-}
-
 func equalFold(a, b string) bool {
 	if len(a) != len(b) {
 		return false

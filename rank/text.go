@@ -83,57 +83,6 @@ func charMask(s string) uint64 {
 	return m
 }
 
-// oneTypo reports whether typed is at most one edit (osa) from name and
-// long enough for typoBudget to allow one: the one typo rule of directory
-// names, symbol names and (as its first step) file names.
-func oneTypo(typed, name string) bool {
-	return typoBudget(len(typed)) >= 1 && osa(typed, name, 1) <= 1
-}
-
-// osa is the optimal-string-alignment distance (Levenshtein plus adjacent
-// transposition), the model of a typing slip. It gives up and returns
-// limit+1 as soon as the distance must exceed limit.
-func osa(a, b string, limit int) int {
-	if d := len(a) - len(b); d > limit || -d > limit {
-		return limit + 1
-	}
-	if len(a) == 0 || len(b) == 0 {
-		return max(len(a), len(b))
-	}
-	// Three rolling rows: two back for transpositions.
-	var buf [3 * 128]int
-	var prev2, prev, cur []int
-	if len(b)+1 <= 128 {
-		prev2, prev, cur = buf[0:len(b)+1], buf[128:128+len(b)+1], buf[256:256+len(b)+1]
-	} else {
-		prev2, prev, cur = make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
-	}
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		rowMin := i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				v = min(v, prev2[j-2]+1)
-			}
-			cur[j] = v
-			rowMin = min(rowMin, v)
-		}
-		if rowMin > limit {
-			return limit + 1
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
-}
-
 // splitExt splits a base name into stem and extension (without the dot). A
 // leading dot is part of the stem: ".gitignore" has no extension.
 func splitExt(base string) (stem, ext string) {
