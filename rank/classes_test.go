@@ -69,10 +69,7 @@ func TestFindClassRules(t *testing.T) {
 	for i := 1; i < len(literal); i++ {
 		minStep = min(minStep, literal[i-1].floor-literal[i].floor)
 	}
-	rules := []struct {
-		name string
-		ok   bool
-	}{
+	checkRules(t, []rule{
 		{"exact above all", findExact.floor > max(findPrefix.ceiling, pathCeiling, typoCeiling, findFuzzy.ceiling)},
 		{"literal classes in order at equal cover", func() bool {
 			for i := 1; i < len(literal); i++ {
@@ -92,12 +89,7 @@ func TestFindClassRules(t *testing.T) {
 		{"a subsequence is the last resort", findFuzzy.ceiling < min(findTypo.floor, findInner.floor)},
 		{"the default threshold keeps every subsequence", DefaultThreshold <= findFuzzy.floor},
 		{"tie-breaks never cross a class", caseBonus+auxPenalty+affinityBonus < minStep},
-	}
-	for _, r := range rules {
-		if !r.ok {
-			t.Errorf("rule broken: %s", r.name)
-		}
-	}
+	})
 }
 
 func TestSymbolHeaderIsTheTable(t *testing.T) {
@@ -106,10 +98,7 @@ func TestSymbolHeaderIsTheTable(t *testing.T) {
 
 // Every ordering symbols.go's header states, from the constants.
 func TestSymbolClassRules(t *testing.T) {
-	rules := []struct {
-		name string
-		ok   bool
-	}{
+	checkRules(t, []rule{
 		{"the table's bands are in the order of their classes", slices.IsSorted(symBandClass) && len(symBandClass) == len(symClassTable)},
 		{"every class has a band", symBandClass[len(symBandClass)-1] == symClasses-1},
 		{"scores fall with the classes", func() bool {
@@ -121,32 +110,19 @@ func TestSymbolClassRules(t *testing.T) {
 			return true
 		}()},
 		{"typos need minOneTypo letters, as the header says (4)", minOneTypo == 4},
-	}
-	for _, r := range rules {
-		if !r.ok {
-			t.Errorf("rule broken: %s", r.name)
-		}
-	}
+	})
 }
 
 // The orderings score.go's header states for resolve's name ladder.
 func TestResolveLadderRules(t *testing.T) {
-	rules := []struct {
-		name string
-		ok   bool
-	}{
+	checkRules(t, []rule{
 		{"stem: exact over case over style over any typo", 1 > stemCase && stemCase > stemStyle && stemStyle > typoTop},
 		{"extension: same over case over family over none written over another language over anything else",
 			1 > extCaseAffinity && extCaseAffinity > extFamilyAffinity && extFamilyAffinity > extAdded && extAdded > extLanguage && extLanguage > extOther},
 		{"a file found through a symbol stays in the extension family asked for", symbolExtFloor > extLanguage && symbolExtFloor <= extAdded},
 		{"nearness never overturns a lexical lead", proxWeight < ResolveMargin},
 		{"nearness never crosses the step from exact to case", proxWeight < (1-stemCase)*bareNameWeight},
-	}
-	for _, r := range rules {
-		if !r.ok {
-			t.Errorf("rule broken: %s", r.name)
-		}
-	}
+	})
 }
 
 // headerSays fails unless file's text holds each phrase, written from the
@@ -189,10 +165,7 @@ func TestLocateHeaderIsTheConstants(t *testing.T) {
 func TestLocateLadderRules(t *testing.T) {
 	typeDef, fnDef, memberDef := symTypeScore+locateSymbolLift, symFuncScore+locateSymbolLift, symMemberScore+locateSymbolLift
 	implDef := symImplScore + locateSymbolLift
-	rules := []struct {
-		name string
-		ok   bool
-	}{
+	checkRules(t, []rule{
 		{"a type over a function over a member", typeDef > fnDef && fnDef > memberDef},
 		{"the file defining a type's methods over the type, asked for the implementation", implDef > typeDef},
 		{"a file named the term is as good as a type's definition, below the implementation", fileNamed > typeDef && fileNamed < implDef},
@@ -207,7 +180,33 @@ func TestLocateLadderRules(t *testing.T) {
 		{"use never makes a declaration confident over a rival", contentDeclaresUse*contentMatches < 0.1},
 		{"a header under its implementation", implHeader < 1 && implHeader*typeDef < typeDef},
 		{"the implementation found from its header goes above it", implementationLift > 0 && implHeader < 1},
+	})
+}
+
+// orderRule is one documented ordering as a case: for query, first is
+// listed before second.
+type orderRule struct{ rule, query, first, second string }
+
+// check fails unless first is listed (first of all, when top) and second
+// is not listed before it (and is listed, when listed; second "" asks
+// nothing of it).
+func (c orderRule) check(t *testing.T, got []string, top, listed bool) {
+	t.Helper()
+	i, j := slices.Index(got, c.first), slices.Index(got, c.second)
+	if i < 0 || top && i != 0 || c.second != "" && (j >= 0 && j < i || listed && j < 0) {
+		t.Errorf("%s: %q = %v, want %s first, before %s", c.rule, c.query, got, c.first, c.second)
 	}
+}
+
+// rule is one documented ordering, read from the constants.
+type rule struct {
+	name string
+	ok   bool
+}
+
+// checkRules fails naming each rule that does not hold.
+func checkRules(t *testing.T, rules []rule) {
+	t.Helper()
 	for _, r := range rules {
 		if !r.ok {
 			t.Errorf("rule broken: %s", r.name)
