@@ -479,7 +479,7 @@ func (l *locator) implementations(src SymbolLookup, typ string) {
 // files adds the files whose names match the body (Find, names only).
 func (l *locator) files(ctx context.Context) error {
 	term := strings.Join(l.q.body, " ")
-	found, err := l.e.WithSymbols(nil).Find(ctx, FindRequest{Query: term, Limit: maxLocateFiles, Impl: l.q.impl})
+	found, err := l.e.WithSymbols(nil).Find(ctx, FindRequest{Query: term, Limit: maxLocateFiles, Impl: l.q.impl, oneWordTypos: true})
 	if err != nil {
 		if errors.Is(err, ErrInput) {
 			return nil // a body that is no file name ("x < y"): other steps may still find it

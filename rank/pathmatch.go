@@ -1003,17 +1003,23 @@ dirs:
 		// A token the directories read whole needs nothing of the name,
 		// unless it is the only one (a reading ends in the name).
 		done := func(ti int) bool { return nt > 1 && (s0[ti*nd+d]|s1[ti*nd+d])&pq.tokens[ti].full != 0 }
+		di := &e.dirInfos[d]
 		for ti := range pq.tokens {
-			if !done(ti) && !typoCanFinish(&pq.tokens[ti], s0[ti*nd+d]|s1[ti*nd+d], e.dirInfos[d].nameMask) {
+			if !done(ti) && !typoCanFinish(&pq.tokens[ti], s0[ti*nd+d]|s1[ti*nd+d], di.nameMask, di.nameInit) {
 				continue dirs
 			}
 		}
 	files:
-		for _, id := range e.dirInfos[d].files {
-			for ti := range pq.tokens {
+		for _, id := range di.files {
+			f := &e.files[id]
+			for _, ti := range pq.order { // the likeliest to rule the file out first
+				if !done(ti) && !typoCanFinish(&pq.tokens[ti], s0[ti*nd+d]|s1[ti*nd+d], f.nameMask, f.nameInit) {
+					continue files
+				}
+			}
+			for _, ti := range pq.order {
 				t := &pq.tokens[ti]
-				if !done(ti) && (!typoCanFinish(t, s0[ti*nd+d]|s1[ti*nd+d], e.files[id].nameMask) ||
-					!e.typoNameFinishes(t, id, s0[ti*nd+d]&^t.full, s1[ti*nd+d]&^t.full)) {
+				if !done(ti) && !e.typoNameFinishes(t, id, s0[ti*nd+d]&^t.full, s1[ti*nd+d]&^t.full) {
 					continue files
 				}
 			}
@@ -1024,12 +1030,24 @@ dirs:
 }
 
 // typoCanFinish: with one edit a name may lack one byte of what is left
-// of t after positions s — a letter that occurs there once; nameMask is
-// what the names hold.
-func typoCanFinish(t *pathToken, s, nameMask uint64) bool {
-	p := 63 - bits.LeadingZeros64(s&^t.full)
+// of t after positions s — a letter that occurs there once — and, since a
+// chunk starts exactly, edit or not, a word of the name begins with the
+// letter at one of those positions; nameMask and nameInit are what the
+// names hold and begin their words with.
+func typoCanFinish(t *pathToken, s, nameMask, nameInit uint64) bool {
+	left := s &^ t.full
+	p := 63 - bits.LeadingZeros64(left)
 	m := t.need[p] &^ nameMask
-	return m&^t.once[p] == 0 && bits.OnesCount64(m) <= 1
+	if m&^t.once[p] != 0 || bits.OnesCount64(m) > 1 {
+		return false
+	}
+	var starts uint64
+	for b := left; b != 0; b &= b - 1 {
+		if i := bits.TrailingZeros64(b); i < len(t.first) {
+			starts |= t.first[i]
+		}
+	}
+	return starts&nameInit != 0
 }
 
 // typoNameFinishes reads file id's name on from the directory's positions

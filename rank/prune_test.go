@@ -60,13 +60,14 @@ func genTree(r *rand.Rand, n int) []workspace.File {
 }
 
 // genQuery is a query a person might type for one of the files: its name,
-// a piece of it, an abbreviation, words, a directory and a name, a typo.
+// a piece of it, an abbreviation, words, a directory and a name, a typo,
+// a typo in each word.
 func genQuery(r *rand.Rand, files []workspace.File) string {
 	p := files[r.IntN(len(files))].Path
 	base := p[strings.LastIndexByte(p, '/')+1:]
 	stem, _ := splitExt(base)
 	sq := squash(stem)
-	switch r.IntN(8) {
+	switch r.IntN(9) {
 	case 0:
 		return base
 	case 1:
@@ -89,6 +90,16 @@ func genQuery(r *rand.Rand, files []workspace.File) string {
 		return sq
 	case 6:
 		return strings.ReplaceAll(p, "/", "")[:max(3, len(p)/2)]
+	case 7: // a directory and the name, each with a swap
+		var parts []string
+		for _, w := range append(splitDirs(parentDir(p)), sq) {
+			if len(w) > 3 {
+				i := r.IntN(len(w) - 1)
+				w = w[:i] + w[i+1:i+2] + w[i:i+1] + w[i+2:]
+			}
+			parts = append(parts, w)
+		}
+		return strings.Join(parts, " ")
 	default:
 		return pruneWords[r.IntN(len(pruneWords))] + " " + pruneWords[r.IntN(len(pruneWords))]
 	}
