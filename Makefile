@@ -6,7 +6,7 @@ FUZZTIME ?= 30s
 
 PREFIX   ?= $(HOME)/.local
 
-.PHONY: build install run test test-vscode deps ort check vscode bench bench-stale bench-sessions bench-history bench-symbols-gopls bench-lsp bench-symbols bench-content bench-locate bench-mcp bench-model soak fuzz clean
+.PHONY: build install run test test-vscode deps ort check vscode bench bench-stale bench-sessions bench-history bench-symbols-gopls bench-lsp bench-symbols bench-content bench-locate bench-scale bench-mcp bench-model soak fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wayfind
@@ -116,6 +116,12 @@ bench-content: deps
 # libraries): generated questions (scripts/genlocate.py) beside grep.
 bench-locate: deps build
 	$(GO) run ./cmd/wayfind-bench -locate go=$$($(GO) env GOROOT)/src,python=$$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])') -bin $(BIN) -runs 3 -cli 10
+
+# The monorepo (issue 29): the corpora repeated under team directories at
+# SCALE_SIZES files, through `wayfind lsp` cold and warm, beside fzf.
+SCALE_SIZES ?= 56970,250000,1000000
+bench-scale: deps build
+	$(GO) run ./cmd/wayfind-bench -scale-lsp $(SCALE_SIZES) -bin $(BIN) -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl
 
 # What an agent reads: find_files through `wayfind mcp` against a listing.
 bench-mcp: deps build

@@ -90,8 +90,23 @@ func main() {
 	replayLogs := flag.String("replay", "", "with -stale: replay the histories in this directory (<corpus>.log.gz) into repositories under -work and use them as -repos")
 	sessionRepos := flag.String("sessions", "", "real sessions replayed from these checkouts' commits (name=dir,…): bare names asked with and without the author's previous commits as visits")
 	window := flag.Int("window", 400, "with -sessions: the commits asked about, the newest ones (the tree is the one before them)")
+	scaleSizes := flag.String("scale-lsp", "", "the monorepo at these sizes (files, comma-separated) through -bin's `lsp`, cold and warm, beside fzf (issue 29)")
+	fzfSample := flag.Int("fzf-sample", 30, "with -scale-lsp: how many find cases fzf is timed on at each size")
 	historyRun := flag.Bool("history", false, "replay navigation sessions over the corpora and ask ambiguous names with and without the history")
 	flag.Parse()
+	if *scaleSizes != "" {
+		fmt.Printf("# wayfind at monorepo scale — %s, %d cores (GOMAXPROCS %d), %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version())
+		var sizes []int
+		for _, f := range strings.Split(*scaleSizes, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n <= 0 {
+				fatal(fmt.Errorf("-scale-lsp: %q is not a size", f))
+			}
+			sizes = append(sizes, n)
+		}
+		scaleBench(*bin, *corpora, *casesPath, *work, sizes, *fzfSample)
+		return
+	}
 	if *goplsBin != "" {
 		fmt.Printf("# wayfind workspace/symbol beside gopls — %s, %d cores (GOMAXPROCS %d), %s, seed %d\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), *seed)
 		lang, dir, _ := strings.Cut(*symbolsOther, "=")

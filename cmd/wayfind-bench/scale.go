@@ -1,0 +1,217 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The monorepo (issue 29): every public corpus under its own name, the
+// whole repeated under team directories (team0/…, team1/…) as vendored
+// copies repeat names, cut at each size asked for. Each size is laid out
+// as empty files and indexed by `wayfind lsp` with a fresh cache (cold),
+// then again with that cache (warm); the public cases of the corpora it
+// holds whole are asked through the protocol, beside fzf on a sample.
+//
+// The cases are team0's: a resolve query and its history are prefixed
+// with team0/<corpus>/, so they name what they named in the corpus; a find
+// query is asked as written, and its answer is right when it is the
+// expected file in any team's copy (the copies are the same files).
+
+// monorepo lists the paths of the largest size, in layout order, with
+// the corpus each team0 path came from.
+func monorepo(corpora string, names []string, size int) []string {
+	var out []string
+	for team := 0; len(out) < size; team++ {
+		for _, name := range names {
+			paths, err := readCorpus(filepath.Join(corpora, name))
+			if err != nil {
+				fatal(err)
+			}
+			for _, p := range paths {
+				out = append(out, "team"+strconv.Itoa(team)+"/"+name+"/"+p)
+			}
+		}
+	}
+	return out[:size]
+}
+
+// corpusNames lists the corpora in the directory (<name>.tsv[.gz]),
+// largest first: the first size of a run can then be one corpus whole
+// (test262's 56,970 files, as `make bench-lsp` has it).
+func corpusNames(corpora string) []string {
+	entries, err := os.ReadDir(corpora)
+	if err != nil {
+		fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		n := strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".gz"), ".tsv")
+		if n != e.Name() && n != "sources" {
+			names = append(names, n)
+		}
+	}
+	size := map[string]int{}
+	for _, n := range names {
+		paths, err := readCorpus(filepath.Join(corpora, n))
+		if err != nil {
+			fatal(err)
+		}
+		size[n] = len(paths)
+	}
+	sort.Slice(names, func(a, b int) bool {
+		if size[names[a]] != size[names[b]] {
+			return size[names[a]] > size[names[b]]
+		}
+		return names[a] < names[b]
+	})
+	return names
+}
+
+// scaleCases are the cases of the corpora whole in team0 of paths.
+func scaleCases(cases []benchCase, corpora string, names []string, paths []string) []benchCase {
+	whole := map[string]bool{}
+	have := map[string]int{}
+	for _, p := range paths {
+		if rest, ok := strings.CutPrefix(p, "team0/"); ok {
+			name, _, _ := strings.Cut(rest, "/")
+			have[name]++
+		}
+	}
+	for _, name := range names {
+		all, err := readCorpus(filepath.Join(corpora, name))
+		if err != nil {
+			fatal(err)
+		}
+		whole[name] = len(all) > 0 && have[name] == len(all)
+	}
+	var out []benchCase
+	for _, c := range cases {
+		if !whole[c.Corpus] {
+			continue
+		}
+		if c.Kind == "resolve" {
+			prefix := "team0/" + c.Corpus + "/"
+			if !strings.HasPrefix(c.Query, "/") {
+				c.Query = prefix + c.Query
+			}
+			if c.Expected != nil {
+				e := prefix + *c.Expected
+				c.Expected = &e
+			}
+			var h []string
+			for _, v := range c.History {
+				h = append(h, prefix+v)
+			}
+			c.History = h
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// scaleBench runs the monorepo at each size.
+func scaleBench(bin, corpora, casesPath, work string, sizes []int, fzfSample int) {
+	names := corpusNames(corpora)
+	cases, err := readCases(casesPath)
+	if err != nil {
+		fatal(err)
+	}
+	largest := 0
+	for _, s := range sizes {
+		largest = max(largest, s)
+	}
+	all := monorepo(corpora, names, largest)
+	fmt.Printf("The monorepo: %d corpora (%s) under team0/…, repeated under team1/… and on, cut at each size; `wayfind lsp` over stdio, one request at a time. Cold: a fresh cache; warm: the same cache, a new server. Find is right when its first answer is the expected file in any team's copy; fzf --filter beside on %d of the cases (its per-query time is the whole filter).\n\n", len(names), strings.Join(names, ", "), fzfSample)
+	fmt.Println("| files | cases | cold: initialized→ready s | warm: ready s | cold: RSS MB at ready | warm: RSS MB at ready | find top-1 | find p50 / p99 ms | resolve top-1 | resolve p50 / p99 ms | fzf top-1 | fzf p50 ms |")
+	fmt.Println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	for _, size := range sizes {
+		paths := all[:size]
+		root := filepath.Join(work, "scale-"+strconv.Itoa(size))
+		t0 := time.Now()
+		if err := layout(root, paths); err != nil {
+			fatal(err)
+		}
+		layMs := time.Since(t0)
+		cs := scaleCases(cases, corpora, names, paths)
+		cache, err := os.MkdirTemp(work, "scale-cache-")
+		if err != nil {
+			fatal(err)
+		}
+		os.Setenv("WAYFIND_CACHE_DIR", cache)
+		outs, coldMs, rss, err := lspCorpus(bin, root, cs, "", false, false)
+		if err != nil {
+			fatal(err)
+		}
+		warmMs, warmRSS := warmStart(bin, root)
+		os.RemoveAll(cache)
+		var findLat, resolveLat []time.Duration
+		findTop, findN, resTop, resN := 0, 0, 0, 0
+		for _, o := range outs {
+			if o.c.Kind == "find" {
+				findN++
+				findLat = append(findLat, o.elapsed)
+				if scaleFindRight(o) {
+					findTop++
+				}
+			} else {
+				resN++
+				resolveLat = append(resolveLat, o.elapsed)
+				if o.top1 {
+					resTop++
+				}
+			}
+		}
+		listing := strings.Join(paths, "\n") + "\n"
+		fzfTop, fzfN := 0, 0
+		var fzfLat []time.Duration
+		var finds []benchCase
+		for _, c := range cs {
+			if c.Kind == "find" {
+				finds = append(finds, c)
+			}
+		}
+		for i := 0; i < len(finds) && fzfN < fzfSample; i += max(1, len(finds)/fzfSample) {
+			c := finds[i]
+			t1 := time.Now()
+			first := fzfFirst(listing, c.Query)
+			fzfLat = append(fzfLat, time.Since(t1))
+			fzfN++
+			if scaleFindRight(outcome{c: c, got: first}) {
+				fzfTop++
+			}
+		}
+		fmt.Printf("| %d | %d | %.1f | %.1f | %.0f | %.0f | %s | %s / %s | %s | %s / %s | %s of %d | %s |\n", size, len(cs),
+			coldMs/1000, warmMs/1000, rss, warmRSS, pct(findTop, findN), ms(quantile(findLat, 0.5)), ms(quantile(findLat, 0.99)),
+			pct(resTop, resN), ms(quantile(resolveLat, 0.5)), ms(quantile(resolveLat, 0.99)), pct(fzfTop, fzfN), fzfN, ms(quantile(fzfLat, 0.5)))
+		fmt.Fprintf(os.Stderr, "scale %d: laid out in %s\n", size, layMs.Round(time.Millisecond))
+	}
+}
+
+// warmStart starts a second server on root with the cache the first left
+// and times it to ready; it reports that server's resident set too.
+func warmStart(bin, root string) (readyMs, rss float64) {
+	s, err := startLSP(bin)
+	if err != nil {
+		fatal(err)
+	}
+	defer s.stop()
+	readyMs, rss, err = s.open(root, false)
+	if err != nil {
+		fatal(err)
+	}
+	return readyMs, rss
+}
+
+// scaleFindRight: a find answer is right when it is the expected file in
+// any team's copy (or nothing, when nothing is expected).
+func scaleFindRight(o outcome) bool {
+	if o.c.Expected == nil {
+		return o.got == ""
+	}
+	return strings.HasSuffix(o.got, "/"+o.c.Corpus+"/"+*o.c.Expected) && strings.HasPrefix(o.got, "team")
+}
