@@ -188,7 +188,8 @@ func scaleBench(bin, corpora, casesPath, work string, sizes []int, fzfSample int
 		fmt.Printf("| %d | %d | %.1f | %.1f | %.0f | %.0f | %s | %s / %s | %s | %s / %s | %s of %d | %s |\n", size, len(cs),
 			coldMs/1000, warmMs/1000, rss, warmRSS, pct(findTop, findN), ms(quantile(findLat, 0.5)), ms(quantile(findLat, 0.99)),
 			pct(resTop, resN), ms(quantile(resolveLat, 0.5)), ms(quantile(resolveLat, 0.99)), pct(fzfTop, fzfN), fzfN, ms(quantile(fzfLat, 0.5)))
-		fmt.Fprintf(os.Stderr, "scale %d: laid out in %s\n", size, layMs.Round(time.Millisecond))
+		fmt.Fprintf(os.Stderr, "scale %d: laid out in %s; resolve not resolved to the file, by category: %s\n",
+			size, layMs.Round(time.Millisecond), missesByCategory(outs))
 	}
 }
 
@@ -214,4 +215,25 @@ func scaleFindRight(o outcome) bool {
 		return o.got == ""
 	}
 	return strings.HasSuffix(o.got, "/"+o.c.Corpus+"/"+*o.c.Expected) && strings.HasPrefix(o.got, "team")
+}
+
+// missesByCategory counts the resolve cases not resolved to their file,
+// by category, largest first.
+func missesByCategory(outs []outcome) string {
+	n := map[string]int{}
+	for _, o := range outs {
+		if o.c.Kind == "resolve" && !o.top1 {
+			n[o.c.Category]++
+		}
+	}
+	var cats []string
+	for c := range n {
+		cats = append(cats, c)
+	}
+	sort.Slice(cats, func(a, b int) bool { return n[cats[a]] > n[cats[b]] || n[cats[a]] == n[cats[b]] && cats[a] < cats[b] })
+	var parts []string
+	for _, c := range cats {
+		parts = append(parts, fmt.Sprintf("%s %d", c, n[c]))
+	}
+	return strings.Join(parts, ", ")
 }
