@@ -240,19 +240,35 @@ func (f *finder) newPathSink() *pathSink {
 	return &pathSink{f, newUniqueTopK(f.keep)}
 }
 
-// push keeps m, scored s before the tie-breaks, when it passes the
-// threshold and ranks among the best; m.raw keeps s.
+// push keeps m, scored before the tie-breaks, when it passes the
+// threshold and ranks among the best, with the answer's score; m.raw
+// keeps the score it came with.
 func (k *pathSink) push(m Match) {
-	f := k.f
-	tb := f.e.tieBreak(f.q, m.File, m.Score, f.aff)
-	if tb < f.threshold {
+	s, ok := k.f.settle(m.File, m.Score, k.top)
+	if !ok {
 		return
 	}
-	m.raw, m.Score = m.Score, tb
-	if f.aff != nil {
-		m.Score += affinityBonus * f.aff.of(f.e, m.File).value
-	}
+	m.raw, m.Score = m.Score, s
 	k.top.push(m)
+}
+
+// settle turns a reading's score s of file id into the answer's: the
+// tie-breaks, the threshold (ok false below it), then nearness — not
+// computed when even the most of it could not lift the reading into top.
+// The one place find's readings get their final score (merge, pathSink).
+func (f *finder) settle(id int32, s float64, top *topK) (float64, bool) {
+	s = f.e.tieBreak(f.q, id, s, f.aff)
+	if s < f.threshold {
+		return 0, false
+	}
+	if f.aff == nil {
+		return s, true
+	}
+	if top.full() && s+affinityBonus < top.worst().Score && !f.e.exhaustive {
+		top.seen++ // nothing near where the user works lifts it in
+		return 0, false
+	}
+	return s + affinityBonus*f.aff.of(f.e, id).value, true
 }
 
 // beaten reports whether no reading scoring at most s before the
@@ -282,8 +298,7 @@ func (f *finder) startPaths(ctx context.Context) func() (map[int32]Match, error)
 		}
 		out := make(map[int32]Match, len(sink.top.h))
 		for _, m := range sink.top.h {
-			m.Score = m.raw // merge adds tieBreak and nearness itself
-			out[m.File] = m
+			out[m.File] = m // settled: m.raw is the reading's score, m.Score the answer's
 		}
 		return out, nil
 	}
@@ -334,25 +349,21 @@ func (f *finder) merge(hits map[int32]nameMatch, paths map[int32]Match) ([]Match
 	e, q, impl := f.e, f.q, f.req.Impl
 	symHits := e.symbolFiles(q, impl)
 	top := newTopK(f.keep)
+	// push takes a name or symbol reading (scored before the
+	// tie-breaks); a better path reading of the same file, settled by
+	// the path sink already, stands in for it.
 	push := func(m Match) {
 		if pm, ok := paths[m.File]; ok {
 			delete(paths, m.File)
-			if pm.Score > m.Score {
-				m.Score, m.Reason, m.MatchedIn = pm.Score, pm.Reason, pm.MatchedIn
-			}
-		}
-		m.Score = e.tieBreak(q, m.File, m.Score, f.aff)
-		if m.Score < f.threshold {
-			return
-		}
-		if f.aff != nil {
-			if top.full() && m.Score+affinityBonus < top.worst().Score && !e.exhaustive {
-				top.seen++ // nothing near where the user works lifts it in
+			if pm.raw > m.Score {
+				top.push(pm)
 				return
 			}
-			m.Score += affinityBonus * f.aff.of(e, m.File).value
 		}
-		top.push(m)
+		if s, ok := f.settle(m.File, m.Score, top); ok {
+			m.Score = s
+			top.push(m)
+		}
 	}
 	for sid, nm := range hits {
 		for _, id := range e.stems[sid].files {
@@ -376,7 +387,7 @@ func (f *finder) merge(hits map[int32]nameMatch, paths map[int32]Match) ([]Match
 		push(m)
 	}
 	for _, m := range paths {
-		push(m)
+		top.push(m) // settled by the path sink
 	}
 	return top.sorted(), top.seen
 }

@@ -473,11 +473,7 @@ dirs:
 			}
 			left := s &^ t.full
 			req |= t.need[63-bits.LeadingZeros64(left)]
-			var m uint64
-			for b := left; b != 0; b &= b - 1 {
-				m |= t.first[bits.TrailingZeros64(b)]
-			}
-			starts[open] = m
+			starts[open] = t.chunkStarts(left)
 			open++
 		}
 		if req&^di.nameMask != 0 {
@@ -593,11 +589,7 @@ func nameCanFinish(pq *pathQuery, sets []uint64, nd int, f *fileInfo, nb *nameBa
 		// for the name; if the name lacks one of those letters, or has no
 		// word starting where a chunk would, no cut works.
 		left := s &^ t.full
-		var starts uint64
-		for b := left; b != 0; b &= b - 1 {
-			starts |= t.first[bits.TrailingZeros64(b)]
-		}
-		if starts&f.nameInit != 0 && t.need[63-bits.LeadingZeros64(left)]&^f.nameMask == 0 && left&nb.get(ti) != 0 {
+		if t.chunkStarts(left)&f.nameInit != 0 && t.need[63-bits.LeadingZeros64(left)]&^f.nameMask == 0 && left&nb.get(ti) != 0 {
 			landed = true
 		} else if !done {
 			return false
@@ -1041,13 +1033,17 @@ func typoCanFinish(t *pathToken, s, nameMask, nameInit uint64) bool {
 	if m&^t.once[p] != 0 || bits.OnesCount64(m) > 1 {
 		return false
 	}
-	var starts uint64
+	return t.chunkStarts(left)&nameInit != 0
+}
+
+// chunkStarts is the letters a chunk can begin with from positions left
+// (short of the end): a word of the name must begin with one of them.
+func (t *pathToken) chunkStarts(left uint64) uint64 {
+	var m uint64
 	for b := left; b != 0; b &= b - 1 {
-		if i := bits.TrailingZeros64(b); i < len(t.first) {
-			starts |= t.first[i]
-		}
+		m |= t.first[bits.TrailingZeros64(b)]
 	}
-	return starts&nameInit != 0
+	return m
 }
 
 // typoNameFinishes reads file id's name on from the directory's positions
