@@ -26,59 +26,56 @@ import (
 // query is asked as written, and its answer is right when it is the
 // expected file in any team's copy (the copies are the same files).
 
-// monorepo lists the paths of the largest size, in layout order, with
-// the corpus each team0 path came from.
-func monorepo(corpora string, names []string, size int) []string {
+// scaleCorpus is one corpus's listing.
+type scaleCorpus struct {
+	name  string
+	paths []string
+}
+
+// readScaleCorpora reads every corpus in the directory (<name>.tsv[.gz])
+// once, largest first: the first size of a run can then be one corpus
+// whole (test262's 56,970 files, as `make bench-lsp` has it).
+func readScaleCorpora(corpora string) []scaleCorpus {
+	entries, err := os.ReadDir(corpora)
+	if err != nil {
+		fatal(err)
+	}
+	var out []scaleCorpus
+	for _, e := range entries {
+		n := strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".gz"), ".tsv")
+		if n == e.Name() || n == "sources" {
+			continue
+		}
+		paths, err := readCorpus(filepath.Join(corpora, n))
+		if err != nil {
+			fatal(err)
+		}
+		out = append(out, scaleCorpus{n, paths})
+	}
+	sort.Slice(out, func(a, b int) bool {
+		if len(out[a].paths) != len(out[b].paths) {
+			return len(out[a].paths) > len(out[b].paths)
+		}
+		return out[a].name < out[b].name
+	})
+	return out
+}
+
+// monorepo lists the paths of the largest size, in layout order.
+func monorepo(cs []scaleCorpus, size int) []string {
 	var out []string
 	for team := 0; len(out) < size; team++ {
-		for _, name := range names {
-			paths, err := readCorpus(filepath.Join(corpora, name))
-			if err != nil {
-				fatal(err)
-			}
-			for _, p := range paths {
-				out = append(out, "team"+strconv.Itoa(team)+"/"+name+"/"+p)
+		for _, c := range cs {
+			for _, p := range c.paths {
+				out = append(out, "team"+strconv.Itoa(team)+"/"+c.name+"/"+p)
 			}
 		}
 	}
 	return out[:size]
 }
 
-// corpusNames lists the corpora in the directory (<name>.tsv[.gz]),
-// largest first: the first size of a run can then be one corpus whole
-// (test262's 56,970 files, as `make bench-lsp` has it).
-func corpusNames(corpora string) []string {
-	entries, err := os.ReadDir(corpora)
-	if err != nil {
-		fatal(err)
-	}
-	var names []string
-	for _, e := range entries {
-		n := strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".gz"), ".tsv")
-		if n != e.Name() && n != "sources" {
-			names = append(names, n)
-		}
-	}
-	size := map[string]int{}
-	for _, n := range names {
-		paths, err := readCorpus(filepath.Join(corpora, n))
-		if err != nil {
-			fatal(err)
-		}
-		size[n] = len(paths)
-	}
-	sort.Slice(names, func(a, b int) bool {
-		if size[names[a]] != size[names[b]] {
-			return size[names[a]] > size[names[b]]
-		}
-		return names[a] < names[b]
-	})
-	return names
-}
-
 // scaleCases are the cases of the corpora whole in team0 of paths.
-func scaleCases(cases []benchCase, corpora string, names []string, paths []string) []benchCase {
-	whole := map[string]bool{}
+func scaleCases(cases []benchCase, corpora []scaleCorpus, paths []string) []benchCase {
 	have := map[string]int{}
 	for _, p := range paths {
 		if rest, ok := strings.CutPrefix(p, "team0/"); ok {
@@ -86,12 +83,9 @@ func scaleCases(cases []benchCase, corpora string, names []string, paths []strin
 			have[name]++
 		}
 	}
-	for _, name := range names {
-		all, err := readCorpus(filepath.Join(corpora, name))
-		if err != nil {
-			fatal(err)
-		}
-		whole[name] = len(all) > 0 && have[name] == len(all)
+	whole := map[string]bool{}
+	for _, c := range corpora {
+		whole[c.name] = len(c.paths) > 0 && have[c.name] == len(c.paths)
 	}
 	var out []benchCase
 	for _, c := range cases {
@@ -120,7 +114,11 @@ func scaleCases(cases []benchCase, corpora string, names []string, paths []strin
 
 // scaleBench runs the monorepo at each size.
 func scaleBench(bin, corpora, casesPath, work string, sizes []int, fzfSample int) {
-	names := corpusNames(corpora)
+	scs := readScaleCorpora(corpora)
+	var names []string
+	for _, c := range scs {
+		names = append(names, c.name)
+	}
 	cases, err := readCases(casesPath)
 	if err != nil {
 		fatal(err)
@@ -129,7 +127,7 @@ func scaleBench(bin, corpora, casesPath, work string, sizes []int, fzfSample int
 	for _, s := range sizes {
 		largest = max(largest, s)
 	}
-	all := monorepo(corpora, names, largest)
+	all := monorepo(scs, largest)
 	fmt.Printf("The monorepo: %d corpora (%s) under team0/…, repeated under team1/… and on, cut at each size; `wayfind lsp` over stdio, one request at a time. Cold: a fresh cache; warm: the same cache, a new server. Find is right when its first answer is the expected file in any team's copy; fzf --filter beside on %d of the cases (its per-query time is the whole filter).\n\n", len(names), strings.Join(names, ", "), fzfSample)
 	fmt.Println("| files | cases | cold: initialized→ready s | warm: ready s | cold: RSS MB at ready | warm: RSS MB at ready | find top-1 | find p50 / p99 ms | resolve top-1 | resolve p50 / p99 ms | settled: find p50 / p99 ms | settled: resolve p50 / p99 ms | fzf top-1 | fzf p50 ms |")
 	fmt.Println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -141,7 +139,7 @@ func scaleBench(bin, corpora, casesPath, work string, sizes []int, fzfSample int
 			fatal(err)
 		}
 		layMs := time.Since(t0)
-		cs := scaleCases(cases, corpora, names, paths)
+		cs := scaleCases(cases, scs, paths)
 		cache, err := os.MkdirTemp(work, "scale-cache-")
 		if err != nil {
 			fatal(err)
