@@ -101,8 +101,7 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	// The query's path as it should be read: against the referring document
 	// when it says so (or when it exists there), else from a root.
 	qpath := q.Path
-	written := q.Written()
-	relative := written.Relative
+	relative := q.Written().Relative
 	if fromOK && relative {
 		if p, ok := workspace.Beside(fromRel, q.Up, q.Path); ok {
 			qpath = p
