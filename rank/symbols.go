@@ -312,7 +312,7 @@ func (e *Engine) SearchSymbols(ctx context.Context, req SymbolRequest) ([]Symbol
 		class, score, fit := -1, 0.0, uint8(0)
 		switch {
 		case q.Name == "":
-			class, score = symWords, symTypoBand.floor // "Router." lists its members, all alike
+			class, score = symWords, memberListing
 		case nm.mask&qmask == qmask:
 			class, score, fit = matchSymbolName(qsq, qhumps, nm, req.Exact)
 		}
@@ -445,6 +445,10 @@ const (
 	symSubsequence
 	symClasses
 )
+
+// memberListing is the score of every member "Router." lists: the query
+// names no member, so none is a better answer than another.
+const memberListing = 0.5
 
 // symCover is the share of a literal symbol class that cover decides.
 const symCover = 0.15
