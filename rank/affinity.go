@@ -158,7 +158,7 @@ func (e *Engine) addCoChange(a *affinity, root int, rel string, w float64) {
 	}
 	for _, ps := range [][]vcs.Partner{rec.CoChanged(rel), rec.CoChangedBy(rel)} {
 		for _, p := range ps {
-			if id, ok := e.byPath[root][p.Path]; ok {
+			if id, ok := e.fileID(root, p.Path); ok {
 				a.co[fileKey(root, id)] += w
 			}
 		}

@@ -34,7 +34,7 @@ func (e *Engine) Alternate(file string) (c Candidate, ok bool) {
 	if !ok {
 		return Candidate{}, false
 	}
-	if _, indexed := e.byPath[root][rel]; !indexed {
+	if _, indexed := e.fileID(root, rel); !indexed {
 		return Candidate{}, false
 	}
 	stem, ext := splitExt(path.Base(rel))
@@ -50,7 +50,7 @@ func (e *Engine) Alternate(file string) (c Candidate, ok bool) {
 	from := splitDirs(parentDir(rel))
 	best, bestScore := int32(-1), -1.0
 	for rank, x := range want {
-		for _, id := range e.byBase[strings.ToLower(stem+"."+x)] {
+		for _, id := range e.named(strings.ToLower(stem + "." + x)) {
 			f := &e.files[id]
 			if int(f.root) != root {
 				continue

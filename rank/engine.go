@@ -30,12 +30,18 @@ type Engine struct {
 	ix    *workspace.Index
 	files []fileInfo
 
-	byPath   []map[string]int32 // per root: path → file
-	byBase   map[string][]int32 // lower-case base name → files
-	dirInfos []dirInfo          // distinct directories
-	dirID    map[string]int32
-	dirNames map[string]struct{} // every directory's squashed name, once
-	stems    []stemInfo          // distinct squashed stems
+	// otherCase holds, by lower-case base name, the files named() cannot
+	// find through their stem: names whose capitals squash keeps
+	// (non-ASCII), rare enough for a map.
+	otherCase map[string][]int32
+	dirInfos  []dirInfo // distinct directories
+	dirID     map[string]int32
+	// dirNames holds every directory's squashed name, once: each
+	// directory's sq shares these strings rather than squashing its
+	// ancestors' names again (a quarter of a million directories at a
+	// million files, six deep).
+	dirNames map[string]string
+	stems    []stemInfo // distinct squashed stems
 	// stemMasks[sid] is stems[sid].mask, and stemLens its length, kept
 	// dense: every query scans them all.
 	stemMasks  []uint64
@@ -103,22 +109,18 @@ type stemInfo struct {
 // New indexes a workspace snapshot for ranking.
 func New(ix *workspace.Index) *Engine {
 	e := &Engine{
-		ix:       ix,
-		files:    make([]fileInfo, len(ix.Files)),
-		byBase:   make(map[string][]int32, len(ix.Files)),
-		stemID:   make(map[string]int32, len(ix.Files)/2),
-		dirID:    make(map[string]int32),
-		dirNames: make(map[string]struct{}),
-		trigrams: make(map[uint32][]int32),
+		ix:        ix,
+		files:     make([]fileInfo, len(ix.Files)),
+		otherCase: map[string][]int32{},
+		stemID:    make(map[string]int32, len(ix.Files)/4),
+		dirID:     make(map[string]int32),
+		dirNames:  make(map[string]string),
+		trigrams:  make(map[uint32][]int32),
 		// Extensions, squashed, each once ("" first): the last word a
 		// path reading may use.
 		exts: []string{""},
 	}
 	e.counters = &sync.Pool{New: func() any { return &counters{} }}
-	e.byPath = make([]map[string]int32, len(ix.Roots))
-	for r := range ix.Roots {
-		e.byPath[r] = make(map[string]int32)
-	}
 	e.extID = map[string]uint16{"": 0}
 	for i, f := range ix.Files {
 		e.add(int32(i), f, e.extID)
@@ -132,11 +134,7 @@ func New(ix *workspace.Index) *Engine {
 func (e *Engine) add(id int32, f workspace.File, extID map[string]uint16) {
 	b := strings.LastIndexByte(f.Path, '/') + 1
 	base := f.Path[b:]
-	stem, ext := splitExt(base)
-	sq := squash(stem)
-	if sq == "" {
-		sq = squash(base)
-	}
+	stem, ext, sq := stemKey(base)
 	sid := e.stemOf(sq, stem)
 	st := &e.stems[sid]
 	st.files = append(st.files, id)
@@ -164,9 +162,60 @@ func (e *Engine) add(id int32, f workspace.File, extID map[string]uint16) {
 	di.nameInit |= nameInit
 	e.files[id] = fileInfo{path: f.Path, base: int32(b), root: uint16(f.Root), stem: sid, dir: did,
 		nameMask: st.mask | extMask, aux: isAuxiliary(f.Path), ext: xid, starts: starts, nameInit: nameInit}
-	e.byPath[f.Root][f.Path] = id
-	lb := strings.ToLower(base)
-	e.byBase[lb] = append(e.byBase[lb], id)
+	if !isASCII(base) {
+		if lb := strings.ToLower(base); keyOf(lb) != sq {
+			e.otherCase[lb] = append(e.otherCase[lb], id)
+		}
+	}
+}
+
+// stemKey splits a base name into stem and extension and gives the
+// squashed stem files are grouped by (the whole name's when the stem has
+// no letters or digits: ".gitignore").
+func stemKey(base string) (stem, ext, sq string) {
+	stem, ext = splitExt(base)
+	if sq = squash(stem); sq == "" {
+		sq = squash(base)
+	}
+	return stem, ext, sq
+}
+
+func keyOf(base string) string {
+	_, _, sq := stemKey(base)
+	return sq
+}
+
+// fileID is the file at a root-relative path. A file's id is its place in
+// the snapshot's sorted list, so the index's binary search finds it: no
+// map of a million paths beside the list.
+func (e *Engine) fileID(root int, rel string) (int32, bool) {
+	i := e.ix.Lookup(root, rel)
+	return int32(i), i >= 0
+}
+
+// named lists the files whose base name, lower-cased, is lb. Such files
+// share lb's squashed stem (squash lower-cases ASCII), so they are found
+// among that stem's files, with otherCase for the rest: a map of every
+// base name would cost a million entries.
+func (e *Engine) named(lb string) []int32 {
+	var out []int32
+	if sid, ok := e.stemID[keyOf(lb)]; ok {
+		for _, id := range e.stems[sid].files {
+			if b := e.files[id].baseName(); b == lb || strings.ToLower(b) == lb {
+				out = append(out, id)
+			}
+		}
+	}
+	return append(out, e.otherCase[lb]...)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // stemOf returns the squashed stem's index, creating it (and its
@@ -229,25 +278,31 @@ func (e *Engine) dirOf(dirPath string) int32 {
 		parent = e.dirOf(dirPath[:max(strings.LastIndexByte(dirPath, '/'), 0)])
 	}
 	comps := splitDirs(dirPath)
+	// A directory's squashed components are its parent's and its own name's.
 	sq := make([]string, len(comps))
-	for k, c := range comps {
-		sq[k] = squash(c)
-	}
 	var last []string
 	var init uint64
-	if len(comps) > 0 {
-		last = words(comps[len(comps)-1])
+	if n := len(comps); n > 0 {
+		copy(sq, e.dirInfos[parent].sq)
+		sq[n-1] = e.dirName(squash(comps[n-1]))
+		last = words(comps[n-1])
 		for _, w := range last {
 			init |= charMask(w[:1])
 		}
 	}
 	did := int32(len(e.dirInfos))
 	e.dirID[dirPath] = did
-	if len(sq) > 0 {
-		e.dirNames[sq[len(sq)-1]] = struct{}{}
-	}
 	e.dirInfos = append(e.dirInfos, dirInfo{comps: comps, sq: sq, parent: parent, words: last, initMask: init})
 	return did
+}
+
+// dirName is sq as dirNames holds it, added when new.
+func (e *Engine) dirName(sq string) string {
+	if held, ok := e.dirNames[sq]; ok {
+		return held
+	}
+	e.dirNames[sq] = sq
+	return sq
 }
 
 // Index returns the snapshot the engine ranks.

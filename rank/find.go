@@ -439,7 +439,7 @@ func (e *Engine) visited(req FindRequest) *FindResult {
 		if !ok || curOK && root == curRoot && rel == curRel {
 			continue
 		}
-		id, ok := e.byPath[root][rel]
+		id, ok := e.fileID(root, rel)
 		if !ok || seen[id] {
 			continue
 		}

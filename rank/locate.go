@@ -346,7 +346,7 @@ func (l *locator) fileID(file string) (int32, int, string, bool) {
 	if !ok {
 		return 0, 0, "", false
 	}
-	id, ok := l.e.byPath[root][rel]
+	id, ok := l.e.fileID(root, rel)
 	return id, root, rel, ok
 }
 
@@ -523,7 +523,7 @@ func (l *locator) movedFile(ctx context.Context, term string) error {
 		if _, ok := l.e.exact(q, 0, "", false); ok {
 			return nil // a file of today has the path
 		}
-	} else if len(l.e.byBase[strings.ToLower(term)]) > 0 {
+	} else if len(l.e.named(strings.ToLower(term))) > 0 {
 		return nil // files of today have the name
 	}
 	st, err := l.e.readStale(ctx, ResolveRequest{Path: term}, q)

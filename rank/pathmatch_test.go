@@ -116,7 +116,7 @@ func TestFindRankingRules(t *testing.T) {
 		{"the file of that very name", "spring.factories", "src/main/resources/META-INF/spring.factories", "build/CheckSpringFactories.java"},
 	}
 	for _, c := range cases {
-		if _, ok := e.byPath[0][c.second]; !ok {
+		if _, ok := e.fileID(0, c.second); !ok {
 			t.Fatalf("%s: %s is not in the fixture: the rule would hold of nothing", c.rule, c.second)
 		}
 		// The second may be left out (below the threshold): never first.

@@ -234,7 +234,7 @@ func FuzzEngine(f *testing.F) {
 		}
 		checkBestFirst(t, "resolve "+s, candidateScores(res.Candidates))
 		q, _ := ParsePath(s)
-		if _, exists := e.byPath[0][q.Path]; exists && !q.Absolute && q.Up == 0 {
+		if _, exists := e.fileID(0, q.Path); exists && !q.Absolute && q.Up == 0 {
 			if res.Resolved == nil || res.Resolved.Path != q.Path || !res.Exact {
 				t.Fatalf("%q names an existing file but resolved to %+v", s, res.Resolved)
 			}

@@ -256,7 +256,7 @@ func newResolveQuery(qpath string) *resolveQuery {
 // the name names: src/CommandRouter.cpp written for src/router.cc).
 func (e *Engine) resolveCandidates(rq *resolveQuery) (map[int32]int, map[int32]nameMatch) {
 	cands := map[int32]int{}
-	for _, id := range e.byBase[strings.ToLower(rq.base)] {
+	for _, id := range e.named(strings.ToLower(rq.base)) {
 		cands[id] = -1
 	}
 	if sid, ok := e.stemID[rq.sq]; ok {
@@ -586,7 +586,7 @@ func (e *Engine) sharedName(q PathQuery, relative bool) bool {
 	if relative || q.Absolute || strings.Contains(q.Path, "/") {
 		return false
 	}
-	return len(e.byBase[strings.ToLower(q.Path)]) > 1
+	return len(e.named(strings.ToLower(q.Path))) > 1
 }
 
 // exact finds the file the query names as given: an absolute path inside a
@@ -596,7 +596,7 @@ func (e *Engine) exact(q PathQuery, fromRoot int, fromRel string, fromOK bool) (
 	w := q.Written()
 	w.Relative = true // a file beside the referring one is what a bare name names first
 	for _, p := range e.ix.Places(w, fromRoot, fromRel, fromOK) {
-		if id, ok := e.byPath[p.Root][p.Rel]; ok {
+		if id, ok := e.fileID(p.Root, p.Rel); ok {
 			return id, true
 		}
 	}
@@ -664,8 +664,8 @@ func (e *Engine) refFile(s string) (root int, rel string, ok bool) {
 	if q.Up > 0 {
 		return 0, "", false
 	}
-	for r := range e.byPath {
-		if _, ok := e.byPath[r][q.Path]; ok {
+	for r := range e.ix.Roots {
+		if _, ok := e.fileID(r, q.Path); ok {
 			return r, q.Path, true
 		}
 	}

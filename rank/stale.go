@@ -135,7 +135,7 @@ func (e *Engine) readStale(ctx context.Context, req ResolveRequest, q PathQuery)
 		st.reasons = c.Reasons
 	}
 	if !fate.Deleted {
-		if _, live := e.byPath[c.Root][fate.Path]; !live {
+		if _, live := e.fileID(c.Root, fate.Path); !live {
 			return nil, nil // not in the index now (an uncommitted delete, an ignored file)
 		}
 	}
@@ -220,7 +220,7 @@ func outlivesDeletion(today Candidate) bool {
 // staleCandidate is today's file an old path leads to, scored by the
 // reading of the old path.
 func (e *Engine) staleCandidate(st *staleReading) Candidate {
-	id := e.byPath[st.root][st.fate.Path]
+	id, _ := e.fileID(st.root, st.fate.Path)
 	why := "history:renamed"
 	if path.Base(st.old) == path.Base(st.fate.Path) {
 		why = "history:moved"
@@ -303,7 +303,7 @@ func (e *Engine) oldPathMatch(query string) (Match, bool) {
 		if !ok || f.Deleted {
 			continue
 		}
-		id, live := e.byPath[r][f.Path]
+		id, live := e.fileID(r, f.Path)
 		if !live {
 			continue
 		}

@@ -359,7 +359,7 @@ func (e *Engine) SearchSymbols(ctx context.Context, req SymbolRequest) ([]Symbol
 			if !ok {
 				continue
 			}
-			if _, ok := e.byPath[root][rel]; !ok {
+			if _, ok := e.fileID(root, rel); !ok {
 				continue // the file left the index since its symbols were read
 			}
 			out = append(out, SymbolMatch{File: ref.file, Root: root, Path: rel, Symbol: *ref.sym, Score: round3(h.score)})
@@ -679,7 +679,7 @@ func (e *Engine) symbolFiles(q *FindQuery, impl bool) map[int32]nameMatch {
 		if !ok {
 			return
 		}
-		id, ok := e.byPath[root][rel]
+		id, ok := e.fileID(root, rel)
 		if ok && out[id].score < nm.score {
 			out[id] = nm
 		}

@@ -1,0 +1,53 @@
+package rank
+
+import (
+	"slices"
+	"testing"
+
+	"wayfind/workspace"
+)
+
+// named finds a lower-cased base name through its stem, without a map of
+// every name; capitals squash keeps (non-ASCII) go through otherCase, and
+// no file is listed twice.
+func TestNamed(t *testing.T) {
+	files := []string{"README.md", "a/readme.md", "b/ReadMe.MD", "readme.txt", "Ärger.go", "ärger.go",
+		"x/foo.Ä", "x/Foo.ä", ".gitignore", "c/.GitIgnore", "ÉCOLE.rs"}
+	ix := &workspace.Index{Roots: []string{"/ws"}}
+	for _, f := range files {
+		ix.Files = append(ix.Files, workspace.File{Path: f})
+	}
+	workspace.SortFiles(ix.Files)
+	e := New(ix)
+	for _, c := range []struct {
+		lb   string
+		want []string
+	}{
+		{"readme.md", []string{"README.md", "a/readme.md", "b/ReadMe.MD"}},
+		{"readme.txt", []string{"readme.txt"}},
+		{"ärger.go", []string{"Ärger.go", "ärger.go"}},
+		{"foo.ä", []string{"x/Foo.ä", "x/foo.Ä"}},
+		{".gitignore", []string{".gitignore", "c/.GitIgnore"}},
+		{"école.rs", []string{"ÉCOLE.rs"}},
+		{"readme", nil},
+		{"nothing.go", nil},
+	} {
+		var got []string
+		for _, id := range e.named(c.lb) {
+			got = append(got, e.files[id].path)
+		}
+		slices.Sort(got)
+		want := slices.Sorted(slices.Values(c.want))
+		if !slices.Equal(got, want) {
+			t.Errorf("named(%q) = %q, want %q", c.lb, got, want)
+		}
+	}
+	for i, f := range ix.Files {
+		if id, ok := e.fileID(f.Root, f.Path); !ok || int(id) != i {
+			t.Errorf("fileID(%q) = %d, %v; want %d", f.Path, id, ok, i)
+		}
+	}
+	if _, ok := e.fileID(0, "nothing.go"); ok {
+		t.Error("fileID found a file that is not there")
+	}
+}
