@@ -288,8 +288,8 @@ func (x *Indexer) Sync(ctx context.Context, ix *workspace.Index) (*Index, error)
 // stat each file here) whether a file changed.
 func (x *Indexer) SyncStat(ctx context.Context, ix *workspace.Index, stats []workspace.FileStat) (*Index, error) {
 	files := make([]string, len(ix.Files))
-	for i, f := range ix.Files {
-		files[i] = ix.Abs(f)
+	for i := range ix.Files {
+		files[i] = ix.AbsAt(i)
 	}
 	x.mu.Lock()
 	if x.cur == nil && x.cached() {

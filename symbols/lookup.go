@@ -59,7 +59,7 @@ func (x *Indexer) Lookup(ctx context.Context, ix *workspace.Index, stats []works
 			st.Files++
 			h, ok := heads[f.Path]
 			delete(heads, f.Path)
-			abs := ix.Abs(f)
+			abs := ix.AbsAt(i)
 			if ok {
 				var fs workspace.FileStat
 				if stats != nil {

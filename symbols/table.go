@@ -100,9 +100,9 @@ func (x *Indexer) Sync(ctx context.Context, ix *workspace.Index) (*Table, SyncSt
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	var files []string
-	for _, f := range ix.Files {
+	for i, f := range ix.Files {
 		if LanguageOf(f.Path) != nil {
-			files = append(files, ix.Abs(f))
+			files = append(files, ix.AbsAt(i))
 		}
 	}
 	known, cloned := x.table.files, false

@@ -73,7 +73,7 @@ func StatFiles(ix *Index) []FileStat {
 		go func() {
 			defer wg.Done()
 			for i := lo; i < hi; i++ {
-				if fi, err := os.Stat(ix.Abs(ix.Files[i])); err == nil {
+				if fi, err := os.Stat(ix.AbsAt(i)); err == nil {
 					out[i] = FileStat{Size: fi.Size(), ModTime: fi.ModTime().UnixNano(), OK: true}
 				}
 			}

@@ -62,10 +62,17 @@ func Update(ix *Index, opt Options, changed []string) (next *Index, ok bool) {
 	gone := func(f File) bool {
 		return rewalk[f.Root] || touched[f] || coveredBy(touched, f)
 	}
-	files := merge(ix.Files, w.files, gone)
+	var files []File
+	var abs []string
+	for i, f := range ix.Files {
+		if !gone(f) {
+			files, abs = append(files, f), append(abs, ix.AbsAt(i))
+		}
+	}
+	files, abs = sortedFiles(append(files, w.files...), append(abs, w.abs...))
 	dirs := merge(ix.Dirs, w.dirs, gone)
 	skipped := merge(ix.Skipped, w.skipped, gone)
-	next = &Index{Roots: ix.Roots, Files: files, Dirs: dirs, Skipped: skipped}
+	next = &Index{Roots: ix.Roots, Files: files, abs: abs, Dirs: dirs, Skipped: skipped}
 	return next, !sameFiles(ix.Files, files)
 }
 
@@ -100,8 +107,8 @@ func (w *walker) rewalk(root int, rel string, wg *sync.WaitGroup) {
 	dirRel := ""
 	for i, name := range comps {
 		dirAbs := filepath.Join(rootAbs, filepath.FromSlash(dirRel))
-		childRel := path.Join(dirRel, name)
-		st, err := os.Lstat(filepath.Join(dirAbs, name))
+		childAbs, childRel := w.child(root, dirAbs, name)
+		st, err := os.Lstat(childAbs)
 		if err != nil {
 			return // deleted (or unreadable): nothing to add
 		}
@@ -118,6 +125,7 @@ func (w *walker) rewalk(root int, rel string, wg *sync.WaitGroup) {
 		case last && kind == entryFile:
 			w.mu.Lock()
 			w.files = append(w.files, File{root, childRel})
+			w.abs = append(w.abs, childAbs)
 			w.mu.Unlock()
 			return
 		case kind != entryDir:
@@ -181,11 +189,11 @@ func Affected(ix *Index, paths, known []string, want func(rel string) bool) []st
 	under := Under(paths)
 	seen := map[string]bool{}
 	var out []string
-	for _, f := range ix.Files {
+	for i, f := range ix.Files {
 		if want != nil && !want(f.Path) {
 			continue
 		}
-		if abs := ix.Abs(f); under(abs) && !seen[abs] {
+		if abs := ix.AbsAt(i); under(abs) && !seen[abs] {
 			seen[abs] = true
 			out = append(out, abs)
 		}
@@ -207,10 +215,10 @@ func Diff(a, b *Index) []string {
 	for i < len(a.Files) || j < len(b.Files) {
 		switch {
 		case j >= len(b.Files) || (i < len(a.Files) && less(a.Files[i], b.Files[j])):
-			out = append(out, a.Abs(a.Files[i]))
+			out = append(out, a.AbsAt(i))
 			i++
 		case i >= len(a.Files) || less(b.Files[j], a.Files[i]):
-			out = append(out, b.Abs(b.Files[j]))
+			out = append(out, b.AbsAt(j))
 			j++
 		default:
 			i++

@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -70,6 +71,8 @@ func TestUpdateMatchesAFreshWalk(t *testing.T) {
 				if got, exp := fmt.Sprint(ix.Dirs), fmt.Sprint(want.Dirs); got != exp {
 					t.Fatalf("step %d (%v): dirs\nupdate %s\nwalk   %s", step, changed, got, exp)
 				}
+				checkAbs(t, ix)
+				checkAbs(t, want)
 			}
 		})
 	}
@@ -85,5 +88,19 @@ func TestUpdateIgnoresOutsideAndGitInternals(t *testing.T) {
 	next, changed := Update(ix, Options{}, []string{filepath.Join(ix.Roots[0], ".git", "index"), filepath.Join(outside, "b.go"), "/etc/passwd"})
 	if changed || next != ix {
 		t.Fatalf("changed the index: %s", paths(next))
+	}
+}
+
+// checkAbs holds the walk's shared strings to what Abs makes: every file
+// has its own absolute path, and its Path is that string's tail.
+func checkAbs(t *testing.T, ix *Index) {
+	t.Helper()
+	if len(ix.abs) != len(ix.Files) {
+		t.Fatalf("%d absolute paths for %d files", len(ix.abs), len(ix.Files))
+	}
+	for i, f := range ix.Files {
+		if got, want := ix.AbsAt(i), ix.Abs(f); got != want || !strings.HasSuffix(got, filepath.FromSlash(f.Path)) {
+			t.Fatalf("AbsAt(%d) = %q, want %q", i, got, want)
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -62,6 +63,11 @@ type File struct {
 type Index struct {
 	Roots []string // absolute, cleaned
 	Files []File   // sorted by (Root, Path)
+	// abs[i] is Files[i]'s absolute path when the walk made it (AbsAt):
+	// the walk makes each file's absolute path once and its Path is that
+	// string's tail, so the passes that open files share the index's
+	// strings instead of joining a million paths again each.
+	abs []string
 	// Dirs are the directories walked below each root (the roots
 	// themselves excluded), sorted like Files: what a watcher must watch.
 	Dirs []File
@@ -121,10 +127,60 @@ func Build(roots []string, opt Options) *Index {
 		}()
 	}
 	wg.Wait()
-	SortFiles(w.files)
+	files, abs := sortedFiles(w.files, w.abs)
 	SortFiles(w.dirs)
 	SortFiles(w.skipped)
-	return &Index{Roots: roots, Files: w.files, Dirs: w.dirs, Skipped: w.skipped}
+	return &Index{Roots: roots, Files: files, abs: abs, Dirs: w.dirs, Skipped: w.skipped}
+}
+
+// sortedFiles puts files in the Index order, each absolute path beside
+// its file, and drops repeats.
+func sortedFiles(files []File, abs []string) ([]File, []string) {
+	type pair struct {
+		f   File
+		abs string
+	}
+	ps := make([]pair, len(files))
+	for i := range files {
+		ps[i] = pair{files[i], abs[i]}
+	}
+	slices.SortFunc(ps, func(a, b pair) int {
+		if less(a.f, b.f) {
+			return -1
+		}
+		if less(b.f, a.f) {
+			return 1
+		}
+		return 0
+	})
+	ps = slices.CompactFunc(ps, func(a, b pair) bool { return a.f == b.f })
+	files, abs = make([]File, len(ps)), make([]string, len(ps))
+	for i, p := range ps {
+		files[i], abs[i] = p.f, p.abs
+	}
+	return files, abs
+}
+
+// AbsAt returns the absolute path of Files[i], the walk's own string
+// when it made one.
+func (ix *Index) AbsAt(i int) string {
+	if i < len(ix.abs) {
+		return ix.abs[i]
+	}
+	return ix.Abs(ix.Files[i])
+}
+
+// child is the entry name of the directory dirAbs of root: its absolute
+// path and, as that string's tail, its path relative to the root
+// ('/'-separated): one allocation for both.
+func (w *walker) child(root int, dirAbs, name string) (abs, rel string) {
+	abs = filepath.Join(dirAbs, name)
+	r := w.roots[root]
+	skip := len(r) + 1
+	if strings.HasSuffix(r, string(filepath.Separator)) {
+		skip = len(r) // the filesystem root
+	}
+	return abs, filepath.ToSlash(abs[skip:])
 }
 
 func newWalker(roots []string, opt Options) *walker {
@@ -174,6 +230,7 @@ type walker struct {
 
 	mu      sync.Mutex
 	files   []File
+	abs     []string // beside files: each one's absolute path
 	dirs    []File
 	skipped []File
 }
@@ -213,16 +270,14 @@ func (w *walker) dir(root int, rel string, rules *Rules, forced bool, wg *sync.W
 		}
 	}
 	var local, subdirs, skipped []File
+	var localAbs []string
 	for _, e := range entries {
 		name := e.Name()
 		if !utf8.ValidString(name) {
 			w.logf("skip non-UTF-8 name in %s: %q", abs, name)
 			continue
 		}
-		childRel := name
-		if rel != "" {
-			childRel = rel + "/" + name
-		}
+		childAbs, childRel := w.child(root, abs, name)
 		switch kind, childForced := w.admit(root, abs, childRel, name, e.Type(), rules, forced); kind {
 		case entrySkip:
 			if e.IsDir() && !vcsDirs[name] {
@@ -230,6 +285,7 @@ func (w *walker) dir(root int, rel string, rules *Rules, forced bool, wg *sync.W
 			}
 		case entryFile:
 			local = append(local, File{Root: root, Path: childRel})
+			localAbs = append(localAbs, childAbs)
 		case entryDir:
 			w.found.Add(1)
 			subdirs = append(subdirs, File{Root: root, Path: childRel})
@@ -243,6 +299,7 @@ func (w *walker) dir(root int, rel string, rules *Rules, forced bool, wg *sync.W
 	if len(local) > 0 || len(subdirs) > 0 || len(skipped) > 0 {
 		w.mu.Lock()
 		w.files = append(w.files, local...)
+		w.abs = append(w.abs, localAbs...)
 		w.dirs = append(w.dirs, subdirs...)
 		w.skipped = append(w.skipped, skipped...)
 		w.mu.Unlock()
