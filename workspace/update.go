@@ -5,7 +5,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"sync"
 )
 
 // Update returns ix with the paths in changed (absolute, in any order, each
@@ -46,18 +45,13 @@ func Update(ix *Index, opt Options, changed []string) (next *Index, ok bool) {
 		return ix, false
 	}
 
-	var wg sync.WaitGroup
 	for root := range rewalk {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w.dir(root, "", w.rootRules(root), false, &wg)
-		}()
+		w.queue(dirJob{root: root, rules: w.rootRules(root)})
 	}
 	for _, f := range todo {
-		w.rewalk(f.Root, f.Path, &wg)
+		w.rewalk(f.Root, f.Path)
 	}
-	wg.Wait()
+	w.run()
 
 	gone := func(f File) bool {
 		return rewalk[f.Root] || touched[f] || coveredBy(touched, f)
@@ -69,7 +63,7 @@ func Update(ix *Index, opt Options, changed []string) (next *Index, ok bool) {
 			files, abs = append(files, f), append(abs, ix.AbsAt(i))
 		}
 	}
-	files, abs = sortedFiles(append(files, w.files...), append(abs, w.abs...))
+	files, abs = sortedFiles(w.collect(files, abs))
 	dirs := merge(ix.Dirs, w.dirs, gone)
 	skipped := merge(ix.Skipped, w.skipped, gone)
 	next = &Index{Roots: ix.Roots, Files: files, abs: abs, Dirs: dirs, Skipped: skipped}
@@ -96,7 +90,7 @@ func parentOf(rel string) string {
 
 // rewalk indexes what now exists at rel: nothing, a file, or a directory
 // tree, admitted by the same rules a full walk would apply on the way down.
-func (w *walker) rewalk(root int, rel string, wg *sync.WaitGroup) {
+func (w *walker) rewalk(root int, rel string) {
 	rules := w.rootRules(root)
 	forced := false
 	rootAbs := w.roots[root]
@@ -124,8 +118,8 @@ func (w *walker) rewalk(root int, rel string, wg *sync.WaitGroup) {
 			return
 		case last && kind == entryFile:
 			w.mu.Lock()
-			w.files = append(w.files, File{root, childRel})
-			w.abs = append(w.abs, childAbs)
+			w.files = append(w.files, []File{{root, childRel}})
+			w.abs = append(w.abs, []string{childAbs})
 			w.mu.Unlock()
 			return
 		case kind != entryDir:
@@ -134,11 +128,7 @@ func (w *walker) rewalk(root int, rel string, wg *sync.WaitGroup) {
 			w.mu.Lock()
 			w.dirs = append(w.dirs, File{root, childRel})
 			w.mu.Unlock()
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				w.dir(root, childRel, rules, childForced, wg)
-			}()
+			w.queue(dirJob{root: root, rel: childRel, rules: rules, forced: childForced})
 			return
 		}
 		forced = childForced
