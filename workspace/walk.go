@@ -236,26 +236,26 @@ func SortFiles(fs []File) {
 }
 
 type walker struct {
-	opt      Options
-	roots    []string
-	workers  int // directories read at once
+	opt     Options
+	roots   []string
+	workers int // directories read at once
 	// The directories to read: a fixed set of workers takes them, last in
 	// first out (depth first keeps the list short). A goroutine per
 	// directory cost a quarter of a million stacks at a million files.
-	jobsMu  sync.Mutex
-	more    *sync.Cond
-	jobs    []dirJob
-	pending int // queued and not yet read
+	jobsMu   sync.Mutex
+	more     *sync.Cond
+	jobs     []dirJob
+	pending  int // queued and not yet read
 	include  map[string]bool
 	excludes []Pattern
 
 	read, found atomic.Int64 // directories, for Options.Progress
 
-	mu      sync.Mutex
+	mu sync.Mutex
 	// The files found, a batch a directory (one append of a million
 	// files regrew a slice as large twenty times).
-	files [][]File
-	abs   [][]string // beside files: each one's absolute path
+	files   [][]File
+	abs     [][]string // beside files: each one's absolute path
 	dirs    []File
 	skipped []File
 }
