@@ -194,6 +194,9 @@ func (s *lspServer) open(root string, settle bool) (readyMs, rss float64, err er
 				break
 			}
 		}
+		status := fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid)
+		fmt.Fprintf(os.Stderr, "%s: settled %.1f s after initialized: RSS %.0f MB, peak %.0f MB\n", root,
+			time.Since(start).Seconds(), vmField(status, "VmRSS:"), vmField(status, "VmHWM:"))
 	}
 	return readyMs, rss, nil
 }

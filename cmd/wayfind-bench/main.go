@@ -622,13 +622,17 @@ func layoutWith(root string, paths []string, content func(path string) []byte) e
 
 func rssMB() float64 { return vmRSS("/proc/self/status") }
 
-func vmRSS(status string) float64 {
+func vmRSS(status string) float64 { return vmField(status, "VmRSS:") }
+
+// vmField reads one size of a /proc status file (VmRSS:, VmHWM: the peak)
+// in MB.
+func vmField(status, field string) float64 {
 	b, err := os.ReadFile(status)
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(line, "VmRSS:") {
+		if strings.HasPrefix(line, field) {
 			f := strings.Fields(line)
 			if len(f) >= 2 {
 				kb, _ := strconv.ParseFloat(f[1], 64)
