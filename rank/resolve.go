@@ -244,10 +244,7 @@ func newResolveQuery(qpath string) *resolveQuery {
 	for i, d := range rq.dirs {
 		rq.dir.sq[i] = squash(d)
 	}
-	rq.stem, rq.ext = splitExt(rq.base)
-	if rq.sq = squash(rq.stem); rq.sq == "" {
-		rq.sq = squash(rq.base)
-	}
+	rq.stem, rq.ext, rq.sq = stemKey(rq.base) // the key the engine groups files by
 	return rq
 }
 
