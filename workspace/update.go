@@ -46,7 +46,7 @@ func Update(ix *Index, opt Options, changed []string) (next *Index, ok bool) {
 	}
 
 	for root := range rewalk {
-		w.queue(dirJob{root: root, rules: w.rootRules(root)})
+		w.queue(w.rootJob(root))
 	}
 	for _, f := range todo {
 		w.rewalk(f.Root, f.Path)
@@ -98,9 +98,8 @@ func (w *walker) rewalk(root int, rel string) {
 		rules = rules.With(readIgnoreFile(filepath.Join(rootAbs, ".gitignore"), ""))
 	}
 	comps := strings.Split(rel, "/")
-	dirRel := ""
+	dirAbs, dirRel := rootAbs, ""
 	for i, name := range comps {
-		dirAbs := filepath.Join(rootAbs, filepath.FromSlash(dirRel))
 		childAbs, childRel := w.child(root, dirAbs, name)
 		st, err := os.Lstat(childAbs)
 		if err != nil {
@@ -128,13 +127,13 @@ func (w *walker) rewalk(root int, rel string) {
 			w.mu.Lock()
 			w.dirs = append(w.dirs, File{root, childRel})
 			w.mu.Unlock()
-			w.queue(dirJob{root: root, rel: childRel, rules: rules, forced: childForced})
+			w.queue(dirJob{root: root, abs: childAbs, rel: childRel, rules: rules, forced: childForced})
 			return
 		}
 		forced = childForced
-		dirRel = childRel
+		dirAbs, dirRel = childAbs, childRel
 		if !w.opt.NoIgnoreFiles {
-			rules = rules.With(readIgnoreFile(filepath.Join(rootAbs, filepath.FromSlash(dirRel), ".gitignore"), dirRel))
+			rules = rules.With(readIgnoreFile(filepath.Join(dirAbs, ".gitignore"), dirRel))
 		}
 	}
 }

@@ -119,7 +119,7 @@ func Build(roots []string, opt Options) *Index {
 	w := newWalker(roots, opt)
 	w.found.Add(int64(len(roots)))
 	for i := range roots {
-		w.queue(dirJob{root: i, rules: w.rootRules(i)})
+		w.queue(w.rootJob(i))
 	}
 	w.run()
 	files, abs := sortedFiles(w.collect(nil, nil))
@@ -270,13 +270,19 @@ func (w *walker) forced(rel, name string) bool {
 	return w.include[rel] || w.include[name]
 }
 
-// dirJob is a directory to read: root-relative rel, the ignore rules in
-// force there, and whether an IncludeDirs entry holds.
+// dirJob is a directory to read: its absolute path and, as that string's
+// tail, its root-relative rel (walker.child), the ignore rules in force
+// there, and whether an IncludeDirs entry holds.
 type dirJob struct {
-	root   int
-	rel    string
-	rules  *Rules
-	forced bool
+	root     int
+	abs, rel string
+	rules    *Rules
+	forced   bool
+}
+
+// rootJob is the walk of a whole root.
+func (w *walker) rootJob(root int) dirJob {
+	return dirJob{root: root, abs: w.roots[root], rules: w.rootRules(root)}
 }
 
 func (w *walker) queue(j dirJob) {
@@ -307,7 +313,7 @@ func (w *walker) run() {
 				j := w.jobs[len(w.jobs)-1]
 				w.jobs = w.jobs[:len(w.jobs)-1]
 				w.jobsMu.Unlock()
-				w.dir(j.root, j.rel, j.rules, j.forced)
+				w.dir(j)
 				w.jobsMu.Lock()
 				if w.pending--; w.pending == 0 {
 					w.more.Broadcast() // every worker may stop
@@ -321,8 +327,8 @@ func (w *walker) run() {
 
 // dir indexes one directory. forced is true below an IncludeDirs entry,
 // where ignore rules no longer exclude anything.
-func (w *walker) dir(root int, rel string, rules *Rules, forced bool) {
-	abs := filepath.Join(w.roots[root], filepath.FromSlash(rel))
+func (w *walker) dir(j dirJob) {
+	root, abs, rel, rules, forced := j.root, j.abs, j.rel, j.rules, j.forced
 	entries, err := os.ReadDir(abs)
 	if w.opt.Progress != nil {
 		defer func() { w.opt.Progress(w.read.Add(1), w.found.Load()) }()
@@ -361,7 +367,7 @@ func (w *walker) dir(root int, rel string, rules *Rules, forced bool) {
 		case entryDir:
 			w.found.Add(1)
 			subdirs = append(subdirs, File{Root: root, Path: childRel})
-			w.queue(dirJob{root: root, rel: childRel, rules: rules, forced: childForced})
+			w.queue(dirJob{root: root, abs: childAbs, rel: childRel, rules: rules, forced: childForced})
 		}
 	}
 	if len(local) > 0 || len(subdirs) > 0 || len(skipped) > 0 {
