@@ -4,6 +4,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -149,14 +150,7 @@ func merge(old, fresh []File, gone func(File) bool) []File {
 	}
 	out = append(out, fresh...)
 	SortFiles(out)
-	kept := out[:0]
-	for _, f := range out {
-		if len(kept) > 0 && kept[len(kept)-1] == f {
-			continue
-		}
-		kept = append(kept, f)
-	}
-	return kept
+	return slices.Compact(out)
 }
 
 func sameFiles(a, b []File) bool {

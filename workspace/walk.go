@@ -4,6 +4,7 @@
 package workspace
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -153,15 +154,7 @@ func sortedFiles(files []File, abs []string) ([]File, []string) {
 	for i := range files {
 		ps[i] = pair{files[i], abs[i]}
 	}
-	slices.SortFunc(ps, func(a, b pair) int {
-		if less(a.f, b.f) {
-			return -1
-		}
-		if less(b.f, a.f) {
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(ps, func(a, b pair) int { return compareFiles(a.f, b.f) })
 	ps = slices.CompactFunc(ps, func(a, b pair) bool { return a.f == b.f })
 	files, abs = make([]File, len(ps)), make([]string, len(ps))
 	for i, p := range ps {
@@ -223,16 +216,19 @@ func (w *walker) rootRules(root int) *Rules {
 	return rules
 }
 
-func less(a, b File) bool {
-	if a.Root != b.Root {
-		return a.Root < b.Root
+// compareFiles is the Index order: by root, then path.
+func compareFiles(a, b File) int {
+	if c := cmp.Compare(a.Root, b.Root); c != 0 {
+		return c
 	}
-	return a.Path < b.Path
+	return strings.Compare(a.Path, b.Path)
 }
+
+func less(a, b File) bool { return compareFiles(a, b) < 0 }
 
 // SortFiles puts files in the Index order: by root, then path.
 func SortFiles(fs []File) {
-	sort.Slice(fs, func(i, j int) bool { return less(fs[i], fs[j]) })
+	slices.SortFunc(fs, compareFiles)
 }
 
 type walker struct {
