@@ -20,6 +20,9 @@ type filePass struct {
 	watchMu sync.Mutex
 	watcher *workspace.Watcher // nil when off or replaced by polling
 	polling bool
+	// walkTook is how long the last walk of every root took (ns): the
+	// polling period grows with it (rescanPeriod).
+	walkTook atomic.Int64
 	// Under Session.mu:
 	pending   []string    // changed paths not yet applied
 	timer     *time.Timer // debounced apply of pending
@@ -127,6 +130,7 @@ func (s *Session) build(gen int, roots []string) {
 		progress(int(pct), "walking", false)
 	}
 	ix := workspace.Build(roots, walk)
+	s.files.walkTook.Store(int64(time.Since(start)))
 	progress(80, "indexing names", false)
 	eng := rank.New(ix)
 	s.pruneHistory(ix) // before the index is seen: its answers weigh no gone file
@@ -194,6 +198,19 @@ func (s *Session) watch(ix *workspace.Index, full bool) {
 	}
 }
 
+// rescanShare bounds the time polling spends walking: the period between
+// rescans is at least this many times the last walk of the roots. A
+// million files walk in about 7 s on two cores; rescanned every 5 s, the
+// walks overlapped and the server never settled (3.5 GB after two
+// minutes). At ten, a rescan costs at most a tenth of one core.
+const rescanShare = 10
+
+// rescanPeriod is the wait between rescans: every (RescanEvery), unless
+// the last walk took longer than a rescanShare-th of that.
+func rescanPeriod(every, walkTook time.Duration) time.Duration {
+	return max(every, rescanShare*walkTook)
+}
+
 // startPolling replaces the watcher by periodic rescans of the roots.
 func (s *Session) startPolling() {
 	s.files.watchMu.Lock()
@@ -209,13 +226,11 @@ func (s *Session) startPolling() {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		t := time.NewTicker(s.opts.RescanEvery)
-		defer t.Stop()
 		for {
 			select {
 			case <-s.stop:
 				return
-			case <-t.C:
+			case <-time.After(rescanPeriod(s.opts.RescanEvery, time.Duration(s.files.walkTook.Load()))):
 				// Without a watcher no event names an edited file: the
 				// indexers re-check every file's size and time as well.
 				roots := s.Roots()
@@ -289,7 +304,11 @@ func (s *Session) applyPending() {
 		s.files.apply.Unlock()
 		return
 	}
+	start := time.Now()
 	next, changed := workspace.Update(cur.ix, s.opts.Walk, paths)
+	if slices.ContainsFunc(paths, func(p string) bool { return slices.Contains(cur.ix.Roots, p) }) {
+		s.files.walkTook.Store(int64(time.Since(start))) // a root re-walked: a rescan
+	}
 	if next != cur.ix {
 		snap := &snapshot{gen: cur.gen, ix: next, eng: cur.eng, indexMs: cur.indexMs}
 		if changed {

@@ -185,3 +185,21 @@ func TestSymbolsFollowTheSession(t *testing.T) {
 		t.Errorf("after reindex: %+v", st)
 	}
 }
+
+// A rescan costs at most a rescanShare-th of the time: small trees are
+// polled every RescanEvery, a tree whose walk takes seconds less often.
+func TestRescanPeriod(t *testing.T) {
+	every := 5 * time.Second
+	for _, c := range []struct {
+		walk, want time.Duration
+	}{
+		{0, every},
+		{every / rescanShare, every}, // the crossing: still every
+		{every/rescanShare + time.Second, rescanShare * (every/rescanShare + time.Second)}, // past it: rescanShare walks
+		{7 * time.Second, 70 * time.Second},                                                // a million files
+	} {
+		if got := rescanPeriod(every, c.walk); got != c.want {
+			t.Errorf("rescanPeriod(%v, %v) = %v, want %v", every, c.walk, got, c.want)
+		}
+	}
+}
