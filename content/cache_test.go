@@ -4,7 +4,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+	"unsafe"
+
+	"wayfind/workspace"
 )
 
 // TestCacheRoundTrip: filters saved by one indexer are what the next one
@@ -17,14 +21,14 @@ func TestCacheRoundTrip(t *testing.T) {
 		"blob.bin":      "x\x00y",
 		"odd.txt":       "abc", // sizes that leave the next filter unaligned
 	})
-	dir, roots := ix.Roots[0], ix.Roots
+	dir := ix.Roots[0]
 	cache := t.TempDir()
 	first := Indexer{CacheDir: cache}
 	a, err := first.Sync(context.Background(), ix)
 	if err != nil {
 		t.Fatal(err)
 	}
-	paths, filters, err := loadCache(cache, roots[0])
+	paths, filters, err := loadCache(cache, ix, 0)
 	if err != nil || len(paths) != len(a.paths) {
 		t.Fatalf("loaded %d of %d (%v)", len(paths), len(a.paths), err)
 	}
@@ -38,6 +42,20 @@ func TestCacheRoundTrip(t *testing.T) {
 			}
 		}
 	}
+	// A file gone since the save is not loaded, and what is loaded holds
+	// the index's own path strings, not copies.
+	os.Remove(filepath.Join(dir, "odd.txt"))
+	fewer := workspace.Build(ix.Roots, workspace.Options{})
+	paths, _, err = loadCache(cache, fewer, 0)
+	if err != nil || len(paths) != len(a.paths)-1 || slices.Contains(paths, filepath.Join(dir, "odd.txt")) {
+		t.Fatalf("after a removal loaded %q (%v)", paths, err)
+	}
+	for i, p := range paths {
+		if unsafe.StringData(p) != unsafe.StringData(fewer.AbsAt(i)) {
+			t.Errorf("%s: loaded a copy of the index's path", p)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "odd.txt"), []byte("abc"), 0o644)
 	second := Indexer{CacheDir: cache}
 	b, _ := second.Sync(context.Background(), ix)
 	for _, q := range []Query{{Words: []string{"cursor", "binary"}}, {Phrase: "func FullRune"}} {

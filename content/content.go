@@ -296,8 +296,8 @@ func (x *Indexer) SyncStat(ctx context.Context, ix *workspace.Index, stats []wor
 		// A new process: start from what the last one knew.
 		var paths []string
 		var filters []*filter
-		for _, root := range ix.Roots {
-			p, f, err := loadCache(x.CacheDir, root)
+		for r, root := range ix.Roots {
+			p, f, err := loadCache(x.CacheDir, ix, r)
 			if err != nil {
 				x.logf("content cache of %s not read: %v", root, err)
 			}
