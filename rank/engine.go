@@ -17,6 +17,7 @@ package rank
 
 import (
 	"math/bits"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -122,50 +123,115 @@ func New(ix *workspace.Index) *Engine {
 	}
 	e.counters = &sync.Pool{New: func() any { return &counters{} }}
 	e.extID = map[string]uint16{"": 0}
-	for i, f := range ix.Files {
-		e.add(int32(i), f, e.extID)
-	}
+	last := lastDir{id: -1}
+	eachNamed(ix.Files, func(id int32, f workspace.File, n *nameParts) {
+		e.add(id, f, n, &last)
+	})
 	e.denseStems()
 	return e
 }
 
+// nameParts is what a file's name alone gives: computed for blocks of
+// files on other cores (eachNamed) while New files them one at a time
+// under their stem, extension and directory, whose maps they share.
+type nameParts struct {
+	stem, ext, sq, sqExt string
+	starts               uint64 // word starts in the squashed stem
+	nameInit             uint64 // charMask of the first letters of the stem's words
+	aux                  bool
+	lower                string // the lower-cased base name when its squashed stem cannot find it (named)
+}
+
+func namePartsOf(f workspace.File) nameParts {
+	base := f.Path[strings.LastIndexByte(f.Path, '/')+1:]
+	var n nameParts
+	n.stem, n.ext, n.sq = stemKey(base)
+	n.starts = wordStarts(n.stem)
+	for i := 0; i < len(n.sq) && i < 64; i++ {
+		if startsWord(n.starts, i) {
+			n.nameInit |= charMask(n.sq[i : i+1])
+		}
+	}
+	n.sqExt = squash(n.ext)
+	n.aux = isAuxiliary(f.Path)
+	if !isASCII(base) {
+		if lb := strings.ToLower(base); keyOf(lb) != n.sq {
+			n.lower = lb
+		}
+	}
+	return n
+}
+
+// namedBlock is how many files a core names at a time: enough that handing
+// a block over costs nothing beside naming it, few enough that the blocks
+// in flight hold a few megabytes.
+const namedBlock = 1 << 13
+
+// eachNamed calls add for every file in order, with its nameParts computed
+// ahead on the other cores: at a million files the naming is about half
+// of New.
+func eachNamed(files []workspace.File, add func(id int32, f workspace.File, n *nameParts)) {
+	type block struct {
+		from  int
+		parts []nameParts
+		done  chan struct{}
+	}
+	workers := max(runtime.GOMAXPROCS(0)-1, 1)
+	todo := make(chan *block, workers)
+	inOrder := make(chan *block, 2*workers) // bounds the blocks in flight
+	go func() {
+		for from := 0; from < len(files); from += namedBlock {
+			b := &block{from: from, parts: make([]nameParts, min(namedBlock, len(files)-from)), done: make(chan struct{})}
+			inOrder <- b
+			todo <- b
+		}
+		close(inOrder)
+		close(todo)
+	}()
+	for range workers {
+		go func() {
+			for b := range todo {
+				for k := range b.parts {
+					b.parts[k] = namePartsOf(files[b.from+k])
+				}
+				close(b.done)
+			}
+		}()
+	}
+	for b := range inOrder {
+		<-b.done
+		for k := range b.parts {
+			add(int32(b.from+k), files[b.from+k], &b.parts[k])
+		}
+	}
+}
+
 // add indexes file id: its stem (shared by every file of that squashed
 // name), its extension, its directory and its own word starts.
-func (e *Engine) add(id int32, f workspace.File, extID map[string]uint16) {
+func (e *Engine) add(id int32, f workspace.File, n *nameParts, last *lastDir) {
 	b := strings.LastIndexByte(f.Path, '/') + 1
-	base := f.Path[b:]
-	stem, ext, sq := stemKey(base)
-	sid := e.stemOf(sq, stem)
+	sid := e.stemOf(n.sq, n.stem)
 	st := &e.stems[sid]
 	st.files = append(st.files, id)
 	// Files sharing a squashed stem may cut it differently (code_lens,
 	// codelens): each keeps its own word starts.
-	starts := wordStarts(stem)
-	var nameInit uint64
-	for i := 0; i < len(sq) && i < 64; i++ {
-		if startsWord(starts, i) {
-			nameInit |= charMask(sq[i : i+1])
-		}
-	}
+	nameInit := n.nameInit
 	st.initMask |= nameInit
-	sqExt := squash(ext)
-	if sqExt != "" {
-		nameInit |= charMask(sqExt[:1])
+	if n.sqExt != "" {
+		nameInit |= charMask(n.sqExt[:1])
 	}
-	xid := e.extOf(sqExt, extID)
-	extMask := charMask(sqExt)
+	xid := e.extOf(n.sqExt, e.extID)
+	extMask := charMask(n.sqExt)
 	st.extMask |= extMask
-	did := e.dirOf(f.Path[:max(b-1, 0)])
+	did := last.of(e, f.Path[:max(b-1, 0)])
 	di := &e.dirInfos[did]
 	di.files = append(di.files, id)
 	di.nameMask |= st.mask | extMask
 	di.nameInit |= nameInit
 	e.files[id] = fileInfo{path: f.Path, base: int32(b), root: uint16(f.Root), stem: sid, dir: did,
-		nameMask: st.mask | extMask, aux: isAuxiliary(f.Path), ext: xid, starts: starts, nameInit: nameInit}
-	if !isASCII(base) {
-		if lb := strings.ToLower(base); keyOf(lb) != sq {
-			e.otherCase[lb] = append(e.otherCase[lb], id)
-		}
+		nameMask: st.mask | extMask, aux: n.aux, ext: xid, starts: n.starts, nameInit: nameInit}
+	if n.lower != "" {
+		e.otherCase[n.lower] = append(e.otherCase[n.lower], id)
 	}
 }
 
@@ -265,6 +331,21 @@ func (e *Engine) denseStems() {
 			e.stemsByLen[n] = append(e.stemsByLen[n], int32(sid))
 		}
 	}
+}
+
+// lastDir is the directory of the file added last: files come in path
+// order, so most share it and skip the map (a million files, a quarter of
+// a million directories).
+type lastDir struct {
+	path string
+	id   int32
+}
+
+func (l *lastDir) of(e *Engine, dirPath string) int32 {
+	if l.id < 0 || dirPath != l.path {
+		l.path, l.id = dirPath, e.dirOf(dirPath)
+	}
+	return l.id
 }
 
 // dirOf returns the directory's index, creating it and its ancestors
