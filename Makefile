@@ -142,6 +142,7 @@ fuzz:
 	$(GO) test ./rank -run '^$$' -fuzz '^FuzzEngine$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
 	$(GO) test ./rank -run '^$$' -fuzz '^FuzzScorer$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
 	$(GO) test ./workspace -run '^$$' -fuzz '^FuzzWildmatch$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
+	$(GO) test ./workspace -run '^$$' -fuzz '^FuzzLoadRoot$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
 	$(GO) test ./pathlit -run '^$$' -fuzz '^FuzzFind$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
 	$(GO) test ./lsp -run '^$$' -fuzz '^FuzzStream$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
 	$(GO) test ./lsp -run '^$$' -fuzz '^FuzzParams$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s

@@ -1,0 +1,142 @@
+package workspace
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// savedTree is two roots with shared prefixes, nesting, a skipped
+// directory and names that front-code badly (a longer path after a
+// shorter, a path that shares nothing with the one before).
+func savedTree(t *testing.T) []string {
+	a, b := t.TempDir(), t.TempDir()
+	for _, p := range []string{
+		"src/auth/middleware.py", "src/auth/mid.py", "src/authz/x.py", "src/a.py",
+		"README.md", "node_modules/pkg/index.js", "zz/deep/er/still/f.go", "é/ünï.txt",
+	} {
+		write(t, filepath.Join(a, p), "")
+	}
+	write(t, filepath.Join(b, "only.go"), "")
+	roots, err := CleanRoots([]string{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return roots
+}
+
+// TestSavedIndexRoundTrip: what SaveIndex writes, LoadIndex reads back as
+// the walk had it — files, directories, skipped directories — with the
+// files' absolute paths made once, each Path their tail (AbsAt).
+func TestSavedIndexRoundTrip(t *testing.T) {
+	roots := savedTree(t)
+	ix := Build(roots, Options{})
+	cache := t.TempDir()
+	if err := SaveIndex(cache, ix, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	got, ok := LoadIndex(cache, roots, Options{Workers: 3}) // workers do not decide membership
+	if !ok {
+		t.Fatal("a saved index was not loaded")
+	}
+	if !SameFiles(ix, got) {
+		t.Fatalf("loaded %s / %v / %v, walked %s / %v / %v", paths(got), got.Dirs, got.Skipped, paths(ix), ix.Dirs, ix.Skipped)
+	}
+	for i, f := range got.Files {
+		abs := got.AbsAt(i)
+		if abs != ix.AbsAt(i) || !strings.HasSuffix(abs, f.Path) {
+			t.Fatalf("file %d: abs %q, path %q; walked %q", i, abs, f.Path, ix.AbsAt(i))
+		}
+		if unsafe.StringData(f.Path) != unsafe.StringData(abs[len(abs)-len(f.Path):]) {
+			t.Fatalf("%s: its Path is a copy, not its absolute path's tail", f.Path)
+		}
+	}
+	if got.Lookup(0, "src/auth/mid.py") < 0 || got.Lookup(1, "only.go") < 0 {
+		t.Fatal("a loaded index does not find its files")
+	}
+}
+
+// TestSavedIndexRefused: a saved index stands for a walk only with the
+// same membership options, for every root asked, whole and of this
+// version; otherwise it is not used (and nothing panics on a corrupt one).
+func TestSavedIndexRefused(t *testing.T) {
+	roots := savedTree(t)
+	ix := Build(roots, Options{})
+	cache := t.TempDir()
+	if err := SaveIndex(cache, ix, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for name, opt := range map[string]Options{
+		"include":  {IncludeDirs: []string{"node_modules"}},
+		"exclude":  {ExcludeGlobs: []string{"*.md"}},
+		"noignore": {NoIgnoreFiles: true},
+	} {
+		if _, ok := LoadIndex(cache, roots, opt); ok {
+			t.Errorf("%s: loaded an index walked with other options", name)
+		}
+	}
+	other := t.TempDir()
+	if _, ok := LoadIndex(cache, []string{roots[0], other}, Options{}); ok {
+		t.Error("loaded an index for a root never saved")
+	}
+	if _, ok := LoadIndex("-", roots, Options{}); ok {
+		t.Error("loaded with caching off")
+	}
+	file := filepath.Join(RootCacheDir(cache, roots[0]), savedName)
+	whole, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n < len(whole); n++ { // every truncation
+		os.WriteFile(file, whole[:n], 0o600)
+		if _, ok := LoadIndex(cache, roots, Options{}); ok {
+			t.Fatalf("loaded an index cut at %d of %d bytes", n, len(whole))
+		}
+	}
+	bad := append([]byte{}, whole...)
+	bad[len(bad)-3] ^= 0x7f // a front-coding length past the path before
+	os.WriteFile(file, bad, 0o600)
+	LoadIndex(cache, roots, Options{}) // must not panic
+	// Decodable, but out of order or leaving the root: refused.
+	for _, rels := range [][]string{{"b.go", "a.go"}, {"../secret"}, {"a//b"}, {"/etc/passwd"}} {
+		fake := &Index{Roots: roots[:1]}
+		for _, r := range rels {
+			fake.Files = append(fake.Files, File{Path: r})
+		}
+		if err := SaveIndex(cache, fake, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := LoadIndex(cache, roots[:1], Options{}); ok {
+			t.Errorf("loaded an index of %q", rels)
+		}
+	}
+}
+
+// FuzzLoadRoot: no bytes make loading panic.
+func FuzzLoadRoot(f *testing.F) {
+	dir := f.TempDir()
+	os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755)
+	os.WriteFile(filepath.Join(dir, "a", "b", "c.go"), nil, 0o644)
+	os.WriteFile(filepath.Join(dir, "a", "d.go"), nil, 0o644)
+	roots, _ := CleanRoots([]string{dir})
+	cache := f.TempDir()
+	SaveIndex(cache, Build(roots, Options{}), Options{})
+	whole, _ := os.ReadFile(filepath.Join(RootCacheDir(cache, roots[0]), savedName))
+	f.Add(whole)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ix := &Index{Roots: roots}
+		if loadRoot(ix, 0, b, optionsPrint(Options{})) != nil {
+			return
+		}
+		if len(ix.Files) != len(ix.abs) {
+			t.Fatal("files and their absolute paths differ in number")
+		}
+		for i, f := range ix.Files {
+			if !localPath(f.Path) || !strings.HasPrefix(ix.abs[i], childPrefix(dir)) || i > 0 && !less(ix.Files[i-1], f) {
+				t.Fatalf("loaded %q (%q): outside the root or out of order", f.Path, ix.abs[i])
+			}
+		}
+	})
+}
