@@ -101,16 +101,32 @@ func (s *Session) indexLoop() {
 	}
 }
 
-// build indexes roots from scratch as generation gen.
+// build indexes roots from scratch as generation gen. A server new to
+// the roots answers from the index its predecessor saved (marked stale)
+// while the walk verifies it; when the walk finds the same files, the
+// engine built from the saved index stays.
 func (s *Session) build(gen int, roots []string) {
 	s.files.apply.Lock()
 	start := time.Now()
 	progress := s.progressFunc()
+	var saved *snapshot
+	if cur := s.snap.Load(); cur == nil || !slices.Equal(cur.ix.Roots, roots) {
+		if ix, ok := workspace.LoadIndex(s.cacheDir, roots, s.opts.Walk); ok {
+			s.pruneHistory(ix)
+			saved = &snapshot{gen: gen, ix: ix, eng: rank.New(ix), stale: true,
+				indexMs: float64(time.Since(start).Microseconds()) / 1000}
+			s.store(saved)
+			s.opts.Logf("answering from the saved index of %d files (%.0f ms) while the walk verifies it", len(ix.Files), saved.indexMs)
+		}
+	}
 	progress(0, "walking", false)
 	walk := s.opts.Walk
 	var last atomic.Int64
 	var shown atomic.Int32
 	walk.Progress = func(read, found int64) {
+		if s.opts.Walk.Progress != nil {
+			s.opts.Walk.Progress(read, found)
+		}
 		now := time.Now().UnixMilli()
 		if prev := last.Load(); now-prev < 100 || !last.CompareAndSwap(prev, now) {
 			return
@@ -129,11 +145,18 @@ func (s *Session) build(gen int, roots []string) {
 		}
 		progress(int(pct), "walking", false)
 	}
+	walkStart := time.Now()
 	ix := workspace.Build(roots, walk)
-	s.files.walkTook.Store(int64(time.Since(start)))
+	s.files.walkTook.Store(int64(time.Since(walkStart)))
 	progress(80, "indexing names", false)
-	eng := rank.New(ix)
-	s.pruneHistory(ix) // before the index is seen: its answers weigh no gone file
+	var eng *rank.Engine
+	same := saved != nil && workspace.SameFiles(saved.ix, ix)
+	if same {
+		ix, eng = saved.ix, saved.eng // and the walk's copy goes
+	} else {
+		eng = rank.New(ix)
+		s.pruneHistory(ix) // before the index is seen: its answers weigh no gone file
+	}
 	snap := &snapshot{gen: gen, ix: ix, eng: eng, indexMs: float64(time.Since(start).Microseconds()) / 1000}
 	s.store(snap)
 	s.files.apply.Unlock()
@@ -143,6 +166,11 @@ func (s *Session) build(gen int, roots []string) {
 	s.kickRepo()
 	s.watch(ix, true)
 	s.scheduleApply()
+	if !same {
+		if err := workspace.SaveIndex(s.cacheDir, ix, s.opts.Walk); err != nil {
+			s.opts.Logf("file index not saved: %v", err)
+		}
+	}
 }
 
 // pruneHistory forgets visited files that are gone: not in the index and

@@ -103,6 +103,9 @@ type snapshot struct {
 	ix      *workspace.Index
 	eng     *rank.Engine
 	indexMs float64
+	// stale marks an index saved by an earlier server, answered from
+	// while this one's walk verifies it.
+	stale bool
 }
 
 // New starts a session with no roots; SetRoots gives it some.
@@ -291,6 +294,9 @@ type Status struct {
 	Roots   []string
 	Files   int
 	IndexMs float64
+	// IndexStale is true while answers come from the file index an
+	// earlier server saved, before this one's walk has checked it.
+	IndexStale bool
 	// Symbols counts the symbols indexed; SymbolsReady is true once the
 	// current roots' symbols have all been read.
 	Symbols      int
@@ -316,6 +322,7 @@ func (s *Session) Status() Status {
 		st.Ready = cur.gen >= want
 		st.Files = len(cur.ix.Files)
 		st.IndexMs = cur.indexMs
+		st.IndexStale = cur.stale
 	}
 	st.VCS = s.vcsStatus()
 	st.Symbols = s.bg.symIndex.Load().Len()

@@ -2,8 +2,12 @@ package session
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -202,4 +206,83 @@ func TestRescanPeriod(t *testing.T) {
 			t.Errorf("rescanPeriod(%v, %v) = %v, want %v", every, c.walk, got, c.want)
 		}
 	}
+}
+
+// TestSavedIndexAnswersFirst: a server new to a root answers from the
+// file index the last one saved, marked stale, while its walk runs; the
+// walk's files then replace it (a file made and one deleted since), and
+// are saved for the next.
+func TestSavedIndexAnswersFirst(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "src", "a.go"))
+	write(t, filepath.Join(dir, "src", "gone.go"))
+	opts := Options{Symbols: symbols.IndexerOptions{CacheDir: t.TempDir()}}
+	first := New(opts)
+	first.SetRoots([]string{dir})
+	if !has(t, first, "src/gone.go") {
+		t.Fatal("first index misses src/gone.go")
+	}
+	first.Close()
+
+	os.Remove(filepath.Join(dir, "src", "gone.go"))
+	write(t, filepath.Join(dir, "src", "new.go"))
+	walking, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	opts.Walk.Progress = func(read, found int64) {
+		once.Do(func() { close(walking); <-release })
+	}
+	var logs logLines
+	opts.Logf = logs.add
+	second := New(opts)
+	defer second.Close()
+	second.SetRoots([]string{dir})
+	<-walking
+	if st := second.Status(); !st.Ready || !st.IndexStale || st.Files != 2 {
+		t.Errorf("during the walk: %+v, want ready and stale with the 2 saved files", st)
+	}
+	if !has(t, second, "src/gone.go") || has(t, second, "src/new.go") {
+		t.Error("during the walk the saved index is not what answers")
+	}
+	close(release)
+	if !logs.wait("indexed 2 files") {
+		t.Fatalf("the walk did not finish: %q", logs.all())
+	}
+	if st := second.Status(); st.IndexStale || !has(t, second, "src/new.go") || has(t, second, "src/gone.go") {
+		t.Errorf("after the walk: %+v, and the walk's files must answer", st)
+	}
+	second.Close()
+	third := New(Options{Symbols: opts.Symbols})
+	defer third.Close()
+	third.SetRoots([]string{dir})
+	if !has(t, third, "src/new.go") {
+		t.Error("the walk's files were not saved for the next server")
+	}
+}
+
+// logLines collects a session's log.
+type logLines struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *logLines) add(format string, args ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, fmt.Sprintf(format, args...))
+}
+
+func (l *logLines) all() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.lines)
+}
+
+// wait reports whether a line containing sub is logged within 10 s.
+func (l *logLines) wait(sub string) bool {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if slices.ContainsFunc(l.all(), func(line string) bool { return strings.Contains(line, sub) }) {
+			return true
+		}
+	}
+	return false
 }

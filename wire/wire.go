@@ -306,11 +306,14 @@ type Status struct {
 	// Extensions: whether the symbol index is complete, how long its last
 	// full pass took, how many files locate's content search reads and
 	// whether its index covers the current roots.
-	SymbolsReady bool        `json:"symbolsReady"`
-	SymbolsMs    float64     `json:"symbolsMs"`
-	ContentFiles int         `json:"contentFiles"`
-	ContentReady bool        `json:"contentReady"`
-	Model        ModelStatus `json:"model"`
+	SymbolsReady bool    `json:"symbolsReady"`
+	SymbolsMs    float64 `json:"symbolsMs"`
+	ContentFiles int     `json:"contentFiles"`
+	ContentReady bool    `json:"contentReady"`
+	// IndexStale: the answers come from the file index an earlier server
+	// saved, until this one's walk has verified it.
+	IndexStale bool        `json:"indexStale"`
+	Model      ModelStatus `json:"model"`
 	// VCS is the repository history: null when no root is in a
 	// repository, ready false until it is read.
 	VCS *VCSStatus `json:"vcs"`
@@ -341,7 +344,7 @@ type ModelStatus struct {
 func FromStatus(st session.Status) Status {
 	out := Status{Ready: st.Ready, Roots: []string{}, Files: st.Files, IndexMs: st.IndexMs,
 		Symbols: st.Symbols, SymbolsReady: st.SymbolsReady, SymbolsMs: st.SymbolsMs, ContentFiles: st.ContentFiles, ContentReady: st.ContentReady,
-		Model: ModelStatus(st.Model)}
+		IndexStale: st.IndexStale, Model: ModelStatus(st.Model)}
 	if v := st.VCS; v != nil {
 		out.VCS = &VCSStatus{Kind: v.Kind, Ready: v.Ready, Commits: v.Commits, Renames: v.Renames, Head: v.Head, Ms: v.Ms}
 	}
