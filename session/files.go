@@ -78,7 +78,20 @@ func (s *Session) Reindex(ctx context.Context) (Status, error) {
 	if _, err := s.LocateEngine(ctx); err != nil {
 		return s.Status(), err
 	}
-	return s.Status(), nil
+	// Nor is a rebuild done while a saved index answers for the walk.
+	for {
+		s.mu.Lock()
+		swapped := s.swapped
+		s.mu.Unlock()
+		if cur := s.snap.Load(); cur == nil || !cur.stale {
+			return s.Status(), nil
+		}
+		select {
+		case <-swapped:
+		case <-ctx.Done():
+			return s.Status(), ctx.Err()
+		}
+	}
 }
 
 func (s *Session) indexLoop() {

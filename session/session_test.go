@@ -114,7 +114,7 @@ func TestHistoryPersists(t *testing.T) {
 	write(t, filepath.Join(dir, "a", "x.go"))
 	write(t, filepath.Join(dir, "b", "y.go"))
 	open := func() *Session {
-		s := New(Options{Symbols: symbols.IndexerOptions{CacheDir: cache}, NoContent: true, NoSymbols: true})
+		s := New(Options{Symbols: symbols.IndexerOptions{CacheDir: cache}, NoContent: true, NoSymbols: true, Logf: t.Logf})
 		s.SetRoots([]string{dir})
 		return s
 	}
