@@ -91,6 +91,7 @@ func main() {
 	sessionRepos := flag.String("sessions", "", "real sessions replayed from these checkouts' commits (name=dir,…): bare names asked with and without the author's previous commits as visits")
 	window := flag.Int("window", 400, "with -sessions: the commits asked about, the newest ones (the tree is the one before them)")
 	scaleSizes := flag.String("scale-lsp", "", "the monorepo at these sizes (files, comma-separated) through -bin's `lsp`, cold and warm, beside fzf (issue 29)")
+	scaleInproc := flag.Int("scale-inproc", 0, "the monorepo's cases at this size in-process, engine over the listing: latency by kind and the slowest questions (with -cpuprofile, their profile)")
 	fzfSample := flag.Int("fzf-sample", 30, "with -scale-lsp: how many find cases fzf is timed on at each size")
 	historyRun := flag.Bool("history", false, "replay navigation sessions over the corpora and ask ambiguous names with and without the history")
 	flag.Parse()
@@ -105,6 +106,10 @@ func main() {
 			sizes = append(sizes, n)
 		}
 		scaleBench(*bin, *corpora, *casesPath, *work, sizes, *fzfSample)
+		return
+	}
+	if *scaleInproc > 0 {
+		scaleInProcess(*corpora, *casesPath, *scaleInproc, *cpuprofile)
 		return
 	}
 	if *goplsBin != "" {

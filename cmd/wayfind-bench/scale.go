@@ -1,15 +1,19 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"wayfind/rank"
+	"wayfind/workspace"
 )
 
 // The monorepo (issue 29): every public corpus under its own name, the
@@ -238,4 +242,58 @@ func missesByCategory(outs []outcome) string {
 		parts = append(parts, fmt.Sprintf("%s %d", c, n[c]))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// scaleInProcess answers the monorepo's cases at size files in-process,
+// the engine over the listing (no tree, no server), and prints latency by
+// kind and the slowest questions: where the protocol's p99 is the ranking
+// and not the server around it. With -cpuprofile, the questions' profile.
+func scaleInProcess(corpora, casesPath string, size int, cpuprofile string) {
+	scs := readScaleCorpora(corpora)
+	cases, err := readCases(casesPath)
+	if err != nil {
+		fatal(err)
+	}
+	paths := monorepo(scs, size)
+	files := make([]workspace.File, len(paths))
+	for i, p := range paths {
+		files[i] = workspace.File{Path: p}
+	}
+	workspace.SortFiles(files)
+	t0 := time.Now()
+	eng := rank.New(&workspace.Index{Roots: []string{"/scale"}, Files: files})
+	build := time.Since(t0)
+	cs := scaleCases(cases, scs, paths)
+	if cpuprofile != "" {
+		f, err := os.Create(cpuprofile)
+		if err != nil {
+			fatal(err)
+		}
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
+	var outs []outcome
+	lat := map[string][]time.Duration{}
+	for _, c := range cs {
+		o := run(eng, c)
+		outs = append(outs, o)
+		lat[c.Kind] = append(lat[c.Kind], o.elapsed)
+	}
+	fmt.Printf("| files | engine build ms | kind | cases | top-1 | p50 ms | p99 ms | max ms |\n|---:|---:|---|---:|---:|---:|---:|---:|\n")
+	for _, kind := range []string{"find", "resolve"} {
+		top := 0
+		for _, o := range outs {
+			if o.c.Kind == kind && (kind == "find" && scaleFindRight(o) || kind == "resolve" && o.top1) {
+				top++
+			}
+		}
+		d := lat[kind]
+		fmt.Printf("| %d | %.0f | %s | %d | %s | %s | %s | %s |\n", size, float64(build.Milliseconds()), kind, len(d), pct(top, len(d)),
+			ms(quantile(d, 0.5)), ms(quantile(d, 0.99)), ms(quantile(d, 1)))
+	}
+	slices.SortFunc(outs, func(a, b outcome) int { return cmp.Compare(b.elapsed, a.elapsed) })
+	fmt.Println("\nslowest:")
+	for _, o := range outs[:min(15, len(outs))] {
+		fmt.Printf("  %8s  %-7s %q\n", ms(o.elapsed), o.c.Kind, o.c.Query)
+	}
 }
