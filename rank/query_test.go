@@ -147,6 +147,36 @@ func TestOSA(t *testing.T) {
 	if got := osa("abcdef", "uvwxyz", 2); got != 3 {
 		t.Errorf("bounded osa = %d, want limit+1 = 3", got)
 	}
+	// The cases again at limit 1: the one-pass path (oneEdit) agrees.
+	for _, c := range cases {
+		if got, want := osa(c.a, c.b, 1), min(c.d, 2); got != want {
+			t.Errorf("osa(%q,%q,1) = %d, want %d", c.a, c.b, got, want)
+		}
+	}
+}
+
+// TestOneEditIsOSA: at limit 1, osa's one pass answers as its rows do, for
+// every pair of short strings over a small alphabet (where slips collide:
+// repeats, swaps of equal letters, edits at either end).
+func TestOneEditIsOSA(t *testing.T) {
+	var all []string
+	var grow func(s string)
+	grow = func(s string) {
+		all = append(all, s)
+		if len(s) < 4 {
+			for _, c := range "abc" {
+				grow(s + string(c))
+			}
+		}
+	}
+	grow("")
+	for _, a := range all {
+		for _, b := range all {
+			if got, want := osa(a, b, 1), min(osaRows(a, b, 1), 2); got != want { // past the limit, any more
+				t.Fatalf("osa(%q,%q,1) = %d, its rows say %d", a, b, got, want)
+			}
+		}
+	}
 }
 
 func TestWords(t *testing.T) {

@@ -227,28 +227,30 @@ func alignDirs(q, c *dirInfo) dirAlignment {
 	qd, cd := q.comps, c.comps
 	nq, nc := len(qd), len(cd)
 	// dp[i][j]: best weight aligning qd[i:] with cd[j:]; small, so a flat slice.
-	var buf [32 * 32]float64
-	var dp []float64
+	// match[i*w+j]: componentMatch(qd[i], cd[j]), kept for the walk back.
+	var buf, matchBuf [32 * 32]float64
+	var dp, match []float64
 	w := nc + 1
 	if (nq+1)*(nc+1) <= len(buf) {
-		dp = buf[:(nq+1)*(nc+1)]
+		dp, match = buf[:(nq+1)*(nc+1)], matchBuf[:(nq+1)*(nc+1)]
 	} else {
-		dp = make([]float64, (nq+1)*(nc+1))
+		dp, match = make([]float64, (nq+1)*(nc+1)), make([]float64, (nq+1)*(nc+1))
 	}
 	for i := nq - 1; i >= 0; i-- {
 		for j := nc - 1; j >= 0; j-- {
 			best := max(dp[(i+1)*w+j], dp[i*w+j+1])
-			if m := componentMatch(qd[i], cd[j], q.sq[i], c.sq[j]); m > 0 {
+			m := componentMatch(qd[i], cd[j], q.sq[i], c.sq[j])
+			if m > 0 {
 				best = max(best, m+dp[(i+1)*w+j+1])
 			}
-			dp[i*w+j] = best
+			dp[i*w+j], match[i*w+j] = best, m
 		}
 	}
 	// Walk the alignment to count matched, leading and inner gaps.
 	i, j := 0, 0
 	matched, firstQ, firstC := 0, -1, -1
 	for i < nq && j < nc {
-		m := componentMatch(qd[i], cd[j], q.sq[i], c.sq[j])
+		m := match[i*w+j]
 		switch {
 		case m > 0 && dp[i*w+j] == m+dp[(i+1)*w+j+1]:
 			if firstQ < 0 {

@@ -85,6 +85,46 @@ func oneTypo(typed, name string) bool {
 // transposition), the model of a typing slip. It gives up and returns
 // limit+1 as soon as the distance must exceed limit.
 func osa(a, b string, limit int) int {
+	if limit == 1 { // the common question, in one pass (oneEdit)
+		switch {
+		case a == b:
+			return 0
+		case oneEdit(a, b):
+			return 1
+		}
+		return 2
+	}
+	return osaRows(a, b, limit)
+}
+
+// oneEdit reports whether a and b, not equal, are one substitution,
+// insertion, deletion or adjacent transposition apart: osa's distance 1
+// found from the first difference, without its rows (resolve aligns a
+// deep path's directories with thousands of candidates' at a million
+// files, a distance at a time).
+func oneEdit(a, b string) bool {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	if len(a)-len(b) > 1 {
+		return false
+	}
+	i := 0
+	for i < len(b) && a[i] == b[i] {
+		i++
+	}
+	if len(a) != len(b) {
+		return a[i+1:] == b[i:] // one deleted from the longer
+	}
+	if i == len(a) {
+		return false // equal: no edit
+	}
+	return a[i+1:] == b[i+1:] || // substituted
+		i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:] // swapped
+}
+
+// osaRows is osa by its dynamic programme, for any limit.
+func osaRows(a, b string, limit int) int {
 	if d := len(a) - len(b); d > limit || -d > limit {
 		return limit + 1
 	}
