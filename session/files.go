@@ -54,7 +54,7 @@ func (s *Session) StartWatching() {
 	s.files.watcher = w
 	s.files.watchMu.Unlock()
 	if cur := s.snap.Load(); cur != nil {
-		s.watch(cur.ix, true)
+		s.watch(cur.ix, cur.walked)
 	}
 }
 
@@ -170,14 +170,14 @@ func (s *Session) build(gen int, roots []string) {
 		eng = rank.New(ix)
 		s.pruneHistory(ix) // before the index is seen: its answers weigh no gone file
 	}
-	snap := &snapshot{gen: gen, ix: ix, eng: eng, indexMs: float64(time.Since(start).Microseconds()) / 1000}
+	snap := &snapshot{gen: gen, ix: ix, eng: eng, walked: walkStart, indexMs: float64(time.Since(start).Microseconds()) / 1000}
 	s.store(snap)
 	s.files.apply.Unlock()
 	s.opts.Logf("indexed %d files under %d roots in %.0f ms", len(ix.Files), len(roots), snap.indexMs)
 	progress(100, "indexed", true)
 	s.queuePasses(snap, nil)
 	s.kickRepo()
-	s.watch(ix, true)
+	s.watch(ix, walkStart)
 	s.scheduleApply()
 	if !same {
 		if err := workspace.SaveIndex(s.cacheDir, ix, s.opts.Walk); err != nil {
@@ -217,10 +217,11 @@ func (s *Session) store(snap *snapshot) {
 
 // watch brings the watcher up to date with ix. Directories it starts
 // watching may have gained files between the walk and the watch: they are
-// queued as changed once more (after a full index, the roots are, which
-// re-walks them in the background and changes the engine only if a file
-// came or went).
-func (s *Session) watch(ix *workspace.Index, full bool) {
+// queued as changed once more. After a full index (walked, not zero: when
+// its walk began) those are the directories modified since the walk
+// began (workspace.ChangedSince): re-walking the roots whole doubled the
+// first index's work and memory at a million files.
+func (s *Session) watch(ix *workspace.Index, walked time.Time) {
 	s.files.watchMu.Lock()
 	w := s.files.watcher
 	s.files.watchMu.Unlock()
@@ -231,8 +232,8 @@ func (s *Session) watch(ix *workspace.Index, full bool) {
 	if !ok {
 		s.startPolling()
 	}
-	if full {
-		added = ix.Roots
+	if !walked.IsZero() {
+		added = workspace.ChangedSince(ix, walked)
 	}
 	if len(added) > 0 {
 		s.watched(added)
@@ -351,7 +352,7 @@ func (s *Session) applyPending() {
 		s.files.walkTook.Store(int64(time.Since(start))) // a root re-walked: a rescan
 	}
 	if next != cur.ix {
-		snap := &snapshot{gen: cur.gen, ix: next, eng: cur.eng, indexMs: cur.indexMs}
+		snap := &snapshot{gen: cur.gen, ix: next, eng: cur.eng, walked: cur.walked, indexMs: cur.indexMs}
 		if changed {
 			snap.eng = rank.New(next)
 		}
@@ -360,7 +361,7 @@ func (s *Session) applyPending() {
 	s.files.apply.Unlock()
 	s.queuePasses(nil, contentChanges(cur.ix, next, paths))
 	if next != cur.ix {
-		s.watch(next, false)
+		s.watch(next, time.Time{})
 		s.kickRepo() // files came or went: a checkout, a pull?
 	}
 }

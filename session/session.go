@@ -106,6 +106,8 @@ type snapshot struct {
 	// stale marks an index saved by an earlier server, answered from
 	// while this one's walk verifies it.
 	stale bool
+	// walked is when the walk this index comes from began.
+	walked time.Time
 }
 
 // New starts a session with no roots; SetRoots gives it some.

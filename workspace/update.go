@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Update returns ix with the paths in changed (absolute, in any order, each
@@ -207,6 +208,33 @@ func Diff(a, b *Index) []string {
 			i++
 			j++
 		}
+	}
+	return out
+}
+
+// mtimeSlack is how much older than a time a directory's modification
+// time may read and still have changed after it: file systems keep
+// coarse times (FAT two seconds, ext3 one).
+const mtimeSlack = 2 * time.Second
+
+// ChangedSince lists the roots and walked directories of ix (absolute)
+// whose entries may have changed at or after t, by their modification
+// time, and those gone: what a walk that began at t can have missed
+// before a watcher was watching. Re-walking only these, not the roots
+// whole, costs a stat a directory and no file list.
+func ChangedSince(ix *Index, t time.Time) []string {
+	t = t.Add(-mtimeSlack)
+	var out []string
+	check := func(abs string) {
+		if fi, err := os.Lstat(abs); err != nil || !fi.ModTime().Before(t) {
+			out = append(out, abs)
+		}
+	}
+	for _, r := range ix.Roots {
+		check(r)
+	}
+	for _, d := range ix.Dirs {
+		check(childPrefix(ix.Roots[d.Root]) + filepath.FromSlash(d.Path))
 	}
 	return out
 }

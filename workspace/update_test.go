@@ -5,8 +5,10 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestUpdateMatchesAFreshWalk applies random churn (files and directories
@@ -102,5 +104,33 @@ func checkAbs(t *testing.T, ix *Index) {
 		if got, want := ix.AbsAt(i), ix.Abs(f); got != want || !strings.HasSuffix(got, filepath.FromSlash(f.Path)) {
 			t.Fatalf("AbsAt(%d) = %q, want %q", i, got, want)
 		}
+	}
+}
+
+// TestChangedSince: after a walk, the directories whose entries changed
+// since it began (and those gone) are the ones to re-walk, not the roots.
+func TestChangedSince(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"a/b/x.go", "a/c/y.go", "d/z.go"} {
+		write(t, filepath.Join(dir, p), "")
+	}
+	hourAgo := time.Now().Add(-time.Hour)
+	for _, d := range []string{"", "a", "a/b", "a/c", "d"} {
+		if err := os.Chtimes(filepath.Join(dir, d), hourAgo, hourAgo); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix := build(t, dir, Options{})
+	began := time.Now()
+	if got := ChangedSince(ix, began); len(got) != 0 {
+		t.Fatalf("nothing changed, yet %q", got)
+	}
+	write(t, filepath.Join(dir, "a", "b", "new.go"), "")
+	os.RemoveAll(filepath.Join(dir, "d"))
+	got := ChangedSince(ix, began)
+	slices.Sort(got)
+	want := []string{dir, filepath.Join(dir, "a", "b"), filepath.Join(dir, "d")}
+	if !slices.Equal(got, want) {
+		t.Fatalf("changed since the walk: %q, want %q", got, want)
 	}
 }
