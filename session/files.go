@@ -158,6 +158,9 @@ func (s *Session) build(gen int, roots []string) {
 		}
 		progress(int(pct), "walking", false)
 	}
+	if saved != nil {
+		walk.Pace = s.pace // answers come from the saved index meanwhile
+	}
 	walkStart := time.Now()
 	ix := workspace.Build(roots, walk)
 	s.files.walkTook.Store(int64(time.Since(walkStart)))

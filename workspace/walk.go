@@ -49,6 +49,10 @@ type Options struct {
 	// Progress, when set, is called (from several goroutines) after each
 	// directory is read, with the directories read and found so far.
 	Progress func(read, found int64)
+	// Pace, when set, is called before each directory is read: a walk in
+	// the background (verifying a saved index that answers meanwhile)
+	// gives way to requests there.
+	Pace func()
 	// Logf receives one line per skipped oddity (unreadable directory,
 	// non-UTF-8 name, symlink leaving the root). Nil discards them.
 	Logf func(format string, args ...any)
@@ -309,6 +313,9 @@ func (w *walker) run() {
 				j := w.jobs[len(w.jobs)-1]
 				w.jobs = w.jobs[:len(w.jobs)-1]
 				w.jobsMu.Unlock()
+				if w.opt.Pace != nil {
+					w.opt.Pace()
+				}
 				w.dir(j)
 				w.jobsMu.Lock()
 				if w.pending--; w.pending == 0 {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -208,5 +209,19 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestPaceBeforeEachDirectory: a background walk gives way once per
+// directory it reads (the roots included), never mid-directory.
+func TestPaceBeforeEachDirectory(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"a/b/x.go", "a/c/y.go", "d/z.go", "top.go"} {
+		write(t, filepath.Join(dir, p), "")
+	}
+	var paced atomic.Int32
+	ix := build(t, dir, Options{Pace: func() { paced.Add(1) }})
+	if want := int32(len(ix.Dirs) + 1); paced.Load() != want {
+		t.Errorf("paced %d times for %d directories", paced.Load(), want)
 	}
 }
