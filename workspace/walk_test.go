@@ -225,3 +225,29 @@ func TestPaceBeforeEachDirectory(t *testing.T) {
 		t.Errorf("paced %d times for %d directories", paced.Load(), want)
 	}
 }
+
+// TestWatcherGivesUpPastTheLimit: a tree with more directories than the
+// system lets one user watch goes to rescans at once, no watch added.
+func TestWatcherGivesUpPastTheLimit(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"a/b/x.go", "c/y.go"} {
+		write(t, filepath.Join(dir, p), "")
+	}
+	ix := build(t, dir, Options{})
+	defer func(f func() int) { watchLimit = f }(watchLimit)
+	watchLimit = func() int { return len(ix.Dirs) } // the roots need one more
+	w, err := Watch(func([]string) {}, nil)
+	if err != nil {
+		t.Skip("no watcher here:", err)
+	}
+	defer w.Close()
+	if added, ok := w.Sync(ix); ok || len(added) > 0 || len(w.watched) > 0 {
+		t.Errorf("past the limit: added %q, ok %v, watching %d", added, ok, len(w.watched))
+	}
+	watchLimit = func() int { return len(ix.Dirs) + 1 }
+	w2, _ := Watch(func([]string) {}, nil)
+	defer w2.Close()
+	if added, ok := w2.Sync(ix); !ok || len(added) != len(ix.Dirs)+1 {
+		t.Errorf("within the limit: added %q, ok %v", added, ok)
+	}
+}

@@ -24,6 +24,9 @@ type Watcher struct {
 	done      chan struct{}
 }
 
+// watchLimit is the system's watch limit (a variable for tests).
+var watchLimit = systemWatchLimit
+
 // Watch starts a watcher; onPaths receives each batch of changed absolute
 // paths (created, written, removed or renamed) as the kernel reports them.
 func Watch(onPaths func([]string), logf func(string, ...any)) (*Watcher, error) {
@@ -121,6 +124,14 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 			_ = w.w.Remove(d)
 			delete(w.watched, d)
 		}
+	}
+	if limit := watchLimit(); limit > 0 && len(want) > limit {
+		// More directories than the system lets one user watch: adding
+		// watches until the kernel refuses (192k of 253k at a million
+		// files) took seconds and kernel memory, all then given up.
+		w.exhausted = true
+		w.logf("file watcher: %d directories and the system's inotify limit is %d watches; falling back to periodic rescans", len(want), limit)
+		return nil, false
 	}
 	for d := range want {
 		if w.watched[d] {

@@ -2,6 +2,9 @@ package workspace
 
 import (
 	"errors"
+	"os"
+	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -9,4 +12,15 @@ import (
 // max_user_instances is used up.
 func isWatchLimit(err error) bool {
 	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EMFILE)
+}
+
+// systemWatchLimit is the most watches one user may hold (inotify's
+// max_user_watches), or 0 when unknown.
+func systemWatchLimit() int {
+	b, err := os.ReadFile("/proc/sys/fs/inotify/max_user_watches")
+	if err != nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	return n
 }

@@ -4,3 +4,6 @@ package workspace
 
 // isWatchLimit: only inotify has a per-user watch limit worth a fallback.
 func isWatchLimit(error) bool { return false }
+
+// systemWatchLimit: none known.
+func systemWatchLimit() int { return 0 }
