@@ -242,7 +242,11 @@ func (s *Session) Engine(ctx context.Context) (*rank.Engine, error) {
 	apply := len(s.files.pending) > 0 && (s.files.reported || time.Since(s.files.lastApply) >= minApplyGap)
 	s.mu.Unlock()
 	if apply {
+		// The request waits for the index, which may be walking paced
+		// (verifying a saved index): it must not hold that walk up.
+		s.waiting.Add(1)
 		s.applyPending()
+		s.waiting.Add(-1)
 	}
 	return s.withIndexes(s.snap.Load().eng), nil
 }

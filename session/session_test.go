@@ -286,3 +286,54 @@ func (l *logLines) wait(sub string) bool {
 	}
 	return false
 }
+
+// TestPacedWalkDoesNotWaitForItsWaiter: a request that waits for the
+// index (a change its client reported) while the walk verifying a saved
+// index gives way to requests must not hold that walk up: pace would
+// pause it 50 ms a directory for as long as the request lasts.
+func TestPacedWalkDoesNotWaitForItsWaiter(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 1000 {
+		write(t, filepath.Join(dir, fmt.Sprintf("d%d", i), "f.go"))
+	}
+	opts := Options{Symbols: symbols.IndexerOptions{CacheDir: t.TempDir()}, NoSymbols: true, NoContent: true}
+	first := New(opts)
+	first.SetRoots([]string{dir})
+	if _, err := first.Engine(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	first.Close()
+
+	walking, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	opts.Walk.Progress = func(read, found int64) {
+		once.Do(func() { close(walking); <-release })
+	}
+	s := New(opts)
+	defer s.Close()
+	s.SetRoots([]string{dir})
+	<-walking
+	end := s.Begin()
+	defer end()
+	write(t, filepath.Join(dir, "d0", "new.go"))
+	s.Changed([]string{filepath.Join(dir, "d0", "new.go")})
+	done := make(chan time.Time)
+	go func() {
+		s.Engine(context.Background())
+		done <- time.Now()
+	}()
+	time.Sleep(20 * time.Millisecond) // the request is blocked on the walk
+	released := time.Now()
+	close(release)
+	select {
+	case at := <-done:
+		if took := at.Sub(released); took > 6*time.Second {
+			t.Errorf("the request waited %v for a walk of 1000 directories", took)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the request waited for the walk, the walk for the request")
+	}
+	if !has(t, s, "d0/new.go") {
+		t.Error("the reported file is not in the answer")
+	}
+}
