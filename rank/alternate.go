@@ -56,7 +56,7 @@ func (e *Engine) Alternate(file string) (c Candidate, ok bool) {
 				continue
 			}
 			// Directory nearness decides; the extension order breaks ties.
-			s := mirrored(e.dirInfos[f.dir].comps, from) - 0.001*float64(rank)
+			s := mirrored(e.pathOf(f.dir).comps, from) - 0.001*float64(rank)
 			if s > bestScore || (s == bestScore && f.path < e.files[best].path) {
 				best, bestScore = id, s
 			}

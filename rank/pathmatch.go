@@ -353,7 +353,7 @@ func (e *Engine) pathReadings(ctx context.Context, pq *pathQuery, sink *pathSink
 			owner[d], quality[d] = int32(d), q
 		}
 		o := owner[d]
-		levels := len(di.comps) - len(e.dirInfos[o].comps)
+		levels := int(di.depth - e.dirInfos[o].depth)
 		if levels > pathMaxSkips || len(di.files) == 0 {
 			continue
 		}
@@ -625,7 +625,7 @@ func isEntryFile(f *fileInfo, di *dirInfo) bool {
 	case "index", "main", "mod", "lib", "init":
 		return true
 	default:
-		return len(di.sq) > 0 && sq == di.sq[len(di.sq)-1]
+		return di.depth > 0 && sq == di.sqName
 	}
 }
 
@@ -666,11 +666,15 @@ func (w *pathWords) reset(e *Engine, dir, file int32) {
 		for ws := e.dirWords[e.dirWordsAt[chain[k]]:e.dirWordsAt[chain[k]+1]]; ws != ""; first = false {
 			var x string
 			x, ws = nextDirWord(ws)
-			w.add(x, len(di.comps)-1, first, false)
+			w.add(x, int(di.depth)-1, first, false)
 		}
 	}
-	w.comps, w.firstName, w.nameLen = len(e.dirInfos[dir].comps), len(w.text), 0
-	w.dirSq, w.stemSq = e.dirInfos[dir].sq, ""
+	w.comps, w.firstName, w.nameLen = int(e.dirInfos[dir].depth), len(w.text), 0
+	w.dirSq = slices.Grow(w.dirSq[:0], w.comps)[:w.comps]
+	for d, i := dir, w.comps-1; i >= 0; d, i = e.dirInfos[d].parent, i-1 {
+		w.dirSq[i] = e.dirInfos[d].sqName
+	}
+	w.stemSq = ""
 	if file < 0 {
 		return
 	}

@@ -221,7 +221,7 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 type resolveQuery struct {
 	base, stem, ext, sq string   // base name, its stem and extension, squashed stem
 	dirs                []string // directories as written
-	dir                 dirInfo
+	dir                 dirPath
 	absolute            bool // the query was an absolute path (its leading directories may be another machine's)
 	// dirsKnown: a directory the user wrote (past another machine's
 	// prefix) is the name of some directory of the tree.
@@ -240,7 +240,7 @@ type resolveQuery struct {
 func newResolveQuery(qpath string) *resolveQuery {
 	comps := strings.Split(qpath, "/")
 	rq := &resolveQuery{base: comps[len(comps)-1], dirs: comps[:len(comps)-1]}
-	rq.dir = dirInfo{comps: rq.dirs, sq: make([]string, len(rq.dirs))}
+	rq.dir = dirPath{comps: rq.dirs, sq: make([]string, len(rq.dirs))}
 	for i, d := range rq.dirs {
 		rq.dir.sq[i] = squash(d)
 	}
@@ -305,7 +305,8 @@ func (e *Engine) alignment(rq *resolveQuery, d int32) dirAlignment {
 		if rq.aligned == nil {
 			rq.aligned = map[int32]dirAlignment{}
 		}
-		a = alignDirs(&rq.dir, &e.dirInfos[d])
+		p := e.pathOf(d)
+		a = alignDirs(&rq.dir, &p)
 		rq.aligned[d] = a
 	}
 	return a

@@ -223,7 +223,7 @@ type dirAlignment struct {
 
 // alignDirs aligns query directories q with candidate directories c (both
 // outermost first, q not empty).
-func alignDirs(q, c *dirInfo) dirAlignment {
+func alignDirs(q, c *dirPath) dirAlignment {
 	qd, cd := q.comps, c.comps
 	nq, nc := len(qd), len(cd)
 	// dp[i][j]: best weight aligning qd[i:] with cd[j:]; small, so a flat slice.
