@@ -21,6 +21,7 @@ import (
 	"strings"
 	"sync"
 
+	"wayfind/bigalloc"
 	"wayfind/content"
 	"wayfind/workspace"
 )
@@ -123,7 +124,7 @@ type stemInfo struct {
 func New(ix *workspace.Index) *Engine {
 	e := &Engine{
 		ix:        ix,
-		files:     make([]fileInfo, len(ix.Files)),
+		files:     bigalloc.Make[fileInfo](len(ix.Files), len(ix.Files)),
 		otherCase: map[string][]int32{},
 		stemID:    make(map[string]int32, len(ix.Files)/4),
 		dirID:     make(map[string]int32),

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"unsafe"
+
+	"wayfind/bigalloc"
 )
 
 // A root's file index persists beside its other caches (RootCacheDir), so
@@ -158,22 +160,22 @@ func loadRoot(ix *Index, r int, b []byte, print []byte) error {
 		return errSavedFormat // a hash shared by two roots
 	}
 	prefix := childPrefix(ix.Roots[r])
-	files := d.paths(prefix)
-	ix.Files, ix.abs = slices.Grow(ix.Files, len(files)), slices.Grow(ix.abs, len(files))
-	for _, abs := range files {
+	d.paths(prefix, func(n int) {
+		ix.Files, ix.abs = slices.Grow(ix.Files, n), slices.Grow(ix.abs, n)
+	}, func(abs string) {
 		path := abs[len(prefix):]
 		if filepath.Separator != '/' {
 			path, abs = filepath.ToSlash(path), filepath.FromSlash(abs)
 		}
 		ix.Files = append(ix.Files, File{Root: r, Path: path})
 		ix.abs = append(ix.abs, abs)
-	}
-	for _, rel := range d.paths("") {
+	})
+	d.paths("", func(n int) { ix.Dirs = slices.Grow(ix.Dirs, n) }, func(rel string) {
 		ix.Dirs = append(ix.Dirs, File{Root: r, Path: rel})
-	}
-	for _, rel := range d.paths("") {
+	})
+	d.paths("", func(n int) { ix.Skipped = slices.Grow(ix.Skipped, n) }, func(rel string) {
 		ix.Skipped = append(ix.Skipped, File{Root: r, Path: rel})
-	}
+	})
 	if d.err != nil || len(d.b) != 0 {
 		return errSavedFormat
 	}
@@ -205,14 +207,15 @@ func localPath(rel string) bool {
 }
 
 // paths decodes one list of front-coded paths, each after prefix, into
-// strings laid end to end in one allocation: sized by a first pass over
-// the lengths, filled by a second that copies each path's shared part
-// from the one before it.
-func (d *savedDecoder) paths(prefix string) []string {
+// strings laid end to end in one allocation (bigalloc: at a million files,
+// a hundred megabytes filled at once), and hands count the number first,
+// then each to each: sized by a first pass over the lengths, filled by a
+// second that copies each path's shared part from the one before it.
+func (d *savedDecoder) paths(prefix string, count func(n int), each func(string)) {
 	n := d.uvarint()
 	if d.err != nil || n > uint64(len(d.b)) {
 		d.err, d.b = errSavedFormat, nil
-		return nil
+		return
 	}
 	from := d.b
 	size, prevLen := 0, uint64(0)
@@ -220,16 +223,16 @@ func (d *savedDecoder) paths(prefix string) []string {
 		shared, rest := d.uvarint(), d.bytes()
 		if d.err != nil || shared > prevLen {
 			d.err, d.b = errSavedFormat, nil
-			return nil
+			return
 		}
 		prevLen = shared + uint64(len(rest))
 		size += len(prefix) + int(prevLen)
 	}
+	count(int(n))
 	again := savedDecoder{b: from}
-	arena := make([]byte, 0, size)
-	out := make([]string, n)
+	arena := bigalloc.Make[byte](0, size)
 	prevAt := 0
-	for i := range out {
+	for range n {
 		shared, rest := again.uvarint(), again.bytes()
 		at := len(arena)
 		arena = append(arena, prefix...)
@@ -237,10 +240,11 @@ func (d *savedDecoder) paths(prefix string) []string {
 		arena = append(arena, rest...)
 		prevAt = at + len(prefix)
 		if len(arena) > at {
-			out[i] = unsafe.String(&arena[at], len(arena)-at)
+			each(unsafe.String(&arena[at], len(arena)-at))
+		} else {
+			each("")
 		}
 	}
-	return out
 }
 
 // childPrefix is what the absolute paths of root's entries begin with.
