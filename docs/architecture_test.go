@@ -22,6 +22,7 @@ var layers = [][]string{
 	{"history", "rank"},
 	{"content", "symbols", "vcs", "rerank"},
 	{"workspace", "ident", "pool"},
+	{"bigalloc"},
 }
 
 // forbidden are imports the table's "never" column rules out within the
