@@ -116,8 +116,9 @@ func (s *Session) indexLoop() {
 
 // build indexes roots from scratch as generation gen. A server new to
 // the roots answers from the index its predecessor saved (marked stale)
-// while the walk verifies it; when the walk finds the same files, the
-// engine built from the saved index stays.
+// while a walk verifies it (workspace.Verify); when the tree holds the
+// same files, the engine built from the saved index stays, else what
+// changed is applied to it.
 func (s *Session) build(gen int, roots []string) {
 	s.files.apply.Lock()
 	start := time.Now()
@@ -158,18 +159,28 @@ func (s *Session) build(gen int, roots []string) {
 		}
 		progress(int(pct), "walking", false)
 	}
-	if saved != nil {
-		walk.Pace = s.pace // answers come from the saved index meanwhile
-	}
 	walkStart := time.Now()
-	ix := workspace.Build(roots, walk)
+	var ix *workspace.Index
+	var eng *rank.Engine
+	same := false
+	if saved != nil {
+		// Answers come from the saved index meanwhile: the walk gives way
+		// to them, and only checks it (no second list of a million
+		// files); what it finds changed is applied to it.
+		walk.Pace = s.pace
+		changed := workspace.Verify(saved.ix, walk)
+		if same = len(changed) == 0; same {
+			ix, eng = saved.ix, saved.eng
+		} else {
+			s.opts.Logf("the saved index differs from the tree in %d directories", len(changed))
+			ix, _ = workspace.Update(saved.ix, s.opts.Walk, changed)
+		}
+	} else {
+		ix = workspace.Build(roots, walk)
+	}
 	s.files.walkTook.Store(int64(time.Since(walkStart)))
 	progress(80, "indexing names", false)
-	var eng *rank.Engine
-	same := saved != nil && workspace.SameFiles(saved.ix, ix)
-	if same {
-		ix, eng = saved.ix, saved.eng // and the walk's copy goes
-	} else {
+	if !same {
 		eng = rank.New(ix)
 		s.pruneHistory(ix) // before the index is seen: its answers weigh no gone file
 	}

@@ -251,6 +251,10 @@ type walker struct {
 
 	read, found atomic.Int64 // directories, for Options.Progress
 
+	// verify, when set, makes the walk compare each directory with an
+	// index's (Verify) instead of listing what it finds.
+	verify *verifying
+
 	mu sync.Mutex
 	// The files found, a batch a directory (one append of a million
 	// files regrew a slice as large twenty times).
@@ -340,6 +344,11 @@ func (w *walker) dir(j dirJob) {
 		if !errors.Is(err, fs.ErrNotExist) { // a directory vanishing mid-walk is normal churn
 			w.logf("skip directory %s: %v", abs, err)
 		}
+		if w.verify != nil && w.verify.prints[dirKey{root, rel}] != (dirPrint{}) {
+			w.mu.Lock()
+			w.verify.changed = append(w.verify.changed, abs) // unreadable now: its files go
+			w.mu.Unlock()
+		}
 		return
 	}
 	if !w.opt.NoIgnoreFiles {
@@ -352,6 +361,7 @@ func (w *walker) dir(j dirJob) {
 	}
 	var local, subdirs, skipped []File
 	var localAbs []string
+	var print dirPrint
 	for _, e := range entries {
 		name := e.Name()
 		if !utf8.ValidString(name) {
@@ -359,19 +369,35 @@ func (w *walker) dir(j dirJob) {
 			continue
 		}
 		childAbs, childRel := w.child(root, abs, name)
-		switch kind, childForced := w.admit(root, abs, childRel, name, e.Type(), rules, forced); kind {
+		kind, childForced := w.admit(root, abs, childRel, name, e.Type(), rules, forced)
+		if kind == entrySkip && (!e.IsDir() || vcsDirs[name]) {
+			continue // not even recorded as skipped
+		}
+		if kind == entryDir {
+			w.found.Add(1)
+			w.queue(dirJob{root: root, abs: childAbs, rel: childRel, rules: rules, forced: childForced})
+		}
+		if w.verify != nil {
+			print.add(kind, name) // and no list is kept
+			continue
+		}
+		switch kind {
 		case entrySkip:
-			if e.IsDir() && !vcsDirs[name] {
-				skipped = append(skipped, File{Root: root, Path: childRel})
-			}
+			skipped = append(skipped, File{Root: root, Path: childRel})
 		case entryFile:
 			local = append(local, File{Root: root, Path: childRel})
 			localAbs = append(localAbs, childAbs)
 		case entryDir:
-			w.found.Add(1)
 			subdirs = append(subdirs, File{Root: root, Path: childRel})
-			w.queue(dirJob{root: root, abs: childAbs, rel: childRel, rules: rules, forced: childForced})
 		}
+	}
+	if w.verify != nil {
+		if print != w.verify.prints[dirKey{root, rel}] {
+			w.mu.Lock()
+			w.verify.changed = append(w.verify.changed, abs)
+			w.mu.Unlock()
+		}
+		return
 	}
 	if len(local) > 0 || len(subdirs) > 0 || len(skipped) > 0 {
 		w.mu.Lock()
