@@ -287,14 +287,29 @@ func (s *Session) startPolling() {
 			case <-s.stop:
 				return
 			case <-time.After(rescanPeriod(s.opts.RescanEvery, time.Duration(s.files.walkTook.Load()))):
-				// Without a watcher no event names an edited file: the
-				// indexers re-check every file's size and time as well.
-				roots := s.Roots()
-				s.watched(roots)
-				s.queuePasses(nil, roots)
+				s.rescan()
 			}
 		}
 	}()
+}
+
+// rescan is one poll of the roots: the walk compares the tree with the
+// index (workspace.Verify, giving way to requests) and only the
+// directories that differ are applied; without a watcher no event names
+// an edited file, so the indexers re-check every file's size and time as
+// well.
+func (s *Session) rescan() {
+	roots := s.Roots()
+	if cur := s.snap.Load(); cur != nil && slices.Equal(cur.ix.Roots, roots) {
+		walk := s.opts.Walk
+		walk.Pace = s.pace // nothing waits on it: answers come from the index meanwhile
+		start := time.Now()
+		s.watched(workspace.Verify(cur.ix, walk))
+		s.files.walkTook.Store(int64(time.Since(start)))
+	} else {
+		s.watched(roots)
+	}
+	s.queuePasses(nil, roots)
 }
 
 // Changed reports paths (absolute) that were created, changed or deleted.

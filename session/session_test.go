@@ -337,3 +337,27 @@ func TestPacedWalkDoesNotWaitForItsWaiter(t *testing.T) {
 		t.Error("the reported file is not in the answer")
 	}
 }
+
+// TestPollingSeesChurn: without a watcher, rescans find files made and
+// deleted that nobody reported (each rescan checks the tree against the
+// index and applies the directories that differ).
+func TestPollingSeesChurn(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "src", "a.go"))
+	s := New(Options{RescanEvery: 20 * time.Millisecond, Symbols: noCache, NoContent: true})
+	defer s.Close()
+	s.SetRoots([]string{dir})
+	if !has(t, s, "src/a.go") {
+		t.Fatal("first index misses src/a.go")
+	}
+	s.startPolling()
+	write(t, filepath.Join(dir, "src", "deep", "er", "b.go"))
+	os.Remove(filepath.Join(dir, "src", "a.go"))
+	deadline := time.Now().Add(10 * time.Second)
+	for !has(t, s, "src/deep/er/b.go") || has(t, s, "src/a.go") {
+		if time.Now().After(deadline) {
+			t.Fatal("polling did not see a file made and one deleted")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
