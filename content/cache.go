@@ -16,9 +16,8 @@ import (
 // The filters of a root persist in one file beside the symbol cache
 // (workspace.RootCacheDir), so that a new process — the CLI's locate, a
 // server starting — reads a file's text again only when its size or
-// modification time changed. The file is written whole, to a temporary
-// name then renamed: a reader sees the old or the new, never a mix, and a
-// crash leaves the old.
+// modification time changed. The file is written whole
+// (workspace.WriteRootCache).
 //
 // Layout: cacheMagic, then per file its path relative to the root, size,
 // modification time and the filter's count of 64-bit words (varints; no
@@ -106,48 +105,35 @@ func loadCache(dir string, ix *workspace.Index, r int) (paths []string, filters 
 
 // saveCache writes the filters of ix's files under root.
 func saveCache(dir, root string, ix *Index) error {
-	d := workspace.RootCacheDir(dir, root)
-	if err := os.MkdirAll(d, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(d, cacheName+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after the rename, nothing is there
-	w := bufio.NewWriterSize(tmp, 1<<20)
-	w.WriteString(cacheMagic)
-	written := len(cacheMagic)
-	var buf []byte
-	prefix := rootPrefix(root)
-	for i, p := range ix.paths {
-		if !strings.HasPrefix(p, prefix) {
-			continue
+	return workspace.WriteRootCache(dir, root, cacheName, func(w *bufio.Writer) error {
+		w.WriteString(cacheMagic)
+		written := len(cacheMagic)
+		var buf []byte
+		prefix := rootPrefix(root)
+		for i, p := range ix.paths {
+			if !strings.HasPrefix(p, prefix) {
+				continue
+			}
+			f := ix.filters[i]
+			rel := filepath.ToSlash(p[len(prefix):])
+			buf = binary.AppendUvarint(buf[:0], uint64(len(rel)))
+			buf = append(buf, rel...)
+			buf = binary.AppendUvarint(buf, uint64(f.size))
+			buf = binary.AppendUvarint(buf, uint64(f.modTime))
+			buf = binary.AppendUvarint(buf, uint64(len(f.bits)))
+			for (written+len(buf))%8 != 0 {
+				buf = append(buf, 0)
+			}
+			for _, word := range f.bits {
+				buf = binary.LittleEndian.AppendUint64(buf, word)
+			}
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			written += len(buf)
 		}
-		f := ix.filters[i]
-		rel := filepath.ToSlash(p[len(prefix):])
-		buf = binary.AppendUvarint(buf[:0], uint64(len(rel)))
-		buf = append(buf, rel...)
-		buf = binary.AppendUvarint(buf, uint64(f.size))
-		buf = binary.AppendUvarint(buf, uint64(f.modTime))
-		buf = binary.AppendUvarint(buf, uint64(len(f.bits)))
-		for (written+len(buf))%8 != 0 {
-			buf = append(buf, 0)
-		}
-		for _, word := range f.bits {
-			buf = binary.LittleEndian.AppendUint64(buf, word)
-		}
-		w.Write(buf)
-		written += len(buf)
-	}
-	if err := w.Flush(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), filepath.Join(d, cacheName))
+		return nil
+	})
 }
 
 // wordsAt is b's 64-bit little-endian words: b itself seen as words on a

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -96,4 +97,33 @@ func GuardMapped(f func() error) (err error) {
 		}
 	}()
 	return f()
+}
+
+// WriteRootCache writes the file name of root's cache directory under
+// base whole: write fills a buffered temporary file beside it, which is
+// then renamed over it, so that a reader sees the old file or the new,
+// never a mix, and a crash leaves the old.
+func WriteRootCache(base, root, name string, write func(w *bufio.Writer) error) error {
+	d := RootCacheDir(base, root)
+	if err := os.MkdirAll(d, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(d, name+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after the rename, nothing is there
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	err = write(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), filepath.Join(d, name))
 }

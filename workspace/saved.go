@@ -27,8 +27,7 @@ import (
 // its root-relative paths in Index order, front-coded (the length shared
 // with the previous path, the rest's length, the rest: sorted paths share
 // most of their directories, so a million paths take a third of their
-// bytes). The file is written whole under a temporary name and renamed: a
-// reader sees the old or the new, never a mix.
+// bytes). The file is written whole (WriteRootCache).
 const savedMagic = "wayfind file index 1\n"
 
 const savedName = "files.idx"
@@ -63,44 +62,29 @@ func SaveIndex(dir string, ix *Index, opt Options) error {
 }
 
 func saveRoot(dir string, ix *Index, r int, root string, print []byte) error {
-	d := RootCacheDir(dir, root)
-	if err := os.MkdirAll(d, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(d, savedName+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after the rename, nothing is there
-	w := bufio.NewWriterSize(tmp, 1<<20)
-	w.WriteString(savedMagic)
-	w.Write(print)
-	var buf []byte
-	buf = appendUvarintString(buf, root)
-	for _, list := range [][]File{ix.Files, ix.Dirs, ix.Skipped} {
-		lo, hi := rootRange(list, r)
-		buf = binary.AppendUvarint(buf, uint64(hi-lo))
-		prev := ""
-		for _, f := range list[lo:hi] {
-			shared := commonPrefix(prev, f.Path)
-			buf = binary.AppendUvarint(buf, uint64(shared))
-			buf = appendUvarintString(buf, f.Path[shared:])
-			prev = f.Path
-			if len(buf) > 1<<16 {
-				w.Write(buf)
-				buf = buf[:0]
+	return WriteRootCache(dir, root, savedName, func(w *bufio.Writer) error {
+		w.WriteString(savedMagic)
+		w.Write(print)
+		var buf []byte
+		buf = appendUvarintString(buf, root)
+		for _, list := range [][]File{ix.Files, ix.Dirs, ix.Skipped} {
+			lo, hi := rootRange(list, r)
+			buf = binary.AppendUvarint(buf, uint64(hi-lo))
+			prev := ""
+			for _, f := range list[lo:hi] {
+				shared := commonPrefix(prev, f.Path)
+				buf = binary.AppendUvarint(buf, uint64(shared))
+				buf = appendUvarintString(buf, f.Path[shared:])
+				prev = f.Path
+				if len(buf) > 1<<16 {
+					w.Write(buf)
+					buf = buf[:0]
+				}
 			}
 		}
-	}
-	w.Write(buf)
-	if err := w.Flush(); err != nil {
-		tmp.Close()
+		_, err := w.Write(buf)
 		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), filepath.Join(d, savedName))
+	})
 }
 
 // rootRange is where root r's entries are in list (sorted by root first).

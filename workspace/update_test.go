@@ -11,62 +11,76 @@ import (
 	"time"
 )
 
-// TestUpdateMatchesAFreshWalk applies random churn (files and directories
-// created, deleted, renamed; ignore files edited) and checks after each
+// churn makes random changes under a root, as a person or a build would:
+// files and directories created, deleted, renamed; ignore files edited.
+type churn struct {
+	rng  *rand.Rand
+	root string
+}
+
+// churnOptions are the walk options the churned trees are indexed with.
+var churnOptions = Options{IncludeDirs: []string{"keep"}, ExcludeGlobs: []string{"*.tmp"}}
+
+var churnNames = []string{"a", "b", "gen", "keep", "node_modules", "src", "x.go", "y.tmp", "z.txt", "build"}
+
+// pick is a random root-relative path one to three names deep.
+func (c *churn) pick() string {
+	p := ""
+	for range 1 + c.rng.Intn(3) {
+		p = filepath.Join(p, churnNames[c.rng.Intn(len(churnNames))])
+	}
+	return p
+}
+
+// step makes one change and returns the paths a watcher would report.
+func (c *churn) step() (changed []string) {
+	rel := c.pick()
+	abs := filepath.Join(c.root, rel)
+	switch op := c.rng.Intn(10); {
+	case op < 4: // create a file (and its directories)
+		// a watcher reports each directory made on the way, even when the write fails
+		if os.MkdirAll(filepath.Dir(abs), 0o755) == nil {
+			_ = os.WriteFile(abs, nil, 0o644)
+		}
+		for p := rel; p != "."; p = filepath.Dir(p) {
+			changed = append(changed, filepath.Join(c.root, p))
+		}
+	case op < 6: // delete a file or a whole tree
+		if os.RemoveAll(abs) == nil {
+			changed = append(changed, abs)
+		}
+	case op < 8: // rename
+		to := filepath.Join(c.root, c.pick())
+		if os.MkdirAll(filepath.Dir(to), 0o755) == nil {
+			_ = os.Rename(abs, to)
+		}
+		changed = append(changed, abs, to, filepath.Dir(to), filepath.Dir(filepath.Dir(to)))
+	default: // edit an ignore file
+		gi := filepath.Join(filepath.Dir(abs), ".gitignore")
+		pats := []string{"gen/", "*.txt", "!keep.txt", "b", "/src"}
+		if os.MkdirAll(filepath.Dir(gi), 0o755) == nil {
+			_ = os.WriteFile(gi, []byte(pats[c.rng.Intn(len(pats))]+"\n"), 0o644)
+		}
+		for p := filepath.Join(rel, "..", ".gitignore"); p != "."; p = filepath.Dir(p) {
+			changed = append(changed, filepath.Join(c.root, p))
+		}
+	}
+	return changed
+}
+
+// TestUpdateMatchesAFreshWalk applies random churn and checks after each
 // step that Update, told only which paths changed, agrees with a full walk.
 func TestUpdateMatchesAFreshWalk(t *testing.T) {
 	for seed := int64(1); seed <= 12; seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			rng := rand.New(rand.NewSource(seed))
-			dir := t.TempDir()
-			opt := Options{IncludeDirs: []string{"keep"}, ExcludeGlobs: []string{"*.tmp"}}
-			names := []string{"a", "b", "gen", "keep", "node_modules", "src", "x.go", "y.tmp", "z.txt", "build"}
-			pick := func() string {
-				depth := 1 + rng.Intn(3)
-				p := ""
-				for i := 0; i < depth; i++ {
-					p = filepath.Join(p, names[rng.Intn(len(names))])
-				}
-				return p
-			}
-			roots, err := CleanRoots([]string{dir})
+			roots, err := CleanRoots([]string{t.TempDir()})
 			must(t, err)
-			ix := Build(roots, opt)
+			c := churn{rng: rand.New(rand.NewSource(seed)), root: roots[0]}
+			ix := Build(roots, churnOptions)
 			for step := 0; step < 60; step++ {
-				rel := pick()
-				abs := filepath.Join(roots[0], rel)
-				var changed []string
-				switch op := rng.Intn(10); {
-				case op < 4: // create a file (and its directories)
-					// a watcher reports each directory made on the way, even when the write fails
-					if os.MkdirAll(filepath.Dir(abs), 0o755) == nil {
-						_ = os.WriteFile(abs, nil, 0o644)
-					}
-					for p := rel; p != "."; p = filepath.Dir(p) {
-						changed = append(changed, filepath.Join(roots[0], p))
-					}
-				case op < 6: // delete a file or a whole tree
-					if os.RemoveAll(abs) == nil {
-						changed = append(changed, abs)
-					}
-				case op < 8: // rename
-					to := filepath.Join(roots[0], pick())
-					if os.MkdirAll(filepath.Dir(to), 0o755) == nil {
-						_ = os.Rename(abs, to)
-					}
-					changed = append(changed, abs, to, filepath.Dir(to), filepath.Dir(filepath.Dir(to)))
-				default: // edit an ignore file
-					gi := filepath.Join(filepath.Dir(abs), ".gitignore")
-					pats := []string{"gen/", "*.txt", "!keep.txt", "b", "/src"}
-					if os.MkdirAll(filepath.Dir(gi), 0o755) == nil {
-						_ = os.WriteFile(gi, []byte(pats[rng.Intn(len(pats))]+"\n"), 0o644)
-					}
-					for p := filepath.Join(rel, "..", ".gitignore"); p != "."; p = filepath.Dir(p) {
-						changed = append(changed, filepath.Join(roots[0], p))
-					}
-				}
-				ix, _ = Update(ix, opt, changed)
-				want := Build(roots, opt)
+				changed := c.step()
+				ix, _ = Update(ix, churnOptions, changed)
+				want := Build(roots, churnOptions)
 				if got, exp := paths(ix), paths(want); got != exp {
 					t.Fatalf("step %d (%v):\nupdate %s\nwalk   %s", step, changed, got, exp)
 				}
