@@ -68,30 +68,36 @@ func (c *churn) step() (changed []string) {
 	return changed
 }
 
-// TestUpdateMatchesAFreshWalk applies random churn and checks after each
-// step that Update, told only which paths changed, agrees with a full walk.
-func TestUpdateMatchesAFreshWalk(t *testing.T) {
+// churnSeeds runs test on twelve churned trees, each from its own seed,
+// with the root's first index.
+func churnSeeds(t *testing.T, test func(t *testing.T, c *churn, ix *Index)) {
 	for seed := int64(1); seed <= 12; seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			roots, err := CleanRoots([]string{t.TempDir()})
 			must(t, err)
-			c := churn{rng: rand.New(rand.NewSource(seed)), root: roots[0]}
-			ix := Build(roots, churnOptions)
-			for step := 0; step < 60; step++ {
-				changed := c.step()
-				ix, _ = Update(ix, churnOptions, changed)
-				want := Build(roots, churnOptions)
-				if got, exp := paths(ix), paths(want); got != exp {
-					t.Fatalf("step %d (%v):\nupdate %s\nwalk   %s", step, changed, got, exp)
-				}
-				if got, exp := fmt.Sprint(ix.Dirs), fmt.Sprint(want.Dirs); got != exp {
-					t.Fatalf("step %d (%v): dirs\nupdate %s\nwalk   %s", step, changed, got, exp)
-				}
-				checkAbs(t, ix)
-				checkAbs(t, want)
-			}
+			test(t, &churn{rng: rand.New(rand.NewSource(seed)), root: roots[0]}, Build(roots, churnOptions))
 		})
 	}
+}
+
+// TestUpdateMatchesAFreshWalk applies random churn and checks after each
+// step that Update, told only which paths changed, agrees with a full walk.
+func TestUpdateMatchesAFreshWalk(t *testing.T) {
+	churnSeeds(t, func(t *testing.T, c *churn, ix *Index) {
+		for step := 0; step < 60; step++ {
+			changed := c.step()
+			ix, _ = Update(ix, churnOptions, changed)
+			want := Build(ix.Roots, churnOptions)
+			if got, exp := paths(ix), paths(want); got != exp {
+				t.Fatalf("step %d (%v):\nupdate %s\nwalk   %s", step, changed, got, exp)
+			}
+			if got, exp := fmt.Sprint(ix.Dirs), fmt.Sprint(want.Dirs); got != exp {
+				t.Fatalf("step %d (%v): dirs\nupdate %s\nwalk   %s", step, changed, got, exp)
+			}
+			checkAbs(t, ix)
+			checkAbs(t, want)
+		}
+	})
 }
 
 func TestUpdateIgnoresOutsideAndGitInternals(t *testing.T) {
