@@ -355,3 +355,25 @@ func candidateScores(cs []Candidate) []float64 {
 	}
 	return out
 }
+
+// TestComponentMatchNumbers: one edit makes a directory name a slip of
+// another only when their numbers agree.
+func TestComponentMatchNumbers(t *testing.T) {
+	for _, c := range []struct {
+		q, c string
+		want float64
+	}{
+		{"midleware", "middleware", 0.7},
+		{"pyhton3", "python3", 0.7},
+		{"team0", "team1", 0},
+		{"team0", "team10", 0},
+		{"v1", "v2", 0},
+		{"api2", "api", 0},
+		{"es2015", "es2016", 0},
+		{"Team0", "team0", 0.95},
+	} {
+		if got := componentMatch(c.q, c.c, squash(c.q), squash(c.c)); got != c.want {
+			t.Errorf("componentMatch(%q, %q) = %v, want %v", c.q, c.c, got, c.want)
+		}
+	}
+}

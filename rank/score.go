@@ -163,7 +163,10 @@ func equalFold(a, b string) bool {
 }
 
 // componentMatch is how well one directory name stands for another; sq
-// and sc are their squashed forms.
+// and sc are their squashed forms. Names whose numbers differ are other
+// directories, not a slip: team0 is not team1 (in a monorepo of vendored
+// copies the one edit made every team's copy of a path written under
+// team0/ "close" to it, and resolve tied), nor v1 v2.
 func componentMatch(q, c, sq, sc string) float64 {
 	switch {
 	case q == c:
@@ -172,10 +175,43 @@ func componentMatch(q, c, sq, sc string) float64 {
 		return 0.95
 	case sq == sc && sq != "":
 		return 0.9
-	case oneTypo(sq, sc):
+	case oneTypo(sq, sc) && sameNumbers(sq, sc):
 		return 0.7
 	}
 	return 0
+}
+
+// sameNumbers reports whether a and b hold the same runs of digits, in
+// order.
+func sameNumbers(a, b string) bool {
+	for {
+		a, b = skipToDigit(a), skipToDigit(b)
+		if a == "" || b == "" {
+			return a == b
+		}
+		na, nb := digitRun(a), digitRun(b)
+		if a[:na] != b[:nb] {
+			return false
+		}
+		a, b = a[na:], b[nb:]
+	}
+}
+
+func skipToDigit(s string) string {
+	for i := 0; i < len(s); i++ {
+		if isDigit(s[i]) {
+			return s[i:]
+		}
+	}
+	return ""
+}
+
+func digitRun(s string) int {
+	n := 0
+	for n < len(s) && isDigit(s[n]) {
+		n++
+	}
+	return n
 }
 
 type dirAlign struct {

@@ -14,6 +14,7 @@ func isAlnum(c byte) bool {
 }
 
 func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // lowerASCII lower-cases the ASCII letters of s and keeps every other
 // byte: a name as typed, separators and sigils kept, case aside (the
