@@ -21,7 +21,6 @@ import (
 	"strings"
 	"sync"
 
-	"wayfind/bigalloc"
 	"wayfind/content"
 	"wayfind/workspace"
 )
@@ -124,7 +123,7 @@ type stemInfo struct {
 func New(ix *workspace.Index) *Engine {
 	e := &Engine{
 		ix:        ix,
-		files:     bigalloc.Make[fileInfo](len(ix.Files), len(ix.Files)),
+		files:     make([]fileInfo, len(ix.Files)),
 		otherCase: map[string][]int32{},
 		stemID:    make(map[string]int32, len(ix.Files)/4),
 		dirID:     make(map[string]int32),
