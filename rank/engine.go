@@ -178,8 +178,10 @@ func namePartsOf(f workspace.File) nameParts {
 
 // namedBlock is how many files a core names at a time: enough that handing
 // a block over costs nothing beside naming it, few enough that the blocks
-// in flight hold a few megabytes.
-const namedBlock = 1 << 13
+// in flight (about three a worker, 100 bytes a file) stay a couple of
+// megabytes — at twice the blocks, twice as large, a 57k-file server held
+// 72–74 MB at ready against 64–71.
+const namedBlock = 1 << 12
 
 // eachNamed calls add for every file in order, with its nameParts computed
 // ahead on the other cores: at a million files the naming is about half
@@ -192,7 +194,7 @@ func eachNamed(files []workspace.File, add func(id int32, f workspace.File, n *n
 	}
 	workers := max(runtime.GOMAXPROCS(0)-1, 1)
 	todo := make(chan *block, workers)
-	inOrder := make(chan *block, 2*workers) // bounds the blocks in flight
+	inOrder := make(chan *block, workers) // bounds the blocks in flight
 	go func() {
 		for from := 0; from < len(files); from += namedBlock {
 			b := &block{from: from, parts: make([]nameParts, min(namedBlock, len(files)-from)), done: make(chan struct{})}
