@@ -109,7 +109,7 @@ func saveCache(dir, root string, ix *Index) error {
 		w.WriteString(cacheMagic)
 		written := len(cacheMagic)
 		var buf []byte
-		prefix := rootPrefix(root)
+		prefix := workspace.RootPrefix(root)
 		for i, p := range ix.paths {
 			if !strings.HasPrefix(p, prefix) {
 				continue
@@ -152,8 +152,3 @@ func wordsAt(b []byte) []uint64 {
 }
 
 var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
-
-// rootPrefix is what the paths of root's files begin with.
-func rootPrefix(root string) string {
-	return strings.TrimSuffix(root, string(filepath.Separator)) + string(filepath.Separator)
-}

@@ -143,7 +143,7 @@ func loadRoot(ix *Index, r int, b []byte, print []byte) error {
 	if d.string() != ix.Roots[r] {
 		return errSavedFormat // a hash shared by two roots
 	}
-	prefix := childPrefix(ix.Roots[r])
+	prefix := RootPrefix(ix.Roots[r])
 	d.paths(prefix, func(n int) {
 		ix.Files, ix.abs = slices.Grow(ix.Files, n), slices.Grow(ix.abs, n)
 	}, func(abs string) {
@@ -231,8 +231,8 @@ func (d *savedDecoder) paths(prefix string, count func(n int), each func(string)
 	}
 }
 
-// childPrefix is what the absolute paths of root's entries begin with.
-func childPrefix(root string) string {
+// RootPrefix is what the absolute paths of root's entries begin with.
+func RootPrefix(root string) string {
 	if strings.HasSuffix(root, string(filepath.Separator)) {
 		return root // the filesystem root
 	}

@@ -134,7 +134,7 @@ func FuzzLoadRoot(f *testing.F) {
 			t.Fatal("files and their absolute paths differ in number")
 		}
 		for i, f := range ix.Files {
-			if !localPath(f.Path) || !strings.HasPrefix(ix.abs[i], childPrefix(dir)) || i > 0 && !less(ix.Files[i-1], f) {
+			if !localPath(f.Path) || !strings.HasPrefix(ix.abs[i], RootPrefix(dir)) || i > 0 && !less(ix.Files[i-1], f) {
 				t.Fatalf("loaded %q (%q): outside the root or out of order", f.Path, ix.abs[i])
 			}
 		}

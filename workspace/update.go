@@ -234,7 +234,7 @@ func ChangedSince(ix *Index, t time.Time) []string {
 		check(r)
 	}
 	for _, d := range ix.Dirs {
-		check(childPrefix(ix.Roots[d.Root]) + filepath.FromSlash(d.Path))
+		check(RootPrefix(ix.Roots[d.Root]) + filepath.FromSlash(d.Path))
 	}
 	return out
 }
