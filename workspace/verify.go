@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"hash/fnv"
 	"slices"
 	"strings"
 )
@@ -47,11 +46,15 @@ type dirPrint struct {
 	xor, sum uint64
 }
 
+// add counts one entry, hashed by FNV-1a over its kind and name — in
+// place: hash/fnv's hasher and byte copies allocated for each of a
+// million entries, twice (the index's prints and the walk's).
 func (p *dirPrint) add(kind entryKind, name string) {
-	h := fnv.New64a()
-	h.Write([]byte{byte(kind)})
-	h.Write([]byte(name))
-	x := h.Sum64()
+	const offset, prime = 14695981039346656037, 1099511628211
+	x := (offset ^ uint64(kind)) * prime
+	for i := 0; i < len(name); i++ {
+		x = (x ^ uint64(name[i])) * prime
+	}
 	p.n++
 	p.xor ^= x
 	p.sum += x * 0x9e3779b97f4a7c15 // a second, independent combination
