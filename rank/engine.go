@@ -37,19 +37,18 @@ type Engine struct {
 	otherCase map[string][]int32
 	dirInfos  []dirInfo // distinct directories
 	dirID     map[string]int32
-	// dirWords are every directory's words (dirInfo.words) end to end,
-	// each a two-byte length then its bytes, directory d's from
-	// dirWordsAt[d] to dirWordsAt[d+1]: the scan of every directory a
+	// dirWords are every directory's words (its last component's, lower
+	// case) end to end, each a two-byte length then its bytes, directory
+	// d's from dirWordsAt[d] to dirWordsAt[d+1] (wordsOf): the scan of every directory a
 	// path query makes (dirReach) reads them in order rather than chase
 	// each directory's slice — at a quarter of a million directories,
 	// the chase was most of a query.
 	dirWords   string
 	dirWordsAt []uint32
 	dirWordBuf []byte // while New builds
-	// dirNames holds every directory's squashed name, once: each
-	// directory's sq shares these strings rather than squashing its
-	// ancestors' names again (a quarter of a million directories at a
-	// million files, six deep).
+	// dirNames holds every directory's squashed name, once: the
+	// directories of one name (src, test, team0 …) share its string, and
+	// resolve asks whether a written directory is the name of any.
 	dirNames map[string]string
 	stems    []stemInfo // distinct squashed stems
 	// stemMasks[sid] is stems[sid].mask, and stemLens its length, kept
@@ -236,7 +235,7 @@ func (e *Engine) add(id int32, f workspace.File, n *nameParts, last *lastDir) {
 	if n.sqExt != "" {
 		nameInit |= charMask(n.sqExt[:1])
 	}
-	xid := e.extOf(n.sqExt, e.extID)
+	xid := e.extOf(n.sqExt)
 	extMask := charMask(n.sqExt)
 	st.extMask |= extMask
 	did := last.of(e, f.Path[:max(b-1, 0)])
@@ -319,13 +318,13 @@ func (e *Engine) stemOf(sq, stem string) int32 {
 
 // extOf returns the squashed extension's index; a workspace with more
 // than 65k distinct extensions shares the last slot among the rest.
-func (e *Engine) extOf(sqExt string, extID map[string]uint16) uint16 {
-	if xid, ok := extID[sqExt]; ok {
+func (e *Engine) extOf(sqExt string) uint16 {
+	if xid, ok := e.extID[sqExt]; ok {
 		return xid
 	}
 	xid := uint16(min(len(e.exts), 1<<16-1))
 	if int(xid) == len(e.exts) {
-		extID[sqExt] = xid
+		e.extID[sqExt] = xid
 		e.exts = append(e.exts, sqExt)
 	}
 	return xid
@@ -401,10 +400,12 @@ func (e *Engine) dirOf(dirPath string) int32 {
 // outermost first: what a resolve query's directories are aligned with.
 type dirPath struct{ comps, sq []string }
 
-// pathOf gathers directory d's path up its parents.
+// pathOf gathers directory d's path up its parents (one allocation for
+// both halves).
 func (e *Engine) pathOf(d int32) dirPath {
 	n := e.dirInfos[d].depth
-	p := dirPath{comps: make([]string, n), sq: make([]string, n)}
+	both := make([]string, 2*n)
+	p := dirPath{comps: both[:n:n], sq: both[n:]}
 	for i := n - 1; i >= 0; i-- {
 		di := &e.dirInfos[d]
 		p.comps[i], p.sq[i] = di.name, di.sqName
@@ -413,7 +414,12 @@ func (e *Engine) pathOf(d int32) dirPath {
 	return p
 }
 
-// nextDirWord splits the first word off a directory's dirWords.
+// wordsOf is directory d's words in dirWords, for nextDirWord.
+func (e *Engine) wordsOf(d int32) string {
+	return e.dirWords[e.dirWordsAt[d]:e.dirWordsAt[d+1]]
+}
+
+// nextDirWord splits the first word off a directory's words (wordsOf).
 func nextDirWord(ws string) (w, rest string) {
 	n := int(ws[0]) | int(ws[1])<<8
 	return ws[2 : 2+n], ws[2+n:]

@@ -283,7 +283,7 @@ func (e *Engine) dirReach(pq *pathQuery, sets []uint64) {
 				s = sets[ti*nd+int(di.parent)]
 			}
 			if di.initMask&t.startable(s) != 0 { // else no word of it can start a chunk
-				for ws := e.dirWords[e.dirWordsAt[d]:e.dirWordsAt[d+1]]; ws != ""; {
+				for ws := e.wordsOf(int32(d)); ws != ""; {
 					var w string
 					w, ws = nextDirWord(ws)
 					s |= t.advance(s, w, dirMinChunk)
@@ -663,7 +663,7 @@ func (w *pathWords) reset(e *Engine, dir, file int32) {
 	for k := n - 1; k >= 0; k-- {
 		di := &e.dirInfos[chain[k]]
 		first := true
-		for ws := e.dirWords[e.dirWordsAt[chain[k]]:e.dirWordsAt[chain[k]+1]]; ws != ""; first = false {
+		for ws := e.wordsOf(chain[k]); ws != ""; first = false {
 			var x string
 			x, ws = nextDirWord(ws)
 			w.add(x, int(di.depth)-1, first, false)
@@ -1002,7 +1002,7 @@ func (e *Engine) pathTypos(ctx context.Context, pq *pathQuery, sink *pathSink, i
 				a, b = s0[ti*nd+int(di.parent)], s1[ti*nd+int(di.parent)]
 			}
 			if di.initMask&t.letters != 0 { // chunks start exactly, edit or not
-				for ws := e.dirWords[e.dirWordsAt[d]:e.dirWordsAt[d+1]]; ws != ""; {
+				for ws := e.wordsOf(int32(d)); ws != ""; {
 					var w string
 					w, ws = nextDirWord(ws)
 					x, y := t.advance1(a, b, w, dirMinChunk)
