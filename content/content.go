@@ -428,6 +428,9 @@ func (x *Indexer) update(ctx context.Context, files []string, stats []workspace.
 	if err := ctx.Err(); err != nil {
 		return x.cur, err
 	}
+	if !all && unchanged(old, files, got) {
+		return old, nil // a poll's re-check of files that did not change
+	}
 	var ix *Index
 	if all {
 		// Every file re-checked: the new index is files, in their order.
@@ -460,6 +463,17 @@ func (x *Indexer) update(ctx context.Context, files []string, stats []workspace.
 // readFilter builds a file's filter, or keeps prev when the file has not
 // changed (by st when given, else by a stat here); nil for a file gone or
 // too large, a filter without words for one binary or unreadable.
+// unchanged reports whether re-checking files changed nothing in old:
+// each kept its filter, or had none and still has none.
+func unchanged(old *Index, files []string, got []*filter) bool {
+	for i, f := range got {
+		if f != old.lookup(files[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 func readFilter(file string, prev *filter, max int, st *workspace.FileStat) *filter {
 	if st == nil {
 		fi, err := os.Stat(file)

@@ -78,6 +78,10 @@ func TestSearch(t *testing.T) {
 	if len(hits) != 4 {
 		t.Errorf("after refresh: %d hits", len(hits))
 	}
+	// Re-checking every file when none changed (a poll) keeps the index.
+	if again, err := x.Refresh(context.Background(), ix, roots); err != nil || again != idx {
+		t.Errorf("a refresh of unchanged files made a new index (%v)", err)
+	}
 	// Bounds: one hit at most.
 	hits, st, _ = idx.Search(context.Background(), Query{Words: []string{"cursor", "binary"}}, SearchOptions{MaxHits: 1})
 	if len(hits) != 1 || !st.Truncated {

@@ -20,9 +20,11 @@ type filePass struct {
 	watchMu sync.Mutex
 	watcher *workspace.Watcher // nil when off or replaced by polling
 	polling bool
-	// walkTook is how long the last walk of every root took (ns): the
-	// polling period grows with it (rescanPeriod).
+	// walkTook is how long the last walk of every root took (ns), with a
+	// poll's stat of every file: the polling period grows with it
+	// (rescanPeriod).
 	walkTook atomic.Int64
+	restat   workspace.Restat // polling's file stats (its goroutine's alone)
 	// Under Session.mu:
 	pending   []string    // changed paths not yet applied
 	timer     *time.Timer // debounced apply of pending
@@ -296,20 +298,29 @@ func (s *Session) startPolling() {
 // rescan is one poll of the roots: the walk compares the tree with the
 // index (workspace.Verify, giving way to requests) and only the
 // directories that differ are applied; without a watcher no event names
-// an edited file, so the indexers re-check every file's size and time as
-// well.
+// an edited file, so every file is stat'ed too and those whose size or
+// time changed since the last poll are re-checked by the indexers (at
+// the first poll, with nothing to compare, every file).
 func (s *Session) rescan() {
 	roots := s.Roots()
-	if cur := s.snap.Load(); cur != nil && slices.Equal(cur.ix.Roots, roots) {
-		walk := s.opts.Walk
-		walk.Pace = s.pace // nothing waits on it: answers come from the index meanwhile
-		start := time.Now()
-		s.watched(workspace.Verify(cur.ix, walk))
-		s.files.walkTook.Store(int64(time.Since(start)))
-	} else {
+	cur := s.snap.Load()
+	if cur == nil || !slices.Equal(cur.ix.Roots, roots) {
 		s.watched(roots)
+		s.queuePasses(nil, roots)
+		return
 	}
-	s.queuePasses(nil, roots)
+	walk := s.opts.Walk
+	walk.Pace = s.pace // nothing waits on it: answers come from the index meanwhile
+	start := time.Now()
+	s.watched(workspace.Verify(cur.ix, walk))
+	if s.bg.symx != nil || s.bg.cx != nil { // else nothing reads contents
+		if edited, ok := s.files.restat.Changed(cur.ix, s.pace); !ok {
+			s.queuePasses(nil, roots)
+		} else if len(edited) > 0 {
+			s.queuePasses(nil, edited)
+		}
+	}
+	s.files.walkTook.Store(int64(time.Since(start)))
 }
 
 // Changed reports paths (absolute) that were created, changed or deleted.

@@ -361,3 +361,34 @@ func TestPollingSeesChurn(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestPollingSeesEdits: without a watcher, a file edited in place (its
+// directory unchanged) reaches the symbols at a later poll — the first
+// poll re-checks every file, the next ones those whose stat changed.
+func TestPollingSeesEdits(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "src", "a.go")
+	write(t, a)
+	os.WriteFile(a, []byte("package a\n\nfunc Alpha() {}\n"), 0o644)
+	s := New(Options{RescanEvery: 20 * time.Millisecond, Symbols: noCache, NoContent: true})
+	defer s.Close()
+	s.SetRoots([]string{dir})
+	if _, err := s.SymbolEngine(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	s.startPolling()
+	for i, name := range []string{"Beta", "Gamma"} { // an edit before the first poll or after it, then one surely after
+		os.WriteFile(a, []byte("package a\n\nfunc "+name+"() {}\n"), 0o644)
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			eng, _ := s.SymbolEngine(context.Background())
+			if ms, _ := eng.SearchSymbols(context.Background(), rank.SymbolRequest{Query: name}); len(ms) == 1 && ms[0].Symbol.Name == name {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("edit %d: polling never saw %s", i, name)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}

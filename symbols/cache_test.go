@@ -185,6 +185,10 @@ func TestIndexerRefreshAndContent(t *testing.T) {
 	if syms, _ := tab.Get(main); len(syms) != 2 {
 		t.Fatalf("after refresh: %+v", syms)
 	}
+	// Re-checking every file when none changed (a poll) keeps the table.
+	if again, err := x.Refresh(context.Background(), ix, roots); err != nil || again != tab {
+		t.Errorf("a refresh of unchanged files made a new table (%v)", err)
+	}
 	// A deleted directory takes its files' symbols along.
 	os.RemoveAll(filepath.Join(roots[0], "lib"))
 	ix = workspace.Build(roots, workspace.Options{})

@@ -57,7 +57,8 @@ type IndexerOptions struct {
 	Logf     func(string, ...any)
 	// Progress hears parsing progress: files parsed of total to parse.
 	Progress func(done, total int)
-	// Pace, when set, is called before each file is parsed.
+	// Pace, when set, is called before each file is parsed, and before
+	// each planBatch files are stat'ed.
 	Pace func()
 }
 
@@ -201,6 +202,11 @@ func (x *Indexer) refresh(ctx context.Context, ix *workspace.Index, files []stri
 	}
 	put := map[string]map[string]Entry{} // root → rel → entry, for the caches
 	toParse, del := x.plan(ix, files, known, inIndex, next, all)
+	if !all && len(toParse) == 0 && len(next) == len(known) {
+		// Nothing parsed and nothing dropped: next is known again (a
+		// poll's re-check of files that did not change).
+		return x.table, st, nil
+	}
 	done := 0
 	ExtractFiles(ctx, toParse, ExtractOptions{Workers: x.opts.Workers, MaxBytes: x.opts.MaxBytes, Pace: x.opts.Pace}, func(i int, p Parsed) {
 		done++
@@ -267,7 +273,10 @@ func TableOf(files map[string][]Symbol) *Table {
 // root.
 func (x *Indexer) plan(ix *workspace.Index, files []string, known map[string]*Entry, inIndex map[string]bool, next map[string]*Entry, all bool) (toParse []string, del map[string][]string) {
 	del = map[string][]string{}
-	for _, f := range files {
+	for i, f := range files {
+		if x.opts.Pace != nil && i%planBatch == 0 {
+			x.opts.Pace() // a re-check of every file stats a million at 1M
+		}
 		if !inIndex[f] {
 			delete(next, f)
 			if root, rel, ok := ix.RootOf(f); ok {
@@ -295,6 +304,10 @@ func (x *Indexer) plan(ix *workspace.Index, files []string, known map[string]*En
 	}
 	return toParse, del
 }
+
+// planBatch is how many files plan stats between calls to Pace: tens of
+// microseconds of work.
+const planBatch = 64
 
 // saveCaches writes each root's new and gone entries to its cache, one
 // transaction a root (unless caching is off).

@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
-	"sync"
 )
 
 // DefaultCacheDir is where wayfind's caches live: $WAYFIND_CACHE_DIR when
@@ -65,22 +63,7 @@ type FileStat struct {
 // milliseconds).
 func StatFiles(ix *Index) []FileStat {
 	out := make([]FileStat, len(ix.Files))
-	workers := 2 * runtime.GOMAXPROCS(0) // stats wait on the kernel, not the CPU
-	chunk := (len(out) + workers - 1) / workers
-	var wg sync.WaitGroup
-	for lo := 0; lo < len(out); lo += chunk {
-		hi := min(lo+chunk, len(out))
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := lo; i < hi; i++ {
-				if fi, err := os.Stat(ix.AbsAt(i)); err == nil {
-					out[i] = FileStat{Size: fi.Size(), ModTime: fi.ModTime().UnixNano(), OK: true}
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	statEach(ix, nil, func(i int, st FileStat) { out[i] = st })
 	return out
 }
 

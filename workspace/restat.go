@@ -1,0 +1,96 @@
+package workspace
+
+import (
+	"os"
+	"runtime"
+	"sync"
+)
+
+// Restat is polling's check of file contents. Without a watcher nothing
+// names a file edited in place — its directory's time, which Verify
+// compares, does not change — so every poll stats every file. Comparing
+// those stats with the previous poll's, rather than handing every file to
+// the symbol and content indexers to check against their own entries,
+// keeps a poll of a million unchanged files to the stats: the indexers'
+// re-check of every file built maps of a million entries and rebuilt
+// both indexes each poll, several seconds of both cores every minute or
+// two while the server answered.
+type Restat struct {
+	ix     *Index
+	prints []uint64 // statPrint of each of ix.Files, 0 for a file that could not be stat'ed
+}
+
+// Changed stats every file of ix, calling pace (when set; from several
+// goroutines) before each batch, and returns the files (absolute) whose size or modification time
+// differ from the previous call's, among those both calls saw; files new
+// to ix are not reported (a walk finds them). The first call has nothing
+// to compare with: it records, and returns ok false.
+func (r *Restat) Changed(ix *Index, pace func()) (changed []string, ok bool) {
+	prints := make([]uint64, len(ix.Files))
+	statEach(ix, pace, func(i int, st FileStat) { prints[i] = statPrint(st) })
+	if r.ix != nil {
+		ok = true
+		old := r.ix
+		for i, j := 0, 0; i < len(old.Files) && j < len(ix.Files); {
+			switch c := compareFiles(old.Files[i], ix.Files[j]); {
+			case c < 0:
+				i++
+			case c > 0:
+				j++
+			default:
+				if r.prints[i] != prints[j] {
+					changed = append(changed, ix.AbsAt(j))
+				}
+				i++
+				j++
+			}
+		}
+	}
+	r.ix, r.prints = ix, prints
+	return changed, ok
+}
+
+// statPrint reduces a file's stat to a word that changes when its size or
+// time does (0: not stat'ed).
+func statPrint(st FileStat) uint64 {
+	if !st.OK {
+		return 0
+	}
+	const mix = 0x9e3779b97f4a7c15 // 2⁶⁴/φ: spreads the time's bits over the word
+	if p := uint64(st.ModTime)*mix ^ uint64(st.Size); p != 0 {
+		return p
+	}
+	return 1
+}
+
+// statBatch is how many files a worker stats between calls to pace: tens
+// of microseconds of work, so a request waits for no more than that.
+const statBatch = 64
+
+// statEach stats every file of ix on a few goroutines — stats wait on the
+// kernel, not the CPU — calling pace (when set) before each statBatch
+// files, and f with each file's stat (from several goroutines, each
+// index once).
+func statEach(ix *Index, pace func(), f func(i int, st FileStat)) {
+	workers := 2 * runtime.GOMAXPROCS(0)
+	chunk := (len(ix.Files) + workers - 1) / workers
+	var wg sync.WaitGroup
+	for lo := 0; lo < len(ix.Files); lo += chunk {
+		hi := min(lo+chunk, len(ix.Files))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				if pace != nil && (i-lo)%statBatch == 0 {
+					pace()
+				}
+				var st FileStat
+				if fi, err := os.Stat(ix.AbsAt(i)); err == nil {
+					st = FileStat{Size: fi.Size(), ModTime: fi.ModTime().UnixNano(), OK: true}
+				}
+				f(i, st)
+			}
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,46 @@
+package workspace
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestRestat: a poll reports the files whose size or time changed since
+// the last, among those both saw — a size change at the same time too —
+// and the first poll, with nothing to compare, reports none.
+func TestRestat(t *testing.T) {
+	dir := t.TempDir()
+	then := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, name := range []string{"same.go", "grown.go", "touched.go", "gone.go", "sized.go"} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("0123456789"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p, then, then)
+	}
+	index := func() *Index { return Build([]string{dir}, Options{}) }
+	var r Restat
+	if changed, ok := r.Changed(index(), nil); ok || len(changed) != 0 {
+		t.Fatalf("first poll: %v %v, want nothing and not ok", changed, ok)
+	}
+	os.WriteFile(filepath.Join(dir, "grown.go"), []byte("0123456789 and more"), 0o644)
+	os.Chtimes(filepath.Join(dir, "touched.go"), then, then.Add(time.Second))
+	os.WriteFile(filepath.Join(dir, "sized.go"), []byte("01234567890"), 0o644) // one byte more, its time put back
+	os.Chtimes(filepath.Join(dir, "sized.go"), then, then)
+	os.Remove(filepath.Join(dir, "gone.go"))
+	os.WriteFile(filepath.Join(dir, "new.go"), nil, 0o644)
+	changed, ok := r.Changed(index(), nil)
+	slices.Sort(changed)
+	want := []string{filepath.Join(dir, "grown.go"), filepath.Join(dir, "sized.go"), filepath.Join(dir, "touched.go")}
+	if !ok || !slices.Equal(changed, want) {
+		t.Errorf("second poll: %v %v, want %v", changed, ok, want)
+	}
+	var paced atomic.Int32 // pace is called from each stat goroutine
+	if changed, ok := r.Changed(index(), func() { paced.Add(1) }); !ok || len(changed) != 0 || paced.Load() == 0 {
+		t.Errorf("third poll, nothing changed: %v %v, paced %d times", changed, ok, paced.Load())
+	}
+}
