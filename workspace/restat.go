@@ -20,8 +20,8 @@ type Restat struct {
 	prints []uint64 // statPrint of each of ix.Files, 0 for a file that could not be stat'ed
 }
 
-// Changed stats every file of ix, calling pace (when set; from several
-// goroutines) before each batch, and returns the files (absolute) whose size or modification time
+// Changed stats every file of ix, calling pace (when set) before each
+// batch, and returns the files (absolute) whose size or modification time
 // differ from the previous call's, among those both calls saw; files new
 // to ix are not reported (a walk finds them). The first call has nothing
 // to compare with: it records, and returns ok false.
@@ -68,11 +68,14 @@ func statPrint(st FileStat) uint64 {
 const statBatch = 64
 
 // statEach stats every file of ix on a few goroutines — stats wait on the
-// kernel, not the CPU — calling pace (when set) before each statBatch
-// files, and f with each file's stat (from several goroutines, each
-// index once).
+// kernel, not the CPU — or with pace set, in the background, on
+// pacedWorkers, calling pace before each statBatch files; and f with each
+// file's stat (from several goroutines, each index once).
 func statEach(ix *Index, pace func(), f func(i int, st FileStat)) {
 	workers := 2 * runtime.GOMAXPROCS(0)
+	if pace != nil {
+		workers = pacedWorkers
+	}
 	chunk := (len(ix.Files) + workers - 1) / workers
 	var wg sync.WaitGroup
 	for lo := 0; lo < len(ix.Files); lo += chunk {
