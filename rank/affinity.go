@@ -3,6 +3,7 @@ package rank
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"wayfind/vcs"
 )
@@ -60,8 +61,10 @@ type affinity struct {
 	current *reference
 	visits  []reference // one per directory, weights summing to 1
 	// mean remembers the visits' weighted mean of each directory asked
-	// about (root<<32 | dir): candidates share directories.
-	mean map[int64]float64
+	// about (root<<32 | dir): candidates share directories. Under meanMu:
+	// the halves of a big tree's path readings ask at once.
+	meanMu sync.Mutex
+	mean   map[int64]float64
 	// amongAux: the user works among tests and fixtures (the current
 	// file is one, or most of the visits' weight is): then a test is
 	// what they look for, and find's prior for source files is off.
@@ -227,18 +230,22 @@ func (a *affinity) proximity(e *Engine, id int32) near {
 	if len(a.visits) == 0 {
 		return n
 	}
-	if a.mean == nil {
-		a.mean = make(map[int64]float64, 64)
-	}
 	k := int64(f.root)<<32 | int64(f.dir)
+	a.meanMu.Lock()
 	m, ok := a.mean[k]
+	a.meanMu.Unlock()
 	if !ok {
 		for _, v := range a.visits {
 			if v.root == int(f.root) {
 				m += v.weight * proximity(comps, v.dirs)
 			}
 		}
+		a.meanMu.Lock()
+		if a.mean == nil {
+			a.mean = make(map[int64]float64, 64)
+		}
 		a.mean[k] = m
+		a.meanMu.Unlock()
 	}
 	if m > n.value {
 		n = near{value: m, reason: "near:history"}

@@ -39,13 +39,13 @@ type Engine struct {
 	dirID     map[string]int32
 	// dirWords are every directory's words (its last component's, lower
 	// case) end to end, each a two-byte length then its bytes, directory
-	// d's from dirWordsAt[d] to dirWordsAt[d+1] (wordsOf): the scan of every directory a
-	// path query makes (dirReach) reads them in order rather than chase
-	// each directory's slice — at a quarter of a million directories,
-	// the chase was most of a query.
+	// d's from dirLinks[d].words to dirLinks[d+1].words (wordsOf): the
+	// scan of every directory a path query makes (dirReach) reads them in
+	// order rather than chase each directory's slice — at a quarter of a
+	// million directories, the chase was most of a query.
 	dirWords   string
-	dirWordsAt []uint32
-	dirWordBuf []byte // while New builds
+	dirLinks   []dirLink // one a directory, and one past the last
+	dirWordBuf []byte    // while New builds
 	// dirNames holds every directory's squashed name, once: the
 	// directories of one name (src, test, team0 …) share its string, and
 	// resolve asks whether a written directory is the name of any.
@@ -67,6 +67,10 @@ type Engine struct {
 	rr         Reranker           // nil without a model
 	repo       *RepoHistory       // nil without a repository's record
 	rro        RerankOptions
+	// halfDir splits the directories in two halves of about equal files
+	// (pathReadings reads each on its own core), 0 for a tree too small
+	// to be worth it (pathSplitFiles).
+	halfDir int
 	// exhaustive turns find's prunes off (prune_test.go proves they
 	// change nothing).
 	exhaustive bool
@@ -95,16 +99,24 @@ type fileInfo struct {
 type dirInfo struct {
 	// name is its own (last) component, sqName squash(name) as dirNames
 	// holds it, depth its number of components: the rest of its path is
-	// its parents' (pathOf), not a copy in every directory — a quarter of
-	// a million directories held 46 MB of copies.
+	// its parents' (pathOf, up dirLinks), not a copy in every directory —
+	// a quarter of a million directories held 46 MB of copies.
 	name, sqName string
 	depth        int32
-	parent       int32   // the enclosing directory, -1 for a root's top level
-	initMask     uint64  // charMask of the first letters of its last component's words (Engine.dirWords)
 	files        []int32 // files directly inside, in path order
 	// nameMask and nameInit are the union of its files' (fileInfo): a
 	// reading that needs more from a name passes over the directory.
 	nameMask, nameInit uint64
+}
+
+// dirLink is what dirReach, the scan of every directory a path query
+// makes, reads of a directory, apart from the rest of it: 16 bytes beside
+// the next directory's. Read from dirInfo, 88 bytes apart, the scan of a
+// quarter of a million directories waited on memory.
+type dirLink struct {
+	parent   int32  // the enclosing directory, -1 for a root's top level
+	words    uint32 // where its words start in dirWords (the next directory's end them)
+	initMask uint64 // charMask of the first letters of its words
 }
 
 type stemInfo struct {
@@ -139,8 +151,13 @@ func New(ix *workspace.Index) *Engine {
 		e.add(id, f, n, &last)
 	})
 	e.denseStems()
-	e.dirWordsAt = append(e.dirWordsAt, uint32(len(e.dirWordBuf)))
+	e.dirLinks = append(e.dirLinks, dirLink{parent: -1, words: uint32(len(e.dirWordBuf))})
 	e.dirWords, e.dirWordBuf = string(e.dirWordBuf), nil
+	if len(e.files) >= pathSplitFiles {
+		for n := 0; n < len(e.files)/2; e.halfDir++ {
+			n += len(e.dirInfos[e.halfDir].files)
+		}
+	}
 	return e
 }
 
@@ -373,7 +390,8 @@ func (e *Engine) dirOf(dirPath string) int32 {
 	if dirPath != "" {
 		parent = e.dirOf(dirPath[:max(strings.LastIndexByte(dirPath, '/'), 0)])
 	}
-	di := dirInfo{parent: parent}
+	var di dirInfo
+	link := dirLink{parent: parent, words: uint32(len(e.dirWordBuf))}
 	var last []string
 	if dirPath != "" {
 		di.name = dirPath[strings.LastIndexByte(dirPath, '/')+1:]
@@ -381,13 +399,13 @@ func (e *Engine) dirOf(dirPath string) int32 {
 		di.depth = e.dirInfos[parent].depth + 1
 		last = words(di.name)
 		for _, w := range last {
-			di.initMask |= charMask(w[:1])
+			link.initMask |= charMask(w[:1])
 		}
 	}
 	did := int32(len(e.dirInfos))
 	e.dirID[dirPath] = did
 	e.dirInfos = append(e.dirInfos, di)
-	e.dirWordsAt = append(e.dirWordsAt, uint32(len(e.dirWordBuf)))
+	e.dirLinks = append(e.dirLinks, link)
 	for _, w := range last {
 		w = w[:min(len(w), 1<<16-1)] // no file system names a directory longer
 		e.dirWordBuf = append(e.dirWordBuf, byte(len(w)), byte(len(w)>>8))
@@ -409,14 +427,14 @@ func (e *Engine) pathOf(d int32) dirPath {
 	for i := n - 1; i >= 0; i-- {
 		di := &e.dirInfos[d]
 		p.comps[i], p.sq[i] = di.name, di.sqName
-		d = di.parent
+		d = e.dirLinks[d].parent
 	}
 	return p
 }
 
 // wordsOf is directory d's words in dirWords, for nextDirWord.
 func (e *Engine) wordsOf(d int32) string {
-	return e.dirWords[e.dirWordsAt[d]:e.dirWordsAt[d+1]]
+	return e.dirWords[e.dirLinks[d].words:e.dirLinks[d+1].words]
 }
 
 // nextDirWord splits the first word off a directory's words (wordsOf).

@@ -109,7 +109,9 @@ func genQuery(r *rand.Rand, files []workspace.File) string {
 // prunes (the typo search skipped when enough names beat it, the path
 // readings called off, heaps cut at their worst) returns exactly what it
 // returns without them, at every limit from 1 to 10, with and without a
-// history, a current file and the impl preference.
+// history, a current file and the impl preference — and so does a big
+// tree's reading of its directories in two halves at once (halfDir),
+// wherever they are cut.
 func TestPrunesChangeNothing(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	ctx := context.Background()
@@ -122,6 +124,8 @@ func TestPrunesChangeNothing(t *testing.T) {
 		e := New(&workspace.Index{Roots: []string{"/ws"}, Files: files})
 		ex := *e
 		ex.exhaustive = true
+		split := *e
+		split.halfDir = 1 + r.IntN(max(len(e.dirInfos)-1, 1))
 		for range queries {
 			req := FindRequest{Query: genQuery(r, files), Impl: r.IntN(4) == 0}
 			if r.IntN(3) == 0 {
@@ -141,6 +145,10 @@ func TestPrunesChangeNothing(t *testing.T) {
 				if !reflect.DeepEqual(got.Matches, want.Matches) {
 					t.Fatalf("tree %d, %q at limit %d (impl %v, history %v):\npruned     %v\nexhaustive %v",
 						tree, req.Query, limit, req.Impl, req.History != nil, matchLines(got.Matches), matchLines(want.Matches))
+				}
+				if halves, err := split.Find(ctx, req); err != nil || !reflect.DeepEqual(halves.Matches, want.Matches) || halves.Truncated != got.Truncated {
+					t.Fatalf("tree %d, %q at limit %d (impl %v, history %v), halves cut at directory %d of %d:\nhalves     %v (%v)\nexhaustive %v",
+						tree, req.Query, limit, req.Impl, req.History != nil, split.halfDir, len(e.dirInfos), matchLines(halves.Matches), err, matchLines(want.Matches))
 				}
 			}
 		}
