@@ -272,12 +272,26 @@ var reachPool = sync.Pool{New: func() any { return &reach{} }}
 // Directories are the outer loop, tokens the inner: each directory's
 // record is read once for all the tokens (token by token, a seven-word
 // query read the quarter of a million directories of a monorepo seven
-// times over).
+// times over). In a big tree (halfDir) a query of several tokens has its
+// tokens read in two groups at once: each token's sets are its own.
 func (e *Engine) dirReach(pq *pathQuery, sets []uint64) {
+	nt := len(pq.tokens)
+	if e.halfDir == 0 || nt < 2 {
+		e.dirReachOf(pq, sets, 0, nt)
+		return
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { e.dirReachOf(pq, sets, nt/2, nt) })
+	e.dirReachOf(pq, sets, 0, nt/2)
+	wg.Wait()
+}
+
+// dirReachOf is dirReach for tokens lo to hi.
+func (e *Engine) dirReachOf(pq *pathQuery, sets []uint64, lo, hi int) {
 	nd := len(e.dirInfos)
 	for d := range nd {
 		link := &e.dirLinks[d]
-		for ti := range pq.tokens {
+		for ti := lo; ti < hi; ti++ {
 			t := &pq.tokens[ti]
 			s := uint64(1)
 			if link.parent >= 0 {
