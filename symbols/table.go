@@ -3,7 +3,6 @@ package symbols
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"sync"
 
 	"wayfind/workspace"
@@ -11,7 +10,10 @@ import (
 
 // Table is an immutable snapshot of a workspace's symbols, by file.
 type Table struct {
-	files map[string]*Entry // absolute path → its symbols
+	// files: absolute path → its symbols, the entries by value: a
+	// million files' entries were a million small objects for the
+	// collector to mark, most of them without a symbol.
+	files map[string]Entry
 	count int
 }
 
@@ -79,7 +81,7 @@ func NewIndexer(opts IndexerOptions) *Indexer {
 		opts.Logf = func(string, ...any) {}
 	}
 	opts.CacheDir = workspace.CacheDirOf(opts.CacheDir, opts.Logf)
-	return &Indexer{opts: opts, table: &Table{files: map[string]*Entry{}}, caches: map[string]*Cache{}}
+	return &Indexer{opts: opts, table: &Table{files: map[string]Entry{}}, caches: map[string]*Cache{}}
 }
 
 // Table returns the current table.
@@ -106,33 +108,19 @@ func (x *Indexer) Sync(ctx context.Context, ix *workspace.Index) (*Table, SyncSt
 			files = append(files, ix.AbsAt(i))
 		}
 	}
-	known, cloned := x.table.files, false
-	fromCache := 0
+	// Each root's cache, loaded once, by root-relative path: what plan
+	// finds of a file neither the table knows (not a second map of
+	// every cached file by absolute path).
+	cached := make([]map[string]Entry, len(ix.Roots))
 	for r, root := range ix.Roots {
 		if x.opts.CacheDir == "-" || x.caches[root] != nil {
 			continue
 		}
 		c := OpenCache(x.opts.CacheDir, root, x.opts.Logf)
 		x.caches[root] = c
-		loaded := c.Load()
-		if len(loaded) == 0 {
-			continue
-		}
-		if !cloned { // the current table is shared; never write to it
-			known, cloned = cloneFiles(known), true
-		}
-		for rel, e := range loaded {
-			abs := filepath.Join(ix.Roots[r], filepath.FromSlash(rel))
-			if _, ok := known[abs]; !ok {
-				e := e
-				known[abs] = &e
-				fromCache++
-			}
-		}
+		cached[r] = c.Load()
 	}
-	next, st, err := x.refresh(ctx, ix, files, known, true)
-	st.FromCache = fromCache
-	return next, st, err
+	return x.refresh(ctx, ix, files, x.table.files, cached, true)
 }
 
 // Refresh re-checks paths (absolute files or directories that changed,
@@ -145,7 +133,7 @@ func (x *Indexer) Refresh(ctx context.Context, ix *workspace.Index, paths []stri
 		known = append(known, abs)
 	}
 	files := workspace.Affected(ix, paths, known, func(rel string) bool { return LanguageOf(rel) != nil })
-	next, _, err := x.refresh(ctx, ix, files, x.table.files, false)
+	next, _, err := x.refresh(ctx, ix, files, x.table.files, nil, false)
 	return next, err
 }
 
@@ -157,7 +145,7 @@ func (x *Indexer) Forget() {
 	for _, c := range x.caches {
 		c.remove()
 	}
-	x.table = &Table{files: map[string]*Entry{}}
+	x.table = &Table{files: map[string]Entry{}}
 }
 
 // SetContent replaces a file's symbols with those of its unsaved content
@@ -174,34 +162,26 @@ func (x *Indexer) SetContent(ctx context.Context, file string, src []byte) (*Tab
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	files := cloneFiles(x.table.files)
-	files[file] = &Entry{Size: -1, Symbols: syms}
+	files[file] = Entry{Size: -1, Symbols: syms}
 	x.table = newTable(files)
 	return x.table, nil
 }
 
 // refresh brings the entries of files (absolute) up to date, starting
-// from known. With all set, files is every supported file and entries of
-// any other file are dropped; otherwise only the named files change.
-func (x *Indexer) refresh(ctx context.Context, ix *workspace.Index, files []string, known map[string]*Entry, all bool) (*Table, SyncStats, error) {
+// from known and, for files it does not hold, cached (by root, then
+// root-relative path; nil when none). With all set, files is every
+// supported file of ix and entries of any other file are dropped;
+// otherwise only the named files change.
+func (x *Indexer) refresh(ctx context.Context, ix *workspace.Index, files []string, known map[string]Entry, cached []map[string]Entry, all bool) (*Table, SyncStats, error) {
 	st := SyncStats{Files: len(files)}
-	next := make(map[string]*Entry, len(known))
-	inIndex := map[string]bool{}
-	if all {
-		for _, f := range files {
-			inIndex[f] = true
-		}
-	} else {
+	next := make(map[string]Entry, len(known))
+	if !all {
 		for k, v := range known {
 			next[k] = v
 		}
-		for _, f := range files {
-			if ix.Has(f) {
-				inIndex[f] = true
-			}
-		}
 	}
 	put := map[string]map[string]Entry{} // root → rel → entry, for the caches
-	toParse, del := x.plan(ix, files, known, inIndex, next, all)
+	toParse, del := x.plan(ix, files, known, cached, next, all, &st)
 	if !all && len(toParse) == 0 && len(next) == len(known) {
 		// Nothing parsed and nothing dropped: next is known again (a
 		// poll's re-check of files that did not change).
@@ -221,7 +201,7 @@ func (x *Indexer) refresh(ctx context.Context, ix *workspace.Index, files []stri
 			}
 			x.opts.Logf("symbols: %s: %v", f, p.Err)
 		}
-		e := &Entry{Size: p.Size, ModTime: p.ModTime, Symbols: p.Symbols}
+		e := Entry{Size: p.Size, ModTime: p.ModTime, Symbols: p.Symbols}
 		next[f] = e
 		st.Parsed++
 		if root, rel, ok := ix.RootOf(f); ok {
@@ -229,7 +209,7 @@ func (x *Indexer) refresh(ctx context.Context, ix *workspace.Index, files []stri
 			if put[r] == nil {
 				put[r] = map[string]Entry{}
 			}
-			put[r][rel] = *e
+			put[r][rel] = e
 		}
 	})
 	if err := ctx.Err(); err != nil {
@@ -241,7 +221,7 @@ func (x *Indexer) refresh(ctx context.Context, ix *workspace.Index, files []stri
 	return x.table, st, nil
 }
 
-func newTable(files map[string]*Entry) *Table {
+func newTable(files map[string]Entry) *Table {
 	t := &Table{files: files}
 	for _, e := range files {
 		t.count += len(e.Symbols)
@@ -249,8 +229,8 @@ func newTable(files map[string]*Entry) *Table {
 	return t
 }
 
-func cloneFiles(m map[string]*Entry) map[string]*Entry {
-	out := make(map[string]*Entry, len(m)+1)
+func cloneFiles(m map[string]Entry) map[string]Entry {
+	out := make(map[string]Entry, len(m)+1)
 	for k, v := range m {
 		out[k] = v
 	}
@@ -260,34 +240,44 @@ func cloneFiles(m map[string]*Entry) map[string]*Entry {
 // TableOf makes a table from symbols by absolute file path (for callers
 // that extract files themselves, and tests).
 func TableOf(files map[string][]Symbol) *Table {
-	m := make(map[string]*Entry, len(files))
+	m := make(map[string]Entry, len(files))
 	for f, syms := range files {
-		m[f] = &Entry{Size: -1, Symbols: syms}
+		m[f] = Entry{Size: -1, Symbols: syms}
 	}
 	return newTable(m)
 }
 
-// plan sorts files into those to parse and those whose cached entry still
-// holds (kept in next); files gone from the index leave next and, with
-// all, cached files no longer indexed leave the cache: del lists them by
-// root.
-func (x *Indexer) plan(ix *workspace.Index, files []string, known map[string]*Entry, inIndex map[string]bool, next map[string]*Entry, all bool) (toParse []string, del map[string][]string) {
+// plan sorts files into those to parse and those whose known or cached
+// entry still holds (kept in next, counted in st.FromCache when from the
+// cache); files gone from the index leave next and, with all, known files
+// no longer indexed leave the cache: del lists them by root.
+func (x *Indexer) plan(ix *workspace.Index, files []string, known map[string]Entry, cached []map[string]Entry, next map[string]Entry, all bool, st *SyncStats) (toParse []string, del map[string][]string) {
 	del = map[string][]string{}
 	for i, f := range files {
 		if x.opts.Pace != nil && i%planBatch == 0 {
 			x.opts.Pace() // a re-check of every file stats a million at 1M
 		}
-		if !inIndex[f] {
+		if !all && !ix.Has(f) { // with all, files are ix's
 			delete(next, f)
 			if root, rel, ok := ix.RootOf(f); ok {
 				del[ix.Roots[root]] = append(del[ix.Roots[root]], rel)
 			}
 			continue
 		}
-		e := known[f]
-		if e != nil && e.Size >= 0 {
+		e, ok := known[f]
+		fromCache := false
+		if !ok && cached != nil {
+			if root, rel, in := ix.RootOf(f); in && cached[root] != nil {
+				e, ok = cached[root][rel]
+				fromCache = ok
+			}
+		}
+		if ok && e.Size >= 0 {
 			if fi, err := os.Stat(f); err == nil && fi.Size() == e.Size && fi.ModTime().UnixNano() == e.ModTime {
 				next[f] = e
+				if fromCache {
+					st.FromCache++
+				}
 				continue
 			}
 		}
@@ -295,9 +285,16 @@ func (x *Indexer) plan(ix *workspace.Index, files []string, known map[string]*En
 	}
 	if all {
 		for k := range known {
-			if !inIndex[k] {
+			if _, kept := next[k]; !kept && !ix.Has(k) {
 				if root, rel, ok := ix.RootOf(k); ok {
 					del[ix.Roots[root]] = append(del[ix.Roots[root]], rel)
+				}
+			}
+		}
+		for r, m := range cached {
+			for rel := range m {
+				if ix.Lookup(r, rel) < 0 {
+					del[ix.Roots[r]] = append(del[ix.Roots[r]], rel)
 				}
 			}
 		}
