@@ -1,12 +1,14 @@
 package workspace
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func paths(ix *Index) string {
@@ -223,6 +225,27 @@ func TestPaceBeforeEachDirectory(t *testing.T) {
 	ix := build(t, dir, Options{Pace: func() { paced.Add(1) }})
 	if want := int32(len(ix.Dirs) + 1); paced.Load() != want {
 		t.Errorf("paced %d times for %d directories", paced.Load(), want)
+	}
+}
+
+// TestPacedWalkReadsOneAtATime: a walk in the background (with Pace)
+// has one directory read at a time, so that no read runs beside the
+// request Pace gave way to.
+func TestPacedWalkReadsOneAtATime(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 20 {
+		write(t, filepath.Join(dir, fmt.Sprintf("d%d/e/x.go", i)), "")
+	}
+	var inPace, most atomic.Int32
+	build(t, dir, Options{Pace: func() {
+		n := inPace.Add(1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		time.Sleep(time.Millisecond) // room for another worker to arrive
+		inPace.Add(-1)
+	}})
+	if most.Load() != pacedWorkers {
+		t.Errorf("%d workers paced at once, want %d", most.Load(), pacedWorkers)
 	}
 }
 
