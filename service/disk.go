@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"wayfind/rank"
@@ -23,7 +24,7 @@ import (
 // a bound cut short before anything there resolved it: the file meant may
 // lie in the part not listed, so the index's answer, elsewhere, must not
 // be given as resolved.
-func offIndex(ctx context.Context, eng *rank.Engine, p ResolveParams, noCandidates bool) (out wire.Resolve, ok, doubt bool) {
+func offIndex(ctx context.Context, eng *rank.Engine, p ResolveParams, noCandidates bool, listed *skippedListing) (out wire.Resolve, ok, doubt bool) {
 	q, err := rank.ParsePath(p.Path)
 	if err != nil {
 		return wire.Resolve{}, false, false
@@ -42,7 +43,7 @@ func offIndex(ctx context.Context, eng *rank.Engine, p ResolveParams, noCandidat
 	}
 	// A path the index has nothing for may be in one it skipped.
 	if noCandidates {
-		out, ok := inSkippedDirs(ctx, eng, q, p)
+		out, ok := inSkippedDirs(ctx, eng, q, p, listed)
 		return out, ok, false
 	}
 	return wire.Resolve{}, false, false
@@ -106,7 +107,9 @@ func inSkipped(ctx context.Context, eng *rank.Engine, q rank.PathQuery, p Resolv
 			if st, err := os.Lstat(abs); err != nil || !st.IsDir() || ix.HoldsUnder(r, dir) {
 				continue
 			}
-			return resolveAmong(ctx, ix.Roots, []workspace.File{{Root: r, Path: dir}}, rel+q.Suffix, p)
+			sub, cut := skippedEngine(ctx, ix.Roots, []workspace.File{{Root: r, Path: dir}})
+			out, ok := resolveAmong(ctx, ix.Roots, sub, cut, rel+q.Suffix, p)
+			return out, ok, cut
 		}
 	}
 	return wire.Resolve{}, false, false
@@ -116,24 +119,71 @@ func inSkipped(ctx context.Context, eng *rank.Engine, q rank.PathQuery, p Resolv
 // among the files of every directory the walk skipped (node_modules,
 // ignored build trees), listed on demand within the same bounds: their
 // candidates, marked, replace the index's empty answer, resolved only
-// when one is clearly right there.
-func inSkippedDirs(ctx context.Context, eng *rank.Engine, q rank.PathQuery, p ResolveParams) (wire.Resolve, bool) {
+// when one is clearly right there. The listing is remembered briefly
+// (listed; nil: not at all).
+func inSkippedDirs(ctx context.Context, eng *rank.Engine, q rank.PathQuery, p ResolveParams, listed *skippedListing) (wire.Resolve, bool) {
 	ix := eng.Index()
 	if len(ix.Skipped) == 0 {
 		return wire.Resolve{}, false
 	}
-	out, _, _ := resolveAmong(ctx, ix.Roots, ix.Skipped, q.Path+q.Suffix, p)
+	sub, cut := listed.engine(ctx, ix)
+	out, _ := resolveAmong(ctx, ix.Roots, sub, cut, q.Path+q.Suffix, p)
 	return out, len(out.Candidates) > 0
 }
 
-// resolveAmong lists dirs (bounded) and resolves path among their files,
-// with p's history and limit, its candidates marked as coming from outside
-// the index; ok when it resolved, cut when a bound stopped the listing.
-func resolveAmong(ctx context.Context, roots []string, dirs []workspace.File, path string, p ResolveParams) (out wire.Resolve, ok, cut bool) {
-	sub, cut := skippedEngine(ctx, roots, dirs)
+// skippedListing remembers, for skippedFresh, the files of every
+// directory an index skipped (inSkippedDirs): every resolve with no
+// candidate in the index listed them all again, and at a million files
+// (207 such directories) that was 22–33 ms of each such answer. Those
+// directories are not watched, so a listing is trusted only briefly.
+type skippedListing struct {
+	mu    sync.Mutex
+	ix    *workspace.Index
+	at    time.Time
+	sub   *rank.Engine
+	cut   bool
+	clear *time.Timer // lets the listing go when it is no longer fresh
+}
+
+const skippedFresh = 10 * time.Second
+
+// engine is skippedEngine over ix.Skipped, remembered (a listing a
+// cancelled request cut short is not).
+func (l *skippedListing) engine(ctx context.Context, ix *workspace.Index) (*rank.Engine, bool) {
+	if l == nil {
+		return skippedEngine(ctx, ix.Roots, ix.Skipped)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ix == ix && time.Since(l.at) < skippedFresh {
+		return l.sub, l.cut
+	}
+	sub, cut := skippedEngine(ctx, ix.Roots, ix.Skipped)
+	if ctx.Err() != nil {
+		return sub, cut
+	}
+	l.ix, l.at, l.sub, l.cut = ix, time.Now(), sub, cut
+	if l.clear != nil {
+		l.clear.Stop()
+	}
+	l.clear = time.AfterFunc(skippedFresh, func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if time.Since(l.at) >= skippedFresh {
+			l.ix, l.sub = nil, nil
+		}
+	})
+	return sub, cut
+}
+
+// resolveAmong resolves path among the files of sub (skipped directories
+// listed, cut when a bound stopped the listing), with p's history and
+// limit, its candidates marked as coming from outside the index; ok when
+// it resolved.
+func resolveAmong(ctx context.Context, roots []string, sub *rank.Engine, cut bool, path string, p ResolveParams) (out wire.Resolve, ok bool) {
 	res, err := sub.Resolve(ctx, rank.ResolveRequest{Path: path, History: p.weighed, Limit: p.Limit})
 	if err != nil {
-		return wire.Resolve{}, false, cut
+		return wire.Resolve{}, false
 	}
 	if cut {
 		res.Withhold() // clear only among what was listed: the rest may hold better
@@ -153,7 +203,7 @@ func resolveAmong(ctx context.Context, roots []string, dirs []workspace.File, pa
 	for i := range out.Candidates {
 		mark(&out.Candidates[i])
 	}
-	return out, out.Resolved != nil, cut
+	return out, out.Resolved != nil
 }
 
 // relIn is the query's path relative to root r: as written when relative;

@@ -52,7 +52,10 @@ type Workspace interface {
 }
 
 // Service answers requests over one workspace. It is safe for concurrent use.
-type Service struct{ ws Workspace }
+type Service struct {
+	ws      Workspace
+	skipped skippedListing // the skipped directories' files, listed lately
+}
 
 // New returns the request layer over ws.
 func New(ws Workspace) *Service { return &Service{ws: ws} }
@@ -115,7 +118,7 @@ func (s *Service) Resolve(ctx context.Context, p ResolveParams) (wire.Resolve, i
 		return wire.Resolve{}, 0, err
 	}
 	if !res.Exact {
-		out, ok, doubt := offIndex(ctx, eng, p, len(res.Candidates) == 0)
+		out, ok, doubt := offIndex(ctx, eng, p, len(res.Candidates) == 0, &s.skipped)
 		if ok {
 			return out, len(out.Candidates), nil
 		}

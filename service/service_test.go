@@ -431,3 +431,41 @@ func TestLiteralAsResolve(t *testing.T) {
 		}
 	}
 }
+
+// TestSkippedListingRemembered: a resolve with no candidate in the index
+// lists every skipped directory once for skippedFresh — the next such
+// resolve reads the same listing, a new index lists again, and a listing
+// a cancelled request cut short is not kept.
+func TestSkippedListingRemembered(t *testing.T) {
+	svc, _, _ := diskTree(t, "build/\n", map[string]string{
+		"src/app.js": "x\n", "build/zebra-stripes.js": "b\n",
+	})
+	ctx := context.Background()
+	eng, _ := svc.ws.Engine(ctx)
+	if _, ok := inSkippedDirs(ctx, eng, mustPath(t, "lib/zebra-stripes.js"), ResolveParams{Limit: 5}, &svc.skipped); !ok {
+		t.Fatal("zebra-stripes.js not found among the skipped directories")
+	}
+	first := svc.skipped.sub
+	if sub, _ := svc.skipped.engine(ctx, eng.Index()); sub != first || first == nil {
+		t.Error("the second resolve listed the skipped directories again")
+	}
+	other := workspace.Build(eng.Index().Roots, workspace.Options{})
+	if sub, _ := svc.skipped.engine(ctx, other); sub == first {
+		t.Error("a new index kept the old listing")
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	var fresh skippedListing
+	fresh.engine(cancelled, other)
+	if fresh.sub != nil {
+		t.Error("a listing cut short by a cancelled request was kept")
+	}
+}
+
+func mustPath(t *testing.T, p string) rank.PathQuery {
+	q, err := rank.ParsePath(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
