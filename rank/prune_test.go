@@ -201,3 +201,47 @@ func FuzzPrunes(f *testing.F) {
 		}
 	})
 }
+
+// TestAlignColumnsIsAlignDirs: alignAll's shortcut — directories in path
+// order, each reusing the componentMatch columns of the upper directories
+// it shares with the one before — aligns every directory of generated
+// trees with written directories (typos and capitals among them) exactly
+// as alignDirs does, whichever directories are asked.
+func TestAlignColumnsIsAlignDirs(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for tree := range 30 {
+		files := genTree(r, 50+r.IntN(200))
+		e := New(&workspace.Index{Roots: []string{"/ws"}, Files: files})
+		for range 10 {
+			var comps []string
+			for range 1 + r.IntN(4) {
+				w := pruneWords[r.IntN(len(pruneWords))]
+				switch r.IntN(4) {
+				case 0:
+					w = strings.ToUpper(w[:1]) + w[1:]
+				case 1:
+					if len(w) > 3 {
+						i := r.IntN(len(w) - 1)
+						w = w[:i] + w[i+1:i+2] + w[i:i+1] + w[i+2:]
+					}
+				}
+				comps = append(comps, w)
+			}
+			rq := newResolveQuery(strings.Join(comps, "/") + "/name.go")
+			var dirs []int32
+			for d := range e.dirInfos {
+				if d > 0 && r.IntN(3) > 0 {
+					dirs = append(dirs, int32(d))
+				}
+			}
+			got := make([]dirAlignment, len(dirs))
+			e.alignColumns(rq, dirs, got)
+			for k, d := range dirs {
+				p := e.pathOf(d)
+				if want := alignDirs(&rq.dir, &p); got[k] != want {
+					t.Fatalf("tree %d, %q against %q: %+v, want %+v", tree, comps, p.comps, got[k], want)
+				}
+			}
+		}
+	}
+}

@@ -260,26 +260,40 @@ type dirAlignment struct {
 // alignDirs aligns query directories q with candidate directories c (both
 // outermost first, q not empty).
 func alignDirs(q, c *dirPath) dirAlignment {
-	qd, cd := q.comps, c.comps
-	nq, nc := len(qd), len(cd)
-	// dp[i][j]: best weight aligning qd[i:] with cd[j:]; small, so a flat slice.
-	// match[i*w+j]: componentMatch(qd[i], cd[j]), kept for the walk back.
-	var buf, matchBuf [32 * 32]float64
-	var dp, match []float64
-	w := nc + 1
-	if (nq+1)*(nc+1) <= len(buf) {
-		dp, match = buf[:(nq+1)*(nc+1)], matchBuf[:(nq+1)*(nc+1)]
-	} else {
-		dp, match = make([]float64, (nq+1)*(nc+1)), make([]float64, (nq+1)*(nc+1))
+	nq, nc := len(q.comps), len(c.comps)
+	var buf [32 * 32]float64
+	match, w := alignTable(buf[:], nq, nc), nc+1
+	for i := range nq {
+		for j := range nc {
+			match[i*w+j] = componentMatch(q.comps[i], c.comps[j], q.sq[i], c.sq[j])
+		}
 	}
+	return alignMatched(nq, nc, match)
+}
+
+// alignTable is a table for nq query and nc candidate directories, in buf
+// when it fits.
+func alignTable(buf []float64, nq, nc int) []float64 {
+	if n := (nq + 1) * (nc + 1); n <= len(buf) {
+		return buf[:n]
+	}
+	return make([]float64, (nq+1)*(nc+1))
+}
+
+// alignMatched is alignDirs given match[i*(nc+1)+j], componentMatch of
+// query directory i and candidate directory j.
+func alignMatched(nq, nc int, match []float64) dirAlignment {
+	// dp[i][j]: best weight aligning the query's directories from i with
+	// the candidate's from j; small, so a flat slice.
+	var buf [32 * 32]float64
+	dp, w := alignTable(buf[:], nq, nc), nc+1 // zeroed: the last row and column align nothing
 	for i := nq - 1; i >= 0; i-- {
 		for j := nc - 1; j >= 0; j-- {
 			best := max(dp[(i+1)*w+j], dp[i*w+j+1])
-			m := componentMatch(qd[i], cd[j], q.sq[i], c.sq[j])
-			if m > 0 {
+			if m := match[i*w+j]; m > 0 {
 				best = max(best, m+dp[(i+1)*w+j+1])
 			}
-			dp[i*w+j], match[i*w+j] = best, m
+			dp[i*w+j] = best
 		}
 	}
 	// Walk the alignment to count matched, leading and inner gaps.
