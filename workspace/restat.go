@@ -16,6 +16,9 @@ import (
 // both indexes each poll, several seconds of both cores every minute or
 // two while the server answered.
 type Restat struct {
+	// ix is the last poll's index, kept to align its files with the next
+	// poll's (one file list more in memory when the tree changed between
+	// polls; none when it did not, the index being the same).
 	ix     *Index
 	prints []uint64 // statPrint of each of ix.Files, 0 for a file that could not be stat'ed
 }
