@@ -21,6 +21,7 @@ import (
 	"os"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"wayfind/pool"
 	"wayfind/workspace"
@@ -410,6 +411,9 @@ func (x *Indexer) update(ctx context.Context, files []string, stats []workspace.
 		}
 		toRead = append(toRead, i)
 	}
+	// differs: some file re-read did not keep what old held for it (its
+	// filter, or none).
+	var differs atomic.Bool
 	pool.Map(ctx, len(toRead), x.Workers,
 		func() (struct{}, func()) { return struct{}{}, nil },
 		nil,
@@ -422,13 +426,18 @@ func (x *Indexer) update(ctx context.Context, files []string, stats []workspace.
 			if stats != nil {
 				st = &stats[i]
 			}
-			return readFilter(files[i], old.lookup(files[i]), max, st)
+			prev := old.lookup(files[i])
+			f := readFilter(files[i], prev, max, st)
+			if f != prev {
+				differs.Store(true)
+			}
+			return f
 		},
 		func(k int, f *filter) { got[toRead[k]] = f })
 	if err := ctx.Err(); err != nil {
 		return x.cur, err
 	}
-	if !all && unchanged(old, files, got) {
+	if !all && !differs.Load() {
 		return old, nil // a poll's re-check of files that did not change
 	}
 	var ix *Index
@@ -463,17 +472,6 @@ func (x *Indexer) update(ctx context.Context, files []string, stats []workspace.
 // readFilter builds a file's filter, or keeps prev when the file has not
 // changed (by st when given, else by a stat here); nil for a file gone or
 // too large, a filter without words for one binary or unreadable.
-// unchanged reports whether re-checking files changed nothing in old:
-// each kept its filter, or had none and still has none.
-func unchanged(old *Index, files []string, got []*filter) bool {
-	for i, f := range got {
-		if f != old.lookup(files[i]) {
-			return false
-		}
-	}
-	return true
-}
-
 func readFilter(file string, prev *filter, max int, st *workspace.FileStat) *filter {
 	if st == nil {
 		fi, err := os.Stat(file)
