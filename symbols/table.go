@@ -110,15 +110,21 @@ func (x *Indexer) Sync(ctx context.Context, ix *workspace.Index) (*Table, SyncSt
 	}
 	// Each root's cache, loaded once, by root-relative path: what plan
 	// finds of a file neither the table knows (not a second map of
-	// every cached file by absolute path).
-	cached := make([]map[string]Entry, len(ix.Roots))
+	// every cached file by absolute path); nil when no cache holds any,
+	// so that plan does not place every file in its root for nothing.
+	var cached []map[string]Entry
 	for r, root := range ix.Roots {
 		if x.opts.CacheDir == "-" || x.caches[root] != nil {
 			continue
 		}
 		c := OpenCache(x.opts.CacheDir, root, x.opts.Logf)
 		x.caches[root] = c
-		cached[r] = c.Load()
+		if loaded := c.Load(); len(loaded) > 0 {
+			if cached == nil {
+				cached = make([]map[string]Entry, len(ix.Roots))
+			}
+			cached[r] = loaded
+		}
 	}
 	return x.refresh(ctx, ix, files, x.table.files, cached, true)
 }
