@@ -36,7 +36,7 @@ var errCacheFormat = errors.New("not a content cache of this version")
 // What is kept shares ix's path strings and one array of words a root:
 // the file's buffer, paths and all, is let go (at a million files it was
 // 118 MB held for the words of its filters).
-func loadCache(dir string, ix *workspace.Index, r int) (paths []string, filters []*filter, err error) {
+func loadCache(dir string, ix *workspace.Index, r int) (paths []string, filters []filter, err error) {
 	root := ix.Roots[r]
 	b, err := os.ReadFile(filepath.Join(workspace.RootCacheDir(dir, root), cacheName))
 	if err != nil {
@@ -62,6 +62,7 @@ func loadCache(dir string, ix *workspace.Index, r int) (paths []string, filters 
 		file        int // in ix
 		size, mod   uint64
 		first, last int // its words in all, as word offsets
+		noWords     bool // a text file without a word
 	}
 	var kept []entry
 	words := 0
@@ -83,22 +84,29 @@ func loadCache(dir string, ix *workspace.Index, r int) (paths []string, filters 
 		at := (len(all) - len(b)) / 8
 		b = b[8*nw:]
 		if i := ix.Lookup(r, rel); i >= 0 {
-			kept = append(kept, entry{file: i, size: size, mod: mod, first: at, last: at + int(nw)})
-			words += int(nw)
+			e := entry{file: i, size: size, mod: mod, first: at, last: at + int(nw)}
+			e.noWords = nw == 1 && [8]byte(all[8*at:8*at+8]) == [8]byte{}
+			if !e.noWords {
+				words += int(nw)
+			}
+			kept = append(kept, e)
 		}
 	}
 	arena := make([]uint64, 0, words)
-	slab := make([]filter, len(kept))
+	paths, filters = make([]string, len(kept)), make([]filter, len(kept))
 	for k, e := range kept {
-		f := &slab[k]
+		f := &filters[k]
 		f.size, f.modTime = int64(e.size), int64(e.mod)
-		if e.last > e.first { // none: a file that is not text
+		switch {
+		case e.last == e.first: // none: a file that is not text
+		case e.noWords:
+			f.bits = noWords
+		default:
 			at := len(arena)
 			arena = append(arena, wordsAt(all[8*e.first:8*e.last])...)
 			f.bits = arena[at:len(arena):len(arena)]
 		}
-		paths = append(paths, ix.AbsAt(e.file))
-		filters = append(filters, f)
+		paths[k] = ix.AbsAt(e.file)
 	}
 	return paths, filters, nil
 }

@@ -83,3 +83,37 @@ func TestHashesFixed(t *testing.T) {
 		t.Errorf("hashes changed: %#x %#x (a new hash needs a new cacheMagic)", a, b)
 	}
 }
+
+// TestNoWordsShared: text files without a word (empty, or punctuation
+// only) share one filter's bits, read or loaded from the cache, and
+// match no query; a file with words has its own.
+func TestNoWordsShared(t *testing.T) {
+	ix := writeTree(t, map[string]string{
+		"pkg/__init__.py": "",
+		"rule.txt":        "---\n",
+		"words.txt":       "cursor binary\n",
+	})
+	cache := t.TempDir()
+	read, err := (&Indexer{CacheDir: cache}).Sync(context.Background(), ix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, loaded, err := loadCache(cache, ix, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, filters := range map[string][]filter{"read": read.filters, "loaded": loaded} {
+		if len(filters) != 3 {
+			t.Fatalf("%s: %d filters", name, len(filters))
+		}
+		for i, f := range filters {
+			shared := len(f.bits) > 0 && &f.bits[0] == &noWords[0]
+			if wordless := i < 2; shared != wordless || !f.text() {
+				t.Errorf("%s: %s shares the wordless bits: %v (text %v)", name, read.paths[i], shared, f.text())
+			}
+		}
+	}
+	if hits, _, _ := read.Search(context.Background(), Query{Words: []string{"init"}}, SearchOptions{}); len(hits) != 0 {
+		t.Errorf("a wordless file matched: %+v", hits)
+	}
+}

@@ -106,7 +106,8 @@ func (ix *Index) Search(ctx context.Context, q Query, opt SearchOptions) ([]Hit,
 	var read int64
 	var hits []Hit
 	exact := 0
-	for i, f := range ix.filters {
+	for i := range ix.filters {
+		f := &ix.filters[i]
 		if i%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, st, err
