@@ -61,7 +61,7 @@ func loadCache(dir string, ix *workspace.Index, r int) (paths []string, filters 
 	type entry struct {
 		file        int // in ix
 		size, mod   uint64
-		first, last int // its words in all, as word offsets
+		first, last int  // its words in all, as word offsets
 		noWords     bool // a text file without a word
 	}
 	var kept []entry
