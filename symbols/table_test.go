@@ -1,0 +1,76 @@
+package symbols
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestTableMerged: a table with files changed keeps its paths sorted and
+// each once; a change replaces, adds or drops its file, the last change
+// of a file named twice holds, and the count follows.
+func TestTableMerged(t *testing.T) {
+	sym := func(names ...string) []Symbol {
+		var out []Symbol
+		for _, n := range names {
+			out = append(out, Symbol{Name: n})
+		}
+		return out
+	}
+	base := TableOf(map[string][]Symbol{"/r/b.go": sym("B"), "/r/d.go": sym("D", "D2"), "/r/a.go": nil, "/r/f.go": sym("F")})
+	if want := []string{"/r/a.go", "/r/b.go", "/r/d.go", "/r/f.go"}; !slices.Equal(base.paths, want) || base.Len() != 4 {
+		t.Fatalf("TableOf: %q, %d symbols", base.paths, base.Len())
+	}
+	type change struct {
+		file string
+		syms []Symbol
+		keep bool
+	}
+	for _, c := range []struct {
+		name    string
+		changes []change
+		want    string // path:symbols…, in order
+	}{
+		{"nothing", nil, "a: b:B d:D,D2 f:F"},
+		{"replace", []change{{"/r/d.go", sym("E"), true}}, "a: b:B d:E f:F"},
+		{"add before, between and after", []change{{"/r/g.go", sym("G"), true}, {"/r/0.go", nil, true}, {"/r/c.go", sym("C"), true}}, "0: a: b:B c:C d:D,D2 f:F g:G"},
+		{"drop", []change{{"/r/b.go", nil, false}, {"/r/f.go", nil, false}}, "a: d:D,D2"},
+		{"drop one never held", []change{{"/r/c.go", nil, false}}, "a: b:B d:D,D2 f:F"},
+		{"named twice, last holds", []change{{"/r/b.go", sym("X"), true}, {"/r/b.go", nil, false}}, "a: d:D,D2 f:F"},
+		{"named twice, kept", []change{{"/r/e.go", nil, false}, {"/r/e.go", sym("E"), true}}, "a: b:B d:D,D2 e:E f:F"},
+	} {
+		var files []string
+		var got []Entry
+		var keep []bool
+		for _, ch := range c.changes {
+			files, got, keep = append(files, ch.file), append(got, Entry{Size: -1, Symbols: ch.syms}), append(keep, ch.keep)
+		}
+		m := base.merged(files, got, keep)
+		var b strings.Builder
+		n := 0
+		for i, p := range m.paths {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(strings.TrimSuffix(strings.TrimPrefix(p, "/r/"), ".go") + ":")
+			for k, s := range m.entries[i].Symbols {
+				if k > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(s.Name)
+			}
+			n += len(m.entries[i].Symbols)
+		}
+		if b.String() != c.want || m.Len() != n {
+			t.Errorf("%s: %s (%d symbols counted), want %s", c.name, b.String(), m.Len(), c.want)
+		}
+		for _, p := range m.paths {
+			if _, ok := m.Get(p); !ok {
+				t.Errorf("%s: Get(%s) finds nothing", c.name, p)
+			}
+		}
+	}
+	if base.Len() != 4 || len(base.paths) != 4 {
+		t.Errorf("merging changed the table merged from: %q", base.paths)
+	}
+}
