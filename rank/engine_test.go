@@ -3,6 +3,7 @@ package rank
 import (
 	"slices"
 	"testing"
+	"unsafe"
 
 	"wayfind/workspace"
 )
@@ -34,7 +35,7 @@ func TestNamed(t *testing.T) {
 	} {
 		var got []string
 		for _, id := range e.named(c.lb) {
-			got = append(got, e.files[id].path)
+			got = append(got, e.filePath(id))
 		}
 		slices.Sort(got)
 		want := slices.Sorted(slices.Values(c.want))
@@ -49,5 +50,14 @@ func TestNamed(t *testing.T) {
 	}
 	if _, ok := e.fileID(0, "nothing.go"); ok {
 		t.Error("fileID found a file that is not there")
+	}
+}
+
+// TestFileInfoSize: a file's record in the engine is 48 bytes (its path
+// is the index's, filePath) — a million of them are 48 MB, so growing it
+// by a field is a decision, not an accident.
+func TestFileInfoSize(t *testing.T) {
+	if n := unsafe.Sizeof(fileInfo{}); n > 48 {
+		t.Errorf("fileInfo is %d bytes, want at most 48", n)
 	}
 }

@@ -478,7 +478,7 @@ func (e *Engine) scoreFile(q *FindQuery, id int32, nm nameMatch, impl bool) Matc
 		}
 	}
 	if q.Ext != "" {
-		_, ext := splitExt(f.baseName())
+		_, ext := splitExt(e.baseName(id))
 		if a, _ := extAffinity(q.Ext, ext); a < 1 {
 			// the extension's affinity, from extOther up to 1, scaled
 			// into findExtFloor..1: a name typed with an extension still
@@ -486,10 +486,10 @@ func (e *Engine) scoreFile(q *FindQuery, id int32, nm nameMatch, impl bool) Matc
 			score *= findExtFloor + (1-findExtFloor)*(a-extOther)/(1-extOther)
 		}
 	}
-	if impl && isHeader(fileExt(f)) {
+	if impl && isHeader(fileExt(e.baseName(id))) {
 		score *= implHeaderFactor
 	}
-	return Match{File: id, Root: int(f.root), Path: f.path, Score: score, MatchedIn: in, Reason: nm.reason}
+	return Match{File: id, Root: int(f.root), Path: e.filePath(id), Score: score, MatchedIn: in, Reason: nm.reason}
 }
 
 // Tie-breaks between otherwise equal matches, each smaller than any gap
@@ -509,7 +509,7 @@ const (
 
 func (e *Engine) tieBreak(q *FindQuery, id int32, score float64, aff *affinity) float64 {
 	f := &e.files[id]
-	if q.Case != "" && strings.Contains(f.baseName(), q.Case) {
+	if q.Case != "" && strings.Contains(e.baseName(id), q.Case) {
 		score += caseBonus
 	}
 	if f.aux && (aff == nil || !aff.amongAux) {

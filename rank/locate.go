@@ -468,10 +468,10 @@ func (l *locator) implementations(src SymbolLookup, typ string) {
 		f := &l.e.files[id]
 		rng := first[id].Select
 		score := symImplScore + locateSymbolLift
-		if isTestPath(f.path) {
+		if isTestPath(l.e.filePath(id)) {
 			score *= definedInTest
 		}
-		l.add(LocateHit{File: id, Root: int(f.root), Path: f.path, Range: &rng, Score: score, Via: ViaSymbol,
+		l.add(LocateHit{File: id, Root: int(f.root), Path: l.e.filePath(id), Range: &rng, Score: score, Via: ViaSymbol,
 			Reason: fmt.Sprintf("symbol: implements %s (%d members)", typ, n)})
 	}
 }

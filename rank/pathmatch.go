@@ -401,10 +401,10 @@ func (e *Engine) pathReadings(ctx context.Context, pq *pathQuery, sink *pathSink
 		for _, id := range di.files {
 			f := &e.files[id]
 			s, reason := base, "path:dir"
-			if isEntryFile(f, di) {
+			if isEntryFile(e.baseName(id), di) {
 				s, reason = s+pathEntryBonus, "path:dir-entry"
 			}
-			sink.push(Match{File: id, Root: int(f.root), Path: f.path, Score: s, MatchedIn: inDirOnly, Reason: reason})
+			sink.push(Match{File: id, Root: int(f.root), Path: e.filePath(id), Score: s, MatchedIn: inDirOnly, Reason: reason})
 		}
 	}
 
@@ -619,10 +619,10 @@ func (pr *pathRun) score(id int32) {
 		base, in = pathNameBase, inFilename
 	}
 	s := base + pathQualityWidth*q - pathSkipCost*float64(min(pr.w.skipped, pathMaxSkips))
-	if pr.impl && isHeader(fileExt(f)) {
+	if pr.impl && isHeader(fileExt(e.baseName(id))) {
 		s *= implHeaderFactor
 	}
-	pr.sink.push(Match{File: id, Root: int(f.root), Path: f.path, Score: s, MatchedIn: in, Reason: "path:words"})
+	pr.sink.push(Match{File: id, Root: int(f.root), Path: e.filePath(id), Score: s, MatchedIn: in, Reason: "path:words"})
 }
 
 var inDirOnly = []string{"directory"}
@@ -688,8 +688,8 @@ func nameCanFinish(pq *pathQuery, sets []uint64, nd int, f *fileInfo, nb *nameBa
 // isEntryFile: the file a directory is opened by — index.js, main.go,
 // mod.rs, lib.rs, __init__.py, or the one named like the directory
 // (os/exec/exec.go).
-func isEntryFile(f *fileInfo, di *dirInfo) bool {
-	stem, _ := splitExt(f.baseName())
+func isEntryFile(base string, di *dirInfo) bool {
+	stem, _ := splitExt(base)
 	switch sq := squash(stem); sq {
 	case "index", "main", "mod", "lib", "init":
 		return true
@@ -698,8 +698,8 @@ func isEntryFile(f *fileInfo, di *dirInfo) bool {
 	}
 }
 
-func fileExt(f *fileInfo) string {
-	_, ext := splitExt(f.baseName())
+func fileExt(base string) string {
+	_, ext := splitExt(base)
 	return ext
 }
 
@@ -1178,9 +1178,9 @@ func (e *Engine) pathTypo(pq *pathQuery, id int32, w *pathWords, sink *pathSink,
 		if w.typo {
 			s -= pathTypoCost
 		}
-		if impl && isHeader(fileExt(f)) {
+		if impl && isHeader(fileExt(e.baseName(id))) {
 			s *= implHeaderFactor
 		}
-		sink.push(Match{File: id, Root: int(f.root), Path: f.path, Score: s, MatchedIn: in, Reason: "path:typo"})
+		sink.push(Match{File: id, Root: int(f.root), Path: e.filePath(id), Score: s, MatchedIn: in, Reason: "path:typo"})
 	}
 }

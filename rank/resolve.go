@@ -400,9 +400,9 @@ func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits ma
 	f := &e.files[id]
 	var nm nameMatch
 	if dist == bySymbol {
-		nm = symbolName(symHits[id], rq.ext, f.baseName())
+		nm = symbolName(symHits[id], rq.ext, e.baseName(id))
 	} else {
-		nm = scoreName(rq.base, rq.stem, rq.ext, rq.sq, f.baseName(), e.stems[f.stem].text, dist)
+		nm = scoreName(rq.base, rq.stem, rq.ext, rq.sq, e.baseName(id), e.stems[f.stem].text, dist)
 	}
 	if nm.score == 0 {
 		return Candidate{}, false
@@ -410,7 +410,7 @@ func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits ma
 	reasons := append(make([]string, 0, 3), nm.reason) // room for dirs and nearness
 	var lex float64
 	var ev evidence
-	cStem, cExt := splitExt(f.baseName())
+	cStem, cExt := splitExt(e.baseName(id))
 	a, _ := extAffinity(rq.ext, cExt)
 	if rq.ext != "" {
 		_, real := e.extID[squash(rq.ext)]
@@ -650,7 +650,7 @@ func ResultLimit(n int) int {
 
 func (e *Engine) candidate(id int32, score float64, reasons []string) Candidate {
 	f := &e.files[id]
-	return Candidate{File: id, Root: int(f.root), Path: f.path, Score: score, Reasons: reasons}
+	return Candidate{File: id, Root: int(f.root), Path: e.filePath(id), Score: score, Reasons: reasons}
 }
 
 // sharedName reports whether a bare name found at a root (file id) is
