@@ -77,7 +77,7 @@ type Engine struct {
 }
 
 type fileInfo struct {
-	base int32  // offset of the base name in path
+	base int32 // offset of the base name in path
 	root uint16
 	stem int32 // index into Engine.stems
 	dir  int32 // index into Engine.dirInfos
