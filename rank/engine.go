@@ -76,18 +76,20 @@ type Engine struct {
 	exhaustive bool
 }
 
+// fileInfo is a file's record: 40 bytes, small fields first so that they share one
+// word (its path is the index's, filePath; its name found from the end of
+// that, baseName).
 type fileInfo struct {
-	base int32 // offset of the base name in path
 	root uint16
-	stem int32 // index into Engine.stems
-	dir  int32 // index into Engine.dirInfos
+	ext  uint16 // index into Engine.exts
+	aux  bool   // a test, fixture or generated file (find.go's isAuxiliary)
+	stem int32  // index into Engine.stems
+	dir  int32  // index into Engine.dirInfos
 	// nameMask is charMask of the squashed stem and extension: a query
 	// part can only be read in the name if the name has all its letters.
 	nameMask uint64
 	nameInit uint64 // charMask of the first letters of its name's words and extension
 	starts   uint64 // this file's word starts in its squashed stem (stemInfo.starts is the first file's)
-	aux      bool   // a test, fixture or generated file (find.go's isAuxiliary)
-	ext      uint16 // index into Engine.exts
 }
 
 // dirInfo is a directory split once at index time: scoring compares
@@ -259,7 +261,7 @@ func (e *Engine) add(id int32, f workspace.File, n *nameParts, last *lastDir) {
 	di.files = append(di.files, id)
 	di.nameMask |= st.mask | extMask
 	di.nameInit |= nameInit
-	e.files[id] = fileInfo{base: int32(b), root: uint16(f.Root), stem: sid, dir: did,
+	e.files[id] = fileInfo{root: uint16(f.Root), stem: sid, dir: did,
 		nameMask: st.mask | extMask, aux: n.aux, ext: xid, starts: n.starts, nameInit: nameInit}
 	if n.lower != "" {
 		e.otherCase[n.lower] = append(e.otherCase[n.lower], id)
@@ -462,7 +464,13 @@ func (e *Engine) Len() int { return len(e.files) }
 // every fileInfo — 16 MB at a million files.
 func (e *Engine) filePath(id int32) string { return e.ix.Files[id].Path }
 
-func (e *Engine) baseName(id int32) string { return e.filePath(id)[e.files[id].base:] }
+// baseName is file id's name, found from the end of its path when asked
+// (a few bytes back to the last '/'; asked only of candidates being
+// scored) rather than kept as an offset in every fileInfo.
+func (e *Engine) baseName(id int32) string {
+	p := e.filePath(id)
+	return p[strings.LastIndexByte(p, '/')+1:]
+}
 
 // trigramsOf lists the distinct trigrams of s, each packed in a uint32.
 func trigramsOf(s string) []uint32 {
