@@ -18,6 +18,7 @@ package rank
 import (
 	"math/bits"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -36,7 +37,13 @@ type Engine struct {
 	// (non-ASCII), rare enough for a map.
 	otherCase map[string][]int32
 	dirInfos  []dirInfo // distinct directories
-	dirID     map[string]int32
+	// dirFileIDs are the files directly inside each directory, directory
+	// d's from dirStart[d] to dirStart[d+1], in path order (dirFiles):
+	// one array, not a slice a directory — a quarter of a million small
+	// objects and 24 bytes each for their headers.
+	dirFileIDs []int32
+	dirStart   []uint32
+	dirID      map[string]int32
 	// dirWords are every directory's words (its last component's, lower
 	// case) end to end, each a two-byte length then its bytes, directory
 	// d's from dirLinks[d].words to dirLinks[d+1].words (wordsOf): the
@@ -104,7 +111,6 @@ type dirInfo struct {
 	// a quarter of a million directories held 46 MB of copies.
 	name, sqName string
 	depth        int32
-	files        []int32 // files directly inside, in path order
 	// nameMask and nameInit are the union of its files' (fileInfo): a
 	// reading that needs more from a name passes over the directory.
 	nameMask, nameInit uint64
@@ -154,13 +160,36 @@ func New(ix *workspace.Index) *Engine {
 	e.denseStems()
 	e.dirLinks = append(e.dirLinks, dirLink{parent: -1, words: uint32(len(e.dirWordBuf))})
 	e.dirWords, e.dirWordBuf = string(e.dirWordBuf), nil
+	e.fileDirs()
 	if len(e.files) >= pathSplitFiles {
 		for n := 0; n < len(e.files)/2; e.halfDir++ {
-			n += len(e.dirInfos[e.halfDir].files)
+			n += len(e.dirFiles(e.halfDir))
 		}
 	}
 	return e
 }
+
+// fileDirs files every file under its directory (dirFileIDs), counted
+// first so that each directory's run is placed at once.
+func (e *Engine) fileDirs() {
+	e.dirStart = make([]uint32, len(e.dirInfos)+1)
+	for i := range e.files {
+		e.dirStart[e.files[i].dir+1]++
+	}
+	for d := range e.dirInfos {
+		e.dirStart[d+1] += e.dirStart[d]
+	}
+	e.dirFileIDs = make([]int32, len(e.files))
+	next := slices.Clone(e.dirStart[:len(e.dirInfos)])
+	for id := range e.files {
+		d := e.files[id].dir
+		e.dirFileIDs[next[d]] = int32(id)
+		next[d]++
+	}
+}
+
+// dirFiles are the files directly inside directory d, in path order.
+func (e *Engine) dirFiles(d int) []int32 { return e.dirFileIDs[e.dirStart[d]:e.dirStart[d+1]] }
 
 // nameParts is what a file's name alone gives: computed for blocks of
 // files on other cores (eachNamed) while New files them one at a time
@@ -258,7 +287,6 @@ func (e *Engine) add(id int32, f workspace.File, n *nameParts, last *lastDir) {
 	st.extMask |= extMask
 	did := last.of(e, f.Path[:max(b-1, 0)])
 	di := &e.dirInfos[did]
-	di.files = append(di.files, id)
 	di.nameMask |= st.mask | extMask
 	di.nameInit |= nameInit
 	e.files[id] = fileInfo{root: uint16(f.Root), stem: sid, dir: did,

@@ -391,14 +391,14 @@ func (e *Engine) pathReadings(ctx context.Context, pq *pathQuery, sink *pathSink
 		}
 		o := owner[d]
 		levels := int(di.depth - e.dirInfos[o].depth)
-		if levels > pathMaxSkips || len(di.files) == 0 {
+		if levels > pathMaxSkips || len(e.dirFiles(d)) == 0 {
 			continue
 		}
 		base := pathDirBase + pathDirWidth*quality[o] - pathSkipCost*float64(levels)
 		if sink.beaten(base + pathEntryBonus) {
 			continue
 		}
-		for _, id := range di.files {
+		for _, id := range e.dirFiles(d) {
 			f := &e.files[id]
 			s, reason := base, "path:dir"
 			if isEntryFile(e.baseName(id), di) {
@@ -487,7 +487,7 @@ func (pr *pathRun) oneToken(ctx context.Context, lo, hi int, exts bool) error {
 		if pr.sets[d]&^(t.full|1) == 0 {
 			continue
 		}
-		for _, id := range e.dirInfos[d].files {
+		for _, id := range e.dirFiles(d) {
 			if pr.try(id); pr.stop {
 				return nil
 			}
@@ -547,7 +547,7 @@ dirs:
 			}
 		}
 		di := &e.dirInfos[d]
-		if len(di.files) == 0 {
+		if len(e.dirFiles(d)) == 0 {
 			continue
 		}
 		var req uint64
@@ -572,7 +572,7 @@ dirs:
 			}
 		}
 	files:
-		for _, id := range di.files {
+		for _, id := range e.dirFiles(d) {
 			f := &e.files[id]
 			if req&^f.nameMask != 0 {
 				continue
@@ -1098,7 +1098,7 @@ dirs:
 			}
 		}
 	files:
-		for _, id := range di.files {
+		for _, id := range e.dirFiles(d) {
 			f := &e.files[id]
 			for _, ti := range pq.order { // the likeliest to rule the file out first
 				if !done(ti) && !typoCanFinish(&pq.tokens[ti], s0[ti*nd+d]|s1[ti*nd+d], f.nameMask, f.nameInit) {
