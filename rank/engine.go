@@ -43,7 +43,7 @@ type Engine struct {
 	// objects and 24 bytes each for their headers.
 	dirFileIDs []int32
 	dirStart   []uint32
-	dirID      map[string]int32
+	dirID      map[string]int32 // while New places files in their directories
 	// dirWords are every directory's words (its last component's, lower
 	// case) end to end, each a two-byte length then its bytes, directory
 	// d's from dirLinks[d].words to dirLinks[d+1].words (wordsOf): the
@@ -160,6 +160,7 @@ func New(ix *workspace.Index) *Engine {
 	e.denseStems()
 	e.dirLinks = append(e.dirLinks, dirLink{parent: -1, words: uint32(len(e.dirWordBuf))})
 	e.dirWords, e.dirWordBuf = string(e.dirWordBuf), nil
+	e.dirID = nil // only New places directories; 11 MB at a million files
 	e.fileDirs()
 	if len(e.files) >= pathSplitFiles {
 		for n := 0; n < len(e.files)/2; e.halfDir++ {

@@ -61,3 +61,25 @@ func TestFileInfoSize(t *testing.T) {
 		t.Errorf("fileInfo is %d bytes, want at most 40", n)
 	}
 }
+
+// TestDirExists: a directory exists when some root holds a file below it
+// (not merely a name that starts like it).
+func TestDirExists(t *testing.T) {
+	ix := &workspace.Index{Roots: []string{"/a", "/b"}}
+	for _, f := range []workspace.File{{Root: 0, Path: "src/net/http/server.go"}, {Root: 1, Path: "lib/util-x/y.go"}, {Root: 1, Path: "top.go"}} {
+		ix.Files = append(ix.Files, f)
+	}
+	workspace.SortFiles(ix.Files)
+	e := New(ix)
+	for _, c := range []struct {
+		dir  string
+		want bool
+	}{
+		{"", true}, {"src", true}, {"src/net", true}, {"src/net/http", true}, {"lib/util-x", true},
+		{"src/ne", false}, {"lib/util", false}, {"src/net/http/server.go", false}, {"top.go", false}, {"nope", false},
+	} {
+		if got := e.dirExists(splitDirs(c.dir)); got != c.want {
+			t.Errorf("dirExists(%q) = %v, want %v", c.dir, got, c.want)
+		}
+	}
+}

@@ -130,6 +130,7 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	e.alignAll(rq, cands)
 	rq.foreign = e.foreignPrefix(rq, cands)
 	rq.dirsKnown = e.knownDirs(rq)
+	rq.dirsExist = e.dirExists(rq.dirs)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -228,6 +229,9 @@ type resolveQuery struct {
 	// dirsKnown: a directory the user wrote (past another machine's
 	// prefix) is the name of some directory of the tree.
 	dirsKnown bool
+	// dirsExist: the directories as written are a directory of the tree
+	// (asked once a question, not of every candidate).
+	dirsExist bool
 	// foreign: the leading directories no candidate aligns, which may be
 	// another machine's prefix (/home/u/proj): cheap to leave out. Past
 	// them, a written directory some candidate honours costs any
@@ -431,7 +435,7 @@ func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits ma
 		ev.dirsKnown = rq.dirsKnown
 		ev.distinctName = nm.score == 1 && distinctive(e.stems[f.stem].text, f.starts)
 		lex = nm.score * (nameWeight + (1-nameWeight)*da.score)
-		if da.matched == 0 && !e.dirExists(rq.dirs) {
+		if da.matched == 0 && !rq.dirsExist {
 			ev.dirs = dirMoved
 		}
 		reasons = append(reasons, ev.dirs.String())
@@ -706,8 +710,13 @@ func (e *Engine) dirExists(dirs []string) bool {
 	if len(dirs) == 0 {
 		return true
 	}
-	_, ok := e.dirID[strings.Join(dirs, "/")]
-	return ok
+	d := strings.Join(dirs, "/")
+	for r := range e.ix.Roots {
+		if e.ix.HoldsUnder(r, d) {
+			return true
+		}
+	}
+	return false
 }
 
 func splitDirs(d string) []string {
