@@ -262,7 +262,7 @@ func (e *Engine) resolveCandidates(rq *resolveQuery) (map[int32]int, map[int32]n
 	for _, id := range e.named(strings.ToLower(rq.base)) {
 		cands[id] = -1
 	}
-	if sid, ok := e.stemID[rq.sq]; ok {
+	if sid, ok := e.stemIndex(rq.sq); ok {
 		for _, id := range e.stems[sid].files {
 			cands[id] = 0
 		}
