@@ -131,6 +131,11 @@ func LoadIndex(dir string, roots []string, opt Options) (*Index, bool) {
 	return ix, true
 }
 
+// slashed: paths are '/'-separated here, so a root-relative path is the
+// tail of the absolute path as it is (elsewhere it is a copy, its
+// separators turned).
+const slashed = filepath.Separator == '/'
+
 // loadRoot appends root r's saved entries to ix. The files' absolute
 // paths are laid end to end in one allocation, each File.Path the tail of
 // its own (as the walk makes them: AbsAt); the directories' paths in
@@ -145,15 +150,23 @@ func loadRoot(ix *Index, r int, b []byte, print []byte) error {
 	}
 	prefix := RootPrefix(ix.Roots[r])
 	d.paths(prefix, func(n int) {
-		ix.Files, ix.abs = slices.Grow(ix.Files, n), slices.Grow(ix.abs, n)
+		ix.Files = slices.Grow(ix.Files, n)
+		if !slashed {
+			ix.abs = slices.Grow(ix.abs, n)
+		}
 	}, func(abs string) {
 		path := abs[len(prefix):]
-		if filepath.Separator != '/' {
+		if !slashed {
 			path, abs = filepath.ToSlash(path), filepath.FromSlash(abs)
+			ix.abs = append(ix.abs, abs)
 		}
 		ix.Files = append(ix.Files, File{Root: r, Path: path})
-		ix.abs = append(ix.abs, abs)
 	})
+	if slashed {
+		// Every Path was cut from its absolute path in an arena, right
+		// after its root's prefix: AbsAt reads it from there.
+		ix.tails = ix.Files
+	}
 	d.paths("", func(n int) { ix.Dirs = slices.Grow(ix.Dirs, n) }, func(rel string) {
 		ix.Dirs = append(ix.Dirs, File{Root: r, Path: rel})
 	})
@@ -233,7 +246,7 @@ func (d *savedDecoder) paths(prefix string, count func(n int), each func(string)
 
 // RootPrefix is what the absolute paths of root's entries begin with.
 func RootPrefix(root string) string {
-	if strings.HasSuffix(root, string(filepath.Separator)) {
+	if rootSkip(root) == len(root) {
 		return root // the filesystem root
 	}
 	return root + string(filepath.Separator)

@@ -53,6 +53,7 @@ func TestSavedIndexRoundTrip(t *testing.T) {
 			t.Fatalf("%s: its Path is a copy, not its absolute path's tail", f.Path)
 		}
 	}
+	checkAbs(t, got)
 	if got.Lookup(0, "src/auth/mid.py") < 0 || got.Lookup(1, "only.go") < 0 {
 		t.Fatal("a loaded index does not find its files")
 	}
@@ -130,12 +131,9 @@ func FuzzLoadRoot(f *testing.F) {
 		if loadRoot(ix, 0, b, optionsPrint(Options{})) != nil {
 			return
 		}
-		if len(ix.Files) != len(ix.abs) {
-			t.Fatal("files and their absolute paths differ in number")
-		}
 		for i, f := range ix.Files {
-			if !localPath(f.Path) || !strings.HasPrefix(ix.abs[i], RootPrefix(dir)) || i > 0 && !less(ix.Files[i-1], f) {
-				t.Fatalf("loaded %q (%q): outside the root or out of order", f.Path, ix.abs[i])
+			if abs := ix.AbsAt(i); !localPath(f.Path) || abs != ix.Abs(f) || !strings.HasPrefix(abs, RootPrefix(dir)) || i > 0 && !less(ix.Files[i-1], f) {
+				t.Fatalf("loaded %q (%q): outside the root or out of order", f.Path, abs)
 			}
 		}
 	})

@@ -68,7 +68,7 @@ func Update(ix *Index, opt Options, changed []string) (next *Index, ok bool) {
 	files, abs = sortedFiles(w.collect(files, abs))
 	dirs := merge(ix.Dirs, w.dirs, gone)
 	skipped := merge(ix.Skipped, w.skipped, gone)
-	next = &Index{Roots: ix.Roots, Files: files, abs: abs, Dirs: dirs, Skipped: skipped}
+	next = (&Index{Roots: ix.Roots, Files: files, abs: abs, Dirs: dirs, Skipped: skipped}).shareTails()
 	return next, !sameFiles(ix.Files, files)
 }
 

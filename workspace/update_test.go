@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // churn makes random changes under a root, as a person or a build would:
@@ -114,15 +115,21 @@ func TestUpdateIgnoresOutsideAndGitInternals(t *testing.T) {
 }
 
 // checkAbs holds the walk's shared strings to what Abs makes: every file
-// has its own absolute path, and its Path is that string's tail.
+// has its own absolute path, and its Path is that string's tail, the same
+// bytes — with no second string kept for it where paths are
+// '/'-separated (shareTails).
 func checkAbs(t *testing.T, ix *Index) {
 	t.Helper()
-	if len(ix.abs) != len(ix.Files) {
-		t.Fatalf("%d absolute paths for %d files", len(ix.abs), len(ix.Files))
+	if slashed && (len(ix.abs) > 0 || len(ix.Files) > 0 && ix.tails == nil) {
+		t.Fatalf("%d absolute paths kept for %d files (tails %d)", len(ix.abs), len(ix.Files), len(ix.tails))
 	}
 	for i, f := range ix.Files {
-		if got, want := ix.AbsAt(i), ix.Abs(f); got != want || !strings.HasSuffix(got, filepath.FromSlash(f.Path)) {
+		got, want := ix.AbsAt(i), ix.Abs(f)
+		if got != want || !strings.HasSuffix(got, filepath.FromSlash(f.Path)) {
 			t.Fatalf("AbsAt(%d) = %q, want %q", i, got, want)
+		}
+		if slashed && unsafe.StringData(got[len(got)-len(f.Path):]) != unsafe.StringData(f.Path) {
+			t.Fatalf("AbsAt(%d) = %q is not the string %q is the tail of", i, got, f.Path)
 		}
 	}
 }
@@ -152,5 +159,24 @@ func TestChangedSince(t *testing.T) {
 	want := []string{dir, filepath.Join(dir, "a", "b"), filepath.Join(dir, "d")}
 	if !slices.Equal(got, want) {
 		t.Fatalf("changed since the walk: %q, want %q", got, want)
+	}
+}
+
+// TestAbsAtFilesReplaced: an index whose Files were put in place of the
+// ones the walk made (a copy, a path changed) no longer reads absolute
+// paths in front of them; each is made from its root and path.
+func TestAbsAtFilesReplaced(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"a/b.go", "c.go"} {
+		write(t, filepath.Join(dir, p), "")
+	}
+	ix := build(t, dir, Options{})
+	checkAbs(t, ix)
+	ix.Files = slices.Clone(ix.Files)
+	ix.Files[1].Path = "d.go"
+	for i, f := range ix.Files {
+		if got, want := ix.AbsAt(i), filepath.Join(ix.Roots[0], f.Path); got != want {
+			t.Errorf("AbsAt(%d) = %q, want %q", i, got, want)
+		}
 	}
 }

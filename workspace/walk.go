@@ -17,6 +17,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // AlwaysSkipped are directory names never indexed unless IncludeDirs names
@@ -72,8 +73,12 @@ type Index struct {
 	// abs[i] is Files[i]'s absolute path when the walk made it (AbsAt):
 	// the walk makes each file's absolute path once and its Path is that
 	// string's tail, so the passes that open files share the index's
-	// strings instead of joining a million paths again each.
-	abs []string
+	// strings instead of joining a million paths again each. When every
+	// Path was found to be such a tail (shareTails), abs is let go and
+	// tails holds the Files it was found of: AbsAt then reads the
+	// absolute path in front of the Path (16 MB fewer at a million files).
+	abs   []string
+	tails []File
 	// Dirs are the directories walked below each root (the roots
 	// themselves excluded), sorted like Files: what a watcher must watch.
 	Dirs []File
@@ -131,7 +136,7 @@ func Build(roots []string, opt Options) *Index {
 	files, abs := sortedFiles(w.collect(nil, nil))
 	SortFiles(w.dirs)
 	SortFiles(w.skipped)
-	return &Index{Roots: roots, Files: files, abs: abs, Dirs: w.dirs, Skipped: w.skipped}
+	return (&Index{Roots: roots, Files: files, abs: abs, Dirs: w.dirs, Skipped: w.skipped}).shareTails()
 }
 
 // collect appends the files the walk found, and their absolute paths, to
@@ -171,10 +176,51 @@ func sortedFiles(files []File, abs []string) ([]File, []string) {
 // AbsAt returns the absolute path of Files[i], the walk's own string
 // when it made one.
 func (ix *Index) AbsAt(i int) string {
+	if ix.tails != nil && len(ix.tails) == len(ix.Files) && unsafe.SliceData(ix.tails) == unsafe.SliceData(ix.Files) {
+		// Files is the array shareTails checked (not one put in its
+		// place since): each Path still lies skip bytes into its
+		// absolute path.
+		p := ix.Files[i].Path
+		skip := rootSkip(ix.Roots[ix.Files[i].Root])
+		return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(p)), -skip)), skip+len(p))
+	}
 	if i < len(ix.abs) {
 		return ix.abs[i]
 	}
 	return ix.Abs(ix.Files[i])
+}
+
+// rootSkip is how many bytes of the absolute path of a file under root
+// come before its root-relative path: the root and a separator (none
+// after the filesystem's root).
+func rootSkip(root string) int {
+	if strings.HasSuffix(root, string(filepath.Separator)) {
+		return len(root)
+	}
+	return len(root) + 1
+}
+
+// shareTails lets abs go when every file's Path is the tail of its
+// absolute path, the same bytes (as the walk and a saved index make them
+// where paths are '/'-separated): checked here, file by file, by where
+// the strings lie, so AbsAt never reads in front of a string that is not
+// such a tail.
+func (ix *Index) shareTails() *Index {
+	if len(ix.abs) != len(ix.Files) || len(ix.Files) == 0 {
+		return ix
+	}
+	skips := make([]int, len(ix.Roots))
+	for r, root := range ix.Roots {
+		skips[r] = rootSkip(root)
+	}
+	for i, f := range ix.Files {
+		a, skip := ix.abs[i], skips[f.Root]
+		if len(f.Path) == 0 || len(a) != skip+len(f.Path) || unsafe.StringData(a[skip:]) != unsafe.StringData(f.Path) {
+			return ix
+		}
+	}
+	ix.abs, ix.tails = nil, ix.Files
+	return ix
 }
 
 // child is the entry name of the directory dirAbs of root: its absolute
@@ -188,12 +234,7 @@ func (w *walker) child(root int, dirAbs, name string) (abs, rel string) {
 	} else {
 		abs = dirAbs + string(filepath.Separator) + name
 	}
-	r := w.roots[root]
-	skip := len(r) + 1
-	if strings.HasSuffix(r, string(filepath.Separator)) {
-		skip = len(r) // the filesystem root
-	}
-	return abs, filepath.ToSlash(abs[skip:])
+	return abs, filepath.ToSlash(abs[rootSkip(w.roots[root]):])
 }
 
 // pacedWorkers is how many directories a walk in the background reads
