@@ -69,7 +69,7 @@ type File struct {
 // Index is an immutable snapshot of the files under a set of roots.
 type Index struct {
 	Roots []string // absolute, cleaned
-	Files []File   // sorted by (Root, Path)
+	Files []File   // sorted by (Root, Path); not written once the index is made (AbsAt)
 	// abs[i] is Files[i]'s absolute path when the walk made it (AbsAt):
 	// the walk makes each file's absolute path once and its Path is that
 	// string's tail, so the passes that open files share the index's
