@@ -27,6 +27,9 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // "AuthMiddleware", "auth_middleware" and "auth-middleware" are one
 // string — how the engine matches names and the symbol cache files them.
 func Squash(s string) string {
+	if squashed(s) {
+		return s // most names are: no copy made
+	}
 	b := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -38,4 +41,14 @@ func Squash(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// squashed reports whether s is already as Squash makes it.
+func squashed(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 0x80) {
+			return false
+		}
+	}
+	return true
 }

@@ -37,3 +37,20 @@ func TestHumpAt(t *testing.T) {
 		}
 	}
 }
+
+// TestSquash: the squashed form, and a name already squashed given back
+// as it is, without a copy (New squashes a million names).
+func TestSquash(t *testing.T) {
+	for in, want := range map[string]string{
+		"AuthMiddleware": "authmiddleware", "auth_middleware": "authmiddleware", "auth-middleware": "authmiddleware",
+		"md5hash": "md5hash", "Ärger.go": "\xc3\x84rgergo", "": "", "__": "", "x86_64": "x8664",
+	} {
+		if got := Squash(in); got != want {
+			t.Errorf("Squash(%q) = %q, want %q", in, got, want)
+		}
+	}
+	name := "codelens"
+	if n := testing.AllocsPerRun(10, func() { _ = Squash(name) }); n != 0 {
+		t.Errorf("a squashed name was copied (%v allocations)", n)
+	}
+}
