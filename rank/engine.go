@@ -65,18 +65,18 @@ type Engine struct {
 	stemsByLen [][]int32         // stems of each length, for typos of short names
 	exts       []string          // distinct squashed extensions, "" first
 	extID      map[string]uint16 // squashed extension → its index in exts
-	stemID     map[string]int32 // while New files names under their stems
+	stemID     map[string]int32  // while New files names under their stems
 	// stemOrder are the stems' ids in the order of their text (stemIndex):
 	// after New, a map of every stem was 18 MB at a million files.
 	stemOrder []int32
-	trigrams   map[uint32][]int32 // trigram of a squashed stem → stems holding it
-	counters   *sync.Pool         // *counters
-	sym        *SymbolIndex       // nil until symbols are indexed
-	lookup     SymbolLookup       // locate's symbols when there is no sym (the CLI)
-	content    *content.Index     // nil until file contents are indexed
-	rr         Reranker           // nil without a model
-	repo       *RepoHistory       // nil without a repository's record
-	rro        RerankOptions
+	trigrams  map[uint32][]int32 // trigram of a squashed stem → stems holding it
+	counters  *sync.Pool         // *counters
+	sym       *SymbolIndex       // nil until symbols are indexed
+	lookup    SymbolLookup       // locate's symbols when there is no sym (the CLI)
+	content   *content.Index     // nil until file contents are indexed
+	rr        Reranker           // nil without a model
+	repo      *RepoHistory       // nil without a repository's record
+	rro       RerankOptions
 	// halfDir splits the directories in two halves of about equal files
 	// (pathReadings reads each on its own core), 0 for a tree too small
 	// to be worth it (pathSplitFiles).
@@ -147,9 +147,15 @@ func New(ix *workspace.Index) *Engine {
 		files:     make([]fileInfo, len(ix.Files)),
 		otherCase: map[string][]int32{},
 		stemID:    make(map[string]int32, len(ix.Files)/4),
-		dirID:     make(map[string]int32),
-		dirNames:  make(map[string]string),
-		trigrams:  make(map[uint32][]int32),
+		// Every directory holding a file, and every ancestor of one, is
+		// a directory the walk went through (Dirs) or the top level:
+		// sized once, the arrays are not copied as they grow (a sixth of
+		// New at a million files went to copying them on fresh memory).
+		dirInfos: make([]dirInfo, 0, len(ix.Dirs)+1),
+		dirLinks: make([]dirLink, 0, len(ix.Dirs)+2),
+		dirID:    make(map[string]int32, len(ix.Dirs)+1),
+		dirNames: make(map[string]string),
+		trigrams: make(map[uint32][]int32),
 		// Extensions, squashed, each once ("" first): the last word a
 		// path reading may use.
 		exts: []string{""},
@@ -251,9 +257,19 @@ func eachNamed(files []workspace.File, add func(id int32, f workspace.File, n *n
 	workers := max(runtime.GOMAXPROCS(0)-1, 1)
 	todo := make(chan *block, workers)
 	inOrder := make(chan *block, workers) // bounds the blocks in flight
+	// Blocks added are named again: at a million files, a new block each
+	// time was 96 MB of fresh memory, slow to touch the first time
+	// (ARCHITECTURE, "what a megabyte costs").
+	free := make(chan []nameParts, 2*workers+1)
 	go func() {
 		for from := 0; from < len(files); from += namedBlock {
-			b := &block{from: from, parts: make([]nameParts, min(namedBlock, len(files)-from)), done: make(chan struct{})}
+			var parts []nameParts
+			select {
+			case parts = <-free:
+			default:
+				parts = make([]nameParts, namedBlock)
+			}
+			b := &block{from: from, parts: parts[:min(namedBlock, len(files)-from)], done: make(chan struct{})}
 			inOrder <- b
 			todo <- b
 		}
@@ -274,6 +290,10 @@ func eachNamed(files []workspace.File, add func(id int32, f workspace.File, n *n
 		<-b.done
 		for k := range b.parts {
 			add(int32(b.from+k), files[b.from+k], &b.parts[k])
+		}
+		select {
+		case free <- b.parts[:cap(b.parts)]:
+		default:
 		}
 	}
 }
@@ -625,13 +645,13 @@ type counters struct {
 // wordStarts marks where words begin in the squashed form of name.
 func wordStarts(name string) uint64 {
 	var m uint64
-	at := 0
-	for _, w := range words(name) {
+	at := 0 // in the squashed name, where its words lie end to end
+	eachWord(name, func(start, end int) {
 		if at < 64 {
 			m |= 1 << at
 		}
-		at += len(w)
-	}
+		at += end - start
+	})
 	return m
 }
 

@@ -40,10 +40,20 @@ func lowerASCII(s string) string {
 // ("t9125", "i18n"), because that is how people abbreviate them.
 func words(s string) []string {
 	var out []string
+	eachWord(s, func(start, end int) {
+		out = append(out, squash(s[start:end])) // lower case as squash has it: ASCII only
+	})
+	return out
+}
+
+// eachWord calls fn with the bounds of each of s's words, as words cuts
+// them: a word is letters and digits only, so squashed it keeps its
+// length (wordStarts counts on it, and allocates nothing).
+func eachWord(s string, fn func(start, end int)) {
 	start := -1
 	flush := func(end int) {
 		if start >= 0 && end > start {
-			out = append(out, squash(s[start:end])) // lower case as squash has it: ASCII only
+			fn(start, end)
 		}
 		start = -1
 	}
@@ -63,7 +73,6 @@ func words(s string) []string {
 		}
 	}
 	flush(len(s))
-	return out
 }
 
 // charMask is the set of [a-z0-9] bytes in an already squashed string; a
