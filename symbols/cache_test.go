@@ -2,6 +2,7 @@ package symbols
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"wayfind/workspace"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 func writeTree(t *testing.T, files map[string]string) string {
@@ -209,3 +212,37 @@ func mustClean(t *testing.T, root string) string {
 }
 
 func sortedCopy(s []string) []string { return slices.Sorted(slices.Values(s)) }
+
+// TestMmapForCoversTheSave: the mapping a save starts with holds the file
+// it makes (bbolt maps the file anew, copying every page touched so far,
+// whenever the file outgrows its mapping) — for a first save, and for a
+// second that adds as much again.
+func TestMmapForCoversTheSave(t *testing.T) {
+	c := OpenCache(t.TempDir(), "/ws", nil)
+	for round := range 2 {
+		put := map[string]Entry{}
+		for i := range 20000 {
+			var syms []Symbol
+			for k := range i % 4 {
+				syms = append(syms, Symbol{Name: fmt.Sprintf("Handler%d", k*i%97), Container: "pkg.Server", Kind: Method})
+			}
+			put[fmt.Sprintf("r%d/src/module%03d/sub/file_%05d.go", round, i/50, i)] = Entry{Size: int64(i), ModTime: int64(i), Symbols: syms}
+		}
+		room := mmapFor(c.File(), put)
+		if err := c.Save(put, nil); err != nil {
+			t.Fatal(err)
+		}
+		// What the file's pages reach (bbolt grows the file itself ahead,
+		// in steps, and maps in powers of two).
+		db, err := bolt.Open(c.File(), 0o600, &bolt.Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var used int64
+		db.View(func(tx *bolt.Tx) error { used = tx.Size(); return nil })
+		db.Close()
+		if int(used) > room {
+			t.Errorf("round %d: the save's pages reach %d bytes, mapped for %d", round, used, room)
+		}
+	}
+}
