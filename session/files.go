@@ -25,7 +25,7 @@ type filePass struct {
 	// poll's stat of every file: the polling period grows with it
 	// (rescanPeriod).
 	walkTook atomic.Int64
-	restat   workspace.Restat // polling's file stats (its goroutine's alone)
+	restat   workspace.Restat // polling's file stats, seeded by a full pass
 	// Under Session.mu:
 	pending   []string    // changed paths not yet applied
 	timer     *time.Timer // debounced apply of pending
@@ -291,6 +291,13 @@ func rescanPeriod(every, walkTook time.Duration) time.Duration {
 }
 
 // startPolling replaces the watcher by periodic rescans of the roots.
+// isPolling reports whether the session polls the roots (rescan).
+func (s *Session) isPolling() bool {
+	s.files.watchMu.Lock()
+	defer s.files.watchMu.Unlock()
+	return s.files.polling
+}
+
 func (s *Session) startPolling() {
 	s.files.watchMu.Lock()
 	defer s.files.watchMu.Unlock()

@@ -9,6 +9,7 @@ import (
 	"wayfind/content"
 	"wayfind/rank"
 	"wayfind/symbols"
+	"wayfind/workspace"
 )
 
 // backgroundPasses is the state of the passes that follow the file index:
@@ -106,6 +107,14 @@ func (s *Session) fullPass(ctx context.Context, full *snapshot) error {
 	cur := s.snap.Load()
 	start := time.Now()
 	s.symbolProgressStart()
+	// While polling, the files are stat'ed before either indexer reads
+	// one: the content pass decides by these stats, and they are the
+	// first poll's baseline (an edit after them is seen by both).
+	var stats []workspace.FileStat
+	if s.isPolling() {
+		stats = workspace.StatFiles(cur.ix, s.pace)
+		s.files.restat.Seed(cur.ix, stats)
+	}
 	if s.bg.symx != nil {
 		table, st, err := s.bg.symx.Sync(ctx, cur.ix)
 		if err != nil {
@@ -118,7 +127,7 @@ func (s *Session) fullPass(ctx context.Context, full *snapshot) error {
 	s.markSymbols(full.gen, float64(time.Since(start).Microseconds())/1000)
 	if s.bg.cx != nil {
 		cstart := time.Now()
-		ci, err := s.bg.cx.Sync(ctx, cur.ix)
+		ci, err := s.bg.cx.SyncStat(ctx, cur.ix, stats)
 		if err != nil {
 			return err
 		}

@@ -392,3 +392,28 @@ func TestPollingSeesEdits(t *testing.T) {
 		}
 	}
 }
+
+// TestPollingSeededByTheFullPass: a session that polls stats its files
+// before its full pass reads them, so its first poll compares with those
+// stats (re-checking only files edited since) instead of having nothing
+// to compare with and re-checking every file.
+func TestPollingSeededByTheFullPass(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "src", "a.go")
+	write(t, a)
+	write(t, filepath.Join(dir, "src", "b.go"))
+	s := New(Options{RescanEvery: time.Hour, Symbols: noCache, NoContent: true})
+	defer s.Close()
+	s.startPolling()
+	s.SetRoots([]string{dir})
+	eng, err := s.SymbolEngine(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Minute)
+	os.Chtimes(a, later, later)
+	edited, ok := s.files.restat.Changed(eng.Index(), nil)
+	if !ok || !slices.Equal(edited, []string{a}) {
+		t.Errorf("first poll after the full pass: %v (compared: %v), want only %s", edited, ok, a)
+	}
+}

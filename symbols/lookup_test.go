@@ -21,7 +21,7 @@ func TestLookup(t *testing.T) {
 	lookup := func() *Lookup {
 		t.Helper()
 		ix := workspace.Build(roots, workspace.Options{})
-		l, _, err := NewIndexer(IndexerOptions{CacheDir: cache}).Lookup(context.Background(), ix, workspace.StatFiles(ix))
+		l, _, err := NewIndexer(IndexerOptions{CacheDir: cache}).Lookup(context.Background(), ix, workspace.StatFiles(ix, nil))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -60,10 +60,10 @@ type FileStat struct {
 // StatFiles stats every file of ix, in ix.Files' order, on a few
 // goroutines: one pass that every cache of a one-shot process checks its
 // entries against (a stat costs microseconds; ten thousand, tens of
-// milliseconds).
-func StatFiles(ix *Index) []FileStat {
+// milliseconds). With pace set, in the background (statEach).
+func StatFiles(ix *Index, pace func()) []FileStat {
 	out := make([]FileStat, len(ix.Files))
-	statEach(ix, nil, func(i int, st FileStat) { out[i] = st })
+	statEach(ix, pace, func(i int, st FileStat) { out[i] = st })
 	return out
 }
 

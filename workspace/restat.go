@@ -16,6 +16,7 @@ import (
 // both indexes each poll, several seconds of both cores every minute or
 // two while the server answered.
 type Restat struct {
+	mu sync.Mutex // Seed may come from another goroutine than the polls
 	// ix is the last poll's index, kept to align its files with the next
 	// poll's (one file list more in memory when the tree changed between
 	// polls; none when it did not, the index being the same).
@@ -31,6 +32,8 @@ type Restat struct {
 func (r *Restat) Changed(ix *Index, pace func()) (changed []string, ok bool) {
 	prints := make([]uint64, len(ix.Files))
 	statEach(ix, pace, func(i int, st FileStat) { prints[i] = statPrint(st) })
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if r.ix != nil {
 		ok = true
 		old := r.ix
@@ -51,6 +54,20 @@ func (r *Restat) Changed(ix *Index, pace func()) (changed []string, ok bool) {
 	}
 	r.ix, r.prints = ix, prints
 	return changed, ok
+}
+
+// Seed records stats (StatFiles of ix) as the last poll's: taken before a
+// full pass reads every file, they let the first poll after it re-check
+// only the files changed since, where it had nothing to compare with and
+// re-checked every file (a million stats and both indexers' maps at 1M).
+func (r *Restat) Seed(ix *Index, stats []FileStat) {
+	prints := make([]uint64, len(stats))
+	for i, st := range stats {
+		prints[i] = statPrint(st)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ix, r.prints = ix, prints
 }
 
 // statPrint reduces a file's stat to a word that changes when its size or

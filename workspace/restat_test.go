@@ -27,6 +27,16 @@ func TestRestat(t *testing.T) {
 	if changed, ok := r.Changed(index(), nil); ok || len(changed) != 0 {
 		t.Fatalf("first poll: %v %v, want nothing and not ok", changed, ok)
 	}
+	// Seeded with a full pass's stats, the first poll compares with them.
+	var seeded Restat
+	ix := index()
+	seeded.Seed(ix, StatFiles(ix, nil))
+	os.Chtimes(filepath.Join(dir, "same.go"), then, then.Add(time.Second))
+	if changed, ok := seeded.Changed(index(), nil); !ok || !slices.Equal(changed, []string{filepath.Join(dir, "same.go")}) {
+		t.Fatalf("first poll after a seed: %v %v, want same.go", changed, ok)
+	}
+	os.Chtimes(filepath.Join(dir, "same.go"), then, then)
+	r.Changed(index(), nil)
 	os.WriteFile(filepath.Join(dir, "grown.go"), []byte("0123456789 and more"), 0o644)
 	os.Chtimes(filepath.Join(dir, "touched.go"), then, then.Add(time.Second))
 	os.WriteFile(filepath.Join(dir, "sized.go"), []byte("01234567890"), 0o644) // one byte more, its time put back

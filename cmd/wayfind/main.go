@@ -476,7 +476,7 @@ func readLocateCaches(ctx context.Context, ix *workspace.Index, opts options, lo
 	c.wg.Add(1)
 	go func() {
 		defer c.wg.Done()
-		stats := workspace.StatFiles(ix)
+		stats := workspace.StatFiles(ix, nil)
 		c.wg.Add(1)
 		go func() {
 			defer c.wg.Done()
