@@ -148,6 +148,12 @@ func lspCorpus(bin, root string, cases []benchCase, listing string, withFzf, set
 		}
 		outs = append(outs, o)
 	}
+	if settle {
+		// Memory in use, not only at rest: the questions' garbage stays
+		// until the collector's next cycle, at twice the heap it kept.
+		status := fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid)
+		fmt.Fprintf(os.Stderr, "%s: after %d questions: RSS %.0f MB, peak %.0f MB\n", root, len(cases), vmField(status, "VmRSS:"), vmField(status, "VmHWM:"))
+	}
 	return outs, readyMs, rss, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 	"sort"
@@ -274,11 +275,23 @@ func scaleInProcess(corpora, casesPath string, size int, cpuprofile string) {
 	}
 	var outs []outcome
 	lat := map[string][]time.Duration{}
+	alloc := map[string]uint64{} // bytes allocated by each kind's questions
+	var before, after runtime.MemStats
 	for _, c := range cs {
+		runtime.ReadMemStats(&before)
 		o := run(eng, c)
+		runtime.ReadMemStats(&after)
+		alloc[c.Kind] += after.TotalAlloc - before.TotalAlloc
 		outs = append(outs, o)
 		lat[c.Kind] = append(lat[c.Kind], o.elapsed)
 	}
+	defer func() {
+		for _, kind := range []string{"find", "resolve"} {
+			if n := len(lat[kind]); n > 0 {
+				fmt.Printf("%s: %.2f MB allocated a question on average\n", kind, float64(alloc[kind])/float64(n)/(1<<20))
+			}
+		}
+	}()
 	fmt.Printf("| files | engine build ms | kind | cases | top-1 | p50 ms | p99 ms | max ms |\n|---:|---:|---|---:|---:|---:|---:|---:|\n")
 	for _, kind := range []string{"find", "resolve"} {
 		top := 0
