@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -415,5 +416,29 @@ func TestPollingSeededByTheFullPass(t *testing.T) {
 	edited, ok := s.files.restat.Changed(eng.Index(), nil)
 	if !ok || !slices.Equal(edited, []string{a}) {
 		t.Errorf("first poll after the full pass: %v (compared: %v), want only %s", edited, ok, a)
+	}
+}
+
+// TestGCPercentFor: a settled heap may grow by a quarter, at least 64 MB,
+// never more than Go's default: a small tree's server collects as before.
+func TestGCPercentFor(t *testing.T) {
+	const mb = 1 << 20
+	for _, c := range []struct{ live, want uint64 }{
+		{0, 100}, {40 * mb, 100}, {64 * mb, 100}, {128 * mb, 50}, {200 * mb, 32}, {256 * mb, 25}, {374 * mb, 25}, {4096 * mb, 25},
+	} {
+		if got := gcPercentFor(c.live); got != c.want {
+			t.Errorf("gcPercentFor(%d MB) = %d, want %d", c.live/mb, got, c.want)
+		}
+	}
+}
+
+// TestBoundHeapKeepsAChoice: a collection percent someone else set (the
+// environment's GOGC, a one-shot command's) is left as it is.
+func TestBoundHeapKeepsAChoice(t *testing.T) {
+	prev := debug.SetGCPercent(55)
+	defer debug.SetGCPercent(prev)
+	boundHeap()
+	if got := debug.SetGCPercent(55); got != 55 {
+		t.Errorf("boundHeap changed a chosen GOGC 55 to %d", got)
 	}
 }
