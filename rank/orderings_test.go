@@ -2,8 +2,11 @@ package rank
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
+
+	"wayfind/workspace"
 )
 
 // TestScoringOrderings pins the orderings score.go promises, each with the
@@ -114,4 +117,35 @@ func resolved(t *testing.T, e *Engine, req ResolveRequest) (string, *ResolveResu
 		return "", res
 	}
 	return res.Resolved.Path, res
+}
+
+// TestWordDroppedIsNotATypo: a name with one of its words more or fewer
+// (two letters or more) names another file, however short the word: git's
+// builtin-rm.c, moved to builtin/rm.c, is not builtin.h mistyped. A
+// number or a lone letter dropped, and a letter slipped, still are typos.
+func TestWordDroppedIsNotATypo(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"builtin-rm", "builtin", true}, {"builtin", "builtinRm", true}, {"read_tree_fn", "read_fn", true},
+		{"S15.1.2.3_A1_T2", "S15.1..3_A1_T2", false}, {"a_b", "b", false}, {"builtin", "biultin", false},
+		{"builtin-rm", "builtin-mv", false}, {"x", "", false},
+	} {
+		if got := wordApart(c.a, c.b); got != c.want {
+			t.Errorf("wordApart(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+	ix := &workspace.Index{Roots: []string{"/ws"}}
+	for _, f := range []string{"builtin.h", "builtin/rm.c", "builtin/add.c", "strbuf.h"} {
+		ix.Files = append(ix.Files, workspace.File{Path: f})
+	}
+	workspace.SortFiles(ix.Files)
+	e := New(ix)
+	if got, res := resolved(t, e, ResolveRequest{Path: "builtin-rm.c"}); got == "builtin.h" || slices.Contains(paths(res.Candidates), "builtin.h") {
+		t.Errorf("builtin-rm.c: resolved %q, candidates %v; builtin.h is not it", got, paths(res.Candidates))
+	}
+	if got, _ := resolved(t, e, ResolveRequest{Path: "biultin.h"}); got != "builtin.h" {
+		t.Errorf("biultin.h (a typo): resolved %q, want builtin.h", got)
+	}
 }

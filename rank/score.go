@@ -1,6 +1,9 @@
 package rank
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // The scorer.
 //
@@ -24,7 +27,10 @@ import "math"
 //	             squashed stem; longer names tolerate more edits, so the cost
 //	             of an edit is relative to the length too. The edit budget is
 //	             0 below 4 bytes, 1 up to 8, 2 up to 20, 3 beyond: a name of
-//	             three letters has too many neighbours to guess at.
+//	             three letters has too many neighbours to guess at. A stem
+//	             with a whole word of two letters or more fewer or more
+//	             (wordApart: builtin-rm for builtin) is no typo but another
+//	             file's name, whatever the distance.
 //	ext    1.00  same; 0.98 case; 0.93 same family (.ts/.tsx/.js, .h/.hpp,
 //	             .yml/.yaml, .sh/.bash); 0.90 the query had none; 0.88 any two
 //	             programming languages (".py" typed for ".rs" after switching
@@ -103,6 +109,11 @@ func scoreName(qBase, qStem, qExt, qSq string, cBase string, cSq string, dist in
 	cStem, cExt := splitExt(cBase)
 	stem, reason, same := sameStem(qStem, cStem, qSq, cSq)
 	if !same {
+		if wordApart(qStem, cStem) {
+			// builtin-rm.c is not builtin.h mistyped: a name with one
+			// of its words more or fewer names another file.
+			return nameMatch{0, ""}
+		}
 		if dist < 0 {
 			dist = osa(qSq, cSq, typoBudget(len(qSq)))
 		}
@@ -118,6 +129,37 @@ func scoreName(qBase, qStem, qExt, qSq string, cBase string, cSq string, dist in
 		reason += "," + extReason
 	}
 	return nameMatch{stem * ext, reason}
+}
+
+// wordApart reports whether two stems differ by one whole word of two
+// letters or more, the one's words being the other's with one more
+// (builtin-rm, builtin): within a typo's distance when the word is short,
+// but not a typo. A number dropped is (S15.1.2.3 written S15.1..3), and
+// so is a lone letter.
+func wordApart(a, b string) bool {
+	wa, wb := words(a), words(b)
+	if len(wa) < len(wb) {
+		wa, wb = wb, wa
+	}
+	if len(wa) != len(wb)+1 || len(wb) == 0 {
+		return false
+	}
+	for skip := range wa {
+		if letters(wa[skip]) >= 2 && slices.Equal(wa[:skip], wb[:skip]) && slices.Equal(wa[skip+1:], wb[skip:]) {
+			return true
+		}
+	}
+	return false
+}
+
+func letters(w string) int {
+	n := 0
+	for i := 0; i < len(w); i++ {
+		if w[i] >= 'a' && w[i] <= 'z' {
+			n++
+		}
+	}
+	return n
 }
 
 // sameStem compares a query's stem with a candidate's as the name's
