@@ -290,7 +290,6 @@ func rescanPeriod(every, walkTook time.Duration) time.Duration {
 	return max(every, rescanShare*walkTook)
 }
 
-// startPolling replaces the watcher by periodic rescans of the roots.
 // isPolling reports whether the session polls the roots (rescan).
 func (s *Session) isPolling() bool {
 	s.files.watchMu.Lock()
@@ -298,6 +297,7 @@ func (s *Session) isPolling() bool {
 	return s.files.polling
 }
 
+// startPolling replaces the watcher by periodic rescans of the roots.
 func (s *Session) startPolling() {
 	s.files.watchMu.Lock()
 	defer s.files.watchMu.Unlock()
