@@ -109,15 +109,16 @@ func scoreName(qBase, qStem, qExt, qSq string, cBase string, cSq string, dist in
 	cStem, cExt := splitExt(cBase)
 	stem, reason, same := sameStem(qStem, cStem, qSq, cSq)
 	if !same {
-		if wordApart(qStem, cStem) {
-			// builtin-rm.c is not builtin.h mistyped: a name with one
-			// of its words more or fewer names another file.
-			return nameMatch{0, ""}
-		}
 		if dist < 0 {
 			dist = osa(qSq, cSq, typoBudget(len(qSq)))
 		}
 		if dist > typoBudget(len(qSq)) {
+			return nameMatch{0, ""}
+		}
+		if wordApart(qStem, cStem) {
+			// builtin-rm.c is not builtin.h mistyped: a name with one
+			// of its words more or fewer names another file. Asked only
+			// of a stem within a typo's distance.
 			return nameMatch{0, ""}
 		}
 		stem, reason = typoScore(dist, max(len(qSq), len(cSq))), "typo:filename"
