@@ -86,9 +86,9 @@ type Engine struct {
 	exhaustive bool
 }
 
-// fileInfo is a file's record: 40 bytes, small fields first so that they share one
-// word (its path is the index's, filePath; its name found from the end of
-// that, baseName).
+// fileInfo is a file's record: 40 bytes, small fields first so that
+// they share one word (its path is the index's, filePath; its name found
+// from the end of that, baseName).
 type fileInfo struct {
 	root uint16
 	ext  uint16 // index into Engine.exts
