@@ -222,7 +222,8 @@ func (a *affinity) proximity(e *Engine, id int32) near {
 		return near{}
 	}
 	f := &e.files[id]
-	comps := e.pathOf(f.dir).comps
+	var buf pathBuf
+	comps := e.pathOf(f.dir, buf[:]).comps
 	var n near
 	if c := a.current; c != nil && c.root == int(f.root) {
 		n = near{value: proximity(comps, c.dirs), reason: c.reason}

@@ -56,7 +56,8 @@ func (e *Engine) Alternate(file string) (c Candidate, ok bool) {
 				continue
 			}
 			// Directory nearness decides; the extension order breaks ties.
-			s := mirrored(e.pathOf(f.dir).comps, from) - 0.001*float64(rank)
+			var buf pathBuf
+			s := mirrored(e.pathOf(f.dir, buf[:]).comps, from) - 0.001*float64(rank)
 			if s > bestScore || (s == bestScore && e.filePath(id) < e.filePath(best)) {
 				best, bestScore = id, s
 			}

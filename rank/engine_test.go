@@ -2,6 +2,7 @@ package rank
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -81,5 +82,41 @@ func TestDirExists(t *testing.T) {
 		if got := e.dirExists(splitDirs(c.dir)); got != c.want {
 			t.Errorf("dirExists(%q) = %v, want %v", c.dir, got, c.want)
 		}
+	}
+}
+
+// pathOf fills the caller's buffer when it is long enough and a new array
+// when not (a directory deeper than pathBuf holds), the same path either
+// way; and with a buffer, scoring a candidate allocates nothing for it.
+func TestPathOfBuffer(t *testing.T) {
+	deep := strings.Repeat("Dir/", len(pathBuf{})) + "x.go"
+	ix := &workspace.Index{Roots: []string{"/ws"}}
+	for _, f := range []string{"a/b_c/x.go", deep, "top.go"} {
+		ix.Files = append(ix.Files, workspace.File{Path: f})
+	}
+	workspace.SortFiles(ix.Files)
+	e := New(ix)
+	for id := range ix.Files {
+		d := e.files[id].dir
+		var buf pathBuf
+		got, alone := e.pathOf(d, buf[:]), e.pathOf(d, nil)
+		dir := ix.Files[id].Path[:max(strings.LastIndexByte(ix.Files[id].Path, '/'), 0)]
+		if want := strings.Split(dir, "/"); dir == "" && len(got.comps) != 0 || dir != "" && !slices.Equal(got.comps, want) {
+			t.Errorf("%s: comps %q, want %q", ix.Files[id].Path, got.comps, want)
+		}
+		if !slices.Equal(got.comps, alone.comps) || !slices.Equal(got.sq, alone.sq) {
+			t.Errorf("%s: %q %q with a buffer, %q %q without", ix.Files[id].Path, got.comps, got.sq, alone.comps, alone.sq)
+		}
+		if fits := 2*len(got.comps) <= len(buf); fits != (len(got.comps) > 0 && &got.comps[0] == &buf[0] || len(got.comps) == 0) {
+			t.Errorf("%s: %d directories, in the buffer %v", ix.Files[id].Path, len(got.comps), !fits)
+		}
+	}
+	q, err := ParseFind("b/x")
+	if err != nil || len(q.Dirs) == 0 {
+		t.Fatalf("ParseFind: %+v, %v", q, err)
+	}
+	id := int32(ix.Lookup(0, "a/b_c/x.go"))
+	if n := testing.AllocsPerRun(100, func() { e.scoreFile(&q, id, nameMatch{score: 1}, false) }); n != 0 {
+		t.Errorf("scoreFile allocates %.0f times", n)
 	}
 }

@@ -469,7 +469,8 @@ func (e *Engine) scoreFile(q *FindQuery, id int32, nm nameMatch, impl bool) Matc
 	score := nm.score
 	in := inFilename
 	if len(q.Dirs) > 0 {
-		d := matchDirTerms(q.Dirs, e.pathOf(f.dir).sq)
+		var buf pathBuf
+		d := matchDirTerms(q.Dirs, e.pathOf(f.dir, buf[:]).sq)
 		if d > 0 {
 			score *= dirTermsFloor + (1-dirTermsFloor)*d
 			in = inFileAndDir

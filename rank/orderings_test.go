@@ -130,10 +130,15 @@ func TestWordDroppedIsNotATypo(t *testing.T) {
 	}{
 		{"builtin-rm", "builtin", true}, {"builtin", "builtinRm", true}, {"read_tree_fn", "read_fn", true},
 		{"S15.1.2.3_A1_T2", "S15.1..3_A1_T2", false}, {"a_b", "b", false}, {"builtin", "biultin", false},
-		{"builtin-rm", "builtin-mv", false}, {"x", "", false},
+		{"builtin-rm", "builtin-mv", false}, {"x", "", false}, {"Builtin-RM", "builtin", true},
+		{"BuiltinRm", "builtin_rm_x", false}, {"builtin_rm_Xy", "BuiltinRm", true},
 	} {
 		if got := wordApart(c.a, c.b); got != c.want {
 			t.Errorf("wordApart(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+		// Asked of every stem within a typo's distance: nothing allocated.
+		if n := testing.AllocsPerRun(10, func() { wordApart(c.a, c.b) }); n != 0 {
+			t.Errorf("wordApart(%q, %q) allocates %.0f times", c.a, c.b, n)
 		}
 	}
 	ix := &workspace.Index{Roots: []string{"/ws"}}

@@ -237,11 +237,41 @@ func TestAlignColumnsIsAlignDirs(t *testing.T) {
 			got := make([]dirAlignment, len(dirs))
 			e.alignColumns(rq, dirs, got)
 			for k, d := range dirs {
-				p := e.pathOf(d)
+				p := e.pathOf(d, nil)
 				if want := alignDirs(&rq.dir, &p); got[k] != want {
 					t.Fatalf("tree %d, %q against %q: %+v, want %+v", tree, comps, p.comps, got[k], want)
 				}
 			}
 		}
+	}
+}
+
+// alignAll's alignments of many candidates are the ones alignment finds
+// for each candidate directory afterwards, the same as aligned alone.
+func TestAlignAllFound(t *testing.T) {
+	ix := &workspace.Index{Roots: []string{"/ws"}}
+	for i := range alignSplit + 100 {
+		ix.Files = append(ix.Files, workspace.File{Path: fmt.Sprintf("m%d/src/pkg%d/package-info.java", i%37, i)})
+	}
+	workspace.SortFiles(ix.Files)
+	e := New(ix)
+	rq := newResolveQuery("m3/src/pkg/package-info.java")
+	cands, _ := e.resolveCandidates(rq)
+	if len(cands) < alignSplit {
+		t.Fatalf("%d candidates, want at least %d", len(cands), alignSplit)
+	}
+	e.alignAll(rq, cands)
+	if len(rq.alignedDirs) == 0 {
+		t.Fatal("alignAll aligned nothing")
+	}
+	for id := range cands {
+		d := e.files[id].dir
+		p := e.pathOf(d, nil)
+		if got, want := e.alignment(rq, d), alignDirs(&rq.dir, &p); got != want {
+			t.Fatalf("%s: %+v, want %+v", e.filePath(id), got, want)
+		}
+	}
+	if len(rq.aligned) != 0 {
+		t.Errorf("%d directories aligned again on demand", len(rq.aligned))
 	}
 }

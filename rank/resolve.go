@@ -238,9 +238,13 @@ type resolveQuery struct {
 	// candidate that leaves it out as a wrong one would
 	// (node/openssl/archs/…/openssl/x509.h is not openssl/x509.h).
 	foreign int
-	// aligned: the alignment of the directories with each candidate
-	// directory, by its index in Engine.dirInfos.
-	aligned map[int32]dirAlignment
+	// The alignment of the directories with each candidate directory
+	// (by its index in Engine.dirInfos): alignAll's, of many candidates,
+	// in two arrays by directory (a map of them was a tenth of what a
+	// resolve allocated), else aligned, filled on demand.
+	alignedDirs []int32
+	alignedAll  []dirAlignment
+	aligned     map[int32]dirAlignment
 }
 
 func newResolveQuery(qpath string) *resolveQuery {
@@ -305,7 +309,7 @@ func (e *Engine) foreignPrefix(rq *resolveQuery, cands map[int32]int) int {
 
 // alignAll aligns the query's directories with the directories of many
 // candidates ahead of foreignPrefix and the scoring, which then find them
-// in rq.aligned: a name shared by thousands of files (7,000
+// in rq.alignedAll: a name shared by thousands of files (7,000
 // package-info.java in the 1M monorepo) made the alignments most of the
 // slowest resolves. The directories are taken in path order, each
 // reusing the componentMatch columns of the upper directories it shares
@@ -315,27 +319,19 @@ func (e *Engine) alignAll(rq *resolveQuery, cands map[int32]int) {
 	if len(rq.dirs) == 0 || len(cands) < alignSplit {
 		return
 	}
-	seen := make(map[int32]bool, len(cands))
-	var dirs []int32
+	dirs := make([]int32, 0, len(cands))
 	for id := range cands {
-		if d := e.files[id].dir; !seen[d] {
-			seen[d] = true
-			dirs = append(dirs, d)
-		}
+		dirs = append(dirs, e.files[id].dir)
 	}
 	slices.Sort(dirs) // path order: neighbours share their upper directories
+	dirs = slices.Compact(dirs)
 	out := make([]dirAlignment, len(dirs))
 	half := len(dirs) / 2
 	var wg sync.WaitGroup
 	wg.Go(func() { e.alignColumns(rq, dirs[half:], out[half:]) })
 	e.alignColumns(rq, dirs[:half], out[:half])
 	wg.Wait()
-	if rq.aligned == nil {
-		rq.aligned = make(map[int32]dirAlignment, len(dirs))
-	}
-	for k, d := range dirs {
-		rq.aligned[d] = out[k]
-	}
+	rq.alignedDirs, rq.alignedAll = dirs, out
 }
 
 // alignColumns sets out[k] to the alignment of the query's directories
@@ -351,7 +347,7 @@ func (e *Engine) alignColumns(rq *resolveQuery, dirs []int32, out []dirAlignment
 	for k, d := range dirs {
 		nc := int(e.dirInfos[d].depth)
 		if nc > maxDepth {
-			p := e.pathOf(d)
+			p := e.pathOf(d, nil)
 			out[k], prevN = alignDirs(&rq.dir, &p), 0
 			continue
 		}
@@ -386,12 +382,16 @@ const alignSplit = 2048
 // alignment aligns the query's directories with candidate directory d,
 // once per query.
 func (e *Engine) alignment(rq *resolveQuery, d int32) dirAlignment {
+	if k, ok := slices.BinarySearch(rq.alignedDirs, d); ok {
+		return rq.alignedAll[k]
+	}
 	a, ok := rq.aligned[d]
 	if !ok {
 		if rq.aligned == nil {
 			rq.aligned = map[int32]dirAlignment{}
 		}
-		p := e.pathOf(d)
+		var buf pathBuf
+		p := e.pathOf(d, buf[:])
 		a = alignDirs(&rq.dir, &p)
 		rq.aligned[d] = a
 	}

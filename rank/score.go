@@ -137,8 +137,13 @@ func scoreName(qBase, qStem, qExt, qSq string, cBase string, cSq string, dist in
 // (builtin-rm, builtin): within a typo's distance when the word is short,
 // but not a typo. A number dropped is (S15.1.2.3 written S15.1..3), and
 // so is a lone letter.
+//
+// The words are compared as words compares them (ASCII case folded, as
+// squash folds it) in place: it is asked of every stem within a typo's
+// distance, and lists of words were a tenth of what a question allocated.
 func wordApart(a, b string) bool {
-	wa, wb := words(a), words(b)
+	var bufA, bufB [16]string
+	wa, wb := wordsInto(a, bufA[:0]), wordsInto(b, bufB[:0])
 	if len(wa) < len(wb) {
 		wa, wb = wb, wa
 	}
@@ -146,7 +151,7 @@ func wordApart(a, b string) bool {
 		return false
 	}
 	for skip := range wa {
-		if letters(wa[skip]) >= 2 && slices.Equal(wa[:skip], wb[:skip]) && slices.Equal(wa[skip+1:], wb[skip:]) {
+		if letters(wa[skip]) >= 2 && slices.EqualFunc(wa[:skip], wb[:skip], equalFold) && slices.EqualFunc(wa[skip+1:], wb[skip:], equalFold) {
 			return true
 		}
 	}
@@ -156,7 +161,7 @@ func wordApart(a, b string) bool {
 func letters(w string) int {
 	n := 0
 	for i := 0; i < len(w); i++ {
-		if w[i] >= 'a' && w[i] <= 'z' {
+		if c := w[i] | 0x20; c >= 'a' && c <= 'z' { // either case
 			n++
 		}
 	}

@@ -46,6 +46,12 @@ func words(s string) []string {
 	return out
 }
 
+// wordsInto appends s's words to buf as they are written (not squashed).
+func wordsInto(s string, buf []string) []string {
+	eachWord(s, func(start, end int) { buf = append(buf, s[start:end]) })
+	return buf
+}
+
 // eachWord calls fn with the bounds of each of s's words, as words cuts
 // them: a word is letters and digits only, so squashed it keeps its
 // length (wordStarts counts on it, and allocates nothing).

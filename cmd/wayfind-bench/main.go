@@ -66,6 +66,7 @@ func main() {
 	only := flag.String("corpus", "", "run only this corpus")
 	verbose := flag.Bool("v", false, "print every failed case")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the queries here")
+	memprofile := flag.String("memprofile", "", "with -scale-inproc, write a profile of what the questions allocate here")
 	scale := flag.Int("scale", 0, "also index this many paths (the largest corpus replicated under prefixes) and report memory")
 	lspBin := flag.String("lsp", "", "drive this wayfind binary's `lsp` through the protocol instead of calling the engine in-process")
 	symbolRoot := flag.String("symbols", "", "benchmark the symbol index of this tree beside universal-ctags (needs -bin)")
@@ -91,7 +92,7 @@ func main() {
 	sessionRepos := flag.String("sessions", "", "real sessions replayed from these checkouts' commits (name=dir,…): bare names asked with and without the author's previous commits as visits")
 	window := flag.Int("window", 400, "with -sessions: the commits asked about, the newest ones (the tree is the one before them)")
 	scaleSizes := flag.String("scale-lsp", "", "the monorepo at these sizes (files, comma-separated) through -bin's `lsp`, cold and warm, beside fzf (issue 29)")
-	scaleInproc := flag.Int("scale-inproc", 0, "the monorepo's cases at this size in-process, engine over the listing: latency by kind and the slowest questions (with -cpuprofile, their profile)")
+	scaleInproc := flag.Int("scale-inproc", 0, "the monorepo's cases at this size in-process, engine over the listing: latency by kind and the slowest questions (with -cpuprofile and -memprofile, their profiles)")
 	fzfSample := flag.Int("fzf-sample", 30, "with -scale-lsp: how many find cases fzf is timed on at each size")
 	historyRun := flag.Bool("history", false, "replay navigation sessions over the corpora and ask ambiguous names with and without the history")
 	flag.Parse()
@@ -109,7 +110,7 @@ func main() {
 		return
 	}
 	if *scaleInproc > 0 {
-		scaleInProcess(*corpora, *casesPath, *scaleInproc, *cpuprofile)
+		scaleInProcess(*corpora, *casesPath, *scaleInproc, *cpuprofile, *memprofile)
 		return
 	}
 	if *goplsBin != "" {

@@ -212,6 +212,13 @@ func scaleBench(bin, corpora, casesPath, work string, sizes []int, fzfSample int
 			pct(fzfTop, fzfN), fzfN, ms(quantile(fzfLat, 0.5)))
 		fmt.Fprintf(os.Stderr, "scale %d: laid out in %s; resolve not resolved to the file, by category: %s\n",
 			size, layMs.Round(time.Millisecond), missesByCategory(outs))
+		// The settled tail question by question, to set beside the
+		// engine's alone (-scale-inproc): what the server adds.
+		slices.SortFunc(settled, func(a, b outcome) int { return cmp.Compare(b.elapsed, a.elapsed) })
+		fmt.Fprintf(os.Stderr, "scale %d: slowest settled questions:\n", size)
+		for _, o := range settled[:min(12, len(settled))] {
+			fmt.Fprintf(os.Stderr, "  %8s  %-7s %q\n", ms(o.elapsed), o.c.Kind, o.c.Query)
+		}
 	}
 }
 
@@ -248,8 +255,10 @@ func missesByCategory(outs []outcome) string {
 // scaleInProcess answers the monorepo's cases at size files in-process,
 // the engine over the listing (no tree, no server), and prints latency by
 // kind and the slowest questions: where the protocol's p99 is the ranking
-// and not the server around it. With -cpuprofile, the questions' profile.
-func scaleInProcess(corpora, casesPath string, size int, cpuprofile string) {
+// and not the server around it. With -cpuprofile and -memprofile, the
+// questions' profiles (the latter of what they allocate, sampled finely
+// enough to see a question's 0.2 MB).
+func scaleInProcess(corpora, casesPath string, size int, cpuprofile, memprofile string) {
 	scs := readScaleCorpora(corpora)
 	cases, err := readCases(casesPath)
 	if err != nil {
@@ -272,6 +281,18 @@ func scaleInProcess(corpora, casesPath string, size int, cpuprofile string) {
 		}
 		pprof.StartCPUProfile(f)
 		defer pprof.StopCPUProfile()
+	}
+	if memprofile != "" {
+		runtime.MemProfileRate = 4 << 10
+		defer func() {
+			f, err := os.Create(memprofile)
+			if err != nil {
+				fatal(err)
+			}
+			defer f.Close()
+			runtime.GC() // the profile is as of the last collection
+			pprof.Lookup("allocs").WriteTo(f, 0)
+		}()
 	}
 	var outs []outcome
 	lat := map[string][]time.Duration{}
