@@ -30,6 +30,7 @@ type ExtractOptions struct {
 // which is called from one goroutine at a time, in no set order. Files of
 // no supported language are passed over without a call.
 func ExtractFiles(ctx context.Context, files []string, opt ExtractOptions, each func(i int, p Parsed)) {
+	defer releaseParserMemory() // the parsers are closed by then
 	pool.Map(ctx, len(files), opt.Workers,
 		func() (*Extractor, func()) {
 			x := NewExtractor()
