@@ -206,3 +206,31 @@ func (s *lspServer) open(root string, settle bool) (readyMs, rss float64, err er
 	}
 	return readyMs, rss, nil
 }
+
+// settleBench opens a real tree — its files' text read, parsed and
+// indexed, which the benchmarks' trees of empty files never are — with a
+// fresh cache, and prints when it was ready and settled and what the
+// server then holds: anonymous memory (heaps, Go's and C's) apart from the
+// mapped binary.
+func settleBench(bin, root string) {
+	cache, err := os.MkdirTemp("", "wayfind-settle-")
+	if err != nil {
+		fatal(err)
+	}
+	defer os.RemoveAll(cache)
+	os.Setenv("WAYFIND_CACHE_DIR", cache)
+	s, err := startLSP(bin)
+	if err != nil {
+		fatal(err)
+	}
+	defer s.stop()
+	start := time.Now()
+	readyMs, rss, err := s.open(root, true)
+	if err != nil {
+		fatal(err)
+	}
+	status := fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid)
+	fmt.Printf("| tree | ready s | RSS MB at ready | settled s | settled RSS MB | anonymous MB | mapped files MB | peak MB |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Printf("| %s | %.2f | %.0f | %.1f | %.0f | %.0f | %.0f | %.0f |\n", filepath.Base(root), readyMs/1000, rss, time.Since(start).Seconds(),
+		vmField(status, "VmRSS:"), vmField(status, "RssAnon:"), vmField(status, "RssFile:"), vmField(status, "VmHWM:"))
+}

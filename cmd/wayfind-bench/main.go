@@ -69,6 +69,7 @@ func main() {
 	memprofile := flag.String("memprofile", "", "with -scale-inproc, write a profile of what the questions allocate here")
 	scale := flag.Int("scale", 0, "also index this many paths (the largest corpus replicated under prefixes) and report memory")
 	lspBin := flag.String("lsp", "", "drive this wayfind binary's `lsp` through the protocol instead of calling the engine in-process")
+	settleTree := flag.String("settle", "", "with -lsp: open this real tree (files with their contents) with a fresh cache, wait for the passes to finish, and print the server's times and resident memory")
 	symbolRoot := flag.String("symbols", "", "benchmark the symbol index of this tree beside universal-ctags (needs -bin)")
 	bin := flag.String("bin", "bin/wayfind", "the wayfind binary, for -symbols")
 	runs := flag.Int("runs", 3, "runs per measurement, for -symbols (medians are reported)")
@@ -207,6 +208,10 @@ func main() {
 		if *mcpTree != "" {
 			mcpToolsBench(*mcpBin, *mcpTree)
 		}
+		return
+	}
+	if *lspBin != "" && *settleTree != "" {
+		settleBench(*lspBin, *settleTree)
 		return
 	}
 	if *lspBin != "" {
