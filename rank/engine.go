@@ -16,6 +16,7 @@
 package rank
 
 import (
+	"cmp"
 	"math/bits"
 	"runtime"
 	"slices"
@@ -28,55 +29,78 @@ import (
 
 // Engine answers queries over one immutable workspace snapshot. It is safe
 // for concurrent use; a new snapshot means a new Engine.
+//
+// What the engine knows of the snapshot is flat: arrays of fixed-size
+// records without pointers, and one string of every name it keeps (text),
+// which the records point into by offset (strRef). Nothing else holds a
+// million small objects for the collector to mark, and the whole can be
+// written to a file and read back where it lies (segment.go: a warm start
+// maps it instead of building it).
 type Engine struct {
 	ix    *workspace.Index
 	files []fileInfo
 
-	// otherCase holds, by lower-case base name, the files named() cannot
-	// find through their stem: names whose capitals squash keeps
-	// (non-ASCII), rare enough for a map.
-	otherCase map[string][]int32
-	dirInfos  []dirInfo // distinct directories
+	// text holds every name the records below point into (strRef):
+	// directory names and their squashed forms, stems, extensions, the
+	// lower-cased names of otherCase.
+	text string
+
+	dirInfos []dirInfo // distinct directories, parents before children
 	// dirFileIDs are the files directly inside each directory, directory
 	// d's from dirStart[d] to dirStart[d+1], in path order (dirFiles):
 	// one array, not a slice a directory — a quarter of a million small
 	// objects and 24 bytes each for their headers.
 	dirFileIDs []int32
 	dirStart   []uint32
-	dirID      map[string]int32 // while New places files in their directories
 	// dirWords are every directory's words (its last component's, lower
 	// case) end to end, each a two-byte length then its bytes, directory
 	// d's from dirLinks[d].words to dirLinks[d+1].words (wordsOf): the
 	// scan of every directory a path query makes (dirReach) reads them in
 	// order rather than chase each directory's slice — at a quarter of a
 	// million directories, the chase was most of a query.
-	dirWords   string
-	dirLinks   []dirLink // one a directory, and one past the last
-	dirWordBuf []byte    // while New builds
-	// dirNames holds every directory's squashed name, once: the
-	// directories of one name (src, test, team0 …) share its string, and
-	// resolve asks whether a written directory is the name of any.
-	dirNames map[string]string
-	stems    []stemInfo // distinct squashed stems
+	dirWords string
+	dirLinks []dirLink // one a directory, and one past the last
+	// dirNameSet is every directory's squashed name once, in text order:
+	// resolve asks whether a written directory is the name of any
+	// (isDirName).
+	dirNameSet []strRef
+
+	stems []stemInfo // distinct squashed stems
+	// stemFileIDs are each stem's files, stem s's from stemStart[s] to
+	// stemStart[s+1], in path order (stemFiles).
+	stemFileIDs []int32
+	stemStart   []uint32
 	// stemMasks[sid] is stems[sid].mask, and stemLens its length, kept
 	// dense: every query scans them all.
-	stemMasks  []uint64
-	stemLens   []uint16
-	stemsByLen [][]int32         // stems of each length, for typos of short names
-	exts       []string          // distinct squashed extensions, "" first
-	extID      map[string]uint16 // squashed extension → its index in exts
-	stemID     map[string]int32  // while New files names under their stems
+	stemMasks []uint64
+	stemLens  []uint16
+	// stemLenIDs are the stems shorter than maxTypoScanLen by length,
+	// those of length n from stemLenStart[n] to stemLenStart[n+1]
+	// (stemsOfLen): typos of short names are found among them.
+	stemLenIDs   []int32
+	stemLenStart []uint32
 	// stemOrder are the stems' ids in the order of their text (stemIndex):
 	// after New, a map of every stem was 18 MB at a million files.
 	stemOrder []int32
-	trigrams  map[uint32][]int32 // trigram of a squashed stem → stems holding it
-	counters  *sync.Pool         // *counters
-	sym       *SymbolIndex       // nil until symbols are indexed
-	lookup    SymbolLookup       // locate's symbols when there is no sym (the CLI)
-	content   *content.Index     // nil until file contents are indexed
-	rr        Reranker           // nil without a model
-	repo      *RepoHistory       // nil without a repository's record
-	rro       RerankOptions
+	// The trigrams of the squashed stems, in order (triKeys), each with
+	// the stems holding it, trigram k's from triStart[k] to triStart[k+1]
+	// (trigramStems): typoStems narrows its field by them.
+	triKeys  []uint32
+	triStart []uint32
+	triStems []int32
+
+	exts      []string          // distinct squashed extensions, "" first
+	extID     map[string]uint16 // squashed extension → its index in exts
+	extRefs   []strRef          // exts in text, what a segment keeps of them
+	otherCase []otherName       // by name: files named() cannot find through their stem
+
+	counters *sync.Pool     // *counters
+	sym      *SymbolIndex   // nil until symbols are indexed
+	lookup   SymbolLookup   // locate's symbols when there is no sym (the CLI)
+	content  *content.Index // nil until file contents are indexed
+	rr       Reranker       // nil without a model
+	repo     *RepoHistory   // nil without a repository's record
+	rro      RerankOptions
 	// halfDir splits the directories in two halves of about equal files
 	// (pathReadings reads each on its own core), 0 for a tree too small
 	// to be worth it (pathSplitFiles).
@@ -84,6 +108,21 @@ type Engine struct {
 	// exhaustive turns find's prunes off (prune_test.go proves they
 	// change nothing).
 	exhaustive bool
+}
+
+// strRef is a string of Engine.text: where it starts and how long it is.
+type strRef struct{ off, n uint32 }
+
+// str is the string r points at.
+func (e *Engine) str(r strRef) string { return e.text[r.off : r.off+r.n] }
+
+// otherName is a file whose lower-cased base name (name) its squashed
+// stem cannot find (named): a name whose capitals squash keeps
+// (non-ASCII), rare enough to be searched in a short sorted list.
+type otherName struct {
+	name strRef
+	id   int32
+	_    int32
 }
 
 // fileInfo is a file's record: 40 bytes, small fields first so that
@@ -108,12 +147,12 @@ type fileInfo struct {
 // across the path (pathmatch.go) extends its parent's reading by one
 // component instead of re-reading the whole path.
 type dirInfo struct {
-	// name is its own (last) component, sqName squash(name) as dirNames
-	// holds it, depth its number of components: the rest of its path is
-	// its parents' (pathOf, up dirLinks), not a copy in every directory —
-	// a quarter of a million directories held 46 MB of copies.
-	name, sqName string
-	depth        int32
+	// name is its own (last) component, sq its squashed form, depth its
+	// number of components: the rest of its path is its parents' (pathOf,
+	// up dirLinks), not a copy in every directory — a quarter of a
+	// million directories held 46 MB of copies.
+	name, sq strRef
+	depth    int32
 	// nameMask and nameInit are the union of its files' (fileInfo): a
 	// reading that needs more from a name passes over the directory.
 	nameMask, nameInit uint64
@@ -121,7 +160,7 @@ type dirInfo struct {
 
 // dirLink is what dirReach, the scan of every directory a path query
 // makes, reads of a directory, apart from the rest of it: 16 bytes beside
-// the next directory's. Read from dirInfo, 88 bytes apart, the scan of a
+// the next directory's. Read from dirInfo, 40 bytes apart, the scan of a
 // quarter of a million directories waited on memory.
 type dirLink struct {
 	parent   int32  // the enclosing directory, -1 for a root's top level
@@ -129,79 +168,209 @@ type dirLink struct {
 	initMask uint64 // charMask of the first letters of its words
 }
 
+// stemInfo is a distinct squashed stem: the files sharing it are
+// stemFiles.
 type stemInfo struct {
-	text     string   // squashed stem
-	mask     uint64   // charMask(text)
-	starts   uint64   // bit i: a word of the stem starts at text[i] (i < 64)
-	wordList []string // text cut at its word starts (stemInfo.words)
-	initMask uint64   // charMask of the first letters of its files' words
+	text     strRef // squashed stem
+	mask     uint64 // charMask(text)
+	starts   uint64 // bit i: a word of the stem starts at text[i] (i < 64)
+	initMask uint64 // charMask of the first letters of its files' words
 	// extMask is charMask of every extension the stem's files have.
 	extMask uint64
-	files   []int32
+}
+
+// stemName is a stem as matching reads it: its text and where its words
+// start.
+type stemName struct {
+	text   string
+	starts uint64
+}
+
+// stemName is stem sid's text and word starts.
+func (e *Engine) stemName(sid int32) stemName {
+	st := &e.stems[sid]
+	return stemName{e.str(st.text), st.starts}
+}
+
+// stemText is stem sid's squashed text.
+func (e *Engine) stemText(sid int32) string { return e.str(e.stems[sid].text) }
+
+// stemFiles are the files of stem sid, in path order.
+func (e *Engine) stemFiles(sid int32) []int32 {
+	return e.stemFileIDs[e.stemStart[sid]:e.stemStart[sid+1]]
+}
+
+// stemsOfLen are the stems of n bytes (n < maxTypoScanLen).
+func (e *Engine) stemsOfLen(n int) []int32 {
+	if n+1 >= len(e.stemLenStart) {
+		return nil
+	}
+	return e.stemLenIDs[e.stemLenStart[n]:e.stemLenStart[n+1]]
+}
+
+// trigramStems are the stems holding trigram g.
+func (e *Engine) trigramStems(g uint32) []int32 {
+	k, ok := slices.BinarySearch(e.triKeys, g)
+	if !ok {
+		return nil
+	}
+	return e.triStems[e.triStart[k]:e.triStart[k+1]]
+}
+
+// dirName and dirSq are directory d's own name and its squashed form.
+func (e *Engine) dirName(d int32) string { return e.str(e.dirInfos[d].name) }
+func (e *Engine) dirSq(d int32) string   { return e.str(e.dirInfos[d].sq) }
+
+// isDirName reports whether sq is the squashed name of some directory.
+func (e *Engine) isDirName(sq string) bool {
+	_, ok := slices.BinarySearchFunc(e.dirNameSet, sq, func(r strRef, sq string) int { return strings.Compare(e.str(r), sq) })
+	return ok
 }
 
 // New indexes a workspace snapshot for ranking.
 func New(ix *workspace.Index) *Engine {
-	e := &Engine{
-		ix:        ix,
-		files:     make([]fileInfo, len(ix.Files)),
-		otherCase: map[string][]int32{},
-		stemID:    make(map[string]int32, len(ix.Files)/4),
-		// Every directory holding a file, and every ancestor of one, is
-		// a directory the walk went through (Dirs) or the top level:
-		// sized once, the arrays are not copied as they grow (a sixth of
-		// New at a million files went to copying them on fresh memory).
-		dirInfos: make([]dirInfo, 0, len(ix.Dirs)+1),
-		dirLinks: make([]dirLink, 0, len(ix.Dirs)+2),
+	b := &builder{
+		e: &Engine{
+			ix:    ix,
+			files: make([]fileInfo, len(ix.Files)),
+			// Every directory holding a file, and every ancestor of one,
+			// is a directory the walk went through (Dirs) or the top
+			// level: sized once, the arrays are not copied as they grow
+			// (a sixth of New at a million files went to copying them on
+			// fresh memory).
+			dirInfos: make([]dirInfo, 0, len(ix.Dirs)+1),
+			dirLinks: make([]dirLink, 0, len(ix.Dirs)+2),
+			// Extensions, squashed, each once ("" first): the last word a
+			// path reading may use.
+			exts:  []string{""},
+			extID: map[string]uint16{"": 0},
+		},
+		stemID:   make(map[string]int32, len(ix.Files)/4),
 		dirID:    make(map[string]int32, len(ix.Dirs)+1),
-		dirNames: make(map[string]string),
+		names:    make(map[string]strRef),
+		sqs:      make(map[string]strRef),
 		trigrams: make(map[uint32][]int32),
-		// Extensions, squashed, each once ("" first): the last word a
-		// path reading may use.
-		exts: []string{""},
 	}
-	e.counters = &sync.Pool{New: func() any { return &counters{} }}
-	e.extID = map[string]uint16{"": 0}
+	b.e.extRefs = []strRef{{}}
 	last := lastDir{id: -1}
 	eachNamed(ix.Files, func(id int32, f workspace.File, n *nameParts) {
-		e.add(id, f, n, &last)
+		b.add(id, f, n, &last)
 	})
-	e.denseStems()
-	e.dirLinks = append(e.dirLinks, dirLink{parent: -1, words: uint32(len(e.dirWordBuf))})
-	e.dirWords, e.dirWordBuf = string(e.dirWordBuf), nil
-	e.dirID = nil // only New places directories; 11 MB at a million files
+	return b.finish()
+}
+
+// builder is what New keeps while it files names: the maps that find a
+// stem, directory or name already seen, and the text being laid out.
+type builder struct {
+	e        *Engine
+	stemID   map[string]int32
+	dirID    map[string]int32
+	names    map[string]strRef // a name laid out in text once
+	sqs      map[string]strRef // the squashed directory names seen
+	dirSqs   []strRef          // every distinct squashed directory name, in order seen
+	trigrams map[uint32][]int32
+	text     []byte
+	dirWords []byte
+	other    map[string][]int32
+}
+
+// intern lays s out in the engine's text, once.
+func (b *builder) intern(s string) strRef {
+	if r, ok := b.names[s]; ok {
+		return r
+	}
+	r := b.put(s)
+	b.names[s] = r
+	return r
+}
+
+// put lays s out in the engine's text.
+func (b *builder) put(s string) strRef {
+	r := strRef{uint32(len(b.text)), uint32(len(s))}
+	b.text = append(b.text, s...)
+	return r
+}
+
+// finish turns what the builder gathered into the engine's flat arrays.
+func (b *builder) finish() *Engine {
+	e := b.e
+	e.dirLinks = append(e.dirLinks, dirLink{parent: -1, words: uint32(len(b.dirWords))})
+	e.dirWords = string(b.dirWords)
+	for lb, ids := range b.other {
+		r := b.put(lb)
+		for _, id := range ids {
+			e.otherCase = append(e.otherCase, otherName{name: r, id: id})
+		}
+	}
+	e.text = string(b.text)
+	slices.SortFunc(e.otherCase, func(a, c otherName) int {
+		return cmp.Or(strings.Compare(e.str(a.name), e.str(c.name)), cmp.Compare(a.id, c.id))
+	})
+	e.dirNameSet = b.dirSqs
+	slices.SortFunc(e.dirNameSet, func(a, c strRef) int { return strings.Compare(e.str(a), e.str(c)) })
 	e.stemOrder = make([]int32, len(e.stems))
 	for sid := range e.stemOrder {
 		e.stemOrder[sid] = int32(sid)
 	}
-	slices.SortFunc(e.stemOrder, func(a, b int32) int { return strings.Compare(e.stems[a].text, e.stems[b].text) })
-	e.stemID = nil
-	e.fileDirs()
+	slices.SortFunc(e.stemOrder, func(a, c int32) int { return strings.Compare(e.stemText(a), e.stemText(c)) })
+	e.triKeys = make([]uint32, 0, len(b.trigrams))
+	for g := range b.trigrams {
+		e.triKeys = append(e.triKeys, g)
+	}
+	slices.Sort(e.triKeys)
+	e.triStart = make([]uint32, len(e.triKeys)+1)
+	for k, g := range e.triKeys {
+		e.triStart[k+1] = e.triStart[k] + uint32(len(b.trigrams[g]))
+	}
+	e.triStems = make([]int32, 0, e.triStart[len(e.triKeys)])
+	for _, g := range e.triKeys {
+		e.triStems = append(e.triStems, b.trigrams[g]...)
+	}
+	e.denseStems()
+	e.derive()
+	return e
+}
+
+// derive computes what follows from the flat arrays alone, after New or
+// a segment's load: each directory's and each stem's files, where the
+// halves of the directories meet, the scratch pool.
+func (e *Engine) derive() {
+	e.counters = &sync.Pool{New: func() any { return &counters{} }}
+	if e.extID == nil {
+		e.extID = make(map[string]uint16, len(e.exts))
+		for x, ext := range e.exts {
+			e.extID[ext] = uint16(x)
+		}
+	}
+	e.dirStart, e.dirFileIDs = runs(len(e.dirInfos), e.files, func(f *fileInfo) int32 { return f.dir })
+	e.stemStart, e.stemFileIDs = runs(len(e.stems), e.files, func(f *fileInfo) int32 { return f.stem })
+	e.halfDir = 0
 	if len(e.files) >= pathSplitFiles {
 		for n := 0; n < len(e.files)/2; e.halfDir++ {
 			n += len(e.dirFiles(e.halfDir))
 		}
 	}
-	return e
 }
 
-// fileDirs files every file under its directory (dirFileIDs), counted
-// first so that each directory's run is placed at once.
-func (e *Engine) fileDirs() {
-	e.dirStart = make([]uint32, len(e.dirInfos)+1)
-	for i := range e.files {
-		e.dirStart[e.files[i].dir+1]++
+// runs groups files by key (a directory, a stem): group k's ids, in path
+// order, are ids[start[k]:start[k+1]] — counted first so that each run is
+// placed at once.
+func runs(groups int, files []fileInfo, key func(*fileInfo) int32) (start []uint32, ids []int32) {
+	start = make([]uint32, groups+1)
+	for i := range files {
+		start[key(&files[i])+1]++
 	}
-	for d := range e.dirInfos {
-		e.dirStart[d+1] += e.dirStart[d]
+	for k := range groups {
+		start[k+1] += start[k]
 	}
-	e.dirFileIDs = make([]int32, len(e.files))
-	next := slices.Clone(e.dirStart[:len(e.dirInfos)])
-	for id := range e.files {
-		d := e.files[id].dir
-		e.dirFileIDs[next[d]] = int32(id)
-		next[d]++
+	ids = make([]int32, len(files))
+	next := slices.Clone(start[:groups])
+	for id := range files {
+		k := key(&files[id])
+		ids[next[k]] = int32(id)
+		next[k]++
 	}
+	return start, ids
 }
 
 // dirFiles are the files directly inside directory d, in path order.
@@ -300,11 +469,11 @@ func eachNamed(files []workspace.File, add func(id int32, f workspace.File, n *n
 
 // add indexes file id: its stem (shared by every file of that squashed
 // name), its extension, its directory and its own word starts.
-func (e *Engine) add(id int32, f workspace.File, n *nameParts, last *lastDir) {
-	b := strings.LastIndexByte(f.Path, '/') + 1
-	sid := e.stemOf(n.sq, n.stem)
+func (b *builder) add(id int32, f workspace.File, n *nameParts, last *lastDir) {
+	e := b.e
+	slash := strings.LastIndexByte(f.Path, '/') + 1
+	sid := b.stemOf(n.sq, n.stem)
 	st := &e.stems[sid]
-	st.files = append(st.files, id)
 	// Files sharing a squashed stem may cut it differently (code_lens,
 	// codelens): each keeps its own word starts.
 	nameInit := n.nameInit
@@ -312,17 +481,20 @@ func (e *Engine) add(id int32, f workspace.File, n *nameParts, last *lastDir) {
 	if n.sqExt != "" {
 		nameInit |= charMask(n.sqExt[:1])
 	}
-	xid := e.extOf(n.sqExt)
+	xid := b.extOf(n.sqExt)
 	extMask := charMask(n.sqExt)
 	st.extMask |= extMask
-	did := last.of(e, f.Path[:max(b-1, 0)])
+	did := last.of(b, f.Path[:max(slash-1, 0)])
 	di := &e.dirInfos[did]
 	di.nameMask |= st.mask | extMask
 	di.nameInit |= nameInit
 	e.files[id] = fileInfo{root: uint16(f.Root), stem: sid, dir: did,
 		nameMask: st.mask | extMask, aux: n.aux, ext: xid, starts: n.starts, nameInit: nameInit}
 	if n.lower != "" {
-		e.otherCase[n.lower] = append(e.otherCase[n.lower], id)
+		if b.other == nil {
+			b.other = map[string][]int32{}
+		}
+		b.other[n.lower] = append(b.other[n.lower], id)
 	}
 }
 
@@ -357,13 +529,17 @@ func (e *Engine) fileID(root int, rel string) (int32, bool) {
 func (e *Engine) named(lb string) []int32 {
 	var out []int32
 	if sid, ok := e.stemIndex(keyOf(lb)); ok {
-		for _, id := range e.stems[sid].files {
+		for _, id := range e.stemFiles(sid) {
 			if b := e.baseName(id); b == lb || strings.ToLower(b) == lb {
 				out = append(out, id)
 			}
 		}
 	}
-	return append(out, e.otherCase[lb]...)
+	k, _ := slices.BinarySearchFunc(e.otherCase, lb, func(o otherName, lb string) int { return strings.Compare(e.str(o.name), lb) })
+	for ; k < len(e.otherCase) && e.str(e.otherCase[k].name) == lb; k++ {
+		out = append(out, e.otherCase[k].id)
+	}
+	return out
 }
 
 func isASCII(s string) bool {
@@ -377,7 +553,7 @@ func isASCII(s string) bool {
 
 // stemIndex finds a squashed stem's index.
 func (e *Engine) stemIndex(sq string) (int32, bool) {
-	i, ok := slices.BinarySearchFunc(e.stemOrder, sq, func(sid int32, sq string) int { return strings.Compare(e.stems[sid].text, sq) })
+	i, ok := slices.BinarySearchFunc(e.stemOrder, sq, func(sid int32, sq string) int { return strings.Compare(e.stemText(sid), sq) })
 	if !ok {
 		return -1, false
 	}
@@ -386,24 +562,24 @@ func (e *Engine) stemIndex(sq string) (int32, bool) {
 
 // stemOf returns the squashed stem's index, creating it (and its
 // trigrams) when new.
-func (e *Engine) stemOf(sq, stem string) int32 {
-	if sid, ok := e.stemID[sq]; ok {
+func (b *builder) stemOf(sq, stem string) int32 {
+	if sid, ok := b.stemID[sq]; ok {
 		return sid
 	}
+	e := b.e
 	sid := int32(len(e.stems))
-	e.stemID[sq] = sid
-	ns := stemInfo{text: sq, mask: charMask(sq), starts: wordStarts(stem)}
-	ns.wordList = ns.splitWords()
-	e.stems = append(e.stems, ns)
+	b.stemID[sq] = sid
+	e.stems = append(e.stems, stemInfo{text: b.put(sq), mask: charMask(sq), starts: wordStarts(stem)})
 	for _, g := range trigramsOf(sq) {
-		e.trigrams[g] = append(e.trigrams[g], sid)
+		b.trigrams[g] = append(b.trigrams[g], sid)
 	}
 	return sid
 }
 
 // extOf returns the squashed extension's index; a workspace with more
 // than 65k distinct extensions shares the last slot among the rest.
-func (e *Engine) extOf(sqExt string) uint16 {
+func (b *builder) extOf(sqExt string) uint16 {
+	e := b.e
 	if xid, ok := e.extID[sqExt]; ok {
 		return xid
 	}
@@ -411,6 +587,7 @@ func (e *Engine) extOf(sqExt string) uint16 {
 	if int(xid) == len(e.exts) {
 		e.extID[sqExt] = xid
 		e.exts = append(e.exts, sqExt)
+		e.extRefs = append(e.extRefs, b.put(sqExt))
 	}
 	return xid
 }
@@ -420,15 +597,24 @@ func (e *Engine) extOf(sqExt string) uint16 {
 func (e *Engine) denseStems() {
 	e.stemMasks = make([]uint64, len(e.stems))
 	e.stemLens = make([]uint16, len(e.stems))
+	e.stemLenStart = make([]uint32, maxTypoScanLen+1)
 	for sid := range e.stems {
 		e.stemMasks[sid] = e.stems[sid].mask
-		n := len(e.stems[sid].text)
+		n := int(e.stems[sid].text.n)
 		e.stemLens[sid] = uint16(min(n, 1<<16-1))
 		if n < maxTypoScanLen {
-			for len(e.stemsByLen) <= n {
-				e.stemsByLen = append(e.stemsByLen, nil)
-			}
-			e.stemsByLen[n] = append(e.stemsByLen[n], int32(sid))
+			e.stemLenStart[n+1]++
+		}
+	}
+	for n := range maxTypoScanLen {
+		e.stemLenStart[n+1] += e.stemLenStart[n]
+	}
+	e.stemLenIDs = make([]int32, e.stemLenStart[maxTypoScanLen])
+	next := slices.Clone(e.stemLenStart[:maxTypoScanLen])
+	for sid := range e.stems {
+		if n := e.stems[sid].text.n; n < maxTypoScanLen {
+			e.stemLenIDs[next[n]] = int32(sid)
+			next[n]++
 		}
 	}
 }
@@ -441,43 +627,52 @@ type lastDir struct {
 	id   int32
 }
 
-func (l *lastDir) of(e *Engine, dirPath string) int32 {
+func (l *lastDir) of(b *builder, dirPath string) int32 {
 	if l.id < 0 || dirPath != l.path {
-		l.path, l.id = dirPath, e.dirOf(dirPath)
+		l.path, l.id = dirPath, b.dirOf(dirPath)
 	}
 	return l.id
 }
 
 // dirOf returns the directory's index, creating it and its ancestors
 // (parents before children, which pathmatch.go relies on) when new.
-func (e *Engine) dirOf(dirPath string) int32 {
-	if did, ok := e.dirID[dirPath]; ok {
+func (b *builder) dirOf(dirPath string) int32 {
+	if did, ok := b.dirID[dirPath]; ok {
 		return did
 	}
+	e := b.e
 	parent := int32(-1)
 	if dirPath != "" {
-		parent = e.dirOf(dirPath[:max(strings.LastIndexByte(dirPath, '/'), 0)])
+		parent = b.dirOf(dirPath[:max(strings.LastIndexByte(dirPath, '/'), 0)])
 	}
 	var di dirInfo
-	link := dirLink{parent: parent, words: uint32(len(e.dirWordBuf))}
+	link := dirLink{parent: parent, words: uint32(len(b.dirWords))}
 	var last []string
 	if dirPath != "" {
-		di.name = dirPath[strings.LastIndexByte(dirPath, '/')+1:]
-		di.sqName = e.dirName(squash(di.name))
+		name := dirPath[strings.LastIndexByte(dirPath, '/')+1:]
+		di.name = b.intern(name)
+		sq := squash(name)
+		r, seen := b.sqs[sq]
+		if !seen {
+			r = b.intern(sq)
+			b.sqs[sq] = r
+			b.dirSqs = append(b.dirSqs, r)
+		}
+		di.sq = r
 		di.depth = e.dirInfos[parent].depth + 1
-		last = words(di.name)
+		last = words(name)
 		for _, w := range last {
 			link.initMask |= charMask(w[:1])
 		}
 	}
 	did := int32(len(e.dirInfos))
-	e.dirID[dirPath] = did
+	b.dirID[dirPath] = did
 	e.dirInfos = append(e.dirInfos, di)
 	e.dirLinks = append(e.dirLinks, link)
 	for _, w := range last {
 		w = w[:min(len(w), 1<<16-1)] // no file system names a directory longer
-		e.dirWordBuf = append(e.dirWordBuf, byte(len(w)), byte(len(w)>>8))
-		e.dirWordBuf = append(e.dirWordBuf, w...)
+		b.dirWords = append(b.dirWords, byte(len(w)), byte(len(w)>>8))
+		b.dirWords = append(b.dirWords, w...)
 	}
 	return did
 }
@@ -504,8 +699,7 @@ func (e *Engine) pathOf(d int32, buf []string) dirPath {
 	both = both[:2*n]
 	p := dirPath{comps: both[:n:n], sq: both[n:]}
 	for i := n - 1; i >= 0; i-- {
-		di := &e.dirInfos[d]
-		p.comps[i], p.sq[i] = di.name, di.sqName
+		p.comps[i], p.sq[i] = e.dirName(d), e.dirSq(d)
 		d = e.dirLinks[d].parent
 	}
 	return p
@@ -520,15 +714,6 @@ func (e *Engine) wordsOf(d int32) string {
 func nextDirWord(ws string) (w, rest string) {
 	n := int(ws[0]) | int(ws[1])<<8
 	return ws[2 : 2+n], ws[2+n:]
-}
-
-// dirName is sq as dirNames holds it, added when new.
-func (e *Engine) dirName(sq string) string {
-	if held, ok := e.dirNames[sq]; ok {
-		return held
-	}
-	e.dirNames[sq] = sq
-	return sq
 }
 
 // Index returns the snapshot the engine ranks.
@@ -594,12 +779,12 @@ func (e *Engine) typoStems(sq string, maxDist int) map[int32]int {
 	}
 	if need < 1 {
 		// Too few trigrams to narrow: every stem of a length within reach.
-		for n := max(len(sq)-maxDist, 0); n <= len(sq)+maxDist && n < len(e.stemsByLen); n++ {
-			for _, sid := range e.stemsByLen[n] {
+		for n := max(len(sq)-maxDist, 0); n <= len(sq)+maxDist && n < maxTypoScanLen; n++ {
+			for _, sid := range e.stemsOfLen(n) {
 				if far(sid) {
 					continue
 				}
-				if st := e.stems[sid].text; st != sq {
+				if st := e.stemText(sid); st != sq {
 					if d := osa(sq, st, maxDist); d <= maxDist {
 						out[sid] = d
 					}
@@ -615,7 +800,7 @@ func (e *Engine) typoStems(sq string, maxDist int) map[int32]int {
 	}
 	touched := cs.touched[:0]
 	for _, g := range grams {
-		for _, sid := range e.trigrams[g] {
+		for _, sid := range e.trigramStems(g) {
 			if cs.n[sid] == 0 {
 				touched = append(touched, sid)
 			}
@@ -628,7 +813,7 @@ func (e *Engine) typoStems(sq string, maxDist int) map[int32]int {
 		if n < need || far(sid) {
 			continue
 		}
-		st := e.stems[sid].text
+		st := e.stemText(sid)
 		if st == sq {
 			continue
 		}

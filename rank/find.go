@@ -320,20 +320,20 @@ func (f *finder) names(ctx context.Context) (map[int32]nameMatch, error) {
 		if e.stemMasks[sid]&qmask != qmask {
 			continue
 		}
-		st := &e.stems[sid]
-		if nm := matchStem(q, st, f.req.Exact); nm.score > 0 {
+		if nm := matchStem(q, e.stemName(int32(sid)), f.req.Exact); nm.score > 0 {
 			hits[int32(sid)] = nm
+			n := len(e.stemFiles(int32(sid)))
 			if surelyAbove(nm.score, typoCeiling) {
-				f.aboveTypos += len(st.files)
+				f.aboveTypos += n
 			}
 			if surelyAbove(nm.score, pathCeiling) {
-				f.abovePaths += len(st.files)
+				f.abovePaths += n
 			}
 		}
 	}
 	if b := typoBudget(len(q.Squashed)); !f.req.Exact && b > 0 && (f.factors() || f.aboveTypos < f.limit || e.exhaustive) {
 		for sid, d := range e.typoStems(q.Squashed, b) {
-			nm := nameMatch{findTypoWeight * typoScore(d, max(len(q.Squashed), len(e.stems[sid].text))), findTypo.label}
+			nm := nameMatch{findTypoWeight * typoScore(d, max(len(q.Squashed), len(e.stemText(sid)))), findTypo.label}
 			if prev, ok := hits[sid]; !ok || prev.score < nm.score {
 				hits[sid] = nm
 			}
@@ -366,7 +366,7 @@ func (f *finder) merge(hits map[int32]nameMatch, paths map[int32]Match) ([]Match
 		}
 	}
 	for sid, nm := range hits {
-		for _, id := range e.stems[sid].files {
+		for _, id := range e.stemFiles(sid) {
 			m := e.scoreFile(q, id, nm, impl)
 			if sh, ok := symHits[id]; ok {
 				delete(symHits, id)
@@ -647,7 +647,7 @@ func (t *topK) sorted() []Match {
 }
 
 // matchStem scores the name part of q against one distinct stem.
-func matchStem(q *FindQuery, st *stemInfo, exact bool) nameMatch {
+func matchStem(q *FindQuery, st stemName, exact bool) nameMatch {
 	Q, S := q.Squashed, st.text
 	cover := float64(len(Q)) / float64(max(len(S), 1))
 	if cover > 1 {
@@ -662,7 +662,8 @@ func matchStem(q *FindQuery, st *stemInfo, exact bool) nameMatch {
 	if !isSubsequence(Q, S) {
 		return nameMatch{} // every reading below reads Q as a subsequence of S
 	}
-	w := st.words()
+	var wb stemWords
+	w := st.words(&wb)
 	if len(q.Words) > 1 && wordsInOrder(q.Words, w) {
 		return findWords.match(cover)
 	}
@@ -694,13 +695,14 @@ func matchStem(q *FindQuery, st *stemInfo, exact bool) nameMatch {
 	return nameMatch{}
 }
 
-// words is the squashed stem cut at its word starts, computed once.
-func (st *stemInfo) words() []string { return st.wordList }
+// stemWords holds a stem's words without allocating: the stem is cut at
+// its word starts, which its mask knows up to byte 64.
+type stemWords [65]string
 
-// splitWords cuts the squashed stem at its word starts (past byte 64 the
-// rest is one word).
-func (st *stemInfo) splitWords() []string {
-	var w []string
+// words cuts the squashed stem at its word starts (past byte 64 the
+// rest is one word), into buf.
+func (st stemName) words(buf *stemWords) []string {
+	w := buf[:0]
 	from := 0
 	for i := 1; i < len(st.text) && i < 64; i++ {
 		if startsWord(st.starts, i) {
@@ -731,11 +733,11 @@ func wordsInOrder(q, w []string) bool {
 const minInnerRun = 3
 
 // at reports whether position i of the squashed stem starts a word.
-func (st *stemInfo) at(i int) bool { return startsWord(st.starts, i) }
+func (st stemName) at(i int) bool { return startsWord(st.starts, i) }
 
 // wordsInside reports whether every query word occurs in the stem, in
 // order, each at a word start or at least minInnerRun bytes long.
-func (st *stemInfo) wordsInside(q []string) bool {
+func (st stemName) wordsInside(q []string) bool {
 	at := 0
 	for _, qw := range q {
 		found := false
@@ -806,7 +808,7 @@ func initials(q string, w []string) (skips int, ok bool) {
 // The one exception is a dropped letter: a short run right after a gap
 // of one byte ("midlware": mid·l·ware in middleware), as long as such
 // runs hold at most a quarter of the query.
-func (st *stemInfo) fuzzy(q string) bool {
+func (st stemName) fuzzy(q string) bool {
 	s := st.text
 	if len(q) == 0 || !isSubsequence(q, s) {
 		return false

@@ -339,7 +339,7 @@ func (e *Engine) nameBack(t *pathToken, f *fileInfo) uint64 {
 	if x := e.exts[f.ext]; x != "" {
 		g |= t.back(g, x, 1)
 	}
-	text := e.stems[f.stem].text
+	text := e.stemText(f.stem)
 	end := len(text)
 	for i := min(end, 64) - 1; i >= 0; i-- {
 		if startsWord(f.starts, i) {
@@ -401,7 +401,7 @@ func (e *Engine) pathReadings(ctx context.Context, pq *pathQuery, sink *pathSink
 		for _, id := range e.dirFiles(d) {
 			f := &e.files[id]
 			s, reason := base, "path:dir"
-			if isEntryFile(e.baseName(id), di) {
+			if isEntryFile(e.baseName(id), di.depth, e.str(di.sq)) {
 				s, reason = s+pathEntryBonus, "path:dir-entry"
 			}
 			sink.push(Match{File: id, Root: int(f.root), Path: e.filePath(id), Score: s, MatchedIn: inDirOnly, Reason: reason})
@@ -511,7 +511,7 @@ func (pr *pathRun) oneToken(ctx context.Context, lo, hi int, exts bool) error {
 		if t.need[0]&^(st.mask|st.extMask) != 0 || first&^st.initMask != 0 {
 			continue
 		}
-		for _, id := range st.files {
+		for _, id := range e.stemFiles(int32(sid)) {
 			f := &e.files[id]
 			if pr.sets[f.dir]&^(t.full|1) != 0 || !slices.Contains(ending, f.ext) {
 				continue // tried above, or no extension to end on
@@ -688,13 +688,13 @@ func nameCanFinish(pq *pathQuery, sets []uint64, nd int, f *fileInfo, nb *nameBa
 // isEntryFile: the file a directory is opened by — index.js, main.go,
 // mod.rs, lib.rs, __init__.py, or the one named like the directory
 // (os/exec/exec.go).
-func isEntryFile(base string, di *dirInfo) bool {
+func isEntryFile(base string, dirDepth int32, dirSq string) bool {
 	stem, _ := splitExt(base)
 	switch sq := squash(stem); sq {
 	case "index", "main", "mod", "lib", "init":
 		return true
 	default:
-		return di.depth > 0 && sq == di.sqName
+		return dirDepth > 0 && sq == dirSq
 	}
 }
 
@@ -741,14 +741,14 @@ func (w *pathWords) reset(e *Engine, dir, file int32) {
 	w.comps, w.firstName, w.nameLen = int(e.dirInfos[dir].depth), len(w.text), 0
 	w.dirSq = slices.Grow(w.dirSq[:0], w.comps)[:w.comps]
 	for d, i := dir, w.comps-1; i >= 0; d, i = e.dirLinks[d].parent, i-1 {
-		w.dirSq[i] = e.dirInfos[d].sqName
+		w.dirSq[i] = e.dirSq(d)
 	}
 	w.stemSq = ""
 	if file < 0 {
 		return
 	}
 	f := &e.files[file]
-	text := e.stems[f.stem].text
+	text := e.stemText(f.stem)
 	w.nameLen, w.stemSq = len(text), text
 	from := 0
 	for i := 1; i <= len(text); i++ {
@@ -1146,7 +1146,7 @@ func (t *pathToken) chunkStarts(left uint64) uint64 {
 // a (no edit used) and b (edit used): whether token t can be read whole.
 func (e *Engine) typoNameFinishes(t *pathToken, id int32, a, b uint64) bool {
 	f := &e.files[id]
-	text := e.stems[f.stem].text
+	text := e.stemText(f.stem)
 	from := 0
 	for i := 1; i <= len(text); i++ {
 		if i == len(text) || startsWord(f.starts, i) {

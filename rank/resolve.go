@@ -267,13 +267,13 @@ func (e *Engine) resolveCandidates(rq *resolveQuery) (map[int32]int, map[int32]n
 		cands[id] = -1
 	}
 	if sid, ok := e.stemIndex(rq.sq); ok {
-		for _, id := range e.stems[sid].files {
+		for _, id := range e.stemFiles(sid) {
 			cands[id] = 0
 		}
 	}
 	if budget := typoBudget(len(rq.sq)); budget > 0 {
 		for sid, d := range e.typoStems(rq.sq, budget) {
-			for _, id := range e.stems[sid].files {
+			for _, id := range e.stemFiles(sid) {
 				if _, seen := cands[id]; !seen {
 					cands[id] = d
 				}
@@ -359,9 +359,9 @@ func (e *Engine) alignColumns(rq *resolveQuery, dirs []int32, out []dirAlignment
 			same++
 		}
 		for j := same; j < nc; j++ {
-			di := &e.dirInfos[chain[j]]
+			name, sq := e.dirName(chain[j]), e.dirSq(chain[j])
 			for i := range nq {
-				cols[j*nq+i] = componentMatch(rq.dir.comps[i], di.name, rq.dir.sq[i], di.sqName)
+				cols[j*nq+i] = componentMatch(rq.dir.comps[i], name, rq.dir.sq[i], sq)
 			}
 		}
 		prev, prevN = chain, nc
@@ -406,7 +406,7 @@ func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits ma
 	if dist == bySymbol {
 		nm = symbolName(symHits[id], rq.ext, e.baseName(id))
 	} else {
-		nm = scoreName(rq.base, rq.stem, rq.ext, rq.sq, e.baseName(id), e.stems[f.stem].text, dist)
+		nm = scoreName(rq.base, rq.stem, rq.ext, rq.sq, e.baseName(id), e.stemText(f.stem), dist)
 	}
 	if nm.score == 0 {
 		return Candidate{}, false
@@ -421,7 +421,7 @@ func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits ma
 		ev.otherKind = a == extOther && real // .pyy is a typo, .css another kind of file
 	}
 	if dist != bySymbol {
-		_, _, same := sameStem(rq.stem, cStem, rq.sq, e.stems[f.stem].text)
+		_, _, same := sameStem(rq.stem, cStem, rq.sq, e.stemText(f.stem))
 		ev.stemKept = same && (a == 1 || a == extFamilyAffinity)
 	}
 	if len(rq.dirs) == 0 {
@@ -433,7 +433,7 @@ func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits ma
 			ev.dirsWritten -= rq.foreign // another machine's prefix is not written by the user
 		}
 		ev.dirsKnown = rq.dirsKnown
-		ev.distinctName = nm.score == 1 && distinctive(e.stems[f.stem].text, f.starts)
+		ev.distinctName = nm.score == 1 && distinctive(e.stemText(f.stem), f.starts)
 		lex = nm.score * (nameWeight + (1-nameWeight)*da.score)
 		if da.matched == 0 && !rq.dirsExist {
 			ev.dirs = dirMoved
@@ -504,7 +504,7 @@ func (e *Engine) knownDirs(rq *resolveQuery) bool {
 		from = rq.foreign
 	}
 	for _, d := range rq.dir.sq[min(from, len(rq.dir.sq)):] {
-		if _, ok := e.dirNames[d]; ok {
+		if e.isDirName(d) {
 			return true
 		}
 	}
