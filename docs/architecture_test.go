@@ -22,7 +22,7 @@ var layers = [][]string{
 	{"history", "rank"},
 	{"content", "symbols", "vcs", "rerank"},
 	{"workspace", "ident", "pool"},
-	{"bigalloc"},
+	{"segment"},
 }
 
 // forbidden are imports the table's "never" column rules out within the

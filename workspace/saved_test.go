@@ -1,11 +1,15 @@
 package workspace
 
 import (
+	"encoding/binary"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unsafe"
+
+	"wayfind/segment"
 )
 
 // savedTree is two roots with shared prefixes, nesting, a skipped
@@ -57,6 +61,19 @@ func TestSavedIndexRoundTrip(t *testing.T) {
 	if got.Lookup(0, "src/auth/mid.py") < 0 || got.Lookup(1, "only.go") < 0 {
 		t.Fatal("a loaded index does not find its files")
 	}
+	// It knows the saves it was read from; a walked index knows none,
+	// and another save is another id.
+	ids := got.SavedIDs()
+	if len(ids) != 2 || ids[0] == ids[1] || ix.SavedIDs() != nil {
+		t.Fatalf("saved ids %x, walked %x", ids, ix.SavedIDs())
+	}
+	if err := SaveIndex(cache, ix, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := LoadIndex(cache, roots, Options{})
+	if again.SavedIDs()[0] == ids[0] {
+		t.Error("a new save kept the old id")
+	}
 }
 
 // TestSavedIndexRefused: a saved index stands for a walk only with the
@@ -97,11 +114,13 @@ func TestSavedIndexRefused(t *testing.T) {
 		}
 	}
 	bad := append([]byte{}, whole...)
-	bad[len(bad)-3] ^= 0x7f // a front-coding length past the path before
+	bad[len(bad)/2] ^= 0x7f // any byte changed
 	os.WriteFile(file, bad, 0o600)
-	LoadIndex(cache, roots, Options{}) // must not panic
-	// Decodable, but out of order or leaving the root: refused.
-	for _, rels := range [][]string{{"b.go", "a.go"}, {"../secret"}, {"a//b"}, {"/etc/passwd"}} {
+	if _, ok := LoadIndex(cache, roots, Options{}); ok {
+		t.Error("loaded an index with a byte changed")
+	}
+	// Whole, but out of order, repeated or leaving the root: refused.
+	for _, rels := range [][]string{{"b.go", "a.go"}, {"a.go", "a.go"}, {"../secret"}, {"a//b"}, {"/etc/passwd"}, {"a/./b"}, {"a/.."}, {"a/"}, {"a\x00b"}} {
 		fake := &Index{Roots: roots[:1]}
 		for _, r := range rels {
 			fake.Files = append(fake.Files, File{Path: r})
@@ -115,7 +134,10 @@ func TestSavedIndexRefused(t *testing.T) {
 	}
 }
 
-// FuzzLoadRoot: no bytes make loading panic.
+// FuzzLoadRoot: no bytes make loading panic, and what loads is inside
+// the root and in order. The fuzzer's bytes are sealed with their
+// checksum first (as a file written by something else would be), so
+// that it reaches the checks behind it.
 func FuzzLoadRoot(f *testing.F) {
 	dir := f.TempDir()
 	os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755)
@@ -127,14 +149,35 @@ func FuzzLoadRoot(f *testing.F) {
 	whole, _ := os.ReadFile(filepath.Join(RootCacheDir(cache, roots[0]), savedName))
 	f.Add(whole)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		ix := &Index{Roots: roots}
-		if loadRoot(ix, 0, b, optionsPrint(Options{})) != nil {
+		if len(b) >= 4 {
+			b = binary.NativeEndian.AppendUint32(b[:len(b)-4:len(b)-4], crc32.Checksum(b[:len(b)-4], crc32.MakeTable(crc32.Castagnoli)))
+		}
+		seg, err := segment.Parse(b, savedKind)
+		if err != nil {
 			return
 		}
+		ix := &Index{Roots: roots}
+		if loadRoot(ix, 0, seg, optionsPrint(Options{})) != nil {
+			return
+		}
+		ix.tails = ix.Files
 		for i, f := range ix.Files {
 			if abs := ix.AbsAt(i); !localPath(f.Path) || abs != ix.Abs(f) || !strings.HasPrefix(abs, RootPrefix(dir)) || i > 0 && !less(ix.Files[i-1], f) {
 				t.Fatalf("loaded %q (%q): outside the root or out of order", f.Path, abs)
 			}
 		}
 	})
+}
+
+// TestLocalPath: a path stays in its root, component by component.
+func TestLocalPath(t *testing.T) {
+	for rel, want := range map[string]bool{
+		"a": true, "a/b.go": true, ".a/..b/...": true, "a/.b": true, "é/ü": true,
+		"": false, "/a": false, "a/": false, "a//b": false, ".": false, "..": false,
+		"a/./b": false, "a/../b": false, "../a": false, "a/.": false, "a\x00": false,
+	} {
+		if got := localPath(rel); got != want {
+			t.Errorf("localPath(%q) = %v, want %v", rel, got, want)
+		}
+	}
 }

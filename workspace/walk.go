@@ -79,6 +79,9 @@ type Index struct {
 	// absolute path in front of the Path (16 MB fewer at a million files).
 	abs   []string
 	tails []File
+	// saved are the ids of the saved files this index was loaded from,
+	// one a root (LoadIndex; SavedIDs).
+	saved []uint64
 	// Dirs are the directories walked below each root (the roots
 	// themselves excluded), sorted like Files: what a watcher must watch.
 	Dirs []File

@@ -1,0 +1,21 @@
+//go:build !unix
+
+package segment
+
+import (
+	"io"
+	"os"
+)
+
+// mapFile reads the file whole where files are not mapped.
+func mapFile(f *os.File, size int) ([]byte, error) {
+	b := make([]byte, size)
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func unmapFile([]byte) {}
+
+func release([]byte) {}

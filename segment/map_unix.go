@@ -1,0 +1,25 @@
+//go:build unix
+
+package segment
+
+import (
+	"os"
+	"syscall"
+)
+
+// mapFile maps the file's first size bytes read-only, shared: the pages
+// are the page cache's, not copies.
+func mapFile(f *os.File, size int) ([]byte, error) {
+	return syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_SHARED)
+}
+
+// unmapFile unmaps what mapFile mapped, when nothing was read from it.
+func unmapFile(b []byte) { _ = syscall.Munmap(b) }
+
+// release drops the mapping's pages from the process (they stay in the
+// page cache): read again, a page is mapped again from there.
+func release(b []byte) {
+	if len(b) > 0 {
+		_ = syscall.Madvise(b, syscall.MADV_DONTNEED)
+	}
+}
