@@ -327,13 +327,15 @@ func (b *builder) finish() *Engine {
 		e.triStems = append(e.triStems, b.trigrams[g]...)
 	}
 	e.denseStems()
+	e.dirStart, e.dirFileIDs = runs(len(e.dirInfos), e.files, func(f *fileInfo) int32 { return f.dir })
+	e.stemStart, e.stemFileIDs = runs(len(e.stems), e.files, func(f *fileInfo) int32 { return f.stem })
 	e.derive()
 	return e
 }
 
-// derive computes what follows from the flat arrays alone, after New or
-// a segment's load: each directory's and each stem's files, where the
-// halves of the directories meet, the scratch pool.
+// derive computes the small tables that follow from the flat arrays,
+// after New or a segment's reading (Mapped): where the halves of the
+// directories meet, each extension's index, the scratch pool.
 func (e *Engine) derive() {
 	e.counters = &sync.Pool{New: func() any { return &counters{} }}
 	if e.extID == nil {
@@ -342,8 +344,6 @@ func (e *Engine) derive() {
 			e.extID[ext] = uint16(x)
 		}
 	}
-	e.dirStart, e.dirFileIDs = runs(len(e.dirInfos), e.files, func(f *fileInfo) int32 { return f.dir })
-	e.stemStart, e.stemFileIDs = runs(len(e.stems), e.files, func(f *fileInfo) int32 { return f.stem })
 	e.halfDir = 0
 	if len(e.files) >= pathSplitFiles {
 		for n := 0; n < len(e.files)/2; e.halfDir++ {
