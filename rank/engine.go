@@ -24,6 +24,7 @@ import (
 	"sync"
 
 	"wayfind/content"
+	"wayfind/segment"
 	"wayfind/workspace"
 )
 
@@ -108,6 +109,9 @@ type Engine struct {
 	// exhaustive turns find's prunes off (prune_test.go proves they
 	// change nothing).
 	exhaustive bool
+	// seg is the segment the arrays are read from (Mapped), nil when
+	// they were built (New).
+	seg *segment.Segment
 }
 
 // strRef is a string of Engine.text: where it starts and how long it is.

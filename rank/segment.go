@@ -69,7 +69,7 @@ func Mapped(seg *segment.Segment, ix *workspace.Index) (e *Engine, err error) {
 	if len(ids) == 0 || !slices.Equal(ids, ix.SavedIDs()) {
 		return nil, errStale
 	}
-	e = &Engine{ix: ix}
+	e = &Engine{ix: ix, seg: seg}
 	var errs []error
 	get := func(dst any, name string) {
 		var err error
@@ -134,6 +134,15 @@ func Mapped(seg *segment.Segment, ix *workspace.Index) (e *Engine, err error) {
 	}
 	e.derive()
 	return e, nil
+}
+
+// Release drops the pages of the segment the engine is read from out of
+// the process (segment.Segment.Release): a question brings back the ones
+// it reads. Nothing for an engine built.
+func (e *Engine) Release() {
+	if e.seg != nil {
+		e.seg.Release()
+	}
 }
 
 // check is what Mapped asks of the arrays: that every index and offset

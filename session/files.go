@@ -130,11 +130,15 @@ func (s *Session) build(gen int, roots []string) {
 	if cur := s.snap.Load(); cur == nil || !slices.Equal(cur.ix.Roots, roots) {
 		if ix, ok := workspace.LoadIndex(s.cacheDir, roots, s.opts.Walk); ok {
 			s.pruneHistory(ix)
-			saved = &snapshot{gen: gen, ix: ix, eng: rank.New(ix), stale: true,
-				indexMs: float64(time.Since(start).Microseconds()) / 1000}
-			freeBuilt(ix)
+			saved = &snapshot{gen: gen, ix: ix, eng: s.mappedEngine(ix), stale: true}
+			if saved.sealed = saved.eng != nil; !saved.sealed {
+				saved.eng = rank.New(ix)
+				freeBuilt(ix)
+			}
+			saved.indexMs = float64(time.Since(start).Microseconds()) / 1000
 			s.store(saved)
-			s.opts.Logf("answering from the saved index of %d files (%.0f ms) while the walk verifies it", len(ix.Files), saved.indexMs)
+			s.opts.Logf("answering from the saved index of %d files (%.0f ms, engine %s) while the walk verifies it",
+				len(ix.Files), saved.indexMs, map[bool]string{true: "mapped", false: "built"}[saved.sealed])
 		}
 	}
 	progress(0, "walking", false)
@@ -166,7 +170,7 @@ func (s *Session) build(gen int, roots []string) {
 	walkStart := time.Now()
 	var ix *workspace.Index
 	var eng *rank.Engine
-	same := false
+	same, sealed := false, false
 	if saved != nil {
 		// Answers come from the saved index meanwhile: the walk gives way
 		// to them, and only checks it (no second list of a million
@@ -174,13 +178,17 @@ func (s *Session) build(gen int, roots []string) {
 		walk.Pace = s.pace
 		changed := workspace.Verify(saved.ix, walk)
 		if same = len(changed) == 0; same {
-			ix, eng = saved.ix, saved.eng
+			ix, eng, sealed = saved.ix, saved.eng, saved.sealed
 		} else {
 			s.opts.Logf("the saved index differs from the tree in %d directories", len(changed))
 			ix, _ = workspace.Update(saved.ix, s.opts.Walk, changed)
 		}
 	} else {
 		ix = workspace.Build(roots, walk)
+		// A reindex that finds what is served keeps it, mapped as it is.
+		if cur := s.snap.Load(); cur != nil && cur.sealed && workspace.SameFiles(cur.ix, ix) {
+			ix, eng, same, sealed = cur.ix, cur.eng, true, true
+		}
 	}
 	s.files.walkTook.Store(int64(time.Since(walkStart)))
 	progress(80, "indexing names", false)
@@ -188,7 +196,7 @@ func (s *Session) build(gen int, roots []string) {
 		eng = rank.New(ix)
 		s.pruneHistory(ix) // before the index is seen: its answers weigh no gone file
 	}
-	snap := &snapshot{gen: gen, ix: ix, eng: eng, walked: walkStart, indexMs: float64(time.Since(start).Microseconds()) / 1000}
+	snap := &snapshot{gen: gen, ix: ix, eng: eng, sealed: sealed, walked: walkStart, indexMs: float64(time.Since(start).Microseconds()) / 1000}
 	if !same {
 		freeBuilt(ix)
 	}
@@ -196,7 +204,6 @@ func (s *Session) build(gen int, roots []string) {
 	s.files.apply.Unlock()
 	s.opts.Logf("indexed %d files under %d roots in %.0f ms", len(ix.Files), len(roots), snap.indexMs)
 	progress(100, "indexed", true)
-	s.queuePasses(snap, nil)
 	s.kickRepo()
 	s.watch(ix, walkStart)
 	s.scheduleApply()
@@ -205,6 +212,13 @@ func (s *Session) build(gen int, roots []string) {
 			s.opts.Logf("file index not saved: %v", err)
 		}
 	}
+	if !sealed {
+		s.seal(snap)
+	}
+	// The passes start from what is served now: sealed, what they read
+	// is the mapped index, and the heap's (at a million files, 270 MB)
+	// is not kept alive by a pass for half a minute.
+	s.queuePasses(s.snap.Load(), nil)
 }
 
 // pruneHistory forgets visited files that are gone: not in the index and
@@ -349,6 +363,7 @@ func (s *Session) rescan() {
 		}
 	}
 	s.files.walkTook.Store(int64(time.Since(start)))
+	s.releaseMapped() // the stats read every path
 }
 
 // Changed reports paths (absolute) that were created, changed or deleted.

@@ -89,7 +89,7 @@ func (s *Session) passLoop() {
 			}
 			var err error
 			if full != nil {
-				err = s.fullPass(ctx, full)
+				err = s.fullPass(ctx, full.gen)
 			} else {
 				err = s.refreshPass(ctx, paths, edits)
 			}
@@ -101,9 +101,9 @@ func (s *Session) passLoop() {
 	}
 }
 
-// fullPass indexes every file of full: symbols first (workspace/symbol
-// may answer then), then contents.
-func (s *Session) fullPass(ctx context.Context, full *snapshot) error {
+// fullPass indexes every file of the current snapshot, for generation
+// gen: symbols first (workspace/symbol may answer then), then contents.
+func (s *Session) fullPass(ctx context.Context, gen int) error {
 	s.awaitQuiet(100*time.Millisecond, 2*time.Second)
 	cur := s.snap.Load()
 	start := time.Now()
@@ -125,7 +125,7 @@ func (s *Session) fullPass(ctx context.Context, full *snapshot) error {
 		s.opts.Logf("symbols: %d in %d files (%d parsed, %d from the cache) in %.0f ms",
 			st.Symbols, st.Files, st.Parsed, st.FromCache, float64(time.Since(start).Microseconds())/1000)
 	}
-	s.markSymbols(full.gen, float64(time.Since(start).Microseconds())/1000)
+	s.markSymbols(gen, float64(time.Since(start).Microseconds())/1000)
 	if s.bg.cx != nil {
 		cstart := time.Now()
 		ci, err := s.bg.cx.SyncStat(ctx, cur.ix, stats)
@@ -141,9 +141,10 @@ func (s *Session) fullPass(ctx context.Context, full *snapshot) error {
 	// at the runtime's pace, a few megabytes a second, or the server kept
 	// its peak for minutes (2.2 GB settled against 0.8 GB in use at a
 	// million files).
+	s.releaseMapped() // the passes read every path
 	debug.FreeOSMemory()
 	boundHeap()
-	s.finishPass(full.gen)
+	s.finishPass(gen)
 	return nil
 }
 

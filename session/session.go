@@ -106,6 +106,9 @@ type snapshot struct {
 	// stale marks an index saved by an earlier server, answered from
 	// while this one's walk verifies it.
 	stale bool
+	// sealed: the index and engine are read from their segments, where
+	// they lie (sealed.go), not built on the heap.
+	sealed bool
 	// walked is when the walk this index comes from began.
 	walked time.Time
 }

@@ -260,6 +260,61 @@ func TestSavedIndexAnswersFirst(t *testing.T) {
 	}
 }
 
+// TestSealedSegmentsServe: after its walk a server serves its index and
+// engine from their segments, mapped; the next server on the tree maps
+// both at once, answering the same; a reindex finding the same files
+// keeps what is mapped; a file added is applied, and the next server's
+// walk finds it in the tree and seals the index that holds it.
+func TestSealedSegmentsServe(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"src/a.go", "src/server/http.go", "lib/Ärger.ts", "docs/readme.md"} {
+		write(t, filepath.Join(dir, filepath.FromSlash(p)))
+	}
+	var logs logLines
+	opts := Options{Symbols: symbols.IndexerOptions{CacheDir: t.TempDir()}, Logf: logs.add}
+	first := New(opts)
+	first.SetRoots([]string{dir})
+	if !logs.wait("serving 4 files from their segments") {
+		t.Fatalf("the first index was not sealed: %q", logs.all())
+	}
+	if cur := first.snap.Load(); !cur.sealed || len(cur.ix.SavedIDs()) != 1 || !has(t, first, "src/server/http.go") {
+		t.Fatalf("sealed snapshot: %+v", cur)
+	}
+	first.Close()
+
+	logs = logLines{}
+	second := New(opts)
+	defer second.Close()
+	second.SetRoots([]string{dir})
+	if !logs.wait("indexed 4 files") || !slices.ContainsFunc(logs.all(), func(l string) bool { return strings.Contains(l, "engine mapped") }) {
+		t.Fatalf("the second server did not map the saved engine: %q", logs.all())
+	}
+	mapped := second.snap.Load()
+	if !mapped.sealed || !has(t, second, "lib/Ärger.ts") || !has(t, second, "src/a.go") {
+		t.Fatalf("the mapped engine does not answer: %+v", mapped)
+	}
+	if _, err := second.Reindex(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if cur := second.snap.Load(); cur.ix != mapped.ix || cur.eng != mapped.eng {
+		t.Error("a reindex of the same files replaced what was mapped")
+	}
+
+	write(t, filepath.Join(dir, "src", "new.go"))
+	second.Changed([]string{filepath.Join(dir, "src", "new.go")})
+	if !has(t, second, "src/new.go") {
+		t.Error("a file added to a sealed index is not found")
+	}
+	second.Close()
+	logs = logLines{}
+	third := New(opts)
+	defer third.Close()
+	third.SetRoots([]string{dir})
+	if !logs.wait("serving 5 files from their segments") || !has(t, third, "src/new.go") {
+		t.Errorf("the file added was not sealed: %q", logs.all())
+	}
+}
+
 // logLines collects a session's log.
 type logLines struct {
 	mu    sync.Mutex

@@ -138,7 +138,10 @@ func LoadIndex(dir string, roots []string, opt Options) (*Index, bool) {
 		if err := loadRoot(ix, r, seg, print); err != nil {
 			return nil, false
 		}
+		seg.Release() // loadRoot read every path
+
 		ix.saved = append(ix.saved, seg.ID())
+		ix.segs = append(ix.segs, seg)
 	}
 	if slashed {
 		// Every Path was cut from its absolute path where the segment
@@ -152,6 +155,16 @@ func LoadIndex(dir string, roots []string, opt Options) (*Index, bool) {
 // from, nil for an index walked or changed since: what a file built from
 // the index (the engine's) names it by.
 func (ix *Index) SavedIDs() []uint64 { return ix.saved }
+
+// Release drops the pages of the saved files ix reads its paths from out
+// of the process (segment.Segment.Release): a pass that read every path
+// leaves them all resident, and the next reader of a path brings back
+// only its page. Nothing for an index walked.
+func (ix *Index) Release() {
+	for _, seg := range ix.segs {
+		seg.Release()
+	}
+}
 
 // slashed: paths are '/'-separated here, so a root-relative path is the
 // tail of the absolute path as it is (elsewhere it is a copy, its

@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 	"unsafe"
+	"wayfind/segment"
 )
 
 // AlwaysSkipped are directory names never indexed unless IncludeDirs names
@@ -80,8 +81,9 @@ type Index struct {
 	abs   []string
 	tails []File
 	// saved are the ids of the saved files this index was loaded from,
-	// one a root (LoadIndex; SavedIDs).
+	// one a root (LoadIndex; SavedIDs), and segs those files, mapped.
 	saved []uint64
+	segs  []*segment.Segment
 	// Dirs are the directories walked below each root (the roots
 	// themselves excluded), sorted like Files: what a watcher must watch.
 	Dirs []File

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -42,11 +43,24 @@ func startLSPArgs(argv ...string) (*lspServer, error) {
 		return nil, err
 	}
 	cmd.Stderr = io.Discard // the per-request metrics lines
+	var logTo io.Writer = io.Discard
+	if log := os.Getenv("WAYFIND_BENCH_SERVER_LOG"); log != "" {
+		// The servers' logs (window/logMessage, stderr), appended to one
+		// file with the time, to see what a figure was made of.
+		f, err := os.OpenFile(log, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			return nil, err
+		}
+		cmd.Stderr, logTo = f, f
+	}
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
 	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(childPipes{out, in}))
 	conn.Go(context.Background(), func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+		if req.Method() == "window/logMessage" {
+			fmt.Fprintf(logTo, "%s %s\n", time.Now().Format("15:04:05.000"), req.Params())
+		}
 		return reply(ctx, nil, nil)
 	})
 	return &lspServer{cmd: cmd, conn: conn}, nil
@@ -152,7 +166,8 @@ func lspCorpus(bin, root string, cases []benchCase, listing string, withFzf, set
 		// Memory in use, not only at rest: the questions' garbage stays
 		// until the collector's next cycle, at twice the heap it kept.
 		status := fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid)
-		fmt.Fprintf(os.Stderr, "%s: after %d questions: RSS %.0f MB, peak %.0f MB\n", root, len(cases), vmField(status, "VmRSS:"), vmField(status, "VmHWM:"))
+		fmt.Fprintf(os.Stderr, "%s: after %d questions: RSS %.0f MB (anonymous %.0f, mapped files %.0f), peak %.0f MB\n", root, len(cases),
+			vmField(status, "VmRSS:"), vmField(status, "RssAnon:"), vmField(status, "RssFile:"), vmField(status, "VmHWM:"))
 	}
 	return outs, readyMs, rss, nil
 }
@@ -201,8 +216,8 @@ func (s *lspServer) open(root string, settle bool) (readyMs, rss float64, err er
 			}
 		}
 		status := fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid)
-		fmt.Fprintf(os.Stderr, "%s: settled %.1f s after initialized: RSS %.0f MB, peak %.0f MB\n", root,
-			time.Since(start).Seconds(), vmField(status, "VmRSS:"), vmField(status, "VmHWM:"))
+		fmt.Fprintf(os.Stderr, "%s: settled %.1f s after initialized: RSS %.0f MB (anonymous %.0f, mapped files %.0f), peak %.0f MB\n", root,
+			time.Since(start).Seconds(), vmField(status, "VmRSS:"), vmField(status, "RssAnon:"), vmField(status, "RssFile:"), vmField(status, "VmHWM:"))
 	}
 	return readyMs, rss, nil
 }
@@ -233,4 +248,9 @@ func settleBench(bin, root string) {
 	fmt.Printf("| tree | ready s | RSS MB at ready | settled s | settled RSS MB | anonymous MB | mapped files MB | peak MB |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	fmt.Printf("| %s | %.2f | %.0f | %.1f | %.0f | %.0f | %.0f | %.0f |\n", filepath.Base(root), readyMs/1000, rss, time.Since(start).Seconds(),
 		vmField(status, "VmRSS:"), vmField(status, "RssAnon:"), vmField(status, "RssFile:"), vmField(status, "VmHWM:"))
+	if os.Getenv("WAYFIND_MEMPROFILE") != "" {
+		// The server writes its heap's profile there on this signal.
+		s.cmd.Process.Signal(syscall.SIGUSR1)
+		time.Sleep(3 * time.Second)
+	}
 }

@@ -449,6 +449,11 @@ func serveLSP(ctx context.Context, args []string, stderr io.Writer) int {
 			defer func() { pprof.StopCPUProfile(); f.Close() }()
 		}
 	}
+	// WAYFIND_MEMPROFILE: where a developer wants what the server's heap
+	// holds, written whenever the process is sent SIGUSR1.
+	if path := os.Getenv("WAYFIND_MEMPROFILE"); path != "" {
+		heapProfileOnSignal(path)
+	}
 	return lsp.Serve(ctx, os.Stdin, os.Stdout, stderr, lsp.Options{Version: Version})
 }
 

@@ -1,0 +1,107 @@
+package session
+
+import (
+	"bufio"
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"time"
+
+	"wayfind/rank"
+	"wayfind/segment"
+	"wayfind/workspace"
+)
+
+// A tree's index and engine are served from segments (package segment):
+// the saved file index (workspace's files.idx) and the engine built from
+// it (engineName), both mapped read-only. Their pages are the kernel's
+// page cache, shared with every server on the root and dropped under
+// pressure instead of swapped; the heap keeps what changes. A server
+// restarted on a known tree maps both and answers at once (a million
+// files: a second or less, against two to build the engine); after a
+// walk, what it built is written out and mapped back in its place
+// (seal).
+
+// engineName is the engine's segment, in the first root's cache
+// directory: it names the saved index of every root it was built over
+// (rank.Engine.Put).
+const engineName = "engine.seg"
+
+// mappedEngine is the engine saved for ix (loaded from saved files),
+// read where it lies, or nil when there is none for that index.
+func (s *Session) mappedEngine(ix *workspace.Index) *rank.Engine {
+	if len(ix.SavedIDs()) == 0 {
+		return nil
+	}
+	seg, err := segment.Open(filepath.Join(workspace.RootCacheDir(s.cacheDir, ix.Roots[0]), engineName), rank.SegmentKind)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			s.opts.Logf("saved engine not read: %v", err)
+		}
+		return nil
+	}
+	eng, err := rank.Mapped(seg, ix)
+	seg.Release() // the check read every page; questions bring back theirs
+	if err != nil {
+		s.opts.Logf("saved engine not used: %v", err)
+		return nil
+	}
+	return eng
+}
+
+// seal serves snap from segments: its index as saved (SaveIndex has
+// written it; loaded back unless snap's is already the saved one) and
+// its engine written beside it, both mapped, in place of what the walk
+// and rank.New built on the heap — the same files in the same order, so
+// answers and the passes' indexes do not change. Nothing happens when
+// the cache is off, a save is missing or the snapshot was replaced
+// meanwhile (a change applied): the heap snapshot stays.
+func (s *Session) seal(snap *snapshot) {
+	start := time.Now()
+	ix := snap.ix
+	if len(ix.SavedIDs()) == 0 {
+		loaded, ok := workspace.LoadIndex(s.cacheDir, ix.Roots, s.opts.Walk)
+		if !ok || !workspace.SameFiles(loaded, ix) {
+			return
+		}
+		ix = loaded
+	}
+	w := segment.NewWriter(rank.SegmentKind)
+	if !snap.eng.Put(w, ix) {
+		return
+	}
+	if err := workspace.WriteRootCache(s.cacheDir, ix.Roots[0], engineName, func(bw *bufio.Writer) error {
+		_, err := w.WriteTo(bw)
+		return err
+	}); err != nil {
+		s.opts.Logf("engine not saved: %v", err)
+		return
+	}
+	eng := s.mappedEngine(ix)
+	if eng == nil {
+		return
+	}
+	s.files.apply.Lock()
+	defer s.files.apply.Unlock()
+	if s.snap.Load() != snap {
+		return
+	}
+	sealed := *snap
+	sealed.ix, sealed.eng, sealed.sealed = ix, eng, true
+	s.store(&sealed)
+	ix.Release()  // compared path by path with the walk's
+	freeBuilt(ix) // the heap's index and engine are garbage now
+	s.opts.Logf("serving %d files from their segments, mapped (%.0f ms)", len(ix.Files), float64(time.Since(start).Microseconds())/1000)
+}
+
+// releaseMapped drops the served segments' pages from the process after
+// a pass that read all of them (every path, for the symbol and content
+// passes or a poll's stats): they stay in the kernel's page cache, and a
+// question brings back the few it reads. Without it a settled server at
+// a million files kept every page of its 160 MB of paths resident.
+func (s *Session) releaseMapped() {
+	if cur := s.snap.Load(); cur != nil && cur.sealed {
+		cur.ix.Release()
+		cur.eng.Release()
+	}
+}
