@@ -487,6 +487,16 @@ func (pr *pathRun) oneToken(ctx context.Context, lo, hi int, exts bool) error {
 		if pr.sets[d]&^(t.full|1) == 0 {
 			continue
 		}
+		// The name must finish the token (nameCanFinish): when no name
+		// here has the letters left after the longest reading of the
+		// directories, or a word starting where a chunk would, none
+		// can. In a monorepo, "tests/configuration" reads "tests" in
+		// the directories of every team's tests, and most of their
+		// files were tried one by one.
+		di, left := &e.dirInfos[d], pr.sets[d]&^t.full
+		if t.need[63-bits.LeadingZeros64(left)]&^di.nameMask != 0 || t.chunkStarts(left)&di.nameInit == 0 {
+			continue
+		}
 		for _, id := range e.dirFiles(d) {
 			if pr.try(id); pr.stop {
 				return nil
