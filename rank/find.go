@@ -257,6 +257,24 @@ func (k *pathSink) push(m Match) {
 // computed when even the most of it could not lift the reading into top.
 // The one place find's readings get their final score (merge, pathSink).
 func (f *finder) settle(id int32, s float64, top *topK) (float64, bool) {
+	if top.full() && !f.e.exhaustive {
+		// Before the tie-breaks read the name (a cache miss a file at a
+		// million: "tests/configuration" merges the tens of thousands of
+		// files named with "configuration"), a reading that passes the
+		// threshold without them and could not enter top with the most
+		// they and nearness add is counted and dropped, as below.
+		lo, lift := s, caseBonus
+		if f.e.files[id].aux && (f.aff == nil || !f.aff.amongAux) {
+			lo -= auxPenalty
+		}
+		if f.aff != nil {
+			lift += affinityBonus
+		}
+		if lo >= f.threshold && lo+lift < top.worst().Score {
+			top.seen++
+			return 0, false
+		}
+	}
 	s = f.e.tieBreak(f.q, id, s, f.aff)
 	if s < f.threshold {
 		return 0, false
