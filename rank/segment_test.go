@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -53,17 +54,15 @@ func mappedEngine(t *testing.T, e *Engine, ix, over *workspace.Index) (*Engine, 
 	if !e.Put(w, ix) {
 		t.Fatal("an engine of a saved index was not put")
 	}
-	path := filepath.Join(t.TempDir(), "engine.seg")
-	f, err := os.Create(path)
-	if err != nil {
+	// Written as the session writes it: whole, then renamed in place.
+	base := t.TempDir()
+	if err := workspace.WriteRootCache(base, ix.Roots[0], "engine.seg", func(bw *bufio.Writer) error {
+		_, err := w.WriteTo(bw)
+		return err
+	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.WriteTo(f); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := filepath.Join(workspace.RootCacheDir(base, ix.Roots[0]), "engine.seg")
 	seg, err := segment.Open(path, SegmentKind)
 	if err != nil {
 		t.Fatal(err)
