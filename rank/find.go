@@ -166,7 +166,7 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 	if err != nil {
 		return nil, err
 	}
-	if !f.factors() && f.abovePaths >= f.keep && !e.exhaustive {
+	if !e.exhaustive && (f.abovePaths >= f.keep && !f.factors() || f.factors() && f.namesAbovePaths(hits)) {
 		cancelPaths()
 	}
 	pathHits, err := paths()
@@ -221,6 +221,34 @@ func (f *finder) factors() bool { return len(f.q.Dirs) > 0 || f.q.Ext != "" || f
 // surelyAbove reports whether a name scoring s outranks, whatever tieBreak
 // and nearness do to either, every reading that scores at most ceiling.
 func surelyAbove(s, ceiling float64) bool { return s-auxPenalty > ceiling+maxLift }
+
+// namesAbovePaths reports whether, with the factors that can lower a
+// name's score applied to each file (directory terms, an extension, the
+// impl preference: scoreFile, as merge applies them), keep files of the
+// name readings still outrank every path reading: then no path reading
+// can enter the answers. Merge scores every such file anyway; this
+// counts, while the path readings run on the other core, only until it
+// has enough. "src/find" or "tests/configuration" at a million files
+// read every team's directories for path readings their names beat.
+func (f *finder) namesAbovePaths(hits map[int32]nameMatch) bool {
+	if f.abovePaths < f.keep { // the names, before any factor lowers them
+		return false
+	}
+	n := 0
+	for sid, nm := range hits {
+		if !surelyAbove(nm.score, pathCeiling) {
+			continue
+		}
+		for _, id := range f.e.stemFiles(sid) {
+			if surelyAbove(f.e.scoreFile(f.q, id, nm, f.req.Impl).Score, pathCeiling) {
+				if n++; n >= f.keep {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
 
 // maxLift is the most tieBreak and nearness add to a score.
 const maxLift = caseBonus + affinityBonus
