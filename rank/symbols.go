@@ -181,8 +181,13 @@ func (si *SymbolIndex) refsOf(ids []int32) []symbols.Ref {
 	return out
 }
 
-// Table is the table the index was built from.
-func (si *SymbolIndex) Table() *symbols.Table { return si.table }
+// Table is the table the index was built from (nil for none).
+func (si *SymbolIndex) Table() *symbols.Table {
+	if si == nil {
+		return nil
+	}
+	return si.table
+}
 
 // Len is the number of symbols.
 func (si *SymbolIndex) Len() int {

@@ -27,11 +27,12 @@ type filePass struct {
 	walkTook atomic.Int64
 	restat   workspace.Restat // polling's file stats, seeded by a full pass
 	// Under Session.mu:
-	pending   []string    // changed paths not yet applied
-	timer     *time.Timer // debounced apply of pending
-	timerSet  bool        // timer is scheduled
-	reported  bool        // pending holds changes a client reported
-	lastApply time.Time   // when pending changes were last applied
+	pending   []string      // changed paths not yet applied
+	timer     *time.Timer   // debounced apply of pending
+	timerSet  bool          // timer is scheduled
+	reported  bool          // pending holds changes a client reported
+	lastApply time.Time     // when pending changes were last applied
+	sealing   chan struct{} // closed when the last build's seal is done
 }
 
 // The file index pass: walking the roots into a snapshot, keeping it
@@ -204,6 +205,19 @@ func (s *Session) build(gen int, roots []string) {
 	s.files.apply.Unlock()
 	s.opts.Logf("indexed %d files under %d roots in %.0f ms", len(ix.Files), len(roots), snap.indexMs)
 	progress(100, "indexed", true)
+	// The full pass is queued first, so that changes the watcher finds
+	// meanwhile join it rather than run before it; it starts once the
+	// seal below is done (sealWait), from what is served then: sealed,
+	// it reads the mapped index, and the heap's (at a million files,
+	// 270 MB) is not kept alive by a pass for half a minute.
+	var sealDone chan struct{}
+	if !sealed {
+		sealDone = make(chan struct{})
+		s.mu.Lock()
+		s.files.sealing = sealDone
+		s.mu.Unlock()
+	}
+	s.queuePasses(snap, nil)
 	s.kickRepo()
 	s.watch(ix, walkStart)
 	s.scheduleApply()
@@ -214,11 +228,8 @@ func (s *Session) build(gen int, roots []string) {
 	}
 	if !sealed {
 		s.seal(snap)
+		close(sealDone)
 	}
-	// The passes start from what is served now: sealed, what they read
-	// is the mapped index, and the heap's (at a million files, 270 MB)
-	// is not kept alive by a pass for half a minute.
-	s.queuePasses(s.snap.Load(), nil)
 }
 
 // pruneHistory forgets visited files that are gone: not in the index and

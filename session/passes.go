@@ -104,6 +104,16 @@ func (s *Session) passLoop() {
 // fullPass indexes every file of the current snapshot, for generation
 // gen: symbols first (workspace/symbol may answer then), then contents.
 func (s *Session) fullPass(ctx context.Context, gen int) error {
+	s.mu.Lock()
+	sealing := s.files.sealing
+	s.mu.Unlock()
+	if sealing != nil {
+		select { // the snapshot to read is the sealed one (build)
+		case <-sealing:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 	s.awaitQuiet(100*time.Millisecond, 2*time.Second)
 	cur := s.snap.Load()
 	start := time.Now()
