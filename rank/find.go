@@ -291,12 +291,9 @@ func (f *finder) settle(id int32, s float64, top *topK) (float64, bool) {
 		// files named with "configuration"), a reading that passes the
 		// threshold without them and could not enter top with the most
 		// they and nearness add is counted and dropped, as below.
-		lo, lift := s, caseBonus
-		if f.e.files[id].aux && (f.aff == nil || !f.aff.amongAux) {
-			lo -= auxPenalty
-		}
+		lo, lift := s-f.e.auxPenaltyOf(id, f.aff), float64(caseBonus)
 		if f.aff != nil {
-			lift += affinityBonus
+			lift = maxLift
 		}
 		if lo >= f.threshold && lo+lift < top.worst().Score {
 			top.seen++
@@ -555,14 +552,19 @@ const (
 )
 
 func (e *Engine) tieBreak(q *FindQuery, id int32, score float64, aff *affinity) float64 {
-	f := &e.files[id]
 	if q.Case != "" && strings.Contains(e.baseName(id), q.Case) {
 		score += caseBonus
 	}
-	if f.aux && (aff == nil || !aff.amongAux) {
-		score -= auxPenalty
+	return score - e.auxPenaltyOf(id, aff)
+}
+
+// auxPenaltyOf is what tieBreak takes from file id for being a test,
+// fixture or generated file: nothing when the user works among them.
+func (e *Engine) auxPenaltyOf(id int32, aff *affinity) float64 {
+	if e.files[id].aux && (aff == nil || !aff.amongAux) {
+		return auxPenalty
 	}
-	return score
+	return 0
 }
 
 // Directory terms ("hpack/static"): a file whose directories match them

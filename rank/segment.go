@@ -27,28 +27,71 @@ func (e *Engine) Put(w *segment.Writer, saved *workspace.Index) bool {
 		return false
 	}
 	segment.Put(w, "index", ids)
-	segment.Put(w, "files", e.files)
-	w.String("text", e.text)
-	segment.Put(w, "dirInfos", e.dirInfos)
-	segment.Put(w, "dirFileIDs", e.dirFileIDs)
-	segment.Put(w, "dirStart", e.dirStart)
-	w.String("dirWords", e.dirWords)
-	segment.Put(w, "dirLinks", e.dirLinks)
-	segment.Put(w, "dirNameSet", e.dirNameSet)
-	segment.Put(w, "stems", e.stems)
-	segment.Put(w, "stemFileIDs", e.stemFileIDs)
-	segment.Put(w, "stemStart", e.stemStart)
-	segment.Put(w, "stemMasks", e.stemMasks)
-	segment.Put(w, "stemLens", e.stemLens)
-	segment.Put(w, "stemLenIDs", e.stemLenIDs)
-	segment.Put(w, "stemLenStart", e.stemLenStart)
-	segment.Put(w, "stemOrder", e.stemOrder)
-	segment.Put(w, "triKeys", e.triKeys)
-	segment.Put(w, "triStart", e.triStart)
-	segment.Put(w, "triStems", e.triStems)
-	segment.Put(w, "extRefs", e.extRefs)
-	segment.Put(w, "otherCase", e.otherCase)
+	for _, sec := range e.sections() {
+		sec.put(w)
+	}
 	return true
+}
+
+// section is one array of the engine as a segment holds it, by name.
+type section interface {
+	put(w *segment.Writer)
+	get(seg *segment.Segment) error
+}
+
+// recordSection is a section of fixed-size records, textSection one of
+// bytes.
+type recordSection[T any] struct {
+	name string
+	at   *[]T
+}
+
+func (r recordSection[T]) put(w *segment.Writer) { segment.Put(w, r.name, *r.at) }
+
+func (r recordSection[T]) get(seg *segment.Segment) (err error) {
+	*r.at, err = segment.Get[T](seg, r.name)
+	return err
+}
+
+type textSection struct {
+	name string
+	at   *string
+}
+
+func (t textSection) put(w *segment.Writer) { w.String(t.name, *t.at) }
+
+func (t textSection) get(seg *segment.Segment) (err error) {
+	*t.at, err = seg.String(t.name)
+	return err
+}
+
+// sections are the engine's arrays a segment holds: one list, what Put
+// writes and Mapped reads. The rest of the engine is derived (derive)
+// or attached later (symbols, contents, history).
+func (e *Engine) sections() []section {
+	return []section{
+		recordSection[fileInfo]{"files", &e.files},
+		textSection{"text", &e.text},
+		recordSection[dirInfo]{"dirInfos", &e.dirInfos},
+		recordSection[int32]{"dirFileIDs", &e.dirFileIDs},
+		recordSection[uint32]{"dirStart", &e.dirStart},
+		textSection{"dirWords", &e.dirWords},
+		recordSection[dirLink]{"dirLinks", &e.dirLinks},
+		recordSection[strRef]{"dirNameSet", &e.dirNameSet},
+		recordSection[stemInfo]{"stems", &e.stems},
+		recordSection[int32]{"stemFileIDs", &e.stemFileIDs},
+		recordSection[uint32]{"stemStart", &e.stemStart},
+		recordSection[uint64]{"stemMasks", &e.stemMasks},
+		recordSection[uint16]{"stemLens", &e.stemLens},
+		recordSection[int32]{"stemLenIDs", &e.stemLenIDs},
+		recordSection[uint32]{"stemLenStart", &e.stemLenStart},
+		recordSection[int32]{"stemOrder", &e.stemOrder},
+		recordSection[uint32]{"triKeys", &e.triKeys},
+		recordSection[uint32]{"triStart", &e.triStart},
+		recordSection[int32]{"triStems", &e.triStems},
+		recordSection[strRef]{"extRefs", &e.extRefs},
+		recordSection[otherName]{"otherCase", &e.otherCase},
+	}
 }
 
 // errStale: the segment was built from another saved index than ix.
@@ -71,57 +114,9 @@ func Mapped(seg *segment.Segment, ix *workspace.Index) (e *Engine, err error) {
 	}
 	e = &Engine{ix: ix, seg: seg}
 	var errs []error
-	get := func(dst any, name string) {
-		var err error
-		switch d := dst.(type) {
-		case *string:
-			*d, err = seg.String(name)
-		case *[]fileInfo:
-			*d, err = segment.Get[fileInfo](seg, name)
-		case *[]dirInfo:
-			*d, err = segment.Get[dirInfo](seg, name)
-		case *[]dirLink:
-			*d, err = segment.Get[dirLink](seg, name)
-		case *[]stemInfo:
-			*d, err = segment.Get[stemInfo](seg, name)
-		case *[]strRef:
-			*d, err = segment.Get[strRef](seg, name)
-		case *[]otherName:
-			*d, err = segment.Get[otherName](seg, name)
-		case *[]int32:
-			*d, err = segment.Get[int32](seg, name)
-		case *[]uint32:
-			*d, err = segment.Get[uint32](seg, name)
-		case *[]uint64:
-			*d, err = segment.Get[uint64](seg, name)
-		case *[]uint16:
-			*d, err = segment.Get[uint16](seg, name)
-		default:
-			panic(fmt.Sprintf("rank: no segment reading for %T", dst))
-		}
-		errs = append(errs, err)
+	for _, sec := range e.sections() {
+		errs = append(errs, sec.get(seg))
 	}
-	get(&e.files, "files")
-	get(&e.text, "text")
-	get(&e.dirInfos, "dirInfos")
-	get(&e.dirFileIDs, "dirFileIDs")
-	get(&e.dirStart, "dirStart")
-	get(&e.dirWords, "dirWords")
-	get(&e.dirLinks, "dirLinks")
-	get(&e.dirNameSet, "dirNameSet")
-	get(&e.stems, "stems")
-	get(&e.stemFileIDs, "stemFileIDs")
-	get(&e.stemStart, "stemStart")
-	get(&e.stemMasks, "stemMasks")
-	get(&e.stemLens, "stemLens")
-	get(&e.stemLenIDs, "stemLenIDs")
-	get(&e.stemLenStart, "stemLenStart")
-	get(&e.stemOrder, "stemOrder")
-	get(&e.triKeys, "triKeys")
-	get(&e.triStart, "triStart")
-	get(&e.triStems, "triStems")
-	get(&e.extRefs, "extRefs")
-	get(&e.otherCase, "otherCase")
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}

@@ -207,7 +207,7 @@ func (s *Session) build(gen int, roots []string) {
 	progress(100, "indexed", true)
 	// The full pass is queued first, so that changes the watcher finds
 	// meanwhile join it rather than run before it; it starts once the
-	// seal below is done (sealWait), from what is served then: sealed,
+	// seal below is done (filePass.sealing), from what is served then: sealed,
 	// it reads the mapped index, and the heap's (at a million files,
 	// 270 MB) is not kept alive by a pass for half a minute.
 	var sealDone chan struct{}

@@ -139,8 +139,6 @@ func LoadIndex(dir string, roots []string, opt Options) (*Index, bool) {
 			return nil, false
 		}
 		seg.Release() // loadRoot read every path
-
-		ix.saved = append(ix.saved, seg.ID())
 		ix.segs = append(ix.segs, seg)
 	}
 	if slashed {
@@ -154,7 +152,13 @@ func LoadIndex(dir string, roots []string, opt Options) (*Index, bool) {
 // SavedIDs are the ids of the saved files (one a root) ix was loaded
 // from, nil for an index walked or changed since: what a file built from
 // the index (the engine's) names it by.
-func (ix *Index) SavedIDs() []uint64 { return ix.saved }
+func (ix *Index) SavedIDs() []uint64 {
+	var ids []uint64
+	for _, seg := range ix.segs {
+		ids = append(ids, seg.ID())
+	}
+	return ids
+}
 
 // Release drops the pages of the saved files ix reads its paths from out
 // of the process (segment.Segment.Release): a pass that read every path

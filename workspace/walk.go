@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 	"unsafe"
+
 	"wayfind/segment"
 )
 
@@ -80,10 +81,9 @@ type Index struct {
 	// absolute path in front of the Path (16 MB fewer at a million files).
 	abs   []string
 	tails []File
-	// saved are the ids of the saved files this index was loaded from,
-	// one a root (LoadIndex; SavedIDs), and segs those files, mapped.
-	saved []uint64
-	segs  []*segment.Segment
+	// segs are the saved files this index was loaded from, one a root,
+	// mapped (LoadIndex; SavedIDs): nil for an index walked or changed.
+	segs []*segment.Segment
 	// Dirs are the directories walked below each root (the roots
 	// themselves excluded), sorted like Files: what a watcher must watch.
 	Dirs []File
