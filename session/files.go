@@ -138,6 +138,11 @@ func (s *Session) build(gen int, roots []string) {
 			}
 			saved.indexMs = float64(time.Since(start).Microseconds()) / 1000
 			s.store(saved)
+			// The repository's history needs an index to answer beside,
+			// not a verified one: read during the walk, an old path asked
+			// now is not kept waiting for it (service.historyWait) while
+			// that wait pauses the walk it would otherwise follow.
+			s.kickRepo()
 			s.opts.Logf("answering from the saved index of %d files (%.0f ms, engine %s) while the walk verifies it",
 				len(ix.Files), saved.indexMs, map[bool]string{true: "mapped", false: "built"}[saved.sealed])
 		}

@@ -13,9 +13,10 @@ import (
 
 // repoPass keeps each root's repository record (vcs.Record) and the
 // engine's view of them (rank.RepoHistory) current. It runs after the
-// file index, off the request path: the first answers never wait for
-// git; a path that names no file, asked before the record is read, waits
-// for it a little (service.historyWait).
+// file index (a saved one answering while the walk verifies it counts),
+// off the request path: the first answers never wait for git; a path
+// that names no file, asked before the record is read, waits for it a
+// little (service.historyWait).
 type repoPass struct {
 	kick chan struct{}
 	hist atomic.Pointer[rank.RepoHistory]

@@ -15,6 +15,7 @@ import (
 	"wayfind/history"
 	"wayfind/rank"
 	"wayfind/symbols"
+	"wayfind/vcs/vcstest"
 )
 
 func write(t *testing.T, p string) {
@@ -312,6 +313,48 @@ func TestSealedSegmentsServe(t *testing.T) {
 	third.SetRoots([]string{dir})
 	if !logs.wait("serving 5 files from their segments") || !has(t, third, "src/new.go") {
 		t.Errorf("the file added was not sealed: %q", logs.all())
+	}
+}
+
+// TestHistoryReadDuringTheVerifyingWalk: a server restarted on a known
+// repository reads its history while the walk verifies the saved index,
+// not after it — a request waiting for the history pauses that walk, and
+// after a real restart on git's own tree "builtin-rm.c" waited its 3 s
+// and was withheld while the walk waited for it in turn.
+func TestHistoryReadDuringTheVerifyingWalk(t *testing.T) {
+	repo := vcstest.New(t)
+	repo.Write("builtin-rm.c", vcstest.Text("rm", 20))
+	repo.Commit("rm")
+	repo.Mv("builtin-rm.c", "builtin/rm.c")
+	repo.Commit("move")
+	opts := Options{Symbols: symbols.IndexerOptions{CacheDir: t.TempDir()}}
+	first := New(opts)
+	first.SetRoots([]string{repo.Dir})
+	if !has(t, first, "builtin/rm.c") || !first.WaitHistory(context.Background(), 10*time.Second) {
+		t.Fatal("the first server did not index the repository")
+	}
+	first.Close()
+
+	// Every reader of the walk is held, not only the first.
+	walking, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	opts.Walk.Progress = func(read, found int64) {
+		once.Do(func() { close(walking) })
+		<-release
+	}
+	second := New(opts)
+	defer second.Close()
+	defer close(release)
+	second.SetRoots([]string{repo.Dir})
+	<-walking
+	if !second.Status().IndexStale {
+		t.Fatal("not answering from the saved index")
+	}
+	if !second.WaitHistory(context.Background(), 10*time.Second) {
+		t.Fatal("the history was not read while the walk verified the saved index")
+	}
+	if !second.Status().IndexStale {
+		t.Error("the walk was not held: the history may have followed it")
 	}
 }
 
