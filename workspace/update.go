@@ -58,14 +58,15 @@ func Update(ix *Index, opt Options, changed []string) (next *Index, ok bool) {
 	gone := func(f File) bool {
 		return rewalk[f.Root] || touched[f] || coveredBy(touched, f)
 	}
-	var files []File
-	var abs []string
+	var kept run
 	for i, f := range ix.Files {
 		if !gone(f) {
-			files, abs = append(files, f), append(abs, ix.AbsAt(i))
+			kept.files, kept.abs = append(kept.files, f), append(kept.abs, ix.AbsAt(i))
 		}
 	}
-	files, abs = sortedFiles(w.collect(files, abs))
+	var fresh run
+	fresh.files, fresh.abs = w.collect()
+	files, abs := mergeRuns(kept, fresh)
 	dirs := merge(ix.Dirs, w.dirs, gone)
 	skipped := merge(ix.Skipped, w.skipped, gone)
 	next = (&Index{Roots: ix.Roots, Files: files, abs: abs, Dirs: dirs, Skipped: skipped}).shareTails()
@@ -119,9 +120,9 @@ func (w *walker) rewalk(root int, rel string) {
 			return
 		case last && kind == entryFile:
 			w.mu.Lock()
-			w.files = append(w.files, []File{{root, childRel}})
-			w.abs = append(w.abs, []string{childAbs})
+			w.singles, w.singleAbs = append(w.singles, File{root, childRel}), append(w.singleAbs, childAbs)
 			w.mu.Unlock()
+			w.nfiles.Add(1)
 			return
 		case kind != entryDir:
 			return // an ancestor is not a directory any more
@@ -129,7 +130,7 @@ func (w *walker) rewalk(root int, rel string) {
 			w.mu.Lock()
 			w.dirs = append(w.dirs, File{root, childRel})
 			w.mu.Unlock()
-			w.queue(dirJob{root: root, abs: childAbs, rel: childRel, rules: rules, forced: childForced})
+			w.queue(dirJob{root: root, abs: childAbs, rel: childRel, rules: rules, forced: childForced, node: w.tree()})
 			return
 		}
 		forced = childForced
@@ -138,6 +139,32 @@ func (w *walker) rewalk(root int, rel string) {
 			rules = rules.With(readIgnoreFile(filepath.Join(dirAbs, ".gitignore"), dirRel))
 		}
 	}
+}
+
+// mergeRuns merges two runs in Index order into one, a file in both
+// kept once: what Update kept of an index and what it read again.
+func mergeRuns(a, b run) ([]File, []string) {
+	files, abs := make([]File, 0, len(a.files)+len(b.files)), make([]string, 0, len(a.files)+len(b.files))
+	i, j := 0, 0
+	for i < len(a.files) || j < len(b.files) {
+		c := 1
+		if j == len(b.files) {
+			c = -1
+		} else if i < len(a.files) {
+			c = compareFiles(a.files[i], b.files[j])
+		}
+		if c <= 0 {
+			files, abs = append(files, a.files[i]), append(abs, a.abs[i])
+			i++
+			if c == 0 {
+				j++
+			}
+		} else {
+			files, abs = append(files, b.files[j]), append(abs, b.abs[j])
+			j++
+		}
+	}
+	return files, abs
 }
 
 // merge drops the old entries gone reports and adds the fresh ones, keeping

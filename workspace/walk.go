@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -138,24 +139,127 @@ func Build(roots []string, opt Options) *Index {
 		w.queue(w.rootJob(i))
 	}
 	w.run()
-	files, abs := sortedFiles(w.collect(nil, nil))
-	SortFiles(w.dirs)
-	SortFiles(w.skipped)
+	sorted := make(chan struct{})
+	go func() { // beside the files' assembly: the directories are a quarter as many
+		SortFiles(w.dirs)
+		SortFiles(w.skipped)
+		close(sorted)
+	}()
+	files, abs := w.collect()
+	<-sorted
 	return (&Index{Roots: roots, Files: files, abs: abs, Dirs: w.dirs, Skipped: w.skipped}).shareTails()
 }
 
-// collect appends the files the walk found, and their absolute paths, to
-// files and abs.
-func (w *walker) collect(files []File, abs []string) ([]File, []string) {
-	n := len(files)
-	for _, b := range w.files {
-		n += len(b)
+// dirNode is one directory as the walk read it: its files in name order
+// (os.ReadDir's) and the directories below it, each filled by the one
+// worker that read it. The index's order is read off these in one pass
+// (appendTree) instead of sorting a million paths whose long shared
+// prefixes made each comparison slow: 0.8 s of a 3.3 s walk at a million
+// files, on one core after the walk.
+type dirNode struct {
+	name    string
+	files   []File
+	abs     []string // beside files: each one's absolute path
+	subdirs []*dirNode
+}
+
+// collect returns the files the walk found in Index order, and beside
+// each its absolute path.
+func (w *walker) collect() ([]File, []string) {
+	n := int(w.nfiles.Load())
+	runs := make([]run, 0, len(w.trees)+len(w.singles))
+	files, abs := make([]File, 0, n), make([]string, 0, n)
+	for _, t := range w.trees {
+		lo := len(files)
+		files, abs = t.appendTree(files, abs)
+		runs = append(runs, run{files[lo:], abs[lo:]})
 	}
-	files, abs = slices.Grow(files, n-len(files)), slices.Grow(abs, n-len(abs))
-	for i, b := range w.files {
-		files, abs = append(files, b...), append(abs, w.abs[i]...)
+	for i := range w.singles {
+		runs = append(runs, run{w.singles[i : i+1], w.singleAbs[i : i+1]})
+	}
+	return joinRuns(runs)
+}
+
+// run is a part of a walk's answer in Index order: a tree's files or one
+// file.
+type run struct {
+	files []File
+	abs   []string
+}
+
+// joinRuns puts runs that each hold a range of the order no other holds
+// (the trees of different roots, or of directories none of which is below
+// another, and files outside them: what Build and Update walk) one after
+// another by their first files. Should two ever overlap, everything is
+// sorted instead.
+func joinRuns(runs []run) ([]File, []string) {
+	runs = slices.DeleteFunc(runs, func(r run) bool { return len(r.files) == 0 })
+	slices.SortFunc(runs, func(a, b run) int { return compareFiles(a.files[0], b.files[0]) })
+	n := 0
+	for _, r := range runs {
+		n += len(r.files)
+	}
+	files, abs := make([]File, 0, n), make([]string, 0, n)
+	for _, r := range runs {
+		files, abs = append(files, r.files...), append(abs, r.abs...)
+	}
+	for i := 1; i < len(files); i++ {
+		if compareFiles(files[i-1], files[i]) >= 0 {
+			return sortedFiles(files, abs)
+		}
 	}
 	return files, abs
+}
+
+// appendTree appends the files of n's tree to files (and their absolute
+// paths to abs) in Index order. In path order a directory's entries come
+// as its files' names and its directories' names each with a '/' — all
+// of a directory's paths continue with one — and each directory's tree
+// comes whole where it sorts: "b-c/x" before "b/x" before "b0", though
+// "b" is before "b-c" by name.
+func (n *dirNode) appendTree(files []File, abs []string) ([]File, []string) {
+	slices.SortFunc(n.subdirs, func(a, b *dirNode) int { return compareAsDirs(a.name, b.name) })
+	fi, di := 0, 0
+	for fi < len(n.files) || di < len(n.subdirs) {
+		if di == len(n.subdirs) || fi < len(n.files) && fileBeforeDir(path.Base(n.files[fi].Path), n.subdirs[di].name) {
+			files, abs = append(files, n.files[fi]), append(abs, n.abs[fi])
+			fi++
+			continue
+		}
+		files, abs = n.subdirs[di].appendTree(files, abs)
+		di++
+	}
+	return files, abs
+}
+
+// compareAsDirs orders two directory names as name+"/" strings compare.
+func compareAsDirs(a, b string) int {
+	k := min(len(a), len(b))
+	if c := strings.Compare(a[:k], b[:k]); c != 0 {
+		return c
+	}
+	switch {
+	case len(a) == len(b):
+		return 0
+	case len(a) < len(b):
+		return cmp.Compare('/', b[k])
+	default:
+		return cmp.Compare(a[k], '/')
+	}
+}
+
+// fileBeforeDir reports whether the file name sorts before every path in
+// the directory dir beside it: before dir+"/". The two names differ (one
+// directory cannot hold both), and a name holds no '/'.
+func fileBeforeDir(file, dir string) bool {
+	k := min(len(file), len(dir))
+	if c := strings.Compare(file[:k], dir[:k]); c != 0 {
+		return c < 0
+	}
+	if len(file) <= len(dir) {
+		return true // a prefix of dir, so of dir+"/"
+	}
+	return file[k] < '/'
 }
 
 // sortedFiles puts files in the Index order, each absolute path beside
@@ -319,12 +423,15 @@ type walker struct {
 	verify *verifying
 
 	mu sync.Mutex
-	// The files found, a batch a directory (one append of a million
-	// files regrew a slice as large twenty times).
-	files   [][]File
-	abs     [][]string // beside files: each one's absolute path
-	dirs    []File
-	skipped []File
+	// The files found: the trees walked (a root's, or a directory's that
+	// Update re-reads), each directory's files kept in its node, and the
+	// single files Update re-reads; nfiles counts them all.
+	trees     []*dirNode
+	singles   []File
+	singleAbs []string // beside singles
+	nfiles    atomic.Int64
+	dirs      []File
+	skipped   []File
 }
 
 func (w *walker) logf(format string, args ...any) {
@@ -345,11 +452,25 @@ type dirJob struct {
 	abs, rel string
 	rules    *Rules
 	forced   bool
+	node     *dirNode // where its files go; nil when none are kept (Verify)
 }
 
 // rootJob is the walk of a whole root.
 func (w *walker) rootJob(root int) dirJob {
-	return dirJob{root: root, abs: w.roots[root], rules: w.rootRules(root)}
+	return dirJob{root: root, abs: w.roots[root], rules: w.rootRules(root), node: w.tree()}
+}
+
+// tree is the node of a directory whose tree the walk reads whole: a
+// root, or a directory Update re-reads.
+func (w *walker) tree() *dirNode {
+	if w.verify != nil {
+		return nil
+	}
+	n := &dirNode{}
+	w.mu.Lock()
+	w.trees = append(w.trees, n)
+	w.mu.Unlock()
+	return n
 }
 
 func (w *walker) queue(j dirJob) {
@@ -438,7 +559,12 @@ func (w *walker) dir(j dirJob) {
 		}
 		if kind == entryDir {
 			w.found.Add(1)
-			w.queue(dirJob{root: root, abs: childAbs, rel: childRel, rules: rules, forced: childForced})
+			var node *dirNode
+			if j.node != nil {
+				node = &dirNode{name: name}
+				j.node.subdirs = append(j.node.subdirs, node)
+			}
+			w.queue(dirJob{root: root, abs: childAbs, rel: childRel, rules: rules, forced: childForced, node: node})
 		}
 		if w.verify != nil {
 			print.add(kind, name) // and no list is kept
@@ -462,10 +588,10 @@ func (w *walker) dir(j dirJob) {
 		}
 		return
 	}
-	if len(local) > 0 || len(subdirs) > 0 || len(skipped) > 0 {
+	j.node.files, j.node.abs = local, localAbs
+	w.nfiles.Add(int64(len(local)))
+	if len(subdirs) > 0 || len(skipped) > 0 {
 		w.mu.Lock()
-		w.files = append(w.files, local)
-		w.abs = append(w.abs, localAbs)
 		w.dirs = append(w.dirs, subdirs...)
 		w.skipped = append(w.skipped, skipped...)
 		w.mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -272,5 +273,64 @@ func TestWatcherGivesUpPastTheLimit(t *testing.T) {
 	defer w2.Close()
 	if added, ok := w2.Sync(ix); !ok || len(added) != len(ix.Dirs)+1 {
 		t.Errorf("within the limit: added %q, ok %v", added, ok)
+	}
+}
+
+// TestWalkOrderIsPathOrder: the index's order is read off the walked
+// directories (appendTree), not sorted; names where a directory's order
+// by name differs from its paths' ("b" before "b-c" by name, "b-c/x"
+// before "b/x" by path) must come out in path order all the same.
+func TestWalkOrderIsPathOrder(t *testing.T) {
+	dir := t.TempDir()
+	rels := []string{
+		"b-c/x", "b/w", "b/x-y", "b/x.y/z", "b.d/q", "b.e", "b0", "b0d/e/f", "a.txt", "b-", "b/x.",
+		"a/b/c", "a/b.c", "a-/z", "z/z/z/z", "~", "B/c", "b/x/y/z.go", "b/x/y.go",
+	}
+	for _, r := range rels {
+		p := filepath.Join(dir, filepath.FromSlash(r))
+		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		must(t, os.WriteFile(p, nil, 0o644))
+	}
+	ix := build(t, dir, Options{})
+	// The tree read off alone (Build would sort what came out of order).
+	w := newWalker(ix.Roots, Options{})
+	w.queue(w.rootJob(0))
+	w.run()
+	tree, _ := w.trees[0].appendTree(nil, nil)
+	if !slices.IsSortedFunc(tree, compareFiles) {
+		t.Errorf("the walked tree is not in path order: %v", tree)
+	}
+	var got []string
+	for i, f := range ix.Files {
+		got = append(got, f.Path)
+		if want := filepath.Join(ix.Roots[0], filepath.FromSlash(f.Path)); ix.AbsAt(i) != want {
+			t.Errorf("AbsAt(%d) = %s, want %s", i, ix.AbsAt(i), want)
+		}
+	}
+	want := slices.Clone(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) || len(got) != len(rels) {
+		t.Errorf("walk order:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestEntryOrderIsPathOrder: the two comparisons appendTree orders a
+// directory's entries by are those of the paths below them, over names
+// made of the bytes either side of '/'.
+func TestEntryOrderIsPathOrder(t *testing.T) {
+	alphabet := []string{"", "a", "b", "-", ".", "0", "~", "ab", "a-", "a.", "a0"}
+	for _, x := range alphabet {
+		for _, y := range alphabet {
+			a, b := "n"+x, "n"+y
+			if got, want := compareAsDirs(a, b), strings.Compare(a+"/", b+"/"); got != want {
+				t.Errorf("compareAsDirs(%q, %q) = %d, want %d", a, b, got, want)
+			}
+			if a == b {
+				continue // a directory holds no file and directory of one name
+			}
+			if got, want := fileBeforeDir(a, b), a < b+"/"; got != want {
+				t.Errorf("fileBeforeDir(%q, %q) = %v, want %v", a, b, got, want)
+			}
+		}
 	}
 }
