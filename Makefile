@@ -118,7 +118,10 @@ bench-locate: deps build
 	$(GO) run ./cmd/wayfind-bench -locate go=$$($(GO) env GOROOT)/src,python=$$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])') -bin $(BIN) -runs 3 -cli 10
 
 # The monorepo (issue 29): the corpora repeated under team directories at
-# SCALE_SIZES files, through `wayfind lsp` cold and warm, beside fzf.
+# SCALE_SIZES files, through `wayfind lsp` cold and warm, beside fzf, and
+# the cold start beside find(1)'s walk of the same tree. As root,
+# WAYFIND_BENCH_DROP_CACHES=1 also starts one with the kernel's caches
+# dropped (the directories read off the disk), beside find(1) likewise.
 SCALE_SIZES ?= 56970,250000,1000000
 bench-scale: deps build
 	$(GO) run ./cmd/wayfind-bench -scale-lsp $(SCALE_SIZES) -bin $(BIN) -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl
