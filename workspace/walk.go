@@ -164,51 +164,28 @@ type dirNode struct {
 }
 
 // collect returns the files the walk found in Index order, and beside
-// each its absolute path.
+// each its absolute path. A root's tree comes out in order, and the roots
+// in theirs; what Update re-reads (trees and single files, in the order
+// their jobs ran) is sorted, a few files against the index's million.
 func (w *walker) collect() ([]File, []string) {
 	n := int(w.nfiles.Load())
-	runs := make([]run, 0, len(w.trees)+len(w.singles))
 	files, abs := make([]File, 0, n), make([]string, 0, n)
 	for _, t := range w.trees {
-		lo := len(files)
 		files, abs = t.appendTree(files, abs)
-		runs = append(runs, run{files[lo:], abs[lo:]})
 	}
-	for i := range w.singles {
-		runs = append(runs, run{w.singles[i : i+1], w.singleAbs[i : i+1]})
-	}
-	return joinRuns(runs)
-}
-
-// run is a part of a walk's answer in Index order: a tree's files or one
-// file.
-type run struct {
-	files []File
-	abs   []string
-}
-
-// joinRuns puts runs that each hold a range of the order no other holds
-// (the trees of different roots, or of directories none of which is below
-// another, and files outside them: what Build and Update walk) one after
-// another by their first files. Should two ever overlap, everything is
-// sorted instead.
-func joinRuns(runs []run) ([]File, []string) {
-	runs = slices.DeleteFunc(runs, func(r run) bool { return len(r.files) == 0 })
-	slices.SortFunc(runs, func(a, b run) int { return compareFiles(a.files[0], b.files[0]) })
-	n := 0
-	for _, r := range runs {
-		n += len(r.files)
-	}
-	files, abs := make([]File, 0, n), make([]string, 0, n)
-	for _, r := range runs {
-		files, abs = append(files, r.files...), append(abs, r.abs...)
-	}
+	files, abs = append(files, w.singles...), append(abs, w.singleAbs...)
 	for i := 1; i < len(files); i++ {
 		if compareFiles(files[i-1], files[i]) >= 0 {
 			return sortedFiles(files, abs)
 		}
 	}
 	return files, abs
+}
+
+// run is files in Index order, beside each its absolute path.
+type run struct {
+	files []File
+	abs   []string
 }
 
 // appendTree appends the files of n's tree to files (and their absolute
@@ -218,10 +195,10 @@ func joinRuns(runs []run) ([]File, []string) {
 // comes whole where it sorts: "b-c/x" before "b/x" before "b0", though
 // "b" is before "b-c" by name.
 func (n *dirNode) appendTree(files []File, abs []string) ([]File, []string) {
-	slices.SortFunc(n.subdirs, func(a, b *dirNode) int { return compareAsDirs(a.name, b.name) })
+	slices.SortFunc(n.subdirs, func(a, b *dirNode) int { return compareEntries(a.name, true, b.name, true) })
 	fi, di := 0, 0
 	for fi < len(n.files) || di < len(n.subdirs) {
-		if di == len(n.subdirs) || fi < len(n.files) && fileBeforeDir(path.Base(n.files[fi].Path), n.subdirs[di].name) {
+		if di == len(n.subdirs) || fi < len(n.files) && compareEntries(path.Base(n.files[fi].Path), false, n.subdirs[di].name, true) < 0 {
 			files, abs = append(files, n.files[fi]), append(abs, n.abs[fi])
 			fi++
 			continue
@@ -232,34 +209,27 @@ func (n *dirNode) appendTree(files []File, abs []string) ([]File, []string) {
 	return files, abs
 }
 
-// compareAsDirs orders two directory names as name+"/" strings compare.
-func compareAsDirs(a, b string) int {
+// compareEntries orders two entries of one directory as the paths at and
+// below them compare: a directory's name as if followed by '/'.
+func compareEntries(a string, aDir bool, b string, bDir bool) int {
 	k := min(len(a), len(b))
 	if c := strings.Compare(a[:k], b[:k]); c != 0 {
 		return c
 	}
-	switch {
-	case len(a) == len(b):
-		return 0
-	case len(a) < len(b):
-		return cmp.Compare('/', b[k])
-	default:
-		return cmp.Compare(a[k], '/')
-	}
+	return cmp.Compare(entryByte(a, aDir, k), entryByte(b, bDir, k))
 }
 
-// fileBeforeDir reports whether the file name sorts before every path in
-// the directory dir beside it: before dir+"/". The two names differ (one
-// directory cannot hold both), and a name holds no '/'.
-func fileBeforeDir(file, dir string) bool {
-	k := min(len(file), len(dir))
-	if c := strings.Compare(file[:k], dir[:k]); c != 0 {
-		return c < 0
+// entryByte is byte k of an entry's name, '/' just past a directory's
+// name, -1 past a file's.
+func entryByte(name string, dir bool, k int) int {
+	switch {
+	case k < len(name):
+		return int(name[k])
+	case dir:
+		return '/'
+	default:
+		return -1
 	}
-	if len(file) <= len(dir) {
-		return true // a prefix of dir, so of dir+"/"
-	}
-	return file[k] < '/'
 }
 
 // sortedFiles puts files in the Index order, each absolute path beside

@@ -314,22 +314,29 @@ func TestWalkOrderIsPathOrder(t *testing.T) {
 	}
 }
 
-// TestEntryOrderIsPathOrder: the two comparisons appendTree orders a
-// directory's entries by are those of the paths below them, over names
-// made of the bytes either side of '/'.
+// TestEntryOrderIsPathOrder: appendTree orders a directory's entries as
+// the paths at and below them compare, over names made of the bytes
+// either side of '/'.
 func TestEntryOrderIsPathOrder(t *testing.T) {
 	alphabet := []string{"", "a", "b", "-", ".", "0", "~", "ab", "a-", "a.", "a0"}
+	key := func(name string, dir bool) string {
+		if dir {
+			return name + "/"
+		}
+		return name
+	}
 	for _, x := range alphabet {
 		for _, y := range alphabet {
 			a, b := "n"+x, "n"+y
-			if got, want := compareAsDirs(a, b), strings.Compare(a+"/", b+"/"); got != want {
-				t.Errorf("compareAsDirs(%q, %q) = %d, want %d", a, b, got, want)
-			}
-			if a == b {
-				continue // a directory holds no file and directory of one name
-			}
-			if got, want := fileBeforeDir(a, b), a < b+"/"; got != want {
-				t.Errorf("fileBeforeDir(%q, %q) = %v, want %v", a, b, got, want)
+			for _, aDir := range []bool{false, true} {
+				for _, bDir := range []bool{false, true} {
+					if a == b && aDir != bDir {
+						continue // a directory holds no file and directory of one name
+					}
+					if got, want := compareEntries(a, aDir, b, bDir), strings.Compare(key(a, aDir), key(b, bDir)); got != want {
+						t.Errorf("compareEntries(%q, %v, %q, %v) = %d, want %d", a, aDir, b, bDir, got, want)
+					}
+				}
 			}
 		}
 	}
