@@ -99,8 +99,9 @@ func lspCorpus(bin, root string, cases []benchCase, listing string, withFzf, set
 	if err != nil {
 		return nil, 0, 0, err
 	}
+	ready := time.Now()
 	for _, c := range cases {
-		o := outcome{c: c}
+		o := outcome{c: c, asked: time.Since(ready)}
 		want := ""
 		if c.Expected != nil {
 			want = *c.Expected

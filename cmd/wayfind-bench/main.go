@@ -46,6 +46,10 @@ type outcome struct {
 	at5     bool
 	wrong   bool // resolved set, but not to the expected file
 	elapsed time.Duration
+	// asked is when the question was asked, from the server's ready
+	// (-lsp runs): a slow answer early on shares the machine with the
+	// passes that follow the file index.
+	asked   time.Duration
 	fzfTop1 bool
 	got     string
 	// fzfElapsed is fzf --filter's wall time on the case (-lsp runs only):

@@ -220,12 +220,18 @@ func scaleBench(bin, corpora, casesPath, work string, sizes []int, fzfSample int
 			pct(fzfTop, fzfN), fzfN, ms(quantile(fzfLat, 0.5)))
 		fmt.Fprintf(os.Stderr, "scale %d: laid out in %s; resolve not resolved to the file, by category: %s\n",
 			size, layMs.Round(time.Millisecond), missesByCategory(outs))
-		// The settled tail question by question, to set beside the
-		// engine's alone (-scale-inproc): what the server adds.
-		slices.SortFunc(settled, func(a, b outcome) int { return cmp.Compare(b.elapsed, a.elapsed) })
-		fmt.Fprintf(os.Stderr, "scale %d: slowest settled questions:\n", size)
-		for _, o := range settled[:min(12, len(settled))] {
-			fmt.Fprintf(os.Stderr, "  %8s  %-7s %q\n", ms(o.elapsed), o.c.Kind, o.c.Query)
+		// The tails question by question, to set beside the engine's
+		// alone (-scale-inproc): what the server adds, and at ready what
+		// the passes running beside add (when each was asked says which).
+		for _, tail := range []struct {
+			name string
+			outs []outcome
+		}{{"at ready", outs}, {"settled", settled}} {
+			slices.SortFunc(tail.outs, func(a, b outcome) int { return cmp.Compare(b.elapsed, a.elapsed) })
+			fmt.Fprintf(os.Stderr, "scale %d: slowest questions %s:\n", size, tail.name)
+			for _, o := range tail.outs[:min(12, len(tail.outs))] {
+				fmt.Fprintf(os.Stderr, "  %8s  %-7s asked %6.2f s after ready  %q\n", ms(o.elapsed), o.c.Kind, o.asked.Seconds(), o.c.Query)
+			}
 		}
 	}
 }
@@ -389,8 +395,12 @@ func scaleInProcess(corpora, casesPath string, size int, cpuprofile, memprofile 
 			ms(quantile(d, 0.5)), ms(quantile(d, 0.99)), ms(quantile(d, 1)))
 	}
 	slices.SortFunc(outs, func(a, b outcome) int { return cmp.Compare(b.elapsed, a.elapsed) })
+	shown := 15
+	if os.Getenv("WAYFIND_BENCH_ONLY") != "" {
+		shown = len(outs) // a developer's few: every answer, to take medians
+	}
 	fmt.Println("\nslowest:")
-	for _, o := range outs[:min(15, len(outs))] {
+	for _, o := range outs[:min(shown, len(outs))] {
 		fmt.Printf("  %8s  %-7s %q\n", ms(o.elapsed), o.c.Kind, o.c.Query)
 	}
 }
