@@ -294,41 +294,80 @@ func putReach(r *reach) {
 // Directories are the outer loop, tokens the inner: each directory's
 // record is read once for all the tokens (token by token, a seven-word
 // query read the quarter of a million directories of a monorepo seven
-// times over). In a big tree (halfDir) a query of several tokens has its
-// tokens read in two groups at once: each token's sets are its own.
+// times over). In a big tree (halfDir) the work is split in two at once:
+// a query of several tokens by tokens (each token's sets are its own),
+// one of a single token by directories (its halves, as pathReadings reads
+// their files).
 func (e *Engine) dirReach(pq *pathQuery, sets []uint64) {
-	nt := len(pq.tokens)
-	if e.halfDir == 0 || nt < 2 {
-		e.dirReachOf(pq, sets, 0, nt)
-		return
-	}
+	nt, nd := len(pq.tokens), len(e.dirInfos)
 	var wg sync.WaitGroup
-	wg.Go(func() { e.dirReachOf(pq, sets, nt/2, nt) })
-	e.dirReachOf(pq, sets, 0, nt/2)
+	switch {
+	case e.halfDir == 0:
+		e.dirReachOf(pq, sets, 0, nt, 0, nd)
+		return
+	case nt == 1:
+		wg.Go(func() { e.dirReachOf(pq, sets, 0, 1, e.halfDir, nd) })
+		e.dirReachOf(pq, sets, 0, 1, 0, e.halfDir)
+	default:
+		wg.Go(func() { e.dirReachOf(pq, sets, nt/2, nt, 0, nd) })
+		e.dirReachOf(pq, sets, 0, nt/2, 0, nd)
+	}
 	wg.Wait()
 }
 
-// dirReachOf is dirReach for tokens lo to hi.
-func (e *Engine) dirReachOf(pq *pathQuery, sets []uint64, lo, hi int) {
+// dirReachOf is dirReach for tokens lo to hi over directories from to
+// below. A parent before from is read again here, up its own parents
+// (readUp), rather than waited for: the other half is writing it.
+func (e *Engine) dirReachOf(pq *pathQuery, sets []uint64, lo, hi, from, below int) {
 	nd := len(e.dirInfos)
-	for d := range nd {
-		link := &e.dirLinks[d]
+	var before map[int32]uint64 // sets of directories before from, by token
+	for d := from; d < below; d++ {
+		parent := e.dirLinks[d].parent
 		for ti := lo; ti < hi; ti++ {
 			t := &pq.tokens[ti]
 			s := uint64(1)
-			if link.parent >= 0 {
-				s = sets[ti*nd+int(link.parent)]
-			}
-			if link.initMask&t.startable(s) != 0 { // else no word of it can start a chunk
-				for ws := e.wordsOf(int32(d)); ws != ""; {
-					var w string
-					w, ws = nextDirWord(ws)
-					s |= t.advance(s, w, dirMinChunk)
+			switch {
+			case int(parent) >= from:
+				s = sets[ti*nd+int(parent)]
+			case parent >= 0:
+				if before == nil {
+					before = map[int32]uint64{}
 				}
+				s = e.readUp(t, ti, parent, before)
 			}
-			sets[ti*nd+d] = s
+			sets[ti*nd+d] = e.readDir(t, s, int32(d))
 		}
 	}
+}
+
+// readDir extends the positions s read above directory d by d's words.
+func (e *Engine) readDir(t *pathToken, s uint64, d int32) uint64 {
+	if e.dirLinks[d].initMask&t.startable(s) == 0 {
+		return s // no word of it can start a chunk
+	}
+	for ws := e.wordsOf(d); ws != ""; {
+		var w string
+		w, ws = nextDirWord(ws)
+		s |= t.advance(s, w, dirMinChunk)
+	}
+	return s
+}
+
+// readUp is directory d's set for token ti (of t), read from the top and
+// kept in memo (keyed by directory and token): in a tree laid out in path
+// order the directories a half needs from before it are the ancestors of
+// its first, a few.
+func (e *Engine) readUp(t *pathToken, ti int, d int32, memo map[int32]uint64) uint64 {
+	if d < 0 {
+		return 1
+	}
+	key := d*maxPathTokens + int32(ti)
+	if s, ok := memo[key]; ok {
+		return s
+	}
+	s := e.readDir(t, e.readUp(t, ti, e.dirLinks[d].parent, memo), d)
+	memo[key] = s
+	return s
 }
 
 // nameBack is the set of positions from which the file's name (stem
@@ -494,13 +533,25 @@ func (pr *pathRun) oneToken(ctx context.Context, lo, hi int, exts bool) error {
 		// the directories of every team's tests, and most of their
 		// files were tried one by one.
 		di, left := &e.dirInfos[d], pr.sets[d]&^t.full
-		if t.need[63-bits.LeadingZeros64(left)]&^di.nameMask != 0 || t.chunkStarts(left)&di.nameInit == 0 {
+		need, starts := t.need[63-bits.LeadingZeros64(left)], t.chunkStarts(left)
+		if need&^di.nameMask != 0 || starts&di.nameInit == 0 {
 			continue
 		}
+		// try, with what nameCanFinish asks of a name worked out once
+		// for the directory.
 		for _, id := range e.dirFiles(d) {
-			if pr.try(id); pr.stop {
+			f := &e.files[id]
+			if need&^f.nameMask != 0 || starts&f.nameInit == 0 {
+				continue
+			}
+			if pr.nb.of(f); left&pr.nb.get(0) == 0 {
+				continue
+			}
+			if pr.sink.beaten(pathCeiling) {
+				pr.stop = true
 				return nil
 			}
+			pr.score(id)
 		}
 	}
 	if !exts {
@@ -726,6 +777,10 @@ type pathWords struct {
 	dirSq  []string // squashed components
 	stemSq string
 
+	// pathDP's tables, reused.
+	dpF      []float64
+	dpQ, dpW []uint8
+
 	dirChunks int  // filled by pathQualityOf
 	skipped   int  // directories between the deepest one read and the file
 	typo      bool // a chunk was read with an edit
@@ -784,6 +839,14 @@ func (w *pathWords) add(text string, comp int, start, inName bool) {
 // one). ok is false when some token fits nowhere.
 func chooseCuts(pq *pathQuery, w *pathWords, landing bool) (cuts [][]chunk, ok bool) {
 	cuts = make([][]chunk, len(pq.tokens))
+	if landing && len(cuts) == 1 {
+		// The one token lands: the free cut would only be compared
+		// with its own landed one. (A landed cut is a free one, so
+		// none lands where none fits.)
+		lv, land := pathDP(pq.tokens[0].text, w, true, pq.typos)
+		cuts[0] = land
+		return cuts, lv > negInf
+	}
 	var landed []chunk
 	bestTok, bestGain := -1, negInf
 	for ti := range pq.tokens {
@@ -898,11 +961,13 @@ func pathDP(t string, w *pathWords, landing bool, typos int) (float64, []chunk) 
 	if len(w.text) == 0 {
 		return negInf, nil
 	}
-	var fbuf [2048]float64
-	var qbuf, wbuf [2048]uint8
 	d := cutDP{t: t, w: w, landing: landing, n: len(t), nw: len(w.text)}
 	size := (typos + 1) * (d.n + 1) * (d.nw + 1)
-	d.f, d.tq, d.tw = table(fbuf[:], size, 0), table(qbuf[:], size, 0), table(wbuf[:], size, 0)
+	// The tables are w's, kept from one path to the next: arrays on the
+	// stack were zeroed whole at every call (20 KB), which cost more
+	// than the DP at a few thousand paths a query.
+	w.dpF, w.dpQ, w.dpW = table(w.dpF[:cap(w.dpF)], size, 0), table(w.dpQ[:cap(w.dpQ)], size, 0), table(w.dpW[:cap(w.dpW)], size, 0)
+	d.f, d.tq, d.tw = w.dpF, w.dpQ, w.dpW
 	for e := 0; e <= typos; e++ {
 		for j := 0; j <= d.nw; j++ {
 			d.f[d.at(e, d.n, j)] = 0

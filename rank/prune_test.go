@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -149,6 +150,46 @@ func TestPrunesChangeNothing(t *testing.T) {
 				if halves, err := split.Find(ctx, req); err != nil || !reflect.DeepEqual(halves.Matches, want.Matches) {
 					t.Fatalf("tree %d, %q at limit %d (impl %v, history %v), halves cut at directory %d of %d:\nhalves     %v (%v)\nexhaustive %v",
 						tree, req.Query, limit, req.Impl, req.History != nil, split.halfDir, len(e.dirInfos), matchLines(halves.Matches), err, matchLines(want.Matches))
+				}
+			}
+		}
+	}
+}
+
+// TestDirReachHalvesAgree: a one-word query's directories read in two
+// halves at once give every directory the positions of one pass, wherever
+// the halves meet — also when two roots share directory names, so that a
+// directory of the second half has ancestors well before the cut.
+func TestDirReachHalvesAgree(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for tree := range 20 {
+		files := genTree(r, 20+r.IntN(150))
+		roots := []string{"/ws"}
+		if tree%2 == 1 {
+			roots = append(roots, "/other")
+			for _, f := range genTree(r, 20+r.IntN(150)) {
+				f.Root = 1
+				files = append(files, f)
+			}
+		}
+		e := New(&workspace.Index{Roots: roots, Files: files})
+		nd := len(e.dirInfos)
+		for range 10 {
+			pq := newPathQuery(strings.ReplaceAll(genQuery(r, files), " ", ""))
+			if pq == nil {
+				continue
+			}
+			one := *e
+			one.halfDir = 0
+			want := make([]uint64, nd*len(pq.tokens))
+			one.dirReach(pq, want)
+			for half := 1; half < nd; half++ {
+				split := *e
+				split.halfDir = half
+				got := make([]uint64, nd*len(pq.tokens))
+				split.dirReach(pq, got)
+				if !slices.Equal(got, want) {
+					t.Fatalf("tree %d, %q cut at directory %d of %d: sets differ", tree, pq.tokens[0].text, half, nd)
 				}
 			}
 		}
