@@ -337,13 +337,16 @@ func (e *Engine) alignAll(rq *resolveQuery, cands map[int32]int) {
 // alignColumns sets out[k] to the alignment of the query's directories
 // with directory dirs[k], dirs in path order: the componentMatch column of
 // each of its directories is computed only where its chain of directories
-// leaves the previous one's.
+// leaves the previous one's, and once for each name (a name interned
+// once, the column is kept by its strRef: a vendored copy's directories,
+// every package's src/ and test/).
 func (e *Engine) alignColumns(rq *resolveQuery, dirs []int32, out []dirAlignment) {
 	nq := len(rq.dirs)
 	var chain, prev [maxDepth]int32
 	prevN := 0
 	cols := make([]float64, maxDepth*nq) // column j: cols[j*nq : (j+1)*nq]
-	var buf [32 * 32]float64
+	byName := map[strRef][]float64{}
+	var dpBuf [32 * 32]float64
 	for k, d := range dirs {
 		nc := int(e.dirInfos[d].depth)
 		if nc > maxDepth {
@@ -359,19 +362,20 @@ func (e *Engine) alignColumns(rq *resolveQuery, dirs []int32, out []dirAlignment
 			same++
 		}
 		for j := same; j < nc; j++ {
-			name, sq := e.dirName(chain[j]), e.dirSq(chain[j])
-			for i := range nq {
-				cols[j*nq+i] = componentMatch(rq.dir.comps[i], name, rq.dir.sq[i], sq)
+			col := cols[j*nq : (j+1)*nq]
+			di := &e.dirInfos[chain[j]]
+			if known, ok := byName[di.name]; ok {
+				copy(col, known)
+				continue
 			}
+			name, sq := e.str(di.name), e.str(di.sq)
+			for i := range nq {
+				col[i] = componentMatch(rq.dir.comps[i], name, rq.dir.sq[i], sq)
+			}
+			byName[di.name] = slices.Clone(col)
 		}
 		prev, prevN = chain, nc
-		match, w := alignTable(buf[:], nq, nc), nc+1
-		for i := range nq {
-			for j := range nc {
-				match[i*w+j] = cols[j*nq+i]
-			}
-		}
-		out[k] = alignMatched(nq, nc, match)
+		out[k] = alignMatched(nq, nc, cols[:nc*nq], alignTable(dpBuf[:], nq, nc))
 	}
 }
 

@@ -310,13 +310,14 @@ type dirAlignment struct {
 func alignDirs(q, c *dirPath) dirAlignment {
 	nq, nc := len(q.comps), len(c.comps)
 	var buf [32 * 32]float64
-	match, w := alignTable(buf[:], nq, nc), nc+1
-	for i := range nq {
-		for j := range nc {
-			match[i*w+j] = componentMatch(q.comps[i], c.comps[j], q.sq[i], c.sq[j])
+	match := alignTable(buf[:], nq, nc)
+	for j := range nc {
+		for i := range nq {
+			match[j*nq+i] = componentMatch(q.comps[i], c.comps[j], q.sq[i], c.sq[j])
 		}
 	}
-	return alignMatched(nq, nc, match)
+	var dpBuf [32 * 32]float64
+	return alignMatched(nq, nc, match, alignTable(dpBuf[:], nq, nc))
 }
 
 // alignTable is a table for nq query and nc candidate directories, in buf
@@ -328,18 +329,31 @@ func alignTable(buf []float64, nq, nc int) []float64 {
 	return make([]float64, (nq+1)*(nc+1))
 }
 
-// alignMatched is alignDirs given match[i*(nc+1)+j], componentMatch of
-// query directory i and candidate directory j.
-func alignMatched(nq, nc int, match []float64) dirAlignment {
+// alignMatched is alignDirs given match[j*nq+i], componentMatch of query
+// directory i and candidate directory j (a column a candidate directory:
+// alignColumns keeps those it shares with the directory before), and dp, an alignTable for
+// them (its cells are all written here: a caller aligning thousands of
+// directories passes the same one, an array on the stack being zeroed
+// whole at each call).
+func alignMatched(nq, nc int, match, dp []float64) dirAlignment {
 	// dp[i][j]: best weight aligning the query's directories from i with
-	// the candidate's from j; small, so a flat slice.
-	var buf [32 * 32]float64
-	dp, w := alignTable(buf[:], nq, nc), nc+1 // zeroed: the last row and column align nothing
+	// the candidate's from j; small, so a flat slice. The last row and
+	// column align nothing.
+	w := nc + 1
+	clear(dp[nq*w : nq*w+w])
+	for i := range nq {
+		dp[i*w+nc] = 0
+	}
 	for i := nq - 1; i >= 0; i-- {
 		for j := nc - 1; j >= 0; j-- {
-			best := max(dp[(i+1)*w+j], dp[i*w+j+1])
-			if m := match[i*w+j]; m > 0 {
-				best = max(best, m+dp[(i+1)*w+j+1])
+			// (comparisons, not max: no NaN here to order, and max's
+			// care for them was most of the table's time)
+			best := dp[(i+1)*w+j]
+			if r := dp[i*w+j+1]; r > best {
+				best = r
+			}
+			if m := match[j*nq+i]; m > 0 && m+dp[(i+1)*w+j+1] > best {
+				best = m + dp[(i+1)*w+j+1]
 			}
 			dp[i*w+j] = best
 		}
@@ -348,7 +362,7 @@ func alignMatched(nq, nc int, match []float64) dirAlignment {
 	i, j := 0, 0
 	matched, firstQ, firstC := 0, -1, -1
 	for i < nq && j < nc {
-		m := match[i*w+j]
+		m := match[j*nq+i]
 		switch {
 		case m > 0 && dp[i*w+j] == m+dp[(i+1)*w+j+1]:
 			if firstQ < 0 {
