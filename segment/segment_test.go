@@ -171,3 +171,38 @@ func TestStreamSize(t *testing.T) {
 		t.Error("a short stream was written")
 	}
 }
+
+// TestPacedWrite: a Writer with Pace writes the same bytes, and calls it
+// at least once per paceBytes of a section, so a section of megabytes is
+// written in steps that give way to requests.
+func TestPacedWrite(t *testing.T) {
+	big := make([]uint64, 3*paceBytes/8+5)
+	for i := range big {
+		big[i] = uint64(i) * 2654435761
+	}
+	build := func(pace func()) *Writer {
+		w := NewWriter("test 1")
+		w.Pace = pace
+		Put(w, "big", big)
+		w.String("text", "after")
+		return w
+	}
+	var plain, paced bytes.Buffer
+	w := build(nil)
+	id := w.ID()
+	if _, err := w.WriteTo(&plain); err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	w = build(func() { calls++ })
+	w.id = id // the same random id, to compare the bytes
+	if _, err := w.WriteTo(&paced); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(plain.Bytes(), paced.Bytes()) {
+		t.Fatalf("paced write differs: %d bytes against %d", paced.Len(), plain.Len())
+	}
+	if want := len(big) * 8 / paceBytes; calls < want+1 {
+		t.Errorf("Pace called %d times for %d bytes: want at least %d", calls, len(big)*8, want+1)
+	}
+}

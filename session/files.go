@@ -226,16 +226,35 @@ func (s *Session) build(gen int, roots []string) {
 	s.kickRepo()
 	s.watch(ix, walkStart)
 	s.scheduleApply()
+	// Saved, sealed and the heap's copies freed while requests are
+	// answered: all of it gives way to them (pace; the collection, one
+	// step that cannot, waits for a quiet moment). At a million files it
+	// is two seconds' work, and a question asked meanwhile took twice
+	// its time.
+	paced := s.opts.Walk
+	paced.Pace = s.pace
 	if !same {
-		if err := workspace.SaveIndex(s.cacheDir, ix, s.opts.Walk); err != nil {
+		if err := workspace.SaveIndex(s.cacheDir, ix, paced); err != nil {
 			s.opts.Logf("file index not saved: %v", err)
 		}
 	}
 	if !sealed {
-		s.seal(snap)
+		built := s.seal(snap, paced)
 		close(sealDone)
+		if built != nil {
+			s.awaitQuiet(freeQuiet, freeMaxWait)
+			freeBuilt(built) // the heap's index and engine are garbage now
+		}
 	}
 }
+
+// freeQuiet and freeMaxWait: freeBuilt after a seal waits for requests
+// to pause this long (an editor's burst at start-up is over), or at most
+// freeMaxWait, meanwhile holding the garbage the seal left.
+const (
+	freeQuiet   = 100 * time.Millisecond
+	freeMaxWait = 10 * time.Second
+)
 
 // pruneHistory forgets visited files that are gone: not in the index and
 // not on disk (a file the index leaves out, opened anyway, stays).
@@ -284,7 +303,7 @@ func (s *Session) watch(ix *workspace.Index, walked time.Time) {
 		s.startPolling()
 	}
 	if !walked.IsZero() {
-		added = workspace.ChangedSince(ix, walked)
+		added = workspace.ChangedSince(ix, walked, s.pace)
 	}
 	if len(added) > 0 {
 		s.watched(added)

@@ -55,43 +55,47 @@ func (s *Session) mappedEngine(ix *workspace.Index) *rank.Engine {
 // and rank.New built on the heap — the same files in the same order, so
 // answers and the passes' indexes do not change. Nothing happens when
 // the cache is off, a save is missing or the snapshot was replaced
-// meanwhile (a change applied): the heap snapshot stays.
-func (s *Session) seal(snap *snapshot) {
+// meanwhile (a change applied): the heap snapshot stays. It returns the
+// index now served, for freeBuilt once the heap's copy is garbage, or nil
+// when it did not seal. opt is the walk's options with a Pace: the
+// seal gives way to requests.
+func (s *Session) seal(snap *snapshot, opt workspace.Options) *workspace.Index {
 	start := time.Now()
 	ix := snap.ix
 	if len(ix.SavedIDs()) == 0 {
-		loaded, ok := workspace.LoadIndex(s.cacheDir, ix.Roots, s.opts.Walk)
+		loaded, ok := workspace.LoadIndex(s.cacheDir, ix.Roots, opt)
 		if !ok || !workspace.SameFiles(loaded, ix) {
-			return
+			return nil
 		}
 		ix = loaded
 	}
 	w := segment.NewWriter(rank.SegmentKind)
+	w.Pace = opt.Pace
 	if !snap.eng.Put(w, ix) {
-		return
+		return nil
 	}
 	if err := workspace.WriteRootCache(s.cacheDir, ix.Roots[0], engineName, func(bw *bufio.Writer) error {
 		_, err := w.WriteTo(bw)
 		return err
 	}); err != nil {
 		s.opts.Logf("engine not saved: %v", err)
-		return
+		return nil
 	}
 	eng := s.mappedEngine(ix)
 	if eng == nil {
-		return
+		return nil
 	}
 	s.files.apply.Lock()
 	defer s.files.apply.Unlock()
 	if s.snap.Load() != snap {
-		return
+		return nil
 	}
 	sealed := *snap
 	sealed.ix, sealed.eng, sealed.sealed = ix, eng, true
 	s.store(&sealed)
-	ix.Release()  // compared path by path with the walk's
-	freeBuilt(ix) // the heap's index and engine are garbage now
+	ix.Release() // compared path by path with the walk's
 	s.opts.Logf("serving %d files from their segments, mapped (%.0f ms)", len(ix.Files), float64(time.Since(start).Microseconds())/1000)
+	return ix
 }
 
 // releaseMapped drops the served segments' pages from the process after

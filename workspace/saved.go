@@ -48,7 +48,8 @@ func optionsPrint(opt Options) []byte {
 }
 
 // SaveIndex writes the files, directories and skipped directories of
-// each of ix's roots under dir (none when dir is "-"), as walked with opt.
+// each of ix's roots under dir (none when dir is "-"), as walked with opt;
+// opt.Pace, when set, is called as it writes.
 func SaveIndex(dir string, ix *Index, opt Options) error {
 	if dir == "-" {
 		return nil
@@ -56,7 +57,7 @@ func SaveIndex(dir string, ix *Index, opt Options) error {
 	print := optionsPrint(opt)
 	var errs []error
 	for r, root := range ix.Roots {
-		if err := saveRoot(dir, ix, r, root, print); err != nil {
+		if err := saveRoot(dir, ix, r, root, print, opt.Pace); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", root, err))
 		}
 	}
@@ -67,8 +68,9 @@ func SaveIndex(dir string, ix *Index, opt Options) error {
 // million files) is not saved; the walk stands for it at every start.
 var errTooLarge = errors.New("too many paths to save")
 
-func saveRoot(dir string, ix *Index, r int, root string, print []byte) error {
+func saveRoot(dir string, ix *Index, r int, root string, print []byte, pace func()) error {
 	w := segment.NewWriter(savedKind)
+	w.Pace = pace
 	w.String("root", root)
 	w.Bytes("options", print)
 	for _, l := range []struct {
@@ -135,7 +137,7 @@ func LoadIndex(dir string, roots []string, opt Options) (*Index, bool) {
 		if err != nil {
 			return nil, false
 		}
-		if err := loadRoot(ix, r, seg, print); err != nil {
+		if err := loadRoot(ix, r, seg, print, opt.Pace); err != nil {
 			return nil, false
 		}
 		seg.Release() // loadRoot read every path
@@ -179,7 +181,7 @@ const slashed = filepath.Separator == '/'
 // of its absolute path where the segment lies (as the walk makes them:
 // AbsAt). A list is trusted only as the walk would have made it: in
 // order (lookups search it) and every path inside the root.
-func loadRoot(ix *Index, r int, seg *segment.Segment, print []byte) error {
+func loadRoot(ix *Index, r int, seg *segment.Segment, print []byte, pace func()) error {
 	opts, err1 := seg.Bytes("options")
 	root, err2 := seg.String("root")
 	if err := errors.Join(err1, err2); err != nil || !bytes.Equal(opts, print) || root != ix.Roots[r] {
@@ -203,6 +205,9 @@ func loadRoot(ix *Index, r int, seg *segment.Segment, print []byte) error {
 		}
 		from, prev := uint32(0), ""
 		for k, end := range ends {
+			if pace != nil && k%paceEntries == 0 {
+				pace()
+			}
 			if end < from || end > uint32(len(arena)) {
 				return errSavedFormat
 			}
@@ -225,6 +230,10 @@ func loadRoot(ix *Index, r int, seg *segment.Segment, print []byte) error {
 	}
 	return nil
 }
+
+// paceEntries is how many paths a paced load reads between calls to
+// Options.Pace: a few hundred microseconds' work.
+const paceEntries = 1 << 12
 
 // localPath reports a root-relative, '/'-separated path that stays in its
 // root: not empty, not absolute, no empty, "." or ".." component, no NUL.

@@ -157,7 +157,7 @@ func FuzzLoadRoot(f *testing.F) {
 			return
 		}
 		ix := &Index{Roots: roots}
-		if loadRoot(ix, 0, seg, optionsPrint(Options{})) != nil {
+		if loadRoot(ix, 0, seg, optionsPrint(Options{}), nil) != nil {
 			return
 		}
 		ix.tails = ix.Files

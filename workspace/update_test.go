@@ -149,12 +149,12 @@ func TestChangedSince(t *testing.T) {
 	}
 	ix := build(t, dir, Options{})
 	began := time.Now()
-	if got := ChangedSince(ix, began); len(got) != 0 {
+	if got := ChangedSince(ix, began, nil); len(got) != 0 {
 		t.Fatalf("nothing changed, yet %q", got)
 	}
 	write(t, filepath.Join(dir, "a", "b", "new.go"), "")
 	os.RemoveAll(filepath.Join(dir, "d"))
-	got := ChangedSince(ix, began)
+	got := ChangedSince(ix, began, nil)
 	slices.Sort(got)
 	want := []string{dir, filepath.Join(dir, "a", "b"), filepath.Join(dir, "d")}
 	if !slices.Equal(got, want) {

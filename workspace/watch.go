@@ -112,6 +112,16 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 	if w.exhausted {
 		return nil, false
 	}
+	// Roots and directories are distinct (CleanRoots drops nested roots):
+	// the limit is known before the quarter of a million paths are made.
+	if limit := watchLimit(); limit > 0 && len(ix.Dirs)+len(ix.Roots) > limit {
+		// More directories than the system lets one user watch: adding
+		// watches until the kernel refuses (192k of 253k at a million
+		// files) took seconds and kernel memory, all then given up.
+		w.exhausted = true
+		w.logf("file watcher: %d directories and the system's inotify limit is %d watches; falling back to periodic rescans", len(ix.Dirs)+len(ix.Roots), limit)
+		return nil, false
+	}
 	want := make(map[string]bool, len(ix.Dirs)+len(ix.Roots))
 	for _, r := range ix.Roots {
 		want[r] = true
@@ -124,14 +134,6 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 			_ = w.w.Remove(d)
 			delete(w.watched, d)
 		}
-	}
-	if limit := watchLimit(); limit > 0 && len(want) > limit {
-		// More directories than the system lets one user watch: adding
-		// watches until the kernel refuses (192k of 253k at a million
-		// files) took seconds and kernel memory, all then given up.
-		w.exhausted = true
-		w.logf("file watcher: %d directories and the system's inotify limit is %d watches; falling back to periodic rescans", len(want), limit)
-		return nil, false
 	}
 	for d := range want {
 		if w.watched[d] {
