@@ -6,7 +6,6 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -146,7 +145,7 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 			scored = append(scored, c)
 		}
 	}
-	sort.Slice(scored, func(a, b int) bool { return better(&scored[a], &scored[b]) })
+	scored = sortedCandidates(scored)
 	st, err := e.readStale(ctx, req, q)
 	if err != nil {
 		return nil, err
@@ -646,6 +645,32 @@ func RanksBefore(scoreA, scoreB float64, pathA, pathB string, rootA, rootB int) 
 
 func better(a, b *Candidate) bool {
 	return RanksBefore(a.Score, b.Score, a.Path, b.Path, a.Root, b.Root)
+}
+
+// sortedCandidates puts cs in result order (better). It sorts their
+// indices and moves each candidate once: a name shared by thousands of
+// files (package-info.java) had sort.Slice swap thousands of
+// hundred-byte candidates through reflection, a fifth of the resolve.
+func sortedCandidates(cs []Candidate) []Candidate {
+	order := make([]int32, len(cs))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		switch {
+		case a == b:
+			return 0
+		case better(&cs[a], &cs[b]):
+			return -1
+		default:
+			return 1 // one file a candidate: no two are equal
+		}
+	})
+	out := make([]Candidate, len(cs))
+	for i, k := range order {
+		out[i] = cs[k]
+	}
+	return out
 }
 
 // ResultLimit is the caller's limit, or DefaultLimit when it names none.
