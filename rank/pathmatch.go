@@ -218,6 +218,9 @@ func newPathQuery(raw string) *pathQuery {
 // directories, and the words are where a monorepo's directory scan missed
 // the cache).
 func (t *pathToken) startable(s uint64) uint64 {
+	if s == 1 {
+		return t.first[0] // nothing read yet: most directories, for most tokens
+	}
 	var m uint64
 	for s &= t.full - 1; s != 0; s &= s - 1 {
 		m |= t.first[bits.TrailingZeros64(s)]
