@@ -62,6 +62,55 @@ func TestChangesReportedAreInTheNextAnswer(t *testing.T) {
 	}
 }
 
+// TestSlowBuildsAreNotWaitedFor: a request applies what the watcher saw
+// itself only while the tree's engine builds quickly; when a build takes
+// longer than waitForBuild (a million files), the timer applies it and
+// the answers come from the snapshot meanwhile. A client's report is
+// always in the next answer.
+func TestSlowBuildsAreNotWaitedFor(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.go"))
+	s := New(Options{Symbols: noCache})
+	defer s.Close()
+	s.SetRoots([]string{dir})
+	if !has(t, s, "a.go") {
+		t.Fatal("first index misses a.go")
+	}
+	time.Sleep(2 * minApplyGap)
+	for _, c := range []struct {
+		build    time.Duration
+		reported bool
+		want     bool
+	}{
+		{time.Millisecond, false, true},
+		{waitForBuild + time.Millisecond, false, false},
+		{waitForBuild + time.Millisecond, true, true},
+	} {
+		s.files.buildTook.Store(int64(c.build))
+		s.mu.Lock()
+		s.files.pending, s.files.reported = []string{filepath.Join(dir, "a.go")}, c.reported
+		s.files.lastApply = time.Now().Add(-2 * minApplyGap)
+		s.mu.Unlock()
+		if got := s.requestApplies(); got != c.want {
+			t.Errorf("build %v, reported %v: a request applies %v, want %v", c.build, c.reported, got, c.want)
+		}
+	}
+	s.mu.Lock()
+	s.files.pending, s.files.reported = nil, false
+	s.mu.Unlock()
+	// Slow builds: what the watcher saw still arrives, by the timer.
+	s.files.buildTook.Store(int64(time.Hour))
+	write(t, filepath.Join(dir, "b.go"))
+	s.watched([]string{dir})
+	deadline := time.Now().Add(5 * time.Second)
+	for !has(t, s, "b.go") {
+		if time.Now().After(deadline) {
+			t.Fatal("a change the watcher saw was never applied")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 func TestWatcherSeesChurn(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "a.go"))
