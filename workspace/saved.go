@@ -170,6 +170,9 @@ func (ix *Index) Release() {
 	for _, seg := range ix.segs {
 		seg.Release()
 	}
+	for _, seg := range ix.backing {
+		seg.Release()
+	}
 }
 
 // slashed: paths are '/'-separated here, so a root-relative path is the

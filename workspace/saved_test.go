@@ -67,6 +67,15 @@ func TestSavedIndexRoundTrip(t *testing.T) {
 	if len(ids) != 2 || ids[0] == ids[1] || ix.SavedIDs() != nil {
 		t.Fatalf("saved ids %x, walked %x", ids, ix.SavedIDs())
 	}
+	// Changed, it is no save's any more, but the paths it kept still lie
+	// in the saves: Release must reach them, twice changed too.
+	write(t, filepath.Join(roots[0], "added.go"), "")
+	changed, _ := Update(got, Options{}, []string{filepath.Join(roots[0], "added.go")})
+	twice, _ := Update(changed, Options{}, []string{filepath.Join(roots[0], "added.go")})
+	if changed.SavedIDs() != nil || len(changed.backing) != 2 || len(twice.backing) != 2 || changed.Lookup(0, "added.go") < 0 {
+		t.Fatalf("changed: saved ids %x, backing %d (twice %d)", changed.SavedIDs(), len(changed.backing), len(twice.backing))
+	}
+	twice.Release()
 	if err := SaveIndex(cache, ix, Options{}); err != nil {
 		t.Fatal(err)
 	}

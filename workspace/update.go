@@ -58,18 +58,13 @@ func Update(ix *Index, opt Options, changed []string) (next *Index, ok bool) {
 	gone := func(f File) bool {
 		return rewalk[f.Root] || touched[f] || coveredBy(touched, f)
 	}
-	var kept run
-	for i, f := range ix.Files {
-		if !gone(f) {
-			kept.files, kept.abs = append(kept.files, f), append(kept.abs, ix.AbsAt(i))
-		}
-	}
 	var fresh run
 	fresh.files, fresh.abs = w.collect()
-	files, abs := mergeRuns(kept, fresh)
+	files, abs := mergeKept(ix, gone, fresh)
 	dirs := merge(ix.Dirs, w.dirs, gone)
 	skipped := merge(ix.Skipped, w.skipped, gone)
 	next = (&Index{Roots: ix.Roots, Files: files, abs: abs, Dirs: dirs, Skipped: skipped}).shareTails()
+	next.backing = append(slices.Clip(ix.segs), ix.backing...)
 	return next, !sameFiles(ix.Files, files)
 }
 
@@ -141,30 +136,38 @@ func (w *walker) rewalk(root int, rel string) {
 	}
 }
 
-// mergeRuns merges two runs in Index order into one, a file in both
-// kept once: what Update kept of an index and what it read again.
-func mergeRuns(a, b run) ([]File, []string) {
-	files, abs := make([]File, 0, len(a.files)+len(b.files)), make([]string, 0, len(a.files)+len(b.files))
+// mergeKept merges what Update keeps of ix (the files gone does not
+// report) with what it read again, in Index order, a file in both kept
+// once. It reads the kept files where they are: copied into a list of
+// their own first, a million files' list was as large again in garbage,
+// for one file added.
+func mergeKept(ix *Index, gone func(File) bool, fresh run) ([]File, []string) {
+	n := len(ix.Files) + len(fresh.files)
+	files, abs := make([]File, 0, n), make([]string, 0, n)
 	i, j := 0, 0
-	for i < len(a.files) || j < len(b.files) {
+	for i < len(ix.Files) || j < len(fresh.files) {
+		if i < len(ix.Files) && gone(ix.Files[i]) {
+			i++
+			continue
+		}
 		c := 1
-		if j == len(b.files) {
+		if j == len(fresh.files) {
 			c = -1
-		} else if i < len(a.files) {
-			c = compareFiles(a.files[i], b.files[j])
+		} else if i < len(ix.Files) {
+			c = compareFiles(ix.Files[i], fresh.files[j])
 		}
 		if c <= 0 {
-			files, abs = append(files, a.files[i]), append(abs, a.abs[i])
+			files, abs = append(files, ix.Files[i]), append(abs, ix.AbsAt(i))
 			i++
 			if c == 0 {
 				j++
 			}
 		} else {
-			files, abs = append(files, b.files[j]), append(abs, b.abs[j])
+			files, abs = append(files, fresh.files[j]), append(abs, fresh.abs[j])
 			j++
 		}
 	}
-	return files, abs
+	return slices.Clip(files), slices.Clip(abs)
 }
 
 // merge drops the old entries gone reports and adds the fresh ones, keeping

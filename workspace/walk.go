@@ -85,6 +85,9 @@ type Index struct {
 	// segs are the saved files this index was loaded from, one a root,
 	// mapped (LoadIndex; SavedIDs): nil for an index walked or changed.
 	segs []*segment.Segment
+	// backing are the saved files an index changed since loading (Update)
+	// still reads the paths it kept from: Release drops their pages too.
+	backing []*segment.Segment
 	// Dirs are the directories walked below each root (the roots
 	// themselves excluded), sorted like Files: what a watcher must watch.
 	Dirs []File
