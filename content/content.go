@@ -19,7 +19,9 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -375,6 +377,41 @@ func indexOf(m map[string]filter) *Index {
 	return newIndex(paths, filters)
 }
 
+// with is ix with files (absolute, in any order) re-read: each set to its
+// filter in got, or dropped where that is nil (gone, too large); a file
+// given twice takes its last. The changes, sorted, are merged into the
+// sorted index in one pass: through a map of every file and a sort of
+// them all, one file added at a million files cost a second and a
+// hundred megabytes of garbage.
+func (ix *Index) with(files []string, got []*filter) *Index {
+	order := make([]int, len(files))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(files[a], files[b]) })
+	n := len(ix.paths) + len(files)
+	paths, filters := make([]string, 0, n), make([]filter, 0, n)
+	i := 0
+	for k, c := range order {
+		p := files[c]
+		if k+1 < len(order) && files[order[k+1]] == p {
+			continue // the sort is stable: the last given comes last
+		}
+		for i < len(ix.paths) && ix.paths[i] < p {
+			paths, filters = append(paths, ix.paths[i]), append(filters, ix.filters[i])
+			i++
+		}
+		if i < len(ix.paths) && ix.paths[i] == p {
+			i++
+		}
+		if got[c] != nil {
+			paths, filters = append(paths, p), append(filters, *got[c])
+		}
+	}
+	paths, filters = append(paths, ix.paths[i:]...), append(filters, ix.filters[i:]...)
+	return newIndex(paths, filters)
+}
+
 // newIndex makes an index of paths and their filters, sorting them when
 // they are not in order already (a workspace's files are, root by root).
 func newIndex(paths []string, filters []filter) *Index {
@@ -478,18 +515,7 @@ func (x *Indexer) update(ctx context.Context, files []string, stats []workspace.
 		}
 		ix = newIndex(paths, filters)
 	} else {
-		next := make(map[string]filter, len(old.paths))
-		for i, p := range old.paths {
-			next[p] = old.filters[i]
-		}
-		for i, f := range got {
-			if f == nil {
-				delete(next, files[i])
-			} else {
-				next[files[i]] = *f
-			}
-		}
-		ix = indexOf(next)
+		ix = old.with(files, got)
 	}
 	x.cur = ix
 	return ix, nil
