@@ -104,7 +104,7 @@ func (s *Session) seal(snap *snapshot, opt workspace.Options) *workspace.Index {
 // question brings back the few it reads. Without it a settled server at
 // a million files kept every page of its 160 MB of paths resident.
 func (s *Session) releaseMapped() {
-	if cur := s.snap.Load(); cur != nil && cur.sealed {
+	if cur := s.snap.Load(); cur != nil { // an index changed since it was mapped reads paths from it still
 		cur.ix.Release()
 		cur.eng.Release()
 	}

@@ -262,13 +262,36 @@ func (s *Session) requestApplies() bool {
 	if len(s.files.pending) == 0 {
 		return false
 	}
-	return s.files.reported || time.Since(s.files.lastApply) >= minApplyGap && time.Duration(s.files.buildTook.Load()) <= waitForBuild
+	if s.files.reported {
+		return true
+	}
+	files := 0
+	if cur := s.snap.Load(); cur != nil {
+		files = len(cur.ix.Files)
+	}
+	return time.Since(s.files.lastApply) >= minApplyGap && expectedBuild(time.Duration(s.files.buildTook.Load()), files) <= waitForBuild
 }
 
 // waitForBuild is the longest engine build a request waits for to see
 // what the watcher saw: test262's 57k files build in about 50 ms, 250k in
 // about 200.
 const waitForBuild = 100 * time.Millisecond
+
+// expectedBuild is how long building the engine for a tree of files is
+// expected to take: the last build's time (took), or, when none was
+// measured (the engine was mapped from its segment), buildPerFile a file.
+// A server started warm at a million files had measured none, and a
+// request waited three seconds for the first change a poll found.
+func expectedBuild(took time.Duration, files int) time.Duration {
+	if took > 0 {
+		return took
+	}
+	return time.Duration(files) * buildPerFile
+}
+
+// buildPerFile is about what rank.New takes a file on two cores (57k
+// files in about 50 ms, a million in one to two seconds).
+const buildPerFile = time.Microsecond
 
 // withIndexes attaches to e what the background has ready: the symbol
 // index, the content index and the reranking model.

@@ -98,6 +98,24 @@ func TestSlowBuildsAreNotWaitedFor(t *testing.T) {
 	s.mu.Lock()
 	s.files.pending, s.files.reported = nil, false
 	s.mu.Unlock()
+	// Before a build was measured (a mapped engine), the tree's size says.
+	for _, c := range []struct {
+		took  time.Duration
+		files int
+		want  time.Duration
+	}{
+		{0, 57_000, 57_000 * buildPerFile},
+		{0, 1_000_000, 1_000_000 * buildPerFile},
+		{30 * time.Millisecond, 1_000_000, 30 * time.Millisecond},
+	} {
+		if got := expectedBuild(c.took, c.files); got != c.want {
+			t.Errorf("expectedBuild(%v, %d) = %v, want %v", c.took, c.files, got, c.want)
+		}
+	}
+	if expectedBuild(0, 57_000) > waitForBuild || expectedBuild(0, 1_000_000) <= waitForBuild {
+		t.Errorf("a request should wait for test262's build (%v) and not for a million files' (%v); waitForBuild is %v",
+			expectedBuild(0, 57_000), expectedBuild(0, 1_000_000), waitForBuild)
+	}
 	// Slow builds: what the watcher saw still arrives, by the timer.
 	s.files.buildTook.Store(int64(time.Hour))
 	write(t, filepath.Join(dir, "b.go"))
