@@ -92,14 +92,19 @@ const statBatch = 64
 // pacedWorkers, calling pace before each statBatch files; and f with each
 // file's stat (from several goroutines, each index once).
 func statEach(ix *Index, pace func(), f func(i int, st FileStat)) {
+	statPaths(len(ix.Files), ix.AbsAt, pace, f)
+}
+
+// statPaths is statEach over any n paths, path(i) the i-th.
+func statPaths(n int, path func(i int) string, pace func(), f func(i int, st FileStat)) {
 	workers := 2 * runtime.GOMAXPROCS(0)
 	if pace != nil {
 		workers = pacedWorkers
 	}
-	chunk := (len(ix.Files) + workers - 1) / workers
+	chunk := (n + workers - 1) / workers
 	var wg sync.WaitGroup
-	for lo := 0; lo < len(ix.Files); lo += chunk {
-		hi := min(lo+chunk, len(ix.Files))
+	for lo := 0; lo < n; lo += chunk {
+		hi := min(lo+chunk, n)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -108,7 +113,7 @@ func statEach(ix *Index, pace func(), f func(i int, st FileStat)) {
 					pace()
 				}
 				var st FileStat
-				if fi, err := os.Stat(ix.AbsAt(i)); err == nil {
+				if fi, err := os.Stat(path(i)); err == nil {
 					st = FileStat{Size: fi.Size(), ModTime: fi.ModTime().UnixNano(), OK: true}
 				}
 				f(i, st)

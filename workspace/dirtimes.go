@@ -1,0 +1,169 @@
+package workspace
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DirTimes is polling's quick look for files made, deleted or renamed.
+// Each of those adds or removes an entry of a directory, which moves the
+// directory's modification time: stat'ing the roots and the index's
+// directories and re-reading only those whose time moved (Update) finds a
+// file added after a stat a directory, where Verify reads every directory
+// and hashes every entry — at a million files, a quarter of a million
+// stats against seconds to tens of seconds of reading, so a poll can come
+// every few seconds instead of every few minutes. Verify stays the check
+// of what times cannot tell: a file system that keeps coarse times, an
+// ignore file edited in place.
+type DirTimes struct {
+	mu sync.Mutex
+	// ix is the last poll's index: its roots, then its directories, are
+	// what prints holds the stat of (0: could not be stat'ed).
+	ix     *Index
+	prints []uint64
+}
+
+// stampSlack is how far before a walk began a directory's time may lie
+// and its change still be missed by the walk: FAT keeps times to two
+// seconds, and a clock read by the walk and one kept by the file system
+// may differ by a tick.
+const stampSlack = 2 * time.Second
+
+// Changed stats ix's roots and directories, calling pace (when set)
+// before each batch, and returns those (absolute) whose time differs from
+// the last call's, among those both calls saw: directories new to ix were
+// read by the change that brought them. At the first call there is
+// nothing to compare with: it returns the directories whose time is not
+// before walked (less stampSlack), the walk that made ix having begun
+// then — it may have read them before their change.
+func (t *DirTimes) Changed(ix *Index, walked time.Time, pace func()) []string {
+	nr := len(ix.Roots)
+	abs := func(i int) string {
+		if i < nr {
+			return ix.Roots[i]
+		}
+		d := ix.Dirs[i-nr]
+		return filepath.Join(ix.Roots[d.Root], filepath.FromSlash(d.Path))
+	}
+	prints := make([]uint64, nr+len(ix.Dirs))
+	var since []bool // first call: whether each was changed since walked
+	t.mu.Lock()
+	first := t.ix == nil || !slices.Equal(t.ix.Roots, ix.Roots)
+	t.mu.Unlock()
+	if first {
+		since = make([]bool, len(prints))
+	}
+	from := walked.Add(-stampSlack).UnixNano()
+	statPaths(len(prints), abs, pace, func(i int, st FileStat) {
+		prints[i] = statPrint(st)
+		if since != nil {
+			since[i] = st.OK && st.ModTime >= from
+		}
+	})
+	var changed []string
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if first {
+		for i, c := range since {
+			if c {
+				changed = append(changed, abs(i))
+			}
+		}
+	} else {
+		old := t.ix
+		for r := range nr {
+			if t.prints[r] != prints[r] {
+				changed = append(changed, abs(r))
+			}
+		}
+		for i, j := 0, 0; i < len(old.Dirs) && j < len(ix.Dirs); {
+			switch c := compareFiles(old.Dirs[i], ix.Dirs[j]); {
+			case c < 0:
+				i++
+			case c > 0:
+				j++
+			default:
+				if t.prints[nr+i] != prints[nr+j] {
+					changed = append(changed, abs(nr+j))
+				}
+				i++
+				j++
+			}
+		}
+	}
+	t.ix, t.prints = ix, prints
+	return changed
+}
+
+// EntryChanges narrows directories whose entries changed (absolute, from
+// DirTimes) to the entries that did: each directory's names now, read
+// once, against those ix knows in it — its files, the directories below
+// it that were walked or skipped — a name come, gone, or now a directory
+// where it was a file or the reverse. Update then reads those entries
+// again rather than each directory's tree: a file made at the top of a
+// million files' tree is one file to read, not the tree. A directory that
+// cannot be read is returned itself (Update finds what it is now). What
+// the names cannot tell — an ignore file edited in place — is Verify's.
+func EntryChanges(ix *Index, dirs []string) []string {
+	var out []string
+	for _, dir := range dirs {
+		root, rel, ok := ix.RootOf(dir)
+		entries, err := os.ReadDir(dir)
+		if !ok || err != nil {
+			out = append(out, dir)
+			continue
+		}
+		known := ix.entriesOf(root, rel)
+		for _, e := range entries {
+			isDir, was := known[e.Name()]
+			delete(known, e.Name())
+			// A link's kind is the walk's to decide (isDir is what the
+			// walk made of it).
+			if !was || e.Type()&fs.ModeSymlink == 0 && isDir != e.IsDir() {
+				out = append(out, filepath.Join(dir, e.Name()))
+			}
+		}
+		for name := range known {
+			out = append(out, filepath.Join(dir, name))
+		}
+	}
+	return out
+}
+
+// entriesOf are the names ix knows directly inside root-relative
+// directory rel, each with whether it is a directory: its files, and the
+// directories its files, walked directories and skipped ones are in.
+// Each list holds rel's tree in one run (it sorts by path), and a
+// directory's own tree is passed over by a search, not read: the top of
+// a million files' tree costs its own entries.
+func (ix *Index) entriesOf(root int, rel string) map[string]bool {
+	prefix := ""
+	if rel != "" {
+		prefix = rel + "/"
+	}
+	known := map[string]bool{}
+	for li, list := range [][]File{ix.Files, ix.Dirs, ix.Skipped} {
+		search := func(p string) int {
+			return sort.Search(len(list), func(i int) bool { return !less(list[i], File{Root: root, Path: p}) })
+		}
+		for i := search(prefix); i < len(list) && list[i].Root == root && strings.HasPrefix(list[i].Path, prefix); {
+			rest := list[i].Path[len(prefix):]
+			k := strings.IndexByte(rest, '/')
+			if k < 0 {
+				// Files are files; the walked and skipped are directories.
+				known[rest] = known[rest] || li > 0
+				i++
+				continue
+			}
+			known[rest[:k]] = true
+			i = search(prefix + rest[:k] + "0") // '0' follows '/': past that directory's tree
+		}
+	}
+	return known
+}

@@ -1,0 +1,82 @@
+package workspace
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestDirTimes: a poll reports the roots and directories whose time moved
+// since the last, among those both saw, and at the first poll those whose
+// time is not before the walk's start (less stampSlack).
+func TestDirTimes(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"a/x.go", "a/b/y.go", "c/z.go"} {
+		write(t, filepath.Join(dir, p), "")
+	}
+	then := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	stamp := func(at time.Time, rels ...string) {
+		for _, rel := range rels {
+			os.Chtimes(filepath.Join(dir, rel), at, at)
+		}
+	}
+	stamp(then, "", "a", "a/b", "c")
+	ix := Build([]string{dir}, Options{})
+	walked := then.Add(time.Hour)
+	stamp(walked.Add(-stampSlack/2), "a/b") // changed while the walk ran
+	var d DirTimes
+	if got := d.Changed(ix, walked, nil); !slices.Equal(got, []string{filepath.Join(dir, "a/b")}) {
+		t.Fatalf("first poll: %v, want a/b", got)
+	}
+	if got := d.Changed(ix, walked, nil); len(got) != 0 {
+		t.Fatalf("second poll, nothing changed: %v", got)
+	}
+	write(t, filepath.Join(dir, "a/new.go"), "")
+	os.Remove(filepath.Join(dir, "c/z.go"))
+	stamp(then.Add(time.Minute), "a", "c") // distinct times, whatever the clock's grain
+	next, _ := Update(ix, Options{}, []string{filepath.Join(dir, "a/new.go"), filepath.Join(dir, "c/z.go")})
+	if got := d.Changed(next, walked, nil); !slices.Equal(got, []string{filepath.Join(dir, "a"), filepath.Join(dir, "c")}) {
+		t.Fatalf("after a file made and one deleted: %v, want a and c", got)
+	}
+	os.Mkdir(filepath.Join(dir, "d"), 0o755)
+	stamp(then.Add(2*time.Minute), "")
+	if got := d.Changed(next, walked, nil); !slices.Equal(got, []string{dir}) {
+		t.Fatalf("after a directory made at the top: %v, want the root", got)
+	}
+}
+
+// TestEntryChanges: a directory whose time moved is narrowed to the
+// entries that came, went or changed kind; skipped directories and
+// unchanged entries are not reported, and a directory that cannot be
+// read is reported itself.
+func TestEntryChanges(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"r.go", "k", "a/x.go", "a/y.go", "a/deep/er/z.go", "node_modules/p/i.js"} {
+		write(t, filepath.Join(dir, p), "")
+	}
+	os.Mkdir(filepath.Join(dir, "empty"), 0o755)
+	ix := Build([]string{dir}, Options{})
+	if len(ix.Skipped) == 0 {
+		t.Fatal("node_modules was not skipped")
+	}
+	write(t, filepath.Join(dir, "new.go"), "")
+	os.Remove(filepath.Join(dir, "k"))
+	write(t, filepath.Join(dir, "k", "now-a-dir.go"), "")
+	os.Remove(filepath.Join(dir, "a/x.go"))
+	gone := filepath.Join(dir, "vanished")
+	got := EntryChanges(ix, []string{dir, filepath.Join(dir, "a"), gone})
+	slices.Sort(got)
+	want := []string{filepath.Join(dir, "a/x.go"), filepath.Join(dir, "k"), filepath.Join(dir, "new.go"), gone}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("entry changes %v, want %v", got, want)
+	}
+	// Update applies them as it would the directories' walks.
+	next, _ := Update(ix, Options{}, got)
+	walked := Build([]string{dir}, Options{})
+	if !SameFiles(next, walked) {
+		t.Errorf("updated by entries %s, walked %s", paths(next), paths(walked))
+	}
+}
