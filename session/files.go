@@ -30,6 +30,11 @@ type filePass struct {
 	// (requestApplies).
 	buildTook atomic.Int64
 	restat    workspace.Restat // polling's file stats, seeded by a full pass
+	// dirTimes are polling's directory stats, and dirPollTook (ns) how
+	// long their last poll took (pollDirs): polls of them come between
+	// the rescans, rescanPeriod of each apart.
+	dirTimes    workspace.DirTimes
+	dirPollTook atomic.Int64
 	// Under Session.mu:
 	pending   []string      // changed paths not yet applied
 	timer     *time.Timer   // debounced apply of pending
@@ -361,7 +366,9 @@ const freeBuiltFiles = 1 << 18
 const rescanShare = 10
 
 // rescanPeriod is the wait between rescans: every (RescanEvery), unless
-// the last walk took longer than a rescanShare-th of that.
+// the last walk took longer than a rescanShare-th of that. The polls of
+// the directories' times between them are spaced so too, by their own
+// time (pollDirs).
 func rescanPeriod(every, walkTook time.Duration) time.Duration {
 	return max(every, rescanShare*walkTook)
 }
@@ -388,15 +395,41 @@ func (s *Session) startPolling() {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
+		lastRescan := time.Now()
 		for {
 			select {
 			case <-s.stop:
 				return
-			case <-time.After(rescanPeriod(s.opts.RescanEvery, time.Duration(s.files.walkTook.Load()))):
+			case <-time.After(rescanPeriod(s.opts.RescanEvery, time.Duration(s.files.dirPollTook.Load()))):
+			}
+			if time.Since(lastRescan) >= rescanPeriod(s.opts.RescanEvery, time.Duration(s.files.walkTook.Load())) {
 				s.rescan()
+				lastRescan = time.Now()
+			} else {
+				s.pollDirs()
 			}
 		}
 	}()
+}
+
+// pollDirs is polling's quick look between rescans: the directories whose
+// time moved (workspace.DirTimes), narrowed to the entries that changed
+// (EntryChanges), applied. At a million files a file made was seen a
+// minute or more later, when the next rescan had read every directory;
+// a poll of the directories' times comes every few seconds.
+func (s *Session) pollDirs() {
+	cur := s.snap.Load()
+	if cur == nil || !slices.Equal(cur.ix.Roots, s.Roots()) {
+		return // new roots are the next rescan's
+	}
+	start := time.Now()
+	changed := workspace.EntryChanges(cur.ix, s.files.dirTimes.Changed(cur.ix, cur.walked, s.pace))
+	took := time.Since(start)
+	s.files.dirPollTook.Store(int64(took))
+	if len(changed) > 0 {
+		s.opts.Logf("polled %d directories' times in %.0f ms: %d entries changed", len(cur.ix.Dirs)+len(cur.ix.Roots), float64(took.Microseconds())/1000, len(changed))
+	}
+	s.watched(changed)
 }
 
 // rescan is one poll of the roots: the walk compares the tree with the

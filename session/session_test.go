@@ -528,6 +528,41 @@ func TestPollingSeesChurn(t *testing.T) {
 	}
 }
 
+// TestPollingDirTimes: between rescans, a poll of the directories' times
+// finds a file made (in a directory made too) and one deleted, and
+// nothing when nothing changed.
+func TestPollingDirTimes(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "src", "a.go"))
+	write(t, filepath.Join(dir, "src", "b.go"))
+	s := New(Options{Symbols: noCache, NoContent: true})
+	defer s.Close()
+	s.SetRoots([]string{dir})
+	if !has(t, s, "src/a.go") {
+		t.Fatal("first index misses src/a.go")
+	}
+	s.pollDirs() // the first: what changed while the walk ran (nothing)
+	s.pollDirs()
+	s.mu.Lock()
+	pending := len(s.files.pending)
+	s.mu.Unlock()
+	if pending != 0 {
+		t.Fatalf("polls of an unchanged tree queued %d changes", pending)
+	}
+	write(t, filepath.Join(dir, "src", "deep", "c.go"))
+	os.Remove(filepath.Join(dir, "src", "a.go"))
+	later := time.Now().Add(time.Minute) // whatever the clock's grain
+	os.Chtimes(filepath.Join(dir, "src"), later, later)
+	s.pollDirs()
+	deadline := time.Now().Add(5 * time.Second)
+	for !has(t, s, "src/deep/c.go") || has(t, s, "src/a.go") {
+		if time.Now().After(deadline) {
+			t.Fatal("a poll of the directories' times missed a file made and one deleted")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // TestPollingSeesEdits: without a watcher, a file edited in place (its
 // directory unchanged) reaches the symbols at a later poll — the first
 // poll re-checks every file, the next ones those whose stat changed.
