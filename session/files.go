@@ -335,7 +335,7 @@ func (s *Session) watch(ix *workspace.Index, walked time.Time) {
 		s.startPolling()
 	}
 	if !walked.IsZero() {
-		added = workspace.ChangedSince(ix, walked, s.pace)
+		added = workspace.EntryChanges(ix, workspace.ChangedSince(ix, walked, s.pace))
 	}
 	if len(added) > 0 {
 		s.watched(added)

@@ -29,19 +29,14 @@ type DirTimes struct {
 	prints []uint64
 }
 
-// stampSlack is how far before a walk began a directory's time may lie
-// and its change still be missed by the walk: FAT keeps times to two
-// seconds, and a clock read by the walk and one kept by the file system
-// may differ by a tick.
-const stampSlack = 2 * time.Second
-
 // Changed stats ix's roots and directories, calling pace (when set)
 // before each batch, and returns those (absolute) whose time differs from
 // the last call's, among those both calls saw: directories new to ix were
 // read by the change that brought them. At the first call there is
 // nothing to compare with: it returns the directories whose time is not
-// before walked (less stampSlack), the walk that made ix having begun
-// then — it may have read them before their change.
+// before walked (less mtimeSlack), the walk that made ix having begun
+// then — it may have read them before their change — and those it cannot
+// stat (gone).
 func (t *DirTimes) Changed(ix *Index, walked time.Time, pace func()) []string {
 	nr := len(ix.Roots)
 	abs := func(i int) string {
@@ -49,7 +44,7 @@ func (t *DirTimes) Changed(ix *Index, walked time.Time, pace func()) []string {
 			return ix.Roots[i]
 		}
 		d := ix.Dirs[i-nr]
-		return filepath.Join(ix.Roots[d.Root], filepath.FromSlash(d.Path))
+		return RootPrefix(ix.Roots[d.Root]) + filepath.FromSlash(d.Path)
 	}
 	prints := make([]uint64, nr+len(ix.Dirs))
 	var since []bool // first call: whether each was changed since walked
@@ -59,11 +54,11 @@ func (t *DirTimes) Changed(ix *Index, walked time.Time, pace func()) []string {
 	if first {
 		since = make([]bool, len(prints))
 	}
-	from := walked.Add(-stampSlack).UnixNano()
+	from := walked.Add(-mtimeSlack).UnixNano()
 	statPaths(len(prints), abs, pace, func(i int, st FileStat) {
 		prints[i] = statPrint(st)
 		if since != nil {
-			since[i] = st.OK && st.ModTime >= from
+			since[i] = !st.OK || st.ModTime >= from
 		}
 	})
 	var changed []string

@@ -10,7 +10,7 @@ import (
 
 // TestDirTimes: a poll reports the roots and directories whose time moved
 // since the last, among those both saw, and at the first poll those whose
-// time is not before the walk's start (less stampSlack).
+// time is not before the walk's start (less mtimeSlack).
 func TestDirTimes(t *testing.T) {
 	dir := t.TempDir()
 	for _, p := range []string{"a/x.go", "a/b/y.go", "c/z.go"} {
@@ -25,7 +25,7 @@ func TestDirTimes(t *testing.T) {
 	stamp(then, "", "a", "a/b", "c")
 	ix := Build([]string{dir}, Options{})
 	walked := then.Add(time.Hour)
-	stamp(walked.Add(-stampSlack/2), "a/b") // changed while the walk ran
+	stamp(walked.Add(-mtimeSlack/2), "a/b") // changed while the walk ran
 	var d DirTimes
 	if got := d.Changed(ix, walked, nil); !slices.Equal(got, []string{filepath.Join(dir, "a/b")}) {
 		t.Fatalf("first poll: %v, want a/b", got)

@@ -197,28 +197,76 @@ func sameFiles(a, b []File) bool {
 }
 
 // Affected lists, once each, the files (absolute) at or under paths: the
-// files of ix that want accepts (nil: all), and the known paths (files
-// an index kept before, which may have left ix).
+// files of ix that want accepts (nil: all), in index order, and the known
+// paths (files an index kept before, which may have left ix; sorted).
+// Both are found by search (the files under a directory are one run of a
+// sorted list), not by reading every path: at a million files, each
+// change re-checked read the whole index's pages and tested a million
+// known paths.
 func Affected(ix *Index, paths, known []string, want func(rel string) bool) []string {
-	under := Under(paths)
+	var at []int
+	for _, p := range paths {
+		p = filepath.Clean(p)
+		for r, root := range ix.Roots {
+			switch {
+			case within(p, root): // a root inside p: all of it
+				at = ix.appendRun(at, r, "", true)
+			case within(root, p):
+				rel, err := filepath.Rel(root, p)
+				if err != nil {
+					continue
+				}
+				rel = filepath.ToSlash(rel)
+				if i := ix.Lookup(r, rel); i >= 0 {
+					at = append(at, i)
+				}
+				at = ix.appendRun(at, r, rel+"/", false)
+			}
+		}
+	}
+	slices.Sort(at)
+	at = slices.Compact(at)
 	seen := map[string]bool{}
 	var out []string
-	for i, f := range ix.Files {
-		if want != nil && !want(f.Path) {
-			continue
-		}
-		if abs := ix.AbsAt(i); under(abs) && !seen[abs] {
+	for _, i := range at {
+		if want == nil || want(ix.Files[i].Path) {
+			abs := ix.AbsAt(i)
 			seen[abs] = true
 			out = append(out, abs)
 		}
 	}
-	for _, abs := range known {
-		if !seen[abs] && under(abs) {
+	var kn []int
+	for _, p := range paths {
+		p = filepath.Clean(p)
+		i, _ := slices.BinarySearch(known, p)
+		if i < len(known) && known[i] == p {
+			kn = append(kn, i)
+		}
+		dir := p
+		if !strings.HasSuffix(dir, string(filepath.Separator)) {
+			dir += string(filepath.Separator)
+		}
+		for i, _ = slices.BinarySearch(known, dir); i < len(known) && strings.HasPrefix(known[i], dir); i++ {
+			kn = append(kn, i)
+		}
+	}
+	slices.Sort(kn)
+	for _, i := range slices.Compact(kn) {
+		if abs := known[i]; !seen[abs] {
 			seen[abs] = true
 			out = append(out, abs)
 		}
 	}
 	return out
+}
+
+// appendRun appends the positions of root's files whose path starts with
+// prefix (every file of the root when whole) to at.
+func (ix *Index) appendRun(at []int, root int, prefix string, whole bool) []int {
+	for i := ix.search(root, prefix); i < len(ix.Files) && ix.Files[i].Root == root && (whole || strings.HasPrefix(ix.Files[i].Path, prefix)); i++ {
+		at = append(at, i)
+	}
+	return at
 }
 
 // Diff lists the files (absolute) in one index and not the other: what
@@ -252,24 +300,10 @@ const mtimeSlack = 2 * time.Second
 // time, and those gone: what a walk that began at t can have missed
 // before a watcher was watching. Re-walking only these, not the roots
 // whole, costs a stat a directory and no file list; pace, when set, is
-// called before each (a quarter of a million directories take a second
-// or more of system time).
+// called before each batch (a quarter of a million directories take a
+// second or more of system time). It is polling's first look
+// (DirTimes.Changed).
 func ChangedSince(ix *Index, t time.Time, pace func()) []string {
-	t = t.Add(-mtimeSlack)
-	var out []string
-	check := func(abs string) {
-		if fi, err := os.Lstat(abs); err != nil || !fi.ModTime().Before(t) {
-			out = append(out, abs)
-		}
-	}
-	for _, r := range ix.Roots {
-		check(r)
-	}
-	for _, d := range ix.Dirs {
-		if pace != nil {
-			pace()
-		}
-		check(RootPrefix(ix.Roots[d.Root]) + filepath.FromSlash(d.Path))
-	}
-	return out
+	var first DirTimes
+	return first.Changed(ix, t, pace)
 }

@@ -180,3 +180,88 @@ func TestAbsAtFilesReplaced(t *testing.T) {
 		}
 	}
 }
+
+// TestAffected: the files at or under paths, found by search, are what
+// reading every file of the index and testing each against the paths
+// finds (the reference below) — in index order, once each, a name that
+// only begins like a directory's not taken for inside it, with the known
+// files under the paths after them.
+func TestAffected(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	for _, p := range []string{"src/a.txt", "src/a-b/x.go", "src/a/x.go", "src/a/y/z.go", "src/ab.go", "top.go", "src/b.go"} {
+		write(t, filepath.Join(a, p), "")
+	}
+	write(t, filepath.Join(b, "only.go"), "")
+	roots, err := CleanRoots([]string{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := Build(roots, Options{})
+	goOnly := func(rel string) bool { return strings.HasSuffix(rel, ".go") }
+	known := []string{filepath.Join(roots[0], "src/a/gone.go"), filepath.Join(roots[0], "src/a/x.go"), filepath.Join(roots[0], "src/a-b/gone.go"), filepath.Join(roots[1], "gone.go")}
+	slices.Sort(known)
+	for _, c := range [][]string{
+		{filepath.Join(roots[0], "src/a")},
+		{filepath.Join(roots[0], "src/a/x.go"), filepath.Join(roots[0], "src/a")},
+		{filepath.Join(roots[0], "src")},
+		{roots[0]},
+		{roots[1], filepath.Join(roots[0], "top.go")},
+		{filepath.Dir(roots[0])},
+		{filepath.Join(roots[0], "nothing/here")},
+		{"/elsewhere/x.go"},
+		{filepath.Join(roots[0], "src/") + "/a/"},
+	} {
+		for _, want := range []func(string) bool{nil, goOnly} {
+			got := Affected(ix, c, known, want)
+			ref := affectedByReading(ix, c, known, want)
+			if !slices.Equal(got, ref) {
+				t.Errorf("Affected(%q, filtered %v) = %q, reading every file %q", c, want != nil, got, ref)
+			}
+		}
+	}
+}
+
+// affectedByReading is Affected as it was: every file of ix tested.
+func affectedByReading(ix *Index, paths, known []string, want func(rel string) bool) []string {
+	under := underAny(paths)
+	seen := map[string]bool{}
+	var out []string
+	for i, f := range ix.Files {
+		if want != nil && !want(f.Path) {
+			continue
+		}
+		if abs := ix.AbsAt(i); under(abs) && !seen[abs] {
+			seen[abs] = true
+			out = append(out, abs)
+		}
+	}
+	for _, abs := range known {
+		if !seen[abs] && under(abs) {
+			seen[abs] = true
+			out = append(out, abs)
+		}
+	}
+	return out
+}
+
+// underAny returns a test of whether an absolute path is one of paths or
+// inside one of them: a set and a walk up the path's parents, so checking
+// every file of an index costs files × depth, not files × paths.
+func underAny(paths []string) func(abs string) bool {
+	named := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		named[filepath.Clean(p)] = true
+	}
+	return func(f string) bool {
+		for p := f; ; {
+			if named[p] {
+				return true
+			}
+			parent := filepath.Dir(p)
+			if parent == p {
+				return false
+			}
+			p = parent
+		}
+	}
+}

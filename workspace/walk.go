@@ -706,25 +706,3 @@ func (ix *Index) RootOf(p string) (root int, rel string, ok bool) {
 	}
 	return 0, "", false
 }
-
-// Under returns a test of whether an absolute path is one of paths or
-// inside one of them: a set and a walk up the path's parents, so checking
-// every file of an index costs files × depth, not files × paths.
-func Under(paths []string) func(abs string) bool {
-	named := make(map[string]bool, len(paths))
-	for _, p := range paths {
-		named[filepath.Clean(p)] = true
-	}
-	return func(f string) bool {
-		for p := f; ; {
-			if named[p] {
-				return true
-			}
-			parent := filepath.Dir(p)
-			if parent == p {
-				return false
-			}
-			p = parent
-		}
-	}
-}
