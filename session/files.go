@@ -538,20 +538,18 @@ func (s *Session) applyPending() {
 			s.freeWhenQuiet(next)
 		}
 		s.store(snap)
-		if changed {
-			// The build read every path, which lie in the saved index's
-			// pages still, and the engine replaced is garbage: at a
-			// million files, one file added left 230 MB of those pages in
-			// the process.
-			next.Release()
-			cur.eng.Release()
-		}
 	}
 	s.files.apply.Unlock()
 	s.queuePasses(nil, contentChanges(cur.ix, next, paths))
 	if next != cur.ix {
 		s.watch(next, time.Time{})
 		s.kickRepo() // files came or went: a checkout, a pull?
+		// The build, the diff and the watcher read every path, which lie
+		// in the saved index's pages still, and an engine replaced is
+		// garbage: at a million files, one file added left 230 MB of
+		// those pages in the process.
+		next.Release()
+		cur.eng.Release()
 	}
 }
 
