@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"os"
 	"runtime"
 	"sync"
 )
@@ -112,11 +111,7 @@ func statPaths(n int, path func(i int) string, pace func(), f func(i int, st Fil
 				if pace != nil && (i-lo)%statBatch == 0 {
 					pace()
 				}
-				var st FileStat
-				if fi, err := os.Stat(path(i)); err == nil {
-					st = FileStat{Size: fi.Size(), ModTime: fi.ModTime().UnixNano(), OK: true}
-				}
-				f(i, st)
+				f(i, statPath(path(i)))
 			}
 		}()
 	}
