@@ -5,6 +5,8 @@ package segment
 import (
 	"os"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // mapFile maps the file's first size bytes read-only, shared: the pages
@@ -20,6 +22,6 @@ func unmapFile(b []byte) { _ = syscall.Munmap(b) }
 // page cache): read again, a page is mapped again from there.
 func release(b []byte) {
 	if len(b) > 0 {
-		_ = syscall.Madvise(b, syscall.MADV_DONTNEED)
+		_ = unix.Madvise(b, unix.MADV_DONTNEED) // syscall has no Madvise on macOS
 	}
 }
