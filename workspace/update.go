@@ -5,6 +5,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 )
@@ -55,15 +56,22 @@ func Update(ix *Index, opt Options, changed []string) (next *Index, ok bool) {
 	}
 	w.run()
 
-	gone := func(f File) bool {
-		return rewalk[f.Root] || touched[f] || coveredBy(touched, f)
-	}
+	// What the walks above read again replaces, in each list, the runs
+	// of entries at or under the paths touched (each a run of the sorted
+	// list, found by search): testing each of a million entries against
+	// the paths hashed every file's path and its parents', half a second
+	// for one file added.
 	var fresh run
 	fresh.files, fresh.abs = w.collect()
-	files, abs := mergeKept(ix, gone, fresh)
-	dirs := merge(ix.Dirs, w.dirs, gone)
-	skipped := merge(ix.Skipped, w.skipped, gone)
-	next = (&Index{Roots: ix.Roots, Files: files, abs: abs, Dirs: dirs, Skipped: skipped}).shareTails()
+	files, abs := spliceFiles(ix, goneSpans(ix.Files, rewalk, touched), fresh)
+	dirs := spliceList(ix.Dirs, goneSpans(ix.Dirs, rewalk, touched), w.dirs)
+	skipped := spliceList(ix.Skipped, goneSpans(ix.Skipped, rewalk, touched), w.skipped)
+	next = &Index{Roots: ix.Roots, Files: files, abs: abs, Dirs: dirs, Skipped: skipped}
+	if abs == nil {
+		next.tails = files // every Path the tail of its absolute path (spliceFiles)
+	} else {
+		next.shareTails()
+	}
 	next.backing = append(slices.Clip(ix.segs), ix.backing...)
 	return next, !sameFiles(ix.Files, files)
 }
@@ -136,52 +144,129 @@ func (w *walker) rewalk(root int, rel string) {
 	}
 }
 
-// mergeKept merges what Update keeps of ix (the files gone does not
-// report) with what it read again, in Index order, a file in both kept
-// once. It reads the kept files where they are: copied into a list of
-// their own first, a million files' list was as large again in garbage,
-// for one file added.
-func mergeKept(ix *Index, gone func(File) bool, fresh run) ([]File, []string) {
-	n := len(ix.Files) + len(fresh.files)
-	files, abs := make([]File, 0, n), make([]string, 0, n)
-	i, j := 0, 0
-	for i < len(ix.Files) || j < len(fresh.files) {
-		if i < len(ix.Files) && gone(ix.Files[i]) {
-			i++
+// span is a run of a sorted list, from lo up to hi.
+type span struct{ lo, hi int }
+
+// goneSpans are the runs of list (sorted, Index order) that Update reads
+// again: every entry of a root re-walked, and each touched path with
+// everything under it — in order, overlaps joined.
+func goneSpans(list []File, rewalk map[int]bool, touched map[File]bool) []span {
+	search := func(root int, p string) int {
+		return sort.Search(len(list), func(i int) bool { return !less(list[i], File{Root: root, Path: p}) })
+	}
+	var spans []span
+	for root := range rewalk {
+		spans = append(spans, span{search(root, ""), search(root+1, "")})
+	}
+	for f := range touched {
+		if rewalk[f.Root] {
 			continue
 		}
-		c := 1
-		if j == len(fresh.files) {
-			c = -1
-		} else if i < len(ix.Files) {
-			c = compareFiles(ix.Files[i], fresh.files[j])
+		lo := search(f.Root, f.Path)
+		// The entry itself, then its tree: f.Path+"/" up to f.Path+"0",
+		// '0' following '/' (entries between, "a-b" after "a", stay).
+		if lo < len(list) && list[lo] == f {
+			spans = append(spans, span{lo, lo + 1})
 		}
-		if c <= 0 {
-			files, abs = append(files, ix.Files[i]), append(abs, ix.AbsAt(i))
-			i++
-			if c == 0 {
-				j++
-			}
-		} else {
-			files, abs = append(files, fresh.files[j]), append(abs, fresh.abs[j])
-			j++
-		}
+		spans = append(spans, span{search(f.Root, f.Path+"/"), search(f.Root, f.Path+"0")})
 	}
-	return slices.Clip(files), slices.Clip(abs)
+	slices.SortFunc(spans, func(a, b span) int { return a.lo - b.lo })
+	var out []span
+	for _, sp := range spans {
+		if sp.lo >= sp.hi {
+			continue
+		}
+		if n := len(out); n > 0 && sp.lo <= out[n-1].hi {
+			out[n-1].hi = max(out[n-1].hi, sp.hi)
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
 }
 
-// merge drops the old entries gone reports and adds the fresh ones, keeping
-// the order and dropping duplicates.
-func merge(old, fresh []File, gone func(File) bool) []File {
-	out := make([]File, 0, len(old)+len(fresh))
-	for _, f := range old {
-		if !gone(f) {
-			out = append(out, f)
+// splice merges list less its gone spans with fresh (sorted, Index
+// order, without repeats), an entry in both taken once, from list:
+// keep(lo, hi) for each run of list kept, add(j) for each of fresh, in
+// order. The kept runs go whole: between two fresh entries a million
+// files are one copy.
+func splice(list []File, gone []span, fresh []File, keep func(lo, hi int), add func(j int)) {
+	j, lo := 0, 0
+	for k := 0; k <= len(gone); k++ {
+		hi := len(list)
+		if k < len(gone) {
+			hi = gone[k].lo
+		}
+		for lo < hi {
+			if j == len(fresh) {
+				keep(lo, hi)
+				lo = hi
+				break
+			}
+			at := lo + sort.Search(hi-lo, func(i int) bool { return compareFiles(list[lo+i], fresh[j]) >= 0 })
+			if at > lo {
+				keep(lo, at)
+				lo = at
+			}
+			if lo < hi {
+				if list[lo] == fresh[j] {
+					keep(lo, lo+1)
+					lo++
+				} else {
+					add(j)
+				}
+				j++
+			}
+		}
+		if k < len(gone) {
+			lo = gone[k].hi
 		}
 	}
-	out = append(out, fresh...)
-	SortFiles(out)
-	return slices.Compact(out)
+	for ; j < len(fresh); j++ {
+		add(j)
+	}
+}
+
+// spliceList is splice into a new list (the walked or skipped
+// directories; fresh in any order).
+func spliceList(list []File, gone []span, fresh []File) []File {
+	fresh = slices.Clone(fresh)
+	SortFiles(fresh)
+	fresh = slices.Compact(fresh)
+	out := make([]File, 0, len(list)+len(fresh))
+	splice(list, gone, fresh,
+		func(lo, hi int) { out = append(out, list[lo:hi]...) },
+		func(j int) { out = append(out, fresh[j]) })
+	return out
+}
+
+// spliceFiles is splice of ix's files with fresh, and their absolute
+// paths: none (nil) when every Path kept and fresh is the tail of its
+// absolute path (the index reads it in front of the Path, AbsAt), as
+// those of a walk and of a saved index are.
+func spliceFiles(ix *Index, gone []span, fresh run) ([]File, []string) {
+	n := len(ix.Files) + len(fresh.files)
+	files := make([]File, 0, n)
+	var abs []string
+	if !ix.sharesTails() || !fresh.tails(ix.Roots) {
+		abs = make([]string, 0, n)
+	}
+	splice(ix.Files, gone, fresh.files,
+		func(lo, hi int) {
+			files = append(files, ix.Files[lo:hi]...)
+			if abs != nil {
+				for i := lo; i < hi; i++ {
+					abs = append(abs, ix.AbsAt(i))
+				}
+			}
+		},
+		func(j int) {
+			files = append(files, fresh.files[j])
+			if abs != nil {
+				abs = append(abs, fresh.abs[j])
+			}
+		})
+	return files, abs
 }
 
 func sameFiles(a, b []File) bool {

@@ -95,10 +95,45 @@ func TestUpdateMatchesAFreshWalk(t *testing.T) {
 			if got, exp := fmt.Sprint(ix.Dirs), fmt.Sprint(want.Dirs); got != exp {
 				t.Fatalf("step %d (%v): dirs\nupdate %s\nwalk   %s", step, changed, got, exp)
 			}
+			if got, exp := fmt.Sprint(ix.Skipped), fmt.Sprint(want.Skipped); got != exp {
+				t.Fatalf("step %d (%v): skipped\nupdate %s\nwalk   %s", step, changed, got, exp)
+			}
 			checkAbs(t, ix)
 			checkAbs(t, want)
 		}
 	})
+}
+
+// TestSplice: what a touched path takes out of a sorted list is the
+// entry itself and its tree, not the names that only begin like it
+// ("a-b", "a0"); a re-walked root takes all of that root; the fresh
+// entries go where they sort, one kept where both hold it.
+func TestSplice(t *testing.T) {
+	list := []File{{0, "a"}, {0, "a-b/x"}, {0, "a/x"}, {0, "a/y/z"}, {0, "a0"}, {0, "b"}, {1, "a/x"}, {1, "c"}}
+	for _, c := range []struct {
+		name    string
+		rewalk  []int
+		touched []File
+		fresh   []File
+		want    string
+	}{
+		{"nothing", nil, nil, nil, "[{0 a} {0 a-b/x} {0 a/x} {0 a/y/z} {0 a0} {0 b} {1 a/x} {1 c}]"},
+		{"a directory", nil, []File{{0, "a"}}, []File{{0, "a/new"}}, "[{0 a-b/x} {0 a/new} {0 a0} {0 b} {1 a/x} {1 c}]"},
+		{"nested and overlapping", nil, []File{{0, "a/y"}, {0, "a"}, {0, "a/x"}}, nil, "[{0 a-b/x} {0 a0} {0 b} {1 a/x} {1 c}]"},
+		{"a root", []int{1}, []File{{1, "c"}}, []File{{1, "d"}}, "[{0 a} {0 a-b/x} {0 a/x} {0 a/y/z} {0 a0} {0 b} {1 d}]"},
+		{"fresh first, last, among and already there", nil, []File{{0, "b"}}, []File{{0, "0"}, {0, "a/x"}, {0, "b"}, {1, "z"}}, "[{0 0} {0 a} {0 a-b/x} {0 a/x} {0 a/y/z} {0 a0} {0 b} {1 a/x} {1 c} {1 z}]"},
+	} {
+		rewalk, touched := map[int]bool{}, map[File]bool{}
+		for _, r := range c.rewalk {
+			rewalk[r] = true
+		}
+		for _, f := range c.touched {
+			touched[f] = true
+		}
+		if got := fmt.Sprint(spliceList(list, goneSpans(list, rewalk, touched), c.fresh)); got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
+	}
 }
 
 func TestUpdateIgnoresOutsideAndGitInternals(t *testing.T) {

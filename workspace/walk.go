@@ -258,7 +258,7 @@ func sortedFiles(files []File, abs []string) ([]File, []string) {
 // AbsAt returns the absolute path of Files[i], the walk's own string
 // when it made one.
 func (ix *Index) AbsAt(i int) string {
-	if ix.tails != nil && len(ix.tails) == len(ix.Files) && unsafe.SliceData(ix.tails) == unsafe.SliceData(ix.Files) {
+	if ix.sharesTails() {
 		// Files is the array shareTails checked (not one put in its
 		// place since): each Path still lies skip bytes into its
 		// absolute path.
@@ -270,6 +270,25 @@ func (ix *Index) AbsAt(i int) string {
 		return ix.abs[i]
 	}
 	return ix.Abs(ix.Files[i])
+}
+
+// sharesTails reports whether every Path of ix lies at the end of its
+// absolute path, which AbsAt then reads in front of it: Files is the
+// array shareTails checked, not one put in its place since.
+func (ix *Index) sharesTails() bool {
+	return ix.tails != nil && len(ix.tails) == len(ix.Files) && unsafe.SliceData(ix.tails) == unsafe.SliceData(ix.Files)
+}
+
+// tails reports whether each of r's Paths is the tail of its absolute
+// path, a root's skip past its start (as the walk makes them, child).
+func (r run) tails(roots []string) bool {
+	for i, f := range r.files {
+		a, skip := r.abs[i], rootSkip(roots[f.Root])
+		if len(f.Path) == 0 || len(a) != skip+len(f.Path) || unsafe.StringData(a[skip:]) != unsafe.StringData(f.Path) {
+			return false
+		}
+	}
+	return true
 }
 
 // rootSkip is how many bytes of the absolute path of a file under root
@@ -291,15 +310,8 @@ func (ix *Index) shareTails() *Index {
 	if len(ix.abs) != len(ix.Files) || len(ix.Files) == 0 {
 		return ix
 	}
-	skips := make([]int, len(ix.Roots))
-	for r, root := range ix.Roots {
-		skips[r] = rootSkip(root)
-	}
-	for i, f := range ix.Files {
-		a, skip := ix.abs[i], skips[f.Root]
-		if len(f.Path) == 0 || len(a) != skip+len(f.Path) || unsafe.StringData(a[skip:]) != unsafe.StringData(f.Path) {
-			return ix
-		}
+	if !(run{ix.Files, ix.abs}).tails(ix.Roots) {
+		return ix
 	}
 	ix.abs, ix.tails = nil, ix.Files
 	return ix
