@@ -71,26 +71,16 @@ func (t *DirTimes) Changed(ix *Index, walked time.Time, pace func()) []string {
 			}
 		}
 	} else {
-		old := t.ix
 		for r := range nr {
 			if t.prints[r] != prints[r] {
 				changed = append(changed, abs(r))
 			}
 		}
-		for i, j := 0, 0; i < len(old.Dirs) && j < len(ix.Dirs); {
-			switch c := compareFiles(old.Dirs[i], ix.Dirs[j]); {
-			case c < 0:
-				i++
-			case c > 0:
-				j++
-			default:
-				if t.prints[nr+i] != prints[nr+j] {
-					changed = append(changed, abs(nr+j))
-				}
-				i++
-				j++
+		eachCommon(t.ix.Dirs, ix.Dirs, func(i, j int) {
+			if t.prints[nr+i] != prints[nr+j] {
+				changed = append(changed, abs(nr+j))
 			}
-		}
+		})
 	}
 	t.ix, t.prints = ix, prints
 	return changed

@@ -35,24 +35,32 @@ func (r *Restat) Changed(ix *Index, pace func()) (changed []string, ok bool) {
 	defer r.mu.Unlock()
 	if r.ix != nil {
 		ok = true
-		old := r.ix
-		for i, j := 0, 0; i < len(old.Files) && j < len(ix.Files); {
-			switch c := compareFiles(old.Files[i], ix.Files[j]); {
-			case c < 0:
-				i++
-			case c > 0:
-				j++
-			default:
-				if r.prints[i] != prints[j] {
-					changed = append(changed, ix.AbsAt(j))
-				}
-				i++
-				j++
+		eachCommon(r.ix.Files, ix.Files, func(i, j int) {
+			if r.prints[i] != prints[j] {
+				changed = append(changed, ix.AbsAt(j))
 			}
-		}
+		})
 	}
 	r.ix, r.prints = ix, prints
 	return changed, ok
+}
+
+// eachCommon calls f for each entry of two sorted lists (Index order)
+// that is in both, with its place in each: how one poll's stats are
+// matched with the last's when the index changed between them.
+func eachCommon(a, b []File, f func(i, j int)) {
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch c := compareFiles(a[i], b[j]); {
+		case c < 0:
+			i++
+		case c > 0:
+			j++
+		default:
+			f(i, j)
+			i++
+			j++
+		}
+	}
 }
 
 // Seed records stats (StatFiles of ix) as the last poll's: taken before a
