@@ -218,6 +218,9 @@ func (s *Session) build(gen int, roots []string) {
 		freeBuilt(ix)
 	}
 	s.store(snap)
+	if saved != nil && !same {
+		saved.eng.Release() // replaced; its pages were the questions' meanwhile
+	}
 	s.files.apply.Unlock()
 	s.opts.Logf("indexed %d files under %d roots in %.0f ms", len(ix.Files), len(roots), snap.indexMs)
 	progress(100, "indexed", true)
