@@ -119,7 +119,7 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 		// watches until the kernel refuses (192k of 253k at a million
 		// files) took seconds and kernel memory, all then given up.
 		w.exhausted = true
-		w.logf("file watcher: %d directories and the system's inotify limit is %d watches; falling back to periodic rescans", len(ix.Dirs)+len(ix.Roots), limit)
+		w.logf("file watcher: %d directories and the system's inotify limit is %d watches; falling back to periodic rescans%s", len(ix.Dirs)+len(ix.Roots), limit, raiseWatchLimit)
 		return nil, false
 	}
 	want := make(map[string]bool, len(ix.Dirs)+len(ix.Roots))
@@ -142,7 +142,7 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 		if err := w.w.Add(d); err != nil {
 			if isWatchLimit(err) {
 				w.exhausted = true
-				w.logf("file watcher: the system's inotify watch limit is reached (%v); falling back to periodic rescans", err)
+				w.logf("file watcher: the system's inotify watch limit is reached (%v); falling back to periodic rescans%s", err, raiseWatchLimit)
 				return added, false
 			}
 			continue // vanished meanwhile: its parent's event covers it

@@ -7,3 +7,6 @@ func isWatchLimit(error) bool { return false }
 
 // systemWatchLimit: none known.
 func systemWatchLimit() int { return 0 }
+
+// raiseWatchLimit: nothing to say where no limit is known.
+const raiseWatchLimit = ""
