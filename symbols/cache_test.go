@@ -246,3 +246,70 @@ func TestMmapForCoversTheSave(t *testing.T) {
 		}
 	}
 }
+
+// TestSaveInBatches: a save cut into transactions of saveBatch entries
+// leaves the cache a save in one transaction leaves — every entry, and
+// each name's and container's files — through a first save, a second
+// that changes, adds and deletes, and a save of deletions alone.
+func TestSaveInBatches(t *testing.T) {
+	entry := func(i int, names ...string) Entry {
+		var syms []Symbol
+		for _, n := range names {
+			syms = append(syms, Symbol{Name: n, Container: "pkg.T" + n[:1], Kind: Method})
+		}
+		return Entry{Size: int64(i), ModTime: int64(i), Symbols: syms}
+	}
+	saves := []struct {
+		put map[string]Entry
+		del []string
+	}{
+		{map[string]Entry{"a.go": entry(1, "Alpha"), "b.go": entry(2, "Beta", "Alpha"), "c.go": entry(3), "d.go": entry(4, "Delta"),
+			"e.go": entry(5, "Alpha"), "f.go": entry(6, "Foxtrot"), "g.go": entry(7, "Beta"), "h.go": entry(8, "Hotel")}, nil},
+		{map[string]Entry{"b.go": entry(9, "Bravo"), "i.go": entry(10, "Alpha"), "j.go": entry(11, "Juliet")}, []string{"a.go", "h.go"}},
+		{nil, []string{"e.go"}},
+	}
+	dump := func(batch int) string {
+		defer func(was int) { saveBatch = was }(saveBatch)
+		saveBatch = batch
+		c := OpenCache(t.TempDir(), "/ws", nil)
+		for i, s := range saves {
+			if err := c.Save(s.put, s.del); err != nil {
+				t.Fatalf("batch %d, save %d: %v", batch, i, err)
+			}
+		}
+		var lines []string
+		for k, e := range c.Load() {
+			lines = append(lines, fmt.Sprintf("entry %s %d %v", k, e.Size, e.Symbols))
+		}
+		db, err := bolt.Open(c.File(), 0o600, &bolt.Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		db.View(func(tx *bolt.Tx) error {
+			for _, name := range [][]byte{bucketNames, bucketMembers} {
+				tx.Bucket(name).ForEach(func(k, v []byte) error {
+					lines = append(lines, fmt.Sprintf("%s %s %v", name, k, decodePaths(v)))
+					return nil
+				})
+			}
+			return nil
+		})
+		slices.Sort(lines)
+		return strings.Join(lines, "\n") + "\n"
+	}
+	one, batched := dump(1<<16), dump(3)
+	if one != batched {
+		t.Errorf("in transactions of 3:\n%s\nin one:\n%s", batched, one)
+	}
+	for _, want := range []string{"entry i.go 10", "names alpha [i.go]", "names beta [g.go]", "members tb [b.go g.go]"} {
+		if !strings.Contains(one, want+" ") && !strings.Contains(one, want+"\n") {
+			t.Errorf("the saves did not land: no %q in\n%s", want, one)
+		}
+	}
+	for _, gone := range []string{"a.go", "e.go", "h.go"} {
+		if strings.Contains(one, gone) {
+			t.Errorf("%s, deleted, is still in the cache:\n%s", gone, one)
+		}
+	}
+}
