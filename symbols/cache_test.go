@@ -278,9 +278,11 @@ func TestSaveInBatches(t *testing.T) {
 			}
 		}
 		var lines []string
-		for k, e := range c.Load() {
-			lines = append(lines, fmt.Sprintf("entry %s %d %v", k, e.Size, e.Symbols))
-		}
+		c.eachEntry(func(k, v []byte) error {
+			e, err := decodeEntry(v)
+			lines = append(lines, fmt.Sprintf("entry %s %d %v %v", k, e.Size, e.Symbols, err))
+			return nil
+		})
 		db, err := bolt.Open(c.File(), 0o600, &bolt.Options{ReadOnly: true})
 		if err != nil {
 			t.Fatal(err)
@@ -311,5 +313,40 @@ func TestSaveInBatches(t *testing.T) {
 		if strings.Contains(one, gone) {
 			t.Errorf("%s, deleted, is still in the cache:\n%s", gone, one)
 		}
+	}
+}
+
+// TestLoadAligned: Load reads the entries of the paths asked, in their
+// order whichever order that is, and names the cached paths not asked
+// (gone); a missing cache holds none.
+func TestLoadAligned(t *testing.T) {
+	c := OpenCache(t.TempDir(), "/ws", nil)
+	put := map[string]Entry{}
+	for i, p := range []string{"a.go", "b/c.go", "b-c.go", "d.go", "z.go"} {
+		put[p] = Entry{Size: int64(i + 1)}
+	}
+	if err := c.Save(put, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, rels := range [][]string{
+		{"a.go", "b-c.go", "b/c.go", "c.go", "d.go"},
+		{"d.go", "b/c.go", "c.go", "a.go", "b-c.go"},
+	} {
+		entries, ok := make([]Entry, len(rels)), make([]bool, len(rels))
+		gone := c.Load(rels, entries, ok)
+		for i, rel := range rels {
+			want, held := put[rel]
+			if ok[i] != held || entries[i].Size != want.Size {
+				t.Errorf("%v: %s: %+v (ok %v), want %+v (ok %v)", rels, rel, entries[i], ok[i], want, held)
+			}
+		}
+		if !slices.Equal(gone, []string{"z.go"}) {
+			t.Errorf("%v: gone %v, want [z.go]", rels, gone)
+		}
+	}
+	missing := OpenCache(t.TempDir(), "/ws", nil)
+	ok := []bool{false}
+	if gone := missing.Load([]string{"a.go"}, make([]Entry, 1), ok); gone != nil || ok[0] {
+		t.Errorf("a missing cache: gone %v, ok %v", gone, ok)
 	}
 }

@@ -127,28 +127,31 @@ func (x *Indexer) Sync(ctx context.Context, ix *workspace.Index) (*Table, SyncSt
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	var files []string
+	rels := make([][]string, len(ix.Roots)) // files' root-relative paths, by root
 	for i, f := range ix.Files {
 		if LanguageOf(f.Path) != nil {
 			files = append(files, ix.AbsAt(i))
+			rels[f.Root] = append(rels[f.Root], f.Path)
 		}
 	}
-	// Each root's cache, loaded once, by root-relative path: what plan
-	// finds of a file neither the table knows (not a second map of
-	// every cached file by absolute path); nil when no cache holds any,
-	// so that plan does not place every file in its root for nothing.
-	var cached []map[string]Entry
+	// What each root's cache, read once, holds of the files (ix holds
+	// them root by root, so each root's run of files lines up with its
+	// rels); nil when no cache holds any.
+	cached := &fromCache{entries: make([]Entry, len(files)), ok: make([]bool, len(files)), gone: make([][]string, len(ix.Roots))}
+	held := false
+	at := 0
 	for r, root := range ix.Roots {
-		if x.opts.CacheDir == "-" || x.caches[root] != nil {
-			continue
+		n := len(rels[r])
+		if x.opts.CacheDir != "-" && x.caches[root] == nil {
+			c := OpenCache(x.opts.CacheDir, root, x.opts.Logf)
+			x.caches[root] = c
+			cached.gone[r] = c.Load(rels[r], cached.entries[at:at+n], cached.ok[at:at+n])
+			held = held || len(cached.gone[r]) > 0 || slices.Contains(cached.ok[at:at+n], true)
 		}
-		c := OpenCache(x.opts.CacheDir, root, x.opts.Logf)
-		x.caches[root] = c
-		if loaded := c.Load(); len(loaded) > 0 {
-			if cached == nil {
-				cached = make([]map[string]Entry, len(ix.Roots))
-			}
-			cached[r] = loaded
-		}
+		at += n
+	}
+	if !held {
+		cached = nil
 	}
 	return x.refresh(ctx, ix, files, cached, true)
 }
@@ -191,12 +194,21 @@ func (x *Indexer) SetContent(ctx context.Context, file string, src []byte) (*Tab
 	return x.table, nil
 }
 
+// fromCache is what the roots' caches hold of a Sync's files, in their
+// order (entries[i] is files[i]'s when ok[i]), and the cached paths no
+// longer among them, by root (root-relative).
+type fromCache struct {
+	entries []Entry
+	ok      []bool
+	gone    [][]string
+}
+
 // refresh brings the entries of files (absolute) up to date, starting
-// from the table and, for files it does not hold, cached (by root, then
-// root-relative path; nil when none). With all set, files is every
+// from the table and, for files it does not hold, cached (in files'
+// order; nil when none). With all set, files is every
 // supported file of ix and entries of any other file are dropped;
 // otherwise only the named files change.
-func (x *Indexer) refresh(ctx context.Context, ix *workspace.Index, files []string, cached []map[string]Entry, all bool) (*Table, SyncStats, error) {
+func (x *Indexer) refresh(ctx context.Context, ix *workspace.Index, files []string, cached *fromCache, all bool) (*Table, SyncStats, error) {
 	st := SyncStats{Files: len(files)}
 	// got[i] is files[i]'s entry in the new table when keep[i].
 	got, keep := make([]Entry, len(files)), make([]bool, len(files))
@@ -325,7 +337,7 @@ func TableOf(files map[string][]Symbol) *Table {
 // keep set, counted in st.FromCache when from the cache). Files gone from
 // the index are not kept (gone: those the table held) and, with all,
 // known files no longer indexed leave the cache: del lists them by root.
-func (x *Indexer) plan(ix *workspace.Index, files []string, cached []map[string]Entry, got []Entry, keep []bool, all bool, st *SyncStats) (toParse []int, gone int, del map[string][]string) {
+func (x *Indexer) plan(ix *workspace.Index, files []string, cached *fromCache, got []Entry, keep []bool, all bool, st *SyncStats) (toParse []int, gone int, del map[string][]string) {
 	known := x.table
 	knownOf := known.entry
 	sorted := slices.IsSorted(files)
@@ -351,11 +363,8 @@ func (x *Indexer) plan(ix *workspace.Index, files []string, cached []map[string]
 		ok, fromCache := k != nil, false
 		if ok {
 			e = *k
-		} else if cached != nil {
-			if root, rel, in := ix.RootOf(f); in && cached[root] != nil {
-				e, ok = cached[root][rel]
-				fromCache = ok
-			}
+		} else if cached != nil && cached.ok[i] {
+			e, ok, fromCache = cached.entries[i], true, true
 		}
 		if ok && e.Size >= 0 {
 			if fi, err := os.Stat(f); err == nil && fi.Size() == e.Size && fi.ModTime().UnixNano() == e.ModTime {
@@ -385,11 +394,9 @@ func (x *Indexer) plan(ix *workspace.Index, files []string, cached []map[string]
 				}
 			}
 		}
-		for r, m := range cached {
-			for rel := range m {
-				if ix.Lookup(r, rel) < 0 {
-					del[ix.Roots[r]] = append(del[ix.Roots[r]], rel)
-				}
+		if cached != nil {
+			for r, gone := range cached.gone {
+				del[ix.Roots[r]] = append(del[ix.Roots[r]], gone...)
 			}
 		}
 	}
