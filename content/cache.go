@@ -2,13 +2,12 @@ package content
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/binary"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"unsafe"
 
 	"wayfind/workspace"
 )
@@ -23,8 +22,9 @@ import (
 // modification time and the filter's count of 64-bit words (varints; no
 // words for a file that is not text),
 // zeros up to a multiple of 8 bytes from the start, and the words,
-// little-endian. Aligned so, the words are used where they were read
-// (wordsAt): loading a root of ten thousand files allocates no filter.
+// little-endian. (The alignment let an earlier reader use the words
+// where they lay in the file read whole; kept so that caches written
+// before still read.)
 const cacheMagic = "wayfind content filters 3\n"
 
 const cacheName = "content.idx"
@@ -33,82 +33,111 @@ var errCacheFormat = errors.New("not a content cache of this version")
 
 // loadCache reads the filters of ix's root r under dir, for the files ix
 // still holds, in ix's order; a missing or unreadable cache has none.
-// What is kept shares ix's path strings and one array of words a root:
-// the file's buffer, paths and all, is let go (at a million files it was
-// 118 MB held for the words of its filters).
+// What is kept shares ix's path strings and holds the words in chunks of
+// arenaWords. The file is read as a stream, not whole: at a million files
+// it is 123 MB, and held whole beside the words copied out of it it was
+// the largest part of a warm start's peak.
 func loadCache(dir string, ix *workspace.Index, r int) (paths []string, filters []filter, err error) {
-	root := ix.Roots[r]
-	b, err := os.ReadFile(filepath.Join(workspace.RootCacheDir(dir, root), cacheName))
+	f, err := os.Open(filepath.Join(workspace.RootCacheDir(dir, ix.Roots[r]), cacheName))
 	if err != nil {
 		if os.IsNotExist(err) {
 			return nil, nil, nil
 		}
 		return nil, nil, err
 	}
-	if !bytes.HasPrefix(b, []byte(cacheMagic)) {
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	in := &cacheReader{r: bufio.NewReaderSize(f, 1<<16), left: fi.Size()}
+	if magic, ok := in.bytes(len(cacheMagic)); !ok || string(magic) != cacheMagic {
 		return nil, nil, errCacheFormat
 	}
-	all := b
-	b = b[len(cacheMagic):]
-	read := func() (uint64, bool) {
-		v, n := binary.Uvarint(b)
-		if n <= 0 {
-			return 0, false
-		}
-		b = b[n:]
-		return v, true
-	}
-	type entry struct {
-		file        int // in ix
-		size, mod   uint64
-		first, last int  // its words in all, as word offsets
-		noWords     bool // a text file without a word
-	}
-	var kept []entry
-	words := 0
-	for len(b) > 0 {
-		n, ok := read()
-		if !ok || n > uint64(len(b)) {
+	var arena []uint64
+	for in.left > 0 {
+		n, ok := in.uvarint()
+		rel, ok1 := in.bytes(int(min(n, uint64(in.left))))
+		size, ok2 := in.uvarint()
+		mod, ok3 := in.uvarint()
+		nw, ok4 := in.uvarint()
+		pad := (8 - in.read%8) % 8
+		if !ok || !ok1 || !ok2 || !ok3 || !ok4 || uint64(len(rel)) != n || uint64(pad)+8*nw > uint64(in.left) {
 			return nil, nil, errCacheFormat
 		}
-		rel := string(b[:n])
-		b = b[n:]
-		size, ok1 := read()
-		mod, ok2 := read()
-		nw, ok3 := read()
-		pad := (8 - (len(all)-len(b))%8) % 8
-		if !ok1 || !ok2 || !ok3 || uint64(pad)+8*nw > uint64(len(b)) {
-			return nil, nil, errCacheFormat
+		in.skip(pad)
+		i := ix.Lookup(r, string(rel))
+		if i < 0 {
+			in.skip(8 * int64(nw))
+			continue
 		}
-		b = b[pad:]
-		at := (len(all) - len(b)) / 8
-		b = b[8*nw:]
-		if i := ix.Lookup(r, rel); i >= 0 {
-			e := entry{file: i, size: size, mod: mod, first: at, last: at + int(nw)}
-			e.noWords = nw == 1 && [8]byte(all[8*at:8*at+8]) == [8]byte{}
-			if !e.noWords {
-				words += int(nw)
+		fl := filter{size: int64(size), modTime: int64(mod)}
+		if nw > 0 {
+			if nw > uint64(cap(arena)-len(arena)) {
+				arena = make([]uint64, 0, max(arenaWords, nw))
 			}
-			kept = append(kept, e)
-		}
-	}
-	arena := make([]uint64, 0, words)
-	paths, filters = make([]string, len(kept)), make([]filter, len(kept))
-	for k, e := range kept {
-		f := &filters[k]
-		f.size, f.modTime = int64(e.size), int64(e.mod)
-		switch {
-		case e.last == e.first: // none: a file that is not text
-		case e.noWords:
-			f.bits = noWords
-		default:
 			at := len(arena)
-			arena = append(arena, wordsAt(all[8*e.first:8*e.last])...)
-			f.bits = arena[at:len(arena):len(arena)]
+			b, ok := in.bytes(8 * int(nw))
+			if !ok {
+				return nil, nil, errCacheFormat
+			}
+			for ; len(b) > 0; b = b[8:] {
+				arena = append(arena, binary.LittleEndian.Uint64(b))
+			}
+			fl.bits = arena[at:len(arena):len(arena)]
+			if nw == 1 && fl.bits[0] == 0 {
+				fl.bits = noWords // a text file without a word
+				arena = arena[:at]
+			}
 		}
-		paths[k] = ix.AbsAt(e.file)
+		paths, filters = append(paths, ix.AbsAt(i)), append(filters, fl)
 	}
 	return paths, filters, nil
+}
+
+// arenaWords is the words of filters a loaded cache holds in one array:
+// large enough that a root of many small filters is a few allocations,
+// small enough that the last, part-filled one wastes little.
+const arenaWords = 1 << 16
+
+// cacheReader reads a content cache in order, counting what it has read
+// (for the words' alignment) and what is left (so that no count read
+// from a damaged file asks for more than the file holds).
+type cacheReader struct {
+	r          *bufio.Reader
+	read, left int64
+	buf        []byte
+}
+
+func (c *cacheReader) uvarint() (uint64, bool) {
+	v, err := binary.ReadUvarint(c)
+	return v, err == nil
+}
+
+func (c *cacheReader) ReadByte() (byte, error) {
+	b, err := c.r.ReadByte()
+	if err == nil {
+		c.read++
+		c.left--
+	}
+	return b, err
+}
+
+// bytes reads n bytes into a buffer that the next call reuses.
+func (c *cacheReader) bytes(n int) ([]byte, bool) {
+	if cap(c.buf) < n {
+		c.buf = make([]byte, n)
+	}
+	k, _ := io.ReadFull(c.r, c.buf[:n])
+	c.read += int64(k)
+	c.left -= int64(k)
+	return c.buf[:k], k == n
+}
+
+func (c *cacheReader) skip(n int64) {
+	k, _ := c.r.Discard(int(n))
+	c.read += int64(k)
+	c.left -= int64(k)
 }
 
 // saveCache writes the filters of ix's files under root.
@@ -143,20 +172,3 @@ func saveCache(dir, root string, ix *Index) error {
 		return nil
 	})
 }
-
-// wordsAt is b's 64-bit little-endian words: b itself seen as words on a
-// little-endian machine when b is aligned (the file's buffer is, and
-// every filter in it starts at a multiple of 8), else a copy.
-func wordsAt(b []byte) []uint64 {
-	n := len(b) / 8
-	if n > 0 && littleEndian && uintptr(unsafe.Pointer(&b[0]))%8 == 0 {
-		return unsafe.Slice((*uint64)(unsafe.Pointer(&b[0])), n)
-	}
-	out := make([]uint64, n)
-	for i := range out {
-		out[i] = binary.LittleEndian.Uint64(b[8*i:])
-	}
-	return out
-}
-
-var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1

@@ -117,3 +117,48 @@ func TestNoWordsShared(t *testing.T) {
 		t.Errorf("a wordless file matched: %+v", hits)
 	}
 }
+
+// TestCacheDamaged: a cache cut short anywhere, or claiming more words
+// than it holds, reads as errCacheFormat (or, cut between entries, as the
+// entries before the cut), never a panic or an allocation it cannot back.
+func TestCacheDamaged(t *testing.T) {
+	ix := writeTree(t, map[string]string{
+		"a.txt":    "cursor binary\n",
+		"b/c.go":   "package c\n\nfunc FullRune() {}\n",
+		"blob.bin": "x\x00y",
+	})
+	cache := t.TempDir()
+	if _, err := (&Indexer{CacheDir: cache}).Sync(context.Background(), ix); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(workspace.RootCacheDir(cache, ix.Roots[0]), cacheName)
+	whole, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, all, err := loadCache(cache, ix, 0)
+	if err != nil || len(all) != 3 {
+		t.Fatalf("whole cache: %d filters (%v)", len(all), err)
+	}
+	for cut := 0; cut < len(whole); cut++ {
+		os.WriteFile(file, whole[:cut], 0o600)
+		paths, filters, err := loadCache(cache, ix, 0)
+		if err == nil && (len(paths) >= 3 || len(filters) != len(paths)) {
+			t.Errorf("cut at %d of %d: %d filters and no error", cut, len(whole), len(filters))
+		}
+	}
+	// The first entry's word count made huge: more than the file holds.
+	at := len(cacheMagic) + 1 + len("a.txt")
+	damaged := slices.Clone(whole)
+	for i := 0; i < 3; i++ { // past size and modification time
+		for damaged[at]&0x80 != 0 {
+			at++
+		}
+		at++
+	}
+	damaged = slices.Concat(damaged[:at], []byte{0xff, 0xff, 0xff, 0xff, 0x0f}, damaged[at+1:])
+	os.WriteFile(file, damaged, 0o600)
+	if _, _, err := loadCache(cache, ix, 0); err != errCacheFormat {
+		t.Errorf("a huge word count: %v", err)
+	}
+}
