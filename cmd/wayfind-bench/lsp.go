@@ -167,8 +167,8 @@ func lspCorpus(bin, root string, cases []benchCase, listing string, withFzf, set
 		// Memory in use, not only at rest: the questions' garbage stays
 		// until the collector's next cycle, at twice the heap it kept.
 		status := fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid)
-		fmt.Fprintf(os.Stderr, "%s: after %d questions: RSS %.0f MB (anonymous %.0f, mapped files %.0f), peak %.0f MB\n", root, len(cases),
-			vmField(status, "VmRSS:"), vmField(status, "RssAnon:"), vmField(status, "RssFile:"), vmField(status, "VmHWM:"))
+		fmt.Fprintf(os.Stderr, "%s: after %d questions: RSS %.0f MB (anonymous %.0f, mapped files %.0f: %s), peak %.0f MB\n", root, len(cases),
+			vmField(status, "VmRSS:"), vmField(status, "RssAnon:"), vmField(status, "RssFile:"), mappedFiles(s.cmd.Process.Pid), vmField(status, "VmHWM:"))
 	}
 	return outs, readyMs, rss, nil
 }

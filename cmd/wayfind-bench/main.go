@@ -9,18 +9,21 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -656,6 +659,40 @@ func vmField(status, field string) float64 {
 		}
 	}
 	return 0
+}
+
+// mappedFiles is what of each file a process maps is resident, largest
+// first ("engine.seg 120 MB, ..."): which of wayfind's mapped indexes
+// the questions touched.
+func mappedFiles(pid int) string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps", pid))
+	if err != nil {
+		return ""
+	}
+	kb := map[string]float64{}
+	file := ""
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) >= 6 && strings.Contains(f[0], "-"):
+			file = filepath.Base(f[5])
+			if !strings.HasPrefix(f[5], "/") {
+				file = ""
+			}
+		case len(f) >= 2 && f[0] == "Rss:" && file != "":
+			v, _ := strconv.ParseFloat(f[1], 64)
+			kb[file] += v
+		}
+	}
+	names := slices.Collect(maps.Keys(kb))
+	slices.SortFunc(names, func(a, b string) int { return cmp.Compare(kb[b], kb[a]) })
+	var parts []string
+	for _, n := range names {
+		if kb[n] >= 1024 {
+			parts = append(parts, fmt.Sprintf("%s %.0f MB", n, kb[n]/1024))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func fatal(err error) {
