@@ -104,6 +104,48 @@ func (s *Session) seal(snap *snapshot, opt workspace.Options) *workspace.Index {
 	return ix
 }
 
+// releaseWhenIdle drops the served segments' pages (releaseMapped) once
+// requests that may have read them have paused for mappedIdle. The page
+// cache maps a file in large folios, so a question that reads a few
+// hundred paths across the tree maps megabytes: after 1,227 questions at
+// a million files the server held 236 MB of its segments' pages beside
+// 256 MB of its own, nearly the whole of both segments, until the next
+// pass (a hundred questions mapped 185 MB).
+func (s *Session) releaseWhenIdle() {
+	defer s.wg.Done()
+	tick := time.NewTicker(mappedIdle / 4)
+	defer tick.Stop()
+	var released int64 // lastRequest when the pages were last dropped
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-tick.C:
+		}
+		last := s.lastRequest.Load()
+		if releaseDue(last, released, s.active.Load(), time.Now()) {
+			s.releaseMapped()
+			released = last
+		}
+	}
+}
+
+// releaseDue: requests ran since the pages were last dropped (the one
+// that ended last at last, UnixNano; released is last then), none runs
+// now, and the last ended mappedIdle ago.
+func releaseDue(last, released int64, active int32, now time.Time) bool {
+	return last != released && active == 0 && now.Sub(time.Unix(0, last)) >= mappedIdle
+}
+
+// mappedIdle is how long requests pause before their pages are dropped:
+// past a burst of questions (an agent's, a user typing into a picker),
+// so that a question rarely maps again what the one before it read. A
+// page dropped is mapped again from the page cache, not read from the
+// disk: at a million files a hundred questions asked again after a drop
+// took no longer than before it (median 1.6 ms against 2.2), and the
+// server went from 438 MB to 255 while idle.
+const mappedIdle = 10 * time.Second
+
 // releaseMapped drops the served segments' pages from the process after
 // a pass that read all of them (every path, for the symbol and content
 // passes or a poll's stats): they stay in the kernel's page cache, and a

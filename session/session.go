@@ -134,9 +134,10 @@ func New(opts Options) *Session {
 	if opts.Watch {
 		s.StartWatching()
 	}
-	s.wg.Add(2)
+	s.wg.Add(3)
 	go s.indexLoop()
 	go s.repoLoop()
+	go s.releaseWhenIdle()
 	// Background indexing pauses while requests run (see Begin): answers
 	// come first.
 	background := runtime.NumCPU()
