@@ -134,6 +134,11 @@ func (s *Session) fullPass(ctx context.Context, gen int) error {
 		s.bg.symIndex.Store(rank.NewSymbolIndex(table, cur.ix.Roots))
 		s.opts.Logf("symbols: %d in %d files (%d parsed, %d from the cache) in %.0f ms",
 			st.Symbols, st.Files, st.Parsed, st.FromCache, float64(time.Since(start).Microseconds())/1000)
+		// What the symbols freed goes back before the content pass
+		// grows: the runtime returns it a few megabytes a second, and at
+		// a million files a cold start held 400 MB of free heap beside
+		// 150 in use when the content pass began.
+		freeBuilt(cur.ix)
 	}
 	s.markSymbols(gen, float64(time.Since(start).Microseconds())/1000)
 	if s.bg.cx != nil {

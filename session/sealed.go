@@ -64,7 +64,14 @@ func (s *Session) seal(snap *snapshot, opt workspace.Options) *workspace.Index {
 	ix := snap.ix
 	if len(ix.SavedIDs()) == 0 {
 		loaded, ok := workspace.LoadIndex(s.cacheDir, ix.Roots, opt)
-		if !ok || !workspace.SameFiles(loaded, ix) {
+		same := ok && workspace.SameFiles(loaded, ix)
+		if ok {
+			// The comparison read every path (150 MB at a million
+			// files): dropped now, not held through the engine's write
+			// and check as well.
+			loaded.Release()
+		}
+		if !same {
 			return nil
 		}
 		ix = loaded
@@ -93,7 +100,7 @@ func (s *Session) seal(snap *snapshot, opt workspace.Options) *workspace.Index {
 	sealed := *snap
 	sealed.ix, sealed.eng, sealed.sealed = ix, eng, true
 	s.store(&sealed)
-	ix.Release() // compared path by path with the walk's
+	ix.Release() // what questions read meanwhile
 	// And what the replaced snapshot read: an index changed from a saved
 	// one reads its paths from that one's pages (160 MB at a million
 	// files, kept resident beside the new segments' until the server
