@@ -169,9 +169,18 @@ func lspCorpus(bin, root string, cases []benchCase, listing string, withFzf, set
 		status := fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid)
 		fmt.Fprintf(os.Stderr, "%s: after %d questions: RSS %.0f MB (anonymous %.0f, mapped files %.0f: %s), peak %.0f MB\n", root, len(cases),
 			vmField(status, "VmRSS:"), vmField(status, "RssAnon:"), vmField(status, "RssFile:"), mappedFiles(s.cmd.Process.Pid), vmField(status, "VmHWM:"))
+		// And once the server has been idle past its pages' release
+		// (session's mappedIdle, 10 s).
+		time.Sleep(idleAfterQuestions)
+		fmt.Fprintf(os.Stderr, "%s: %.0f s idle after them: RSS %.0f MB (anonymous %.0f, mapped files %.0f)\n", root, idleAfterQuestions.Seconds(),
+			vmField(status, "VmRSS:"), vmField(status, "RssAnon:"), vmField(status, "RssFile:"))
 	}
 	return outs, readyMs, rss, nil
 }
+
+// idleAfterQuestions is past the server's release of its mapped pages
+// (session's mappedIdle) by a few of its checks.
+const idleAfterQuestions = 13 * time.Second
 
 // open initializes the server on root and waits until its file index is
 // ready (readyMs after `initialized`, with the server's resident set then),
