@@ -134,6 +134,9 @@ func (x *Indexer) Sync(ctx context.Context, ix *workspace.Index) (*Table, SyncSt
 			rels[f.Root] = append(rels[f.Root], f.Path)
 		}
 	}
+	// The listing read every path: a saved index's pages (150 MB at a
+	// million files) are dropped before the caches' own are read.
+	ix.Release()
 	// What each root's cache, read once, holds of the files (ix holds
 	// them root by root, so each root's run of files lines up with its
 	// rels); nil when no cache holds any.
