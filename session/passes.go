@@ -175,8 +175,9 @@ func (s *Session) fullPass(ctx context.Context, gen int) error {
 // let its answers' garbage (0.2 MB a question through the protocol) take
 // it from 467 to 725 MB of RSS over 1,227 questions before collecting
 // any; bounded, it collects every few hundred questions, a fraction of a
-// second on one of its processors each time. A collection percent other than the default (the
-// environment's GOGC, a one-shot command's) is someone's choice, and kept.
+// second on one of its processors each time. A collection percent other
+// than the default (the environment's GOGC, a one-shot command's) is
+// someone's choice, and kept.
 func boundHeap() {
 	sample := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/heap/live:bytes"}}
 	metrics.Read(sample)

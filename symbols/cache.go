@@ -86,10 +86,10 @@ var errStale = errors.New("cache written by another version")
 
 // Load reads the entries of rels (root-relative paths, ascending as the
 // index holds them) into entries and ok, as long as rels: entries[i] is
-// rels[i]'s when ok[i]; gone are the cached paths not among rels. The cache's keys come in the same order,
-// so the two are merged in one pass and no key is copied but those gone:
-// a map of every cached path was 145 MB at a million files, the largest
-// part of a warm start's peak. A missing cache is empty; an unreadable,
+// rels[i]'s when ok[i]; gone are the cached paths not among rels. The
+// cache's keys come in the same order, so the two are merged in one pass
+// and no key is copied but those gone (a map of every cached path was
+// 145 MB at a million files). A missing cache is empty; an unreadable,
 // corrupt or other-version one is deleted (and rebuilt by the next Save)
 // with a log line. A cache held by another process past lockWait is
 // skipped for now.

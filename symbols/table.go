@@ -126,35 +126,45 @@ type SyncStats struct {
 func (x *Indexer) Sync(ctx context.Context, ix *workspace.Index) (*Table, SyncStats, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	// A root's cache is read once, by the first Sync that holds the root.
+	load := x.opts.CacheDir != "-" && slices.ContainsFunc(ix.Roots, func(root string) bool { return x.caches[root] == nil })
 	var files []string
-	rels := make([][]string, len(ix.Roots)) // files' root-relative paths, by root
+	var rels [][]string // with load, files' root-relative paths, by root
+	if load {
+		rels = make([][]string, len(ix.Roots))
+	}
 	for i, f := range ix.Files {
 		if LanguageOf(f.Path) != nil {
 			files = append(files, ix.AbsAt(i))
-			rels[f.Root] = append(rels[f.Root], f.Path)
+			if load {
+				rels[f.Root] = append(rels[f.Root], f.Path)
+			}
 		}
 	}
 	// The listing read every path: a saved index's pages (150 MB at a
 	// million files) are dropped before the caches' own are read.
 	ix.Release()
-	// What each root's cache, read once, holds of the files (ix holds
-	// them root by root, so each root's run of files lines up with its
-	// rels); nil when no cache holds any.
-	cached := &fromCache{entries: make([]Entry, len(files)), ok: make([]bool, len(files)), gone: make([][]string, len(ix.Roots))}
-	held := false
-	at := 0
-	for r, root := range ix.Roots {
-		n := len(rels[r])
-		if x.opts.CacheDir != "-" && x.caches[root] == nil {
-			c := OpenCache(x.opts.CacheDir, root, x.opts.Logf)
-			x.caches[root] = c
-			cached.gone[r] = c.Load(rels[r], cached.entries[at:at+n], cached.ok[at:at+n])
-			held = held || len(cached.gone[r]) > 0 || slices.Contains(cached.ok[at:at+n], true)
+	// What the caches read now hold of the files (ix holds them root by
+	// root, so each root's run of files lines up with its rels); nil when
+	// none holds any.
+	var cached *fromCache
+	if load {
+		cached = &fromCache{entries: make([]Entry, len(files)), ok: make([]bool, len(files)), gone: make([][]string, len(ix.Roots))}
+		held := false
+		at := 0
+		for r, root := range ix.Roots {
+			n := len(rels[r])
+			if x.caches[root] == nil {
+				c := OpenCache(x.opts.CacheDir, root, x.opts.Logf)
+				x.caches[root] = c
+				cached.gone[r] = c.Load(rels[r], cached.entries[at:at+n], cached.ok[at:at+n])
+				held = held || len(cached.gone[r]) > 0 || slices.Contains(cached.ok[at:at+n], true)
+			}
+			at += n
 		}
-		at += n
-	}
-	if !held {
-		cached = nil
+		if !held {
+			cached = nil
+		}
 	}
 	return x.refresh(ctx, ix, files, cached, true)
 }
