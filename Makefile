@@ -151,6 +151,7 @@ fuzz:
 	$(GO) test ./lsp -run '^$$' -fuzz '^FuzzParams$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
 	$(GO) test ./symbols -run '^$$' -fuzz '^FuzzCacheEntry$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
 	$(GO) test ./symbols -run '^$$' -fuzz '^FuzzCacheFile$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
+	$(GO) test ./content -run '^$$' -fuzz '^FuzzCacheFile$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
 
 clean:
 	rm -rf bin

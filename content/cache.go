@@ -62,7 +62,7 @@ func loadCache(dir string, ix *workspace.Index, r int) (paths []string, filters 
 		mod, ok3 := in.uvarint()
 		nw, ok4 := in.uvarint()
 		pad := (8 - in.read%8) % 8
-		if !ok || !ok1 || !ok2 || !ok3 || !ok4 || uint64(len(rel)) != n || uint64(pad)+8*nw > uint64(in.left) {
+		if !ok || !ok1 || !ok2 || !ok3 || !ok4 || uint64(len(rel)) != n || nw > uint64(in.left)/8 || uint64(pad)+8*nw > uint64(in.left) {
 			return nil, nil, errCacheFormat
 		}
 		in.skip(pad)

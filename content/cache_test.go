@@ -2,6 +2,7 @@ package content
 
 import (
 	"context"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"slices"
@@ -150,7 +151,7 @@ func TestCacheDamaged(t *testing.T) {
 	// The first entry's word count made huge: more than the file holds.
 	at := len(cacheMagic) + 1 + len("a.txt")
 	damaged := slices.Clone(whole)
-	for i := 0; i < 3; i++ { // past size and modification time
+	for range 2 { // past size and modification time
 		for damaged[at]&0x80 != 0 {
 			at++
 		}
@@ -160,5 +161,12 @@ func TestCacheDamaged(t *testing.T) {
 	os.WriteFile(file, damaged, 0o600)
 	if _, _, err := loadCache(cache, ix, 0); err != errCacheFormat {
 		t.Errorf("a huge word count: %v", err)
+	}
+	// One whose eight bytes a word wrap around to a few: 2^61+1 words.
+	wraps := binary.AppendUvarint(nil, 1<<61+1)
+	damaged = slices.Concat(whole[:at], wraps, whole[at+1:])
+	os.WriteFile(file, damaged, 0o600)
+	if _, _, err := loadCache(cache, ix, 0); err != errCacheFormat {
+		t.Errorf("a word count that wraps: %v", err)
 	}
 }
