@@ -349,8 +349,9 @@ func (s *Session) watch(ix *workspace.Index, walked time.Time) {
 // engine freed (the walk's or the load's transient state, the engine's
 // scratch), before its answers are served; the runtime returns it at its
 // own pace, a few megabytes a second, so a million-file server held
-// twice its heap until its passes finished. A small tree's is not worth a
-// collection.
+// twice its heap until its passes finished. The same goes after the
+// symbol pass and once requests pause (releaseWhenIdle). A small tree's
+// is not worth a collection.
 func freeBuilt(ix *workspace.Index) {
 	if len(ix.Files) >= freeBuiltFiles {
 		debug.FreeOSMemory()
