@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -134,10 +133,7 @@ func (ix *Index) entriesOf(root int, rel string) map[string]bool {
 	}
 	known := map[string]bool{}
 	for li, list := range [][]File{ix.Files, ix.Dirs, ix.Skipped} {
-		search := func(p string) int {
-			return sort.Search(len(list), func(i int) bool { return !less(list[i], File{Root: root, Path: p}) })
-		}
-		for i := search(prefix); i < len(list) && list[i].Root == root && strings.HasPrefix(list[i].Path, prefix); {
+		for i := searchList(list, root, prefix); i < len(list) && list[i].Root == root && strings.HasPrefix(list[i].Path, prefix); {
 			rest := list[i].Path[len(prefix):]
 			k := strings.IndexByte(rest, '/')
 			if k < 0 {
@@ -147,7 +143,7 @@ func (ix *Index) entriesOf(root int, rel string) map[string]bool {
 				continue
 			}
 			known[rest[:k]] = true
-			i = search(prefix + rest[:k] + "0") // '0' follows '/': past that directory's tree
+			i = searchList(list, root, prefix+rest[:k]+"0") // '0' follows '/': past that directory's tree
 		}
 	}
 	return known

@@ -151,24 +151,21 @@ type span struct{ lo, hi int }
 // again: every entry of a root re-walked, and each touched path with
 // everything under it — in order, overlaps joined.
 func goneSpans(list []File, rewalk map[int]bool, touched map[File]bool) []span {
-	search := func(root int, p string) int {
-		return sort.Search(len(list), func(i int) bool { return !less(list[i], File{Root: root, Path: p}) })
-	}
 	var spans []span
 	for root := range rewalk {
-		spans = append(spans, span{search(root, ""), search(root+1, "")})
+		spans = append(spans, span{searchList(list, root, ""), searchList(list, root+1, "")})
 	}
 	for f := range touched {
 		if rewalk[f.Root] {
 			continue
 		}
-		lo := search(f.Root, f.Path)
+		lo := searchList(list, f.Root, f.Path)
 		// The entry itself, then its tree: f.Path+"/" up to f.Path+"0",
 		// '0' following '/' (entries between, "a-b" after "a", stay).
 		if lo < len(list) && list[lo] == f {
 			spans = append(spans, span{lo, lo + 1})
 		}
-		spans = append(spans, span{search(f.Root, f.Path+"/"), search(f.Root, f.Path+"0")})
+		spans = append(spans, span{searchList(list, f.Root, f.Path+"/"), searchList(list, f.Root, f.Path+"0")})
 	}
 	slices.SortFunc(spans, func(a, b span) int { return a.lo - b.lo })
 	var out []span

@@ -667,9 +667,14 @@ func readIgnoreFile(path, base string) []Pattern {
 
 // search is the position of the first file at or after (root, rel).
 func (ix *Index) search(root int, rel string) int {
-	return sort.Search(len(ix.Files), func(i int) bool {
-		return !less(ix.Files[i], File{Root: root, Path: rel})
-	})
+	return searchList(ix.Files, root, rel)
+}
+
+// searchList is where File{root, rel} is or would go in list (sorted,
+// Index order): the start of the run of entries at or under rel+"/" when
+// given that prefix.
+func searchList(list []File, root int, rel string) int {
+	return sort.Search(len(list), func(i int) bool { return !less(list[i], File{Root: root, Path: rel}) })
 }
 
 // Lookup returns the file's position for a root-relative path, or -1.
