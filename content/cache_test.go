@@ -128,15 +128,7 @@ func TestCacheDamaged(t *testing.T) {
 		"b/c.go":   "package c\n\nfunc FullRune() {}\n",
 		"blob.bin": "x\x00y",
 	})
-	cache := t.TempDir()
-	if _, err := (&Indexer{CacheDir: cache}).Sync(context.Background(), ix); err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(workspace.RootCacheDir(cache, ix.Roots[0]), cacheName)
-	whole, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cache, file, whole := savedCache(t, ix)
 	_, all, err := loadCache(cache, ix, 0)
 	if err != nil || len(all) != 3 {
 		t.Fatalf("whole cache: %d filters (%v)", len(all), err)
@@ -169,4 +161,20 @@ func TestCacheDamaged(t *testing.T) {
 	if _, _, err := loadCache(cache, ix, 0); err != errCacheFormat {
 		t.Errorf("a word count that wraps: %v", err)
 	}
+}
+
+// savedCache indexes ix's text into a fresh cache directory and returns
+// it, its first root's cache file and what that file holds.
+func savedCache(t testing.TB, ix *workspace.Index) (cache, file string, saved []byte) {
+	t.Helper()
+	cache = t.TempDir()
+	if _, err := (&Indexer{CacheDir: cache}).Sync(context.Background(), ix); err != nil {
+		t.Fatal(err)
+	}
+	file = filepath.Join(workspace.RootCacheDir(cache, ix.Roots[0]), cacheName)
+	saved, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cache, file, saved
 }

@@ -1,34 +1,16 @@
 package content
 
 import (
-	"context"
 	"os"
-	"path/filepath"
 	"testing"
-
-	"wayfind/workspace"
 )
 
 // FuzzCacheFile: whatever a content cache file holds, loading it returns
 // filters or an error, never panics, and every filter it returns is one
 // of the index's files.
 func FuzzCacheFile(f *testing.F) {
-	dir := f.TempDir()
-	for p, text := range map[string]string{"a.txt": "cursor binary\n", "b/c.go": "package c\n", "blob.bin": "x\x00y", "empty.txt": ""} {
-		os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
-		os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644)
-	}
-	roots, _ := workspace.CleanRoots([]string{dir})
-	ix := workspace.Build(roots, workspace.Options{})
-	cache := f.TempDir()
-	if _, err := (&Indexer{CacheDir: cache}).Sync(context.Background(), ix); err != nil {
-		f.Fatal(err)
-	}
-	file := filepath.Join(workspace.RootCacheDir(cache, ix.Roots[0]), cacheName)
-	seed, err := os.ReadFile(file)
-	if err != nil {
-		f.Fatal(err)
-	}
+	ix := writeTree(f, map[string]string{"a.txt": "cursor binary\n", "b/c.go": "package c\n", "blob.bin": "x\x00y", "empty.txt": ""})
+	cache, file, seed := savedCache(f, ix)
 	f.Add(seed)
 	f.Add([]byte(cacheMagic))
 	f.Add(append([]byte(cacheMagic), 5, 'a', '.', 't', 'x', 't', 1, 2, 0xff, 0xff, 0xff, 0xff, 0x0f))

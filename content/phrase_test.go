@@ -13,7 +13,7 @@ import (
 
 // writeTree writes files (relative path → text) under a new directory
 // and returns its workspace index.
-func writeTree(t *testing.T, files map[string]string) *workspace.Index {
+func writeTree(t testing.TB, files map[string]string) *workspace.Index {
 	t.Helper()
 	dir := t.TempDir()
 	for p, text := range files {
