@@ -117,8 +117,7 @@ func (c *cacheReader) uvarint() (uint64, bool) {
 func (c *cacheReader) ReadByte() (byte, error) {
 	b, err := c.r.ReadByte()
 	if err == nil {
-		c.read++
-		c.left--
+		c.advanced(1)
 	}
 	return b, err
 }
@@ -129,13 +128,17 @@ func (c *cacheReader) bytes(n int) ([]byte, bool) {
 		c.buf = make([]byte, n)
 	}
 	k, _ := io.ReadFull(c.r, c.buf[:n])
-	c.read += int64(k)
-	c.left -= int64(k)
+	c.advanced(k)
 	return c.buf[:k], k == n
 }
 
 func (c *cacheReader) skip(n int64) {
 	k, _ := c.r.Discard(int(n))
+	c.advanced(k)
+}
+
+// advanced counts k bytes read.
+func (c *cacheReader) advanced(k int) {
 	c.read += int64(k)
 	c.left -= int64(k)
 }
