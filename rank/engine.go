@@ -17,6 +17,7 @@ package rank
 
 import (
 	"cmp"
+	"maps"
 	"math/bits"
 	"runtime"
 	"slices"
@@ -110,8 +111,12 @@ type Engine struct {
 	// change nothing).
 	exhaustive bool
 	// seg is the segment the arrays are read from (Mapped), nil when
-	// they were built (New).
+	// they were built (New); after Updated, the one its base's were,
+	// which some of its arrays still are.
 	seg *segment.Segment
+	// patched counts the files added and removed by Updated since New
+	// or a segment laid the arrays out (patchShare).
+	patched int
 }
 
 // strRef is a string of Engine.text: where it starts and how long it is.
@@ -233,29 +238,7 @@ func (e *Engine) isDirName(sq string) bool {
 
 // New indexes a workspace snapshot for ranking.
 func New(ix *workspace.Index) *Engine {
-	b := &builder{
-		e: &Engine{
-			ix:    ix,
-			files: make([]fileInfo, len(ix.Files)),
-			// Every directory holding a file, and every ancestor of one,
-			// is a directory the walk went through (Dirs) or the top
-			// level: sized once, the arrays are not copied as they grow
-			// (a sixth of New at a million files went to copying them on
-			// fresh memory).
-			dirInfos: make([]dirInfo, 0, len(ix.Dirs)+1),
-			dirLinks: make([]dirLink, 0, len(ix.Dirs)+2),
-			// Extensions, squashed, each once ("" first): the last word a
-			// path reading may use.
-			exts:  []string{""},
-			extID: map[string]uint16{"": 0},
-		},
-		stemID:   make(map[string]int32, len(ix.Files)/4),
-		dirID:    make(map[string]int32, len(ix.Dirs)+1),
-		names:    make(map[string]strRef),
-		sqs:      make(map[string]strRef),
-		trigrams: make(map[uint32][]int32),
-	}
-	b.e.extRefs = []strRef{{}}
+	b := newBuilder(ix, nil)
 	last := lastDir{id: -1}
 	eachNamed(ix.Files, func(id int32, f workspace.File, n *nameParts) {
 		b.add(id, f, n, &last)
@@ -265,8 +248,11 @@ func New(ix *workspace.Index) *Engine {
 
 // builder is what New keeps while it files names: the maps that find a
 // stem, directory or name already seen, and the text being laid out.
+// Updated's builder starts from an engine's arrays (base), whose stems
+// and directories it finds there rather than in its maps.
 type builder struct {
 	e        *Engine
+	base     *Engine // nil for New
 	stemID   map[string]int32
 	dirID    map[string]int32
 	names    map[string]strRef // a name laid out in text once
@@ -276,6 +262,49 @@ type builder struct {
 	text     []byte
 	dirWords []byte
 	other    map[string][]int32
+}
+
+// newBuilder starts the engine of ix: empty, or (Updated) base's arrays
+// with ix's files still to be placed; what a file added changes in
+// base's is changed in copies.
+func newBuilder(ix *workspace.Index, base *Engine) *builder {
+	b := &builder{
+		base:     base,
+		names:    make(map[string]strRef),
+		sqs:      make(map[string]strRef),
+		trigrams: make(map[uint32][]int32),
+	}
+	if base != nil {
+		c := *base
+		c.ix, c.files, c.otherCase = ix, make([]fileInfo, len(ix.Files)), nil
+		c.dirInfos = slices.Clone(base.dirInfos)
+		c.dirLinks = slices.Clone(base.dirLinks[:len(base.dirLinks)-1]) // finish ends them again
+		c.stems = slices.Clone(base.stems)
+		c.exts, c.extRefs, c.extID = slices.Clone(base.exts), slices.Clone(base.extRefs), maps.Clone(base.extID)
+		b.e, b.base = &c, base
+		b.stemID, b.dirID = map[string]int32{}, map[string]int32{}
+		b.text, b.dirWords = []byte(base.text), []byte(base.dirWords)
+		return b
+	}
+	b.e = &Engine{
+		ix:    ix,
+		files: make([]fileInfo, len(ix.Files)),
+		// Every directory holding a file, and every ancestor of one, is
+		// a directory the walk went through (Dirs) or the top level:
+		// sized once, the arrays are not copied as they grow (a sixth
+		// of New at a million files went to copying them on fresh
+		// memory).
+		dirInfos: make([]dirInfo, 0, len(ix.Dirs)+1),
+		dirLinks: make([]dirLink, 0, len(ix.Dirs)+2),
+		// Extensions, squashed, each once ("" first): the last word a
+		// path reading may use.
+		exts:    []string{""},
+		extID:   map[string]uint16{"": 0},
+		extRefs: []strRef{{}},
+	}
+	b.stemID = make(map[string]int32, len(ix.Files)/4)
+	b.dirID = make(map[string]int32, len(ix.Dirs)+1)
+	return b
 }
 
 // intern lays s out in the engine's text, once.
@@ -295,7 +324,8 @@ func (b *builder) put(s string) strRef {
 	return r
 }
 
-// finish turns what the builder gathered into the engine's flat arrays.
+// finish turns what the builder gathered into the engine's flat arrays,
+// merged, after Updated, with what its base had.
 func (b *builder) finish() *Engine {
 	e := b.e
 	e.dirLinks = append(e.dirLinks, dirLink{parent: -1, words: uint32(len(b.dirWords))})
@@ -310,31 +340,77 @@ func (b *builder) finish() *Engine {
 	slices.SortFunc(e.otherCase, func(a, c otherName) int {
 		return cmp.Or(strings.Compare(e.str(a.name), e.str(c.name)), cmp.Compare(a.id, c.id))
 	})
-	e.dirNameSet = b.dirSqs
-	slices.SortFunc(e.dirNameSet, func(a, c strRef) int { return strings.Compare(e.str(a), e.str(c)) })
-	e.stemOrder = make([]int32, len(e.stems))
-	for sid := range e.stemOrder {
-		e.stemOrder[sid] = int32(sid)
+	byText := func(a, c strRef) int { return strings.Compare(e.str(a), e.str(c)) }
+	slices.SortFunc(b.dirSqs, byText)
+	e.dirNameSet = mergeSorted(e.dirNameSet, b.dirSqs, byText)
+	fresh := make([]int32, len(e.stems)-len(e.stemOrder)) // the stems new to the base (every one for New)
+	for k := range fresh {
+		fresh[k] = int32(len(e.stemOrder) + k)
 	}
-	slices.SortFunc(e.stemOrder, func(a, c int32) int { return strings.Compare(e.stemText(a), e.stemText(c)) })
-	e.triKeys = make([]uint32, 0, len(b.trigrams))
-	for g := range b.trigrams {
-		e.triKeys = append(e.triKeys, g)
-	}
-	slices.Sort(e.triKeys)
-	e.triStart = make([]uint32, len(e.triKeys)+1)
-	for k, g := range e.triKeys {
-		e.triStart[k+1] = e.triStart[k] + uint32(len(b.trigrams[g]))
-	}
-	e.triStems = make([]int32, 0, e.triStart[len(e.triKeys)])
-	for _, g := range e.triKeys {
-		e.triStems = append(e.triStems, b.trigrams[g]...)
-	}
+	byStem := func(a, c int32) int { return strings.Compare(e.stemText(a), e.stemText(c)) }
+	slices.SortFunc(fresh, byStem)
+	e.stemOrder = mergeSorted(e.stemOrder, fresh, byStem)
+	b.trigramIndex()
 	e.denseStems()
 	e.dirStart, e.dirFileIDs = runs(len(e.dirInfos), e.files, func(f *fileInfo) int32 { return f.dir })
 	e.stemStart, e.stemFileIDs = runs(len(e.stems), e.files, func(f *fileInfo) int32 { return f.stem })
 	e.derive()
 	return e
+}
+
+// trigramIndex lays out the trigrams of the stems new to the base (every
+// stem, for New) beside the base's: each trigram's stems in the order of
+// their ids, the base's first.
+func (b *builder) trigramIndex() {
+	e := b.e
+	if len(b.trigrams) == 0 && b.base != nil {
+		return // no new stem: the base's as they are
+	}
+	keys := slices.Sorted(maps.Keys(b.trigrams))
+	added := 0
+	for _, g := range keys {
+		added += len(b.trigrams[g])
+	}
+	oldKeys, oldStart, oldStems := e.triKeys, e.triStart, e.triStems
+	e.triKeys = make([]uint32, 0, len(oldKeys)+len(keys))
+	e.triStart = make([]uint32, 1, len(oldKeys)+len(keys)+1)
+	e.triStems = make([]int32, 0, len(oldStems)+added)
+	for i, k := 0, 0; i < len(oldKeys) || k < len(keys); {
+		var g uint32
+		if i < len(oldKeys) && (k == len(keys) || oldKeys[i] <= keys[k]) {
+			g = oldKeys[i]
+			e.triStems = append(e.triStems, oldStems[oldStart[i]:oldStart[i+1]]...)
+			i++
+		} else {
+			g = keys[k]
+		}
+		if k < len(keys) && keys[k] == g {
+			e.triStems = append(e.triStems, b.trigrams[g]...)
+			k++
+		}
+		e.triKeys = append(e.triKeys, g)
+		e.triStart = append(e.triStart, uint32(len(e.triStems)))
+	}
+}
+
+// mergeSorted merges two lists sorted by cmp; a itself when b is empty,
+// b when a is.
+func mergeSorted[T any](a, b []T, cmp func(T, T) int) []T {
+	if len(b) == 0 {
+		return a
+	}
+	if len(a) == 0 {
+		return b
+	}
+	out := make([]T, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if cmp(b[0], a[0]) < 0 {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
 
 // derive computes the small tables that follow from the flat arrays,
@@ -570,6 +646,12 @@ func (b *builder) stemOf(sq, stem string) int32 {
 	if sid, ok := b.stemID[sq]; ok {
 		return sid
 	}
+	if b.base != nil {
+		if sid, ok := b.base.stemIndex(sq); ok {
+			b.stemID[sq] = sid
+			return sid
+		}
+	}
 	e := b.e
 	sid := int32(len(e.stems))
 	b.stemID[sq] = sid
@@ -644,6 +726,12 @@ func (b *builder) dirOf(dirPath string) int32 {
 	if did, ok := b.dirID[dirPath]; ok {
 		return did
 	}
+	if b.base != nil {
+		if did, ok := b.base.dirAt(dirPath); ok {
+			b.dirID[dirPath] = did
+			return did
+		}
+	}
 	e := b.e
 	parent := int32(-1)
 	if dirPath != "" {
@@ -660,7 +748,9 @@ func (b *builder) dirOf(dirPath string) int32 {
 		if !seen {
 			r = b.intern(sq)
 			b.sqs[sq] = r
-			b.dirSqs = append(b.dirSqs, r)
+			if b.base == nil || !b.base.isDirName(sq) {
+				b.dirSqs = append(b.dirSqs, r)
+			}
 		}
 		di.sq = r
 		di.depth = e.dirInfos[parent].depth + 1

@@ -128,6 +128,14 @@ func Mapped(seg *segment.Segment, ix *workspace.Index) (e *Engine, err error) {
 		e.exts[x] = e.str(r)
 	}
 	e.derive()
+	// What an engine updated before it was written keeps of files gone
+	// counts towards Updated's bound (patchShare) after a restart too:
+	// at least its stems without a file.
+	for sid := range e.stems {
+		if e.stemStart[sid] == e.stemStart[sid+1] {
+			e.patched++
+		}
+	}
 	return e, nil
 }
 

@@ -355,21 +355,54 @@ func (ix *Index) appendRun(at []int, root int, prefix string, whole bool) []int 
 // an Update added or removed. Both must have the same roots.
 func Diff(a, b *Index) []string {
 	var out []string
-	i, j := 0, 0
-	for i < len(a.Files) || j < len(b.Files) {
+	mergeFiles(a.Files, b.Files, func(i, j int) {
 		switch {
-		case j >= len(b.Files) || (i < len(a.Files) && less(a.Files[i], b.Files[j])):
+		case j < 0:
 			out = append(out, a.AbsAt(i))
-			i++
-		case i >= len(a.Files) || less(b.Files[j], a.Files[i]):
+		case i < 0:
 			out = append(out, b.AbsAt(j))
+		}
+	})
+	return out
+}
+
+// Kept lines next up with prev, an index it was updated from (Update):
+// from[j] is the position in prev of next's file j, or -1 for a file
+// added; gone are the positions in prev of the files next lacks, in
+// order. Both must have the same roots. It is how arrays kept by file
+// carry over a change (rank.Engine.Updated).
+func Kept(prev, next *Index) (from, gone []int32) {
+	from = make([]int32, len(next.Files))
+	mergeFiles(prev.Files, next.Files, func(i, j int) {
+		switch {
+		case j < 0:
+			gone = append(gone, int32(i))
+		default:
+			from[j] = int32(i) // -1 when added
+		}
+	})
+	return from, gone
+}
+
+// mergeFiles walks two sorted lists of files in step, calling step with
+// the positions of each file in both (i, j), in a only (i, -1) or in b
+// only (-1, j).
+func mergeFiles(a, b []File, step func(i, j int)) {
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j >= len(b) || (i < len(a) && less(a[i], b[j])):
+			step(i, -1)
+			i++
+		case i >= len(a) || less(b[j], a[i]):
+			step(-1, j)
 			j++
 		default:
+			step(i, j)
 			i++
 			j++
 		}
 	}
-	return out
 }
 
 // mtimeSlack is how much older than a time a directory's modification

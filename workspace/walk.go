@@ -686,11 +686,20 @@ func (ix *Index) Lookup(root int, rel string) int {
 }
 
 // HoldsUnder reports whether the index has a file below the root-relative
-// directory dir.
-func (ix *Index) HoldsUnder(root int, dir string) bool {
+// directory dir (never below "": a written path names no directory).
+func (ix *Index) HoldsUnder(root int, dir string) bool { return dir != "" && ix.FirstUnder(root, dir) >= 0 }
+
+// FirstUnder is the position of the first file below the root-relative
+// directory dir ("": the root's first file), or -1 when there is none.
+func (ix *Index) FirstUnder(root int, dir string) int {
 	prefix := dir + "/"
-	i := ix.search(root, prefix)
-	return i < len(ix.Files) && ix.Files[i].Root == root && strings.HasPrefix(ix.Files[i].Path, prefix)
+	if dir == "" {
+		prefix = ""
+	}
+	if i := ix.search(root, prefix); i < len(ix.Files) && ix.Files[i].Root == root && strings.HasPrefix(ix.Files[i].Path, prefix) {
+		return i
+	}
+	return -1
 }
 
 // Abs returns the absolute filesystem path of f.
