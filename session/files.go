@@ -209,7 +209,12 @@ func (s *Session) build(gen int, roots []string) {
 	progress(80, "indexing names", false)
 	if !same {
 		built := time.Now()
-		eng = rank.New(ix)
+		if saved != nil {
+			eng = saved.eng.Updated(ix) // nil when the walk found much changed
+		}
+		if eng == nil {
+			eng = rank.New(ix)
+		}
 		s.files.buildTook.Store(int64(time.Since(built)))
 		s.pruneHistory(ix) // before the index is seen: its answers weigh no gone file
 	}
@@ -536,8 +541,13 @@ func (s *Session) applyPending() {
 	if next != cur.ix {
 		snap := &snapshot{gen: cur.gen, ix: next, eng: cur.eng, walked: cur.walked, indexMs: cur.indexMs}
 		if changed {
+			// From the engine served, for a few files added or removed
+			// (Updated: at a million files about 0.1 s against New's 1);
+			// from scratch for more.
 			built := time.Now()
-			snap.eng = rank.New(next)
+			if snap.eng = cur.eng.Updated(next); snap.eng == nil {
+				snap.eng = rank.New(next)
+			}
 			s.files.buildTook.Store(int64(time.Since(built)))
 			s.freeWhenQuiet(next)
 		}
