@@ -687,7 +687,9 @@ func (ix *Index) Lookup(root int, rel string) int {
 
 // HoldsUnder reports whether the index has a file below the root-relative
 // directory dir (never below "": a written path names no directory).
-func (ix *Index) HoldsUnder(root int, dir string) bool { return dir != "" && ix.FirstUnder(root, dir) >= 0 }
+func (ix *Index) HoldsUnder(root int, dir string) bool {
+	return dir != "" && ix.FirstUnder(root, dir) >= 0
+}
 
 // FirstUnder is the position of the first file below the root-relative
 // directory dir ("": the root's first file), or -1 when there is none.
