@@ -355,8 +355,9 @@ func (s *Session) watch(ix *workspace.Index, walked time.Time) {
 // scratch), before its answers are served; the runtime returns it at its
 // own pace, a few megabytes a second, so a million-file server held
 // twice its heap until its passes finished. The same goes after the
-// symbol pass and once requests pause (releaseWhenIdle). A small tree's
-// is not worth a collection.
+// symbol pass. A small tree's is not worth a collection on a path that
+// may be waited for (once requests pause, releaseWhenIdle collects
+// whatever the tree).
 func freeBuilt(ix *workspace.Index) {
 	if len(ix.Files) >= freeBuiltFiles {
 		debug.FreeOSMemory()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
+	"runtime/debug"
 	"time"
 
 	"wayfind/rank"
@@ -112,7 +113,7 @@ func (s *Session) seal(snap *snapshot, opt workspace.Options) *workspace.Index {
 }
 
 // releaseWhenIdle drops the served segments' pages (releaseMapped) and
-// returns the heap's garbage (freeBuilt) once requests that may have read
+// returns the heap's garbage once requests that may have read
 // them have paused for mappedIdle. The page
 // cache maps a file in large folios, so a question that reads a few
 // hundred paths across the tree maps megabytes: after 1,227 questions at
@@ -133,12 +134,14 @@ func (s *Session) releaseWhenIdle() {
 		last := s.lastRequest.Load()
 		if releaseDue(last, released, s.active.Load(), time.Now()) {
 			s.releaseMapped()
-			// And the answers' garbage: the heap may grow by a quarter
-			// between collections (boundHeap), and what a collection
-			// frees goes back to the system at the runtime's pace.
-			if cur := s.snap.Load(); cur != nil {
-				freeBuilt(cur.ix)
-			}
+			// And the answers' garbage, and what changes applied
+			// meanwhile left: the heap may grow by a quarter between
+			// collections (boundHeap), and what a collection frees goes
+			// back to the system at the runtime's pace. Idle, a
+			// collection costs no one a wait, whatever the tree: at 57k
+			// files, ten renames left the server at 76 MB, 55 of them
+			// freed heap, against 34 before them.
+			debug.FreeOSMemory()
 			released = last
 		}
 	}

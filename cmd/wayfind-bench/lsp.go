@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"syscall"
 	"time"
@@ -174,9 +175,71 @@ func lspCorpus(bin, root string, cases []benchCase, listing string, withFzf, set
 		time.Sleep(idleAfterQuestions)
 		fmt.Fprintf(os.Stderr, "%s: %.0f s idle after them: RSS %.0f MB (anonymous %.0f, mapped files %.0f)\n", root, idleAfterQuestions.Seconds(),
 			vmField(status, "VmRSS:"), vmField(status, "RssAnon:"), vmField(status, "RssFile:"))
+		if err := reportedRenames(s, root, cases); err != nil {
+			return nil, 0, 0, err
+		}
+		fmt.Fprintf(os.Stderr, "%s: after the renames: RSS %.0f MB (anonymous %.0f)\n", root, vmField(status, "VmRSS:"), vmField(status, "RssAnon:"))
+		time.Sleep(idleAfterQuestions)
+		fmt.Fprintf(os.Stderr, "%s: %.0f s idle after them: RSS %.0f MB (anonymous %.0f)\n", root, idleAfterQuestions.Seconds(), vmField(status, "VmRSS:"), vmField(status, "RssAnon:"))
 	}
 	return outs, readyMs, rss, nil
 }
+
+// reportedRenames renames a few of the files the cases expect, as an
+// editor would (reported by didChangeWatchedFiles), asks for each by its
+// new name at once, then puts it back and asks for it by its old one:
+// how long a reported change takes to reach the first answer, and
+// whether it does.
+func reportedRenames(s *lspServer, root string, cases []benchCase) error {
+	var took []time.Duration
+	found, asked := 0, 0
+	seen := map[string]bool{}
+	for _, c := range cases {
+		if c.Kind != "find" || c.Expected == nil || seen[*c.Expected] || len(seen) == renamesAsked {
+			continue
+		}
+		rel := *c.Expected
+		seen[rel] = true
+		dir, base := path.Split(rel)
+		renamed := dir + "renamed" + base
+		for _, step := range [][2]string{{rel, renamed}, {renamed, rel}} {
+			from, to := filepath.Join(root, step[0]), filepath.Join(root, step[1])
+			if err := os.Rename(from, to); err != nil {
+				return err
+			}
+			t0 := time.Now()
+			if err := s.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []map[string]any{
+				{"uri": (&url.URL{Scheme: "file", Path: from}).String(), "type": 3},
+				{"uri": (&url.URL{Scheme: "file", Path: to}).String(), "type": 1}}}); err != nil {
+				return err
+			}
+			var res struct {
+				Matches []struct {
+					Path string `json:"path"`
+				} `json:"matches"`
+			}
+			// The whole new name: every team's copy of the old one shares
+			// it, and the file renamed back is one of them.
+			if err := s.call("find/files", map[string]any{"query": path.Base(step[1]), "limit": 10}, &res); err != nil {
+				return err
+			}
+			took = append(took, time.Since(t0))
+			asked++
+			for _, m := range res.Matches {
+				if m.Path == step[1] {
+					found++
+					break
+				}
+			}
+		}
+	}
+	fmt.Fprintf(os.Stderr, "%s: %d renames reported and asked for at once: found %d; the first answer after the report p50 %s, slowest %s ms\n",
+		root, asked, found, ms(quantile(took, 0.5)), ms(quantile(took, 1)))
+	return nil
+}
+
+// renamesAsked is how many files reportedRenames renames (and back).
+const renamesAsked = 5
 
 // idleAfterQuestions is past the server's release of its mapped pages
 // (session's mappedIdle) by a few of its checks.
