@@ -417,3 +417,9 @@ func describe(b *strings.Builder, t reflect.Type) {
 // kernel's page cache, and a read of any of them brings it back. What
 // was read from the segment stays valid.
 func (s *Segment) Release() { release(s.data) }
+
+// ReleaseMapped drops the pages of b, a region of a read-only shared
+// mapping of a file (another store's, such as bbolt's), from the process
+// as Release does a segment's: what reads every page of such a file once
+// need not hold all of them at the end.
+func ReleaseMapped(b []byte) { release(b) }

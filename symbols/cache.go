@@ -12,9 +12,11 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unsafe"
 
 	bolt "go.etcd.io/bbolt"
 
+	"wayfind/segment"
 	"wayfind/workspace"
 )
 
@@ -136,7 +138,8 @@ func (c *Cache) Load(rels []string, entries []Entry, ok []bool) (gone []string) 
 // during the call), in a read-only transaction; a missing cache has none,
 // one of another version is errStale.
 func (c *Cache) eachEntry(fn func(k, v []byte) error) error {
-	if _, err := os.Stat(c.file); err != nil {
+	st, err := os.Stat(c.file)
+	if err != nil {
 		return nil
 	}
 	return c.guard(func() error {
@@ -150,9 +153,39 @@ func (c *Cache) eachEntry(fn func(k, v []byte) error) error {
 			if meta == nil || files == nil || string(meta.Get(keyVersion)) != string(version) {
 				return errStale
 			}
-			return files.ForEach(fn)
+			n := 0
+			return files.ForEach(func(k, v []byte) error {
+				if n++; n%releaseEvery == 0 {
+					releaseRead(db, st.Size(), k)
+				}
+				return fn(k, v)
+			})
 		})
 	})
+}
+
+// releaseEvery is how many entries a scan of the cache reads between
+// drops of the pages read (releaseRead): at a million files the cache is
+// 212 MB, about 200 bytes an entry, so a few megabytes at a time.
+const releaseEvery = 1 << 14
+
+// releaseRead drops the pages of db's mapping of its file (size bytes)
+// from the process: bbolt maps the whole file and a scan of every entry
+// made all of it resident at once (212 MB at a million files), beside
+// the index's pages and the passes' heap, at the peak of a warm start.
+// k is a key just read: a read-only transaction's keys lie in the
+// mapping, which is found from it (bbolt gives its start only as a
+// number). Read again, a page comes back from the page cache. It
+// reports whether k lay in the mapping (else nothing is dropped).
+func releaseRead(db *bolt.DB, size int64, k []byte) bool {
+	p := unsafe.Pointer(unsafe.SliceData(k))
+	start := db.Info().Data
+	off := uintptr(p) - start
+	if uintptr(p) < start || off >= uintptr(size) {
+		return false
+	}
+	segment.ReleaseMapped(unsafe.Slice((*byte)(unsafe.Add(p, -int(off))), size))
+	return true
 }
 
 // Save writes put and deletes del, saveBatch entries a transaction.
