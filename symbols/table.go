@@ -380,7 +380,7 @@ func (x *Indexer) plan(ix *workspace.Index, files []string, cached *fromCache, g
 			e, ok, fromCache = cached.entries[i], true, true
 		}
 		if ok && e.Size >= 0 {
-			if fi, err := os.Stat(f); err == nil && fi.Size() == e.Size && fi.ModTime().UnixNano() == e.ModTime {
+			if fs := workspace.StatFile(f); fs.OK && fs.Size == e.Size && fs.ModTime == e.ModTime {
 				got[i], keep[i] = e, true
 				if fromCache {
 					st.FromCache++

@@ -4,11 +4,12 @@ package workspace
 
 import "os"
 
-// statPath is a path's FileStat (following links).
-func statPath(path string) FileStat {
+// stat is a path's FileStat (following links) and whether it is a
+// regular file.
+func stat(path string) (FileStat, bool) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return FileStat{}
+		return FileStat{}, false
 	}
-	return FileStat{Size: fi.Size(), ModTime: fi.ModTime().UnixNano(), OK: true}
+	return FileStat{Size: fi.Size(), ModTime: fi.ModTime().UnixNano(), OK: true}, fi.Mode().IsRegular()
 }
