@@ -685,6 +685,13 @@ func (ix *Index) Lookup(root int, rel string) int {
 	return -1
 }
 
+// RootSpan is where root r's files lie in Files: from lo to hi.
+func (ix *Index) RootSpan(r int) (lo, hi int) {
+	lo = sort.Search(len(ix.Files), func(i int) bool { return ix.Files[i].Root >= r })
+	hi = sort.Search(len(ix.Files), func(i int) bool { return ix.Files[i].Root > r })
+	return lo, hi
+}
+
 // HoldsUnder reports whether the index has a file below the root-relative
 // directory dir (never below "": a written path names no directory).
 func (ix *Index) HoldsUnder(root int, dir string) bool {
