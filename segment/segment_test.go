@@ -206,3 +206,38 @@ func TestPacedWrite(t *testing.T) {
 		t.Errorf("Pace called %d times for %d bytes: want at least %d", calls, len(big)*8, want+1)
 	}
 }
+
+// TestLargeChecked: a segment of several checkChunks opens, reads back
+// whole after its pages were dropped chunk by chunk, and a byte changed
+// in its last chunk fails the checksum as one in the first does.
+func TestLargeChecked(t *testing.T) {
+	big := make([]byte, 2*checkChunk+12345)
+	for i := range big {
+		big[i] = byte(i * 7)
+	}
+	w := NewWriter("test 1")
+	w.Bytes("big", big)
+	path := written(t, w)
+	s, err := Open(path, "test 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := s.Bytes("big"); err != nil || !bytes.Equal(b, big) {
+		t.Fatalf("read back %d bytes, %v", len(b), err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, at := range []int{headerLen + 1, len(data) - crcLen - 1} {
+		spoiled := bytes.Clone(data)
+		spoiled[at] ^= 1
+		p := filepath.Join(t.TempDir(), "spoiled")
+		if err := os.WriteFile(p, spoiled, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Open(p, "test 1"); !errors.Is(err, ErrFormat) {
+			t.Errorf("byte %d of %d changed: %v", at, len(data), err)
+		}
+	}
+}
