@@ -48,4 +48,16 @@ func (s *Session) pace() {
 	// Let a request that has just arrived run on this processor now rather
 	// than at Go's next preemption.
 	runtime.Gosched()
+	// And the served segments' pages a pass has read go as it reads on:
+	// a cold symbol pass opens a million files by their paths over half
+	// a minute, and had mapped every page of them (150 MB) by its end.
+	now := time.Now().UnixNano()
+	if last := s.pacedRelease.Load(); now-last >= int64(paceRelease) && s.pacedRelease.CompareAndSwap(last, now) {
+		s.releaseMapped()
+	}
 }
+
+// paceRelease is how often paced work drops the pages it read: a second
+// of a pass reads a few megabytes of paths, and a question asked
+// meanwhile maps again the few pages it reads, from the page cache.
+const paceRelease = time.Second

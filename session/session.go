@@ -78,7 +78,10 @@ type Session struct {
 	snap        atomic.Pointer[snapshot]
 	active      atomic.Int32 // requests in progress (Begin)
 	lastRequest atomic.Int64 // when the last one ended, UnixNano
-	waiting     atomic.Int32 // requests waiting in SymbolEngine
+	// pacedRelease is when paced work last dropped the mapped pages
+	// (pace), UnixNano.
+	pacedRelease atomic.Int64
+	waiting      atomic.Int32 // requests waiting in SymbolEngine
 
 	mu      sync.Mutex
 	roots   []string
