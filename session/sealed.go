@@ -125,11 +125,16 @@ func (s *Session) releaseWhenIdle() {
 	tick := time.NewTicker(mappedIdle / 4)
 	defer tick.Stop()
 	var released int64 // lastRequest when the pages were last dropped
+	var tried *snapshot // the last snapshot sealApplied was tried on
 	for {
 		select {
 		case <-s.stop:
 			return
 		case <-tick.C:
+		}
+		if cur := s.snap.Load(); cur != tried && s.sealDue(cur, time.Now()) {
+			tried = cur
+			s.sealApplied(cur)
 		}
 		last := s.lastRequest.Load()
 		if releaseDue(last, released, s.active.Load(), time.Now()) {
@@ -144,6 +149,44 @@ func (s *Session) releaseWhenIdle() {
 			debug.FreeOSMemory()
 			released = last
 		}
+	}
+}
+
+// sealDue reports whether cur is a snapshot changes left on the heap
+// (applyPending: an index spliced, an engine updated or built) that has
+// stood for mappedIdle with no request running or answered and nothing
+// pending: a pause in which to seal it.
+func (s *Session) sealDue(cur *snapshot, now time.Time) bool {
+	if cur == nil || cur.sealed || cur.stale || s.active.Load() > 0 || now.Sub(time.Unix(0, s.lastRequest.Load())) < mappedIdle {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sealing := s.files.sealing; sealing != nil {
+		select {
+		case <-sealing:
+		default:
+			return false // a build's own seal is under way
+		}
+	}
+	return len(s.files.pending) == 0 && now.Sub(s.files.lastApply) >= mappedIdle
+}
+
+// sealApplied saves cur's index and serves it and its engine from their
+// segments (seal), giving way to requests, then returns the heap's copies.
+// Changes applied between walks were served from the heap until the next
+// walk — for good, with a watcher: at a million files, ten renames left
+// the server at 310 MB once idle, against 206 before them.
+func (s *Session) sealApplied(cur *snapshot) {
+	paced := s.opts.Walk
+	paced.Pace = s.pace
+	if err := workspace.SaveIndex(s.cacheDir, cur.ix, paced); err != nil {
+		s.opts.Logf("file index not saved: %v", err)
+		return
+	}
+	if s.seal(cur, paced) != nil {
+		s.releaseMapped()
+		debug.FreeOSMemory()
 	}
 }
 
