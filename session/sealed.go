@@ -124,7 +124,7 @@ func (s *Session) releaseWhenIdle() {
 	defer s.wg.Done()
 	tick := time.NewTicker(mappedIdle / 4)
 	defer tick.Stop()
-	var released int64 // lastRequest when the pages were last dropped
+	var released int64  // lastRequest when the pages were last dropped
 	var tried *snapshot // the last snapshot sealApplied was tried on
 	for {
 		select {
