@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"time"
+	"weak"
 
 	"wayfind/rank"
 	"wayfind/segment"
@@ -124,16 +125,19 @@ func (s *Session) releaseWhenIdle() {
 	defer s.wg.Done()
 	tick := time.NewTicker(mappedIdle / 4)
 	defer tick.Stop()
-	var released int64  // lastRequest when the pages were last dropped
-	var tried *snapshot // the last snapshot sealApplied was tried on
+	var released int64 // lastRequest when the pages were last dropped
+	// tried is the last snapshot sealApplied was tried on, held weakly:
+	// held, it kept that snapshot's heap index and engine (150 MB at a
+	// million files) alive beside the sealed ones that replaced them.
+	var tried weak.Pointer[snapshot]
 	for {
 		select {
 		case <-s.stop:
 			return
 		case <-tick.C:
 		}
-		if cur := s.snap.Load(); cur != tried && s.sealDue(cur, time.Now()) {
-			tried = cur
+		if cur := s.snap.Load(); cur != tried.Value() && s.sealDue(cur, time.Now()) {
+			tried = weak.Make(cur)
 			s.sealApplied(cur)
 		}
 		last := s.lastRequest.Load()
