@@ -2,9 +2,7 @@ package rank
 
 import (
 	"bufio"
-	"context"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -80,28 +78,11 @@ func TestMappedAnswersAsBuilt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
 	queries := []string{"ärger", "ecole", "strasse"}
 	for range 300 {
 		queries = append(queries, genQuery(r, ix.Files))
 	}
-	for _, q := range queries {
-		req := FindRequest{Query: q, Limit: 10}
-		a, err1 := built.Find(ctx, req)
-		b, err2 := mapped.Find(ctx, req)
-		if fmt.Sprint(a, err1) != fmt.Sprint(b, err2) {
-			t.Fatalf("find %q: built %v %v, mapped %v %v", q, a, err1, b, err2)
-		}
-		rq := ResolveRequest{Path: q}
-		c, err1 := built.Resolve(ctx, rq)
-		d, err2 := mapped.Resolve(ctx, rq)
-		if c != nil && d != nil && c.Resolved != nil && d.Resolved != nil {
-			c, d = withResolved(c), withResolved(d)
-		}
-		if fmt.Sprint(c, err1) != fmt.Sprint(d, err2) {
-			t.Fatalf("resolve %q: built %v %v, mapped %v %v", q, c, err1, d, err2)
-		}
-	}
+	sameAnswers(t, "mapped", built, mapped, queries, FindRequest{Limit: 10})
 	if len(mapped.otherCase) == 0 {
 		t.Error("no name outside ASCII reached otherCase")
 	}

@@ -26,24 +26,31 @@ func sameAsNew(t *testing.T, step string, u *Engine, queries []string) {
 	if err := u.check(); err != nil {
 		t.Fatalf("%s: the updated engine fails a segment's check: %v", step, err)
 	}
-	built := New(u.ix)
+	sameAnswers(t, step, New(u.ix), u, queries, FindRequest{Limit: 10}, FindRequest{Limit: 3, Exact: true})
+}
+
+// sameAnswers fails t unless got answers every query, found as each of
+// finds asks (its Query set to it) and resolved, exactly as want does.
+func sameAnswers(t *testing.T, what string, want, got *Engine, queries []string, finds ...FindRequest) {
+	t.Helper()
 	ctx := context.Background()
 	for _, q := range queries {
-		for _, req := range []FindRequest{{Query: q, Limit: 10}, {Query: q, Limit: 3, Exact: true}} {
-			a, err1 := built.Find(ctx, req)
-			b, err2 := u.Find(ctx, req)
+		for _, req := range finds {
+			req.Query = q
+			a, err1 := want.Find(ctx, req)
+			b, err2 := got.Find(ctx, req)
 			if fmt.Sprint(a, err1) != fmt.Sprint(b, err2) {
-				t.Fatalf("%s: find %+v: new %v %v, updated %v %v", step, req, a, err1, b, err2)
+				t.Fatalf("%s: find %+v: want %v %v, got %v %v", what, req, a, err1, b, err2)
 			}
 		}
 		rq := ResolveRequest{Path: q}
-		c, err1 := built.Resolve(ctx, rq)
-		d, err2 := u.Resolve(ctx, rq)
+		c, err1 := want.Resolve(ctx, rq)
+		d, err2 := got.Resolve(ctx, rq)
 		if c != nil && d != nil && c.Resolved != nil && d.Resolved != nil {
 			c, d = withResolved(c), withResolved(d)
 		}
 		if fmt.Sprint(c, err1) != fmt.Sprint(d, err2) {
-			t.Fatalf("%s: resolve %q: new %v %v, updated %v %v", step, q, c, err1, d, err2)
+			t.Fatalf("%s: resolve %q: want %v %v, got %v %v", what, q, c, err1, d, err2)
 		}
 	}
 }
