@@ -262,11 +262,35 @@ type builder struct {
 	text     []byte
 	dirWords []byte
 	other    map[string][]int32
+	// textBase and wordsBase are the lengths of the base's text and
+	// dirWords, which text and dirWords extend.
+	textBase, wordsBase int
+	// ownDirs and ownStems: the engine's dirInfos and stems are its own,
+	// not the base's (dir, stem).
+	ownDirs, ownStems bool
+}
+
+// stem is stem sid to change, in the engine's own stems.
+func (b *builder) stem(sid int32) *stemInfo {
+	if !b.ownStems {
+		b.e.stems, b.ownStems = slices.Clone(b.e.stems), true
+	}
+	return &b.e.stems[sid]
+}
+
+// dir is directory did to change, in the engine's own dirInfos.
+func (b *builder) dir(did int32) *dirInfo {
+	if !b.ownDirs {
+		b.e.dirInfos, b.ownDirs = slices.Clone(b.e.dirInfos), true
+	}
+	return &b.e.dirInfos[did]
 }
 
 // newBuilder starts the engine of ix: empty, or (Updated) base's arrays
-// with ix's files still to be placed; what a file added changes in
-// base's is changed in copies.
+// with ix's files still to be placed. The base's arrays are shared
+// until something is added to or changed in them, then copied (stem,
+// dir): the base answers questions meanwhile, and at a million files a
+// copy of every one was 95 MB a change.
 func newBuilder(ix *workspace.Index, base *Engine) *builder {
 	b := &builder{
 		base:     base,
@@ -277,15 +301,16 @@ func newBuilder(ix *workspace.Index, base *Engine) *builder {
 	if base != nil {
 		c := *base
 		c.ix, c.files, c.otherCase = ix, make([]fileInfo, len(ix.Files)), nil
-		c.dirInfos = slices.Clone(base.dirInfos)
-		c.dirLinks = slices.Clone(base.dirLinks[:len(base.dirLinks)-1]) // finish ends them again
-		c.stems = slices.Clone(base.stems)
+		// Clipped, an append copies them.
+		c.dirInfos, c.stems = slices.Clip(base.dirInfos), slices.Clip(base.stems)
+		c.dirLinks = base.dirLinks[: len(base.dirLinks)-1 : len(base.dirLinks)-1] // finish ends them again
 		c.exts, c.extRefs, c.extID = slices.Clone(base.exts), slices.Clone(base.extRefs), maps.Clone(base.extID)
 		b.e, b.base = &c, base
 		b.stemID, b.dirID = map[string]int32{}, map[string]int32{}
-		b.text, b.dirWords = []byte(base.text), []byte(base.dirWords)
+		b.textBase, b.wordsBase = len(base.text), len(base.dirWords)
 		return b
 	}
+	b.ownDirs, b.ownStems = true, true
 	b.e = &Engine{
 		ix:    ix,
 		files: make([]fileInfo, len(ix.Files)),
@@ -319,7 +344,7 @@ func (b *builder) intern(s string) strRef {
 
 // put lays s out in the engine's text.
 func (b *builder) put(s string) strRef {
-	r := strRef{uint32(len(b.text)), uint32(len(s))}
+	r := strRef{uint32(b.textBase + len(b.text)), uint32(len(s))}
 	b.text = append(b.text, s...)
 	return r
 }
@@ -328,15 +353,19 @@ func (b *builder) put(s string) strRef {
 // merged, after Updated, with what its base had.
 func (b *builder) finish() *Engine {
 	e := b.e
-	e.dirLinks = append(e.dirLinks, dirLink{parent: -1, words: uint32(len(b.dirWords))})
-	e.dirWords = string(b.dirWords)
+	if b.base != nil && len(e.dirInfos) == len(b.base.dirInfos) {
+		e.dirLinks = b.base.dirLinks // no directory added: ended as they were
+	} else {
+		e.dirLinks = append(e.dirLinks, dirLink{parent: -1, words: uint32(b.wordsBase + len(b.dirWords))})
+	}
+	e.dirWords = extended(e.dirWords, b.dirWords)
 	for lb, ids := range b.other {
 		r := b.put(lb)
 		for _, id := range ids {
 			e.otherCase = append(e.otherCase, otherName{name: r, id: id})
 		}
 	}
-	e.text = string(b.text)
+	e.text = extended(e.text, b.text)
 	slices.SortFunc(e.otherCase, func(a, c otherName) int {
 		return cmp.Or(strings.Compare(e.str(a.name), e.str(c.name)), cmp.Compare(a.id, c.id))
 	})
@@ -351,11 +380,25 @@ func (b *builder) finish() *Engine {
 	slices.SortFunc(fresh, byStem)
 	e.stemOrder = mergeSorted(e.stemOrder, fresh, byStem)
 	b.trigramIndex()
-	e.denseStems()
+	if b.base == nil || len(e.stems) != len(b.base.stems) {
+		e.denseStems() // else the base's, as the stems' texts are
+	}
 	e.dirStart, e.dirFileIDs = runs(len(e.dirInfos), e.files, func(f *fileInfo) int32 { return f.dir })
 	e.stemStart, e.stemFileIDs = runs(len(e.stems), e.files, func(f *fileInfo) int32 { return f.stem })
 	e.derive()
 	return e
+}
+
+// extended is s with more after it (New's text is empty before).
+func extended(s string, more []byte) string {
+	if len(more) == 0 {
+		return s
+	}
+	var t strings.Builder
+	t.Grow(len(s) + len(more))
+	t.WriteString(s)
+	t.Write(more)
+	return t.String()
 }
 
 // trigramIndex lays out the trigrams of the stems new to the base (every
@@ -553,23 +596,28 @@ func (b *builder) add(id int32, f workspace.File, n *nameParts, last *lastDir) {
 	e := b.e
 	slash := strings.LastIndexByte(f.Path, '/') + 1
 	sid := b.stemOf(n.sq, n.stem)
-	st := &e.stems[sid]
 	// Files sharing a squashed stem may cut it differently (code_lens,
 	// codelens): each keeps its own word starts.
 	nameInit := n.nameInit
-	st.initMask |= nameInit
+	xid := b.extOf(n.sqExt)
+	extMask := charMask(n.sqExt)
+	if st := &e.stems[sid]; st.initMask|nameInit != st.initMask || st.extMask|extMask != st.extMask {
+		st = b.stem(sid)
+		st.initMask |= nameInit
+		st.extMask |= extMask
+	}
 	if n.sqExt != "" {
 		nameInit |= charMask(n.sqExt[:1])
 	}
-	xid := b.extOf(n.sqExt)
-	extMask := charMask(n.sqExt)
-	st.extMask |= extMask
+	nameMask := e.stems[sid].mask | extMask
 	did := last.of(b, f.Path[:max(slash-1, 0)])
-	di := &e.dirInfos[did]
-	di.nameMask |= st.mask | extMask
-	di.nameInit |= nameInit
+	if di := &e.dirInfos[did]; di.nameMask|nameMask != di.nameMask || di.nameInit|nameInit != di.nameInit {
+		di = b.dir(did)
+		di.nameMask |= nameMask
+		di.nameInit |= nameInit
+	}
 	e.files[id] = fileInfo{root: uint16(f.Root), stem: sid, dir: did,
-		nameMask: st.mask | extMask, aux: n.aux, ext: xid, starts: n.starts, nameInit: nameInit}
+		nameMask: nameMask, aux: n.aux, ext: xid, starts: n.starts, nameInit: nameInit}
 	if n.lower != "" {
 		if b.other == nil {
 			b.other = map[string][]int32{}
@@ -656,6 +704,7 @@ func (b *builder) stemOf(sq, stem string) int32 {
 	sid := int32(len(e.stems))
 	b.stemID[sq] = sid
 	e.stems = append(e.stems, stemInfo{text: b.put(sq), mask: charMask(sq), starts: wordStarts(stem)})
+	b.ownStems = true // appended to the base's clipped array: a copy
 	for _, g := range trigramsOf(sq) {
 		b.trigrams[g] = append(b.trigrams[g], sid)
 	}
@@ -738,7 +787,7 @@ func (b *builder) dirOf(dirPath string) int32 {
 		parent = b.dirOf(dirPath[:max(strings.LastIndexByte(dirPath, '/'), 0)])
 	}
 	var di dirInfo
-	link := dirLink{parent: parent, words: uint32(len(b.dirWords))}
+	link := dirLink{parent: parent, words: uint32(b.wordsBase + len(b.dirWords))}
 	var last []string
 	if dirPath != "" {
 		name := dirPath[strings.LastIndexByte(dirPath, '/')+1:]
@@ -762,6 +811,7 @@ func (b *builder) dirOf(dirPath string) int32 {
 	did := int32(len(e.dirInfos))
 	b.dirID[dirPath] = did
 	e.dirInfos = append(e.dirInfos, di)
+	b.ownDirs = true
 	e.dirLinks = append(e.dirLinks, link)
 	for _, w := range last {
 		w = w[:min(len(w), 1<<16-1)] // no file system names a directory longer

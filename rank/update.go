@@ -72,10 +72,10 @@ func (e *Engine) Updated(next *workspace.Index) *Engine {
 	}
 	// A stem's word starts are its first file's (stemOf, in path order).
 	for _, g := range gone {
-		c.firstStarts(e.files[g].stem)
+		b.firstStarts(e.files[g].stem)
 	}
 	for _, j := range fresh {
-		c.firstStarts(c.files[j].stem)
+		b.firstStarts(c.files[j].stem)
 	}
 	c.patched = patched
 	return c
@@ -90,9 +90,10 @@ const patchShare = 16
 
 // firstStarts sets stem sid's word starts to its first file's, as New
 // does, when it has a file.
-func (e *Engine) firstStarts(sid int32) {
-	if ids := e.stemFiles(sid); len(ids) > 0 {
-		e.stems[sid].starts = e.files[ids[0]].starts
+func (b *builder) firstStarts(sid int32) {
+	e := b.e
+	if ids := e.stemFiles(sid); len(ids) > 0 && e.stems[sid].starts != e.files[ids[0]].starts {
+		b.stem(sid).starts = e.files[ids[0]].starts
 	}
 }
 

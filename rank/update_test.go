@@ -57,7 +57,8 @@ func sameAnswers(t *testing.T, what string, want, got *Engine, queries []string,
 
 // TestUpdatedAnswersAsNew: an engine updated for files added and
 // removed, change after change, answers every find and resolve exactly
-// as an engine built from scratch over the same files — asked for the
+// as an engine built from scratch over the same files, and so does the
+// engine it was updated from — asked for the
 // files added, the files gone (stale paths) and the rest — in two roots
 // sharing directory names, with names outside ASCII and extensions new
 // to the tree.
@@ -91,7 +92,11 @@ func TestUpdatedAnswersAsNew(t *testing.T) {
 			remove = append(remove, e.ix.Files[r.IntN(len(e.ix.Files))])
 		}
 		next := changedIndex(e.ix, add, remove)
+		before := arraysOf(e)
 		u := e.Updated(next)
+		if arraysOf(e) != before {
+			t.Fatalf("step %d: Updated wrote into the engine it updated", step)
+		}
 		if u == nil {
 			rebuilt++
 			e = New(next)
@@ -106,12 +111,23 @@ func TestUpdatedAnswersAsNew(t *testing.T) {
 			queries = append(queries, genQuery(r, next.Files))
 		}
 		sameAsNew(t, fmt.Sprint("step ", step), u, queries)
+		// The base shares its arrays with the update until either
+		// changes one: it answers on, untouched.
+		sameAnswers(t, fmt.Sprint("the base of step ", step), New(e.ix), e, queries, FindRequest{Limit: 10})
 		e = u
 	}
 	// Most changes are updates; a directory or extension emptied is not.
 	if updated < 15 {
 		t.Errorf("%d of 40 changes updated the engine (%d built it anew)", updated, rebuilt)
 	}
+}
+
+// arraysOf is every array of e, printed: what Updated must leave as it
+// was in the engine it starts from, which answers questions meanwhile.
+func arraysOf(e *Engine) string {
+	return fmt.Sprint(e.files, e.text, e.dirInfos, e.dirFileIDs, e.dirStart, e.dirWords, e.dirLinks, e.dirNameSet,
+		e.stems, e.stemFileIDs, e.stemStart, e.stemMasks, e.stemLens, e.stemLenIDs, e.stemLenStart, e.stemOrder,
+		e.triKeys, e.triStart, e.triStems, e.exts, e.extID, e.extRefs, e.otherCase)
 }
 
 // TestUpdatedRefuses: Updated leaves to New a change that empties a
