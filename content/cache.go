@@ -103,6 +103,13 @@ func loadCache(dir string, ix *workspace.Index, r int) (paths []string, filters 
 	return paths, filters, nil
 }
 
+// savePace is how many files saveCache writes between calls to its pace
+// (the indexer's Pace): a save gives way to requests as the pass that
+// made it does, and a server's pace drops the pages the save read — at
+// a million files, writing the cache read every path of the saved
+// index, 150 MB of its pages, at the end of a cold start.
+const savePace = 1 << 12
+
 // arenaWords is the words of filters a loaded cache holds in one array:
 // large enough that a root of many small filters is a few allocations,
 // small enough that the last, part-filled one wastes little.
@@ -152,13 +159,16 @@ func (c *cacheReader) advanced(k int) {
 }
 
 // saveCache writes the filters of ix's files under root.
-func saveCache(dir, root string, ix *Index) error {
+func saveCache(dir, root string, ix *Index, pace func()) error {
 	return workspace.WriteRootCache(dir, root, cacheName, func(w *bufio.Writer) error {
 		w.WriteString(cacheMagic)
 		written := len(cacheMagic)
 		var buf []byte
 		prefix := workspace.RootPrefix(root)
 		for i, p := range ix.paths {
+			if pace != nil && i%savePace == 0 {
+				pace()
+			}
 			if !strings.HasPrefix(p, prefix) {
 				continue
 			}

@@ -340,7 +340,7 @@ func (x *Indexer) SyncStat(ctx context.Context, ix *workspace.Index, stats []wor
 	next, err := x.update(ctx, files, stats, true)
 	if err == nil && x.cached() && changed(prev, next) {
 		for _, root := range ix.Roots {
-			if err := saveCache(x.CacheDir, root, next); err != nil {
+			if err := saveCache(x.CacheDir, root, next, x.Pace); err != nil {
 				x.logf("content cache of %s not saved: %v", root, err)
 			}
 		}

@@ -56,6 +56,11 @@ type Entry struct {
 type Cache struct {
 	file string
 	logf func(string, ...any)
+	// pace, when set (the indexer's Pace), is called between a save's
+	// transactions: a save gives way to requests as the pass that made
+	// it does, and a server's pace drops the pages the save read (the
+	// saved index's, by the paths it keys).
+	pace func()
 }
 
 // OpenCache returns the cache of root under dir (a directory per root,
@@ -219,6 +224,9 @@ func (c *Cache) save(put map[string]Entry, del []string) error {
 	keys := slices.Sorted(maps.Keys(put))
 	first := true
 	for len(keys) > 0 || first {
+		if c.pace != nil {
+			c.pace()
+		}
 		batch := keys[:min(len(keys), saveBatch)]
 		keys = keys[len(batch):]
 		if err := db.Update(func(tx *bolt.Tx) error { return saveBatchTx(tx, put, batch, del, first) }); err != nil {

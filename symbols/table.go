@@ -432,6 +432,7 @@ func (x *Indexer) saveCaches(ix *workspace.Index, put map[string]map[string]Entr
 			c = OpenCache(x.opts.CacheDir, root, x.opts.Logf)
 			x.caches[root] = c
 		}
+		c.pace = x.opts.Pace
 		if err := c.Save(put[root], del[root]); err != nil {
 			x.opts.Logf("symbol cache %s not saved: %v", c.File(), err)
 		}
