@@ -121,6 +121,9 @@ func NewSymbolIndex(t *symbols.Table, roots []string) *SymbolIndex {
 	}
 	var spans []span
 	t.Each(func(file string, syms []symbols.Symbol) {
+		if len(syms) == 0 {
+			return // nothing to file, and its path need not be read
+		}
 		rel := file
 		if _, r, ok := ix.RootOf(file); ok {
 			rel = r
