@@ -195,41 +195,60 @@ func releaseRead(db *bolt.DB, size int64, k []byte) bool {
 
 // Save writes put and deletes del, saveBatch entries a transaction.
 func (c *Cache) Save(put map[string]Entry, del []string) error {
-	if len(put) == 0 && len(del) == 0 {
+	keys, entries := sortedEntries(put)
+	return c.SaveSorted(keys, entries, del)
+}
+
+// sortedEntries is put as SaveSorted takes it.
+func sortedEntries(put map[string]Entry) (keys []string, entries []Entry) {
+	keys = slices.Sorted(maps.Keys(put))
+	entries = make([]Entry, len(keys))
+	for i, k := range keys {
+		entries[i] = put[k]
+	}
+	return keys, entries
+}
+
+// SaveSorted is Save of keys (ascending, distinct) with their entries:
+// what an indexer has in order already, without a map of every entry
+// and a sort of their paths (at a million files, a cold pass's save of
+// 780k entries held both at its peak).
+func (c *Cache) SaveSorted(keys []string, entries []Entry, del []string) error {
+	if len(keys) == 0 && len(del) == 0 {
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(c.file), 0o700); err != nil {
 		return err
 	}
-	err := c.guard(func() error { return c.save(put, del) })
+	err := c.guard(func() error { return c.save(keys, entries, del) })
 	if err != nil && !errors.Is(err, bolt.ErrTimeout) {
 		// A file bbolt cannot open or write is replaced, once.
 		c.logf("symbol cache %s unusable (%v); recreating", c.file, err)
 		c.remove()
-		err = c.guard(func() error { return c.save(put, del) })
+		err = c.guard(func() error { return c.save(keys, entries, del) })
 	}
 	return err
 }
 
-func (c *Cache) save(put map[string]Entry, del []string) error {
-	db, err := bolt.Open(c.file, 0o600, &bolt.Options{Timeout: lockWait, InitialMmapSize: mmapFor(c.file, put)})
+// save writes keys in order: bbolt inserts into one in-memory node per
+// leaf until commit, so keys out of order shift that node's entries on
+// every put — quadratic in a first save of a large tree (600k files at
+// a million took minutes).
+func (c *Cache) save(keys []string, entries []Entry, del []string) error {
+	db, err := bolt.Open(c.file, 0o600, &bolt.Options{Timeout: lockWait, InitialMmapSize: mmapFor(c.file, keys, entries)})
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	// Keys go in in order: bbolt inserts into one in-memory node per
-	// leaf until commit, so keys in a map's order shift that node's
-	// entries on every put — quadratic in a first save of a large tree
-	// (600k files at a million took minutes).
-	keys := slices.Sorted(maps.Keys(put))
 	first := true
 	for len(keys) > 0 || first {
 		if c.pace != nil {
 			c.pace()
 		}
-		batch := keys[:min(len(keys), saveBatch)]
-		keys = keys[len(batch):]
-		if err := db.Update(func(tx *bolt.Tx) error { return saveBatchTx(tx, put, batch, del, first) }); err != nil {
+		n := min(len(keys), saveBatch)
+		batch, values := keys[:n], entries[:n]
+		keys, entries = keys[n:], entries[n:]
+		if err := db.Update(func(tx *bolt.Tx) error { return saveBatchTx(tx, batch, values, del, first) }); err != nil {
 			return err
 		}
 		first, del = false, nil
@@ -245,10 +264,10 @@ func (c *Cache) save(put map[string]Entry, del []string) error {
 // save cut short by a crash leaves a smaller cache, not a wrong one.
 var saveBatch = 1 << 16 // a variable for tests
 
-// saveBatchTx writes the entries of keys (of put) and, in the first
+// saveBatchTx writes keys with their entries and, in the first
 // transaction of a save, deletes del, with the name and member buckets'
 // links of those files.
-func saveBatchTx(tx *bolt.Tx, put map[string]Entry, keys, del []string, first bool) error {
+func saveBatchTx(tx *bolt.Tx, keys []string, entries []Entry, del []string, first bool) error {
 	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
 	if err != nil {
 		return err
@@ -285,8 +304,8 @@ func saveBatchTx(tx *bolt.Tx, put map[string]Entry, keys, del []string, first bo
 			return err
 		}
 	}
-	for _, k := range keys {
-		e := put[k]
+	for i, k := range keys {
+		e := entries[i]
 		unlink(k)
 		links.file(k, e.Symbols, true)
 		// A fresh buffer each: bbolt keeps the slice until commit.
@@ -297,20 +316,21 @@ func saveBatchTx(tx *bolt.Tx, put map[string]Entry, keys, del []string, first bo
 	return links.apply(tx)
 }
 
-// mmapFor is the mapping a save of put into file starts with: room for
-// what the file holds and thrice what put adds (the tree's pages are half
+// mmapFor is the mapping a save of keys (with entries) into file starts
+// with: room for what the file holds and thrice what they add (the tree's pages are half
 // full and more; the name buckets list each path again). bbolt maps the
 // file anew whenever it outgrows the mapping, and first copies every
 // page the transaction has touched off the old one: a first save of 780k
 // files did that over and over, 2.75 GB allocated and 8.4 s, against
 // 0.77 GB and 5.6 s mapped once. The mapping is address space only.
-func mmapFor(file string, put map[string]Entry) int {
+func mmapFor(file string, keys []string, entries []Entry) int {
 	n := 0
 	if fi, err := os.Stat(file); err == nil {
 		n = int(fi.Size())
 	}
 	add := 0
-	for k, e := range put {
+	for i, k := range keys {
+		e := &entries[i]
 		add += len(k) + 32 // the key, its stats and the count of symbols
 		for i := range e.Symbols {
 			// Its encoding, and the path again under its name.

@@ -120,7 +120,7 @@ func TestCacheDiscardsCorruptTruncatedAndOtherVersions(t *testing.T) {
 		}},
 		{"bad entry", func(f string) {
 			c := &Cache{file: f, logf: func(string, ...any) {}}
-			if err := c.guard(func() error { return c.save(nil, nil) }); err != nil {
+			if err := c.guard(func() error { return c.save(nil, nil, nil) }); err != nil {
 				t.Fatal(err)
 			}
 			db := openRaw(t, f)
@@ -228,7 +228,8 @@ func TestMmapForCoversTheSave(t *testing.T) {
 			}
 			put[fmt.Sprintf("r%d/src/module%03d/sub/file_%05d.go", round, i/50, i)] = Entry{Size: int64(i), ModTime: int64(i), Symbols: syms}
 		}
-		room := mmapFor(c.File(), put)
+		keys, entries := sortedEntries(put)
+		room := mmapFor(c.File(), keys, entries)
 		if err := c.Save(put, nil); err != nil {
 			t.Fatal(err)
 		}

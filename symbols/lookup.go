@@ -78,7 +78,10 @@ func (x *Indexer) Lookup(ctx context.Context, ix *workspace.Index, stats []works
 			del[root] = append(del[root], rel)
 		}
 	}
-	put := map[string]map[string]Entry{}
+	got, parsed, each := make([]Entry, len(stale)), make([]bool, len(stale)), make([]int, len(stale))
+	for i := range each {
+		each[i] = i
+	}
 	ExtractFiles(ctx, stale, ExtractOptions{Workers: x.opts.Workers, MaxBytes: x.opts.MaxBytes, Pace: x.opts.Pace}, func(i int, p Parsed) {
 		if p.Err != nil && p.Err != ErrTooLarge && p.Err != ErrBinary {
 			if !os.IsNotExist(p.Err) {
@@ -87,18 +90,12 @@ func (x *Indexer) Lookup(ctx context.Context, ix *workspace.Index, stats []works
 			return
 		}
 		st.Parsed++
-		if root, rel, ok := ix.RootOf(stale[i]); ok {
-			r := ix.Roots[root]
-			if put[r] == nil {
-				put[r] = map[string]Entry{}
-			}
-			put[r][rel] = Entry{Size: p.Size, ModTime: p.ModTime, Symbols: p.Symbols}
-		}
+		got[i], parsed[i] = Entry{Size: p.Size, ModTime: p.ModTime, Symbols: p.Symbols}, true
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, st, err
 	}
-	x.saveCaches(ix, put, del)
+	x.saveCaches(ix, stale, each, parsed, got, del)
 	l := &Lookup{roots: ix.Roots, dbs: make([]*bolt.DB, len(ix.Roots))}
 	for r, root := range ix.Roots {
 		c := x.caches[root]

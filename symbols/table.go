@@ -225,7 +225,6 @@ func (x *Indexer) refresh(ctx context.Context, ix *workspace.Index, files []stri
 	st := SyncStats{Files: len(files)}
 	// got[i] is files[i]'s entry in the new table when keep[i].
 	got, keep := make([]Entry, len(files)), make([]bool, len(files))
-	put := map[string]map[string]Entry{} // root → rel → entry, for the caches
 	toParse, gone, del := x.plan(ix, files, cached, got, keep, all, &st)
 	if !all && len(toParse) == 0 && gone == 0 {
 		// Nothing parsed and nothing dropped: the table again (a poll's
@@ -237,6 +236,7 @@ func (x *Indexer) refresh(ctx context.Context, ix *workspace.Index, files []stri
 		parse[k] = files[i]
 	}
 	done := 0
+	parsed := make([]bool, len(toParse)) // for the caches
 	ExtractFiles(ctx, parse, ExtractOptions{Workers: x.opts.Workers, MaxBytes: x.opts.MaxBytes, Pace: x.opts.Pace}, func(k int, p Parsed) {
 		done++
 		if x.opts.Progress != nil {
@@ -250,21 +250,14 @@ func (x *Indexer) refresh(ctx context.Context, ix *workspace.Index, files []stri
 			}
 			x.opts.Logf("symbols: %s: %v", f, p.Err)
 		}
-		e := Entry{Size: p.Size, ModTime: p.ModTime, Symbols: p.Symbols}
-		got[i], keep[i] = e, true
+		got[i], keep[i] = Entry{Size: p.Size, ModTime: p.ModTime, Symbols: p.Symbols}, true
 		st.Parsed++
-		if root, rel, ok := ix.RootOf(f); ok {
-			r := ix.Roots[root]
-			if put[r] == nil {
-				put[r] = map[string]Entry{}
-			}
-			put[r][rel] = e
-		}
+		parsed[k] = true
 	})
 	if err := ctx.Err(); err != nil {
 		return x.table, st, err
 	}
-	x.saveCaches(ix, put, del)
+	x.saveCaches(ix, files, toParse, parsed, got, del)
 	if all {
 		x.table = kept(files, got, keep)
 	} else {
@@ -421,20 +414,45 @@ func (x *Indexer) plan(ix *workspace.Index, files []string, cached *fromCache, g
 const planBatch = 64
 
 // saveCaches writes each root's new and gone entries to its cache, one
-// transaction a root (unless caching is off).
-func (x *Indexer) saveCaches(ix *workspace.Index, put map[string]map[string]Entry, del map[string][]string) {
+// transaction a root (unless caching is off): the files parsed
+// (files[toParse[k]] when parsed[k]) with their entries in got, in
+// files' order, which is each root's paths' own for a full pass.
+func (x *Indexer) saveCaches(ix *workspace.Index, files []string, toParse []int, parsed []bool, got []Entry, del map[string][]string) {
 	if x.opts.CacheDir == "-" {
 		return
 	}
-	for _, root := range ix.Roots {
+	keys, entries := make([][]string, len(ix.Roots)), make([][]Entry, len(ix.Roots))
+	for k, i := range toParse {
+		if root, rel, ok := ix.RootOf(files[i]); ok && parsed[k] {
+			keys[root], entries[root] = append(keys[root], rel), append(entries[root], got[i])
+		}
+	}
+	for r, root := range ix.Roots {
 		c := x.caches[root]
 		if c == nil {
 			c = OpenCache(x.opts.CacheDir, root, x.opts.Logf)
 			x.caches[root] = c
 		}
 		c.pace = x.opts.Pace
-		if err := c.Save(put[root], del[root]); err != nil {
+		ks, es := inOrder(keys[r], entries[r])
+		if err := c.SaveSorted(ks, es, del[root]); err != nil {
 			x.opts.Logf("symbol cache %s not saved: %v", c.File(), err)
 		}
 	}
+}
+
+// inOrder is keys with their entries ascending, each key once (its last
+// entry): as given when they are (a full pass's, in the index's order),
+// else sorted (a refresh's, of paths in any order).
+func inOrder(keys []string, entries []Entry) ([]string, []Entry) {
+	for i := 1; i < len(keys); i++ {
+		if keys[i-1] >= keys[i] {
+			m := make(map[string]Entry, len(keys))
+			for j, k := range keys {
+				m[k] = entries[j]
+			}
+			return sortedEntries(m)
+		}
+	}
+	return keys, entries
 }
