@@ -78,10 +78,7 @@ func (x *Indexer) Lookup(ctx context.Context, ix *workspace.Index, stats []works
 			del[root] = append(del[root], rel)
 		}
 	}
-	got, parsed, each := make([]Entry, len(stale)), make([]bool, len(stale)), make([]int, len(stale))
-	for i := range each {
-		each[i] = i
-	}
+	got, parsed := make([]Entry, len(stale)), make([]bool, len(stale))
 	ExtractFiles(ctx, stale, ExtractOptions{Workers: x.opts.Workers, MaxBytes: x.opts.MaxBytes, Pace: x.opts.Pace}, func(i int, p Parsed) {
 		if p.Err != nil && p.Err != ErrTooLarge && p.Err != ErrBinary {
 			if !os.IsNotExist(p.Err) {
@@ -95,7 +92,7 @@ func (x *Indexer) Lookup(ctx context.Context, ix *workspace.Index, stats []works
 	if err := ctx.Err(); err != nil {
 		return nil, st, err
 	}
-	x.saveCaches(ix, stale, each, parsed, got, del)
+	x.saveCaches(ix, stale, got, parsed, del)
 	l := &Lookup{roots: ix.Roots, dbs: make([]*bolt.DB, len(ix.Roots))}
 	for r, root := range ix.Roots {
 		c := x.caches[root]

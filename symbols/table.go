@@ -236,7 +236,7 @@ func (x *Indexer) refresh(ctx context.Context, ix *workspace.Index, files []stri
 		parse[k] = files[i]
 	}
 	done := 0
-	parsed := make([]bool, len(toParse)) // for the caches
+	parsed := make([]bool, len(files)) // files[i] parsed, for the caches
 	ExtractFiles(ctx, parse, ExtractOptions{Workers: x.opts.Workers, MaxBytes: x.opts.MaxBytes, Pace: x.opts.Pace}, func(k int, p Parsed) {
 		done++
 		if x.opts.Progress != nil {
@@ -252,12 +252,12 @@ func (x *Indexer) refresh(ctx context.Context, ix *workspace.Index, files []stri
 		}
 		got[i], keep[i] = Entry{Size: p.Size, ModTime: p.ModTime, Symbols: p.Symbols}, true
 		st.Parsed++
-		parsed[k] = true
+		parsed[i] = true
 	})
 	if err := ctx.Err(); err != nil {
 		return x.table, st, err
 	}
-	x.saveCaches(ix, files, toParse, parsed, got, del)
+	x.saveCaches(ix, files, got, parsed, del)
 	if all {
 		x.table = kept(files, got, keep)
 	} else {
@@ -415,15 +415,18 @@ const planBatch = 64
 
 // saveCaches writes each root's new and gone entries to its cache, one
 // transaction a root (unless caching is off): the files parsed
-// (files[toParse[k]] when parsed[k]) with their entries in got, in
-// files' order, which is each root's paths' own for a full pass.
-func (x *Indexer) saveCaches(ix *workspace.Index, files []string, toParse []int, parsed []bool, got []Entry, del map[string][]string) {
+// (files[i] when parsed[i]) with their entries (got[i]), in files'
+// order, which is each root's paths' own for a full pass.
+func (x *Indexer) saveCaches(ix *workspace.Index, files []string, got []Entry, parsed []bool, del map[string][]string) {
 	if x.opts.CacheDir == "-" {
 		return
 	}
 	keys, entries := make([][]string, len(ix.Roots)), make([][]Entry, len(ix.Roots))
-	for k, i := range toParse {
-		if root, rel, ok := ix.RootOf(files[i]); ok && parsed[k] {
+	for i, p := range parsed {
+		if !p {
+			continue
+		}
+		if root, rel, ok := ix.RootOf(files[i]); ok {
 			keys[root], entries[root] = append(keys[root], rel), append(entries[root], got[i])
 		}
 	}
