@@ -64,8 +64,8 @@ func (x *Indexer) Lookup(ctx context.Context, ix *workspace.Index, stats []works
 				var fs workspace.FileStat
 				if stats != nil {
 					fs = stats[i]
-				} else if fi, err := os.Stat(abs); err == nil {
-					fs = workspace.FileStat{Size: fi.Size(), ModTime: fi.ModTime().UnixNano(), OK: true}
+				} else {
+					fs = workspace.StatFile(abs) // as plan checks an entry
 				}
 				if fs.OK && fs.Size == h.size && fs.ModTime == h.modTime {
 					st.FromCache++
