@@ -687,9 +687,7 @@ func (ix *Index) Lookup(root int, rel string) int {
 
 // RootSpan is where root r's files lie in Files: from lo to hi.
 func (ix *Index) RootSpan(r int) (lo, hi int) {
-	lo = sort.Search(len(ix.Files), func(i int) bool { return ix.Files[i].Root >= r })
-	hi = sort.Search(len(ix.Files), func(i int) bool { return ix.Files[i].Root > r })
-	return lo, hi
+	return ix.search(r, ""), ix.search(r+1, "")
 }
 
 // HoldsUnder reports whether the index has a file below the root-relative

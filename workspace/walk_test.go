@@ -341,3 +341,14 @@ func TestEntryOrderIsPathOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestRootSpan: each root's files, by position, in an index of three
+// roots, the middle one empty.
+func TestRootSpan(t *testing.T) {
+	ix := &Index{Roots: []string{"/a", "/b", "/c"}, Files: []File{{0, "x"}, {0, "y/z"}, {2, "a"}}}
+	for r, want := range [][2]int{{0, 2}, {2, 2}, {2, 3}} {
+		if lo, hi := ix.RootSpan(r); lo != want[0] || hi != want[1] {
+			t.Errorf("root %d: %d..%d, want %v", r, lo, hi, want)
+		}
+	}
+}
