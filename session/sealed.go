@@ -136,12 +136,15 @@ func (s *Session) releaseWhenIdle() {
 			return
 		case <-tick.C:
 		}
+		sealed := false
 		if cur := s.snap.Load(); cur != tried.Value() && s.sealDue(cur, time.Now()) {
 			tried = weak.Make(cur)
-			s.sealApplied(cur)
+			sealed = s.sealApplied(cur)
 		}
 		last := s.lastRequest.Load()
-		if releaseDue(last, released, s.active.Load(), time.Now()) {
+		// A seal leaves the heap's copies and the pages it read: one
+		// release and collection serves it and the requests before it.
+		if sealed || releaseDue(last, released, s.active.Load(), time.Now()) {
 			s.releaseMapped()
 			// And the answers' garbage, and what changes applied
 			// meanwhile left: the heap may grow by a quarter between
@@ -177,21 +180,19 @@ func (s *Session) sealDue(cur *snapshot, now time.Time) bool {
 }
 
 // sealApplied saves cur's index and serves it and its engine from their
-// segments (seal), giving way to requests, then returns the heap's copies.
+// segments (seal), giving way to requests; it reports whether it sealed,
+// the heap's copies then garbage for releaseWhenIdle to return.
 // Changes applied between walks were served from the heap until the next
 // walk — for good, with a watcher: at a million files, ten renames left
 // the server at 310 MB once idle, against 206 before them.
-func (s *Session) sealApplied(cur *snapshot) {
+func (s *Session) sealApplied(cur *snapshot) bool {
 	paced := s.opts.Walk
 	paced.Pace = s.pace
 	if err := workspace.SaveIndex(s.cacheDir, cur.ix, paced); err != nil {
 		s.opts.Logf("file index not saved: %v", err)
-		return
+		return false
 	}
-	if s.seal(cur, paced) != nil {
-		s.releaseMapped()
-		debug.FreeOSMemory()
-	}
+	return s.seal(cur, paced) != nil
 }
 
 // releaseDue: requests ran since the pages were last dropped (the one

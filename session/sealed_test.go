@@ -65,7 +65,9 @@ func TestSealApplied(t *testing.T) {
 	if !s.sealDue(applied, later) {
 		t.Fatal("sealing was not due once the change had stood mappedIdle")
 	}
-	s.sealApplied(applied)
+	if !s.sealApplied(applied) {
+		t.Fatal("sealApplied reports it did not seal")
+	}
 	if cur := s.snap.Load(); !cur.sealed || !has(t, s, "src/added.go") {
 		t.Fatalf("not sealed, or the file added is lost: %+v", cur)
 	}
