@@ -126,8 +126,11 @@ type VCSStatus struct {
 	Ready   bool
 	Commits int
 	Renames int
-	Head    string // the first root's HEAD
-	Ms      float64
+	// Detection: how the roots' renames were detected (vcs.Detection,
+	// joined over the roots; "" before any is read).
+	Detection vcs.Detection
+	Head      string // the first root's HEAD
+	Ms        float64
 }
 
 // WaitHistory waits, at most d, until the current roots' repository
@@ -183,6 +186,7 @@ func (s *Session) vcsStatus() *VCSStatus {
 		}
 		st.Commits += rec.Commits
 		st.Renames += rec.Renames
+		st.Detection = st.Detection.Join(rec.Detection)
 		if st.Head == "" {
 			st.Head = rec.Head
 		}

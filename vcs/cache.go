@@ -15,18 +15,19 @@ const cacheFile = "vcs.gob"
 
 // cacheVersion changes whenever the encoding or the fold does; a file of
 // another version is rebuilt, not read.
-const cacheVersion = 2
+const cacheVersion = 3
 
 // stored is a Record as gob writes it.
 type stored struct {
-	Version               int
-	Head, Prefix          string
-	Commits, Renames      int
-	Shallow, ExactRenames bool
-	Lineages              []storedLineage
-	Names                 map[string][4]int32
-	CommitList            []Commit
-	Co                    map[int32][]storedCo
+	Version          int
+	Head, Prefix     string
+	Commits, Renames int
+	Shallow          bool
+	Detection        Detection
+	Lineages         []storedLineage
+	Names            map[string][4]int32
+	CommitList       []Commit
+	Co               map[int32][]storedCo
 }
 
 type storedLineage struct {
@@ -46,7 +47,7 @@ func Save(dir string, r *Record) error {
 		return err
 	}
 	s := stored{Version: cacheVersion, Head: r.Head, Prefix: r.Prefix, Commits: r.Commits, Renames: r.Renames,
-		Shallow: r.Shallow, ExactRenames: r.ExactRenames, CommitList: r.commits, Names: make(map[string][4]int32, len(r.names)),
+		Shallow: r.Shallow, Detection: r.Detection, CommitList: r.commits, Names: make(map[string][4]int32, len(r.names)),
 		Lineages: make([]storedLineage, len(r.lineages)), Co: make(map[int32][]storedCo, len(r.co))}
 	for i, l := range r.lineages {
 		s.Lineages[i] = storedLineage{Path: l.path, End: l.end}
@@ -104,7 +105,7 @@ func Load(dir string) (*Record, error) {
 		return nil, ErrNoCache
 	}
 	r := newRecord()
-	r.Head, r.Prefix, r.Commits, r.Renames, r.Shallow, r.ExactRenames, r.commits = s.Head, s.Prefix, s.Commits, s.Renames, s.Shallow, s.ExactRenames, s.CommitList
+	r.Head, r.Prefix, r.Commits, r.Renames, r.Shallow, r.Detection, r.commits = s.Head, s.Prefix, s.Commits, s.Renames, s.Shallow, s.Detection, s.CommitList
 	r.lineages = make([]lineage, len(s.Lineages))
 	for i, l := range s.Lineages {
 		if l.End >= int32(len(r.commits)) {

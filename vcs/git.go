@@ -1,15 +1,11 @@
 package vcs
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 )
 
@@ -20,12 +16,15 @@ var ErrNoRepository = errors.New("no git repository")
 // git runs the git CLI in dir — the reference implementation of rename
 // detection, present wherever a .git is. Configuration that would change
 // what log prints is pinned; no lock is taken (an editor's git must never
-// wait on us).
+// wait on us); and no transport is allowed, so that a partial clone never
+// fetches a missing object from its remote on our behalf (a blob it lacks
+// is then an unreadable one, GIT_NO_LAZY_FETCH says the same to a git
+// that knows it).
 func git(ctx context.Context, dir string, args ...string) *exec.Cmd {
 	base := []string{"-C", dir, "-c", "log.showSignature=false", "-c", "core.quotePath=false",
-		"-c", "diff.renames=true", "-c", "log.follow=false"}
+		"-c", "diff.renames=true", "-c", "log.follow=false", "-c", "protocol.allow=never"}
 	cmd := exec.CommandContext(ctx, "git", append(base, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C", "GIT_TERMINAL_PROMPT=0")
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C", "GIT_TERMINAL_PROMPT=0", "GIT_NO_LAZY_FETCH=1")
 	return cmd
 }
 
@@ -96,140 +95,45 @@ func BuildAt(ctx context.Context, root, rev string, prev *Record) (*Record, erro
 		r.Prefix, r.Shallow = st.prefix, st.shallow
 		return r
 	}
-	// A partial clone would fetch every blob rename detection compares:
-	// only exact renames there (git compares object names, reads no blob).
-	exactOnly := partialClone(ctx, root)
-	r := fresh()
-	if err := readLog(ctx, root, span, exactOnly, r.apply); err != nil {
-		if ctx.Err() != nil || exactOnly {
-			return nil, err
-		}
-		// A blob git cannot read (a damaged or partial object store)
-		// stops similarity detection; exact renames need no blob.
-		r, exactOnly = fresh(), true
-		if err := readLog(ctx, root, span, true, r.apply); err != nil {
-			return nil, err
-		}
+	line, err := readLine(ctx, root, span)
+	if err != nil {
+		return nil, err
 	}
-	r.ExactRenames = exactOnly
+	r := fresh()
+	r.line = line
+	det, err := readHistory(ctx, root, span, partialClone(ctx, root), r.apply)
+	if err != nil {
+		return nil, err
+	}
+	r.line = nil
+	r.Detection = det
+	if from != "" {
+		r.Detection = prev.Detection.Join(det)
+	}
 	r.finish()
 	r.Head = st.head // HEAD may be a merge, which the log leaves out
 	return r, nil
 }
 
-// partialClone reports whether the repository fetches missing objects
-// on demand (a clone with --filter).
+// partialClone reports whether the repository may fetch missing objects
+// on demand: a clone with --filter marks its remote a promisor (older
+// gits set extensions.partialClone instead).
 func partialClone(ctx context.Context, root string) bool {
-	out, _ := git(ctx, root, "config", "--get", "extensions.partialClone").Output()
-	return strings.TrimSpace(string(out)) != ""
+	out, _ := git(ctx, root, "config", "--get-regexp", `^(extensions\.partialclone|remote\..*\.promisor)$`).Output()
+	for _, l := range strings.Split(string(out), "\n") {
+		key, val, _ := strings.Cut(l, " ")
+		if strings.HasSuffix(key, ".promisor") && val != "true" {
+			continue
+		}
+		if key != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // ancestor reports whether commit a is an ancestor of b (false when a is
 // gone: a rewritten history).
 func ancestor(ctx context.Context, root, a, b string) bool {
 	return git(ctx, root, "merge-base", "--is-ancestor", a, b).Run() == nil
-}
-
-// logFormat starts each commit with \x01, then hash, committer time and
-// subject; -z ends it and every name-status field with NUL.
-const logFormat = "--format=%x01%H %ct %s"
-
-// readLog folds every commit of rev (oldest first, merges left out: a
-// merge's renames are its parents') into fold.
-func readLog(ctx context.Context, root, rev string, exactOnly bool, fold func(commitOps)) error {
-	renames := "-M"
-	if exactOnly {
-		renames = "-M100%"
-	}
-	// git writes into a file, read once it is done: read through a pipe,
-	// a commit at a time, the same log took twice as long (a wake-up of
-	// both processes for every flush).
-	tmp, err := os.CreateTemp("", "wayfind-log-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	defer tmp.Close()
-	cmd := git(ctx, root, "log", renames, "--name-status", "--no-merges", "-z", "--reverse", logFormat, rev, "--")
-	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = tmp, &stderr
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return fmt.Errorf("git log: %v: %s", err, strings.TrimSpace(stderr.String()))
-	}
-	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
-		return err
-	}
-	return parseLog(tmp, fold)
-}
-
-// parseLog reads `git log -z --name-status` output in logFormat.
-func parseLog(r io.Reader, fold func(commitOps)) error {
-	br := bufio.NewReaderSize(r, 1<<16)
-	var cur *commitOps
-	flush := func() {
-		if cur != nil {
-			fold(*cur)
-			cur = nil
-		}
-	}
-	field := func() (string, error) {
-		b, err := br.ReadBytes(0)
-		if err != nil {
-			return "", err
-		}
-		return string(b[:len(b)-1]), nil
-	}
-	for {
-		tok, err := field()
-		if err == io.EOF {
-			flush()
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		tok = strings.TrimLeft(tok, "\n")
-		if tok == "" {
-			continue
-		}
-		if tok[0] == '\x01' {
-			flush()
-			c, err := parseHeader(tok[1:])
-			if err != nil {
-				return err
-			}
-			cur = &commitOps{commit: c}
-			continue
-		}
-		if cur == nil {
-			return fmt.Errorf("git log: a change before any commit: %q", tok)
-		}
-		o := op{status: tok[0]}
-		if o.new, err = field(); err != nil {
-			return fmt.Errorf("git log: truncated entry: %v", err)
-		}
-		if o.status == 'R' || o.status == 'C' {
-			o.old = o.new
-			if o.new, err = field(); err != nil {
-				return fmt.Errorf("git log: truncated rename: %v", err)
-			}
-		}
-		cur.ops = append(cur.ops, o)
-	}
-}
-
-func parseHeader(s string) (Commit, error) {
-	hash, rest, ok := strings.Cut(s, " ")
-	if !ok {
-		return Commit{}, fmt.Errorf("git log: bad commit line %q", s)
-	}
-	ts, subject, _ := strings.Cut(rest, " ")
-	t, err := strconv.ParseInt(ts, 10, 64)
-	if err != nil {
-		return Commit{}, fmt.Errorf("git log: bad commit time %q", s)
-	}
-	return Commit{Hash: hash, Time: t, Subject: subject}, nil
 }

@@ -93,9 +93,9 @@ type Record struct {
 	Commits int
 	Renames int
 	Shallow bool
-	// ExactRenames: only renames that kept the content exactly were
-	// followed (a partial clone, or blobs git could not read).
-	ExactRenames bool
+	// Detection: how renames were detected (exact only, or mixed, where
+	// the store lacks blobs git's similarity detection compares).
+	Detection Detection
 	// Prefix is the root's place below the repository's top ("" at the
 	// top, else "sub/dir/"): the fold keeps the repository's paths, and
 	// the answers speak the root's.
@@ -112,6 +112,9 @@ type Record struct {
 	coBy map[int32][]coCount
 	// pairs counts co-changes while building; dropped once co is chosen.
 	pairs map[uint64]uint32
+	// line: while building, the line to HEAD of the span read (nil: no
+	// merges in it, every commit is on the line).
+	line *line
 }
 
 type coCount struct {
@@ -178,6 +181,10 @@ func (r *Record) apply(c commitOps) {
 			// A copy is a new file; its source carries on.
 			touched = append(touched, r.bring(o.new))
 		case 'D':
+			if r.line.survives(o.new, c.commit.Hash) {
+				// A side branch's delete that the line to HEAD never took.
+				continue
+			}
 			l, ok := r.live[o.new]
 			if !ok {
 				l = r.born(o.new)
@@ -186,6 +193,13 @@ func (r *Record) apply(c commitOps) {
 			r.lineages[l].end = commitIndex()
 			r.names[o.new] = r.nameOf(o.new).owned(l, commitIndex())
 		case 'R':
+			if r.line.survives(o.old, c.commit.Hash) {
+				// A side branch's rename that the line to HEAD never
+				// took: there the old path lived on; the new one is a
+				// copy, a file of its own.
+				touched = append(touched, r.bring(o.new))
+				continue
+			}
 			l, ok := r.live[o.old]
 			if !ok {
 				if n, known := r.names[o.old]; known && n.left >= 0 {
@@ -427,7 +441,7 @@ func (r *Record) Len() int {
 
 // clone copies r so that a fold of newer commits leaves r as it was.
 func (r *Record) clone() *Record {
-	c := &Record{Head: r.Head, Commits: r.Commits, Renames: r.Renames, Shallow: r.Shallow, Prefix: r.Prefix, ExactRenames: r.ExactRenames}
+	c := &Record{Head: r.Head, Commits: r.Commits, Renames: r.Renames, Shallow: r.Shallow, Prefix: r.Prefix, Detection: r.Detection}
 	c.lineages = append([]lineage(nil), r.lineages...)
 	c.commits = append([]Commit(nil), r.commits...)
 	c.names = make(map[string]name, len(r.names))

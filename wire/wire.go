@@ -321,12 +321,16 @@ type Status struct {
 
 // VCSStatus is find/status' vcs object.
 type VCSStatus struct {
-	Kind    string  `json:"kind"`
-	Ready   bool    `json:"ready"`
-	Commits int     `json:"commits"`
-	Renames int     `json:"renames"`
-	Head    string  `json:"head"`
-	Ms      float64 `json:"ms"`
+	Kind    string `json:"kind"`
+	Ready   bool   `json:"ready"`
+	Commits int    `json:"commits"`
+	Renames int    `json:"renames"`
+	// Detection: "similarity", "exact" (a partial clone or a store
+	// missing the blobs every rename needed) or "mixed" (similarity where
+	// git could read the blobs, exact renames where it could not).
+	Detection string  `json:"detection,omitempty"`
+	Head      string  `json:"head"`
+	Ms        float64 `json:"ms"`
 }
 
 // ModelStatus is find/status's model: API.md's loaded and name, and what
@@ -346,7 +350,7 @@ func FromStatus(st session.Status) Status {
 		Symbols: st.Symbols, SymbolsReady: st.SymbolsReady, SymbolsMs: st.SymbolsMs, ContentFiles: st.ContentFiles, ContentReady: st.ContentReady,
 		IndexStale: st.IndexStale, Model: ModelStatus(st.Model)}
 	if v := st.VCS; v != nil {
-		out.VCS = &VCSStatus{Kind: v.Kind, Ready: v.Ready, Commits: v.Commits, Renames: v.Renames, Head: v.Head, Ms: v.Ms}
+		out.VCS = &VCSStatus{Kind: v.Kind, Ready: v.Ready, Commits: v.Commits, Renames: v.Renames, Detection: string(v.Detection), Head: v.Head, Ms: v.Ms}
 	}
 	for _, r := range st.Roots {
 		out.Roots = append(out.Roots, FileURI(r))

@@ -1,0 +1,439 @@
+package vcs
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Detection is how a record's renames were detected.
+type Detection string
+
+const (
+	// Similarity: git's rename detection over every commit (-M), the
+	// reference reading.
+	Similarity Detection = "similarity"
+	// Exact: renames that kept the content exactly, only (-M100%: git
+	// compares object names and reads no blob) — every commit with a
+	// rename to detect needed a blob the store lacks.
+	Exact Detection = "exact"
+	// Mixed: similarity wherever git could read the blobs a commit's
+	// rename detection compares, exact renames in the commits that
+	// needed a blob the store lacks.
+	Mixed Detection = "mixed"
+)
+
+// Join is the detection of a history read in two parts (an update,
+// several roots).
+func (d Detection) Join(o Detection) Detection {
+	switch {
+	case d == "":
+		return o
+	case o == "" || d == o:
+		return d
+	}
+	return Mixed
+}
+
+// logFormat starts each commit with \x01, then hash, committer time and
+// subject; -z ends it and every name-status field with NUL.
+const logFormat = "--format=%x01%H %ct %s"
+
+// readHistory folds every commit of span (oldest first; merges left out:
+// a merge's renames are its parents') into fold, renames detected by
+// similarity wherever git can read what it compares. A store missing
+// blobs (a mirror that dropped large files, a damaged store, a partial
+// clone) stops `git log -M` at the first blob it cannot read, so there
+// the commits are read in two sets (readSplit); a partial clone goes
+// there at once, so that git never wants a blob it lacks.
+func readHistory(ctx context.Context, root, span string, partial bool, fold func(commitOps)) (Detection, error) {
+	if !partial {
+		err := readLog(ctx, root, []string{"-M", span}, nil, fold)
+		if err == nil || ctx.Err() != nil {
+			return Similarity, err
+		}
+	}
+	return readSplit(ctx, root, span, partial, fold)
+}
+
+// readSplit reads span's commits that need no missing blob with
+// similarity detection and the others with exact renames only, then
+// folds both in the log's order. A commit needs a blob for rename
+// detection when it both adds and deletes files: git compares the added
+// with the deleted. Which blobs are missing is asked of the store
+// (missingBlobs, which never fetches); a blob the
+// similarity pass still fails on (named in git's error) joins them, and
+// the pass is run again, at most maxSplitRetries times before every
+// commit is read with exact renames.
+func readSplit(ctx context.Context, root, span string, partial bool, fold func(commitOps)) (Detection, error) {
+	commits, err := rawChanges(ctx, root, span)
+	if err != nil {
+		return "", err
+	}
+	var blobs []string
+	for _, c := range commits {
+		if c.adds && c.deletes {
+			blobs = append(blobs, c.blobs...)
+		}
+	}
+	missing, err := missingBlobs(ctx, root, blobs, partial)
+	if err != nil {
+		return "", err
+	}
+	allExact := false
+	for try := 0; ; try++ {
+		var similar, exact []string
+		order := make(map[string]int, len(commits))
+		paired := false // a commit with files to pair is read exactly
+		for i, c := range commits {
+			order[c.hash] = i
+			pairs := c.adds && c.deletes
+			if allExact || (pairs && c.needsAny(missing)) {
+				exact = append(exact, c.hash)
+				paired = paired || pairs
+			} else {
+				similar = append(similar, c.hash)
+			}
+		}
+		a, err := logToFile(ctx, root, []string{"-M"}, similar)
+		if err != nil {
+			if ctx.Err() != nil || allExact {
+				return "", err
+			}
+			if blob := unreadableBlob(err); blob != "" && !missing[blob] && try < maxSplitRetries {
+				missing[blob] = true
+			} else {
+				allExact = true
+			}
+			continue
+		}
+		defer closeTemp(a)
+		b, err := logToFile(ctx, root, []string{"-M100%"}, exact)
+		if err != nil {
+			return "", err
+		}
+		defer closeTemp(b)
+		if err := mergeLogs(a, b, order, fold); err != nil {
+			return "", err
+		}
+		switch {
+		case !paired:
+			return Similarity, nil
+		case len(similar) == 0:
+			return Exact, nil
+		}
+		return Mixed, nil
+	}
+}
+
+// maxSplitRetries bounds the similarity passes readSplit runs, each
+// after learning of one more blob the store lacks.
+const maxSplitRetries = 16
+
+// rawCommit is what a commit changes, as the raw diff names it without
+// reading a blob: whether it adds and deletes files, and the blobs of
+// those it adds and deletes.
+type rawCommit struct {
+	hash          string
+	adds, deletes bool
+	blobs         []string
+}
+
+func (c *rawCommit) needsAny(missing map[string]bool) bool {
+	for _, b := range c.blobs {
+		if missing[b] {
+			return true
+		}
+	}
+	return false
+}
+
+// rawChanges lists span's commits, oldest first, merges left out.
+func rawChanges(ctx context.Context, root, span string) ([]rawCommit, error) {
+	out, err := gitOutput(ctx, root, "log", "--raw", "--no-renames", "--no-abbrev", "--no-merges", "-z", "--reverse", "--format=%x01%H", span, "--")
+	if err != nil {
+		return nil, err
+	}
+	var commits []rawCommit
+	fields := bytes.Split(out, []byte{0})
+	for i := 0; i < len(fields); i++ {
+		f := bytes.TrimLeft(fields[i], "\n")
+		switch {
+		case len(f) > 0 && f[0] == '\x01':
+			commits = append(commits, rawCommit{hash: string(f[1:])})
+		case len(f) > 0 && f[0] == ':' && len(commits) > 0:
+			// :mode mode old new status, then the path in the next field.
+			parts := strings.Fields(string(f[1:]))
+			i++
+			if len(parts) < 5 {
+				continue
+			}
+			c := &commits[len(commits)-1]
+			switch parts[4][0] {
+			case 'A':
+				c.adds = true
+				c.blobs = append(c.blobs, parts[3])
+			case 'D':
+				c.deletes = true
+				c.blobs = append(c.blobs, parts[2])
+			}
+		}
+	}
+	return commits, nil
+}
+
+// missingBlobs says which of blobs the object store lacks. A partial
+// clone would fetch an object it is asked about from its promisor
+// remote, so there the store's own objects are listed instead.
+func missingBlobs(ctx context.Context, root string, blobs []string, partial bool) (map[string]bool, error) {
+	missing := map[string]bool{}
+	if len(blobs) == 0 {
+		return missing, nil
+	}
+	if partial {
+		out, err := gitOutput(ctx, root, "cat-file", "--batch-all-objects", "--batch-check=%(objecttype) %(objectname)")
+		if err != nil {
+			return nil, err
+		}
+		have := map[string]bool{}
+		for _, l := range strings.Split(string(out), "\n") {
+			if name, ok := strings.CutPrefix(l, "blob "); ok {
+				have[name] = true
+			}
+		}
+		for _, b := range blobs {
+			if !have[b] {
+				missing[b] = true
+			}
+		}
+		return missing, nil
+	}
+	cmd := git(ctx, root, "cat-file", "--batch-check=%(objectname)")
+	cmd.Stdin = strings.NewReader(strings.Join(blobs, "\n") + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git cat-file: %w", err)
+	}
+	for _, l := range strings.Split(string(out), "\n") {
+		if name, ok := strings.CutSuffix(l, " missing"); ok {
+			missing[name] = true
+		}
+	}
+	return missing, nil
+}
+
+var unreadableRE = regexp.MustCompile(`unable to read ([0-9a-f]{40,64})`)
+
+// unreadableBlob is the object git's error says it could not read, or "".
+func unreadableBlob(err error) string {
+	if m := unreadableRE.FindStringSubmatch(err.Error()); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// readLog folds the log git prints for args (a range, or with commits the
+// given commits in the given order) into fold.
+func readLog(ctx context.Context, root string, args, commits []string, fold func(commitOps)) error {
+	f, err := logToFile(ctx, root, args, commits)
+	if err != nil {
+		return err
+	}
+	defer closeTemp(f)
+	lr := newLogReader(f)
+	for {
+		c, ok, err := lr.next()
+		if !ok || err != nil {
+			return err
+		}
+		fold(c)
+	}
+}
+
+// logToFile runs git log with args into a temporary file, rewound for
+// reading: read through a pipe, a commit at a time, the same log took
+// twice as long (a wake-up of both processes for every flush). With
+// commits (possibly none), exactly those are logged, in their order.
+func logToFile(ctx context.Context, root string, args, commits []string) (*os.File, error) {
+	tmp, err := os.CreateTemp("", "wayfind-log-*")
+	if err != nil {
+		return nil, err
+	}
+	if commits != nil && len(commits) == 0 {
+		return tmp, nil
+	}
+	full := append([]string{"log", "--name-status", "--no-merges", "-z", logFormat}, args...)
+	if commits != nil {
+		full = append(full, "--no-walk=unsorted", "--stdin")
+	} else {
+		full = append(full, "--reverse")
+	}
+	cmd := git(ctx, root, append(full, "--")...)
+	if commits != nil {
+		cmd.Stdin = strings.NewReader(strings.Join(commits, "\n") + "\n")
+	}
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = tmp, &stderr
+	if err := cmd.Run(); err != nil {
+		closeTemp(tmp)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("git log: %v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		closeTemp(tmp)
+		return nil, err
+	}
+	return tmp, nil
+}
+
+func closeTemp(f *os.File) {
+	f.Close()
+	os.Remove(f.Name())
+}
+
+// mergeLogs folds the commits of two logs, each in order, in the order
+// order gives their hashes.
+func mergeLogs(a, b io.Reader, order map[string]int, fold func(commitOps)) error {
+	ra, rb := newLogReader(a), newLogReader(b)
+	ca, okA, err := ra.next()
+	if err != nil {
+		return err
+	}
+	cb, okB, err := rb.next()
+	if err != nil {
+		return err
+	}
+	for okA || okB {
+		if okA && (!okB || order[ca.commit.Hash] < order[cb.commit.Hash]) {
+			fold(ca)
+			if ca, okA, err = ra.next(); err != nil {
+				return err
+			}
+			continue
+		}
+		fold(cb)
+		if cb, okB, err = rb.next(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// gitOutput runs git and returns its standard output; an error carries
+// what git said.
+func gitOutput(ctx context.Context, root string, args ...string) ([]byte, error) {
+	cmd := git(ctx, root, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(stderr.String()))
+	}
+	return out, nil
+}
+
+// logReader reads `git log -z --name-status` output in logFormat, a
+// commit at a time.
+type logReader struct {
+	br   *bufio.Reader
+	head string // the next commit's header, read ahead
+	done bool
+}
+
+func newLogReader(r io.Reader) *logReader {
+	return &logReader{br: bufio.NewReaderSize(r, 1<<16)}
+}
+
+func (lr *logReader) field() (string, error) {
+	b, err := lr.br.ReadBytes(0)
+	if err != nil {
+		if err == io.EOF && len(bytes.TrimSpace(b)) > 0 {
+			return "", errors.New("git log: output ends inside a field")
+		}
+		return "", err
+	}
+	return strings.TrimLeft(string(b[:len(b)-1]), "\n"), nil
+}
+
+// next is the next commit; ok is false at the end.
+func (lr *logReader) next() (commitOps, bool, error) {
+	for lr.head == "" && !lr.done {
+		tok, err := lr.field()
+		if err == io.EOF {
+			lr.done = true
+			break
+		}
+		if err != nil {
+			return commitOps{}, false, err
+		}
+		if tok == "" {
+			continue
+		}
+		if tok[0] != '\x01' {
+			return commitOps{}, false, fmt.Errorf("git log: a change before any commit: %q", tok)
+		}
+		lr.head = tok[1:]
+	}
+	if lr.head == "" {
+		return commitOps{}, false, nil
+	}
+	c, err := parseHeader(lr.head)
+	lr.head = ""
+	if err != nil {
+		return commitOps{}, false, err
+	}
+	cur := commitOps{commit: c}
+	for {
+		tok, err := lr.field()
+		if err == io.EOF {
+			lr.done = true
+			return cur, true, nil
+		}
+		if err != nil {
+			return commitOps{}, false, err
+		}
+		if tok == "" {
+			continue
+		}
+		if tok[0] == '\x01' {
+			lr.head = tok[1:]
+			return cur, true, nil
+		}
+		o := op{status: tok[0]}
+		if o.new, err = lr.field(); err != nil {
+			return commitOps{}, false, fmt.Errorf("git log: truncated entry: %v", err)
+		}
+		if o.status == 'R' || o.status == 'C' {
+			o.old = o.new
+			if o.new, err = lr.field(); err != nil {
+				return commitOps{}, false, fmt.Errorf("git log: truncated rename: %v", err)
+			}
+		}
+		cur.ops = append(cur.ops, o)
+	}
+}
+
+func parseHeader(s string) (Commit, error) {
+	hash, rest, ok := strings.Cut(s, " ")
+	if !ok {
+		return Commit{}, fmt.Errorf("git log: bad commit line %q", s)
+	}
+	ts, subject, _ := strings.Cut(rest, " ")
+	t, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil {
+		return Commit{}, fmt.Errorf("git log: bad commit time %q", s)
+	}
+	return Commit{Hash: hash, Time: t, Subject: subject}, nil
+}

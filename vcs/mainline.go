@@ -1,0 +1,174 @@
+package vcs
+
+import (
+	"bytes"
+	"context"
+	"sort"
+	"strings"
+)
+
+// The line that leads to HEAD. The fold reads every commit but merges,
+// side branches' included: their renames are where git saw files move.
+// But a side branch's change reaches HEAD only through the merge that
+// brings it onto the first-parent line, and that merge may not keep it
+// (a branch cut from the tree long ago that deleted everything but one
+// directory; a rename a merge resolved the other way). A path's life as
+// HEAD's line saw it decides: a delete or a rename on a side branch does
+// not end a path that the merge bringing the branch in still had.
+
+// line knows, for a span of history with merges, which first-parent
+// commit brought each commit onto the line to HEAD, and when each path
+// was on that line.
+type line struct {
+	// introduced: a commit (by hash) → the position on the line of the
+	// first-parent commit that brought it there, oldest first; on the
+	// line itself: its own position (own true).
+	introduced map[string]int32
+	own        map[string]bool
+	// events: a path → its changes along the line (merges' whole diffs
+	// against their first parent), in the line's order.
+	events map[string][]lineEvent
+	// base is the tree before the span (an update's start), read once
+	// when asked; lineBase lists it.
+	base     map[string]bool
+	lineBase func() map[string]bool
+}
+
+type lineEvent struct {
+	at      int32
+	present bool
+}
+
+// readLine reads the line of span, or nil when span has no merge (every
+// commit is then on the line).
+func readLine(ctx context.Context, root, span string) (*line, error) {
+	out, err := gitOutput(ctx, root, "rev-list", "--parents", span, "--")
+	if err != nil {
+		return nil, err
+	}
+	nodes := map[string][]string{}
+	var head string
+	merges := false
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(l)
+		if len(f) == 0 {
+			continue
+		}
+		if head == "" {
+			head = f[0]
+		}
+		nodes[f[0]] = f[1:]
+		merges = merges || len(f) > 2
+	}
+	if !merges {
+		return nil, nil
+	}
+	// The first-parent chain, newest first, while it stays in the span.
+	var chain []string
+	for c := head; c != ""; {
+		ps, in := nodes[c]
+		if !in {
+			break
+		}
+		chain = append(chain, c)
+		c = ""
+		if len(ps) > 0 {
+			c = ps[0]
+		}
+	}
+	ln := &line{introduced: make(map[string]int32, len(nodes)), own: make(map[string]bool, len(chain)), events: map[string][]lineEvent{}}
+	// Oldest first, each first-parent commit brings in whatever it
+	// reaches that no older one did.
+	var stack []string
+	for k := len(chain) - 1; k >= 0; k-- {
+		at := int32(len(chain) - 1 - k)
+		ln.own[chain[k]] = true
+		stack = append(stack[:0], chain[k])
+		for len(stack) > 0 {
+			c := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if _, seen := ln.introduced[c]; seen {
+				continue
+			}
+			ps, in := nodes[c]
+			if !in {
+				continue
+			}
+			ln.introduced[c] = at
+			stack = append(stack, ps...)
+		}
+	}
+	// What the line saw of each path: the first-parent diffs, merges'
+	// included, without rename detection (a path is there or not).
+	pos := make(map[string]int32, len(chain))
+	for k, c := range chain {
+		pos[c] = int32(len(chain) - 1 - k)
+	}
+	diff, err := gitOutput(ctx, root, "log", "--first-parent", "--diff-merges=first-parent", "--no-renames",
+		"--name-status", "-z", "--format=%x01%H", span, "--")
+	if err != nil {
+		return nil, err
+	}
+	at := int32(-1)
+	fields := bytes.Split(diff, []byte{0})
+	for i := 0; i < len(fields); i++ {
+		f := bytes.TrimLeft(fields[i], "\n")
+		switch {
+		case len(f) == 0:
+		case f[0] == '\x01':
+			p, ok := pos[string(f[1:])]
+			at = -1
+			if ok {
+				at = p
+			}
+		case i+1 < len(fields) && at >= 0:
+			i++
+			path := string(fields[i])
+			ln.events[path] = append(ln.events[path], lineEvent{at: at, present: f[0] != 'D'})
+		default:
+			i++
+		}
+	}
+	for _, evs := range ln.events {
+		sort.Slice(evs, func(a, b int) bool { return evs[a].at < evs[b].at })
+	}
+	if oldest := chain[len(chain)-1]; len(nodes[oldest]) > 0 {
+		parent := nodes[oldest][0]
+		ln.lineBase = func() map[string]bool {
+			base := map[string]bool{}
+			out, err := gitOutput(ctx, root, "ls-tree", "-r", "-z", "--name-only", parent)
+			if err == nil {
+				for _, p := range bytes.Split(out, []byte{0}) {
+					if len(p) > 0 {
+						base[string(p)] = true
+					}
+				}
+			}
+			return base
+		}
+	}
+	return ln, nil
+}
+
+// survives reports whether path was still on the line to HEAD once the
+// side-branch commit hash had been brought there: its delete or rename
+// of path never reached HEAD's line. A commit on the line itself, or one
+// the line does not know, speaks for itself.
+func (ln *line) survives(path, hash string) bool {
+	if ln == nil || ln.own[hash] {
+		return false
+	}
+	at, ok := ln.introduced[hash]
+	if !ok {
+		return false
+	}
+	evs := ln.events[path]
+	k := sort.Search(len(evs), func(i int) bool { return evs[i].at > at })
+	if k > 0 {
+		return evs[k-1].present
+	}
+	if ln.lineBase != nil && ln.base == nil {
+		ln.base = ln.lineBase()
+	}
+	return ln.base[path]
+}

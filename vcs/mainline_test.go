@@ -1,0 +1,95 @@
+package vcs
+
+import (
+	"testing"
+
+	"wayfind/vcs/vcstest"
+)
+
+// A branch cut long ago deleted a file (a Subversion-style branch of one
+// directory deletes everything else); the merge that brought it in kept
+// the file, which lived on and was renamed on the line to HEAD. The old
+// path leads to the rename, not to the side branch's delete.
+func TestSideBranchDeleteNeverOnLine(t *testing.T) {
+	r := vcstest.New(t)
+	r.Write("lib/utils.py", vcstest.Text("utils", 30))
+	r.Write("distutils/core.py", vcstest.Text("core", 30))
+	r.Commit("start")
+	r.Git("checkout", "-q", "-b", "revamp")
+	r.Date = "2024-05-02T12:00:00Z"
+	r.Git("rm", "-q", "lib/utils.py")
+	r.Commit("Branch distutils to distutils-revamp")
+	r.Git("checkout", "-q", "main")
+	r.Date = "2024-05-03T12:00:00Z"
+	r.Write("lib/utils.py", vcstest.Text("utils", 30)+"an edit on the line\n")
+	r.Commit("edit utils")
+	r.Git("merge", "-q", "--no-edit", "-s", "ours", "revamp")
+	r.Date = "2024-05-04T12:00:00Z"
+	r.Mv("lib/utils.py", "lib/_utils_impl.py")
+	mv := r.Commit("move utils into _utils_impl")
+	rec := build(t, r.Dir, nil)
+	f, ok := rec.Fate("lib/utils.py")
+	if !ok || f.Deleted || f.Path != "lib/_utils_impl.py" || f.Commit.Hash != mv {
+		t.Fatalf("lib/utils.py: %+v %v, want lib/_utils_impl.py moved in %s", f, ok, mv)
+	}
+}
+
+// A side branch renamed a file; the merge that brought the branch in
+// kept the file where it was, and the line deleted it later. The old
+// path was deleted on the line; the branch's new path is a copy that
+// never reached HEAD.
+func TestSideBranchRenameNeverOnLine(t *testing.T) {
+	r := vcstest.New(t)
+	r.Write("pkg/__init__.py", vcstest.Text("init", 30))
+	r.Write("keep.py", vcstest.Text("keep", 30))
+	r.Commit("start")
+	r.Git("checkout", "-q", "-b", "side")
+	r.Date = "2024-05-02T12:00:00Z"
+	r.Mv("pkg/__init__.py", "__init__.py")
+	r.Commit("flatten on a branch")
+	r.Git("checkout", "-q", "main")
+	r.Date = "2024-05-03T12:00:00Z"
+	r.Write("keep.py", vcstest.Text("keep", 30)+"edit\n")
+	r.Commit("edit keep")
+	r.Git("merge", "-q", "--no-edit", "-s", "ours", "side")
+	r.Date = "2024-05-04T12:00:00Z"
+	r.Git("rm", "-q", "pkg/__init__.py")
+	del := r.Commit("drop the package")
+	rec := build(t, r.Dir, nil)
+	f, ok := rec.Fate("pkg/__init__.py")
+	if !ok || !f.Deleted || f.Commit.Hash != del {
+		t.Fatalf("pkg/__init__.py: %+v %v, want deleted in %s", f, ok, del)
+	}
+}
+
+// A side branch's rename that its merge brought onto the line is a
+// rename like any other (the common case: a pull request).
+func TestMergedBranchRename(t *testing.T) {
+	r := vcstest.New(t)
+	r.Write("old/name.go", vcstest.Text("name", 30))
+	r.Write("other.go", vcstest.Text("other", 30))
+	r.Commit("start")
+	r.Git("checkout", "-q", "-b", "pr")
+	r.Date = "2024-05-02T12:00:00Z"
+	r.Mv("old/name.go", "new/name.go")
+	mv := r.Commit("move name.go")
+	r.Git("checkout", "-q", "main")
+	r.Date = "2024-05-03T12:00:00Z"
+	r.Write("other.go", vcstest.Text("other", 30)+"edit\n")
+	r.Commit("edit other")
+	r.Git("merge", "-q", "--no-edit", "pr")
+	rec := build(t, r.Dir, nil)
+	f, ok := rec.Fate("old/name.go")
+	if !ok || f.Path != "new/name.go" || f.Commit.Hash != mv {
+		t.Fatalf("old/name.go: %+v %v, want new/name.go in %s", f, ok, mv)
+	}
+	// The same history read in two parts: the update reads only the
+	// merge's span, whose line starts from the tree before it.
+	r.Git("reset", "-q", "--hard", "HEAD~1")
+	first := build(t, r.Dir, nil)
+	r.Git("merge", "-q", "--no-edit", "pr")
+	rec = build(t, r.Dir, first)
+	if f, ok := rec.Fate("old/name.go"); !ok || f.Path != "new/name.go" {
+		t.Fatalf("updated: old/name.go: %+v %v, want new/name.go", f, ok)
+	}
+}
