@@ -15,7 +15,7 @@ const cacheFile = "vcs.gob"
 
 // cacheVersion changes whenever the encoding or the fold does; a file of
 // another version is rebuilt, not read.
-const cacheVersion = 3
+const cacheVersion = 5
 
 // stored is a Record as gob writes it.
 type stored struct {
@@ -26,6 +26,7 @@ type stored struct {
 	Detection        Detection
 	Lineages         []storedLineage
 	Names            map[string][4]int32
+	MovedTo          map[string]string
 	CommitList       []Commit
 	Co               map[int32][]storedCo
 }
@@ -54,6 +55,12 @@ func Save(dir string, r *Record) error {
 	}
 	for k, n := range r.names {
 		s.Names[k] = [4]int32{n.lin, n.left, n.moved, n.movedAt}
+		if n.movedTo != "" {
+			if s.MovedTo == nil {
+				s.MovedTo = map[string]string{}
+			}
+			s.MovedTo[k] = n.movedTo
+		}
 	}
 	for k, ps := range r.co {
 		list := make([]storedCo, len(ps))
@@ -121,7 +128,10 @@ func Load(dir string) (*Record, error) {
 			int(v[2]) >= len(r.lineages) || v[3] >= int32(len(r.commits)) || (v[2] >= 0) != (v[3] >= 0) {
 			return nil, fmt.Errorf("history cache: name %q points outside the record", k)
 		}
-		r.names[k] = name{lin: v[0], left: v[1], moved: v[2], movedAt: v[3]}
+		r.names[k] = name{lin: v[0], left: v[1], moved: v[2], movedAt: v[3], movedTo: s.MovedTo[k]}
+		if (v[2] >= 0) != (s.MovedTo[k] != "") {
+			return nil, fmt.Errorf("history cache: name %q moved nowhere", k)
+		}
 	}
 	for k, ps := range s.Co {
 		list := make([]coCount, 0, len(ps))

@@ -105,6 +105,7 @@ func BuildAt(ctx context.Context, root, rev string, prev *Record) (*Record, erro
 	if err != nil {
 		return nil, err
 	}
+	line.settle(r)
 	r.line = nil
 	r.Detection = det
 	if from != "" {

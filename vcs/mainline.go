@@ -26,8 +26,10 @@ type line struct {
 	introduced map[string]int32
 	own        map[string]bool
 	// events: a path → its changes along the line (merges' whole diffs
-	// against their first parent), in the line's order.
-	events map[string][]lineEvent
+	// against their first parent), in the line's order; commits: the
+	// line's commits, by position.
+	events  map[string][]lineEvent
+	commits []Commit
 	// base is the tree before the span (an update's start), read once
 	// when asked; lineBase lists it.
 	base     map[string]bool
@@ -105,10 +107,11 @@ func readLine(ctx context.Context, root, span string) (*line, error) {
 		pos[c] = int32(len(chain) - 1 - k)
 	}
 	diff, err := gitOutput(ctx, root, "log", "--first-parent", "--diff-merges=first-parent", "--no-renames",
-		"--name-status", "-z", "--format=%x01%H", span, "--")
+		"--name-status", "-z", logFormat, span, "--")
 	if err != nil {
 		return nil, err
 	}
+	ln.commits = make([]Commit, len(chain))
 	at := int32(-1)
 	fields := bytes.Split(diff, []byte{0})
 	for i := 0; i < len(fields); i++ {
@@ -116,10 +119,15 @@ func readLine(ctx context.Context, root, span string) (*line, error) {
 		switch {
 		case len(f) == 0:
 		case f[0] == '\x01':
-			p, ok := pos[string(f[1:])]
+			c, err := parseHeader(string(f[1:]))
+			if err != nil {
+				return nil, err
+			}
+			p, ok := pos[c.Hash]
 			at = -1
 			if ok {
 				at = p
+				ln.commits[p] = c
 			}
 		case i+1 < len(fields) && at >= 0:
 			i++
@@ -148,6 +156,34 @@ func readLine(ctx context.Context, root, span string) (*line, error) {
 		}
 	}
 	return ln, nil
+}
+
+// settle makes r agree with the line where only a merge changed a path
+// (the log leaves merges out): a path the line has at the end of the
+// span but r has no file at (a subtree merge's files, a merge that
+// brought a file back) is given one; a file r has at a path the line
+// deleted last (a merge that took a file out) ends in that merge.
+func (ln *line) settle(r *Record) {
+	if ln == nil {
+		return
+	}
+	paths := make([]string, 0, len(ln.events))
+	for p := range ln.events {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		evs := ln.events[p]
+		last := evs[len(evs)-1]
+		_, live := r.live[p]
+		switch {
+		case last.present && !live:
+			r.bring(p)
+		case !last.present && live:
+			r.commits = append(r.commits, ln.commits[last.at])
+			r.end(p, int32(len(r.commits)-1))
+		}
+	}
 }
 
 // survives reports whether path was still on the line to HEAD once the

@@ -93,3 +93,56 @@ func TestMergedBranchRename(t *testing.T) {
 		t.Fatalf("updated: old/name.go: %+v %v, want new/name.go", f, ok)
 	}
 }
+
+// A file moved to a path and ended there (rewritten away); later another
+// file was moved into that path and on. The old path leads where the
+// path's life went on, not to the first file's end.
+func TestPathTakenAgain(t *testing.T) {
+	r := vcstest.New(t)
+	r.Write("Sources/Application.swift", vcstest.Text("app", 30))
+	r.Write("Sources/Boot.swift", vcstest.Text("boot", 30))
+	r.Commit("start")
+	r.Mv("Sources/Application.swift", "Sources/Vapor/Application/Application.swift")
+	r.Commit("organize")
+	r.Git("rm", "-q", "Sources/Vapor/Application/Application.swift")
+	r.Commit("improved organization")
+	r.Mv("Sources/Boot.swift", "Sources/Vapor/Application/Application.swift")
+	r.Commit("boot becomes the application")
+	r.Mv("Sources/Vapor/Application/Application.swift", "Sources/Vapor/Application.swift")
+	r.Commit("flatten")
+	rec := build(t, r.Dir, nil)
+	for _, old := range []string{"Sources/Application.swift", "Sources/Vapor/Application/Application.swift"} {
+		f, ok := rec.Fate(old)
+		if !ok || f.Deleted || f.Path != "Sources/Vapor/Application.swift" {
+			t.Errorf("%s: %+v %v, want Sources/Vapor/Application.swift", old, f, ok)
+		}
+	}
+}
+
+// What only a merge changed (a subtree merge's files, a file a merge
+// took out) is what the line to HEAD has: the log leaves merges out.
+func TestMergeOnlyChanges(t *testing.T) {
+	r := vcstest.New(t)
+	r.Write("docs/old.md", vcstest.Text("old", 30))
+	r.Write("gone.c", vcstest.Text("gone", 30))
+	r.Commit("start")
+	r.Mv("docs/old.md", "docs/new.md")
+	r.Commit("rename the doc")
+	r.Git("rm", "-q", "docs/new.md")
+	r.Commit("prepare for a new subtree")
+	r.Git("checkout", "-q", "-b", "side")
+	r.Write("side.c", vcstest.Text("side", 30))
+	r.Commit("side work")
+	r.Git("checkout", "-q", "main")
+	r.Git("merge", "-q", "--no-ff", "--no-commit", "side")
+	r.Write("docs/new.md", vcstest.Text("old", 30))
+	r.Git("rm", "-q", "gone.c")
+	merge := r.Commit("Merge the docs subtree")
+	rec := build(t, r.Dir, nil)
+	if f, ok := rec.Fate("docs/old.md"); !ok || f.Deleted || f.Path != "docs/new.md" {
+		t.Errorf("docs/old.md: %+v %v, want docs/new.md (brought back by the merge)", f, ok)
+	}
+	if f, ok := rec.Fate("gone.c"); !ok || !f.Deleted || f.Commit.Hash != merge || f.Commit.Subject != "Merge the docs subtree" {
+		t.Errorf("gone.c: %+v %v, want deleted in the merge %s", f, ok, merge)
+	}
+}

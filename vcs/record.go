@@ -67,6 +67,8 @@ type lineage struct {
 type name struct {
 	lin, left      int32
 	moved, movedAt int32
+	// movedTo: the path the last rename away from this one went to.
+	movedTo string
 }
 
 // owned is n with lineage l now carrying the name (left: the commit where
@@ -185,13 +187,7 @@ func (r *Record) apply(c commitOps) {
 				// A side branch's delete that the line to HEAD never took.
 				continue
 			}
-			l, ok := r.live[o.new]
-			if !ok {
-				l = r.born(o.new)
-			}
-			delete(r.live, o.new)
-			r.lineages[l].end = commitIndex()
-			r.names[o.new] = r.nameOf(o.new).owned(l, commitIndex())
+			r.end(o.new, commitIndex())
 		case 'R':
 			if r.line.survives(o.old, c.commit.Hash) {
 				// A side branch's rename that the line to HEAD never
@@ -219,7 +215,7 @@ func (r *Record) apply(c commitOps) {
 			r.live[o.new] = l
 			r.lineages[l].path = o.new
 			old := r.nameOf(o.old).owned(l, commitIndex())
-			old.moved, old.movedAt = l, commitIndex()
+			old.moved, old.movedAt, old.movedTo = l, commitIndex(), o.new
 			r.names[o.old] = old
 			r.names[o.new] = r.nameOf(o.new).owned(l, -1)
 			r.Renames++
@@ -240,6 +236,17 @@ func (r *Record) apply(c commitOps) {
 			}
 		}
 	}
+}
+
+// end ends the file at path in commit ci (an index into r.commits).
+func (r *Record) end(path string, ci int32) {
+	l, ok := r.live[path]
+	if !ok {
+		l = r.born(path)
+	}
+	delete(r.live, path)
+	r.lineages[l].end = ci
+	r.names[path] = r.nameOf(path).owned(l, ci)
 }
 
 // bring is the live lineage at path, born there if there is none (an add,
@@ -347,6 +354,13 @@ func sortCo(list []coCount) {
 // Fate says what became of path (root-relative, as the repository spells
 // it), when the record knows it as a path that was left behind. A path a
 // live file still has is no stale path: ok is false.
+//
+// A path leads where its last rename away from it went, and on through
+// that path's later renames, to a path a file has today: the path is
+// what people held (a file rewritten away whose path another file took
+// and carried on leads to that file; a path renamed away and given a new
+// file since is that file). A path whose last departure was a delete,
+// with no rename after it, leads nowhere: deleted, in that commit.
 func (r *Record) Fate(path string) (Fate, bool) {
 	if r == nil {
 		return Fate{}, false
@@ -355,27 +369,50 @@ func (r *Record) Fate(path string) (Fate, bool) {
 	if !ok || n.left < 0 {
 		return Fate{}, false
 	}
-	l := r.lineages[n.lin]
-	f := Fate{Commit: r.commits[n.left]}
-	if l.end >= 0 && n.moved >= 0 && n.moved != n.lin && r.lineages[n.moved].end < 0 {
+	if n.moved < 0 {
+		return r.deleted(n)
+	}
+	f := Fate{Commit: r.commits[n.movedAt]}
+	if n.lin != n.moved && r.lineages[n.lin].end >= 0 {
 		// A later file of this name was deleted, but the one that had it
-		// before moved on and lives: that is where what people knew by
-		// this name went.
-		f.LaterDeleted = r.commits[l.end]
-		l, f.Commit = r.lineages[n.moved], r.commits[n.movedAt]
+		// before moved on: that is where what people knew by this name
+		// went.
+		f.LaterDeleted = r.commits[r.lineages[n.lin].end]
 	}
-	rel, inside := within(r.Prefix, l.path)
-	if l.end >= 0 {
-		f.Deleted, f.LastPath, f.Commit = true, l.path, r.commits[l.end]
-		if inside {
-			f.LastPath = rel
+	// Each hop is a later commit's rename (movedAt grows), so the walk
+	// ends.
+	p, at := n.movedTo, n.movedAt
+	for {
+		m, ok := r.names[p]
+		if !ok || m.left < 0 {
+			rel, inside := within(r.Prefix, p)
+			if !inside {
+				return Fate{}, false // moved out of this root: not the root's to answer
+			}
+			f.Path = rel
+			return f, true
 		}
-		return f, true
+		if m.moved >= 0 && m.movedAt > at {
+			p, at = m.movedTo, m.movedAt
+			continue
+		}
+		d, _ := r.deleted(m)
+		d.Commit, d.LaterDeleted = r.commits[m.left], f.LaterDeleted
+		return d, true
 	}
-	if !inside {
-		return Fate{}, false // moved out of this root: not the root's to answer
+}
+
+// deleted is the fate of a name whose file ended where the name was
+// left: the lineage's delete.
+func (r *Record) deleted(n name) (Fate, bool) {
+	l := r.lineages[n.lin]
+	f := Fate{Deleted: true, Commit: r.commits[n.left], LastPath: l.path}
+	if l.end >= 0 {
+		f.Commit = r.commits[l.end]
 	}
-	f.Path = rel
+	if rel, inside := within(r.Prefix, l.path); inside {
+		f.LastPath = rel
+	}
 	return f, true
 }
 
