@@ -12,9 +12,11 @@ import (
 // But a side branch's change reaches HEAD only through the merge that
 // brings it onto the first-parent line, and that merge may not keep it
 // (a branch cut from the tree long ago that deleted everything but one
-// directory; a rename a merge resolved the other way). A path's life as
-// HEAD's line saw it decides: a delete or a rename on a side branch does
-// not end a path that the merge bringing the branch in still had.
+// directory). A path's life as HEAD's line saw it decides: a side
+// branch's delete does not end a path the merge bringing the branch in
+// still had, nor does its rename when the merge kept the old path and
+// not the new one (a rename that did reach the line, the old path given
+// a stub since, is a rename).
 
 // line knows, for a span of history with merges, which first-parent
 // commit brought each commit onto the line to HEAD, and when each path
@@ -186,25 +188,25 @@ func (ln *line) settle(r *Record) {
 	}
 }
 
-// survives reports whether path was still on the line to HEAD once the
-// side-branch commit hash had been brought there: its delete or rename
-// of path never reached HEAD's line. A commit on the line itself, or one
-// the line does not know, speaks for itself.
-func (ln *line) survives(path, hash string) bool {
+// after reports, for a commit off the line (side), whether path was on
+// the line once the first-parent commit that brought it there had: what
+// the line made of the commit's change to path. A commit on the line
+// itself, or one the line does not know, speaks for itself (side false).
+func (ln *line) after(path, hash string) (present, side bool) {
 	if ln == nil || ln.own[hash] {
-		return false
+		return false, false
 	}
 	at, ok := ln.introduced[hash]
 	if !ok {
-		return false
+		return false, false
 	}
 	evs := ln.events[path]
 	k := sort.Search(len(evs), func(i int) bool { return evs[i].at > at })
 	if k > 0 {
-		return evs[k-1].present
+		return evs[k-1].present, true
 	}
 	if ln.lineBase != nil && ln.base == nil {
 		ln.base = ln.lineBase()
 	}
-	return ln.base[path]
+	return ln.base[path], true
 }

@@ -146,3 +146,32 @@ func TestMergeOnlyChanges(t *testing.T) {
 		t.Errorf("gone.c: %+v %v, want deleted in the merge %s", f, ok, merge)
 	}
 }
+
+// A branch moves a module and leaves a stub at the old path; the merge
+// brings both; the stub is dropped later. The old path leads to the
+// module's new place, not to the stub's delete.
+func TestRenameThenStub(t *testing.T) {
+	r := vcstest.New(t)
+	r.Write("sphinx/make_mode.py", vcstest.Text("make", 30))
+	r.Write("other.py", vcstest.Text("other", 30))
+	r.Commit("start")
+	r.Git("checkout", "-q", "-b", "pr")
+	r.Date = "2024-05-02T12:00:00Z"
+	r.Mv("sphinx/make_mode.py", "sphinx/cmd/make_mode.py")
+	mv := r.Commit("move make_mode into cmd")
+	r.Write("sphinx/make_mode.py", "from sphinx.cmd.make_mode import *  # deprecated\n")
+	r.Commit("a stub at the old path")
+	r.Git("checkout", "-q", "main")
+	r.Date = "2024-05-03T12:00:00Z"
+	r.Write("other.py", vcstest.Text("other", 30)+"edit\n")
+	r.Commit("edit other")
+	r.Git("merge", "-q", "--no-edit", "pr")
+	r.Date = "2024-05-04T12:00:00Z"
+	r.Git("rm", "-q", "sphinx/make_mode.py")
+	r.Commit("drop deprecated stubs")
+	rec := build(t, r.Dir, nil)
+	f, ok := rec.Fate("sphinx/make_mode.py")
+	if !ok || f.Deleted || f.Path != "sphinx/cmd/make_mode.py" || f.Commit.Hash != mv {
+		t.Fatalf("sphinx/make_mode.py: %+v %v, want sphinx/cmd/make_mode.py in %s", f, ok, mv)
+	}
+}

@@ -183,18 +183,20 @@ func (r *Record) apply(c commitOps) {
 			// A copy is a new file; its source carries on.
 			touched = append(touched, r.bring(o.new))
 		case 'D':
-			if r.line.survives(o.new, c.commit.Hash) {
+			if kept, side := r.line.after(o.new, c.commit.Hash); side && kept {
 				// A side branch's delete that the line to HEAD never took.
 				continue
 			}
 			r.end(o.new, commitIndex())
 		case 'R':
-			if r.line.survives(o.old, c.commit.Hash) {
-				// A side branch's rename that the line to HEAD never
-				// took: there the old path lived on; the new one is a
-				// copy, a file of its own.
-				touched = append(touched, r.bring(o.new))
-				continue
+			if kept, side := r.line.after(o.old, c.commit.Hash); side && kept {
+				if reached, _ := r.line.after(o.new, c.commit.Hash); !reached {
+					// A side branch's rename that the line to HEAD never
+					// took: there the old path lived on; the new one is
+					// a copy, a file of its own.
+					touched = append(touched, r.bring(o.new))
+					continue
+				}
 			}
 			l, ok := r.live[o.old]
 			if !ok {
