@@ -6,7 +6,7 @@ FUZZTIME ?= 30s
 
 PREFIX   ?= $(HOME)/.local
 
-.PHONY: build install run test test-vscode deps ort check vscode bench bench-stale bench-sessions bench-history bench-symbols-gopls bench-lsp bench-symbols bench-content bench-locate bench-scale bench-mcp bench-model soak fuzz clean
+.PHONY: build install run test test-vscode deps ort check vscode bench bench-stale bench-sessions bench-calibrate calibration-data bench-history bench-symbols-gopls bench-lsp bench-symbols bench-content bench-locate bench-scale bench-mcp bench-model soak fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wayfind
@@ -76,6 +76,24 @@ bench-stale: deps
 # testdata/bench/stale replayed, or SESSIONS=name=checkout,… .
 bench-sessions: deps
 	$(GO) run ./cmd/wayfind-bench $(if $(SESSIONS),-sessions $(SESSIONS),-replay $(STALE)/history-logs -corpora $(STALE)/corpora -cases $(STALE)/real-moves-public.jsonl) $(ARGS)
+
+# The calibration of what `resolved` promises (issue 45): real stale
+# paths, real broken links, today's files held elsewhere, deleted files
+# and real sessions of the held-out repositories of
+# testdata/calibration/split.tsv (HALF=tuning for the half rules are
+# chosen on). With MIRRORS=DIR (git mirrors or clones, OWNER+NAME[/repo])
+# every set runs with its repository's history; without, the names-only
+# runs, and the histories of the logs kept in testdata/calibration,
+# replayed. ARGS=-answers FILE writes every answer.
+bench-calibrate: deps
+	$(GO) run ./cmd/wayfind-bench calibrate -half $(or $(HALF),held-out) $(if $(MIRRORS),-mirrors $(MIRRORS)) $(ARGS)
+
+# The calibration's cases, listings and small logs, made again from
+# MIRRORS (not part of make test: it reads whole histories, an hour on
+# two cores).
+calibration-data:
+	@test -n "$(MIRRORS)" || { echo "calibration-data: MIRRORS=DIR (git mirrors or clones, OWNER+NAME[/repo]) is required"; exit 2; }
+	python3 scripts/gencalibration.py $(MIRRORS) testdata/calibration --logs 400000
 
 # workspace/symbol beside gopls on golang.org/x/tools (the version gopls
 # itself requires, copied from the module cache), and on Python's standard

@@ -66,6 +66,12 @@ type outcome struct {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "calibrate" {
+		if err := calibrateCmd(os.Args[2:]); err != nil {
+			fatal(err)
+		}
+		return
+	}
 	corpora := flag.String("corpora", "testdata/bench/corpora", "directory of <corpus>.tsv[.gz] path lists")
 	casesPath := flag.String("cases", "testdata/bench/cases-public.jsonl", "benchmark cases (JSON lines)")
 	work := flag.String("work", filepath.Join(os.TempDir(), "wayfind-bench"), "where corpora are laid out as trees")

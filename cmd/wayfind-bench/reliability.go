@@ -17,25 +17,25 @@ import (
 type trustTally struct{ n, right, resolved, resolvedRight int }
 
 type reliability struct {
-	byBasis  map[string]map[rank.Basis]*trustTally // source → basis
-	byBucket map[string]map[int]*trustTally        // source → confidence (hundredths)
+	byBasis  map[string]map[string]*trustTally // source → class (rank.ResolveResult.Class)
+	byBucket map[string]map[int]*trustTally    // source → confidence (hundredths)
 	sources  []string
 	verbose  bool
 }
 
 func newReliability() *reliability {
-	return &reliability{byBasis: map[string]map[rank.Basis]*trustTally{}, byBucket: map[string]map[int]*trustTally{}}
+	return &reliability{byBasis: map[string]map[string]*trustTally{}, byBucket: map[string]map[int]*trustTally{}}
 }
 
 // add tallies one answer: want is the file meant.
 func (r *reliability) add(source string, res *rank.ResolveResult, want string) {
 	if r.byBasis[source] == nil {
 		r.sources = append(r.sources, source)
-		r.byBasis[source] = map[rank.Basis]*trustTally{}
+		r.byBasis[source] = map[string]*trustTally{}
 		r.byBucket[source] = map[int]*trustTally{}
 	}
 	right := len(res.Candidates) > 0 && res.Candidates[0].Path == want && res.Gone == nil
-	for _, t := range []*trustTally{tallyOf(r.byBasis[source], res.Basis), tallyOf(r.byBucket[source], bucket(res.Confidence))} {
+	for _, t := range []*trustTally{tallyOf(r.byBasis[source], string(res.Class())), tallyOf(r.byBucket[source], bucket(res.Confidence))} {
 		t.n++
 		if right {
 			t.right++
@@ -67,16 +67,16 @@ func tallyOf[K comparable](m map[K]*trustTally, k K) *trustTally {
 func bucket(c float64) int { return int(math.Round(c * 100)) }
 
 func (r *reliability) print() {
-	fmt.Println("| answers | basis | answers | first candidate right | resolved | resolved right |")
+	fmt.Println("| answers | class | answers | first candidate right | resolved | resolved right |")
 	fmt.Println("|---|---|---:|---:|---:|---:|")
 	for _, s := range r.sources {
 		var bs []string
 		for b := range r.byBasis[s] {
-			bs = append(bs, string(b))
+			bs = append(bs, b)
 		}
 		sort.Strings(bs)
 		for _, b := range bs {
-			t := r.byBasis[s][rank.Basis(b)]
+			t := r.byBasis[s][b]
 			fmt.Printf("| %s | %s | %d | %s | %d | %s |\n", s, b, t.n, pct(t.right, t.n), t.resolved, pct(t.resolvedRight, t.resolved))
 		}
 	}

@@ -8,13 +8,13 @@ package main
 // find/resolvePath (right, nothing, wrong). The engine indexes the tree
 // of a commit before the sessions asked about, so that no future leaks
 // in. Modes: no visits; the visits; the visits and the current file (the
-// last visit, as current and from); and a one-line baseline, the copy
+// last visit, as current: nearness only, never read relative); and a
+// one-line baseline, the copy
 // nearest the last visit.
 
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -37,6 +37,83 @@ type sessionCommit struct {
 	all    []string // every path it touched
 }
 
+// sessionQuestion is one question of a replayed session: the bare name
+// of a file the commit edits, the file, and what its author had visited
+// (the files of their previous commits, most recent last).
+type sessionQuestion struct {
+	name, want, last string
+	visits           []string
+}
+
+// replayed is a repository's session questions, over the tree of the
+// commit before them (base).
+type replayed struct {
+	base      string
+	files     []workspace.File
+	commits   int
+	questions []sessionQuestion
+	// twoRight: questions left out because the commit edits several
+	// files of the name.
+	twoRight int
+}
+
+// sessionQuestions replays the newest `window` commits of the repository
+// in dir as sessions.
+func sessionQuestions(dir string, window int) (*replayed, error) {
+	base, commits, err := sessionLog(dir, window)
+	if err != nil {
+		return nil, err
+	}
+	tree, err := gitLines(dir, "ls-tree", "-r", "--name-only", base)
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(tree)
+	rp := &replayed{base: base, files: make([]workspace.File, len(tree)), commits: len(commits)}
+	inTree := make(map[string]bool, len(tree))
+	byBase := map[string][]string{}
+	for i, p := range tree {
+		rp.files[i] = workspace.File{Path: p}
+		inTree[p] = true
+		byBase[path.Base(p)] = append(byBase[path.Base(p)], p)
+	}
+	recent := map[string][][]string{} // author → their commits' files, oldest first
+	for _, c := range commits {
+		var visits []string
+		prev := recent[c.author]
+		for _, fs := range prev[max(0, len(prev)-3):] {
+			for _, f := range fs {
+				if inTree[f] {
+					visits = append(visits, f)
+				}
+			}
+		}
+		recent[c.author] = append(prev, c.all)
+		if len(visits) == 0 {
+			continue
+		}
+		named := map[string]int{} // how many files of each name the commit edits
+		for _, f := range c.edited {
+			named[path.Base(f)]++
+		}
+		for _, f := range c.edited {
+			copies := byBase[path.Base(f)]
+			if !inTree[f] || len(copies) < 2 || len(copies) > 40 {
+				continue
+			}
+			if named[path.Base(f)] > 1 {
+				// The commit edits several files of this name (a version
+				// bump in every Cargo.toml): the question has as many
+				// right answers, none to judge one by.
+				rp.twoRight++
+				continue
+			}
+			rp.questions = append(rp.questions, sessionQuestion{name: path.Base(f), want: f, last: visits[len(visits)-1], visits: visits})
+		}
+	}
+	return rp, nil
+}
+
 // sessionsBench runs the replay over each checkout (name=dir), asking
 // about the last `window` commits with the tree as it was before them.
 func sessionsBench(repos []string, window int, verbose bool) {
@@ -51,115 +128,72 @@ func sessionsBench(repos []string, window int, verbose bool) {
 	var names []string
 	for _, spec := range repos {
 		name, dir, _ := strings.Cut(spec, "=")
-		base, commits, err := sessionLog(dir, window)
+		rp, err := sessionQuestions(dir, window)
 		if err != nil {
 			fatal(err)
 		}
-		tree, err := gitLines(dir, "ls-tree", "-r", "--name-only", base)
-		if err != nil {
-			fatal(err)
-		}
-		sort.Strings(tree)
-		files := make([]workspace.File, len(tree))
-		inTree := make(map[string]bool, len(tree))
 		byBase := map[string][]string{}
-		for i, p := range tree {
-			files[i] = workspace.File{Path: p}
-			inTree[p] = true
-			byBase[path.Base(p)] = append(byBase[path.Base(p)], p)
+		for _, f := range rp.files {
+			byBase[path.Base(f.Path)] = append(byBase[path.Base(f.Path)], f.Path)
 		}
 		root := "/" + name
-		eng := rank.New(&workspace.Index{Roots: []string{root}, Files: files})
-		if rec, err := vcs.BuildAt(context.Background(), dir, base, nil); err != nil {
+		eng := rank.New(&workspace.Index{Roots: []string{root}, Files: rp.files})
+		if rec, err := vcs.BuildAt(context.Background(), dir, rp.base, nil); err != nil {
 			fmt.Fprintf(os.Stderr, "%s: no history record: %v\n", name, err)
 		} else {
 			eng = eng.WithRepoHistory(rank.NewRepoHistory([]string{root}, []*vcs.Record{rec}))
 		}
 		ts := make([]tally, len(modes))
-		questions, twoRight := 0, 0
-		recent := map[string][][]string{} // author → their commits' files, oldest first
 		ctx := context.Background()
-		for _, c := range commits {
-			var visits []string
-			prev := recent[c.author]
-			for _, fs := range prev[max(0, len(prev)-3):] {
-				for _, f := range fs {
-					if inTree[f] {
-						visits = append(visits, f)
+		for _, sq := range rp.questions {
+			q, f, last := sq.name, sq.want, sq.last
+			st := visitStore(root, sq.visits)
+			for m := range modes {
+				var hist []rank.Visit
+				current := ""
+				switch m {
+				case 1:
+					// As the server asks when a client reports focus but
+					// sends no current file: the last focus stands for it.
+					hist = service.EngineVisits(st.Frecent(rank.MaxVisits))
+					if v, ok := st.Current(); ok {
+						current = v.Path()
 					}
+				case 2:
+					hist, current = service.EngineVisits(st.Frecent(rank.MaxVisits)), root+"/"+last
 				}
-			}
-			recent[c.author] = append(prev, c.all)
-			if len(visits) == 0 {
-				continue
-			}
-			last := visits[len(visits)-1]
-			named := map[string]int{} // how many files of each name the commit edits
-			for _, f := range c.edited {
-				named[path.Base(f)]++
-			}
-			for _, f := range c.edited {
-				copies := byBase[path.Base(f)]
-				if !inTree[f] || len(copies) < 2 || len(copies) > 40 {
-					continue
-				}
-				if named[path.Base(f)] > 1 {
-					// The commit edits several files of this name (a
-					// version bump in every Cargo.toml): the question has
-					// as many right answers, none to judge one by.
-					twoRight++
-					continue
-				}
-				questions++
-				q := path.Base(f)
-				st := visitStore(root, visits)
-				for m := range modes {
-					var hist []rank.Visit
-					current, near := "", ""
-					switch m {
-					case 1:
-						// As the server asks when a client reports focus but
-						// sends no current file: the last focus stands for it.
-						hist = service.EngineVisits(st.Frecent(rank.MaxVisits))
-						if v, ok := st.Current(); ok {
-							near = v.Path()
-						}
-					case 2:
-						hist, current = service.EngineVisits(st.Frecent(rank.MaxVisits)), root+"/"+last
-					}
-					t := &ts[m]
-					t.n++
-					if m == 3 {
-						if nearestTo(last, copies) == f {
-							t.findTop1++
-						}
-						continue
-					}
-					if hist == nil {
-						hist = []rank.Visit{}
-					}
-					fr, err := eng.Find(ctx, rank.FindRequest{Query: q, Limit: 5, History: hist, Current: cmp.Or(current, near)})
-					if err == nil && len(fr.Matches) > 0 && fr.Matches[0].Path == f {
+				t := &ts[m]
+				t.n++
+				if m == 3 {
+					if nearestTo(last, byBase[q]) == f {
 						t.findTop1++
 					}
-					rr, err := eng.Resolve(ctx, rank.ResolveRequest{Path: q, From: current, Current: near, History: hist, Limit: 5})
-					if err == nil {
-						trust.add(fmt.Sprintf("sessions, %s", modes[m]), rr, f)
-					}
-					if err == nil && rr.Resolved != nil {
-						if rr.Resolved.Path == f {
-							t.right++
-						} else {
-							t.wrong++
-							if verbose {
-								fmt.Fprintf(os.Stderr, "WRONG %s [%s] %s: %s (want %s; last visit %s)\n", name, modes[m], q, rr.Resolved.Path, f, last)
-							}
+					continue
+				}
+				if hist == nil {
+					hist = []rank.Visit{}
+				}
+				fr, err := eng.Find(ctx, rank.FindRequest{Query: q, Limit: 5, History: hist, Current: current})
+				if err == nil && len(fr.Matches) > 0 && fr.Matches[0].Path == f {
+					t.findTop1++
+				}
+				rr, err := eng.Resolve(ctx, rank.ResolveRequest{Path: q, Current: current, History: hist, Limit: 5})
+				if err == nil {
+					trust.add(fmt.Sprintf("sessions, %s", modes[m]), rr, f)
+				}
+				if err == nil && rr.Resolved != nil {
+					if rr.Resolved.Path == f {
+						t.right++
+					} else {
+						t.wrong++
+						if verbose {
+							fmt.Fprintf(os.Stderr, "WRONG %s [%s] %s: %s (want %s; last visit %s)\n", name, modes[m], q, rr.Resolved.Path, f, last)
 						}
 					}
 				}
 			}
 		}
-		fmt.Printf("| %s | %s | %d | %d | %d |\n", name, base[:7], len(commits), questions, twoRight)
+		fmt.Printf("| %s | %s | %d | %d | %d |\n", name, rp.base[:7], rp.commits, len(rp.questions), rp.twoRight)
 		per[name] = ts
 		names = append(names, name)
 		for m := range modes {

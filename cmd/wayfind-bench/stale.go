@@ -29,7 +29,7 @@ import (
 
 // staleOutcome is one case in one mode.
 type staleOutcome struct {
-	cat                string
+	cat, query         string
 	right, none, wrong bool
 	elapsed            time.Duration
 }
@@ -231,9 +231,10 @@ func deletedRun(ctx context.Context, eng *rank.Engine, repo string, rec *vcs.Rec
 	if len(paths) > 40 {
 		paths = paths[:40]
 	}
+	deleters := lastDeletes(repo, paths)
 	var out []staleOutcome
 	for _, p := range paths {
-		o := staleOutcome{cat: "deleted"}
+		o := staleOutcome{cat: "deleted", query: p}
 		t0 := time.Now()
 		res, err := eng.Resolve(ctx, rank.ResolveRequest{Path: p, Limit: 5})
 		o.elapsed = time.Since(t0)
@@ -241,12 +242,42 @@ func deletedRun(ctx context.Context, eng *rank.Engine, repo string, rec *vcs.Rec
 			fatal(err)
 		}
 		o.none = res.Resolved == nil
-		want, _ := exec.Command("git", "-C", repo, "log", "-1", "--full-history", "--format=%H", "--diff-filter=D", "HEAD", "--", p).Output()
-		o.right = res.Gone != nil && res.Gone.Fate.Commit.Hash == strings.TrimSpace(string(want))
+		o.right = res.Gone != nil && res.Gone.Fate.Commit.Hash == deleters[p]
 		if verbose && !(o.none && o.right) {
-			fmt.Fprintf(os.Stderr, "DELETED %s: resolved %v gone %+v want %s\n", p, res.Resolved, res.Gone, want)
+			fmt.Fprintf(os.Stderr, "DELETED %s: resolved %v gone %+v want %s\n", p, res.Resolved, res.Gone, deleters[p])
 		}
 		out = append(out, o)
+	}
+	return out
+}
+
+// lastDeletes is, for each of paths, the newest commit that deleted it,
+// as `git log -1 --full-history --diff-filter=D -- PATH` names it (one
+// log for all of them).
+func lastDeletes(repo string, paths []string) map[string]string {
+	want := map[string]bool{}
+	for _, p := range paths {
+		want[p] = true
+	}
+	out := map[string]string{}
+	if len(paths) == 0 {
+		return out
+	}
+	log, err := exec.Command("git", "-C", repo, "-c", "core.quotePath=false", "log", "--full-history", "--no-renames", "--diff-filter=D",
+		"--name-only", "-z", "--format=%x01%H", "HEAD", "--").Output()
+	if err != nil {
+		fatal(fmt.Errorf("%s: git log: %w", repo, err))
+	}
+	commit := ""
+	for _, f := range strings.Split(string(log), "\x00") {
+		f = strings.TrimLeft(f, "\n")
+		if strings.HasPrefix(f, "\x01") {
+			commit = f[1:]
+			continue
+		}
+		if want[f] && out[f] == "" {
+			out[f] = commit
+		}
 	}
 	return out
 }

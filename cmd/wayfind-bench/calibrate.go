@@ -1,0 +1,607 @@
+package main
+
+// Calibration (issue 45): what `resolved` promises, measured on
+// repositories split once, by repository, into a tuning half and a
+// held-out half (testdata/calibration/split.tsv, written before any rule
+// was tuned). Every rule is chosen on the tuning half; only held-out
+// figures are quoted.
+//
+//	wayfind-bench calibrate [-half held-out] [-sets stale,links,deleted,sessions] [-answers FILE]
+//
+// Per repository (testdata/calibration/OWNER__NAME, made by
+// scripts/gencalibration.py): the HEAD listing indexed as it is (names
+// only), and with the repository's history read from its git directory
+// (-mirrors: OWNER+NAME/repo or OWNER+NAME), else replayed from the log
+// kept beside the cases where it is small enough to keep; without
+// either, only the names.
+// Sets:
+//   - stale: real renames asked for by their old paths, as written and as
+//     held (another machine's prefix and a :line, or a typo);
+//   - links: real broken references from documents and comments, asked
+//     with the document as `from`; beside them, the one file of the same
+//     name as a baseline;
+//   - held: today's files as another machine holds them (its checkout's
+//     prefix and a :line, a Windows path, a CI runner's): the file itself
+//     is the answer;
+//   - deleted: deleted files with no successor (the deleting commit named);
+//   - sessions: the newest commits replayed as sessions (sessions.go):
+//     bare names asked with no visits, with the visits, and with the
+//     visits and the current file.
+//
+// Every answer is one JSON line in -answers (its class, confidence and
+// whether it was right), what a rule is tuned on; the tables summarise
+// them: right (resolved and right), wrong (resolved and wrong) and first
+// (the resolved file, else the first candidate, is the one meant).
+
+import (
+	"bufio"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"wayfind/rank"
+	"wayfind/service"
+	"wayfind/vcs"
+	"wayfind/workspace"
+)
+
+// calRepo is one line of split.tsv.
+type calRepo struct {
+	repo, lang, head, half string
+}
+
+func (r calRepo) name() string { return strings.ReplaceAll(r.repo, "/", "__") }
+
+// root is where the repository's tree is said to be: a checkout named as
+// the repository, as a clone names it.
+func (r calRepo) root() string { return "/calibration/" + path.Base(r.repo) }
+
+// calCase is a case of the stale or links set.
+type calCase struct {
+	ID         string  `json:"id"`
+	Category   string  `json:"category"`
+	Query      string  `json:"query"`
+	Expected   *string `json:"expected"`
+	AcceptNone bool    `json:"accept_none"`
+	From       string  `json:"from"`
+	DeletedIn  *string `json:"deleted_in"`
+	Agree      *bool   `json:"agree"`
+}
+
+// calAnswer is one answer, as -answers records it.
+type calAnswer struct {
+	Repo       string   `json:"repo"`
+	Half       string   `json:"half"`
+	Set        string   `json:"set"`
+	Mode       string   `json:"mode"`
+	Category   string   `json:"category"`
+	ID         string   `json:"id"`
+	Query      string   `json:"query"`
+	From       string   `json:"from,omitempty"`
+	Expected   string   `json:"expected"` // "" when nothing should resolve
+	Resolved   string   `json:"resolved"`
+	First      string   `json:"first"`
+	Gone       string   `json:"gone,omitempty"` // the deleting commit named
+	Basis      string   `json:"basis"`
+	Class      string   `json:"class"`
+	Confidence float64  `json:"confidence"`
+	Right      bool     `json:"right"`
+	Wrong      bool     `json:"wrong"`
+	FirstRight bool     `json:"firstRight"`
+	Reasons    []string `json:"reasons,omitempty"`
+	Second     string   `json:"second,omitempty"`
+	Micros     int64    `json:"us"`
+}
+
+func calibrateCmd(args []string) error {
+	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
+	splitPath := fs.String("split", "testdata/calibration/split.tsv", "the split: repository, language, files, commits, head, half")
+	data := fs.String("data", "testdata/calibration", "the cases and listings, one directory a repository (OWNER__NAME)")
+	mirrors := fs.String("mirrors", "", "git directories of the repositories (OWNER+NAME/repo or OWNER+NAME): with them, the modes with history and the sessions")
+	half := fs.String("half", "held-out", "tuning, held-out or all")
+	sets := fs.String("sets", "stale,links,held,deleted,sessions", "the sets to run")
+	only := fs.String("repo", "", "run only this repository (OWNER/NAME)")
+	answers := fs.String("answers", "", "write every answer here, one JSON line each")
+	work := fs.String("work", filepath.Join(os.TempDir(), "wayfind-calibrate"), "where histories are cached")
+	window := fs.Int("window", 400, "sessions: the newest commits asked about")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	repos, err := readSplit(*splitPath)
+	if err != nil {
+		return err
+	}
+	var out io.Writer = io.Discard
+	if *answers != "" {
+		f, err := os.Create(*answers)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		bw := bufio.NewWriter(f)
+		defer bw.Flush()
+		out = bw
+	}
+	enc := json.NewEncoder(out)
+	want := map[string]bool{}
+	for _, s := range strings.Split(*sets, ",") {
+		want[strings.TrimSpace(s)] = true
+	}
+	fmt.Printf("# wayfind calibration — %s, %d cores, %s, half %s, sets %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.Version(), *half, *sets)
+	var all []calAnswer
+	record := func(a calAnswer) {
+		all = append(all, a)
+		_ = enc.Encode(a)
+	}
+	for _, r := range repos {
+		if (*half != "all" && r.half != *half) || (*only != "" && r.repo != *only) {
+			continue
+		}
+		t0 := time.Now()
+		n := len(all)
+		if err := calibrateRepo(r, *data, *mirrors, *work, *window, want, record); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", r.repo, err)
+			continue
+		}
+		fmt.Fprintf(os.Stderr, "%s: %d answers in %.1f s\n", r.repo, len(all)-n, time.Since(t0).Seconds())
+	}
+	printCalibration(all)
+	return nil
+}
+
+func readSplit(p string) ([]calRepo, error) {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	var out []calRepo
+	for _, l := range strings.Split(string(b), "\n") {
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		f := strings.Split(l, "\t")
+		if len(f) != 6 {
+			return nil, fmt.Errorf("%s: %q is not repository, language, files, commits, head, half", p, l)
+		}
+		out = append(out, calRepo{repo: f[0], lang: f[1], head: f[4], half: f[5]})
+	}
+	return out, nil
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// mirrorOf is the repository's git directory under mirrors, or "".
+func mirrorOf(mirrors, repo string) string {
+	if mirrors == "" {
+		return ""
+	}
+	for _, d := range []string{filepath.Join(mirrors, strings.ReplaceAll(repo, "/", "+"), "repo"), filepath.Join(mirrors, strings.ReplaceAll(repo, "/", "+"))} {
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			return d
+		}
+	}
+	return ""
+}
+
+func calibrateRepo(r calRepo, data, mirrors, work string, window int, sets map[string]bool, record func(calAnswer)) error {
+	dir := filepath.Join(data, r.name())
+	paths, err := readCorpus(filepath.Join(dir, "listing"))
+	if err != nil {
+		return err
+	}
+	root := r.root()
+	files := make([]workspace.File, len(paths))
+	sort.Strings(paths)
+	for i, p := range paths {
+		files[i] = workspace.File{Path: p}
+	}
+	names := rank.New(&workspace.Index{Roots: []string{root}, Files: files})
+	git := mirrorOf(mirrors, r.repo)
+	replayed := false
+	if log := filepath.Join(dir, "log.gz"); git == "" && fileExists(log) {
+		// No mirror: the history kept beside the cases, replayed.
+		git = filepath.Join(work, "replay", r.name())
+		if err := replayRepo(log, git, paths); err != nil {
+			return err
+		}
+		replayed = true
+	}
+	var hist *rank.Engine
+	var rec *vcs.Record
+	if git != "" {
+		ctx := context.Background()
+		if head, err := vcs.Head(ctx, git); !replayed && (err != nil || head != r.head) {
+			return fmt.Errorf("%s is at %.12s, the split records %.12s", git, head, r.head)
+		}
+		rec, err = vcs.Sync(ctx, work, git, nil, func(string, ...any) {})
+		if err != nil {
+			return err
+		}
+		hist = names.WithRepoHistory(rank.NewRepoHistory([]string{root}, []*vcs.Record{rec}))
+	}
+	base := calAnswer{Repo: r.repo, Half: r.half}
+	modes := []struct {
+		name string
+		eng  *rank.Engine
+	}{{"names only", names}, {"with history", hist}}
+	for _, set := range []string{"stale", "links"} {
+		if !sets[set] {
+			continue
+		}
+		cases, err := readCalCases(filepath.Join(dir, set+".jsonl.gz"))
+		if err != nil {
+			if os.IsNotExist(err) {
+				continue
+			}
+			return err
+		}
+		for _, m := range modes {
+			if m.eng == nil {
+				continue
+			}
+			for _, c := range cases {
+				a := base
+				a.Set, a.Mode, a.Category, a.ID, a.Query, a.From = set, m.name, c.Category, c.ID, c.Query, c.From
+				if c.Expected != nil {
+					a.Expected = *c.Expected
+				}
+				from := ""
+				if c.From != "" {
+					from = root + "/" + c.From
+				}
+				t0 := time.Now()
+				res, err := m.eng.Resolve(context.Background(), rank.ResolveRequest{Path: c.Query, From: from, Limit: 5})
+				a.Micros = time.Since(t0).Microseconds()
+				if err != nil {
+					a.Class = "error: " + err.Error()
+					record(a)
+					continue
+				}
+				a = judged(a, res, c.DeletedIn)
+				if c.AcceptNone && a.Gone != "" {
+					// A file rewritten beyond recognition: git's pairing is
+					// a guess, and "deleted" is as good as nothing resolved.
+					a.Wrong = false
+				}
+				record(a)
+			}
+		}
+		if set == "links" {
+			for _, c := range cases {
+				a := base
+				a.Set, a.Mode, a.Category, a.ID, a.Query, a.From = set, "the one file of that name", c.Category, c.ID, c.Query, c.From
+				if c.Expected != nil {
+					a.Expected = *c.Expected
+				}
+				a.Class = "baseline"
+				if one := sameNameFile(names, c.Query); one != "" {
+					a.Resolved, a.First = one, one
+				}
+				a.Right = a.Resolved != "" && a.Resolved == a.Expected
+				a.Wrong = a.Resolved != "" && a.Resolved != a.Expected
+				a.FirstRight = a.Right || (a.Expected == "" && a.Resolved == "")
+				record(a)
+			}
+		}
+	}
+	if sets["held"] {
+		for _, m := range modes {
+			if m.eng == nil {
+				continue
+			}
+			for _, c := range heldCases(r, paths) {
+				a := base
+				a.Set, a.Mode, a.Category, a.ID, a.Query, a.Expected = "held", m.name, c.Category, c.ID, c.Query, *c.Expected
+				t0 := time.Now()
+				res, err := m.eng.Resolve(context.Background(), rank.ResolveRequest{Path: c.Query, Limit: 5})
+				a.Micros = time.Since(t0).Microseconds()
+				if err != nil {
+					return err
+				}
+				record(judged(a, res, nil))
+			}
+		}
+	}
+	if sets["deleted"] && hist != nil {
+		for _, d := range deletedRun(context.Background(), hist, git, rec, false) {
+			a := base
+			a.Set, a.Mode, a.Category, a.Query = "deleted", "with history", "deleted", d.query
+			a.Right, a.FirstRight, a.Wrong = d.right && d.none, d.right, !d.none
+			a.Class = "history/gone"
+			if d.right {
+				a.Gone = "the deleting commit"
+			} else {
+				a.Class = "history/gone-other"
+			}
+			record(a)
+		}
+	}
+	if sets["sessions"] && git != "" {
+		if err := calibrateSessions(r, git, work, window, base, record); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// heldCases are today's files of the repository as another machine
+// holds them, 20 of each form, drawn with a fixed seed: behind its
+// checkout's prefix with a :line, as a Windows path, as a CI runner's.
+func heldCases(r calRepo, paths []string) []calCase {
+	rnd := rand.New(rand.NewSource(45))
+	name := path.Base(r.repo)
+	forms := []struct {
+		cat string
+		of  func(p string, line int) string
+	}{
+		{"prefix_line", func(p string, line int) string { return fmt.Sprintf("/home/dev/src/%s/%s:%d", name, p, line) }},
+		{"windows", func(p string, _ int) string {
+			return `C:\Users\dev\source\repos\` + name + `\` + strings.ReplaceAll(p, "/", `\`)
+		}},
+		{"ci_runner", func(p string, line int) string {
+			return fmt.Sprintf("/home/runner/work/%s/%s/%s:%d", name, name, p, line)
+		}},
+	}
+	var out []calCase
+	for _, f := range forms {
+		for k := 0; k < 20 && len(paths) > 0; k++ {
+			p := paths[rnd.Intn(len(paths))]
+			want := p
+			out = append(out, calCase{ID: fmt.Sprintf("%s/held/%s/%d", r.name(), f.cat, k), Category: f.cat, Query: f.of(p, 1+rnd.Intn(40)), Expected: &want})
+		}
+	}
+	return out
+}
+
+// judged fills a's answer from res: right, wrong and first against
+// a.Expected ("" when the file was deleted: then the deleting commit,
+// when deletedIn names it, must be the one named).
+func judged(a calAnswer, res *rank.ResolveResult, deletedIn *string) calAnswer {
+	a.Basis, a.Class, a.Confidence = string(res.Basis), string(res.Class()), res.Confidence
+	if res.Resolved != nil {
+		a.Resolved = res.Resolved.Path
+	}
+	if res.Gone != nil {
+		a.Gone = res.Gone.Fate.Commit.Hash
+	}
+	a.First = a.Resolved
+	if a.First == "" && len(res.Candidates) > 0 && res.Gone == nil {
+		a.First = res.Candidates[0].Path
+	}
+	if len(res.Candidates) > 0 {
+		a.Reasons = res.Candidates[0].Reasons
+	}
+	if len(res.Candidates) > 1 {
+		a.Second = res.Candidates[1].Path
+	}
+	if a.Expected == "" {
+		named := res.Gone != nil && (deletedIn == nil || *deletedIn == a.Gone)
+		a.Right = named
+		a.Wrong = res.Resolved != nil
+		a.FirstRight = named
+		return a
+	}
+	a.Right = a.Resolved == a.Expected
+	// A file said to be deleted when it lives on is acted on as wrongly
+	// as a wrong file: an agent stops looking.
+	a.Wrong = (a.Resolved != "" && !a.Right) || a.Gone != ""
+	a.FirstRight = a.First == a.Expected
+	return a
+}
+
+// sameNameFile is the baseline's answer: the one file of the tree with
+// the reference's name (fragment and query left out), when only one has it.
+func sameNameFile(eng *rank.Engine, ref string) string {
+	q, err := rank.ParsePath(ref)
+	if err != nil {
+		return ""
+	}
+	hits := eng.Named(path.Base(q.Path))
+	if len(hits) != 1 {
+		return ""
+	}
+	return hits[0]
+}
+
+func readCalCases(p string) ([]calCase, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	gz, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	var out []calCase
+	sc := bufio.NewScanner(gz)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var c calCase
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		out = append(out, c)
+	}
+	return out, sc.Err()
+}
+
+// calibrateSessions asks the session questions of the newest commits
+// (sessions.go) in three modes.
+func calibrateSessions(r calRepo, git, work string, window int, base calAnswer, record func(calAnswer)) error {
+	sq, err := sessionQuestions(git, window)
+	if err != nil {
+		return err
+	}
+	root := r.root()
+	eng := rank.New(&workspace.Index{Roots: []string{root}, Files: sq.files})
+	cache := filepath.Join(work, "sessions", r.name(), sq.base)
+	rec, err := vcs.Load(cache)
+	if err != nil {
+		if rec, err = vcs.BuildAt(context.Background(), git, sq.base, nil); err != nil {
+			return err
+		}
+		_ = vcs.Save(cache, rec)
+	}
+	eng = eng.WithRepoHistory(rank.NewRepoHistory([]string{root}, []*vcs.Record{rec}))
+	ctx := context.Background()
+	for k, q := range sq.questions {
+		st := visitStore(root, q.visits)
+		for _, mode := range []string{"no visits", "with the visits", "with the visits and current"} {
+			req := rank.ResolveRequest{Path: q.name, Limit: 5, History: []rank.Visit{}}
+			find := rank.FindRequest{Query: q.name, Limit: 5, History: []rank.Visit{}}
+			switch mode {
+			case "with the visits":
+				// As the server asks when a client reports focus but sends
+				// no current file: the last focus stands for it.
+				req.History = service.EngineVisits(st.Frecent(rank.MaxVisits))
+				if v, ok := st.Current(); ok {
+					req.Current = v.Path()
+				}
+			case "with the visits and current":
+				req.History, req.Current = service.EngineVisits(st.Frecent(rank.MaxVisits)), root+"/"+q.last
+			}
+			find.History, find.Current = req.History, req.Current
+			a := base
+			a.Set, a.Mode, a.Category, a.ID, a.Query, a.Expected = "sessions", mode, "bare name", fmt.Sprintf("%s/session/%d", r.name(), k), q.name, q.want
+			t0 := time.Now()
+			res, err := eng.Resolve(ctx, req)
+			a.Micros = time.Since(t0).Microseconds()
+			if err != nil {
+				return err
+			}
+			a = judged(a, res, nil)
+			record(a)
+			fr, err := eng.Find(ctx, find)
+			if err != nil {
+				return err
+			}
+			f := base
+			f.Set, f.Mode, f.Category, f.ID, f.Query, f.Expected, f.Class = "sessions find", mode, "bare name", a.ID, q.name, q.want, "find"
+			if len(fr.Matches) > 0 {
+				f.First = fr.Matches[0].Path
+			}
+			f.FirstRight = f.First == q.want
+			record(f)
+		}
+	}
+	return nil
+}
+
+// printCalibration prints the tables of the answers: per set and mode,
+// per category; then the reliability of every class.
+func printCalibration(all []calAnswer) {
+	type tally struct{ n, right, wrong, first, resolved int }
+	type key struct{ set, mode, cat string }
+	by := map[key]*tally{}
+	var keys []key
+	add := func(k key, a calAnswer) {
+		t := by[k]
+		if t == nil {
+			t = &tally{}
+			by[k] = t
+			keys = append(keys, k)
+		}
+		t.n++
+		if a.Right {
+			t.right++
+		}
+		if a.Wrong {
+			t.wrong++
+		}
+		if a.FirstRight {
+			t.first++
+		}
+		if a.Resolved != "" || a.Gone != "" {
+			t.resolved++
+		}
+	}
+	for _, a := range all {
+		add(key{a.Set, a.Mode, a.Category}, a)
+		add(key{a.Set, a.Mode, "**all**"}, a)
+	}
+	sort.SliceStable(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.set != b.set {
+			return a.set < b.set
+		}
+		if a.mode != b.mode {
+			return a.mode < b.mode
+		}
+		return (a.cat == "**all**") == (b.cat == "**all**") && a.cat < b.cat || b.cat == "**all**" && a.cat != "**all**"
+	})
+	fmt.Println("| set | mode | category | answers | right | **wrong** | precision of what was acted on | first |")
+	fmt.Println("|---|---|---|---:|---:|---:|---:|---:|")
+	for _, k := range keys {
+		t := by[k]
+		fmt.Printf("| %s | %s | %s | %d | %s | **%s** | %s | %s |\n", k.set, k.mode, k.cat, t.n, pct(t.right, t.n), pct(t.wrong, t.n),
+			pct(t.resolved-t.wrong, t.resolved), pct(t.first, t.n))
+	}
+	fmt.Println()
+	// Reliability: each class over every set and mode, then by mode.
+	type ckey struct{ mode, class string }
+	cls := map[ckey]*tally{}
+	var ckeys []ckey
+	for _, a := range all {
+		if a.Set == "sessions find" || a.Class == "baseline" {
+			continue
+		}
+		for _, k := range []ckey{{"all", a.Class}, {a.Set + ", " + a.Mode, a.Class}} {
+			t := cls[k]
+			if t == nil {
+				t = &tally{}
+				cls[k] = t
+				ckeys = append(ckeys, k)
+			}
+			t.n++
+			if a.FirstRight {
+				t.first++
+			}
+			if a.Resolved != "" || a.Gone != "" {
+				t.resolved++
+				if a.Right {
+					t.right++
+				}
+			}
+		}
+	}
+	slices.SortFunc(ckeys, func(a, b ckey) int {
+		if c := strings.Compare(a.mode, b.mode); c != 0 {
+			if a.mode == "all" {
+				return -1
+			}
+			if b.mode == "all" {
+				return 1
+			}
+			return c
+		}
+		return strings.Compare(a.class, b.class)
+	})
+	fmt.Println("Reliability by class (an answer that resolved, or named a deleting commit, counts as acted on):")
+	fmt.Println()
+	fmt.Println("| answers | class | answers | first right | acted on | precision |")
+	fmt.Println("|---|---|---:|---:|---:|---:|")
+	for _, k := range ckeys {
+		t := cls[k]
+		fmt.Printf("| %s | %s | %d | %s | %d | %s |\n", k.mode, k.class, t.n, pct(t.first, t.n), t.resolved, pct(t.right, t.resolved))
+	}
+	fmt.Println()
+}
