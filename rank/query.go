@@ -46,6 +46,9 @@ type PathQuery struct {
 	// Suffix is the location suffix as written (":12:5", "#L12", "(12,5)"),
 	// so a caller rewriting the path can keep it.
 	Suffix string
+	// Fragment is a link's #fragment (a heading's anchor), without the
+	// '#': not part of the file's name.
+	Fragment string
 }
 
 // Written is the path as workspace.Places reads it: relative to the
@@ -67,13 +70,15 @@ var (
 	driveLetter = regexp.MustCompile(`^[A-Za-z]:(/|$)`)
 )
 
-// ParsePath takes apart a path given in any of the forms API.md lists.
+// ParsePath takes apart a path given in any of the forms API.md lists,
+// a link read as a link (readLink).
 func ParsePath(raw string) (PathQuery, error) {
 	q := PathQuery{Raw: raw}
 	s, err := prepare(raw)
 	if err != nil {
 		return q, err
 	}
+	s, q.Fragment = readLink(s)
 	if strings.HasPrefix(strings.ToLower(s), "file://") {
 		s = s[len("file://"):]
 		if dec, err := url.PathUnescape(s); err == nil {
@@ -92,10 +97,11 @@ func ParsePath(raw string) (PathQuery, error) {
 				q.Col, _ = strconv.Atoi(s[m[4]:m[5]])
 			}
 			q.Suffix = s[m[0]:]
-			s = s[:m[0]]
+			s = strings.TrimSpace(s[:m[0]])
 			break
 		}
 	}
+	s = linkQuery(s)
 	s = strings.ReplaceAll(s, `\`, "/")
 	if strings.HasPrefix(s, "/") {
 		q.Absolute = true
@@ -124,6 +130,52 @@ func ParsePath(raw string) (PathQuery, error) {
 		return q, inputError("path names no file")
 	}
 	return q, nil
+}
+
+// A path taken from a link is read as a Markdown or HTML reader reads the
+// link: a quoted title after the target ("guide.md \"The guide\"") and the angle
+// brackets around one (<my file.md>) are not the path; a #fragment names a
+// place in the file, not the file (#L12 is a line: the suffixes above);
+// a ?query is for a server; %-escapes stand for the bytes they encode.
+// A '#' or '?' followed by a '/' is part of a directory's name (C#/x.cs),
+// and one followed by a name with an extension is part of the file's
+// (notes#1.md).
+var (
+	linkTitle  = regexp.MustCompile(`^(<[^>]*>|\S+)\s+("[^"]*"|'[^']*')$`)
+	fragmentRE = regexp.MustCompile(`#([^#/]+)$`)
+	nameLike   = regexp.MustCompile(`\.[A-Za-z][A-Za-z0-9]{0,7}$`)
+	percentRE  = regexp.MustCompile(`%[0-9A-Fa-f]{2}`)
+)
+
+// readLink strips what a link adds to the path it names (above) and
+// returns the path and the fragment. A location suffix (#L12) is left for
+// ParsePath's suffixes.
+func readLink(s string) (string, string) {
+	if m := linkTitle.FindStringSubmatch(s); m != nil {
+		s = trimQuotes(m[1])
+	}
+	frag := ""
+	if m := fragmentRE.FindStringSubmatchIndex(s); m != nil && m[0] > 0 && !suffixHash.MatchString(s[m[0]:]) && !nameLike.MatchString(s[m[2]:m[3]]) {
+		frag, s = s[m[2]:m[3]], s[:m[0]]
+	}
+	if percentRE.MatchString(s) && !strings.HasPrefix(strings.ToLower(s), "file://") {
+		if dec, err := url.PathUnescape(s); err == nil && strings.IndexByte(dec, 0) < 0 {
+			s = dec
+		}
+	}
+	if f, err := url.PathUnescape(frag); err == nil {
+		frag = f
+	}
+	return s, frag
+}
+
+// linkQuery drops a link's ?query, once the location suffix is taken off
+// (guide.md?plain=1#L12).
+func linkQuery(s string) string {
+	if i := strings.LastIndexByte(s, '?'); i > 0 && !strings.ContainsRune(s[i:], '/') && !nameLike.MatchString(s[i:]) {
+		return s[:i]
+	}
+	return s
 }
 
 // prepare checks a raw query and strips the white space and quotes around it.

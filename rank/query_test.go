@@ -21,6 +21,7 @@ func TestParsePath(t *testing.T) {
 		abs       bool
 		up        int
 		line, col int
+		fragment  string
 	}{
 		{in: "src/a.go", path: "src/a.go"},
 		{in: "./src/a.go", path: "src/a.go"},
@@ -45,6 +46,23 @@ func TestParsePath(t *testing.T) {
 		{in: "`src/a.go:3`", path: "src/a.go", line: 3},
 		{in: "  src/a.go  ", path: "src/a.go"},
 		{in: "C:", path: "", abs: true},
+		// Links, read as a Markdown or HTML reader reads them.
+		{in: "../terminology.md#resources", path: "terminology.md", up: 1, fragment: "resources"},
+		{in: "docs/a.md#section-2.1", path: "docs/a.md", fragment: "section-2.1"},
+		{in: "docs/a%20b.md#x%20y", path: "docs/a b.md", fragment: "x y"},
+		{in: "findings/Kubernetes%20Threat%20Model.pdf", path: "findings/Kubernetes Threat Model.pdf"},
+		{in: "<my file.md>", path: "my file.md"},
+		{in: `<my file.md> "The title"`, path: "my file.md"},
+		{in: `guide.md "The guide"`, path: "guide.md"},
+		{in: "img/logo.png 'Logo'", path: "img/logo.png"},
+		{in: "licenses/MIT (advertising clause)", path: "licenses/MIT (advertising clause)"},
+		{in: "guide.md?plain=1#L12", path: "guide.md", line: 12},
+		{in: "docs/x.md?raw=true", path: "docs/x.md"},
+		{in: "src/a.go (12,5)", path: "src/a.go", line: 12, col: 5},
+		// '#' and '?' that are part of a name.
+		{in: "C#/Program.cs", path: "C#/Program.cs"},
+		{in: "notes#1.md", path: "notes#1.md"},
+		{in: "what?.md", path: "what?.md"},
 	}
 	for _, c := range cases {
 		q, err := ParsePath(c.in)
@@ -58,9 +76,9 @@ func TestParsePath(t *testing.T) {
 			t.Errorf("%q: %v", c.in, err)
 			continue
 		}
-		if q.Path != c.path || q.Absolute != c.abs || q.Up != c.up || q.Line != c.line || q.Col != c.col {
-			t.Errorf("%q: got path=%q abs=%v up=%d line=%d col=%d; want %q %v %d %d %d",
-				c.in, q.Path, q.Absolute, q.Up, q.Line, q.Col, c.path, c.abs, c.up, c.line, c.col)
+		if q.Path != c.path || q.Absolute != c.abs || q.Up != c.up || q.Line != c.line || q.Col != c.col || q.Fragment != c.fragment {
+			t.Errorf("%q: got path=%q abs=%v up=%d line=%d col=%d fragment=%q; want %q %v %d %d %d %q",
+				c.in, q.Path, q.Absolute, q.Up, q.Line, q.Col, q.Fragment, c.path, c.abs, c.up, c.line, c.col, c.fragment)
 		}
 		// The suffix is the location as written, and only that.
 		if (c.line > 0) != (q.Suffix != "") || !strings.HasSuffix(strings.Trim(strings.TrimSpace(c.in), "`\""), q.Suffix) {
