@@ -279,7 +279,16 @@ func resolveLiteral(ctx context.Context, svc *service.Service, d *document, lit 
 		return pathRef{}, false, err
 	}
 	out := wire.FromResolve(roots, ref.Result)
-	return pathRef{lit: lit, target: out.Resolved, rng: wire.Range{Start: d.position(lit.Start), End: d.position(lit.End)},
+	target := out.Resolved
+	for i := range out.Candidates {
+		if c := &out.Candidates[i]; target == nil && c.Path == ref.Target.Path && c.URI == wire.URI(roots, ref.Target.Root, ref.Target.Path) {
+			target = c
+		}
+	}
+	if target == nil {
+		return pathRef{}, false, nil
+	}
+	return pathRef{lit: lit, target: target, rng: wire.Range{Start: d.position(lit.Start), End: d.position(lit.End)},
 		broken: ref.Broken, newText: ref.Fix}, true, nil
 }
 

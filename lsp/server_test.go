@@ -24,15 +24,22 @@ func TestCustomMethods(t *testing.T) {
 	c.initialize(nil, nil, dir)
 
 	var res wire.Resolve
+	// A typo is read clearly, and listed first: names alone resolve
+	// nothing (rank/confidence.go).
 	c.ok("find/resolvePath", map[string]any{"path": "src/auth/midleware.py:2"}, &res)
-	if res.Resolved == nil || res.Resolved.Path != "src/auth/middleware.py" || res.Exact {
+	if res.Resolved != nil || len(res.Candidates) == 0 || res.Candidates[0].Path != "src/auth/middleware.py" || res.Exact || res.Class != "lexical" {
 		t.Fatalf("typo: %+v", res)
 	}
-	if res.Resolved.Range == nil || res.Resolved.Range.Start.Line != 1 {
-		t.Errorf("line suffix lost: %+v", res.Resolved.Range)
+	if first := res.Candidates[0]; first.Range == nil || first.Range.Start.Line != 1 {
+		t.Errorf("line suffix lost: %+v", first.Range)
 	}
-	if !strings.HasPrefix(res.Resolved.URI, "file://"+filepath.ToSlash(dir)) {
-		t.Errorf("uri %s", res.Resolved.URI)
+	if !strings.HasPrefix(res.Candidates[0].URI, "file://"+filepath.ToSlash(dir)) {
+		t.Errorf("uri %s", res.Candidates[0].URI)
+	}
+	// Another checkout's path to a file of this tree is the file.
+	c.ok("find/resolvePath", map[string]any{"path": "/home/someone/src/" + filepath.Base(dir) + "/src/auth/middleware.py:2"}, &res)
+	if res.Resolved == nil || res.Resolved.Path != "src/auth/middleware.py" || res.Class != "lexical/tail" {
+		t.Fatalf("another checkout's path: %+v", res)
 	}
 	c.ok("find/resolvePath", map[string]any{"path": "./login.py", "from": fileURI(filepath.Join(dir, "src/auth/middleware.py"))}, &res)
 	if res.Resolved == nil || res.Resolved.Path != "src/auth/login.py" || !res.Exact {

@@ -12,37 +12,56 @@ import (
 // Ref is what one literal of a document leads to.
 type Ref struct {
 	Literal Literal
-	// Result is the engine's reading of the literal; Result.Resolved is
-	// the file it names or confidently meant.
+	// Result is the engine's reading of the literal; Target is the file
+	// it names, or the best reading of it (Best).
 	Result *rank.ResolveResult
-	// Broken: the literal names no file, but Result.Resolved is what it
-	// meant; Fix is the literal rewritten to name it, in its own style.
+	Target *rank.Candidate
+	// Broken: the literal names no file, but Target is what it most
+	// likely meant; Fix is the literal rewritten to name it, in its own
+	// style — a suggestion a person accepts, not a rewrite done for them.
 	Broken bool
 	Fix    string
+}
+
+// Best is the file res names or reads clearly best (ResolveResult.Clear),
+// or nil.
+func Best(res *rank.ResolveResult) *rank.Candidate {
+	switch {
+	case res == nil || !res.Clear():
+		return nil
+	case res.Resolved != nil:
+		return res.Resolved
+	}
+	return &res.Candidates[0]
 }
 
 // Judge decides what lit, found in the document at docPath (absolute; ""
 // when the document is not a file), leads to, given res: the request
 // layer's reading of lit.Text from that document (service.Literal: the
 // same request as find/resolvePath's, history and all), over the index
-// ix. ok is false when it leads nowhere a person would follow — nothing
-// confident, or a real file the index leaves out. The rules, in order:
+// ix. ok is false when it leads nowhere a person would follow — no clear
+// best reading (Best), or a real file the index leaves out. The rules,
+// in order:
 //
 //   - a literal the engine resolves exactly is a link;
 //   - one without an extension ("./util/helpers") names a module: a link
-//     when the target is that path plus an extension (or /index), never
-//     broken;
+//     when the first candidate is that path plus an extension (or
+//     /index), never broken;
 //   - one naming an existing file inside the roots that the index leaves
 //     out (ignored) is neither;
-//   - one that is the tail of the target's path is an include read
-//     against a search path (#include "net/socket.h" for
+//   - one that is the tail of the first candidate's path is an include
+//     read against a search path (#include "net/socket.h" for
 //     include/net/socket.h): a link, not broken;
-//   - anything else the engine confidently resolves is broken, with Fix.
+//   - anything else the engine reads clearly (Best) is broken, with Fix.
 func Judge(ix *workspace.Index, res *rank.ResolveResult, docPath string, lit Literal) (Ref, bool) {
-	if res == nil || res.Resolved == nil {
+	if res == nil || len(res.Candidates) == 0 || res.Gone != nil {
 		return Ref{}, false
 	}
-	r := Ref{Literal: lit, Result: res}
+	first := &res.Candidates[0]
+	if res.Resolved != nil {
+		first = res.Resolved
+	}
+	r := Ref{Literal: lit, Result: res, Target: first}
 	if res.Exact {
 		return r, true
 	}
@@ -51,7 +70,6 @@ func Judge(ix *workspace.Index, res *rank.ResolveResult, docPath string, lit Lit
 	if err != nil {
 		return Ref{}, false
 	}
-	root, target := ix.Roots[res.Resolved.Root], res.Resolved.Path
 	bare := strings.TrimSuffix(lit.Text, q.Suffix)
 	// A literal is read beside its document first, then from the roots,
 	// as the engine reads a referring file's paths (Engine.exact).
@@ -60,18 +78,22 @@ func Judge(ix *workspace.Index, res *rank.ResolveResult, docPath string, lit Lit
 	dr, drel, dok := docPlace(ix, docPath)
 	places := ix.Places(w, dr, drel, dok)
 	if !HasExt(bare) {
-		return r, moduleOf(places, res.Resolved.Root, target)
+		return r, moduleOf(places, first.Root, first.Path)
 	}
 	for _, p := range places {
 		if ix.FileAt(p.Root, p.Rel) {
 			return Ref{}, false // a real file the index leaves out
 		}
 	}
-	if q.Up == 0 && !strings.HasPrefix(strings.TrimSpace(bare), ".") && strings.HasSuffix("/"+target, "/"+q.Path) {
+	if q.Up == 0 && !strings.HasPrefix(strings.TrimSpace(bare), ".") && strings.HasSuffix("/"+first.Path, "/"+q.Path) {
 		return r, true
 	}
-	r.Broken = true
-	r.Fix = Rewrite(lit.Text, bare, docPath, root, target)
+	best := Best(res)
+	if best == nil {
+		return Ref{}, false
+	}
+	r.Target, r.Broken = best, true
+	r.Fix = Rewrite(lit.Text, bare, docPath, ix.Roots[best.Root], best.Path)
 	return r, true
 }
 

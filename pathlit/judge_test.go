@@ -65,7 +65,7 @@ func TestJudge(t *testing.T) {
 		if !ok {
 			continue
 		}
-		if got := ref.Result.Resolved.Path; got != c.target || ref.Broken != c.broken || ref.Fix != c.fix {
+		if got := ref.Target.Path; got != c.target || ref.Broken != c.broken || ref.Fix != c.fix {
 			t.Errorf("%s: %q → %s broken=%v fix=%q; want %s broken=%v fix=%q", c.rule, c.lit, got, ref.Broken, ref.Fix, c.target, c.broken, c.fix)
 		}
 	}

@@ -1,17 +1,15 @@
 package rank
 
 // Confidence: what `resolved` promises. Every answer of find/resolvePath
-// says on what basis its first candidate is first, and how often an
-// answer on that basis is the file the asker meant — measured, not
-// assumed, on real work: real sessions replayed from seven repositories'
-// commits, real stale paths from their histories, and the public cases
-// (docs/BENCHMARKS.md, "Trust"). `resolved` is set only when that share
-// is at least ResolvedConfidence; below it the candidates come in their
-// best order and nothing is resolved — a confident wrong answer costs an
-// agent or an editor's gf more than a list.
-//
-// The figures are precisions observed per basis (and, for proximity, per
-// strength), rounded down; each constant names its measurement.
+// says on what basis its first candidate is first, of which class of
+// answers it is, and how often an answer of that class is the file the
+// asker meant — measured, not assumed, on real work in repositories no
+// rule was tuned on: real stale paths from their own histories, real
+// broken links from their documents, real sessions replayed from their
+// commits (docs/BENCHMARKS.md, "Trust"). `resolved` is set only when
+// that share is at least ResolvedConfidence; below it the candidates come
+// in their best order and nothing is resolved — a confident wrong answer
+// costs an agent or an editor's gf more than a list.
 
 // Basis is the rule that put the first candidate first.
 type Basis string
@@ -44,57 +42,74 @@ const (
 )
 
 // ResolvedConfidence: the share of answers right at or above which
-// `resolved` is set (docs/API.md).
-const ResolvedConfidence = 0.9
+// `resolved` is set (docs/API.md): an answer an agent or an editor acts
+// on without looking must be right 99 times in 100 on repositories
+// nobody tuned to.
+const ResolvedConfidence = 0.99
 
-// Measured precisions, each the share of first candidates that were the
-// file meant, on its basis.
+// Class is a kind of answer: its basis and, where a basis has several
+// strengths, which. Its confidence is the share of its answers whose
+// first candidate was the file meant (for history/gone: whose deleting
+// commit was the one named), measured on the held-out half of the
+// calibration repositories (testdata/calibration/split.tsv; every rule
+// was chosen on the other half), rounded down.
+type Class string
+
 const (
-	confExact = 1.0
-	// confHistory: stale paths with the repository's history, 90.2%
-	// resolved and 0.3% wrong on the public set's real checkouts, none
-	// wrong on five more repositories.
-	confHistory = 0.99
-	// confLexical: a reading clearly best that keeps the directories
-	// written (all, their tail, or all but a prefix) or wrote none: real
-	// stale paths read without history, 97.0% right (333 answers); the
-	// public cases, 100%. confLexicalElsewhere: clearly best, but in other
-	// directories than the ones written: 93.2% (309) — a same-named file
-	// elsewhere is at times another file, and only the history can tell.
-	confLexical          = 0.97
-	confLexicalElsewhere = 0.93
-	// confUnsupported: readings that do not stand alone, on real stale
-	// paths without history: right about half the time.
-	confUnsupported = 0.5
-	// confSharedName: the root's copy of a bare name others share, asked
-	// in real sessions with nothing saying where the user works.
-	confSharedName = 0.85
-	// confTie: the first of candidates nothing separates.
-	confTie = 0.4
+	ClassExact Class = "exact"
+	// ClassHistoryMoved: the history followed an old path to today's file.
+	ClassHistoryMoved Class = "history/moved"
+	// ClassHistoryGone: the history says the file was deleted.
+	ClassHistoryGone Class = "history/gone"
+	// ClassLexical: clearly the best reading, in the directories written
+	// (all, their tail, all but a prefix) or with none written.
+	ClassLexical Class = "lexical"
+	// ClassLexicalElsewhere: clearly the best reading, in other
+	// directories than the ones written.
+	ClassLexicalElsewhere Class = "lexical/elsewhere"
+	// ClassLexicalExtension: clearly the best reading, the same
+	// directories and stem with another extension of the family.
+	ClassLexicalExtension Class = "lexical/extension"
+	// ClassLexicalTail: the path written is the file's whole path behind
+	// a prefix of the writer's (another machine's checkout).
+	ClassLexicalTail Class = "lexical/tail"
+	// ClassNearerCoCommitted: a lexical tie broken by a clear lead in
+	// nearness (nearLead), the first committed with where the user works
+	// and the runner-up not.
+	ClassNearerCoCommitted Class = "nearer/co-committed"
+	// ClassNearerLead: a lexical tie broken by a clear lead in nearness.
+	ClassNearerLead Class = "nearer/lead"
+	// ClassNearer: a lexical tie broken by a lead in nearness.
+	ClassNearer Class = "nearer"
+	// ClassSharedName: a bare name a root's file has, other files too.
+	ClassSharedName Class = "shared-name"
+	// ClassUnsupported: first, but its reading does not stand alone.
+	ClassUnsupported Class = "unsupported"
+	// ClassTie: nothing separates the first from the next.
+	ClassTie Class = "tie"
 )
 
-// settle sets res.Confidence from its basis and withdraws Resolved below
+// classConfidence is each class's held-out precision.
+var classConfidence = map[Class]float64{
+	ClassExact:             1,
+	ClassHistoryMoved:      0.99,
+	ClassHistoryGone:       0.99,
+	ClassLexical:           0.92,
+	ClassLexicalElsewhere:  0.82,
+	ClassLexicalExtension:  0.98,
+	ClassLexicalTail:       0.98,
+	ClassNearerCoCommitted: 0.9,
+	ClassNearerLead:        0.74,
+	ClassNearer:            0.59,
+	ClassSharedName:        0.75,
+	ClassUnsupported:       0.53,
+	ClassTie:               0.31,
+}
+
+// settle sets res.Confidence from its class and withdraws Resolved below
 // ResolvedConfidence. It returns res.
 func (res *ResolveResult) settle() *ResolveResult {
-	switch res.Basis {
-	case BasisExact:
-		res.Confidence = confExact
-	case BasisHistory:
-		res.Confidence = confHistory
-	case BasisLexical:
-		res.Confidence = confLexical
-		if res.elsewhere {
-			res.Confidence = confLexicalElsewhere
-		}
-	case BasisUnsupported:
-		res.Confidence = confUnsupported
-	case BasisSharedName:
-		res.Confidence = confSharedName
-	case BasisNearer:
-		res.Confidence = res.nearness.confidence()
-	default:
-		res.Confidence = confTie
-	}
+	res.Confidence = classConfidence[res.Class()]
 	if len(res.Candidates) == 0 && res.Gone == nil {
 		res.Confidence = 0
 	}
@@ -103,6 +118,62 @@ func (res *ResolveResult) settle() *ResolveResult {
 	}
 	return res
 }
+
+// Clear reports whether res's first answer (the resolved file, else the
+// first candidate) is first for a reason of the path itself — its reading
+// or the repository's history — rather than a tie, nearness alone, or a
+// reading that does not stand alone: a best guess worth offering as one
+// (a quick fix, the file listed from a skipped directory), resolved or
+// not.
+func (res *ResolveResult) Clear() bool {
+	if res.Resolved != nil {
+		return true
+	}
+	return len(res.Candidates) > 0 && res.Gone == nil && (res.Basis == BasisLexical || res.Basis == BasisHistory)
+}
+
+// Class is the class of answers res belongs to.
+func (res *ResolveResult) Class() Class {
+	switch res.Basis {
+	case BasisExact:
+		return ClassExact
+	case BasisHistory:
+		if res.Gone != nil {
+			return ClassHistoryGone
+		}
+		return ClassHistoryMoved
+	case BasisLexical:
+		switch res.reading {
+		case readElsewhere:
+			return ClassLexicalElsewhere
+		case readExtension:
+			return ClassLexicalExtension
+		case readTail:
+			return ClassLexicalTail
+		}
+		return ClassLexical
+	case BasisNearer:
+		n := res.nearness
+		switch {
+		case n.top-n.runner >= nearLead && n.topCo > 0 && n.runnerCo == 0:
+			return ClassNearerCoCommitted
+		case n.top-n.runner >= nearLead:
+			return ClassNearerLead
+		}
+		return ClassNearer
+	case BasisSharedName:
+		return ClassSharedName
+	case BasisUnsupported:
+		return ClassUnsupported
+	}
+	return ClassTie
+}
+
+// nearLead: the lead in affinity that makes a proximity decision clear.
+// People jump between areas, and the next file is often one they have
+// not touched yet: nearness orders the candidates, and only its classes'
+// measured shares say how far.
+const nearLead = 0.3
 
 // nearness is what a proximity decision rests on: the first candidate's
 // affinity and the runner-up's, and how much of where the user works
@@ -114,32 +185,6 @@ type nearness struct {
 
 func nearnessOf(top, runner *Candidate) nearness {
 	return nearness{top.prox, runner.prox, top.co, runner.co}
-}
-
-// A proximity decision is as strong as its lead in affinity and whether
-// the repository's history agrees: on real sessions (visits, then visits
-// with the current file) a first candidate ahead by nearLead that was
-// committed with where the user works, while the runner-up was not, was
-// the file meant 94.1% and 91.2% of the time (136 and 160 answers); ahead
-// by nearLead alone, 83.3% and 71.2%; less, 64.0% and 60.0%. Directory
-// nearness alone never reached 90% at any lead: people jump between
-// areas, and the next file is often one they have not touched yet.
-const (
-	nearLead            = 0.3
-	confNearCoCommitted = 0.9
-	confNearLead        = 0.75
-	confNear            = 0.6
-)
-
-// confidence of a proximity decision, by its strength.
-func (n nearness) confidence() float64 {
-	switch {
-	case n.top-n.runner >= nearLead && n.topCo > 0 && n.runnerCo == 0:
-		return confNearCoCommitted
-	case n.top-n.runner >= nearLead:
-		return confNearLead
-	}
-	return confNear
 }
 
 // Nearness is, for an answer on BasisNearer, the affinity of the first
@@ -155,5 +200,5 @@ func (res *ResolveResult) Nearness() (top, runner, topCo, runnerCo float64) {
 // nothing is resolved, and the confidence is at most a tie's.
 func (res *ResolveResult) Withhold() {
 	res.Resolved = nil
-	res.Confidence = min(res.Confidence, confTie)
+	res.Confidence = min(res.Confidence, classConfidence[ClassTie])
 }

@@ -12,12 +12,12 @@ import (
 	"wayfind/workspace"
 )
 
-// TestCoChangeDecides: among copies of a name, nearness to where the user
-// works orders them but decides nothing on its own; a copy that is
-// clearly nearer and was committed together with the file the user is
-// in, while the runner-up was not, is resolved (confidence.go's
-// measured classes).
-func TestCoChangeDecides(t *testing.T) {
+// TestCoChangeOrders: among copies of a name, nearness to where the user
+// works orders them and decides nothing; a copy that is clearly nearer
+// and was committed together with the file the user is in, while the
+// runner-up was not, is of the strongest nearness class — still below
+// ResolvedConfidence on held-out repositories.
+func TestCoChangeOrders(t *testing.T) {
 	r := vcstest.New(t)
 	for _, p := range []string{"services/cart/handler.go", "services/cart/api/client.go",
 		"services/ship/handler.go", "services/ship/client.go", "lib/client.go"} {
@@ -46,19 +46,19 @@ func TestCoChangeDecides(t *testing.T) {
 		history  []Visit
 		first    string
 		resolved bool
-		basis    Basis
+		class    Class
 	}{
-		{"no history: a tie", with, []Visit{}, "lib/client.go", false, BasisTie},
-		{"nearness alone orders", without, visit, "services/cart/api/client.go", false, BasisNearer},
-		{"committed together and nearer decides", with, visit, "services/cart/api/client.go", true, BasisNearer},
+		{"no history: a tie", with, []Visit{}, "lib/client.go", false, ClassTie},
+		{"nearness alone orders", without, visit, "services/cart/api/client.go", false, ClassNearer},
+		{"committed together and nearer orders first", with, visit, "services/cart/api/client.go", false, ClassNearerCoCommitted},
 	}
 	for _, c := range cases {
 		res, err := c.e.Resolve(context.Background(), ResolveRequest{Path: "client.go", History: c.history})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(res.Candidates) == 0 || res.Candidates[0].Path != c.first || (res.Resolved != nil) != c.resolved || res.Basis != c.basis {
-			t.Errorf("%s: first %+v, resolved %v, basis %s at %.2f; want %s, %v, %s", c.name, res.Candidates, res.Resolved != nil, res.Basis, res.Confidence, c.first, c.resolved, c.basis)
+		if len(res.Candidates) == 0 || res.Candidates[0].Path != c.first || (res.Resolved != nil) != c.resolved || res.Class() != c.class {
+			t.Errorf("%s: first %+v, resolved %v, class %s at %.2f; want %s, %v, %s", c.name, res.Candidates, res.Resolved != nil, res.Class(), res.Confidence, c.first, c.resolved, c.class)
 		}
 		if res.Resolved != nil && res.Confidence < ResolvedConfidence {
 			t.Errorf("%s: resolved at confidence %.2f", c.name, res.Confidence)
@@ -66,25 +66,57 @@ func TestCoChangeDecides(t *testing.T) {
 	}
 }
 
-// TestNearnessConfidenceOrder pins the measured classes' order: agreement
-// of the history over a lead alone, a lead over a nearer tie-break, and
-// only agreement reaching ResolvedConfidence.
-func TestNearnessConfidenceOrder(t *testing.T) {
-	agree := nearness{top: nearLead, topCo: 0.5}.confidence()
-	lead := nearness{top: nearLead}.confidence()
-	slight := nearness{top: nearLead / 2}.confidence()
-	contested := nearness{top: nearLead, topCo: 0.5, runnerCo: 0.5}.confidence()
-	if !(agree >= ResolvedConfidence && lead < ResolvedConfidence && slight < lead && contested == lead) {
-		t.Errorf("agree %.2f, lead %.2f, slight %.2f, contested %.2f", agree, lead, slight, contested)
+// TestClassesThatResolve pins which classes resolve: the path named as
+// written and what the repository's history says of an old path; every
+// reading by name or nearness alone was below ResolvedConfidence on the
+// held-out repositories. A constant that crosses it fails here.
+func TestClassesThatResolve(t *testing.T) {
+	want := map[Class]bool{ClassExact: true, ClassHistoryMoved: true, ClassHistoryGone: true}
+	for c, conf := range classConfidence {
+		if (conf >= ResolvedConfidence) != want[c] {
+			t.Errorf("%s at %.2f: resolves %v, want %v", c, conf, conf >= ResolvedConfidence, want[c])
+		}
 	}
-	if confSharedName >= ResolvedConfidence || confLexicalElsewhere < ResolvedConfidence || confLexical < confLexicalElsewhere || confHistory < ResolvedConfidence {
-		t.Errorf("measured classes crossed ResolvedConfidence")
+	for _, c := range []Class{ClassExact, ClassHistoryMoved, ClassHistoryGone, ClassLexical, ClassLexicalElsewhere,
+		ClassNearerCoCommitted, ClassNearerLead, ClassNearer, ClassSharedName, ClassUnsupported, ClassTie} {
+		if _, ok := classConfidence[c]; !ok {
+			t.Errorf("%s has no measured confidence", c)
+		}
 	}
 }
 
-// TestLexicalConfidence: a reading clearly best is resolved either way,
-// but one in other directories than the ones written says it is less
-// sure (confLexicalElsewhere) than one that keeps them (confLexical).
+// TestClassOrder pins the measured order within a basis: a reading that
+// keeps the directories written over one elsewhere; nearness agreed by
+// the history over a lead alone over a slight one; anything over a tie.
+func TestClassOrder(t *testing.T) {
+	for _, pair := range [][2]Class{
+		{ClassLexical, ClassLexicalElsewhere},
+		{ClassNearerCoCommitted, ClassNearerLead},
+		{ClassNearerLead, ClassNearer},
+		{ClassNearer, ClassTie},
+		{ClassUnsupported, ClassTie},
+	} {
+		if classConfidence[pair[0]] <= classConfidence[pair[1]] {
+			t.Errorf("%s (%.2f) should be above %s (%.2f)", pair[0], classConfidence[pair[0]], pair[1], classConfidence[pair[1]])
+		}
+	}
+	n := nearness{top: nearLead, topCo: 0.5}
+	if (&ResolveResult{Basis: BasisNearer, nearness: n}).Class() != ClassNearerCoCommitted {
+		t.Error("a clear lead agreed by the history is not nearer/co-committed")
+	}
+	n.runnerCo = 0.5
+	if (&ResolveResult{Basis: BasisNearer, nearness: n}).Class() != ClassNearerLead {
+		t.Error("a clear lead the history does not single out is not nearer/lead")
+	}
+	if (&ResolveResult{Basis: BasisNearer, nearness: nearness{top: nearLead / 2}}).Class() != ClassNearer {
+		t.Error("a slight lead is not nearer")
+	}
+}
+
+// TestLexicalConfidence: a reading clearly best is first either way, and
+// not resolved (names alone were below ResolvedConfidence on real stale
+// paths); one in other directories than the ones written is of the
+// weaker class.
 func TestLexicalConfidence(t *testing.T) {
 	ix := &workspace.Index{Roots: []string{"/r"}}
 	for _, f := range []string{"pkg/auth/session_store.go", "pkg/auth/login.go", "cmd/tool/main.go"} {
@@ -94,18 +126,18 @@ func TestLexicalConfidence(t *testing.T) {
 	e := New(ix)
 	for _, c := range []struct {
 		query, want string
-		conf        float64
+		class       Class
 	}{
-		{"pkg/auth/sesion_store.go", "pkg/auth/session_store.go", confLexical},                   // a typo, in the directories written
-		{"auth/session_store.py", "pkg/auth/session_store.go", confLexical},                      // their tail, another extension
-		{"internal/session/session_store.go", "pkg/auth/session_store.go", confLexicalElsewhere}, // moved out of them
+		{"pkg/auth/sesion_store.go", "pkg/auth/session_store.go", ClassLexical},                   // a typo, in the directories written
+		{"auth/session_store.py", "pkg/auth/session_store.go", ClassLexical},                      // their tail, another extension
+		{"internal/session/session_store.go", "pkg/auth/session_store.go", ClassLexicalElsewhere}, // moved out of them
 	} {
 		res, err := e.Resolve(context.Background(), ResolveRequest{Path: c.query})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if resolvedPath(res) != c.want || res.Basis != BasisLexical || res.Confidence != c.conf {
-			t.Errorf("%s: resolved %q on %s at %.2f; want %s on lexical at %.2f", c.query, resolvedPath(res), res.Basis, res.Confidence, c.want, c.conf)
+		if res.Resolved != nil || len(res.Candidates) == 0 || res.Candidates[0].Path != c.want || res.Class() != c.class || res.Confidence != classConfidence[c.class] {
+			t.Errorf("%s: resolved %q, first %+v, class %s at %.2f; want %s first, not resolved, %s", c.query, resolvedPath(res), res.Candidates, res.Class(), res.Confidence, c.want, c.class)
 		}
 	}
 }

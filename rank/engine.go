@@ -866,6 +866,18 @@ func (e *Engine) Index() *workspace.Index { return e.ix }
 // Len is the number of indexed files.
 func (e *Engine) Len() int { return len(e.files) }
 
+// Named lists the root-relative paths of the files whose name is base
+// (case aside), in index order.
+func (e *Engine) Named(base string) []string {
+	ids := e.named(strings.ToLower(base))
+	slices.Sort(ids)
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = e.filePath(id)
+	}
+	return out
+}
+
 // filePath is file id's root-relative path: the index's own string (a
 // file's id is its place in the index), not a second header for it in
 // every fileInfo — 16 MB at a million files.

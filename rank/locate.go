@@ -520,7 +520,7 @@ func (l *locator) movedFile(ctx context.Context, term string) error {
 		return nil // no path: nothing for the history to say
 	}
 	if strings.Contains(term, "/") {
-		if _, ok := l.e.exact(q, 0, "", false); ok {
+		if _, ok, _ := l.e.exact(q, 0, "", false); ok {
 			return nil // a file of today has the path
 		}
 	} else if len(l.e.named(strings.ToLower(term))) > 0 {

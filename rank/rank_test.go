@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,9 +48,10 @@ func TestResolveCategories(t *testing.T) {
 		category string
 		path     string
 		from     string
+		current  string
 		history  []string
-		want     string // "" means resolved must be null
-		// first: when nothing is resolved, the first candidate; basis:
+		want     string // the first answer; "" means nothing may resolve
+		// first: the first candidate when nothing is resolved (want ""); basis:
 		// why it is first (when set).
 		first string
 		basis Basis
@@ -84,9 +86,10 @@ func TestResolveCategories(t *testing.T) {
 		{category: "bare unique", path: "static_table.rs", want: "src/hpack/static_table.rs"},
 		{category: "bare ambiguous, no history", path: "client.go", want: ""},
 		{category: "bare ambiguous, history same dir: ordered, not decided", path: "client.go", history: []string{"services/shipping/server.go"}, first: "services/shipping/client.go", basis: BasisNearer},
-		{category: "bare name beside from comes first", path: "client.go", from: "src/storage/s3/other.go", first: "src/storage/s3/client.go", basis: BasisNearer, exact: true},
+		{category: "bare name beside from is exact", path: "client.go", from: "src/storage/s3/other.go", want: "src/storage/s3/client.go", basis: BasisExact, exact: true},
+		{category: "bare name beside current comes first", path: "client.go", current: "src/storage/s3/other.go", first: "src/storage/s3/client.go", basis: BasisNearer},
 		{category: "relative name beside from is exact", path: "./client.go", from: "src/storage/s3/other.go", want: "src/storage/s3/client.go", basis: BasisExact, exact: true},
-		{category: "bare ambiguous, from same package", path: "client.go", from: "src/storage/s3/sub/other.go", first: "src/storage/s3/client.go", basis: BasisNearer},
+		{category: "bare name not beside from", path: "client.go", from: "src/storage/s3/sub/other.go", want: "src/storage/s3/client.go"},
 		{category: "bare name at root, no history", path: "CHANGELOG.md", first: "CHANGELOG.md", basis: BasisSharedName, exact: true},
 		{category: "bare name at root, no other copy", path: "go.mod", want: "go.mod", basis: BasisExact, exact: true},
 		{category: "bare name at root, history beside a copy", path: "CHANGELOG.md", history: []string{"packages/beta/src/index.ts", "packages/beta/README.md"}, first: "packages/beta/CHANGELOG.md", basis: BasisNearer, exact: true},
@@ -102,9 +105,12 @@ func TestResolveCategories(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.category, func(t *testing.T) {
-			got, res := resolved(t, e, ResolveRequest{Path: c.path, From: c.from, History: Recency(c.history)})
-			if got != c.want {
-				t.Fatalf("resolved %q, want %q; candidates %+v", got, c.want, res.Candidates)
+			got, res := resolved(t, e, ResolveRequest{Path: c.path, From: c.from, Current: c.current, History: Recency(c.history)})
+			if c.want == "" && got != "" {
+				t.Fatalf("resolved %q, want nothing; candidates %+v", got, res.Candidates)
+			}
+			if c.want != "" && firstPath(res) != c.want {
+				t.Fatalf("first answer %q, want %q; candidates %+v", firstPath(res), c.want, res.Candidates)
 			}
 			if c.first != "" && (len(res.Candidates) == 0 || res.Candidates[0].Path != c.first) {
 				t.Errorf("first candidate %+v, want %q", res.Candidates, c.first)
@@ -269,6 +275,45 @@ func TestAlternate(t *testing.T) {
 		got, ok := eng.Alternate(c.from)
 		if (c.want == "") == ok || (ok && got.Path != c.want) {
 			t.Errorf("Alternate(%s) = %q, %v; want %q", c.from, got.Path, ok, c.want)
+		}
+	}
+}
+
+// TestReadAsItsLanguageReads: a relative reference is read from its
+// document's directory first, as the document's language reads it — a
+// bare name beside it, a JavaScript import specifier with its extension
+// or index, a ".js" specifier naming TypeScript — exact wherever the file
+// is there, whatever other files share its name; `current` is nearness
+// only.
+func TestReadAsItsLanguageReads(t *testing.T) {
+	ix := &workspace.Index{Roots: []string{"/ws"}}
+	for _, f := range []string{"pkg/store/README.md", "pkg/store/client.go", "pkg/store/store.go", "pkg/api/client.go",
+		"web/src/app.ts", "web/src/util/helpers.ts", "web/src/widgets/index.tsx", "web/src/esm.ts", "web/src/main.ts",
+		"native/net.c", "native/client.h", "include/client.h", "docs/guide.md", "docs/img/logo.png"} {
+		ix.Files = append(ix.Files, workspace.File{Path: f})
+	}
+	slices.SortFunc(ix.Files, func(a, b workspace.File) int { return strings.Compare(a.Path, b.Path) })
+	e := New(ix)
+	for _, c := range []struct {
+		path, from, current string
+		want                string // resolved exactly; "" for nothing resolved
+	}{
+		{"client.go", "pkg/store/README.md", "", "pkg/store/client.go"},     // a Markdown link beside its document
+		{"client.go", "pkg/store/store.go", "", "pkg/store/client.go"},      // --from
+		{"client.go", "", "pkg/store/store.go", ""},                         // where the user is: nearness only
+		{"./util/helpers", "web/src/app.ts", "", "web/src/util/helpers.ts"}, // an import specifier
+		{"./widgets", "web/src/app.ts", "", "web/src/widgets/index.tsx"},    // a directory's index
+		{"./esm.js", "web/src/main.ts", "", "web/src/esm.ts"},               // TypeScript's ESM
+		{"./util/helpers", "docs/guide.md", "", ""},                         // not a module outside scripts
+		{"client.h", "native/net.c", "", "native/client.h"},                 // #include "client.h"
+		{"img/logo.png", "docs/guide.md", "", "docs/img/logo.png"},          // a relative link with directories
+	} {
+		res, err := e.Resolve(context.Background(), ResolveRequest{Path: c.path, From: c.from, Current: c.current})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := resolvedPath(res); got != c.want || (c.want != "" && res.Basis != BasisExact) {
+			t.Errorf("%s from %q current %q: resolved %q on %s, want %q exactly", c.path, c.from, c.current, got, res.Basis, c.want)
 		}
 	}
 }

@@ -15,13 +15,16 @@ import (
 // ResolveRequest is find/resolvePath's input.
 type ResolveRequest struct {
 	Path string
-	// From is the referring document: absolute path, file:// URI or
-	// root-relative path. Relative queries resolve against it first.
+	// From is the document the path is written in: absolute path,
+	// file:// URI or root-relative path. A relative path — a bare name
+	// included — is read from its directory first, as the document's
+	// language reads it (a Markdown link, #include "x.h", ./x); nearness
+	// counts from it.
 	From string
-	// Current is the file the user is in, when the request names no
-	// referring document (the service's stand-in: the file a person last
-	// went to). It counts for nearness as From does; no path is read
-	// relative to it.
+	// Current is where the user is (the file open when they typed the
+	// path; the service's stand-in: the file a person last went to): for
+	// nearness only, no path is read relative to it. From, when given,
+	// counts for nearness instead.
 	Current string
 	// History is where the user has been (affinity.go), its files in the
 	// same forms as From.
@@ -56,9 +59,10 @@ type evidence struct {
 	dirs                     dirReading
 	// otherKind: its extension is of another kind, one the tree has;
 	// stemKept: its stem is the one written (case and separators aside)
-	// and its extension the same or of its family; distinctName: its name,
-	// written exactly, identifies a file by itself.
-	otherKind, stemKept, distinctName bool
+	// and its extension the same or of its family; stemSame: the stem is
+	// the one written exactly; distinctName: its name, written exactly,
+	// identifies a file by itself.
+	otherKind, stemKept, stemSame, distinctName bool
 }
 
 // ResolveResult is find/resolvePath's output.
@@ -68,6 +72,9 @@ type ResolveResult struct {
 	Exact      bool
 	// Line and Col (1-based, 0 when absent) come from the query's suffix.
 	Line, Col int
+	// Fragment is a link's #fragment: a place in the file (a heading),
+	// which the request layer finds.
+	Fragment string
 	// Rerank says whether (and how long) the model ordered close calls.
 	Rerank RerankStats
 	// Moved is set when the path is an old path the repository's history
@@ -81,9 +88,27 @@ type ResolveResult struct {
 	Basis      Basis
 	Confidence float64
 	nearness   nearness
-	// elsewhere: a lexical answer outside the directories written.
-	elsewhere bool
+	// reading: what a lexical answer keeps of the path written.
+	reading lexicalReading
 }
+
+// lexicalReading is what a lexical answer keeps of the path written, for
+// its class (confidence.go).
+type lexicalReading int
+
+const (
+	// readKept: in the directories written (all, their tail, all but a
+	// prefix), or none were written.
+	readKept lexicalReading = iota
+	// readElsewhere: in other directories than the ones written.
+	readElsewhere
+	// readExtension: the same directories and stem, another extension of
+	// the same family (runTest.js for runTest.ts).
+	readExtension
+	// readTail: the path is this file's whole path behind another
+	// machine's (or another checkout's) prefix.
+	readTail
+)
 
 // DefaultLimit is the number of candidates or matches when the caller names none.
 const DefaultLimit = 10
@@ -95,14 +120,16 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 		return nil, err
 	}
 	limit := ResultLimit(req.Limit)
-	res := &ResolveResult{Line: q.Line, Col: q.Col}
+	res := &ResolveResult{Line: q.Line, Col: q.Col, Fragment: q.Fragment}
 	fromRoot, fromRel, fromOK := e.refFile(req.From)
 
-	// The query's path as it should be read: against the referring document
-	// when it says so (or when it exists there), else from a root.
+	// The query's path as it should be read: a relative one (./x, ../x,
+	// a bare name) from the referring document's directory, as the
+	// document's language reads it; another from a root.
 	qpath := q.Path
 	relative := q.Written().Relative
-	if fromOK && relative {
+	bare := !q.Absolute && q.Up == 0 && !strings.Contains(q.Path, "/")
+	if fromOK && (relative || bare) {
 		if p, ok := workspace.Beside(fromRel, q.Up, q.Path); ok {
 			qpath = p
 		}
@@ -112,8 +139,8 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 		near = req.Current
 	}
 	aff := e.newAffinity(near, req.History)
-	id, exact := e.exact(q, fromRoot, fromRel, fromOK)
-	if exact && !e.sharedName(q, relative) {
+	id, exact, beside := e.exact(q, fromRoot, fromRel, fromOK)
+	if exact && (beside || !e.sharedName(q, relative)) {
 		c := e.candidate(id, 1, []string{"exact"})
 		res.Exact = true
 		res.Resolved = &c
@@ -133,9 +160,19 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	// A reference never means the document it is written in, unless it
+	// names it exactly (above): #include "socket.h" in socket.cc is not
+	// socket.cc.
+	self, selfOK := int32(-1), false
+	if fromOK {
+		self, selfOK = e.fileID(fromRoot, fromRel)
+	}
 	scored := make([]Candidate, 0, len(cands))
 	n := 0
 	for id, dist := range cands {
+		if selfOK && id == self {
+			continue
+		}
 		if n++; n%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
@@ -151,7 +188,16 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 		return nil, err
 	}
 	undecided := false
-	if out, settled := e.applyStale(res, st, scored, len(rq.dirs) == 0); settled {
+	tail, tailOK := int32(0), false
+	if q.Absolute {
+		tail, tailOK = e.tailFile(qpath)
+	}
+	if tailOK && st != nil && !e.longerOldTail(st, tail) {
+		// The path is today's file behind another checkout of its root;
+		// what the history reads of it says nothing more.
+		st = nil
+	}
+	if out, settled := e.applyStale(res, st, scored, bare); settled {
 		// The repository's history spoke: its answer, or a tie with it.
 		scored = out
 		res.Basis = BasisTie
@@ -171,6 +217,11 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 		if clearlyNearer(scored[0].prox, scored[1].prox) {
 			res.Basis, res.nearness = BasisNearer, nearnessOf(&scored[0], &scored[1])
 		}
+	} else if k := slices.IndexFunc(scored, func(c Candidate) bool { return tailOK && c.File == tail }); k >= 0 {
+		c := scored[k]
+		copy(scored[1:k+1], scored[:k])
+		scored[0] = c
+		res.Basis = BasisLexical
 	} else {
 		res.Basis, res.nearness = lead(nearestFirst(scored))
 		switch {
@@ -204,7 +255,7 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	if res.Resolved == nil && res.Gone == nil && res.Basis != BasisTie && len(scored) > 0 {
 		top := scored[0]
 		res.Resolved = &top
-		res.elsewhere = len(rq.dirs) > 0 && !top.ev.dirs.keepsWritten()
+		res.reading = e.readingOf(rq, qpath, &top)
 	}
 	if len(scored) > limit {
 		scored = scored[:limit]
@@ -426,6 +477,7 @@ func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits ma
 	if dist != bySymbol {
 		_, _, same := sameStem(rq.stem, cStem, rq.sq, e.stemText(f.stem))
 		ev.stemKept = same && (a == 1 || a == extFamilyAffinity)
+		ev.stemSame = rq.stem == cStem
 	}
 	if len(rq.dirs) == 0 {
 		lex = nm.score * bareNameWeight
@@ -452,6 +504,83 @@ func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits ma
 	c.lexical, c.prox, c.co = lex, prox, near.co
 	c.ev = ev
 	return c, true
+}
+
+// readingOf is what the lexical answer c keeps of the path written
+// (qpath, read as rq).
+func (e *Engine) readingOf(rq *resolveQuery, qpath string, c *Candidate) lexicalReading {
+	switch {
+	case rq.absolute && e.wholeTail(qpath, c):
+		return readTail
+	case len(rq.dirs) > 0 && !c.ev.dirs.keepsWritten():
+		return readElsewhere
+	case c.ev.dirs == dirExact && c.ev.stemSame && c.ev.stemKept && !c.ev.otherKind && !headerAndSource(rq.ext, path.Ext(c.Path)):
+		return readExtension
+	}
+	return readKept
+}
+
+// headerAndSource reports whether one extension is a C-family header's
+// and the other a source file's: socket.h and socket.cc are two files
+// (find/alternate pairs them), not one written with another extension.
+func headerAndSource(a, b string) bool {
+	h := func(ext string) bool {
+		switch strings.ToLower(strings.TrimPrefix(ext, ".")) {
+		case "h", "hh", "hpp", "hxx", "h++", "inl", "inc", "ipp":
+			return true
+		}
+		return false
+	}
+	fa, fb := extFamily[strings.ToLower(strings.TrimPrefix(a, "."))], extFamily[strings.ToLower(strings.TrimPrefix(b, "."))]
+	return fa == "c" && fb == "c" && h(a) != h(b)
+}
+
+// wholeTail reports whether the path written is c's whole path behind
+// another checkout of c's root (tailFile).
+func (e *Engine) wholeTail(qpath string, c *Candidate) bool {
+	prefix, ok := strings.CutSuffix(qpath, "/"+c.Path)
+	return ok && path.Base(prefix) == filepath.Base(e.ix.Roots[c.Root])
+}
+
+// longerOldTail reports whether the old path st read is, like today's
+// file tail, a whole tail of the path written, and a longer one once the
+// directories named as the root that lead it are set aside (an old path
+// proj/README.md is the root's README.md behind a checkout named proj).
+func (e *Engine) longerOldTail(st *staleReading, tail int32) bool {
+	if !st.exact {
+		return false
+	}
+	base := filepath.Base(e.ix.Roots[e.files[tail].root])
+	old := st.old
+	for strings.HasPrefix(old, base+"/") {
+		old = old[len(base)+1:]
+	}
+	return len(old) > len(e.filePath(tail))
+}
+
+// tailFile is the file whose whole path an absolute path written ends
+// with, behind another checkout of the file's root: the directory just before
+// it is named as the root is (/home/u/src/proj/lib/parser.go,
+// C:\src\proj\lib\parser.go, /home/runner/work/proj/proj/lib/parser.go
+// for a root named proj); the longest such path. Behind any other
+// directory it may be a directory the file has left
+// (grep-matcher/tests/util.rs is not tests/util.rs).
+func (e *Engine) tailFile(qpath string) (int32, bool) {
+	for i := 0; i < len(qpath); i++ {
+		if qpath[i] != '/' {
+			continue
+		}
+		before, rest := path.Base(qpath[:i]), qpath[i+1:]
+		for r, root := range e.ix.Roots {
+			if filepath.Base(root) != before {
+				continue
+			}
+			if id, ok := e.fileID(r, rest); ok {
+				return id, true
+			}
+		}
+	}
+	return 0, false
 }
 
 // standsAlone reports whether a reading of a path that names no file may
@@ -691,10 +820,9 @@ func (e *Engine) candidate(id int32, score float64, reasons []string) Candidate 
 // CHANGELOG.md beside every package): as a path it names the root's
 // file; as a name, asked by someone working in a package, it as often
 // means theirs. The copies are then weighed like any others, the root's
-// first among equals (the shortest path). So is a copy beside the
-// referring document: in real sessions it was the one meant 70% of the
-// time (docs/BENCHMARKS.md, "Trust") — the nearest, not the certain
-// one. A path written as relative (./x, ../x) is no bare name.
+// first among equals (the shortest path). A path written as relative
+// (./x, ../x) is no bare name; one found beside the document it is
+// written in is the document's (exact).
 func (e *Engine) sharedName(q PathQuery, relative bool) bool {
 	if relative || q.Absolute || strings.Contains(q.Path, "/") {
 		return false
@@ -703,14 +831,61 @@ func (e *Engine) sharedName(q PathQuery, relative bool) bool {
 }
 
 // exact finds the file the query names as given: an absolute path inside a
-// root, a path relative to the referring document, or one relative to a
-// root.
-func (e *Engine) exact(q PathQuery, fromRoot int, fromRel string, fromOK bool) (int32, bool) {
+// root, a path relative to the referring document (beside), or one
+// relative to a root.
+func (e *Engine) exact(q PathQuery, fromRoot int, fromRel string, fromOK bool) (id int32, ok, beside bool) {
 	w := q.Written()
-	w.Relative = true // a file beside the referring one is what a bare name names first
+	w.Relative = true // a file beside the referring one is what a relative path names first
+	near, nearOK := "", false
+	if fromOK && !q.Absolute {
+		near, nearOK = workspace.Beside(fromRel, q.Up, q.Path)
+	}
 	for _, p := range e.ix.Places(w, fromRoot, fromRel, fromOK) {
 		if id, ok := e.fileID(p.Root, p.Rel); ok {
-			return id, true
+			return id, true, nearOK && p.Root == fromRoot && p.Rel == near
+		}
+	}
+	if nearOK && w.Relative && scriptModule(fromRel) {
+		if id, ok := e.moduleFile(fromRoot, near); ok {
+			return id, true, true
+		}
+	}
+	return 0, false, false
+}
+
+// moduleExts are the files a relative import specifier names, in the
+// order Node and TypeScript try them: the specifier plus an extension,
+// then a directory's index.
+var moduleExts = []string{".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".json", ".vue", ".svelte"}
+
+// scriptModule reports whether a document's relative paths are import
+// specifiers (JavaScript, TypeScript and the frameworks that compile to
+// them).
+func scriptModule(doc string) bool {
+	switch strings.ToLower(path.Ext(doc)) {
+	case ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts", ".vue", ".svelte", ".astro":
+		return true
+	}
+	return false
+}
+
+// moduleFile is the file a relative import specifier names (spec,
+// root-relative, read beside its document): the specifier plus an
+// extension, its directory's index, or — a ".js" specifier in
+// TypeScript's ESM — the ".ts" file of that name.
+func (e *Engine) moduleFile(root int, spec string) (int32, bool) {
+	stem := spec
+	for _, js := range []string{".js", ".jsx", ".mjs", ".cjs"} {
+		if s, ok := strings.CutSuffix(spec, js); ok {
+			stem = s
+			break
+		}
+	}
+	for _, base := range []string{stem, stem + "/index"} {
+		for _, ext := range moduleExts {
+			if id, ok := e.fileID(root, base+ext); ok {
+				return id, true
+			}
 		}
 	}
 	return 0, false

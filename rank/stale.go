@@ -253,6 +253,11 @@ func (e *Engine) applyStale(res *ResolveResult, st *staleReading, scored []Candi
 		// history's answer for such names was wrong 60% of the time).
 		return scored, false
 	}
+	if bare && st.fate.Deleted && len(e.named(strings.ToLower(path.Base(st.old)))) > 0 {
+		// A deleted copy of a name files of today have: one lib.rs gone
+		// says nothing of the others.
+		return scored, false
+	}
 	v := judgeStale(st, best, len(scored) > 0 && confident(scored) && standsAlone(&scored[0]))
 	if v == staleIgnored {
 		return scored, false

@@ -211,17 +211,17 @@ func TestResolveUsesSymbols(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Resolved == nil || res.Resolved.Path != c.want {
+		if firstPath(res) != c.want || res.Basis != BasisLexical {
 			t.Errorf("%s: %+v", c.path, res)
 		}
 		plain, _ := New(e.Index()).Resolve(context.Background(), ResolveRequest{Path: c.path})
-		if plain.Resolved != nil && plain.Resolved.Path == c.want {
-			t.Errorf("%s resolves without symbols too; the test shows nothing", c.path)
+		if firstPath(plain) == c.want {
+			t.Errorf("%s comes first without symbols too; the test shows nothing", c.path)
 		}
 	}
 	// A symbol in another language family is no answer for this path.
-	if res, _ := e.Resolve(context.Background(), ResolveRequest{Path: "lib/CommandRouter.py"}); res.Resolved != nil {
-		t.Errorf("CommandRouter.py: %+v", res.Resolved)
+	if res, _ := e.Resolve(context.Background(), ResolveRequest{Path: "lib/CommandRouter.py"}); res.Basis == BasisLexical {
+		t.Errorf("CommandRouter.py: %+v", res.Candidates)
 	}
 }
 

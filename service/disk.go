@@ -179,12 +179,14 @@ func (l *skippedListing) engine(ctx context.Context, ix *workspace.Index) (*rank
 // resolveAmong resolves path among the files of sub (skipped directories
 // listed, cut when a bound stopped the listing), with p's history and
 // limit, its candidates marked as coming from outside the index; ok when
-// it resolved.
+// it read one of them clearly (rank.ResolveResult.Clear), resolved or
+// not.
 func resolveAmong(ctx context.Context, roots []string, sub *rank.Engine, cut bool, path string, p ResolveParams) (out wire.Resolve, ok bool) {
 	res, err := sub.Resolve(ctx, rank.ResolveRequest{Path: path, History: p.weighed, Limit: p.Limit})
 	if err != nil {
 		return wire.Resolve{}, false
 	}
+	clear := res.Clear()
 	if cut {
 		res.Withhold() // clear only among what was listed: the rest may hold better
 	}
@@ -203,7 +205,7 @@ func resolveAmong(ctx context.Context, roots []string, sub *rank.Engine, cut boo
 	for i := range out.Candidates {
 		mark(&out.Candidates[i])
 	}
-	return out, out.Resolved != nil
+	return out, clear
 }
 
 // relIn is the query's path relative to root r: as written when relative;

@@ -89,7 +89,12 @@ func checkListing(limit int, cutoff string, v float64) error {
 // ResolveParams is find/resolvePath's (and path_resolve's) input.
 type ResolveParams struct {
 	Path string
-	From string
+	// From is the document the path is written in (read relative to it
+	// first); Current is where the user is (nearness only). Without
+	// either, and without History, the file a person last went to stands
+	// for Current.
+	From    string
+	Current string
 	// History, most recent last; nil means the workspace's own, an empty
 	// list means none.
 	History []string
@@ -99,7 +104,6 @@ type ResolveParams struct {
 	Record history.Reason
 
 	weighed []rank.Visit // the history the engine weighed (resolve)
-	current string       // the file a person last went to, when p names no From
 	// noWait: a path that names no file does not wait for the
 	// repository's history (a document's literals are read all at once;
 	// until the history is there, none is called broken on names alone).
@@ -108,7 +112,7 @@ type ResolveParams struct {
 
 // request is the engine's form of p, with the history it weighs.
 func (p *ResolveParams) request() rank.ResolveRequest {
-	return rank.ResolveRequest{Path: p.Path, From: p.From, Current: p.current, History: p.weighed, Limit: p.Limit}
+	return rank.ResolveRequest{Path: p.Path, From: p.From, Current: p.Current, History: p.weighed, Limit: p.Limit}
 }
 
 // Resolve turns a wrong, stale or mistyped path into the file it meant.
@@ -128,6 +132,7 @@ func (s *Service) Resolve(ctx context.Context, p ResolveParams) (wire.Resolve, i
 	}
 	followLine(ctx, eng, res)
 	clampLine(eng, res)
+	anchorLine(eng, res)
 	out := wire.FromResolve(eng.Index().Roots, res)
 	if p.Record != "" && res.Resolved != nil {
 		c := res.Resolved
@@ -146,8 +151,8 @@ func (s *Service) resolve(ctx context.Context, p *ResolveParams) (*rank.Engine, 
 		return nil, nil, err
 	}
 	p.weighed = s.history(p.History)
-	if p.From == "" && p.History == nil {
-		p.current = s.current()
+	if p.From == "" && p.Current == "" && p.History == nil {
+		p.Current = s.current()
 	}
 	res, err := eng.Resolve(ctx, p.request())
 	if err != nil {

@@ -73,6 +73,9 @@ type Resolve struct {
 	// candidate first (rank/confidence.go).
 	Confidence float64 `json:"confidence"`
 	Basis      string  `json:"basis,omitempty"`
+	// Class (an extension): the kind of answer the confidence was
+	// measured for: the basis and its strength (rank.Class).
+	Class string `json:"class,omitempty"`
 }
 
 // HistoryNote is what the repository's history says of an old path: the
@@ -136,7 +139,7 @@ func FromFind(roots []string, res *rank.FindResult) Files {
 // FromResolve converts the engine's resolve result; the range is there when
 // the query carried a line.
 func FromResolve(roots []string, res *rank.ResolveResult) Resolve {
-	out := Resolve{Exact: res.Exact, Candidates: []Candidate{}, Confidence: res.Confidence, Basis: string(res.Basis)}
+	out := Resolve{Exact: res.Exact, Candidates: []Candidate{}, Confidence: res.Confidence, Basis: string(res.Basis), Class: string(res.Class())}
 	for _, c := range res.Candidates {
 		out.Candidates = append(out.Candidates, candidate(roots, c, res))
 	}

@@ -39,8 +39,9 @@ examples:
 
 The file a wrong, stale or mistyped path meant: ./ and ../ paths, absolute
 paths from other machines, file:// URIs, :line[:col], #Lline and (line,col)
-suffixes, typos, wrong extensions and directories. Exit 100 when nothing is
-clearly right (the candidates are listed).
+suffixes, links (a #fragment, %-escapes, <…>, a title), typos, wrong
+extensions and directories. Exit 100 when nothing is clearly right (the
+candidates are listed).
 
 flags:
   --root DIR         workspace root (repeatable; default: the enclosing project)
@@ -48,12 +49,15 @@ flags:
   --format F         text | json | jsonl
   --quiet            the resolved path only
   --verbose          log lines on stderr
-  --from FILE        the file the path was found in (relative paths start there)
+  --from FILE        the file the path is written in: a relative path, a bare
+                     name included, is read from its directory first
+  --current FILE     the file you are in (nearness only, never read relative)
   --history FILE     a recently visited file (repeatable, most recent last)
 
 examples:
   wayfind resolve src/auth/midleware.py:42
   wayfind resolve --from src/app.ts ../util/helpers.ts
+  wayfind resolve --from pkg/store/README.md 'client.go#usage' 
   wayfind resolve /home/someone/proj/pkg/server.go
 `,
 	"locate": `usage: wayfind locate [flags] QUESTION

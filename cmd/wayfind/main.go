@@ -70,7 +70,10 @@ locate:   --min-confidence F (0..1, default 0.7: where the cascade stops)
 model:    --model-dir DIR  --precision int8|fp16|fp32  --ort-lib FILE  --topk N
           (find, resolve, locate, mcp; or RESOLVE_MODEL_DIR, ONNXRUNTIME_LIB,
           RESOLVE_TOPK): an optional ONNX ColBERT model reorders close calls
-resolve:  --from FILE  --history FILE (repeatable, most recent last)
+resolve:  --from FILE (the document the path is written in: a relative
+          path, a bare name included, is read from its directory first)
+          --current FILE (where you are: nearness only)
+          --history FILE (repeatable, most recent last)
 
 exit status: 0 found, 100 nothing found, 2 invalid input
 `
@@ -243,7 +246,7 @@ func ask(ctx context.Context, cmd string, opts options, ws oneShot, out *output)
 		return out.find(opts, res)
 	default:
 		// --history replaces the remembered history (nil: the servers').
-		p := service.ResolveParams{Path: opts.query, From: opts.from, History: opts.history, Limit: opts.limit}
+		p := service.ResolveParams{Path: opts.query, From: opts.from, Current: opts.current, History: opts.history, Limit: opts.limit}
 		res, _, err := svc.Resolve(ctx, p)
 		if err == nil && !res.Exact {
 			// Not a file today: the repository's history may know it.
@@ -269,6 +272,7 @@ type options struct {
 	threshold float64
 	kind      string
 	from      string
+	current   string
 	history   []string
 	query     string
 
@@ -331,6 +335,7 @@ func parseFlags(cmd string, args []string, tty bool) (options, error) {
 		fs.BoolVar(&o.exact, "exact", false, "")
 	case "resolve":
 		fs.StringVar(&o.from, "from", "", "")
+		fs.StringVar(&o.current, "current", "", "")
 		fs.Var(&history, "history", "")
 	case "locate":
 		fs.Float64Var(&o.minConfidence, "min-confidence", 0, "")

@@ -226,14 +226,19 @@ function M.history_message(what, n, to)
 end
 
 function M.resolve(path)
+  -- A path read from the buffer is read relative to it (from); one typed
+  -- on the command line is only near where you are (current).
+  local params = { current = vim.uri_from_bufnr(0) }
   if not path or path == '' then
     path = M.path_under_cursor()
+    params = { from = vim.uri_from_bufnr(0) }
   end
   if not path then
     vim.notify('wayfind: no path under the cursor', vim.log.levels.INFO)
     return
   end
-  local res = request('find/resolvePath', { path = path, from = vim.uri_from_bufnr(0) })
+  params.path = path
+  local res = request('find/resolvePath', params)
   if not res then
     return
   end
