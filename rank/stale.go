@@ -125,7 +125,10 @@ func (e *Engine) readStale(ctx context.Context, req ResolveRequest, q PathQuery)
 		return nil, nil
 	}
 	fate, ok := h.Record(c.Root).Fate(c.Path)
-	if !ok {
+	if !ok || (fate.Deleted && fate.Unsure) {
+		// Not an old path; or deleted where git could not tell a delete
+		// from a rename (a blob the store lacks): the history says
+		// nothing it can stand by.
 		return nil, nil
 	}
 	st := &staleReading{root: c.Root, old: c.Path, fate: fate, lexical: c.lexical, exact: res.Exact || endsWithPath(q, c.Path)}

@@ -15,7 +15,7 @@ const cacheFile = "vcs.gob"
 
 // cacheVersion changes whenever the encoding or the fold does; a file of
 // another version is rebuilt, not read.
-const cacheVersion = 6
+const cacheVersion = 7
 
 // stored is a Record as gob writes it.
 type stored struct {
@@ -32,8 +32,9 @@ type stored struct {
 }
 
 type storedLineage struct {
-	Path string
-	End  int32
+	Path   string
+	End    int32
+	Unsure bool
 }
 
 type storedCo struct {
@@ -51,7 +52,7 @@ func Save(dir string, r *Record) error {
 		Shallow: r.Shallow, Detection: r.Detection, CommitList: r.commits, Names: make(map[string][4]int32, len(r.names)),
 		Lineages: make([]storedLineage, len(r.lineages)), Co: make(map[int32][]storedCo, len(r.co))}
 	for i, l := range r.lineages {
-		s.Lineages[i] = storedLineage{Path: l.path, End: l.end}
+		s.Lineages[i] = storedLineage{Path: l.path, End: l.end, Unsure: l.unsure}
 	}
 	for k, n := range r.names {
 		s.Names[k] = [4]int32{n.lin, n.left, n.moved, n.movedAt}
@@ -118,7 +119,7 @@ func Load(dir string) (*Record, error) {
 		if l.End >= int32(len(r.commits)) {
 			return nil, fmt.Errorf("history cache: a lineage ends at commit %d of %d", l.End, len(r.commits))
 		}
-		r.lineages[i] = lineage{path: l.Path, end: l.End}
+		r.lineages[i] = lineage{path: l.Path, end: l.End, unsure: l.Unsure}
 		if l.End < 0 {
 			r.live[l.Path] = int32(i)
 		}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -64,14 +65,14 @@ func readHistory(ctx context.Context, root, span string, partial bool, fold func
 }
 
 // readSplit reads span's commits that need no missing blob with
-// similarity detection and the others with exact renames only, then
-// folds both in the log's order. A commit needs a blob for rename
-// detection when it both adds and deletes files: git compares the added
-// with the deleted. Which blobs are missing is asked of the store
-// (missingBlobs, which never fetches); a blob the
-// similarity pass still fails on (named in git's error) joins them, and
-// the pass is run again, at most maxSplitRetries times before every
-// commit is read with exact renames.
+// similarity detection; in the others git is given only the pairs it can
+// read (readablePairs), then both are folded in the log's order. A
+// commit needs a blob for rename detection when it both adds and deletes
+// files: git compares the added with the deleted. Which blobs are
+// missing is asked of the store (missingBlobs, which never fetches); a
+// blob the similarity pass still fails on (named in git's error) joins
+// them, and the pass is run again, at most maxSplitRetries times before
+// every commit is read with exact renames.
 func readSplit(ctx context.Context, root, span string, partial bool, fold func(commitOps)) (Detection, error) {
 	commits, err := rawChanges(ctx, root, span)
 	if err != nil {
@@ -120,7 +121,14 @@ func readSplit(ctx context.Context, root, span string, partial bool, fold func(c
 			return "", err
 		}
 		defer closeTemp(b)
-		if err := mergeLogs(a, b, order, fold); err != nil {
+		refine := func(c commitOps) (commitOps, error) {
+			raw := commits[order[c.commit.Hash]]
+			if allExact || !raw.adds || !raw.deletes {
+				return c, nil
+			}
+			return readablePairs(ctx, root, c, raw.unreadable(missing))
+		}
+		if err := mergeLogs(a, b, order, refine, fold); err != nil {
 			return "", err
 		}
 		switch {
@@ -144,6 +152,7 @@ type rawCommit struct {
 	hash          string
 	adds, deletes bool
 	blobs         []string
+	paths         []string // the path of each of blobs
 }
 
 func (c *rawCommit) needsAny(missing map[string]bool) bool {
@@ -153,6 +162,18 @@ func (c *rawCommit) needsAny(missing map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// unreadable lists the paths the commit adds or deletes whose blob is
+// missing.
+func (c *rawCommit) unreadable(missing map[string]bool) []string {
+	var out []string
+	for i, b := range c.blobs {
+		if missing[b] {
+			out = append(out, c.paths[i])
+		}
+	}
+	return out
 }
 
 // rawChanges lists span's commits, oldest first, merges left out.
@@ -172,17 +193,17 @@ func rawChanges(ctx context.Context, root, span string) ([]rawCommit, error) {
 			// :mode mode old new status, then the path in the next field.
 			parts := strings.Fields(string(f[1:]))
 			i++
-			if len(parts) < 5 {
+			if len(parts) < 5 || i >= len(fields) {
 				continue
 			}
 			c := &commits[len(commits)-1]
 			switch parts[4][0] {
 			case 'A':
 				c.adds = true
-				c.blobs = append(c.blobs, parts[3])
+				c.blobs, c.paths = append(c.blobs, parts[3]), append(c.paths, string(fields[i]))
 			case 'D':
 				c.deletes = true
-				c.blobs = append(c.blobs, parts[2])
+				c.blobs, c.paths = append(c.blobs, parts[2]), append(c.paths, string(fields[i]))
 			}
 		}
 	}
@@ -301,8 +322,8 @@ func closeTemp(f *os.File) {
 }
 
 // mergeLogs folds the commits of two logs, each in order, in the order
-// order gives their hashes.
-func mergeLogs(a, b io.Reader, order map[string]int, fold func(commitOps)) error {
+// order gives their hashes; each of b's through refine first.
+func mergeLogs(a, b io.Reader, order map[string]int, refine func(commitOps) (commitOps, error), fold func(commitOps)) error {
 	ra, rb := newLogReader(a), newLogReader(b)
 	ca, okA, err := ra.next()
 	if err != nil {
@@ -320,12 +341,90 @@ func mergeLogs(a, b io.Reader, order map[string]int, fold func(commitOps)) error
 			}
 			continue
 		}
-		fold(cb)
+		r, err := refine(cb)
+		if err != nil {
+			return err
+		}
+		fold(r)
 		if cb, okB, err = rb.next(); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// readablePairs is commit c (read with exact renames only) with the
+// renames git finds by similarity among the files it can read: the diff
+// against its parent with the unreadable paths left out, those paths
+// kept as the exact reading has them. A delete that no rename pairs is
+// unsure when something in the commit could not be compared: its file
+// may have been renamed to, or from, a blob the store lacks.
+func readablePairs(ctx context.Context, root string, c commitOps, unreadable []string) (commitOps, error) {
+	skip := make(map[string]bool, len(unreadable))
+	args := []string{"diff-tree", "-r", "-M", "--root", "--name-status", "-z", "--no-commit-id", c.commit.Hash, "--", ":(top)"}
+	for _, p := range unreadable {
+		skip[p] = true
+		args = append(args, ":(top,exclude,literal)"+p)
+	}
+	out, err := gitOutput(ctx, root, args...)
+	if err != nil {
+		if ctx.Err() != nil {
+			return commitOps{}, err
+		}
+		return c, nil // the exact reading stands
+	}
+	lr := newLogReader(bytes.NewReader(append([]byte("\x01"+c.commit.Hash+" 0 \x00"), out...)))
+	sim, _, err := lr.next()
+	if err != nil {
+		return c, nil
+	}
+	ops := sim.ops
+	for _, o := range c.ops {
+		if skip[o.new] || (o.old != "" && skip[o.old]) {
+			ops = append(ops, o)
+		}
+	}
+	c.ops = pairByName(ops, len(unreadable) > 0)
+	return c, nil
+}
+
+// pairByName pairs, among a commit's deletes that git could not compare
+// (unsure: the commit has a file whose blob is missing), each with the
+// one file the commit adds under the same name elsewhere: a move, as a
+// person reading the commit would take it. Deletes left unpaired are
+// unsure.
+func pairByName(ops []op, unsure bool) []op {
+	if !unsure {
+		return ops
+	}
+	added := map[string][]int{} // base name → the adds of that name
+	for i, o := range ops {
+		if o.status == 'A' {
+			added[path.Base(o.new)] = append(added[path.Base(o.new)], i)
+		}
+	}
+	out := ops[:0:0]
+	taken := map[int]bool{}
+	for i, o := range ops {
+		if o.status != 'D' {
+			continue
+		}
+		if as := added[path.Base(o.new)]; len(as) == 1 && !taken[as[0]] {
+			taken[as[0]] = true
+			out = append(out, op{status: 'R', old: o.new, new: ops[as[0]].new})
+			continue
+		}
+		o.unsure = true
+		ops[i] = o
+	}
+	for i, o := range ops {
+		if o.status != 'D' && !taken[i] {
+			out = append(out, o)
+		} else if o.status == 'D' && o.unsure {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // gitOutput runs git and returns its standard output; an error carries

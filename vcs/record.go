@@ -41,8 +41,10 @@ type Fate struct {
 	Commit Commit
 	// Deleted is set when the file has no successor; LastPath is the path
 	// it had when it was deleted (the old path itself, or a later name).
-	Deleted  bool
-	LastPath string
+	// Unsure: git could not tell the delete from a rename (the store
+	// lacked a blob it would have compared).
+	Deleted, Unsure bool
+	LastPath        string
 	// LaterDeleted, for a file that lives on: a later file given the old
 	// path was deleted in this commit (zero: none).
 	LaterDeleted Commit
@@ -58,6 +60,8 @@ type Partner struct {
 type lineage struct {
 	path string // its path now (or when it ended)
 	end  int32  // the commit that deleted it (index into commits), -1 while it lives
+	// unsure: git could not tell its delete from a rename (op.unsure).
+	unsure bool
 }
 
 // name is what a path name last meant: its latest lineage, and the commit
@@ -144,6 +148,9 @@ func newRecord() *Record {
 type op struct {
 	status   byte // 'A', 'M', 'D', 'R', 'C', 'T'
 	old, new string
+	// unsure: a delete git could not compare with every file the commit
+	// adds (a blob the store lacks): it may have been a rename.
+	unsure bool
 }
 
 // commitOps is one commit as the fold takes it.
@@ -188,6 +195,9 @@ func (r *Record) apply(c commitOps) {
 				continue
 			}
 			r.end(o.new, commitIndex())
+			if o.unsure {
+				r.lineages[r.names[o.new].lin].unsure = true
+			}
 		case 'R':
 			if kept, side := r.line.after(o.old, c.commit.Hash); side && kept {
 				if reached, _ := r.line.after(o.new, c.commit.Hash); !reached {
@@ -247,7 +257,7 @@ func (r *Record) end(path string, ci int32) {
 		l = r.born(path)
 	}
 	delete(r.live, path)
-	r.lineages[l].end = ci
+	r.lineages[l].end, r.lineages[l].unsure = ci, false
 	r.names[path] = r.nameOf(path).owned(l, ci)
 }
 
@@ -267,7 +277,7 @@ func (r *Record) born(path string) int32 {
 			// what led to it (older names renamed into it) leads on to
 			// the file it holds now. A branch's delete and a merge's
 			// return often look like this in a log without merges.
-			dead.end = -1
+			dead.end, dead.unsure = -1, false
 			r.live[path] = n.lin
 			r.names[path] = n.owned(n.lin, -1)
 			return n.lin
@@ -408,7 +418,7 @@ func (r *Record) Fate(path string) (Fate, bool) {
 // left: the lineage's delete.
 func (r *Record) deleted(n name) (Fate, bool) {
 	l := r.lineages[n.lin]
-	f := Fate{Deleted: true, Commit: r.commits[n.left], LastPath: l.path}
+	f := Fate{Deleted: true, Unsure: l.unsure, Commit: r.commits[n.left], LastPath: l.path}
 	if l.end >= 0 {
 		f.Commit = r.commits[l.end]
 	}

@@ -43,6 +43,7 @@ import (
 	"io"
 	"math/rand"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -116,6 +117,7 @@ func calibrateCmd(args []string) error {
 	answers := fs.String("answers", "", "write every answer here, one JSON line each")
 	work := fs.String("work", filepath.Join(os.TempDir(), "wayfind-calibrate"), "where histories are cached")
 	window := fs.Int("window", 400, "sessions: the newest commits asked about")
+	damage := fs.Int("damage", 0, "stale: also read each history from a copy of its store missing this many blobs rename detection compares (a store git cannot read whole)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -151,7 +153,7 @@ func calibrateCmd(args []string) error {
 		}
 		t0 := time.Now()
 		n := len(all)
-		if err := calibrateRepo(r, *data, *mirrors, *work, *window, want, record); err != nil {
+		if err := calibrateRepo(r, *data, *mirrors, *work, *window, *damage, want, record); err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", r.repo, err)
 			continue
 		}
@@ -198,7 +200,7 @@ func mirrorOf(mirrors, repo string) string {
 	return ""
 }
 
-func calibrateRepo(r calRepo, data, mirrors, work string, window int, sets map[string]bool, record func(calAnswer)) error {
+func calibrateRepo(r calRepo, data, mirrors, work string, window, damage int, sets map[string]bool, record func(calAnswer)) error {
 	dir := filepath.Join(data, r.name())
 	paths, err := readCorpus(filepath.Join(dir, "listing"))
 	if err != nil {
@@ -239,6 +241,20 @@ func calibrateRepo(r calRepo, data, mirrors, work string, window int, sets map[s
 		name string
 		eng  *rank.Engine
 	}{{"names only", names}, {"with history", hist}}
+	if damage > 0 && git != "" && !replayed {
+		damaged, n, err := damagedStore(git, filepath.Join(work, "damaged", r.name()), damage)
+		if err != nil {
+			return err
+		}
+		drec, err := vcs.Build(context.Background(), damaged, nil)
+		if err != nil {
+			return err
+		}
+		modes = append(modes, struct {
+			name string
+			eng  *rank.Engine
+		}{fmt.Sprintf("with history, %d blobs missing (%s)", n, drec.Detection), names.WithRepoHistory(rank.NewRepoHistory([]string{root}, []*vcs.Record{drec}))})
+	}
 	for _, set := range []string{"stale", "links"} {
 		if !sets[set] {
 			continue
@@ -318,7 +334,7 @@ func calibrateRepo(r calRepo, data, mirrors, work string, window int, sets map[s
 		}
 	}
 	if sets["deleted"] && hist != nil {
-		for _, d := range deletedRun(context.Background(), hist, git, rec, false) {
+		for _, d := range deletedRun(context.Background(), hist, git, rec, os.Getenv("WAYFIND_BENCH_VERBOSE") != "") {
 			a := base
 			a.Set, a.Mode, a.Category, a.Query = "deleted", "with history", "deleted", d.query
 			a.Right, a.FirstRight, a.Wrong = d.right && d.none, d.right, !d.none
@@ -337,6 +353,72 @@ func calibrateRepo(r calRepo, data, mirrors, work string, window int, sets map[s
 		}
 	}
 	return nil
+}
+
+// damagedStore makes (once) a copy of the repository at git whose store
+// lacks n blobs that rename detection compares — files added or deleted
+// by commits that do both, drawn with a fixed seed — as a mirror that
+// dropped some files, or a damaged store, lacks them. It returns the
+// copy's git directory and how many blobs it lacks.
+func damagedStore(git, dir string, n int) (string, int, error) {
+	marker := dir + ".damaged"
+	if b, err := os.ReadFile(marker); err == nil {
+		var have int
+		fmt.Sscan(string(b), &have)
+		return dir, have, nil
+	}
+	out, err := exec.Command("git", "-C", git, "log", "--no-renames", "--raw", "--no-abbrev", "--no-merges", "--format=format:@", "HEAD").Output()
+	if err != nil {
+		return "", 0, fmt.Errorf("%s: git log: %w", git, err)
+	}
+	var blobs []string
+	for _, commit := range strings.Split(string(out), "@") {
+		var adds, dels []string
+		for _, l := range strings.Split(commit, "\n") {
+			f := strings.Fields(l)
+			switch {
+			case len(f) >= 5 && f[4] == "A":
+				adds = append(adds, f[3])
+			case len(f) >= 5 && f[4] == "D":
+				dels = append(dels, f[2])
+			}
+		}
+		if len(adds) > 0 && len(dels) > 0 {
+			blobs = append(append(blobs, adds...), dels...)
+		}
+	}
+	sort.Strings(blobs)
+	blobs = slices.Compact(blobs)
+	rnd := rand.New(rand.NewSource(45))
+	rnd.Shuffle(len(blobs), func(i, j int) { blobs[i], blobs[j] = blobs[j], blobs[i] })
+	drop := map[string]bool{}
+	for _, b := range blobs[:min(n, len(blobs))] {
+		drop[b] = true
+	}
+	os.RemoveAll(dir)
+	if out, err := exec.Command("git", "clone", "-q", "--bare", "--no-local", git, dir).CombinedOutput(); err != nil {
+		return "", 0, fmt.Errorf("git clone: %v: %s", err, out)
+	}
+	objs, err := exec.Command("git", "-C", dir, "rev-list", "--objects", "--all").Output()
+	if err != nil {
+		return "", 0, err
+	}
+	var keep strings.Builder
+	for _, l := range strings.Split(string(objs), "\n") {
+		if id, _, _ := strings.Cut(l, " "); id != "" && !drop[id] {
+			keep.WriteString(id + "\n")
+		}
+	}
+	old, _ := filepath.Glob(filepath.Join(dir, "objects", "pack", "pack-*"))
+	pack := exec.Command("git", "-C", dir, "pack-objects", "-q", filepath.Join(dir, "objects", "pack", "pack"))
+	pack.Stdin = strings.NewReader(keep.String())
+	if out, err := pack.CombinedOutput(); err != nil {
+		return "", 0, fmt.Errorf("git pack-objects: %v: %s", err, out)
+	}
+	for _, p := range old {
+		os.Remove(p)
+	}
+	return dir, len(drop), os.WriteFile(marker, []byte(fmt.Sprint(len(drop))), 0o644)
 }
 
 // heldCases are today's files of the repository as another machine

@@ -253,30 +253,33 @@ func deletedRun(ctx context.Context, eng *rank.Engine, repo string, rec *vcs.Rec
 
 // lastDeletes is, for each of paths, the newest commit that deleted it,
 // as `git log -1 --full-history --diff-filter=D -- PATH` names it (one
-// log for all of them).
+// log for all of them); for a path only a merge deleted, the merge on
+// the first-parent line whose diff deleted it.
 func lastDeletes(repo string, paths []string) map[string]string {
-	want := map[string]bool{}
-	for _, p := range paths {
-		want[p] = true
-	}
 	out := map[string]string{}
 	if len(paths) == 0 {
 		return out
 	}
-	log, err := exec.Command("git", "-C", repo, "-c", "core.quotePath=false", "log", "--full-history", "--no-renames", "--diff-filter=D",
-		"--name-only", "-z", "--format=%x01%H", "HEAD", "--").Output()
-	if err != nil {
-		fatal(fmt.Errorf("%s: git log: %w", repo, err))
+	want := map[string]bool{}
+	for _, p := range paths {
+		want[p] = true
 	}
-	commit := ""
-	for _, f := range strings.Split(string(log), "\x00") {
-		f = strings.TrimLeft(f, "\n")
-		if strings.HasPrefix(f, "\x01") {
-			commit = f[1:]
-			continue
+	for _, args := range [][]string{{"--full-history"}, {"--first-parent", "--diff-merges=first-parent"}} {
+		log, err := exec.Command("git", append(append([]string{"-C", repo, "-c", "core.quotePath=false", "log"}, args...),
+			"--no-renames", "--diff-filter=D", "--name-only", "-z", "--format=%x01%H", "HEAD", "--")...).Output()
+		if err != nil {
+			fatal(fmt.Errorf("%s: git log: %w", repo, err))
 		}
-		if want[f] && out[f] == "" {
-			out[f] = commit
+		commit := ""
+		for _, f := range strings.Split(string(log), "\x00") {
+			f = strings.TrimLeft(f, "\n")
+			if strings.HasPrefix(f, "\x01") {
+				commit = f[1:]
+				continue
+			}
+			if want[f] && out[f] == "" {
+				out[f] = commit
+			}
 		}
 	}
 	return out
