@@ -61,6 +61,9 @@ const (
 	ClassHistoryMoved Class = "history/moved"
 	// ClassHistoryGone: the history says the file was deleted.
 	ClassHistoryGone Class = "history/gone"
+	// ClassHistoryDocument: the reference, read from an earlier place of
+	// the document it is written in (the document moved), names a file.
+	ClassHistoryDocument Class = "history/document"
 	// ClassLexical: clearly the best reading, in the directories written
 	// (all, their tail, all but a prefix) or with none written.
 	ClassLexical Class = "lexical"
@@ -94,6 +97,7 @@ var classConfidence = map[Class]float64{
 	ClassExact:             1,
 	ClassHistoryMoved:      0.99,
 	ClassHistoryGone:       0.99,
+	ClassHistoryDocument:   0.99,
 	ClassLexical:           0.92,
 	ClassLexicalElsewhere:  0.82,
 	ClassLexicalExtension:  0.98,
@@ -138,8 +142,11 @@ func (res *ResolveResult) Class() Class {
 	case BasisExact:
 		return ClassExact
 	case BasisHistory:
-		if res.Gone != nil {
+		switch {
+		case res.Gone != nil:
 			return ClassHistoryGone
+		case res.reading == readDocument:
+			return ClassHistoryDocument
 		}
 		return ClassHistoryMoved
 	case BasisLexical:

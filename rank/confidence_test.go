@@ -71,13 +71,13 @@ func TestCoChangeOrders(t *testing.T) {
 // reading by name or nearness alone was below ResolvedConfidence on the
 // held-out repositories. A constant that crosses it fails here.
 func TestClassesThatResolve(t *testing.T) {
-	want := map[Class]bool{ClassExact: true, ClassHistoryMoved: true, ClassHistoryGone: true}
+	want := map[Class]bool{ClassExact: true, ClassHistoryMoved: true, ClassHistoryGone: true, ClassHistoryDocument: true}
 	for c, conf := range classConfidence {
 		if (conf >= ResolvedConfidence) != want[c] {
 			t.Errorf("%s at %.2f: resolves %v, want %v", c, conf, conf >= ResolvedConfidence, want[c])
 		}
 	}
-	for _, c := range []Class{ClassExact, ClassHistoryMoved, ClassHistoryGone, ClassLexical, ClassLexicalElsewhere,
+	for _, c := range []Class{ClassExact, ClassHistoryMoved, ClassHistoryGone, ClassHistoryDocument, ClassLexical, ClassLexicalElsewhere,
 		ClassNearerCoCommitted, ClassNearerLead, ClassNearer, ClassSharedName, ClassUnsupported, ClassTie} {
 		if _, ok := classConfidence[c]; !ok {
 			t.Errorf("%s has no measured confidence", c)

@@ -108,6 +108,9 @@ const (
 	// readTail: the path is this file's whole path behind another
 	// machine's (or another checkout's) prefix.
 	readTail
+	// readDocument (a history answer): read from an earlier place of the
+	// document it is written in.
+	readDocument
 )
 
 // DefaultLimit is the number of candidates or matches when the caller names none.
@@ -149,6 +152,17 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 		return res.settle(), nil
 	}
 	res.Exact = exact
+	if !exact && fromOK {
+		if id, _, doc, ok := e.besideFormer(q, fromRoot, fromRel); ok {
+			// The document moved: its reference, read from where it was
+			// written, names a file of today.
+			c := e.candidate(id, 1, []string{"history:document-moved " + doc.Commit.Short()})
+			res.Resolved = &c
+			res.Candidates = []Candidate{c}
+			res.Basis, res.reading = BasisHistory, readDocument
+			return res.settle(), nil
+		}
+	}
 
 	rq := newResolveQuery(qpath)
 	rq.absolute = q.Absolute

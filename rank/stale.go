@@ -36,16 +36,26 @@ const staleLead = ResolveMargin
 type RepoHistory struct {
 	records []*vcs.Record // by root index; nil where a root has none
 	gone    *Engine       // the left-behind paths of every root, as files
+	// formerly: by root, a file of today → the paths it had before
+	// (a document's earlier places, which its relative links were
+	// written from).
+	formerly []map[string][]string
 }
 
 // NewRepoHistory indexes the old paths of records (one per root of roots,
 // nil where a root has no repository).
 func NewRepoHistory(roots []string, records []*vcs.Record) *RepoHistory {
-	h := &RepoHistory{records: records}
+	h := &RepoHistory{records: records, formerly: make([]map[string][]string, len(records))}
 	var files []workspace.File
 	for r, rec := range records {
 		for _, p := range rec.Gone() {
 			files = append(files, workspace.File{Root: r, Path: p})
+			if f, ok := rec.Fate(p); ok && !f.Deleted {
+				if h.formerly[r] == nil {
+					h.formerly[r] = map[string][]string{}
+				}
+				h.formerly[r][f.Path] = append(h.formerly[r][f.Path], p)
+			}
 		}
 	}
 	sort.Slice(files, func(a, b int) bool {
@@ -79,6 +89,38 @@ func (e *Engine) WithRepoHistory(h *RepoHistory) *Engine {
 
 // RepoHistory is what WithRepoHistory attached, or nil.
 func (e *Engine) RepoHistory() *RepoHistory { return e.repo }
+
+// besideFormer finds the file a relative reference names when read from
+// one of the earlier places of the document it is written in (fromRel in
+// root): a document moved, and the links written beside its old place
+// broke (doc/book/src/publishing.md's images/x.png, the document now in
+// src/reference/). The place must name a file of today, or an old path
+// the history follows to one. It returns the file, the document's old
+// path and the fate that moved the document.
+func (e *Engine) besideFormer(q PathQuery, root int, fromRel string) (int32, string, vcs.Fate, bool) {
+	h := e.repo
+	if h == nil || q.Absolute || root >= len(h.formerly) || h.formerly[root] == nil {
+		return 0, "", vcs.Fate{}, false
+	}
+	rec := h.Record(root)
+	for _, old := range h.formerly[root][fromRel] {
+		p, ok := workspace.Beside(old, q.Up, q.Path)
+		if !ok {
+			continue
+		}
+		id, ok := e.fileID(root, p)
+		if !ok {
+			if f, moved := rec.Fate(p); moved && !f.Deleted {
+				id, ok = e.fileID(root, f.Path)
+			}
+		}
+		if ok {
+			doc, _ := rec.Fate(old)
+			return id, old, doc, true
+		}
+	}
+	return 0, "", vcs.Fate{}, false
+}
 
 // Moved says that the path asked for is an old path of a file that lives
 // elsewhere today.

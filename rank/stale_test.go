@@ -2,6 +2,7 @@ package rank
 
 import (
 	"context"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -240,4 +241,38 @@ func resolvedPath(res *ResolveResult) string {
 		return ""
 	}
 	return res.Resolved.Path
+}
+
+// TestDocumentMoved: a document moved and the relative links written
+// beside its old place broke; read from where it was, a link names the
+// file it always named.
+func TestDocumentMoved(t *testing.T) {
+	r := vcstest.New(t)
+	r.Write("book/src/publishing.md", vcstest.Text("publishing", 30))
+	r.Write("book/src/images/acl.png", "png\n")
+	r.Write("book/src/reference/other.md", vcstest.Text("other", 30))
+	r.Commit("start")
+	r.Mv("book/src/publishing.md", "book/src/reference/publishing.md")
+	r.Commit("move the reference pages")
+	roots, err := workspace.CleanRoots([]string{r.Dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := New(workspace.Build(roots, workspace.Options{}))
+	rec, err := vcs.Build(context.Background(), roots[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	with := e.WithRepoHistory(NewRepoHistory(roots, []*vcs.Record{rec}))
+	doc := filepath.Join(roots[0], "book/src/reference/publishing.md")
+	res, err := with.Resolve(context.Background(), ResolveRequest{Path: "images/acl.png", From: doc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resolvedPath(res) != "book/src/images/acl.png" || res.Class() != ClassHistoryDocument {
+		t.Errorf("resolved %q as %s (%+v), want book/src/images/acl.png as history/document", resolvedPath(res), res.Class(), res.Candidates)
+	}
+	if res, _ := with.Resolve(context.Background(), ResolveRequest{Path: "images/acl.png", From: filepath.Join(roots[0], "book/src/reference/other.md")}); res.Class() == ClassHistoryDocument {
+		t.Errorf("a document that never moved read from elsewhere: %+v", res.Candidates)
+	}
 }
