@@ -48,7 +48,8 @@ func TestCoChangeOrders(t *testing.T) {
 		resolved bool
 		class    Class
 	}{
-		{"no history: a tie", with, []Visit{}, "lib/client.go", false, ClassTie},
+		{"no visits: a tie, the file the history changes most first", with, []Visit{}, "services/cart/api/client.go", false, ClassTie},
+		{"no history: a tie in path order", without, []Visit{}, "lib/client.go", false, ClassTie},
 		{"nearness alone orders", without, visit, "services/cart/api/client.go", false, ClassNearer},
 		{"committed together and nearer orders first", with, visit, "services/cart/api/client.go", false, ClassNearerCoCommitted},
 	}

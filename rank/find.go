@@ -148,7 +148,7 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 		return nil, err
 	}
 	f := finder{e: e, q: &q, req: req, limit: ResultLimit(req.Limit), threshold: req.Threshold,
-		aff: e.newAffinity(req.Current, req.History)}
+		aff: e.newAffinity(req.Current, req.History), active: e.hasActivity()}
 	if f.threshold <= 0 {
 		f.threshold = DefaultThreshold
 	}
@@ -210,8 +210,9 @@ type finder struct {
 	limit, keep int
 	threshold   float64
 	aff         *affinity
-	aboveTypos  int // files no typo reading can outrank (exact when no dir or ext factor applies)
-	abovePaths  int // likewise for path readings
+	active      bool // activity orders ties (a root has a history record)
+	aboveTypos  int  // files no typo reading can outrank (exact when no dir or ext factor applies)
+	abovePaths  int  // likewise for path readings
 }
 
 // factors: directory terms, an extension or the impl preference can lower
@@ -250,8 +251,8 @@ func (f *finder) namesAbovePaths(hits map[int32]nameMatch) bool {
 	return false
 }
 
-// maxLift is the most tieBreak and nearness add to a score.
-const maxLift = caseBonus + affinityBonus
+// maxLift is the most tieBreak, nearness and activity add to a score.
+const maxLift = caseBonus + affinityBonus + activityBonus
 
 // pathSink takes path readings into a heap keyed by the score each will
 // have in the answer — tieBreak and nearness added as merge adds them —
@@ -293,7 +294,10 @@ func (f *finder) settle(id int32, s float64, top *topK) (float64, bool) {
 		// they and nearness add is counted and dropped, as below.
 		lo, lift := s-f.e.auxPenaltyOf(id, f.aff), float64(caseBonus)
 		if f.aff != nil {
-			lift = maxLift
+			lift += affinityBonus
+		}
+		if f.active {
+			lift += activityBonus
 		}
 		if lo >= f.threshold && lo+lift < top.worst().Score {
 			top.seen++
@@ -304,14 +308,20 @@ func (f *finder) settle(id int32, s float64, top *topK) (float64, bool) {
 	if s < f.threshold {
 		return 0, false
 	}
-	if f.aff == nil {
+	if f.aff == nil && !f.active {
 		return s, true
 	}
-	if top.full() && s+affinityBonus < top.worst().Score && !f.e.exhaustive {
+	if top.full() && s+affinityBonus+activityBonus < top.worst().Score && !f.e.exhaustive {
 		top.seen++ // nothing near where the user works lifts it in
 		return 0, false
 	}
-	return s + affinityBonus*f.aff.of(f.e, id).value, true
+	if f.aff != nil {
+		s += affinityBonus * f.aff.of(f.e, id).value
+	}
+	if f.active {
+		s += activityBonus * f.e.activity(id)
+	}
+	return s, true
 }
 
 // beaten reports whether no reading scoring at most s before the
@@ -550,6 +560,9 @@ const (
 	auxPenalty    = 2 * tieEps
 	affinityBonus = tieEps / 2
 )
+
+// activityBonus: activity (activity.go) beside nearness, as in resolve.
+const activityBonus = activityWeight * affinityBonus
 
 func (e *Engine) tieBreak(q *FindQuery, id int32, score float64, aff *affinity) float64 {
 	if q.Case != "" && strings.Contains(e.baseName(id), q.Case) {

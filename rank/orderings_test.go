@@ -37,8 +37,8 @@ func TestScoringOrderings(t *testing.T) {
 	if proxWeight >= ResolveMargin {
 		t.Errorf("proxWeight %.3f must stay under ResolveMargin %.3f", proxWeight, ResolveMargin)
 	}
-	if gap := (1 - stemCase) * bareNameWeight; proxWeight >= gap {
-		t.Errorf("proxWeight %.3f must stay under the exact→case gap %.4f", proxWeight, gap)
+	if gap := (1 - stemCase) * bareNameWeight; proxWeight*(1+activityWeight) >= gap {
+		t.Errorf("nearness and activity together (%.4f) must stay under the exact→case gap %.4f", proxWeight*(1+activityWeight), gap)
 	}
 }
 

@@ -41,6 +41,8 @@ type Candidate struct {
 	Reasons []string `json:"reasons"`
 
 	lexical, prox float64
+	// act: its activity (activity.go), where it was weighed.
+	act float64
 	// co: how much of where the user works it was committed together
 	// with (affinity.coChange).
 	co float64
@@ -196,7 +198,7 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 			scored = append(scored, c)
 		}
 	}
-	scored = sortedCandidates(scored)
+	scored = e.byActivity(sortedCandidates(scored))
 	st, err := e.readStale(ctx, req, q)
 	if err != nil {
 		return nil, err
@@ -719,16 +721,16 @@ func nearestFirst(sorted []Candidate) []Candidate {
 			continue
 		}
 		switch {
-		case best < 0 || c.prox > sorted[best].prox:
+		case best < 0 || nearKey(c) > nearKey(sorted[best]):
 			if best >= 0 {
-				runner = max(runner, sorted[best].prox)
+				runner = max(runner, nearKey(sorted[best]))
 			}
 			best = i
 		default:
-			runner = max(runner, c.prox)
+			runner = max(runner, nearKey(c))
 		}
 	}
-	if best > 0 && clearlyNearer(sorted[best].prox, runner) {
+	if best > 0 && clearlyNearer(nearKey(sorted[best]), runner) {
 		c := sorted[best]
 		copy(sorted[1:best+1], sorted[:best])
 		sorted[0] = c

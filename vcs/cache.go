@@ -15,7 +15,7 @@ const cacheFile = "vcs.gob"
 
 // cacheVersion changes whenever the encoding or the fold does; a file of
 // another version is rebuilt, not read.
-const cacheVersion = 7
+const cacheVersion = 8
 
 // stored is a Record as gob writes it.
 type stored struct {
@@ -32,9 +32,10 @@ type stored struct {
 }
 
 type storedLineage struct {
-	Path   string
-	End    int32
-	Unsure bool
+	Path    string
+	End     int32
+	Unsure  bool
+	Changes uint32
 }
 
 type storedCo struct {
@@ -52,7 +53,7 @@ func Save(dir string, r *Record) error {
 		Shallow: r.Shallow, Detection: r.Detection, CommitList: r.commits, Names: make(map[string][4]int32, len(r.names)),
 		Lineages: make([]storedLineage, len(r.lineages)), Co: make(map[int32][]storedCo, len(r.co))}
 	for i, l := range r.lineages {
-		s.Lineages[i] = storedLineage{Path: l.path, End: l.end, Unsure: l.unsure}
+		s.Lineages[i] = storedLineage{Path: l.path, End: l.end, Unsure: l.unsure, Changes: l.changes}
 	}
 	for k, n := range r.names {
 		s.Names[k] = [4]int32{n.lin, n.left, n.moved, n.movedAt}
@@ -119,7 +120,7 @@ func Load(dir string) (*Record, error) {
 		if l.End >= int32(len(r.commits)) {
 			return nil, fmt.Errorf("history cache: a lineage ends at commit %d of %d", l.End, len(r.commits))
 		}
-		r.lineages[i] = lineage{path: l.Path, end: l.End, unsure: l.Unsure}
+		r.lineages[i] = lineage{path: l.Path, end: l.End, unsure: l.Unsure, changes: l.Changes}
 		if l.End < 0 {
 			r.live[l.Path] = int32(i)
 		}

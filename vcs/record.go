@@ -14,6 +14,7 @@ package vcs
 
 import (
 	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -62,6 +63,8 @@ type lineage struct {
 	end  int32  // the commit that deleted it (index into commits), -1 while it lives
 	// unsure: git could not tell its delete from a rename (op.unsure).
 	unsure bool
+	// changes: the commits read that touched it, under any of its names.
+	changes uint32
 }
 
 // name is what a path name last meant: its latest lineage, and the commit
@@ -232,6 +235,11 @@ func (r *Record) apply(c commitOps) {
 			r.names[o.new] = r.nameOf(o.new).owned(l, -1)
 			r.Renames++
 			touched = append(touched, l)
+		}
+	}
+	for i, l := range touched {
+		if !slices.Contains(touched[:i], l) {
+			r.lineages[l].changes++
 		}
 	}
 	if n := len(touched); n >= 2 && n <= maxCoChangeFiles {
@@ -445,6 +453,21 @@ func (r *Record) Gone() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Changes is how many of the commits read touched the file at path
+// today (under any of its names): how much of the repository's work it
+// draws, which orders files the question cannot tell apart (rank's
+// activity). 0 for a path no file of the record has.
+func (r *Record) Changes(path string) int {
+	if r == nil {
+		return 0
+	}
+	l, ok := r.live[r.Prefix+path]
+	if !ok {
+		return 0
+	}
+	return int(r.lineages[l].changes)
 }
 
 // CoChanged lists the files most often committed together with path (as

@@ -200,6 +200,33 @@ func TestCoChanged(t *testing.T) {
 	}
 }
 
+// TestChanges: a file's changes are the commits that touched it under
+// any of its names, counted once a commit; a record read from the cache
+// and one brought up to date from an older one count the same.
+func TestChanges(t *testing.T) {
+	r := vcstest.New(t)
+	r.Write("a.go", vcstest.Text("a", 5))
+	r.Write("b.go", vcstest.Text("b", 5))
+	r.Commit("one")
+	r.Write("a.go", vcstest.Text("a", 6))
+	r.Commit("two")
+	r.Mv("a.go", "pkg/a.go")
+	r.Commit("move")
+	older := build(t, r.Dir, nil)
+	r.Write("pkg/a.go", vcstest.Text("a", 7))
+	r.Commit("three")
+	rec := build(t, r.Dir, nil)
+	loaded, _ := roundTrip(t, rec)
+	synced := build(t, r.Dir, older)
+	for name, rc := range map[string]*Record{"built": rec, "loaded": loaded, "synced": synced} {
+		for p, want := range map[string]int{"pkg/a.go": 4, "b.go": 1, "a.go": 0, "none.go": 0} {
+			if got := rc.Changes(p); got != want {
+				t.Errorf("%s: Changes(%s) = %d, want %d", name, p, got, want)
+			}
+		}
+	}
+}
+
 // TestCoChangedBy: a file committed with a busy one fewer times than its
 // coPartners others is left out of the busy file's partners, but its own
 // partners name the busy file; CoChangedBy reads them backwards, and so
