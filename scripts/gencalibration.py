@@ -72,7 +72,9 @@ def hashed_log(git_dir, head):
     for l in out.stdout.decode("utf-8", "replace").splitlines(keepends=True):
         if l.startswith("@"):
             h, t, a = (l[1:].rstrip("\n").split(" ", 2) + ["", ""])[:3]
-            l = f"@{h} {t} {hashlib.sha256(a.encode()).hexdigest()[:10]}\n"
+            # The replay leaves bots out of sessions (sessions.go's botAuthor).
+            bot = "[bot]" if "[bot]" in a or a.startswith(("dependabot", "renovate", "github-actions")) else ""
+            l = f"@{h} {t} {hashlib.sha256(a.encode()).hexdigest()[:10]}{bot}\n"
         lines.append(l)
     return lines
 

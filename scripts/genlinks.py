@@ -43,7 +43,9 @@ directory, or lies in a submodule or under a symlink, is left out too
    (`git log -M --no-merges`, in topological order) and the first-parent
    line of HEAD (its merges diffed against their first parent, a side
    branch's commits entering at the merge that brought them in).  When
-   the two disagree the first-parent line wins (a side branch's delete
+   the two disagree, a file of HEAD the whole history leads to wins (a
+   merge's first-parent diff may read a move as a delete), else the
+   first-parent line does (a side branch's delete
    of a path that lives on in mainline does not end it), unless it
    ends nowhere.  `chain` says which was used.  The outcome is a HEAD
    path, or "deleted" (expected null, deleted_in the deleting commit),
@@ -472,11 +474,15 @@ def build_chains(git, commits, changes, stats):
 
 
 def truth(chains, path, commit, head_files, stats):
-    """(outcome, chain name): the first-parent line's answer when the
-    two histories disagree, unless it ends nowhere.  When both say
-    deleted, and the merge the first-parent line names is the one that
-    brought the other's deleting commit in, the deleting commit itself
-    is the answer."""
+    """(outcome, chain name).  When the two histories disagree: a file
+    of HEAD the whole history leads to is the answer (git paired the file
+    on the commit that moved it; a merge's first-parent diff, one diff of
+    many changes, may not pair it, and then reads the move as a delete);
+    otherwise the first-parent line's answer (a side branch's delete that
+    the line never took), unless it ends nowhere.  When both say deleted,
+    and the merge the first-parent line names is the one that brought the
+    other's deleting commit in, the deleting commit itself is the
+    answer."""
     all_chain, fp_chain = chains
     a = all_chain.follow(path, commit, head_files)
     f = fp_chain.follow(path, commit, head_files)
@@ -485,6 +491,8 @@ def truth(chains, path, commit, head_files, stats):
     if a and f and a[0] == f[0] == "deleted" and fp_chain.brought_in(a[1], f[1]):
         return a, "all"
     stats["chains disagreeing"] += 1
+    if a and a[0] == "path":
+        return a, "all"
     if f is not None:
         return f, "first-parent"
     return a, "all"

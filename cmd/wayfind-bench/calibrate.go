@@ -242,18 +242,21 @@ func calibrateRepo(r calRepo, data, mirrors, work string, window, damage int, se
 		eng  *rank.Engine
 	}{{"names only", names}, {"with history", hist}}
 	if damage > 0 && git != "" && !replayed {
+		// A store that already lacks blobs cannot be copied whole: no
+		// damaged copy of it, the rest goes on.
 		damaged, n, err := damagedStore(git, filepath.Join(work, "damaged", r.name()), damage)
-		if err != nil {
-			return err
+		if err == nil {
+			var drec *vcs.Record
+			if drec, err = vcs.Build(context.Background(), damaged, nil); err == nil {
+				modes = append(modes, struct {
+					name string
+					eng  *rank.Engine
+				}{fmt.Sprintf("with history, %d blobs missing", n), names.WithRepoHistory(rank.NewRepoHistory([]string{root}, []*vcs.Record{drec}))})
+			}
 		}
-		drec, err := vcs.Build(context.Background(), damaged, nil)
 		if err != nil {
-			return err
+			fmt.Fprintf(os.Stderr, "%s: no copy missing blobs: %v\n", r.repo, strings.SplitN(err.Error(), "\n", 2)[0])
 		}
-		modes = append(modes, struct {
-			name string
-			eng  *rank.Engine
-		}{fmt.Sprintf("with history, %d blobs missing (%s)", n, drec.Detection), names.WithRepoHistory(rank.NewRepoHistory([]string{root}, []*vcs.Record{drec}))})
 	}
 	for _, set := range []string{"stale", "links"} {
 		if !sets[set] {
@@ -335,14 +338,18 @@ func calibrateRepo(r calRepo, data, mirrors, work string, window, damage int, se
 	}
 	if sets["deleted"] && hist != nil {
 		for _, d := range deletedRun(context.Background(), hist, git, rec, os.Getenv("WAYFIND_BENCH_VERBOSE") != "") {
+			// Right: said to be deleted (nothing resolved); the commit named
+			// being git's is told apart (Class).
 			a := base
-			a.Set, a.Mode, a.Category, a.Query = "deleted", "with history", "deleted", d.query
-			a.Right, a.FirstRight, a.Wrong = d.right && d.none, d.right, !d.none
-			a.Class = "history/gone"
-			if d.right {
-				a.Gone = "the deleting commit"
-			} else {
-				a.Class = "history/gone-other"
+			a.Set, a.Mode, a.Category, a.Query, a.Gone = "deleted", "with history", "deleted", d.query, d.gone
+			a.Right, a.FirstRight, a.Wrong = d.gone != "" && d.none, d.gone != "", !d.none
+			switch {
+			case d.right:
+				a.Class = "history/gone"
+			case d.gone != "":
+				a.Class = "history/gone, another commit"
+			default:
+				a.Class = "not gone"
 			}
 			record(a)
 		}
@@ -397,6 +404,7 @@ func damagedStore(git, dir string, n int) (string, int, error) {
 	}
 	os.RemoveAll(dir)
 	if out, err := exec.Command("git", "clone", "-q", "--bare", "--no-local", git, dir).CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
 		return "", 0, fmt.Errorf("git clone: %v: %s", err, out)
 	}
 	objs, err := exec.Command("git", "-C", dir, "rev-list", "--objects", "--all").Output()
@@ -472,10 +480,14 @@ func judged(a calAnswer, res *rank.ResolveResult, deletedIn *string) calAnswer {
 		a.Second = res.Candidates[1].Path
 	}
 	if a.Expected == "" {
-		named := res.Gone != nil && (deletedIn == nil || *deletedIn == a.Gone)
-		a.Right = named
+		// Said to be deleted is right; which commit deleted it is told
+		// apart in the class (the truth's, or another).
+		a.Right = res.Gone != nil
 		a.Wrong = res.Resolved != nil
-		a.FirstRight = named
+		a.FirstRight = a.Right
+		if res.Gone != nil && deletedIn != nil && *deletedIn != a.Gone {
+			a.Class += ", another commit"
+		}
 		return a
 	}
 	a.Right = a.Resolved == a.Expected

@@ -1,7 +1,8 @@
 package main
 
 // Real sessions (issue 26's measurement): each commit of a real repository
-// is the next step of its author's session. The files of the author's
+// is the next step of its author's session (a bot's commits are no one's:
+// left out). The files of the author's
 // previous three commits are what they had open (most recent last); then
 // the bare name of each file the commit edits, where 2–40 files of the
 // tree share that name and the commit edits no other of them, is asked for — by find/files (top-1) and
@@ -53,8 +54,8 @@ type replayed struct {
 	commits   int
 	questions []sessionQuestion
 	// twoRight: questions left out because the commit edits several
-	// files of the name.
-	twoRight int
+	// files of the name; bots: commits left out because a bot made them.
+	twoRight, bots int
 }
 
 // sessionQuestions replays the newest `window` commits of the repository
@@ -79,6 +80,10 @@ func sessionQuestions(dir string, window int) (*replayed, error) {
 	}
 	recent := map[string][][]string{} // author → their commits' files, oldest first
 	for _, c := range commits {
+		if botAuthor(c.author) {
+			rp.bots++
+			continue // a bot's commits are no one's session
+		}
 		var visits []string
 		prev := recent[c.author]
 		for _, fs := range prev[max(0, len(prev)-3):] {
@@ -252,6 +257,14 @@ func nearestTo(last string, copies []string) string {
 		}
 	}
 	return best
+}
+
+// botAuthor reports whether a commit's author (an e-mail address, or its
+// hash as a kept log writes it) is a bot's: GitHub names its apps
+// "name[bot]"; a kept log keeps the mark.
+func botAuthor(a string) bool {
+	return strings.Contains(a, "[bot]") || strings.HasPrefix(a, "dependabot") || strings.HasPrefix(a, "renovate") ||
+		strings.HasPrefix(a, "github-actions")
 }
 
 // sessionLog is the commit before the last `window` commits without

@@ -32,6 +32,8 @@ type staleOutcome struct {
 	cat, query         string
 	right, none, wrong bool
 	elapsed            time.Duration
+	// gone: the deleting commit the answer named ("" for none).
+	gone string
 }
 
 func staleBench(corpora, work, repos string, names []string, byCorpus map[string][]benchCase, useFzf, verbose bool) {
@@ -243,6 +245,9 @@ func deletedRun(ctx context.Context, eng *rank.Engine, repo string, rec *vcs.Rec
 		}
 		o.none = res.Resolved == nil
 		o.right = res.Gone != nil && res.Gone.Fate.Commit.Hash == deleters[p]
+		if res.Gone != nil {
+			o.gone = res.Gone.Fate.Commit.Hash
+		}
 		if verbose && !(o.none && o.right) {
 			fmt.Fprintf(os.Stderr, "DELETED %s: resolved %v gone %+v want %s\n", p, res.Resolved, res.Gone, deleters[p])
 		}
