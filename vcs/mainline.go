@@ -190,8 +190,13 @@ func (ln *line) settle(r *Record) {
 
 // after reports, for a commit off the line (side), whether path was on
 // the line once the first-parent commit that brought it there had: what
-// the line made of the commit's change to path. A commit on the line
-// itself, or one the line does not know, speaks for itself (side false).
+// the line made of the commit's change to path. A path the line had and
+// had already left before that commit (renamed or deleted on the line
+// itself) counts as present: the side's change is not what ended it
+// there, and the path's life goes on as the line led it (a 2006 branch
+// deleting numpy/doc/swig/Series.i, merged after the line had moved the
+// file, does not end it). A commit on the line itself, or one the line
+// does not know, speaks for itself (side false).
 func (ln *line) after(path, hash string) (present, side bool) {
 	if ln == nil || ln.own[hash] {
 		return false, false
@@ -203,7 +208,8 @@ func (ln *line) after(path, hash string) (present, side bool) {
 	evs := ln.events[path]
 	k := sort.Search(len(evs), func(i int) bool { return evs[i].at > at })
 	if k > 0 {
-		return evs[k-1].present, true
+		last := evs[k-1]
+		return last.present || last.at < at, true
 	}
 	if ln.lineBase != nil && ln.base == nil {
 		ln.base = ln.lineBase()

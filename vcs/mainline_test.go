@@ -34,6 +34,35 @@ func TestSideBranchDeleteNeverOnLine(t *testing.T) {
 	}
 }
 
+// A branch cut long ago deleted a file; by the time its merge brought it
+// onto the line, the line had moved the file already (and edited it
+// there). The side's delete is not what ended the old path on the line:
+// it leads where the line moved it.
+func TestSideBranchDeleteMergedAfterTheLineMoved(t *testing.T) {
+	r := vcstest.New(t)
+	r.Write("doc/swig/Series.i", vcstest.Text("series", 30))
+	r.Write("setup.py", vcstest.Text("setup", 30))
+	r.Commit("start")
+	r.Git("checkout", "-q", "-b", "revamp")
+	r.Date = "2024-05-02T12:00:00Z"
+	r.Git("rm", "-q", "doc/swig/Series.i")
+	r.Commit("Branch setup to revamp")
+	r.Git("checkout", "-q", "main")
+	r.Date = "2024-05-03T12:00:00Z"
+	r.Write("doc/swig/Series.i", vcstest.Text("series", 30)+"an edit on the line\n")
+	r.Commit("edit Series.i")
+	r.Date = "2024-05-04T12:00:00Z"
+	r.Mv("doc/swig/Series.i", "tools/swig/test/Series.i")
+	mv := r.Commit("move the swig tests")
+	r.Date = "2024-05-05T12:00:00Z"
+	r.Git("merge", "-q", "--no-edit", "-s", "ours", "revamp")
+	rec := build(t, r.Dir, nil)
+	f, ok := rec.Fate("doc/swig/Series.i")
+	if !ok || f.Deleted || f.Path != "tools/swig/test/Series.i" || f.Commit.Hash != mv {
+		t.Fatalf("doc/swig/Series.i: %+v %v, want tools/swig/test/Series.i moved in %s", f, ok, mv)
+	}
+}
+
 // A side branch renamed a file; the merge that brought the branch in
 // kept the file where it was, and the line deleted it later. The old
 // path was deleted on the line; the branch's new path is a copy that
