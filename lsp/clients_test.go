@@ -85,9 +85,13 @@ func checkCommon(t *testing.T, r clientResults) {
 	if !r.Status.Ready || r.Status.Files != 10 {
 		t.Errorf("status %+v", r.Status)
 	}
-	if res := r.Resolve.Resolved; res == nil || res.Path != "src/auth/middleware.py" || !strings.HasPrefix(res.URI, "file:///") ||
-		res.Range == nil || res.Range.Start.Line != 1 {
+	// A typo is read by name alone: the file meant comes first, at its
+	// line, and is not resolved (lexical is below ResolvedConfidence).
+	if len(r.Resolve.Candidates) == 0 || r.Resolve.Resolved != nil || r.Resolve.Class != "lexical" {
 		t.Errorf("resolvePath: %+v", r.Resolve)
+	} else if c := r.Resolve.Candidates[0]; c.Path != "src/auth/middleware.py" || !strings.HasPrefix(c.URI, "file:///") ||
+		c.Range == nil || c.Range.Start.Line != 1 {
+		t.Errorf("resolvePath's first candidate: %+v", c)
 	}
 	if len(r.Files.Matches) == 0 || r.Files.Matches[0].Path != "src/auth/middleware.py" {
 		t.Errorf("files: %+v", r.Files)

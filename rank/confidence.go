@@ -92,22 +92,25 @@ const (
 	ClassTie Class = "tie"
 )
 
-// classConfidence is each class's held-out precision.
+// classConfidence is each class's held-out precision, rounded down
+// (docs/BENCHMARKS.md, "Trust"). history/gone names a deletion, never a
+// file to act on; below ResolvedConfidence it is still said, with what
+// was observed.
 var classConfidence = map[Class]float64{
 	ClassExact:             1,
 	ClassHistoryMoved:      0.99,
-	ClassHistoryGone:       0.99,
 	ClassHistoryDocument:   0.99,
-	ClassLexical:           0.92,
-	ClassLexicalElsewhere:  0.82,
+	ClassLexicalTail:       0.99,
+	ClassHistoryGone:       0.98,
 	ClassLexicalExtension:  0.98,
-	ClassLexicalTail:       0.98,
-	ClassNearerCoCommitted: 0.9,
-	ClassNearerLead:        0.74,
-	ClassNearer:            0.59,
-	ClassSharedName:        0.75,
-	ClassUnsupported:       0.53,
-	ClassTie:               0.31,
+	ClassLexical:           0.88,
+	ClassNearerCoCommitted: 0.88,
+	ClassLexicalElsewhere:  0.81,
+	ClassSharedName:        0.77,
+	ClassUnsupported:       0.71,
+	ClassNearer:            0.62,
+	ClassNearerLead:        0.51,
+	ClassTie:               0.33,
 }
 
 // settle sets res.Confidence from its class and withdraws Resolved below
