@@ -122,6 +122,67 @@ func (e *Engine) besideFormer(q PathQuery, root int, fromRel string) (int32, str
 	return 0, "", vcs.Fate{}, false
 }
 
+// DirMove says where the files a directory held went.
+type DirMove struct {
+	Root     int
+	From, To string // root-relative directories
+	Commit   vcs.Commit
+	// Moved of Followed: how many of the files the history followed out
+	// of From went to To.
+	Moved, Followed int
+}
+
+// MovedDir is where the history moved the files of dir (root-relative, a
+// directory no file of today is under): the one directory that received
+// at least dirMoveShare of the files it followed out of it, each the same
+// path below it (internal/lsp/cache → gopls/internal/cache). ok is false
+// when no such directory exists today.
+func (e *Engine) MovedDir(root int, dir string) (DirMove, bool) {
+	h := e.repo
+	dir = strings.Trim(dir, "/")
+	if h == nil || dir == "" || e.ix.HoldsUnder(root, dir) {
+		return DirMove{}, false
+	}
+	rec := h.Record(root)
+	files := h.gone.ix.Files
+	lo, _ := sort.Find(len(files), func(i int) int {
+		if root != files[i].Root {
+			return root - files[i].Root
+		}
+		return strings.Compare(dir+"/", files[i].Path)
+	})
+	to := map[string]int{}
+	first := map[string]vcs.Commit{}
+	followed := 0
+	for i := lo; i < len(files) && files[i].Root == root && strings.HasPrefix(files[i].Path, dir+"/"); i++ {
+		f, ok := rec.Fate(files[i].Path)
+		if !ok || f.Deleted {
+			continue
+		}
+		followed++
+		below := strings.TrimPrefix(files[i].Path, dir+"/")
+		if d, ok := strings.CutSuffix(f.Path, "/"+below); ok && e.ix.HoldsUnder(root, d) {
+			if to[d]++; to[d] == 1 {
+				first[d] = f.Commit
+			}
+		}
+	}
+	best, n := "", 0
+	for d, k := range to {
+		if k > n || k == n && d < best {
+			best, n = d, k
+		}
+	}
+	if n == 0 || float64(n) < dirMoveShare*float64(followed) {
+		return DirMove{}, false
+	}
+	return DirMove{Root: root, From: dir, To: best, Commit: first[best], Moved: n, Followed: followed}, true
+}
+
+// dirMoveShare: the share of a directory's followed files that must have
+// gone to one directory for the directory to have moved there.
+const dirMoveShare = 2.0 / 3
+
 // Moved says that the path asked for is an old path of a file that lives
 // elsewhere today.
 type Moved struct {

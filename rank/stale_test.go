@@ -276,3 +276,39 @@ func TestDocumentMoved(t *testing.T) {
 		t.Errorf("a document that never moved read from elsewhere: %+v", res.Candidates)
 	}
 }
+
+// TestMovedDir: a directory no file of today is under leads where the
+// history moved most of the files it followed out of it, each the same
+// path below; one whose files scattered, one that still holds files, and
+// one the history never knew lead nowhere.
+func TestMovedDir(t *testing.T) {
+	r := vcstest.New(t)
+	for _, p := range []string{"internal/lsp/cache/a.go", "internal/lsp/cache/b.go", "internal/lsp/cache/sub/c.go",
+		"old/x.go", "old/y.go", "kept/z.go"} {
+		r.Write(p, vcstest.Text(p, 30))
+	}
+	r.Commit("start")
+	r.Mv("internal/lsp/cache", "gopls/internal/cache")
+	mv := r.Commit("move the cache into gopls")
+	r.Mv("old/x.go", "one/x.go")
+	r.Mv("old/y.go", "two/y.go")
+	r.Commit("scatter old")
+	roots, err := workspace.CleanRoots([]string{r.Dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := vcs.Build(context.Background(), roots[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := New(workspace.Build(roots, workspace.Options{})).WithRepoHistory(NewRepoHistory(roots, []*vcs.Record{rec}))
+	m, ok := e.MovedDir(0, "internal/lsp/cache/")
+	if !ok || m.To != "gopls/internal/cache" || m.From != "internal/lsp/cache" || m.Moved != 3 || m.Followed != 3 || m.Commit.Hash != mv {
+		t.Errorf("internal/lsp/cache: %+v %v, want gopls/internal/cache, 3 of 3, in %s", m, ok, mv)
+	}
+	for _, dir := range []string{"old", "kept", "never/there", ""} {
+		if m, ok := e.MovedDir(0, dir); ok {
+			t.Errorf("%q: moved to %+v, want nowhere", dir, m)
+		}
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 	"wayfind/pathlit"
 	"wayfind/rank"
 	"wayfind/session"
+	"wayfind/vcs"
 	"wayfind/wire"
 	"wayfind/workspace"
 )
@@ -415,4 +417,33 @@ func (s *Service) Literal(ctx context.Context, docPath string, lit pathlit.Liter
 	ix := eng.Index()
 	ref, ok = pathlit.Judge(ix, res, docPath, lit)
 	return ref, ix.Roots, ok, nil
+}
+
+// MovedDir says where the files of a directory that no file of today is
+// under went, when the repository's history moved most of them to one
+// directory (rank.Engine.MovedDir): nil when it did not, or dir is not
+// a directory of a root.
+func (s *Service) MovedDir(ctx context.Context, dir string) (*wire.DirMove, error) {
+	eng, err := s.ws.Engine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	q, err := rank.ParsePath(dir)
+	if err != nil {
+		return nil, err
+	}
+	ix := eng.Index()
+	root, rel, ok := 0, q.Path, !q.Absolute
+	if q.Absolute {
+		root, rel, ok = ix.RootOf(string(filepath.Separator) + filepath.FromSlash(q.Path))
+	}
+	if !ok || q.Up > 0 {
+		return nil, nil
+	}
+	m, ok := eng.MovedDir(root, rel)
+	if !ok {
+		return nil, nil
+	}
+	return &wire.DirMove{From: m.From, To: m.To, URI: wire.FileURI(filepath.Join(ix.Roots[root], filepath.FromSlash(m.To))),
+		Moved: m.Moved, Followed: m.Followed, Commit: wire.HistoryNoteOf(m.From, vcs.Fate{Commit: m.Commit})}, nil
 }

@@ -13,6 +13,7 @@ import (
 	"wayfind/pathlit"
 	"wayfind/rank"
 	"wayfind/session"
+	"wayfind/wire"
 	"wayfind/workspace"
 )
 
@@ -141,7 +142,7 @@ func TestHistoryEverywhere(t *testing.T) {
 	if err := svc.Visit("file://"+filepath.ToSlash(root)+"/a/client.go", "focus"); err != nil || ws.reasons[0] != history.Focus {
 		t.Errorf("focus: %v %v", err, ws.reasons)
 	}
-	if _, _, err := svc.Resolve(ctx, ResolveParams{Path: "b/sever.go", Record: history.Agent}); err != nil ||
+	if _, _, err := svc.Resolve(ctx, ResolveParams{Path: "b/server.go", Record: history.Agent}); err != nil ||
 		len(ws.visited) != 2 || ws.visited[1] != filepath.Join(root, "b", "server.go") || ws.reasons[1] != history.Agent {
 		t.Errorf("recorded: %v %v %v", ws.visited, ws.reasons, err)
 	}
@@ -166,9 +167,14 @@ func TestBadInputIsTheCallers(t *testing.T) {
 func TestRead(t *testing.T) {
 	ws, root := workspaceOf(t)
 	svc, ctx := New(ws), context.Background()
-	r, err := svc.Read(ctx, ReadParams{Path: "b/sever.go"})
-	if err != nil || r.Path != "b/server.go" || r.Text != "package b\n" || r.Exact {
-		t.Fatalf("read b/sever.go: %+v %v", r, err)
+	// A typo names no file clearly enough to read: the candidates say
+	// which to read.
+	if _, err := svc.Read(ctx, ReadParams{Path: "b/sever.go"}); !errors.Is(err, ErrUnreadable) || !strings.Contains(err.Error(), "b/server.go") {
+		t.Fatalf("read b/sever.go: %v, want unreadable, naming b/server.go", err)
+	}
+	r, err := svc.Read(ctx, ReadParams{Path: "b/server.go"})
+	if err != nil || r.Path != "b/server.go" || r.Text != "package b\n" || !r.Exact {
+		t.Fatalf("read b/server.go: %+v %v", r, err)
 	}
 	if len(ws.visited) != 1 || ws.visited[0] != filepath.Join(root, "b", "server.go") {
 		t.Errorf("visited %v", ws.visited)
@@ -260,15 +266,27 @@ func TestResolveInSkipped(t *testing.T) {
 			}
 			continue
 		}
-		if res.Resolved == nil || res.Resolved.Path != c.want || res.Resolved.Ignored != c.wantIgnored {
-			t.Errorf("%s: %+v, want %s (ignored %v)", c.path, res.Resolved, c.want, c.wantIgnored)
+		if first := firstOf(res); first == nil || first.Path != c.want || first.Ignored != c.wantIgnored {
+			t.Errorf("%s: first %+v, want %s (ignored %v)", c.path, first, c.want, c.wantIgnored)
 		}
 	}
-	// the line suffix is kept, clamped to the file
+	// the line suffix is kept (clamped to the file once resolved)
 	res, _, _ := svc.Resolve(ctx, ResolveParams{Path: "node_modules/semver/packge.json:9"})
-	if res.Resolved == nil || res.Resolved.Range == nil || res.Resolved.Range.Start.Line != 0 {
-		t.Errorf("line suffix: %+v", res.Resolved)
+	if first := firstOf(res); first == nil || first.Range == nil || first.Range.Start.Line != 8 {
+		t.Errorf("line suffix: %+v", first)
 	}
+}
+
+// firstOf is the first answer: the resolved file, else the first
+// candidate.
+func firstOf(res wire.Resolve) *wire.Candidate {
+	switch {
+	case res.Resolved != nil:
+		return res.Resolved
+	case len(res.Candidates) > 0:
+		return &res.Candidates[0]
+	}
+	return nil
 }
 
 // diskTree writes files and a .gitignore into a fresh root, links
@@ -344,8 +362,9 @@ func TestFindNamingASkippedDirectory(t *testing.T) {
 
 // TestCutListingIsNoLicence: when the listing of the skipped directory a
 // path leads into is cut short before anything there resolves it (a cold
-// disk under load did this to node_modules/semvr/package.json), the
-// index's answer elsewhere is listed, not resolved.
+// disk under load did this to node_modules/semvr/package.json), nothing
+// is resolved, there or elsewhere; a whole listing puts the file there
+// first.
 func TestCutListingIsNoLicence(t *testing.T) {
 	svc, _, _ := diskTree(t, "", map[string]string{
 		"package.json": "{}\n", "node_modules/ajv/package.json": "{}\n", "node_modules/semver/package.json": "{}\n",
@@ -360,19 +379,18 @@ func TestCutListingIsNoLicence(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := ""
-		if res.Resolved != nil {
-			got = res.Resolved.Path
+		if res.Resolved != nil || len(res.Candidates) == 0 {
+			t.Errorf("bound %d: resolved %+v, want nothing resolved and candidates listed", c.bound, res.Resolved)
 		}
-		if got != c.want || len(res.Candidates) == 0 {
-			t.Errorf("bound %d: resolved %q, want %q (candidates %+v)", c.bound, got, c.want, res.Candidates)
+		if c.want != "" && firstOf(res).Path != c.want {
+			t.Errorf("bound %d: first %q, want %q (candidates %+v)", c.bound, firstOf(res).Path, c.want, res.Candidates)
 		}
 	}
 }
 
 // TestHistoryPending: while a repository's history is still being read, a
-// path that names no file is not resolved from names alone (it may be an
-// old path the history would follow elsewhere); an exact one still is.
+// path that names no file says so (it may be an old path the history
+// would follow elsewhere); an exact one is resolved all the same.
 func TestHistoryPending(t *testing.T) {
 	w, _ := workspaceOf(t)
 	svc := New(w)
@@ -386,11 +404,11 @@ func TestHistoryPending(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := out.Resolved != nil; got == pending {
-			t.Errorf("pending %v: resolved %+v", pending, out.Resolved)
+		if out.Resolved != nil || len(out.Candidates) == 0 || out.Candidates[0].Path != "b/server.go" {
+			t.Errorf("pending %v: resolved %+v, candidates %+v", pending, out.Resolved, out.Candidates)
 		}
-		if pending && (len(out.Candidates) == 0 || !strings.Contains(strings.Join(out.Candidates[0].Reasons, " "), "history:pending")) {
-			t.Errorf("pending: candidates %+v", out.Candidates)
+		if waited := strings.Contains(strings.Join(out.Candidates[0].Reasons, " "), "history:pending"); waited != pending {
+			t.Errorf("pending %v: candidates %+v", pending, out.Candidates)
 		}
 		if out, _, err = svc.Resolve(ctx, ResolveParams{Path: "b/server.go"}); err != nil || out.Resolved == nil {
 			t.Errorf("pending %v: an exact path not resolved: %v %+v", pending, err, out)
@@ -416,18 +434,18 @@ func TestLiteralAsResolve(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := ""
-		if res.Resolved != nil {
-			want = res.Resolved.Path
+		if first := firstOf(res); first != nil && (res.Resolved != nil || res.Basis == "lexical" || res.Basis == "history") {
+			want = first.Path
 		}
 		got := ""
 		if ok {
-			got = ref.Result.Resolved.Path
+			got = ref.Target.Path
 			if len(roots) != 1 || roots[0] != root {
 				t.Errorf("%s: roots %v", lit, roots)
 			}
 		}
 		if got != want {
-			t.Errorf("%s: the literal leads to %q, find/resolvePath to %q", lit, got, want)
+			t.Errorf("%s: the literal leads to %q, find/resolvePath's clear first answer is %q", lit, got, want)
 		}
 	}
 }

@@ -32,20 +32,27 @@ const engineName = "engine.seg"
 // mappedEngine is the engine saved for ix (loaded from saved files),
 // read where it lies, or nil when there is none for that index.
 func (s *Session) mappedEngine(ix *workspace.Index) *rank.Engine {
+	return SavedEngine(s.cacheDir, ix, s.opts.Logf)
+}
+
+// SavedEngine is the engine a server saved beside the index ix was
+// loaded from (cacheDir: the cache directory), mapped; nil when there is
+// none for that very index.
+func SavedEngine(cacheDir string, ix *workspace.Index, logf func(string, ...any)) *rank.Engine {
 	if len(ix.SavedIDs()) == 0 {
 		return nil
 	}
-	seg, err := segment.Open(filepath.Join(workspace.RootCacheDir(s.cacheDir, ix.Roots[0]), engineName), rank.SegmentKind)
+	seg, err := segment.Open(filepath.Join(workspace.RootCacheDir(cacheDir, ix.Roots[0]), engineName), rank.SegmentKind)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			s.opts.Logf("saved engine not read: %v", err)
+			logf("saved engine not read: %v", err)
 		}
 		return nil
 	}
 	eng, err := rank.Mapped(seg, ix)
 	seg.Release() // the check read every page; questions bring back theirs
 	if err != nil {
-		s.opts.Logf("saved engine not used: %v", err)
+		logf("saved engine not used: %v", err)
 		return nil
 	}
 	return eng

@@ -379,3 +379,13 @@ type Read struct {
 	Truncated bool     `json:"truncated"`
 	Text      string   `json:"text"`
 }
+
+// DirMove is where the history moved a directory's files.
+type DirMove struct {
+	From     string       `json:"from"` // root-relative
+	To       string       `json:"to"`
+	URI      string       `json:"uri"` // of To
+	Moved    int          `json:"moved"`
+	Followed int          `json:"followed"`
+	Commit   *HistoryNote `json:"commit"`
+}

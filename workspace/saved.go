@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"wayfind/segment"
 )
@@ -149,6 +151,22 @@ func LoadIndex(dir string, roots []string, opt Options) (*Index, bool) {
 		ix.tails = ix.Files
 	}
 	return ix, true
+}
+
+// SavedAt is when the oldest of roots' saved indexes under dir was
+// written (ok false when one has none): the time a walk from it must look
+// for changes since (DirTimes.Changed).
+func SavedAt(dir string, roots []string) (at time.Time, ok bool) {
+	for i, root := range roots {
+		st, err := os.Stat(filepath.Join(RootCacheDir(dir, root), savedName))
+		if err != nil {
+			return time.Time{}, false
+		}
+		if i == 0 || st.ModTime().Before(at) {
+			at = st.ModTime()
+		}
+	}
+	return at, len(roots) > 0
 }
 
 // SavedIDs are the ids of the saved files (one a root) ix was loaded
