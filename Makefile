@@ -6,7 +6,7 @@ FUZZTIME ?= 30s
 
 PREFIX   ?= $(HOME)/.local
 
-.PHONY: build install run test test-vscode deps ort check vscode bench bench-stale bench-sessions bench-calibrate calibration-data bench-history bench-symbols-gopls bench-lsp bench-symbols bench-content bench-locate bench-scale bench-mcp bench-model soak fuzz clean
+.PHONY: build install run test test-agent test-vscode deps ort check vscode bench bench-stale bench-sessions bench-calibrate bench-agent calibration-data bench-history bench-symbols-gopls bench-lsp bench-symbols bench-content bench-locate bench-scale bench-mcp bench-model soak fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wayfind
@@ -41,9 +41,18 @@ ort: deps
 	@./scripts/ort.sh
 
 test: deps ort check
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -skip '^Test(ClaudeCode|CodexMCP)' ./...
+	$(MAKE) --no-print-directory test-agent
 	cd vscode-client && npm test --silent
 	$(MAKE) --no-print-directory test-vscode
+
+# The hook in the real Claude Code and the MCP server in the real Codex
+# CLI (pinned in testdata/clients/, installed by make deps from npm), each
+# run headless against the test's own scripted model API on 127.0.0.1: no
+# network, a dummy key, an isolated HOME (cmd/wayfind/agent_test.go,
+# mcp_agent_test.go). CI=true: a missing harness fails.
+test-agent: deps
+	CI=true $(GO) test -race -count=1 -run '^Test(ClaudeCode|CodexMCP)' ./cmd/wayfind
 
 # The extension in a real VS Code: code-server 4.99.4 (VS Code 1.99.3)
 # driven through Debian's Chromium (scripts/vscode-e2e.sh installs both);
@@ -143,6 +152,15 @@ bench-locate: deps build
 SCALE_SIZES ?= 56970,250000,1000000
 bench-scale: deps build
 	$(GO) run ./cmd/wayfind-bench -scale-lsp $(SCALE_SIZES) -bin $(BIN) -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl
+
+# The hook through the real Claude Code (issue 46): the held-out
+# repositories' real stale paths as an agent's Read calls, with the hook
+# and without, then the hook's own time beside a process doing nothing.
+# MIRRORS=DIR (git mirrors, OWNER+NAME[/repo]) is required; PER= paths a
+# repository (default 30).
+bench-agent: deps build
+	@test -n "$(MIRRORS)" || { echo "bench-agent: MIRRORS=DIR (git mirrors or clones, OWNER+NAME[/repo]) is required"; exit 2; }
+	$(GO) run ./cmd/wayfind-bench agent -mirrors $(MIRRORS) -bin $(BIN) -per $(or $(PER),30) $(ARGS)
 
 # What an agent reads: find_files through `wayfind mcp` against a listing.
 bench-mcp: deps build

@@ -15,7 +15,7 @@ import (
 // only packages of lower layers.
 var layers = [][]string{
 	{"cmd/wayfind", "cmd/wayfind-bench"},
-	{"lsp", "mcpserver"},
+	{"lsp", "mcpserver", "hook"},
 	{"service"},
 	{"wire", "pathlit"},
 	{"session"},

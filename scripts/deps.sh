@@ -5,7 +5,10 @@
 # outside reference and benchmark peer), python3 (its standard library is
 # one of the ctags comparison's trees), node + npm and the Node test client's
 # packages (vscode-jsonrpc, vscode-languageserver-protocol: what VS Code's
-# client is built on) and the VS Code extension's build and test tools.
+# client is built on), the VS Code extension's build and test tools, and
+# Claude Code and Codex CLI (the agent harnesses the hook and the MCP
+# server are tested in, pinned; their platform binaries come as optional
+# dependencies).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,7 +26,7 @@ command -v npm >/dev/null || need+=(npm)
 # npm packages, pinned by package-lock.json; reinstalled only when the lock
 # file is newer than what is installed. Install scripts never run (esbuild
 # finds its platform binary through its optional dependency).
-for dir in testdata/clients/node testdata/clients/inspector vscode-client; do
+for dir in testdata/clients/node testdata/clients/inspector testdata/clients/claude-code testdata/clients/codex vscode-client; do
   if [ ! -f "$dir/node_modules/.package-lock.json" ] ||
      [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
     echo "deps: npm ci in $dir" >&2

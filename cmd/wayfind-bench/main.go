@@ -72,6 +72,12 @@ func main() {
 		}
 		return
 	}
+	if len(os.Args) > 1 && os.Args[1] == "agent" {
+		if err := agentCmd(os.Args[2:]); err != nil {
+			fatal(err)
+		}
+		return
+	}
 	corpora := flag.String("corpora", "testdata/bench/corpora", "directory of <corpus>.tsv[.gz] path lists")
 	casesPath := flag.String("cases", "testdata/bench/cases-public.jsonl", "benchmark cases (JSON lines)")
 	work := flag.String("work", filepath.Join(os.TempDir(), "wayfind-bench"), "where corpora are laid out as trees")

@@ -138,14 +138,54 @@ configuration, not by hand. For example, in an mcpServers entry:
   {"mcpServers": {"wayfind": {"command": "wayfind",
                               "args": ["mcp", "--root", "/path/to/repo"]}}}
 
+Claude Code: claude mcp add wayfind -- wayfind mcp
+Codex CLI (~/.codex/config.toml):
+  [mcp_servers.wayfind]
+  command = "wayfind"
+  args = ["mcp"]
+
 tools: path_resolve, find_files, locate, workspace_symbols, read_resolved,
 roots_list, reindex_paths.
+
+An agent that never calls a tool by itself is helped inside its own calls
+by the hook instead (or as well): wayfind hook install (see: wayfind hook
+--help).
 
 flags:
   --root DIR        a workspace root (repeatable; default: the client's roots,
                     else the current directory)
   --quiet           no log lines on stderr
   --model-dir DIR   an ONNX ColBERT model to order close calls (default none)
+`,
+	"hook": `usage: wayfind hook                                  (an agent harness runs this)
+       wayfind hook install   [--user | --project | --settings FILE]
+       wayfind hook uninstall [--user | --project | --settings FILE]
+
+Wayfind inside an agent's own tool calls, as a Claude Code hook (and any
+agent CLI that runs hooks the same way: one JSON event on stdin, one JSON
+answer on stdout). Before a tool that takes a path (Read, Edit, MultiEdit,
+NotebookEdit; Glob, Grep, LS take a directory) whose path names nothing:
+
+  - the file it meant, resolved (the path as written from another checkout,
+    or an old path the repository's history followed) → the call goes
+    ahead on that file, a line says so (a Read's :line becomes its offset;
+    an Edit's new path is put to you, not approved for you);
+  - a file the history deleted → the call is denied, naming the commit;
+  - otherwise → denied with the candidates, best first, each with why.
+
+A path that exists costs a stat; nothing is rewritten then, nor a Write
+(a new file is legitimate: one line says when its directory moved). After
+a Bash command whose output says a file is not there, a line says where
+it went. Any error of its own, an event it does not know, a path it cannot
+help with: no answer, the call goes ahead. Lines go to hook.log in the
+cache directory.
+
+install writes the hook into ~/.claude/settings.json (--user, the default)
+or the project's .claude/settings.json (--project), keeping every other
+setting and hook; a file that is not JSON is left as it is. Idempotent.
+
+For an agent that calls tools itself, wayfind mcp serves the same answers
+(see: wayfind mcp --help).
 `,
 	"completion": `usage: wayfind completion bash|zsh|fish
 

@@ -45,6 +45,8 @@ commands (wayfind help COMMAND, or COMMAND --help, for flags and examples):
   lsp             language server on stdio (for editors)
   mcp             MCP server on stdio (for coding agents); --root DIR (repeatable),
                   else the client's roots, else the current directory
+  hook            inside an agent's own tool calls (Claude Code's hooks);
+                  hook install [--user|--project] writes it into the settings
   find QUERY      fuzzy file search (typos, words, CamelCase, dir/name, a[ _-]?b)
   resolve PATH    the file a wrong, stale or mistyped path meant
   locate QUESTION "where is CommandRouter implemented": symbols, then file names,
@@ -100,6 +102,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	case "mcp":
 		serverHint("mcp", "MCP", "your agent's MCP configuration", stderr)
 		return serveMCP(ctx, rest, stderr)
+	case "hook":
+		return runHook(ctx, rest, os.Stdin, stdout, stderr)
 	case "completion":
 		if len(rest) != 1 {
 			fmt.Fprint(stderr, helpOf["completion"])

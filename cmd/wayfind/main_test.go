@@ -109,7 +109,7 @@ func TestFindEnvelope(t *testing.T) {
 
 func TestResolveEnvelope(t *testing.T) {
 	root := tree(t)
-	r := wayfind(t, "resolve", "src/auth/login.pyy:12:3", "--root", root, "--format", "json")
+	r := wayfind(t, "resolve", "src/auth/login.py:12:3", "--root", root, "--format", "json")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s %s", r.code, r.stdout, r.stderr)
 	}
@@ -126,14 +126,27 @@ func TestResolveEnvelope(t *testing.T) {
 			} `json:"resolved"`
 			Candidates []json.RawMessage `json:"candidates"`
 			Exact      bool              `json:"exact"`
+			Class      string            `json:"class"`
+			Confidence float64           `json:"confidence"`
 		} `json:"result"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &env); err != nil {
 		t.Fatal(err, r.stdout)
 	}
 	res := env.Result.Resolved
-	if !env.Success || res == nil || res.Path != "src/auth/login.py" || env.Result.Exact || res.Range.Start.Line != 11 || res.Range.Start.Character != 2 {
+	if !env.Success || res == nil || res.Path != "src/auth/login.py" || !env.Result.Exact || res.Range.Start.Line != 11 || res.Range.Start.Character != 2 {
 		t.Fatalf("resolve: %s", r.stdout)
+	}
+	// A typo: read clearly, listed first with its line, not resolved
+	// (names alone resolve nothing), exit 100.
+	r = wayfind(t, "resolve", "src/auth/login.pyy:12:3", "--root", root, "--format", "json")
+	env.Result.Resolved = nil
+	if err := json.Unmarshal([]byte(r.stdout), &env); err != nil {
+		t.Fatal(err, r.stdout)
+	}
+	if r.code != 100 || env.Result.Resolved != nil || len(env.Result.Candidates) == 0 || env.Result.Class == "" || env.Result.Confidence >= 0.99 ||
+		!strings.Contains(string(env.Result.Candidates[0]), `"path":"src/auth/login.py"`) || !strings.Contains(string(env.Result.Candidates[0]), `"line":11`) {
+		t.Fatalf("typo: exit %d %s", r.code, r.stdout)
 	}
 
 	// Ambiguous bare name: no resolved, candidates listed, exit 100.

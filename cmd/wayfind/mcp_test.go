@@ -182,10 +182,18 @@ func TestMCP(t *testing.T) {
 	var res struct {
 		Root     string
 		Resolved *hit
+		Others   []hit
 	}
+	// A typo: nothing resolved from names alone, the file first among
+	// the others, at its line.
 	c.tool("path_resolve", map[string]any{"path": "src/comand_router.cpp:3"}, &res)
-	if res.Root != root || res.Resolved == nil || res.Resolved.Path != "src/command_router.cpp" || res.Resolved.Line != 3 {
+	if res.Root != root || res.Resolved != nil || len(res.Others) == 0 || res.Others[0].Path != "src/command_router.cpp" || res.Others[0].Line != 3 {
 		t.Errorf("path_resolve: %+v", res)
+	}
+	res.Resolved = nil
+	c.tool("path_resolve", map[string]any{"path": "src/command_router.cpp:3"}, &res)
+	if res.Resolved == nil || res.Resolved.Path != "src/command_router.cpp" || res.Resolved.Line != 3 {
+		t.Errorf("path_resolve, exact: %+v", res)
 	}
 	var files struct {
 		Root    string
@@ -221,8 +229,12 @@ func TestMCP(t *testing.T) {
 		Truncated             bool
 		Size                  int
 	}
-	c.tool("read_resolved", map[string]any{"path": "include/sesion.h", "maxBytes": 12}, &read)
-	if read.Path != "include/session.h" || read.Requested != "include/sesion.h" || read.Text != "#pragma once" || !read.Truncated || read.Size != 83 {
+	// A typo is not read: the error names the file to read instead.
+	if r := c.tool("read_resolved", map[string]any{"path": "include/sesion.h"}, nil); !r.IsError || !strings.Contains(r.Content[0].Text, "include/session.h") {
+		t.Errorf("read_resolved of a typo: %+v", r)
+	}
+	c.tool("read_resolved", map[string]any{"path": "./include/session.h", "maxBytes": 12}, &read)
+	if read.Path != "include/session.h" || read.Requested != "./include/session.h" || read.Text != "#pragma once" || !read.Truncated || read.Size != 83 {
 		t.Errorf("read_resolved: %+v", read)
 	}
 	// What the agent was given is its history: an empty query lists it,
@@ -302,7 +314,7 @@ func TestMCPClientRoots(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	var res wire.Resolve
-	c.tool("path_resolve", map[string]any{"path": "include/sesion.h"}, &res)
+	c.tool("path_resolve", map[string]any{"path": "include/session.h:2"}, &res)
 	if res.Resolved == nil || res.Resolved.Path != "include/session.h" {
 		t.Errorf("path_resolve under the client's root: %+v", res)
 	}

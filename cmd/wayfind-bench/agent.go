@@ -1,0 +1,478 @@
+package main
+
+// The hook through the real agent harness (issue 46):
+//
+//	wayfind-bench agent -mirrors DIR -bin bin/wayfind [-half held-out] [-per 30]
+//
+// Each repository of the half is checked out at the HEAD split.tsv
+// records (files whose blobs the store lacks checked out empty), and its
+// real stale paths (testdata/calibration, as written and as held: another
+// machine's prefix, a :line, a typo) are sent as the agent's Read calls:
+// Claude Code run headless against a scripted model, once with `wayfind
+// hook` installed and once without it (the peer). Each call's outcome, as
+// the harness reports it: the file meant read; denied with the file meant
+// named first; another file read; nothing useful. Then the time the hook
+// adds, by itself: `wayfind hook` answering an existing path and a stale
+// one on a repository seen before, beside a process that does nothing.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"wayfind/hook/claudetest"
+)
+
+// agentOutcome is what one Read call came to.
+type agentOutcome int
+
+const (
+	agentRead    agentOutcome = iota // the file meant was read
+	agentNamed                       // denied, the file meant named first
+	agentOther                       // another file was read
+	agentNothing                     // nothing useful
+	agentOutcomes
+)
+
+var agentOutcomeNames = [agentOutcomes]string{"read the file meant", "denied, the file meant named first", "**read another file**", "nothing useful"}
+
+func agentCmd(args []string) error {
+	fs := flag.NewFlagSet("agent", flag.ContinueOnError)
+	splitPath := fs.String("split", "testdata/calibration/split.tsv", "the split")
+	data := fs.String("data", "testdata/calibration", "the cases, one directory a repository")
+	mirrors := fs.String("mirrors", "", "git directories of the repositories (OWNER+NAME/repo or OWNER+NAME)")
+	half := fs.String("half", "held-out", "tuning, held-out or all")
+	only := fs.String("repos", "", "only these repositories (OWNER/NAME,…)")
+	per := fs.Int("per", 30, "stale paths asked per repository")
+	bin := fs.String("bin", "bin/wayfind", "the wayfind binary")
+	claude := fs.String("claude", claudetest.Binary("."), "the Claude Code binary")
+	work := fs.String("work", filepath.Join(os.TempDir(), "wayfind-bench-agent"), "checkouts and the hook's cache")
+	runs := fs.Int("runs", 41, "hook timing: calls of each kind")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *mirrors == "" || *claude == "" {
+		return fmt.Errorf("agent: -mirrors and a Claude Code binary (-claude, or make deps) are needed")
+	}
+	wayfind, err := filepath.Abs(*bin)
+	if err != nil {
+		return err
+	}
+	repos, err := readSplit(*splitPath)
+	if err != nil {
+		return err
+	}
+	want := map[string]bool{}
+	for _, r := range strings.Split(*only, ",") {
+		if r != "" {
+			want[r] = true
+		}
+	}
+	cache := filepath.Join(*work, "cache")
+	fmt.Printf("# wayfind hook through Claude Code — %s, %d cores, %s, half %s, %d stale paths a repository\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), claudeVersion(*claude), *half, *per)
+	type tally [agentOutcomes]int
+	var with, without tally
+	byCat := map[string]*tally{}
+	var hookMs, cold []time.Duration
+	var withWall, withoutWall time.Duration
+	calls := 0
+	var timed *calRepo
+	var timedCases []calCase
+	var timedTree string
+	for _, r := range repos {
+		if (*half != "all" && r.half != *half) || (len(want) > 0 && !want[r.repo]) {
+			continue
+		}
+		git := mirrorOf(*mirrors, r.repo)
+		if git == "" {
+			fmt.Fprintf(os.Stderr, "%s: no mirror\n", r.repo)
+			continue
+		}
+		cases, err := readCalCases(filepath.Join(*data, r.name(), "stale.jsonl.gz"))
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", r.repo, err)
+			continue
+		}
+		cases = sampleByCategory(cases, *per)
+		tree := filepath.Join(*work, "trees", r.name())
+		empty, err := checkoutTree(git, r.head, tree)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", r.repo, err)
+			continue
+		}
+		// The repository seen before: the hook's first call indexes it and
+		// reads its history (timed: the cold start), as an agent's first
+		// stale path would.
+		t0 := time.Now()
+		if _, err := hookCall(wayfind, cache, tree, filepath.Join(tree, "wayfind-bench-no-such-file.go")); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", r.repo, err)
+			continue
+		}
+		cold = append(cold, time.Since(t0))
+		script := make([]claudetest.Call, len(cases))
+		for i, c := range cases {
+			p := c.Query
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(tree, p)
+			}
+			script[i] = claudetest.Call{Name: "Read", Input: map[string]any{"file_path": p}}
+		}
+		logAt := hookLogSize(cache)
+		for _, hooked := range []bool{true, false} {
+			home := filepath.Join(*work, "home", r.name(), strconv.FormatBool(hooked))
+			os.RemoveAll(home)
+			s := claudetest.Session{Claude: *claude, Dir: tree, Home: home, Env: []string{"WAYFIND_CACHE_DIR=" + cache}, Timeout: 20 * time.Minute}
+			t0 := time.Now()
+			res, err := s.Run(context.Background(), script, func(env []string) error {
+				if !hooked {
+					return nil
+				}
+				install := exec.Command(wayfind, "hook", "install", "--user")
+				install.Env, install.Dir = env, tree
+				if out, err := install.CombinedOutput(); err != nil {
+					return fmt.Errorf("hook install: %v: %s", err, out)
+				}
+				return nil
+			})
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "%s: %v\n", r.repo, err)
+				break
+			}
+			wall := time.Since(t0)
+			read := res.ReadFiles()
+			for i, c := range cases {
+				o := judgeAgent(tree, *c.Expected, read[i], res.ToolResults[i])
+				if hooked {
+					with[o]++
+					if byCat[c.Category] == nil {
+						byCat[c.Category] = &tally{}
+					}
+					byCat[c.Category][o]++
+					if o != agentRead && os.Getenv("WAYFIND_BENCH_VERBOSE") != "" {
+						fmt.Fprintf(os.Stderr, "%s %s: %s (want %s): %s\n", r.repo, agentOutcomeNames[o], c.Query, *c.Expected, firstLineOf(res.ToolResults[i]))
+					}
+				} else {
+					without[o]++
+				}
+			}
+			if hooked {
+				withWall += wall
+				calls += len(cases)
+				hookMs = append(hookMs, hookLogTimes(cache, logAt)...)
+			} else {
+				withoutWall += wall
+			}
+		}
+		fmt.Fprintf(os.Stderr, "%s: %d calls, %d files checked out empty\n", r.repo, len(cases), empty)
+		if timed == nil {
+			rr := r
+			timed, timedCases, timedTree = &rr, cases, tree
+		}
+	}
+	if calls == 0 {
+		return fmt.Errorf("agent: no repository ran")
+	}
+	row := func(name string, t tally) {
+		n := 0
+		for _, v := range t {
+			n += v
+		}
+		fmt.Printf("| %s | %d |", name, n)
+		for _, v := range t {
+			fmt.Printf(" %s |", pct(v, n))
+		}
+		fmt.Printf(" %s |\n", pct(t[agentRead]+t[agentNamed], n))
+	}
+	fmt.Println("| Read calls | calls | " + strings.Join(agentOutcomeNames[:], " | ") + " | read or named first |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
+	row("no hook", without)
+	row("**wayfind hook**", with)
+	cats := make([]string, 0, len(byCat))
+	for c := range byCat {
+		cats = append(cats, c)
+	}
+	sort.Strings(cats)
+	for _, c := range cats {
+		row("hook, "+c, *byCat[c])
+	}
+	fmt.Println()
+	fmt.Printf("Wall time a call, whole session over calls (a turn of the harness with the scripted model): with the hook %.0f ms, without %.0f ms. The hook's own time a stale path (hook.log, warm): p50 %s ms, p90 %s ms over %d calls; its first call on each repository (the index and the history read): median %s ms, max %s ms.\n\n",
+		float64(withWall.Milliseconds())/float64(calls), float64(withoutWall.Milliseconds())/float64(calls),
+		ms(quantile(hookMs, 0.5)), ms(quantile(hookMs, 0.9)), len(hookMs), ms(quantile(cold, 0.5)), ms(slices.Max(cold)))
+	return hookTiming(wayfind, cache, timed, timedCases, timedTree, *runs)
+}
+
+// hookTiming times `wayfind hook` as the harness runs it, process start
+// included: on an existing path, and on stale paths of a repository seen
+// before, beside a process that does nothing with the same event
+// (/bin/true) and the binary doing nothing (wayfind version).
+func hookTiming(wayfind, cache string, r *calRepo, cases []calCase, tree string, runs int) error {
+	existing := ""
+	filepath.WalkDir(tree, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && existing == "" && !strings.Contains(p, "/.git/") {
+			existing = p
+		}
+		return nil
+	})
+	stale := func(i int) string {
+		p := cases[i%len(cases)].Query
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(tree, p)
+		}
+		return p
+	}
+	kinds := []struct {
+		name string
+		run  func(i int) error
+	}{
+		{"/bin/true (a process, the event on stdin)", func(int) error { return runWithEvent(exec.Command("true"), tree, existing) }},
+		{"wayfind version (the binary, doing nothing)", func(int) error { return exec.Command(wayfind, "version").Run() }},
+		{"wayfind hook, an existing path", func(int) error { _, err := hookCall(wayfind, cache, tree, existing); return err }},
+		{"wayfind hook, a stale path (the repository seen before)", func(i int) error { _, err := hookCall(wayfind, cache, tree, stale(i)); return err }},
+	}
+	fmt.Printf("Hook timing on %s (%s), %d calls of each, wall time process start included:\n\n", r.repo, tree, runs)
+	fmt.Println("| call | p50 | p90 |")
+	fmt.Println("|---|---:|---:|")
+	for _, k := range kinds {
+		var took []time.Duration
+		for i := range runs {
+			t0 := time.Now()
+			if err := k.run(i); err != nil {
+				return fmt.Errorf("%s: %v", k.name, err)
+			}
+			took = append(took, time.Since(t0))
+		}
+		fmt.Printf("| %s | %s ms | %s ms |\n", k.name, ms(quantile(took, 0.5)), ms(quantile(took, 0.9)))
+	}
+	return nil
+}
+
+// hookEvent is a PreToolUse event of a Read of path in the project dir.
+func hookEvent(dir, path string) []byte {
+	b, _ := json.Marshal(map[string]any{"session_id": "bench", "cwd": dir, "hook_event_name": "PreToolUse",
+		"tool_name": "Read", "tool_input": map[string]any{"file_path": path}})
+	return b
+}
+
+func runWithEvent(cmd *exec.Cmd, dir, path string) error {
+	cmd.Stdin = bytes.NewReader(hookEvent(dir, path))
+	return cmd.Run()
+}
+
+// hookCall runs `wayfind hook` on a Read of path, as the harness would.
+func hookCall(wayfind, cache, dir, path string) ([]byte, error) {
+	cmd := exec.Command(wayfind, "hook")
+	cmd.Env = append(os.Environ(), "WAYFIND_CACHE_DIR="+cache, "CLAUDE_PROJECT_DIR="+dir)
+	cmd.Dir = dir
+	cmd.Stdin = bytes.NewReader(hookEvent(dir, path))
+	return cmd.Output()
+}
+
+// judgeAgent is what a Read call came to: the file the harness says it
+// read, else the file named first in the denial the model read.
+func judgeAgent(tree, expected, read, result string) agentOutcome {
+	want := filepath.Join(tree, expected)
+	switch {
+	case read == want:
+		return agentRead
+	case read != "":
+		return agentOther
+	}
+	if _, list, ok := strings.Cut(result, "best first:\n1. "); ok {
+		first, _, _ := strings.Cut(list, " (")
+		if first == want {
+			return agentNamed
+		}
+	}
+	return agentNothing
+}
+
+// sampleByCategory takes n of the cases, the categories in turn, each
+// category's cases shuffled with a fixed seed.
+func sampleByCategory(cases []calCase, n int) []calCase {
+	by := map[string][]calCase{}
+	var cats []string
+	for _, c := range cases {
+		if c.Expected == nil || *c.Expected == "" {
+			continue
+		}
+		if by[c.Category] == nil {
+			cats = append(cats, c.Category)
+		}
+		by[c.Category] = append(by[c.Category], c)
+	}
+	sort.Strings(cats)
+	rng := rand.New(rand.NewSource(46))
+	for _, c := range cats {
+		cs := by[c]
+		rng.Shuffle(len(cs), func(i, j int) { cs[i], cs[j] = cs[j], cs[i] })
+	}
+	var out []calCase
+	for len(out) < n {
+		took := false
+		for _, c := range cats {
+			if len(by[c]) > 0 && len(out) < n {
+				out = append(out, by[c][0])
+				by[c] = by[c][1:]
+				took = true
+			}
+		}
+		if !took {
+			break
+		}
+	}
+	return out
+}
+
+// checkoutTree makes (once) a work tree of the repository at git at head
+// in dir, sharing its objects: a clone without a checkout, the files
+// written from the store (a blob the store lacks: an empty file), the
+// index set to head. It returns how many files were left empty.
+func checkoutTree(git, head, dir string) (int, error) {
+	marker := dir + ".done"
+	if b, err := os.ReadFile(marker); err == nil {
+		n, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+		return n, nil
+	}
+	os.RemoveAll(dir)
+	if out, err := exec.Command("git", "clone", "-q", "--shared", "--no-checkout", git, dir).CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("git clone: %v: %s", err, out)
+	}
+	if out, err := exec.Command("git", "-C", dir, "-c", "advice.detachedHead=false", "reset", "-q", "--soft", head).CombinedOutput(); err != nil {
+		// A clone's HEAD is the mirror's: the same commit in the split.
+		return 0, fmt.Errorf("git reset: %v: %s", err, out)
+	}
+	ls, err := exec.Command("git", "-C", dir, "ls-tree", "-r", "-z", head).Output()
+	if err != nil {
+		return 0, fmt.Errorf("git ls-tree: %v", err)
+	}
+	type entry struct{ mode, hash, path string }
+	var files []entry
+	for _, rec := range bytes.Split(ls, []byte{0}) {
+		meta, p, ok := bytes.Cut(rec, []byte{'\t'})
+		if !ok {
+			continue
+		}
+		f := strings.Fields(string(meta))
+		if len(f) == 3 && f[1] == "blob" {
+			files = append(files, entry{f[0], f[2], string(p)})
+		}
+	}
+	cat := exec.Command("git", "-C", dir, "cat-file", "--batch")
+	in, _ := cat.StdinPipe()
+	outPipe, _ := cat.StdoutPipe()
+	if err := cat.Start(); err != nil {
+		return 0, err
+	}
+	go func() {
+		w := bufio.NewWriter(in)
+		for _, f := range files {
+			fmt.Fprintln(w, f.hash)
+		}
+		w.Flush()
+		in.Close()
+	}()
+	rd := bufio.NewReaderSize(outPipe, 1<<20)
+	empty := 0
+	for _, f := range files {
+		hdr, err := rd.ReadString('\n')
+		if err != nil {
+			return 0, fmt.Errorf("git cat-file: %v", err)
+		}
+		var body []byte
+		if strings.HasSuffix(hdr, " missing\n") {
+			empty++
+		} else {
+			fs := strings.Fields(hdr)
+			size, _ := strconv.Atoi(fs[len(fs)-1])
+			body = make([]byte, size+1)
+			if _, err := io.ReadFull(rd, body); err != nil {
+				return 0, fmt.Errorf("git cat-file: %v", err)
+			}
+			body = body[:size]
+		}
+		full := filepath.Join(dir, filepath.FromSlash(f.path))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return 0, err
+		}
+		if f.mode == "120000" {
+			os.Symlink(string(body), full)
+			continue
+		}
+		perm := os.FileMode(0o644)
+		if f.mode == "100755" {
+			perm = 0o755
+		}
+		if err := os.WriteFile(full, body, perm); err != nil {
+			return 0, err
+		}
+	}
+	if err := cat.Wait(); err != nil {
+		return 0, fmt.Errorf("git cat-file: %v", err)
+	}
+	if out, err := exec.Command("git", "-C", dir, "read-tree", head).CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("git read-tree: %v: %s", err, out)
+	}
+	return empty, os.WriteFile(marker, []byte(strconv.Itoa(empty)+"\n"), 0o644)
+}
+
+func claudeVersion(bin string) string {
+	out, err := exec.Command(bin, "--version").Output()
+	if err != nil {
+		return "Claude Code (version unknown)"
+	}
+	return "Claude Code " + strings.TrimSpace(string(out))
+}
+
+// hookLogSize is where hook.log ends now: the lines after it are a
+// session's.
+func hookLogSize(cache string) int64 {
+	st, err := os.Stat(filepath.Join(cache, "hook.log"))
+	if err != nil {
+		return 0
+	}
+	return st.Size()
+}
+
+var hookLogMs = regexp.MustCompile(`^\S+ PreToolUse Read .* \(([0-9.]+) ms\)$`)
+
+// hookLogTimes are the times of the PreToolUse answers hook.log holds
+// past offset at.
+func hookLogTimes(cache string, at int64) []time.Duration {
+	f, err := os.Open(filepath.Join(cache, "hook.log"))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	f.Seek(at, io.SeekStart)
+	var out []time.Duration
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		if m := hookLogMs.FindStringSubmatch(sc.Text()); m != nil {
+			v, _ := strconv.ParseFloat(m[1], 64)
+			out = append(out, time.Duration(v*float64(time.Millisecond)))
+		}
+	}
+	return out
+}
+
+func firstLineOf(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}

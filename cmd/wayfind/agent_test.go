@@ -1,0 +1,188 @@
+package main
+
+// The hook in the real Claude Code: the harness run headless (claude -p
+// … --output-format stream-json) against a scripted Messages API on
+// 127.0.0.1 (no network, a dummy key, an isolated HOME), with `wayfind
+// hook install --user` done first. The script is the model: one tool call
+// a turn; what the harness sends back as each tool_result is what an
+// agent would have read. make deps installs the harness
+// (@anthropic-ai/claude-code, pinned in testdata/clients/claude-code);
+// CI requires it.
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"wayfind/hook/claudetest"
+	"wayfind/vcs/vcstest"
+)
+
+// claudeBinary is the harness to drive: $WAYFIND_CLAUDE, else the one
+// make deps installs (testdata/clients/claude-code). Without either the
+// test fails under CI and skips, saying so, elsewhere.
+func claudeBinary(t *testing.T) string {
+	if bin := os.Getenv("WAYFIND_CLAUDE"); bin != "" {
+		return bin
+	}
+	if bin := claudetest.Binary("../.."); bin != "" {
+		return bin
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("no Claude Code binary: make deps installs one (testdata/clients/claude-code), or set WAYFIND_CLAUDE")
+	}
+	t.Skip("no agent harness: make deps installs @anthropic-ai/claude-code (testdata/clients/claude-code), or set WAYFIND_CLAUDE")
+	return ""
+}
+
+// agentRepo is the fixture: a repository whose history moves a file,
+// renames one with edits, deletes one, and whose tree has two files of
+// one name.
+type agentRepo struct {
+	dir                         string
+	moved, renamed, deleted, hd string // commits
+}
+
+func newAgentRepo(t *testing.T) agentRepo {
+	r := vcstest.New(t)
+	r.Write("internal/lsp/cache/symbols.go", "package cache\n\n"+vcstest.Text("symbols", 30))
+	r.Write("pkg/util/strutil.go", "package util\n\n"+vcstest.Text("strutil", 30))
+	r.Write("legacy/loader.go", "package legacy\n\n"+vcstest.Text("loader", 30))
+	r.Write("services/cart/config.go", "package cart // the cart's config\n")
+	r.Write("services/cart/handler.go", "package cart // the cart's handler\n")
+	r.Write("services/ship/config.go", "package ship // the shipping config\n")
+	r.Write("services/ship/handler.go", "package ship // the shipping handler\n")
+	r.Write("README.md", "# fixture\nthe readme\n")
+	r.Commit("start")
+	var a agentRepo
+	r.Mv("internal/lsp/cache/symbols.go", "gopls/internal/cache/symbols.go")
+	a.moved = r.Commit("move the cache into gopls")
+	r.Mv("pkg/util/strutil.go", "pkg/util/strings.go")
+	r.Write("pkg/util/strings.go", "package util\n\n"+vcstest.Text("strutil", 30)+"func Edited() {}\n")
+	a.renamed = r.Commit("strutil becomes strings")
+	r.Git("rm", "-q", "legacy/loader.go")
+	a.deleted = r.Commit("remove legacy loader")
+	a.dir = r.Dir
+	return a
+}
+
+// runClaude runs the harness headless on the fixture with the script,
+// the hook of hookBin installed in an isolated HOME (the binary removed
+// after the install when gone is set), and returns what it returned.
+func runClaude(t *testing.T, claude, dir string, script []claudetest.Call, hookBin string, gone bool) *claudetest.Result {
+	t.Helper()
+	s := claudetest.Session{Claude: claude, Dir: dir, Home: t.TempDir()}
+	res, err := s.Run(context.Background(), script, func(env []string) error {
+		if hookBin == "" {
+			return nil
+		}
+		install := exec.Command(hookBin, "hook", "install", "--user")
+		install.Env, install.Dir = env, dir
+		if out, err := install.CombinedOutput(); err != nil {
+			return fmt.Errorf("hook install: %v: %s", err, out)
+		}
+		if gone {
+			return os.Remove(hookBin)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestClaudeCode: what each tool call of an agent returns with the hook.
+func TestClaudeCode(t *testing.T) {
+	claude := claudeBinary(t)
+	repo := newAgentRepo(t)
+	in := func(p string) string { return filepath.Join(repo.dir, filepath.FromSlash(p)) }
+	script := []claudetest.Call{
+		{Name: "Read", Input: map[string]any{"file_path": in("internal/lsp/cache/symbols.go")}},                                                    // moved
+		{Name: "Read", Input: map[string]any{"file_path": "/home/someone/src/" + filepath.Base(repo.dir) + "/gopls/internal/cache/symbols.go:12"}}, // another machine's, with a line
+		// An Edit must follow a Read of its file, and Claude Code checks that
+		// the file exists before any hook runs: the Read of the old path is
+		// rewritten, and the model edits the file the line it read names.
+		{Name: "Read", Input: map[string]any{"file_path": in("pkg/util/strutil.go")}},
+		{Name: "Edit", Input: map[string]any{"old_string": "func Edited() {}", "new_string": "func Edited() { /* by the agent */ }"}, PathFrom: regexp.MustCompile(`strutil.go moved to (\S+) in`)},
+		{Name: "Read", Input: map[string]any{"file_path": in("legacy/loader.go")}},         // deleted
+		{Name: "Read", Input: map[string]any{"file_path": in("services/ship/handler.go")}}, // where the agent works
+		{Name: "Read", Input: map[string]any{"file_path": in("config.go")}},                // a name two files share
+		{Name: "Write", Input: map[string]any{"file_path": in("newdir/new.go"), "content": "package newdir\n"}},
+		{Name: "Read", Input: map[string]any{"file_path": in("README.md")}},
+	}
+	run := runClaude(t, claude, repo.dir, script, binary, false)
+	res := run.ToolResults
+	t.Logf("read files: %q", run.ReadFiles())
+	checks := []struct {
+		what string
+		ok   bool
+	}{
+		{"a moved file's old path reads the file", strings.Contains(res[0], "symbols line =")},
+		{"another machine's path with a line reads the file at that line", strings.Contains(res[1], "symbols line") && strings.Contains(res[1], "12")},
+		{"a renamed file's old path reads it, and the Edit after it edits it", strings.Contains(res[2], "strutil line") && strings.Contains(mustRead(t, in("pkg/util/strings.go")), "by the agent")},
+		{"a deleted file is denied, naming the commit", strings.Contains(res[4], repo.deleted[:7]) && strings.Contains(res[4], "remove legacy loader")},
+		{"an ambiguous name is denied with the candidates, the one near where the agent works first",
+			strings.Contains(res[6], "services/cart/config.go") && strings.Index(res[6], "services/ship/config.go") < strings.Index(res[6], "services/cart/config.go")},
+		{"a Write creates the new file where asked", fileExists(in("newdir/new.go"))},
+		{"an existing path is untouched", strings.Contains(res[8], "the readme")},
+	}
+	failed := false
+	for _, c := range checks {
+		if !c.ok {
+			t.Errorf("%s: tool results:\n%s", c.what, strings.Join(numbered(res), "\n"))
+			failed = true
+		}
+	}
+	if failed {
+		t.Logf("hook.log:\n%s", mustRead(t, filepath.Join(os.Getenv("WAYFIND_CACHE_DIR"), "hook.log")))
+	}
+}
+
+// TestClaudeCodeWithoutTheBinary: a hook installed whose binary is gone
+// stands aside: the agent's calls go ahead as without it.
+func TestClaudeCodeWithoutTheBinary(t *testing.T) {
+	claude := claudeBinary(t)
+	repo := newAgentRepo(t)
+	gone := filepath.Join(t.TempDir(), "wayfind")
+	if out, err := exec.Command("cp", binary, gone).CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	script := []claudetest.Call{
+		{Name: "Read", Input: map[string]any{"file_path": filepath.Join(repo.dir, "README.md")}},
+		{Name: "Read", Input: map[string]any{"file_path": filepath.Join(repo.dir, "internal/lsp/cache/symbols.go")}},
+	}
+	res := runClaude(t, claude, repo.dir, script, gone, true).ToolResults
+	if !strings.Contains(res[0], "the readme") || !strings.Contains(strings.ToLower(res[1]), "does not exist") {
+		t.Errorf("without the hook's binary: %q", res)
+	}
+}
+
+func numbered(rs []string) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		if len(r) > 600 {
+			r = "…" + r[len(r)-600:]
+		}
+		out[i] = fmt.Sprintf("%d: %s", i, r)
+	}
+	return out
+}
+
+func mustRead(t *testing.T, p string) string {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Log(err)
+	}
+	return string(b)
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}

@@ -1,0 +1,276 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"time"
+
+	"wayfind/hook"
+	"wayfind/rank"
+	"wayfind/service"
+	"wayfind/session"
+	"wayfind/workspace"
+)
+
+// runHook is `wayfind hook`: one agent hook event on stdin, its answer on
+// stdout (hook.Answer), or `wayfind hook install|uninstall`. Answering
+// never fails the agent's call: whatever goes wrong, it exits 0 with no
+// output and says why in the hook log.
+func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && (args[0] == "install" || args[0] == "uninstall") {
+		return hookSettings(args[0], args[1:], stdout, stderr)
+	}
+	if len(args) > 0 {
+		fmt.Fprintf(stderr, "wayfind hook: unknown argument %q (see: wayfind hook --help)\n", args[0])
+		return exitInput
+	}
+	start := time.Now()
+	log := hookLog()
+	defer log.Close()
+	ev, err := hook.ReadEvent(stdin)
+	if err != nil {
+		log.printf("event not read: %v", err)
+		return exitFound
+	}
+	disk := hookDisk{}
+	open := func() (hook.Requests, error) { return hookRequests(ctx, ev.Cwd, log) }
+	out, err := answerSafely(ctx, ev, disk, open)
+	switch {
+	case err != nil:
+		log.printf("%s %s: %v (%.1f ms)", ev.Name, ev.Tool, err, msSince(start))
+		return exitFound
+	case out == nil:
+		return exitFound
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		log.printf("%s %s: answer not written: %v", ev.Name, ev.Tool, err)
+		return exitFound
+	}
+	stdout.Write(append(b, '\n'))
+	s := out.Specific
+	said := s.Reason
+	if said == "" {
+		said = s.Context
+	}
+	log.printf("%s %s %s: %s %s (%.1f ms)", ev.Name, ev.Tool, ev.Input["file_path"], s.Decision, firstLine(said), msSince(start))
+	return exitFound
+}
+
+// answerSafely is hook.Answer, a panic of its own turned into an error:
+// a hook never breaks the loop it sits in.
+func answerSafely(ctx context.Context, ev hook.Event, disk hook.Disk, open func() (hook.Requests, error)) (out *hook.Output, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("panic: %v\n%s", r, debug.Stack())
+		}
+	}()
+	return hook.Answer(ctx, ev, disk, open)
+}
+
+func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
+
+func firstLine(s string) string {
+	for i, c := range s {
+		if c == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+type hookDisk struct{}
+
+func (hookDisk) IsFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
+func (hookDisk) IsDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+// hookRequests is the request layer over the project the event's working
+// directory is in ($CLAUDE_PROJECT_DIR when the harness names it): the
+// file index a server or an earlier hook saved for it (else a walk,
+// saved for the next call), with the repository's history from its cache.
+func hookRequests(ctx context.Context, cwd string, log *hookLogger) (hook.Requests, error) {
+	root := os.Getenv("CLAUDE_PROJECT_DIR")
+	if root == "" {
+		root = projectRoot(cwd)
+	}
+	roots, err := workspace.CleanRoots([]string{root})
+	if err != nil {
+		return nil, err
+	}
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(oneShotMemory)
+	logf := func(string, ...any) {}
+	cache := workspace.CacheDirOf("", logf)
+	opt := workspace.Options{Logf: logf}
+	ix, fresh := savedIndex(cache, roots, opt)
+	if ix == nil {
+		ix = workspace.Build(roots, opt)
+	}
+	var eng *rank.Engine
+	if fresh {
+		eng = session.SavedEngine(cache, ix, logf)
+	} else if err := workspace.SaveIndex(cache, ix, opt); err != nil {
+		log.printf("index of %s not saved: %v", roots[0], err)
+	}
+	if eng == nil {
+		eng = rank.New(ix)
+	}
+	start := time.Now()
+	ws, _ := newOneShot(eng, logf).withRepoHistory(ctx)
+	req := hookService{Service: service.New(ws)}
+	if took := time.Since(start); took > firstHistoryNote {
+		req.note = fmt.Sprintf("wayfind read this repository's history in %.1f s; later calls read it from its cache", took.Seconds())
+	}
+	return req, nil
+}
+
+// firstHistoryNote: a read of the history longer than this (the first on
+// a repository, read from its whole log) is said in the answer: the
+// agent waited for it.
+const firstHistoryNote = time.Second
+
+// hookService is the request layer with what the model should know of
+// how its answers were made.
+type hookService struct {
+	*service.Service
+	note string
+}
+
+func (s hookService) Note() string { return s.note }
+
+// savedIndex is the index a server or an earlier hook saved for roots,
+// brought up to date: the directories whose time moved since it was
+// saved are read again (workspace.DirTimes: a stat of each directory,
+// where a walk reads them all). fresh is set when nothing had changed
+// (it is the saved index itself); nil when there is none.
+func savedIndex(cache string, roots []string, opt workspace.Options) (ix *workspace.Index, fresh bool) {
+	at, ok := workspace.SavedAt(cache, roots)
+	if !ok {
+		return nil, false
+	}
+	ix, ok = workspace.LoadIndex(cache, roots, opt)
+	if !ok {
+		return nil, false
+	}
+	var dt workspace.DirTimes
+	changed := dt.Changed(ix, at, nil)
+	if len(changed) == 0 {
+		return ix, true
+	}
+	if next, ok := workspace.Update(ix, opt, changed); ok {
+		return next, false
+	}
+	return ix, false
+}
+
+// hookSettings installs or uninstalls the hook in a Claude Code settings
+// file: the user's (~/.claude/settings.json, the default) or the
+// project's (.claude/settings.json at the project's root).
+func hookSettings(verb string, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("hook "+verb, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	user := fs.Bool("user", false, "")
+	project := fs.Bool("project", false, "")
+	file := fs.String("settings", "", "")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 || (*user && *project) {
+		fmt.Fprintf(stderr, "usage: wayfind hook %s [--user | --project | --settings FILE]\n", verb)
+		return exitInput
+	}
+	path := *file
+	switch {
+	case path != "":
+	case *project:
+		cwd, err := os.Getwd()
+		if err != nil {
+			fmt.Fprintf(stderr, "wayfind hook %s: %v\n", verb, err)
+			return exitInput
+		}
+		path = filepath.Join(projectRoot(cwd), ".claude", "settings.json")
+	default:
+		home, err := os.UserHomeDir()
+		if err != nil {
+			fmt.Fprintf(stderr, "wayfind hook %s: no home directory: %v\n", verb, err)
+			return exitInput
+		}
+		path = filepath.Join(home, ".claude", "settings.json")
+	}
+	var changed bool
+	var err error
+	if verb == "install" {
+		bin, e := os.Executable()
+		if e != nil {
+			fmt.Fprintf(stderr, "wayfind hook install: where is this binary? %v\n", e)
+			return exitInput
+		}
+		changed, err = hook.Install(path, hook.Command(bin))
+	} else {
+		changed, err = hook.Uninstall(path)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "wayfind hook %s: %v\n", verb, err)
+		return exitInput
+	}
+	switch {
+	case !changed && verb == "install":
+		fmt.Fprintf(stdout, "wayfind hook: already installed in %s\n", path)
+	case !changed:
+		fmt.Fprintf(stdout, "wayfind hook: not installed in %s\n", path)
+	case verb == "install":
+		fmt.Fprintf(stdout, "wayfind hook: installed in %s (PreToolUse on the tools that take a path, PostToolUse and PostToolUseFailure on Bash)\n", path)
+	default:
+		fmt.Fprintf(stdout, "wayfind hook: uninstalled from %s\n", path)
+	}
+	return exitFound
+}
+
+// hookLogger appends the hook's lines to hook.log in the cache directory
+// (a hook's stderr is the harness's to show or not); the log is cut to
+// its newer half past maxHookLog.
+type hookLogger struct{ f *os.File }
+
+const maxHookLog = 1 << 20
+
+func hookLog() *hookLogger {
+	dir := workspace.CacheDirOf("", nil)
+	if dir == "-" {
+		return &hookLogger{}
+	}
+	p := filepath.Join(dir, "hook.log")
+	if st, err := os.Stat(p); err == nil && st.Size() > maxHookLog {
+		if b, err := os.ReadFile(p); err == nil {
+			_ = os.WriteFile(p, b[len(b)/2:], 0o644)
+		}
+	}
+	_ = os.MkdirAll(dir, 0o755)
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return &hookLogger{}
+	}
+	return &hookLogger{f: f}
+}
+
+func (l *hookLogger) printf(format string, a ...any) {
+	if l == nil || l.f == nil {
+		return
+	}
+	fmt.Fprintf(l.f, "%s %s\n", time.Now().Format(time.RFC3339), fmt.Sprintf(format, a...))
+}
+
+func (l *hookLogger) Close() {
+	if l != nil && l.f != nil {
+		l.f.Close()
+	}
+}

@@ -1,0 +1,219 @@
+package hook
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"strings"
+
+	"wayfind/service"
+	"wayfind/wire"
+)
+
+// Requests is the request layer the hook asks (service.Service).
+type Requests interface {
+	Resolve(ctx context.Context, p service.ResolveParams) (wire.Resolve, int, error)
+	MovedDir(ctx context.Context, dir string) (*wire.DirMove, error)
+	// Note is what the model should know of how the answers were made
+	// ("" mostly): the repository's history read for the first time, and
+	// how long that took.
+	Note() string
+}
+
+// Disk is what the hook asks of the file system before the request
+// layer: whether a path names a file, or a directory.
+type Disk interface {
+	IsFile(abs string) bool
+	IsDir(abs string) bool
+}
+
+// maxCandidates: the candidates a denial names, best first.
+const maxCandidates = 5
+
+// Answer is the hook's answer to ev, or nil when it has none (the call
+// goes ahead unchanged). The request layer is opened only when a path
+// names nothing on disk (open: lazily, it may index).
+func Answer(ctx context.Context, ev Event, disk Disk, open func() (Requests, error)) (*Output, error) {
+	switch ev.Name {
+	case "PreToolUse":
+		return preToolUse(ctx, ev, disk, open)
+	case "PostToolUse", "PostToolUseFailure":
+		if ev.Tool != "Bash" {
+			return nil, nil
+		}
+		return afterShell(ctx, ev, disk, open)
+	}
+	return nil, nil
+}
+
+// abs is p read from cwd, cleaned; p as it is when it carries a location
+// suffix or is not a plain path (the request layer reads those).
+func abs(p, cwd string) string {
+	if !filepath.IsAbs(p) && cwd != "" && !strings.Contains(p, "://") {
+		p = filepath.Join(cwd, p)
+	}
+	return p
+}
+
+func preToolUse(ctx context.Context, ev Event, disk Disk, open func() (Requests, error)) (*Output, error) {
+	if ev.Tool == "Write" {
+		return writeInto(ctx, ev, disk, open)
+	}
+	p, field, dir := pathOf(ev)
+	if p == "" {
+		return nil, nil
+	}
+	full := abs(p, ev.Cwd)
+	if dir {
+		if disk.IsDir(full) || disk.IsFile(full) {
+			return nil, nil
+		}
+		return movedDir(ctx, ev, field, full, open)
+	}
+	if disk.IsFile(full) {
+		return nil, nil
+	}
+	req, err := open()
+	if err != nil || req == nil {
+		return nil, err
+	}
+	res, _, err := req.Resolve(ctx, resolveParams(ev, full, disk))
+	if err != nil {
+		return nil, err
+	}
+	var out *Output
+	switch {
+	case res.Resolved != nil:
+		out = rewritten(ev, field, p, res)
+	case res.Gone != nil:
+		out = denied(ev, fmt.Sprintf("wayfind: %s was deleted %s; no file took its place.", p, service.HistoryLine("", res.Gone)[1:])+otherCopies(res))
+	case len(res.Candidates) > 0:
+		out = denied(ev, fmt.Sprintf("wayfind: no file at %s.", p)+candidateList(res.Candidates))
+	}
+	if n := req.Note(); n != "" && out != nil && out.Specific != nil {
+		s := out.Specific
+		s.Reason += " (" + n + ")"
+		if s.Context != "" {
+			s.Context += " (" + n + ")"
+		}
+	}
+	return out, nil
+}
+
+// resolveParams asks for path as the agent is placed: the files it
+// worked on this session (those still there), most recent last, and the
+// last of them as where it is.
+func resolveParams(ev Event, path string, disk Disk) service.ResolveParams {
+	p := service.ResolveParams{Path: path, Limit: maxCandidates}
+	for _, f := range workedOn(ev.Transcript) {
+		if f = abs(f, ev.Cwd); disk.IsFile(f) {
+			p.History = append(p.History, f)
+		}
+	}
+	if n := len(p.History); n > 0 {
+		p.Current = p.History[n-1]
+	}
+	return p
+}
+
+// rewritten is the call with its path set to the file resolved: a Read's
+// line suffix becomes its offset. A read goes ahead; a change is shown
+// to the person with the path rewritten, never approved for them.
+func rewritten(ev Event, field, asked string, res wire.Resolve) *Output {
+	to, ok := wire.FilePath(res.Resolved.URI)
+	if !ok {
+		return nil
+	}
+	in := maps.Clone(ev.Input)
+	in[field] = to
+	if r := res.Resolved.Range; r != nil && ev.Tool == "Read" {
+		if _, set := in["offset"]; !set {
+			in["offset"] = r.Start.Line + 1
+		}
+	}
+	line := fmt.Sprintf("wayfind: %s is %s", asked, to)
+	if m := res.Moved; m != nil {
+		line = fmt.Sprintf("wayfind: %s moved to %s %s", asked, to, service.HistoryLine("", m)[1:])
+	}
+	decision := "allow"
+	if editTools[ev.Tool] {
+		decision = "ask"
+	}
+	return &Output{Specific: &Specific{Event: ev.Name, Decision: decision, Reason: line, UpdatedInput: in, Context: line}}
+}
+
+func denied(ev Event, reason string) *Output {
+	return &Output{Specific: &Specific{Event: ev.Name, Decision: "deny", Reason: reason}}
+}
+
+// candidateList is a denial's list: at most maxCandidates, best first,
+// each with why.
+func candidateList(cs []wire.Candidate) string {
+	var b strings.Builder
+	b.WriteString(" Candidates, best first:")
+	for i, c := range cs[:min(len(cs), maxCandidates)] {
+		fmt.Fprintf(&b, "\n%d. %s (%s)", i+1, pathOrURI(c), strings.Join(c.Reasons, ", "))
+	}
+	return b.String()
+}
+
+// otherCopies names, after a deleted file, the files of today that share
+// its name, if the answer lists any.
+func otherCopies(res wire.Resolve) string {
+	if len(res.Candidates) == 0 {
+		return ""
+	}
+	return " Files of today with a similar path:" + strings.TrimPrefix(candidateList(res.Candidates), " Candidates, best first:")
+}
+
+func pathOrURI(c wire.Candidate) string {
+	if p, ok := wire.FilePath(c.URI); ok {
+		return p
+	}
+	return c.Path
+}
+
+// movedDir rewrites a directory tool's path to where the history moved
+// the directory's files.
+func movedDir(ctx context.Context, ev Event, field, full string, open func() (Requests, error)) (*Output, error) {
+	req, err := open()
+	if err != nil || req == nil {
+		return nil, err
+	}
+	m, err := req.MovedDir(ctx, full)
+	if err != nil || m == nil {
+		return nil, err
+	}
+	to, ok := wire.FilePath(m.URI)
+	if !ok {
+		return nil, nil
+	}
+	in := maps.Clone(ev.Input)
+	in[field] = to
+	line := fmt.Sprintf("wayfind: %s moved to %s %s (%d of the %d files the history followed)", m.From, m.To, service.HistoryLine("", m.Commit)[1:], m.Moved, m.Followed)
+	return &Output{Specific: &Specific{Event: ev.Name, Decision: "allow", Reason: line, UpdatedInput: in, Context: line}}, nil
+}
+
+// writeInto leaves a Write as it is (a new file is legitimate) and, when
+// it writes into a directory the history moved, says where it went.
+func writeInto(ctx context.Context, ev Event, disk Disk, open func() (Requests, error)) (*Output, error) {
+	p, _ := ev.Input["file_path"].(string)
+	if p == "" {
+		return nil, nil
+	}
+	dir := filepath.Dir(abs(p, ev.Cwd))
+	if disk.IsDir(dir) {
+		return nil, nil
+	}
+	req, err := open()
+	if err != nil || req == nil {
+		return nil, err
+	}
+	m, err := req.MovedDir(ctx, dir)
+	if err != nil || m == nil {
+		return nil, err
+	}
+	line := fmt.Sprintf("wayfind: %s moved to %s %s; this Write creates a new directory there.", m.From, m.To, service.HistoryLine("", m.Commit)[1:])
+	return &Output{Specific: &Specific{Event: ev.Name, Context: line}}, nil
+}

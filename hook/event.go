@@ -1,0 +1,104 @@
+// Package hook is wayfind inside an agent's own tool calls: it reads one
+// hook event an agent harness sends before or after a tool runs (Claude
+// Code's PreToolUse, PostToolUse and PostToolUseFailure; harnesses that
+// copy that contract), asks the request layer what a path that names no
+// file meant, and answers in the harness's format: the call rewritten to
+// the file meant when that is resolved (a basis right 99 times in 100 on
+// repositories nobody tuned to), denied with the deleting commit or the
+// candidates otherwise, context added after a shell command that named a
+// path no longer there. It is a front end: it parses, calls, formats.
+//
+// A hook sits in someone else's loop. On anything it does not understand
+// or cannot do — an event of another kind, a path outside the roots, an
+// error of its own — it says nothing and the call goes ahead unchanged.
+package hook
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Event is one hook event as the harness writes it on the hook's stdin.
+type Event struct {
+	SessionID string `json:"session_id"`
+	Cwd       string `json:"cwd"`
+	// Transcript is the session's transcript (JSON lines), where the files
+	// the agent worked on are.
+	Transcript string `json:"transcript_path"`
+	Name       string `json:"hook_event_name"`
+	Tool       string `json:"tool_name"`
+	// Input is the tool's input, kept whole so that a rewrite changes only
+	// the path.
+	Input map[string]any `json:"tool_input"`
+	// Response is the tool's answer (PostToolUse); Error its failure
+	// (PostToolUseFailure).
+	Response json.RawMessage `json:"tool_response"`
+	Error    string          `json:"error"`
+}
+
+// maxEvent bounds what is read of an event: a tool's input or answer is
+// at most some megabytes (a Write's content, a command's output).
+const maxEvent = 64 << 20
+
+// ReadEvent reads one event.
+func ReadEvent(r io.Reader) (Event, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxEvent+1))
+	if err != nil {
+		return Event{}, err
+	}
+	if len(b) > maxEvent {
+		return Event{}, fmt.Errorf("event longer than %d bytes", maxEvent)
+	}
+	var ev Event
+	if err := json.Unmarshal(b, &ev); err != nil {
+		return Event{}, fmt.Errorf("not a hook event: %w", err)
+	}
+	if ev.Name == "" {
+		return Event{}, fmt.Errorf("not a hook event: no hook_event_name")
+	}
+	return ev, nil
+}
+
+// Output is the hook's answer on stdout (nil: none, the call goes ahead).
+type Output struct {
+	Specific *Specific `json:"hookSpecificOutput,omitempty"`
+}
+
+// Specific is an answer's event-specific part.
+type Specific struct {
+	Event string `json:"hookEventName"`
+	// Decision: "allow" (the call goes ahead, with UpdatedInput), "ask"
+	// (the person decides, shown UpdatedInput) or "deny" (Reason is what
+	// the model reads).
+	Decision     string         `json:"permissionDecision,omitempty"`
+	Reason       string         `json:"permissionDecisionReason,omitempty"`
+	UpdatedInput map[string]any `json:"updatedInput,omitempty"`
+	// Context is a line the model reads beside the tool's answer.
+	Context string `json:"additionalContext,omitempty"`
+}
+
+// pathTools are the tools that take an existing path, and the input
+// field that holds it; dirTools take a directory.
+var (
+	fileTools = map[string]string{"Read": "file_path", "Edit": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path"}
+	dirTools  = map[string]string{"Glob": "path", "Grep": "path", "LS": "path"}
+	// editTools change the file: a rewrite of their path is shown to the
+	// person (ask), never approved for them.
+	editTools = map[string]bool{"Edit": true, "MultiEdit": true, "NotebookEdit": true}
+)
+
+// pathOf is the path the event's tool takes, its field, and whether it
+// is a directory.
+func pathOf(ev Event) (p, field string, dir bool) {
+	if f, ok := fileTools[ev.Tool]; ok {
+		p, _ = ev.Input[f].(string)
+		return strings.TrimSpace(p), f, false
+	}
+	if f, ok := dirTools[ev.Tool]; ok {
+		p, _ = ev.Input[f].(string)
+		return strings.TrimSpace(p), f, true
+	}
+	return "", "", false
+}

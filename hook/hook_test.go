@@ -1,0 +1,258 @@
+package hook
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"wayfind/service"
+	"wayfind/wire"
+)
+
+// fakeRequests answers from a table.
+type fakeRequests struct {
+	resolve map[string]wire.Resolve
+	dirs    map[string]*wire.DirMove
+	asked   []service.ResolveParams
+	note    string
+}
+
+func (f *fakeRequests) Resolve(_ context.Context, p service.ResolveParams) (wire.Resolve, int, error) {
+	f.asked = append(f.asked, p)
+	r, ok := f.resolve[p.Path]
+	if !ok {
+		return wire.Resolve{Candidates: []wire.Candidate{}}, 0, nil
+	}
+	return r, len(r.Candidates), nil
+}
+
+func (f *fakeRequests) Note() string { return f.note }
+
+func (f *fakeRequests) MovedDir(_ context.Context, dir string) (*wire.DirMove, error) {
+	return f.dirs[dir], nil
+}
+
+type fakeDisk map[string]string // path → "file" or "dir"
+
+func (d fakeDisk) IsFile(p string) bool { return d[p] == "file" }
+func (d fakeDisk) IsDir(p string) bool  { return d[p] == "dir" }
+
+func TestAnswer(t *testing.T) {
+	moved := wire.Resolve{Resolved: &wire.Candidate{URI: "file:///ws/new/a.go", Path: "new/a.go",
+		Range: &wire.Range{Start: wire.Position{Line: 11}}}, Exact: false,
+		Moved: &wire.HistoryNote{Path: "old/a.go", Commit: "3f2a1c9e", Date: "2024-05-01", Subject: "move a"}}
+	gone := wire.Resolve{Gone: &wire.HistoryNote{Path: "gone.go", Commit: "aa11bb22", Date: "2024-06-01", Subject: "remove gone"}, Candidates: []wire.Candidate{}}
+	ambiguous := wire.Resolve{Candidates: []wire.Candidate{{URI: "file:///ws/a/config.go", Path: "a/config.go", Reasons: []string{"name:exact"}},
+		{URI: "file:///ws/b/config.go", Path: "b/config.go", Reasons: []string{"name:exact"}}}}
+	req := &fakeRequests{
+		resolve: map[string]wire.Resolve{"/ws/old/a.go:12": moved, "/ws/old/a.go": moved, "/ws/gone.go": gone, "/ws/config.go": ambiguous},
+		dirs:    map[string]*wire.DirMove{"/ws/old": {From: "old", To: "new", URI: "file:///ws/new", Moved: 3, Followed: 3, Commit: moved.Moved}},
+	}
+	disk := fakeDisk{"/ws/README.md": "file", "/ws/src": "dir", "/ws/new": "dir"}
+	opened := 0
+	open := func() (Requests, error) { opened++; return req, nil }
+	ev := func(name, tool string, input map[string]any) Event {
+		return Event{Name: name, Tool: tool, Cwd: "/ws", Input: input}
+	}
+	cases := []struct {
+		name     string
+		ev       Event
+		decision string // "" for no answer
+		want     map[string]any
+		says     string
+	}{
+		{"an existing path: nothing, no index opened", ev("PreToolUse", "Read", map[string]any{"file_path": "/ws/README.md"}), "", nil, ""},
+		{"a moved file's old path, with a line: the Read rewritten, its offset the line", ev("PreToolUse", "Read", map[string]any{"file_path": "/ws/old/a.go:12"}),
+			"allow", map[string]any{"file_path": "/ws/new/a.go", "offset": 12}, "moved to /ws/new/a.go in 3f2a1c9 (2024-05-01)"},
+		{"an Edit's rewrite is put to the person", ev("PreToolUse", "Edit", map[string]any{"file_path": "/ws/old/a.go", "old_string": "x", "new_string": "y"}),
+			"ask", map[string]any{"file_path": "/ws/new/a.go", "old_string": "x", "new_string": "y"}, "moved to"},
+		{"a deleted file: denied, naming the commit", ev("PreToolUse", "Read", map[string]any{"file_path": "gone.go"}), "deny", nil, `deleted in aa11bb2 (2024-06-01) "remove gone"`},
+		{"an ambiguous name: denied with the candidates, best first", ev("PreToolUse", "Read", map[string]any{"file_path": "config.go"}), "deny", nil, "1. /ws/a/config.go (name:exact)\n2. /ws/b/config.go"},
+		{"nothing to offer: nothing said", ev("PreToolUse", "Read", map[string]any{"file_path": "/ws/nothing.go"}), "", nil, ""},
+		{"a directory that moved: the Glob rewritten", ev("PreToolUse", "Glob", map[string]any{"pattern": "*.go", "path": "/ws/old"}), "allow", map[string]any{"pattern": "*.go", "path": "/ws/new"}, "old moved to new"},
+		{"a Write is never rewritten; into a moved directory, a line", ev("PreToolUse", "Write", map[string]any{"file_path": "/ws/old/b.go", "content": "x"}), "", nil, "old moved to new"},
+		{"a Write into a directory that is there: nothing", ev("PreToolUse", "Write", map[string]any{"file_path": "/ws/src/b.go"}), "", nil, ""},
+		{"a tool that takes no path: nothing", ev("PreToolUse", "WebFetch", map[string]any{"url": "x"}), "", nil, ""},
+		{"an event it does not know: nothing", ev("SessionStart", "", nil), "", nil, ""},
+		{"a shell command that named a moved file: a line after it", Event{Name: "PostToolUse", Tool: "Bash", Cwd: "/ws",
+			Response: json.RawMessage(`{"stdout":"","stderr":"cat: old/a.go: No such file or directory\n"}`)}, "", nil, "old/a.go moved to new/a.go"},
+		{"a failed shell command: the same", Event{Name: "PostToolUseFailure", Tool: "Bash", Cwd: "/ws", Error: "ls: cannot access 'gone.go': No such file or directory"}, "", nil, "gone.go was deleted in aa11bb2"},
+	}
+	for _, c := range cases {
+		before := opened
+		out, err := Answer(context.Background(), c.ev, disk, open)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if c.decision == "" && c.says == "" {
+			if out != nil {
+				t.Errorf("%s: answered %+v, want nothing", c.name, out.Specific)
+			}
+			if strings.HasPrefix(c.name, "an existing path") && opened != before {
+				t.Errorf("%s: the index was opened", c.name)
+			}
+			continue
+		}
+		if out == nil || out.Specific == nil {
+			t.Errorf("%s: no answer", c.name)
+			continue
+		}
+		s := out.Specific
+		if s.Event != c.ev.Name || s.Decision != c.decision || !strings.Contains(s.Reason+s.Context, c.says) {
+			t.Errorf("%s: %+v, want %q saying %q", c.name, s, c.decision, c.says)
+		}
+		if c.want != nil {
+			got, _ := json.Marshal(s.UpdatedInput)
+			want, _ := json.Marshal(c.want)
+			if string(got) != string(want) {
+				t.Errorf("%s: updatedInput %s, want %s", c.name, got, want)
+			}
+		}
+	}
+}
+
+// A history read for the first time is said in the answer.
+func TestAnswerNote(t *testing.T) {
+	req := &fakeRequests{note: "history read for the first time: 4.2 s", resolve: map[string]wire.Resolve{"/ws/config.go": {
+		Candidates: []wire.Candidate{{URI: "file:///ws/a/config.go", Path: "a/config.go", Reasons: []string{"name:exact"}}}}}}
+	out, err := Answer(context.Background(), Event{Name: "PreToolUse", Tool: "Read", Cwd: "/ws", Input: map[string]any{"file_path": "config.go"}},
+		fakeDisk{}, func() (Requests, error) { return req, nil })
+	if err != nil || out == nil || !strings.HasSuffix(out.Specific.Reason, "(history read for the first time: 4.2 s)") {
+		t.Errorf("out %+v, err %v", out, err)
+	}
+}
+
+// An error of the request layer is the caller's to log: the call goes
+// ahead (no answer).
+func TestAnswerError(t *testing.T) {
+	out, err := Answer(context.Background(), Event{Name: "PreToolUse", Tool: "Read", Input: map[string]any{"file_path": "/nowhere/x.go"}},
+		fakeDisk{}, func() (Requests, error) { return nil, errors.New("no index") })
+	if out != nil || err == nil {
+		t.Errorf("out %+v, err %v", out, err)
+	}
+}
+
+func TestMissingPaths(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"cat: src/old.go: No such file or directory", "src/old.go"},
+		{"ls: cannot access 'docs/x.md': No such file or directory", "docs/x.md"},
+		{"python3: can't open file '/w/tools/gen.py': [Errno 2] No such file or directory", "/w/tools/gen.py"},
+		{"FileNotFoundError: [Errno 2] No such file or directory: 'data/in.csv'", "data/in.csv"},
+		{"Error: ENOENT: no such file or directory, open 'lib/a.js'", "lib/a.js"},
+		{"open internal/x.go: no such file or directory", "internal/x.go"},
+		{"java.io.FileNotFoundException: conf/app.yml (No such file or directory)", "conf/app.yml"},
+		{"everything is fine", ""},
+		{"cat: *.go: No such file or directory", ""},
+	} {
+		got := strings.Join(missingPaths(c.text), ",")
+		if got != c.want {
+			t.Errorf("%q: %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+func TestInstall(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".claude", "settings.json")
+	// The user's own settings and hooks, in their order.
+	user := `{
+  "model": "opus",
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "Bash", "hooks": [{"type": "command", "command": "audit.sh"}]}
+    ]
+  },
+  "permissions": {"allow": ["Read"]}
+}
+`
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	os.WriteFile(path, []byte(user), 0o600)
+	cmd := Command("/opt/my tools/wayfind")
+	if changed, err := Install(path, cmd); err != nil || !changed {
+		t.Fatalf("install: %v %v", changed, err)
+	}
+	got, _ := os.ReadFile(path)
+	var s struct {
+		Model string `json:"model"`
+		Hooks map[string][]struct {
+			Matcher string `json:"matcher"`
+			Hooks   []struct {
+				Command string `json:"command"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+		Permissions map[string][]string `json:"permissions"`
+	}
+	if err := json.Unmarshal(got, &s); err != nil {
+		t.Fatal(err, string(got))
+	}
+	if s.Model != "opus" || s.Permissions["allow"][0] != "Read" || len(s.Hooks["PreToolUse"]) != 2 || s.Hooks["PreToolUse"][0].Hooks[0].Command != "audit.sh" ||
+		s.Hooks["PreToolUse"][1].Hooks[0].Command != `'/opt/my tools/wayfind' hook` || len(s.Hooks["PostToolUse"]) != 1 || len(s.Hooks["PostToolUseFailure"]) != 1 {
+		t.Fatalf("settings after install:\n%s", got)
+	}
+	if strings.Index(string(got), `"model"`) > strings.Index(string(got), `"permissions"`) {
+		t.Errorf("keys reordered:\n%s", got)
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want the file's own 0600", st.Mode().Perm())
+	}
+	// Idempotent; an install from another binary replaces the entry.
+	if changed, err := Install(path, cmd); err != nil || changed {
+		t.Errorf("second install: changed %v, %v", changed, err)
+	}
+	if _, err := Install(path, Command("/usr/local/bin/wayfind")); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(path); strings.Count(string(got), "wayfind") != 3 || strings.Contains(string(got), "my tools") {
+		t.Errorf("reinstall from another binary:\n%s", got)
+	}
+	// Uninstall leaves the user's as it was.
+	if changed, err := Uninstall(path); err != nil || !changed {
+		t.Fatalf("uninstall: %v %v", changed, err)
+	}
+	got, _ = os.ReadFile(path)
+	if strings.Contains(string(got), "wayfind") || !strings.Contains(string(got), "audit.sh") || !strings.Contains(string(got), `"opus"`) ||
+		strings.Contains(string(got), "PostToolUse") {
+		t.Errorf("after uninstall:\n%s", got)
+	}
+	if changed, err := Uninstall(path); err != nil || changed {
+		t.Errorf("second uninstall: %v %v", changed, err)
+	}
+	// A file that is not JSON is left as it is.
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte("{ not json"), 0o644)
+	if _, err := Install(bad, cmd); !errors.Is(err, ErrSettings) {
+		t.Errorf("install into a broken file: %v", err)
+	}
+	if b, _ := os.ReadFile(bad); string(b) != "{ not json" {
+		t.Errorf("broken file changed: %q", b)
+	}
+	// No file yet: made.
+	fresh := filepath.Join(dir, "new", "settings.json")
+	if changed, err := Install(fresh, cmd); err != nil || !changed {
+		t.Errorf("install into no file: %v %v", changed, err)
+	}
+}
+
+func TestTranscript(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "t.jsonl")
+	lines := []string{
+		`{"type":"user","message":{"role":"user","content":"go"}}`,
+		`{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Read","input":{"file_path":"/ws/a.go"}}]}}`,
+		`{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Bash","input":{"command":"ls"}}]}}`,
+		`{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Edit","input":{"file_path":"/ws/b.go"}}]}}`,
+		`{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Read","input":{"file_path":"/ws/a.go"}}]}}`,
+		`not json`,
+	}
+	os.WriteFile(p, []byte(strings.Join(lines, "\n")), 0o644)
+	if got := strings.Join(workedOn(p), ","); got != "/ws/b.go,/ws/a.go" {
+		t.Errorf("worked on %q, want /ws/b.go,/ws/a.go", got)
+	}
+	if got := workedOn(filepath.Join(t.TempDir(), "none")); got != nil {
+		t.Errorf("no transcript: %v", got)
+	}
+}

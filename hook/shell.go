@@ -1,0 +1,102 @@
+package hook
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"wayfind/service"
+)
+
+// A shell command's output names a path that is not there in the words
+// of whatever failed: the C library's ("cat: x: No such file or
+// directory", "ls: cannot access 'x': …"), Python's ("[Errno 2] No such
+// file or directory: 'x'", "can't open file 'x'"), Node's ("ENOENT: no
+// such file or directory, open 'x'"), Go's ("open x: no such file or
+// directory"), Rust's and Java's ("x (No such file or directory)").
+var missingRE = []*regexp.Regexp{
+	regexp.MustCompile(`(?m)^[\w.+-]+: (?:cannot access |cannot open |can't open |cannot stat )?'?([^':\n]+?)'?: No such file or directory`),
+	regexp.MustCompile(`No such file or directory: '([^'\n]+)'`),
+	regexp.MustCompile(`can't open file '([^'\n]+)'`),
+	regexp.MustCompile(`ENOENT: no such file or directory, \w+ '([^'\n]+)'`),
+	regexp.MustCompile(`(?:open|stat|lstat|read) ([^\s:]+): no such file or directory`),
+	regexp.MustCompile(`(\S+) \(No such file or directory\)`),
+	regexp.MustCompile(`No such file or directory \(os error 2\)[^\n]*?['"]([^'"\n]+)['"]`),
+}
+
+// maxShellPaths: the missing paths of one command's output that are
+// looked up (a build's output can name many).
+const maxShellPaths = 3
+
+// afterShell adds, after a shell command whose output says a path is not
+// there, a line per such path under the roots: where it went (the history
+// moved or deleted it, or one file is clearly meant), else nothing.
+func afterShell(ctx context.Context, ev Event, disk Disk, open func() (Requests, error)) (*Output, error) {
+	text := ev.Error
+	var resp struct {
+		Stdout, Stderr string
+	}
+	if json.Unmarshal(ev.Response, &resp) == nil {
+		text += "\n" + resp.Stderr + "\n" + resp.Stdout
+	}
+	paths := missingPaths(text)
+	if len(paths) == 0 {
+		return nil, nil
+	}
+	var lines []string
+	var req Requests
+	for _, p := range paths {
+		full := abs(p, ev.Cwd)
+		if disk.IsFile(full) || disk.IsDir(full) {
+			continue // there now (the command made it, or read it elsewhere)
+		}
+		if req == nil {
+			r, err := open()
+			if err != nil || r == nil {
+				return nil, err
+			}
+			req = r
+		}
+		res, _, err := req.Resolve(ctx, resolveParams(ev, full, disk))
+		if err != nil {
+			continue
+		}
+		switch {
+		case res.Moved != nil && res.Resolved != nil:
+			lines = append(lines, fmt.Sprintf("wayfind: %s moved to %s %s", p, res.Resolved.Path, service.HistoryLine("", res.Moved)[1:]))
+		case res.Resolved != nil:
+			lines = append(lines, fmt.Sprintf("wayfind: %s is %s", p, res.Resolved.Path))
+		case res.Gone != nil:
+			lines = append(lines, fmt.Sprintf("wayfind: %s was deleted %s", p, service.HistoryLine("", res.Gone)[1:]))
+		case len(res.Candidates) > 0 && res.Basis != "tie":
+			lines = append(lines, fmt.Sprintf("wayfind: no file at %s; the likeliest is %s", p, res.Candidates[0].Path))
+		}
+	}
+	if len(lines) == 0 {
+		return nil, nil
+	}
+	return &Output{Specific: &Specific{Event: ev.Name, Context: strings.Join(lines, "\n")}}, nil
+}
+
+// missingPaths are the paths text says are not there, in order, each
+// once, at most maxShellPaths.
+func missingPaths(text string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, re := range missingRE {
+		for _, m := range re.FindAllStringSubmatch(text, -1) {
+			p := strings.TrimSpace(m[1])
+			if p == "" || seen[p] || strings.ContainsAny(p, "*?$`") {
+				continue
+			}
+			seen[p] = true
+			out = append(out, p)
+			if len(out) == maxShellPaths {
+				return out
+			}
+		}
+	}
+	return out
+}
