@@ -139,11 +139,10 @@ func (e *Engine) newAffinity(current string, history []Visit) *affinity {
 }
 
 // coWeight: co-change's weight beside directory proximity in a file's
-// affinity, (proximity + coWeight × co-change) ÷ (1 + coWeight). Measured
-// on real sessions (docs/BENCHMARKS.md, "Trust"): find's top-1 with visits
-// 60.8% at 0, 63.3% at 0.5, 62.7% at 1, 59.6% at 2 — a file committed
-// with what the user touched is as telling as a third of a directory's
-// nearness, not more.
+// affinity, (proximity + coWeight × co-change) ÷ (1 + coWeight). Chosen
+// on real sessions (the weight's commit has the figures): a file
+// committed with what the user touched is as telling as a third of a
+// directory's nearness, not more.
 const coWeight = 0.5
 
 // addCoChange credits the files the history committed together with

@@ -6,7 +6,7 @@ package rank
 // asker meant — measured, not assumed, on real work in repositories no
 // rule was tuned on: real stale paths from their own histories, real
 // broken links from their documents, real sessions replayed from their
-// commits (docs/BENCHMARKS.md, "Trust"). `resolved` is set only when
+// commits (docs/BENCHMARKS.md, "Resolve a stale, mistyped or foreign path"). `resolved` is set only when
 // that share is at least ResolvedConfidence; below it the candidates come
 // in their best order and nothing is resolved — a confident wrong answer
 // costs an agent or an editor's gf more than a list.
@@ -93,7 +93,8 @@ const (
 )
 
 // classConfidence is each class's held-out precision, rounded down
-// (docs/BENCHMARKS.md, "Trust"). history/gone names a deletion, never a
+// (docs/BENCHMARKS.md, "Resolve a stale, mistyped or foreign path").
+// history/gone names a deletion, never a
 // file to act on; below ResolvedConfidence it is still said, with what
 // was observed.
 var classConfidence = map[Class]float64{

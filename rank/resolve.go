@@ -603,7 +603,7 @@ func (e *Engine) tailFile(qpath string) (int32, bool) {
 // be the answer by itself, however far it leads: a stale path is as often
 // a file renamed or rewritten as a file moved, and a same-named file
 // elsewhere is then a confident wrong answer (measured on real renames:
-// docs/BENCHMARKS.md, "Stale paths"). It may not when
+// docs/BENCHMARKS.md, "Resolve a stale, mistyped or foreign path"). It may not when
 //   - its extension is of another kind, one the tree has too
 //     (gitweb.js is not gitweb.css; login.pyy is a typo of login.py);
 //   - the query wrote directories that are places of this tree, it

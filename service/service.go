@@ -179,8 +179,9 @@ func (s *Service) resolve(ctx context.Context, p *ResolveParams) (*rank.Engine, 
 
 // historyWait bounds how long a path that names no file waits for the
 // repository's history: a few thousand commits are read in well under a
-// second after the file index, git's 60,000 in several (docs/BENCHMARKS.md,
-// "Stale paths"); past it the answer says history:pending instead.
+// second after the file index, a long history in several (docs/BENCHMARKS.md,
+// "The agent hook": a first call's history read); past it the answer says
+// history:pending instead.
 const historyWait = 3 * time.Second
 
 // resolveOnce asks the engine again, now with the history.
