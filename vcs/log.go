@@ -384,17 +384,21 @@ func readablePairs(ctx context.Context, root string, c commitOps, unreadable []s
 			ops = append(ops, o)
 		}
 	}
-	c.ops = pairByName(ops, len(unreadable) > 0)
+	c.ops = pairByName(ops, skip)
 	return c, nil
 }
 
 // pairByName pairs, among a commit's deletes that git could not compare
-// (unsure: the commit has a file whose blob is missing), each with the
-// one file the commit adds under the same name elsewhere: a move, as a
-// person reading the commit would take it. Deletes left unpaired are
-// unsure.
-func pairByName(ops []op, unsure bool) []op {
-	if !unsure {
+// (unsure: the commit has a file whose blob is missing, unreadable), each
+// with the one file the commit adds under the same name elsewhere: a move,
+// as a person reading the commit would take it. A delete still unpaired
+// then takes the one add left whose name keeps its stem (or whose stem
+// its name keeps: cascade.py → test_cascade.py, latexmkjarc →
+// latexmkjarc.jinja), when one of the two is a file git could not read
+// and neither has another such partner: a rename git would have compared,
+// had it the blob. Deletes left unpaired are unsure.
+func pairByName(ops []op, unreadable map[string]bool) []op {
+	if len(unreadable) == 0 {
 		return ops
 	}
 	added := map[string][]int{} // base name → the adds of that name
@@ -403,28 +407,76 @@ func pairByName(ops []op, unsure bool) []op {
 			added[path.Base(o.new)] = append(added[path.Base(o.new)], i)
 		}
 	}
-	out := ops[:0:0]
-	taken := map[int]bool{}
+	taken := map[int]bool{}   // adds paired
+	pairedTo := map[int]int{} // delete → the add it was paired with
 	for i, o := range ops {
 		if o.status != 'D' {
 			continue
 		}
 		if as := added[path.Base(o.new)]; len(as) == 1 && !taken[as[0]] {
 			taken[as[0]] = true
-			out = append(out, op{status: 'R', old: o.new, new: ops[as[0]].new})
+			pairedTo[i] = as[0]
+		}
+	}
+	// related[d] lists the adds left whose name is kin to delete d's.
+	related := map[int][]int{}
+	kin := map[int]int{} // add → how many deletes left are kin to it
+	for i, o := range ops {
+		if o.status != 'D' {
 			continue
 		}
-		o.unsure = true
-		ops[i] = o
+		if _, ok := pairedTo[i]; ok {
+			continue
+		}
+		for j, a := range ops {
+			if a.status == 'A' && !taken[j] && (unreadable[o.new] || unreadable[a.new]) && kinNames(path.Base(o.new), path.Base(a.new)) {
+				related[i] = append(related[i], j)
+				kin[j]++
+			}
+		}
 	}
+	for d, as := range related {
+		if len(as) == 1 && kin[as[0]] == 1 {
+			taken[as[0]] = true
+			pairedTo[d] = as[0]
+		}
+	}
+	out := ops[:0:0]
 	for i, o := range ops {
-		if o.status != 'D' && !taken[i] {
-			out = append(out, o)
-		} else if o.status == 'D' && o.unsure {
+		switch {
+		case o.status == 'D':
+			if j, ok := pairedTo[i]; ok {
+				out = append(out, op{status: 'R', old: o.new, new: ops[j].new})
+			} else {
+				o.unsure = true
+				out = append(out, o)
+			}
+		case !taken[i]:
 			out = append(out, o)
 		}
 	}
 	return out
+}
+
+// minKinStem: the shortest stem kinNames counts as kept in another name;
+// shorter ones (a, io, db) are parts of too many names to say anything.
+const minKinStem = 4
+
+// kinNames reports whether base names a and b, different, name one file
+// renamed: the stem of one (its name without the last extension) is
+// within the other's.
+func kinNames(a, b string) bool {
+	if a == b {
+		return false
+	}
+	sa, sb := strings.TrimSuffix(a, path.Ext(a)), strings.TrimSuffix(b, path.Ext(b))
+	if len(sa) > len(sb) {
+		a, b, sa, sb = b, a, sb, sa
+	}
+	if len(sa) < minKinStem {
+		return false
+	}
+	return strings.Contains(sb, sa)
 }
 
 // gitOutput runs git and returns its standard output; an error carries

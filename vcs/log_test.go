@@ -1,8 +1,11 @@
 package vcs
 
 import (
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,7 +15,7 @@ import (
 // renamedWithEdits makes a history of n files each renamed with an edit
 // (git pairs them only by similarity), one commit a rename, and returns
 // the repository and the blob of each file before its rename.
-func renamedWithEdits(t *testing.T, n int) (*vcstest.Repo, []string) {
+func renamedWithEdits(t *testing.T, n int, suffix string) (*vcstest.Repo, []string) {
 	r := vcstest.New(t)
 	names := make([]string, n)
 	for i := range names {
@@ -23,7 +26,10 @@ func renamedWithEdits(t *testing.T, n int) (*vcstest.Repo, []string) {
 	blobs := make([]string, n)
 	for i, p := range names {
 		blobs[i] = r.Git("rev-parse", "HEAD:"+p)
-		to := "new/" + strings.TrimSuffix(strings.TrimPrefix(p, "old/"), ".c") + "_v2.c"
+		to := "new/" + strings.TrimSuffix(strings.TrimPrefix(p, "old/"), ".c") + suffix + ".c"
+		if suffix == "" {
+			to = fmt.Sprintf("new/part%d.c", i)
+		}
 		r.Mv(p, to)
 		r.Write(to, vcstest.Text(p, 40)+"an edit with the move\n")
 		r.Commit("move " + p)
@@ -41,9 +47,10 @@ func dropObject(t *testing.T, dir, hash string) {
 
 // A store missing one blob that one commit's rename detection compares:
 // that commit's rename is read exactly (here: not at all, the content
-// changed), every other commit's by similarity.
+// changed), every other commit's by similarity; a delete that keeps no
+// stem of the commit's add stays an unsure delete.
 func TestMissingBlobOneCommitExact(t *testing.T) {
-	r, blobs := renamedWithEdits(t, 4)
+	r, blobs := renamedWithEdits(t, 4, "")
 	whole := build(t, r.Dir, nil)
 	if whole.Detection != Similarity {
 		t.Fatalf("whole store: detection %q", whole.Detection)
@@ -53,7 +60,7 @@ func TestMissingBlobOneCommitExact(t *testing.T) {
 	if rec.Detection != Mixed {
 		t.Errorf("detection %q, want mixed", rec.Detection)
 	}
-	for i, want := range []string{"new/filea_v2.c", "", "new/filec_v2.c", "new/filed_v2.c"} {
+	for i, want := range []string{"new/part0.c", "", "new/part2.c", "new/part3.c"} {
 		old := "old/file" + string(rune('a'+i)) + ".c"
 		f, ok := rec.Fate(old)
 		switch {
@@ -103,11 +110,60 @@ func TestMissingBlobOtherPairsRead(t *testing.T) {
 	}
 }
 
+// Where git could not compare a commit's files, a delete takes the one
+// add that keeps its stem (a test prefix, a template's extension), only
+// when neither has another such partner and one of them is the file git
+// could not read.
+func TestPairByKinName(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		ops        []op
+		unreadable []string
+		want       map[string]string // old → new; "" an unsure delete
+	}{
+		{"a test prefix", []op{{status: 'D', new: "tests/cascade.py"}, {status: 'A', new: "tests/orm/test_cascade.py"}},
+			[]string{"tests/cascade.py"}, map[string]string{"tests/cascade.py": "tests/orm/test_cascade.py"}},
+		{"a template's extension", []op{{status: 'D', new: "tex/latexmkjarc"}, {status: 'A', new: "tex/latexmkjarc.jinja"}},
+			[]string{"tex/latexmkjarc.jinja"}, map[string]string{"tex/latexmkjarc": "tex/latexmkjarc.jinja"}},
+		{"the same name first", []op{{status: 'D', new: "a/signals.py"}, {status: 'A', new: "b/test_signals.py"}, {status: 'A', new: "c/signals.py"}},
+			[]string{"a/signals.py"}, map[string]string{"a/signals.py": "c/signals.py"}},
+		{"two kin adds: unsure", []op{{status: 'D', new: "a/signals.py"}, {status: 'A', new: "b/test_signals.py"}, {status: 'A', new: "b/signals_old.py"}},
+			[]string{"a/signals.py"}, map[string]string{"a/signals.py": ""}},
+		{"two kin deletes of one add: unsure", []op{{status: 'D', new: "a/conf.py"}, {status: 'D', new: "a/config.py"}, {status: 'A', new: "b/configure.py"}},
+			[]string{"b/configure.py"}, map[string]string{"a/conf.py": "", "a/config.py": ""}},
+		{"a stem too short", []op{{status: 'D', new: "lib/d.py"}, {status: 'A', new: "src/lib/dee.py"}},
+			[]string{"lib/d.py"}, map[string]string{"lib/d.py": ""}},
+		{"neither unreadable", []op{{status: 'D', new: "tests/cascade.py"}, {status: 'A', new: "tests/test_cascade.py"}},
+			[]string{"other.bin"}, map[string]string{"tests/cascade.py": ""}},
+		{"unrelated names", []op{{status: 'D', new: "src/TarDumper.php"}, {status: 'A', new: "src/PharArchiver.php"}},
+			[]string{"src/TarDumper.php"}, map[string]string{"src/TarDumper.php": ""}},
+	} {
+		unreadable := map[string]bool{}
+		for _, p := range c.unreadable {
+			unreadable[p] = true
+		}
+		got := map[string]string{}
+		for _, o := range pairByName(slices.Clone(c.ops), unreadable) {
+			switch {
+			case o.status == 'R':
+				got[o.old] = o.new
+			case o.status == 'D' && o.unsure:
+				got[o.new] = ""
+			case o.status == 'D':
+				t.Errorf("%s: %s deleted, not unsure", c.name, o.new)
+			}
+		}
+		if !maps.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
 // A partial clone lacks the history's blobs; its remote is never asked
 // for them (transports are off): renames are read exactly where blobs
 // are missing, by similarity where they are there, and no fetch runs.
 func TestPartialCloneNeverFetches(t *testing.T) {
-	src, _ := renamedWithEdits(t, 3)
+	src, _ := renamedWithEdits(t, 3, "")
 	src.Git("config", "uploadpack.allowFilter", "true")
 	clone := vcstest.New(t)
 	clone.Git("clone", "-q", "--no-local", "--filter=blob:none", "file://"+src.Dir, "c")

@@ -204,3 +204,51 @@ func TestRenameThenStub(t *testing.T) {
 		t.Fatalf("sphinx/make_mode.py: %+v %v, want sphinx/cmd/make_mode.py in %s", f, ok, mv)
 	}
 }
+
+// Another repository's history merged in (a subtree: tokio's
+// tokio-signal and tokio-process) had a file at a path the line has too,
+// src/lib.rs, and moved it into its own directory. The path leads where
+// the line's own file went, whether the subtree's move came before the
+// line's (the line's rename of a path it had is the path's latest life)
+// or after it (a move the line had made already is not undone by a
+// history that reached the line later).
+func TestSubtreeHistoryOfTheSamePath(t *testing.T) {
+	for _, lineFirst := range []bool{false, true} {
+		r := vcstest.New(t)
+		r.Write("src/lib.rs", vcstest.Text("the line's crate", 30))
+		r.Commit("start")
+		var mv string
+		moveOnLine := func(date string) {
+			r.Date = date
+			r.Git("checkout", "-q", "main")
+			r.Mv("src/lib.rs", "core/src/lib.rs")
+			mv = r.Commit("move the crate into core")
+		}
+		if lineFirst {
+			moveOnLine("2024-05-02T12:00:00Z")
+		}
+		r.Git("checkout", "-q", "--orphan", "sub")
+		r.Git("rm", "-r", "-q", "--cached", ".")
+		r.Git("clean", "-f", "-d", "-q")
+		r.Date = "2024-05-03T12:00:00Z"
+		r.Write("src/lib.rs", vcstest.Text("another crate entirely", 30))
+		r.Commit("sub: initial commit")
+		r.Date = "2024-05-04T12:00:00Z"
+		r.Mv("src/lib.rs", "sub/src/lib.rs")
+		r.Commit("sub: move to its own directory")
+		r.Git("checkout", "-q", "main")
+		r.Date = "2024-05-05T12:00:00Z"
+		r.Git("merge", "-q", "--no-edit", "--allow-unrelated-histories", "sub")
+		if !lineFirst {
+			moveOnLine("2024-05-06T12:00:00Z")
+		}
+		rec := build(t, r.Dir, nil)
+		f, ok := rec.Fate("src/lib.rs")
+		if !ok || f.Deleted || f.Path != "core/src/lib.rs" || f.Commit.Hash != mv {
+			t.Errorf("line first %v: src/lib.rs: %+v %v, want core/src/lib.rs moved in %s", lineFirst, f, ok, mv)
+		}
+		if f, ok := rec.Fate("sub/src/lib.rs"); ok {
+			t.Errorf("line first %v: sub/src/lib.rs is today's path, not an old one: %+v", lineFirst, f)
+		}
+	}
+}
