@@ -65,12 +65,12 @@ vscode: deps
 	cd vscode-client && npm run package --silent
 
 bench: deps
-	$(GO) run ./cmd/wayfind-bench -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl -scale 250000
+	$(GO) run ./cmd/wayfind-bench find -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl -scale 250000
 
 # Navigation sessions replayed over the public corpora: ambiguous names
 # asked with and without the history (cmd/wayfind-bench/history.go).
 bench-history: deps
-	$(GO) run ./cmd/wayfind-bench -history -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl
+	$(GO) run ./cmd/wayfind-bench history -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl
 
 # Real stale paths (testdata/bench/stale: renames from five repositories'
 # own histories) with the repository's history and without it. The logs
@@ -78,13 +78,13 @@ bench-history: deps
 # real checkouts (OWNER+NAME) at the recorded HEADs.
 STALE := testdata/bench/stale
 bench-stale: deps
-	$(GO) run ./cmd/wayfind-bench -stale -corpora $(STALE)/corpora -cases $(STALE)/real-moves-public.jsonl \
+	$(GO) run ./cmd/wayfind-bench stale -corpora $(STALE)/corpora -cases $(STALE)/real-moves-public.jsonl \
 		$(if $(REPOS),-repos $(REPOS),-replay $(STALE)/history-logs) $(ARGS)
 
 # Real sessions replayed from commits (issue 26): the histories of
 # testdata/bench/stale replayed, or SESSIONS=name=checkout,… .
 bench-sessions: deps
-	$(GO) run ./cmd/wayfind-bench $(if $(SESSIONS),-sessions $(SESSIONS),-replay $(STALE)/history-logs -corpora $(STALE)/corpora -cases $(STALE)/real-moves-public.jsonl) $(ARGS)
+	$(GO) run ./cmd/wayfind-bench sessions $(if $(SESSIONS),-repos $(SESSIONS),-replay $(STALE)/history-logs -corpora $(STALE)/corpora -cases $(STALE)/real-moves-public.jsonl) $(ARGS)
 
 # The calibration of what `resolved` promises (issue 45): real stale
 # paths, real broken links, today's files held elsewhere, deleted files
@@ -123,26 +123,26 @@ bench-symbols-gopls: deps build
 		d=$$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])') && \
 		mkdir -p $(SYMBOLS_WORK)/python-stdlib && cp -r "$$d"/. $(SYMBOLS_WORK)/python-stdlib && \
 		rm -rf $(SYMBOLS_WORK)/python-stdlib/site-packages && find $(SYMBOLS_WORK)/python-stdlib -name __pycache__ -prune -exec rm -rf {} +; }
-	$(GO) run ./cmd/wayfind-bench -gopls third_party/bin/gopls -bin $(BIN) \
-		-symbols-go $(SYMBOLS_WORK)/x-tools -symbols-other Python=$(SYMBOLS_WORK)/python-stdlib $(ARGS)
+	$(GO) run ./cmd/wayfind-bench gopls -gopls third_party/bin/gopls -bin $(BIN) \
+		-go $(SYMBOLS_WORK)/x-tools -other Python=$(SYMBOLS_WORK)/python-stdlib $(ARGS)
 
 # The public cases through `wayfind lsp` over stdio, as an editor sends them.
 bench-lsp: deps build
-	$(GO) run ./cmd/wayfind-bench -lsp $(BIN) -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl
+	$(GO) run ./cmd/wayfind-bench lsp -bin $(BIN) -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl
 
 # The symbol index of the Go source tree beside universal-ctags -R.
 bench-symbols: deps build
-	$(GO) run ./cmd/wayfind-bench -symbols $$($(GO) env GOROOT)/src -bin $(BIN) -runs 3
+	$(GO) run ./cmd/wayfind-bench symbols -root $$($(GO) env GOROOT)/src -bin $(BIN) -runs 3
 
 # locate's content search on the largest public corpus, laid out with
 # generated text (the corpora are file lists only).
 bench-content: deps
-	$(GO) run ./cmd/wayfind-bench -content tc39__test262 -corpora $(BENCH)/corpora
+	$(GO) run ./cmd/wayfind-bench content -of tc39__test262 -corpora $(BENCH)/corpora
 
 # locate on two real trees on every machine (Go's and Python's standard
 # libraries): generated questions (scripts/genlocate.py) beside grep.
 bench-locate: deps build
-	$(GO) run ./cmd/wayfind-bench -locate go=$$($(GO) env GOROOT)/src,python=$$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])') -bin $(BIN) -runs 3 -cli 10
+	$(GO) run ./cmd/wayfind-bench locate -trees go=$$($(GO) env GOROOT)/src,python=$$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])') -bin $(BIN) -runs 3 -cli 10
 
 # The monorepo (issue 29): the corpora repeated under team directories at
 # SCALE_SIZES files, through `wayfind lsp` cold and warm, beside fzf, and
@@ -151,7 +151,7 @@ bench-locate: deps build
 # dropped (the directories read off the disk), beside find(1) likewise.
 SCALE_SIZES ?= 56970,250000,1000000
 bench-scale: deps build
-	$(GO) run ./cmd/wayfind-bench -scale-lsp $(SCALE_SIZES) -bin $(BIN) -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl
+	$(GO) run ./cmd/wayfind-bench scale -sizes $(SCALE_SIZES) -bin $(BIN) -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl
 
 # The hook through the real Claude Code (issue 46): the held-out
 # repositories' real stale paths as an agent's Read calls, with the hook
@@ -164,11 +164,11 @@ bench-agent: deps build
 
 # What an agent reads: find_files through `wayfind mcp` against a listing.
 bench-mcp: deps build
-	$(GO) run ./cmd/wayfind-bench -mcp $(BIN) -mcp-tree $$($(GO) env GOROOT)/src -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl
+	$(GO) run ./cmd/wayfind-bench mcp -bin $(BIN) -tree $$($(GO) env GOROOT)/src -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl
 
 # Every public case without and with the reranker (the tiny test model).
 bench-model: deps ort
-	$(GO) run ./cmd/wayfind-bench -model testdata/model -ort-lib third_party/onnxruntime/libonnxruntime.so.1 -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl
+	$(GO) run ./cmd/wayfind-bench model -model testdata/model -ort-lib third_party/onnxruntime/libonnxruntime.so.1 -corpora $(BENCH)/corpora -cases $(BENCH)/cases-public.jsonl
 
 # One server under mixed load and file churn (SOAK_DURATION, default 5m).
 soak: deps

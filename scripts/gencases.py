@@ -6,7 +6,7 @@ makes cases of the same categories over the remaining corpora so that the
 engine is checked on trees it was never tuned on:
 
     python3 scripts/gencases.py ../shared/corpora babel__babel ansible__ansible > /tmp/gen.jsonl
-    go run ./cmd/wayfind-bench -cases /tmp/gen.jsonl -fzf=false
+    go run ./cmd/wayfind-bench find -cases /tmp/gen.jsonl -fzf=false
 
 A case is emitted only when it has one right answer a careful person would
 agree on (for example a typo that lands on exactly one name).

@@ -4,7 +4,7 @@
     genlocate.py --root TREE --files LIST [--per 60] [--seed 1]
 
 LIST holds the tree's indexed files, one relative path a line (what
-`wayfind-bench -locate` passes: the workspace's own listing, so ignore
+`wayfind-bench locate` passes: the workspace's own listing, so ignore
 rules are the product's). Three kinds of question, as agents ask them:
 
   definition  a name universal-ctags finds defined in exactly one file

@@ -28,7 +28,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -84,7 +83,7 @@ func agentCmd(args []string) error {
 		}
 	}
 	cache := filepath.Join(*work, "cache")
-	fmt.Printf("# wayfind hook through Claude Code — %s, %d cores, %s, half %s, %d stale paths a repository\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), claudeVersion(*claude), *half, *per)
+	header("hook through Claude Code", fmt.Sprintf(", %s, half %s, %d stale paths a repository", claudeVersion(*claude), *half, *per))
 	type tally [agentOutcomes]int
 	var with, without tally
 	byCat := map[string]*tally{}

@@ -46,7 +46,6 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -141,7 +140,7 @@ func calibrateCmd(args []string) error {
 	for _, s := range strings.Split(*sets, ",") {
 		want[strings.TrimSpace(s)] = true
 	}
-	fmt.Printf("# wayfind calibration — %s, %d cores, %s, half %s, sets %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.Version(), *half, *sets)
+	header("calibration", fmt.Sprintf(", half %s, sets %s", *half, *sets))
 	var all []calAnswer
 	record := func(a calAnswer) {
 		all = append(all, a)
@@ -522,20 +521,7 @@ func readCalCases(p string) ([]calCase, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
-	var out []calCase
-	sc := bufio.NewScanner(gz)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		var c calCase
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
-		}
-		out = append(out, c)
-	}
-	return out, sc.Err()
+	return readJSONLines[calCase](gz, p)
 }
 
 // calibrateSessions asks the session questions of the newest commits

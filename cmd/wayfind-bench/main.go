@@ -1,10 +1,12 @@
-// Command wayfind-bench runs the public benchmark cases through the ranking
-// engine in-process and through fzf in the same run, and prints the
-// accuracy and latency tables recorded in docs/BENCHMARKS.md.
+// Command wayfind-bench measures what docs/BENCHMARKS.md records, one
+// subcommand a question (commands.go: `wayfind-bench COMMAND [flags]`,
+// each called by a make bench-* target), every figure beside a peer
+// measured in the same run.
 //
-// Each corpus (a list of real paths) is laid out once as a tree of empty
-// files under -work, indexed from a cold start like a user's checkout, and
-// every case is answered by the same rank.Engine the CLI and LSP call.
+// find, the public cases: each corpus (a list of real paths) is laid out
+// once as a tree of empty files under -work, indexed from a cold start
+// like a user's checkout, and every case is answered by the same
+// rank.Engine the CLI and LSP call, and by fzf --filter.
 package main
 
 import (
@@ -13,6 +15,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -22,7 +25,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"runtime/pprof"
 	"slices"
 	"sort"
 	"strconv"
@@ -66,182 +68,40 @@ type outcome struct {
 }
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == "calibrate" {
-		if err := calibrateCmd(os.Args[2:]); err != nil {
-			fatal(err)
-		}
-		return
+	if len(os.Args) < 2 || subcommands[os.Args[1]].run == nil {
+		usage()
+		os.Exit(2)
 	}
-	if len(os.Args) > 1 && os.Args[1] == "agent" {
-		if err := agentCmd(os.Args[2:]); err != nil {
-			fatal(err)
-		}
-		return
-	}
-	corpora := flag.String("corpora", "testdata/bench/corpora", "directory of <corpus>.tsv[.gz] path lists")
-	casesPath := flag.String("cases", "testdata/bench/cases-public.jsonl", "benchmark cases (JSON lines)")
-	work := flag.String("work", filepath.Join(os.TempDir(), "wayfind-bench"), "where corpora are laid out as trees")
-	useFzf := flag.Bool("fzf", true, "run fzf --filter on every case as the peer")
-	only := flag.String("corpus", "", "run only this corpus")
-	verbose := flag.Bool("v", false, "print every failed case")
-	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the queries here")
-	memprofile := flag.String("memprofile", "", "with -scale-inproc, write a profile of what the questions allocate here")
-	scale := flag.Int("scale", 0, "also index this many paths (the largest corpus replicated under prefixes) and report memory")
-	lspBin := flag.String("lsp", "", "drive this wayfind binary's `lsp` through the protocol instead of calling the engine in-process")
-	settleTree := flag.String("settle", "", "with -lsp: open this real tree (files with their contents) with a fresh cache, wait for the passes to finish, and print the server's times and resident memory")
-	symbolRoot := flag.String("symbols", "", "benchmark the symbol index of this tree beside universal-ctags (needs -bin)")
-	bin := flag.String("bin", "bin/wayfind", "the wayfind binary, for -symbols")
-	runs := flag.Int("runs", 3, "runs per measurement, for -symbols (medians are reported)")
-	contentCorpus := flag.String("content", "", "benchmark locate's content search on this corpus laid out with generated text")
-	modelDir := flag.String("model", "", "compare every case with and without reranking by the model in this directory")
-	ortLib := flag.String("ort-lib", "", "libonnxruntime for -model")
-	repeat := flag.Int("repeat", 1, "answer every case this many times and time the median (warm caches)")
-	mcpTree := flag.String("mcp-tree", "", "with -mcp: also measure every tool on this real tree")
-	mcpBin := flag.String("mcp", "", "measure the bytes this wayfind binary's `mcp` answers find_files with, against a plain listing")
-	locateTrees := flag.String("locate", "", "benchmark locate on these real trees (name=dir,…) beside grep, through -bin's `lsp`")
-	cliSample := flag.Int("cli", 10, "with -locate: time the warm CLI on this many questions a tree")
-	locateCache := flag.String("locate-cases", "", "with -locate: keep the generated questions in this directory and reuse them")
-	seed := flag.Int("seed", 1, "with -locate and -history: the question set's seed")
-	inproc := flag.Bool("inproc", false, "with -locate: answer in-process (accuracy only, no server, grep or CLI)")
-	goplsBin := flag.String("gopls", "", "workspace/symbol beside this gopls binary on -symbols-go (needs -bin)")
-	symbolsGo := flag.String("symbols-go", "", "with -gopls: the Go workspace")
-	symbolsOther := flag.String("symbols-other", "", "with -gopls: a second workspace, wayfind alone (lang=dir, ctags' language name)")
-	staleRun := flag.Bool("stale", false, "real stale paths (-cases) with and without the repository's history (needs -repos)")
-	repos := flag.String("repos", "", "with -stale: a directory of git checkouts, one per corpus (OWNER+NAME)")
-	replayLogs := flag.String("replay", "", "with -stale: replay the histories in this directory (<corpus>.log.gz) into repositories under -work and use them as -repos")
-	sessionRepos := flag.String("sessions", "", "real sessions replayed from these checkouts' commits (name=dir,…): bare names asked with and without the author's previous commits as visits")
-	window := flag.Int("window", 400, "with -sessions: the commits asked about, the newest ones (the tree is the one before them)")
-	scaleSizes := flag.String("scale-lsp", "", "the monorepo at these sizes (files, comma-separated) through -bin's `lsp`, cold and warm, beside fzf (issue 29)")
-	scaleInproc := flag.Int("scale-inproc", 0, "the monorepo's cases at this size in-process, engine over the listing: latency by kind and the slowest questions (with -cpuprofile and -memprofile, their profiles)")
-	fzfSample := flag.Int("fzf-sample", 30, "with -scale-lsp: how many find cases fzf is timed on at each size")
-	historyRun := flag.Bool("history", false, "replay navigation sessions over the corpora and ask ambiguous names with and without the history")
-	flag.Parse()
-	if *scaleSizes != "" {
-		fmt.Printf("# wayfind at monorepo scale — %s, %d cores (GOMAXPROCS %d), %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version())
-		var sizes []int
-		for _, f := range strings.Split(*scaleSizes, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil || n <= 0 {
-				fatal(fmt.Errorf("-scale-lsp: %q is not a size", f))
-			}
-			sizes = append(sizes, n)
-		}
-		scaleBench(*bin, *corpora, *casesPath, *work, sizes, *fzfSample)
-		return
-	}
-	if *scaleInproc > 0 {
-		scaleInProcess(*corpora, *casesPath, *scaleInproc, *cpuprofile, *memprofile)
-		return
-	}
-	if *goplsBin != "" {
-		fmt.Printf("# wayfind workspace/symbol beside gopls — %s, %d cores (GOMAXPROCS %d), %s, seed %d\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), *seed)
-		lang, dir, _ := strings.Cut(*symbolsOther, "=")
-		symbolsVsGopls(*bin, *goplsBin, *symbolsGo, dir, lang, int64(*seed), *verbose)
-		return
-	}
-	if *locateTrees != "" {
-		fmt.Printf("# wayfind locate bench — %s, %d cores (GOMAXPROCS %d), %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version())
-		locateBench(*bin, strings.Split(*locateTrees, ","), *runs, *cliSample, *verbose, *locateCache, *inproc, *seed)
-		return
-	}
-	if *contentCorpus != "" {
-		fmt.Printf("# wayfind content bench — %s, %d cores (GOMAXPROCS %d), %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version())
-		if *cpuprofile != "" {
-			f, _ := os.Create(*cpuprofile)
-			pprof.StartCPUProfile(f)
-			defer pprof.StopCPUProfile()
-		}
-		contentBench(*corpora, *work, *contentCorpus)
-		return
-	}
-	if *symbolRoot != "" {
-		fmt.Printf("# wayfind symbol bench — %s, %d cores (GOMAXPROCS %d), %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version())
-		symbolBench(*bin, *symbolRoot, *runs)
-		return
-	}
-	if *cpuprofile != "" {
-		f, err := os.Create(*cpuprofile)
-		if err != nil {
-			fatal(err)
-		}
-		pprof.StartCPUProfile(f)
-		defer pprof.StopCPUProfile()
-	}
-
-	cases, err := readCases(*casesPath)
-	if err != nil {
+	if err := subcommands[os.Args[1]].run(os.Args[2:]); err != nil && !errors.Is(err, flag.ErrHelp) {
 		fatal(err)
 	}
-	byCorpus := map[string][]benchCase{}
-	var names []string
-	for _, c := range cases {
-		if *only != "" && c.Corpus != *only {
-			continue
-		}
-		if byCorpus[c.Corpus] == nil {
-			names = append(names, c.Corpus)
-		}
-		byCorpus[c.Corpus] = append(byCorpus[c.Corpus], c)
-	}
-	sort.Strings(names)
-	if *sessionRepos == "" && *replayLogs != "" && !*staleRun {
-		// The histories replayed from their logs, as bench-stale does.
-		dir := replayAll(*replayLogs, *corpora, *work, names)
-		var specs []string
-		for _, n := range names {
-			specs = append(specs, n+"="+filepath.Join(dir, strings.Replace(strings.TrimPrefix(n, "hist__"), "__", "+", 1)))
-		}
-		*sessionRepos = strings.Join(specs, ",")
-	}
-	if *sessionRepos != "" {
-		fmt.Printf("# wayfind real-session replay — %s, %d cores (GOMAXPROCS %d), %s, window %d\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), *window)
-		sessionsBench(strings.Split(*sessionRepos, ","), *window, *verbose)
-		return
-	}
-	if *useFzf {
-		if _, err := exec.LookPath("fzf"); err != nil {
-			fatal(fmt.Errorf("fzf not found (apt-get install fzf, or -fzf=false)"))
-		}
-	}
+}
 
-	if *staleRun {
-		fmt.Printf("# wayfind stale-path bench — %s, %d cores (GOMAXPROCS %d), %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version())
-		if *replayLogs != "" {
-			*repos = replayAll(*replayLogs, *corpora, *work, names)
-		}
-		staleBench(*corpora, *work, *repos, names, byCorpus, *useFzf, *verbose)
-		return
+// findCmd runs the public cases (find and resolve) through the engine
+// in-process, beside fzf --filter on the same case (make bench).
+func findCmd(args []string) error {
+	fs := newFlags("find")
+	cf := addCaseFlags(fs)
+	useFzf := fs.Bool("fzf", true, "run fzf --filter on every case as the peer")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the queries here")
+	scale := fs.Int("scale", 0, "also index this many paths (the largest corpus replicated under prefixes) and report memory")
+	repeat := fs.Int("repeat", 1, "answer every case this many times and time the median (warm caches)")
+	names, byCorpus, err := parseWithCases(fs, cf, args, useFzf)
+	if err != nil {
+		return err
 	}
-	if *historyRun {
-		fmt.Printf("# wayfind history bench — %s, %d cores (GOMAXPROCS %d), %s, seed %d\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), *seed)
-		historyBench(*corpora, *work, names, byCorpus, int64(*seed), *useFzf, *verbose)
-		return
+	stop, err := profileCPU(*cpuprofile)
+	if err != nil {
+		return err
 	}
-	fmt.Printf("# wayfind bench — %s, %d cores (GOMAXPROCS %d), %s\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version())
-	if *modelDir != "" {
-		modelBench(*corpora, *work, names, byCorpus, *modelDir, *ortLib)
-		return
-	}
-	if *mcpBin != "" {
-		mcpBench(*mcpBin, *corpora, *work, names, byCorpus)
-		if *mcpTree != "" {
-			mcpToolsBench(*mcpBin, *mcpTree)
-		}
-		return
-	}
-	if *lspBin != "" && *settleTree != "" {
-		settleBench(*lspBin, *settleTree)
-		return
-	}
-	if *lspBin != "" {
-		lspBench(*lspBin, *corpora, *work, names, byCorpus, *useFzf, *verbose)
-		return
-	}
+	defer stop()
+	header("bench", "")
+	corpora, work, verbose := *cf.corpora, *cf.work, *cf.verbose
 	fmt.Println("| corpus | files | walk ms | engine ms | index ms total | heap MB | bytes/file | RSS MB |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
 	var all []outcome
 	for _, name := range names {
-		paths, root := corpusTree(*corpora, *work, name)
+		paths, root := corpusTree(corpora, work, name)
 		eng, stats := index(root)
 		fmt.Printf("| %s | %d | %.0f | %.0f | %.0f | %.1f | %.0f | %.0f |\n", name, eng.Len(), stats.walk, stats.engine, stats.walk+stats.engine, stats.heapMB, stats.bytesPerFile, rssMB())
 		var listing string
@@ -265,14 +125,15 @@ func main() {
 		}
 		runtime.GC()
 	}
-	report(all, *useFzf, *verbose)
+	report(all, *useFzf, verbose)
 	fmt.Println("Resolve's answers by basis and by confidence (a bucket of confidence p should be right at least p of the time; a case expecting nothing counts every candidate wrong):")
 	fmt.Println()
 	publicTrust.print()
 	fmt.Println()
 	if *scale > 0 {
-		scaleTest(*corpora, names, *scale)
+		scaleTest(corpora, names, *scale)
 	}
+	return nil
 }
 
 // scaleTest measures memory at a size no public corpus has: the largest
@@ -443,42 +304,60 @@ func fzfTop1(listing string, c benchCase) bool {
 	return first == *c.Expected
 }
 
-func report(all []outcome, withFzf bool, verbose bool) {
-	type agg struct {
-		n, top1, first, at5, wrong, fzf int
-		lat                             []time.Duration
+// caseTally counts a set of outcomes: top-1 (find's first match;
+// resolve's resolved file, or nothing when nothing is meant), first (the
+// resolved file, else the first candidate, is the one meant), recall@5,
+// resolved but wrong, fzf's top-1, and the latencies.
+type caseTally struct {
+	n, top1, first, at5, wrong, fzf int
+	lat                             []time.Duration
+}
+
+func (x *caseTally) add(o outcome) {
+	x.n++
+	x.lat = append(x.lat, o.elapsed)
+	if o.top1 {
+		x.top1++
 	}
-	cats := map[string]*agg{}
-	var order []string
-	kinds := map[string]*agg{"resolve": {}, "find": {}}
-	latByCorpus := map[string][]time.Duration{}
+	if o.top1 || o.c.Expected != nil && o.first == *o.c.Expected {
+		x.first++
+	}
+	if o.at5 {
+		x.at5++
+	}
+	if o.wrong {
+		x.wrong++
+	}
+	if o.fzfTop1 {
+		x.fzf++
+	}
+}
+
+// tallyOutcomes tallies outcomes by kind/category (order: as first met)
+// and by kind (resolve, find).
+func tallyOutcomes(all []outcome) (order []string, cats, kinds map[string]*caseTally) {
+	cats = map[string]*caseTally{}
+	kinds = map[string]*caseTally{"resolve": {}, "find": {}}
 	for _, o := range all {
 		key := o.c.Kind + "/" + o.c.Category
 		a := cats[key]
 		if a == nil {
-			a = &agg{}
+			a = &caseTally{}
 			cats[key] = a
 			order = append(order, key)
 		}
-		for _, x := range []*agg{a, kinds[o.c.Kind]} {
-			x.n++
-			x.lat = append(x.lat, o.elapsed)
-			if o.top1 {
-				x.top1++
-			}
-			if o.top1 || o.c.Expected != nil && o.first == *o.c.Expected {
-				x.first++
-			}
-			if o.at5 {
-				x.at5++
-			}
-			if o.wrong {
-				x.wrong++
-			}
-			if o.fzfTop1 {
-				x.fzf++
-			}
+		a.add(o)
+		if k := kinds[o.c.Kind]; k != nil {
+			k.add(o)
 		}
+	}
+	return order, cats, kinds
+}
+
+func report(all []outcome, withFzf bool, verbose bool) {
+	order, cats, kinds := tallyOutcomes(all)
+	latByCorpus := map[string][]time.Duration{}
+	for _, o := range all {
 		latByCorpus[o.c.Corpus] = append(latByCorpus[o.c.Corpus], o.elapsed)
 		if verbose && o.elapsed > 5*time.Millisecond {
 			fmt.Fprintf(os.Stderr, "SLOW %s %q %s ms\n", o.c.ID, o.c.Query, ms(o.elapsed))
@@ -496,7 +375,7 @@ func report(all []outcome, withFzf bool, verbose bool) {
 		}
 	}
 	sort.Strings(order)
-	fzfCol := func(a *agg) string {
+	fzfCol := func(a *caseTally) string {
 		if !withFzf {
 			return "—"
 		}
@@ -564,20 +443,29 @@ func readCases(p string) ([]benchCase, error) {
 		return nil, err
 	}
 	defer f.Close()
-	var out []benchCase
-	sc := bufio.NewScanner(f)
+	return readJSONLines[benchCase](f, p)
+}
+
+// readJSONLines reads one JSON value a line (blank lines skipped) from r;
+// an error names the file.
+func readJSONLines[T any](r io.Reader, name string) ([]T, error) {
+	var out []T
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		if strings.TrimSpace(sc.Text()) == "" {
 			continue
 		}
-		var c benchCase
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
+		var v T
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		out = append(out, c)
+		out = append(out, v)
 	}
-	return out, sc.Err()
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return out, nil
 }
 
 // readCorpus reads <base>.tsv or <base>.tsv.gz: one "path\tsize" a line.

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestReadCases(t *testing.T) {
+	cases, err := readCases("testdata/cases.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) != 3 || cases[0].ID != "f1" || cases[2].Expected != nil || *cases[1].Expected != "a/b.go" {
+		t.Fatalf("cases: %+v", cases)
+	}
+	names, by := groupCases(cases, "")
+	if !slices.Equal(names, []string{"a", "b"}) || len(by["a"]) != 2 || len(by["b"]) != 1 {
+		t.Errorf("grouped: %v %v", names, by)
+	}
+	if names, _ := groupCases(cases, "b"); !slices.Equal(names, []string{"b"}) {
+		t.Errorf("only b: %v", names)
+	}
+	if _, err := readJSONLines[benchCase](strings.NewReader("{\"id\":1}\n"), "x.jsonl"); err == nil || !strings.Contains(err.Error(), "x.jsonl") {
+		t.Errorf("a bad line: %v, want an error naming the file", err)
+	}
+}
+
+func TestReadCalibrationData(t *testing.T) {
+	cases, err := readCalCases("testdata/stale.jsonl.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) != 2 || cases[1].Category != "real_renamed" || *cases[1].Expected != "new/z.go" || cases[1].DeletedIn != nil {
+		t.Errorf("cases: %+v", cases)
+	}
+	repos, err := readSplit("testdata/split.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []calRepo{{repo: "owner/one", lang: "Go", head: "abc", half: "tuning"}, {repo: "owner/two", lang: "Rust", head: "def", half: "held-out"}}
+	if !slices.Equal(repos, want) || repos[0].name() != "owner__one" {
+		t.Errorf("split: %+v", repos)
+	}
+	if _, err := readSplit("testdata/split-bad.tsv"); err == nil {
+		t.Error("a short line of the split was read")
+	}
+}
+
+func TestReadCorpus(t *testing.T) {
+	for _, c := range []struct {
+		base string
+		want []string
+	}{
+		{"testdata/tiny", []string{"a/b.go", "src/x.py"}},
+		{"testdata/zipped", []string{"docs/a.md"}},
+	} {
+		got, err := readCorpus(c.base)
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v %v, want %v", c.base, got, err, c.want)
+		}
+	}
+	if _, err := readCorpus("testdata/none"); err == nil {
+		t.Error("a missing corpus was read")
+	}
+}
+
+// TestTallyOutcomes pins what each column counts: top-1 is the resolved
+// file (or nothing resolved when nothing is meant), first the resolved
+// file else the first candidate.
+func TestTallyOutcomes(t *testing.T) {
+	meant := "a/b.go"
+	c := func(kind, cat string, expected *string) benchCase {
+		return benchCase{Kind: kind, Category: cat, Expected: expected}
+	}
+	all := []outcome{
+		{c: c("resolve", "typo", &meant), first: "a/b.go", at5: true, elapsed: time.Millisecond},                                // offered first, not resolved
+		{c: c("resolve", "typo", &meant), top1: true, first: "a/b.go", got: "a/b.go", at5: true, elapsed: 3 * time.Millisecond}, // resolved right
+		{c: c("resolve", "typo", &meant), wrong: true, got: "c/b.go", first: "c/b.go", elapsed: 2 * time.Millisecond},           // resolved wrong
+		{c: c("resolve", "nonexistent", nil), top1: true, at5: true},                                                            // nothing, rightly
+		{c: c("find", "words", &meant), top1: true, first: "a/b.go", at5: true, fzfTop1: true},                                  // find's first match
+		{c: c("find", "words", &meant), first: "x.go", at5: true},                                                               // in the top 5 only
+	}
+	order, cats, kinds := tallyOutcomes(all)
+	if !slices.Equal(order, []string{"resolve/typo", "resolve/nonexistent", "find/words"}) {
+		t.Errorf("order %v", order)
+	}
+	typo := cats["resolve/typo"]
+	if typo.n != 3 || typo.top1 != 1 || typo.first != 2 || typo.wrong != 1 || typo.at5 != 2 || quantile(typo.lat, 0.5) != 2*time.Millisecond {
+		t.Errorf("resolve/typo: %+v", *typo)
+	}
+	if r := kinds["resolve"]; r.n != 4 || r.top1 != 2 || r.first != 3 || r.wrong != 1 {
+		t.Errorf("resolve: %+v", *r)
+	}
+	if f := kinds["find"]; f.n != 2 || f.top1 != 1 || f.first != 1 || f.at5 != 2 || f.fzf != 1 {
+		t.Errorf("find: %+v", *f)
+	}
+}
+
+func TestParseSizes(t *testing.T) {
+	if got, err := parseSizes("56970, 250000,1000000"); err != nil || !slices.Equal(got, []int{56970, 250000, 1000000}) {
+		t.Errorf("%v %v", got, err)
+	}
+	for _, bad := range []string{"", "10,x", "-5", "0"} {
+		if _, err := parseSizes(bad); err == nil {
+			t.Errorf("%q read as sizes", bad)
+		}
+	}
+}
+
+func TestJudgeAgent(t *testing.T) {
+	for _, c := range []struct {
+		read, result string
+		want         agentOutcome
+	}{
+		{"/t/new/x.go", "", agentRead},
+		{"/t/other.go", "", agentOther},
+		{"", "wayfind: old/x.go is not there. Candidates, best first:\n1. /t/new/x.go (name:exact)\n2. /t/y.go (…)", agentNamed},
+		{"", "wayfind: old/x.go is not there. Candidates, best first:\n1. /t/y.go (name:exact)", agentNothing},
+		{"", "File does not exist.", agentNothing},
+	} {
+		if got := judgeAgent("/t", "new/x.go", c.read, c.result); got != c.want {
+			t.Errorf("read %q, result %q: %v, want %v", c.read, c.result, got, c.want)
+		}
+	}
+}
+
+func TestSampleByCategory(t *testing.T) {
+	s := func(v string) *string { return &v }
+	var cases []calCase
+	for i := range 5 {
+		cases = append(cases, calCase{ID: "m" + string(rune('0'+i)), Category: "moved", Expected: s("x")})
+	}
+	cases = append(cases, calCase{ID: "r0", Category: "renamed", Expected: s("y")}, calCase{ID: "d0", Category: "deleted", Expected: s("")})
+	got := sampleByCategory(cases, 4)
+	cats := map[string]int{}
+	for _, c := range got {
+		cats[c.Category]++
+	}
+	if len(got) != 4 || cats["renamed"] != 1 || cats["moved"] != 3 || cats["deleted"] != 0 {
+		t.Errorf("sample: %+v", got)
+	}
+	if again := sampleByCategory(cases, 4); !slices.EqualFunc(got, again, func(a, b calCase) bool { return a.ID == b.ID }) {
+		t.Error("the sample is not the same twice")
+	}
+}
+
+// TestEverySubcommandParsesHelp: each subcommand has its own flags and
+// answers -h without running.
+func TestEverySubcommandParsesHelp(t *testing.T) {
+	for name, sc := range subcommands {
+		if sc.help == "" {
+			t.Errorf("%s has no help", name)
+		}
+		if err := sc.run([]string{"-h"}); err == nil {
+			t.Errorf("%s -h ran", name)
+		}
+	}
+}
