@@ -216,37 +216,3 @@ func (ln *line) after(path, hash string) (present, side bool) {
 	}
 	return ln.base[path], true
 }
-
-// leftBefore reports, for a commit off the line, whether the line had
-// had path and left it (moved or deleted it itself) before the commit
-// came onto it.
-func (ln *line) leftBefore(path, hash string) bool {
-	if ln == nil || ln.own[hash] {
-		return false
-	}
-	at, ok := ln.introduced[hash]
-	if !ok {
-		return false
-	}
-	evs := ln.events[path]
-	k := sort.Search(len(evs), func(i int) bool { return evs[i].at > at })
-	return k > 0 && !evs[k-1].present && evs[k-1].at < at
-}
-
-// hadOwn reports, for a commit on the line, whether the line had path
-// just before it.
-func (ln *line) hadOwn(path, hash string) bool {
-	if ln == nil || !ln.own[hash] {
-		return false
-	}
-	at := ln.introduced[hash]
-	evs := ln.events[path]
-	k := sort.Search(len(evs), func(i int) bool { return evs[i].at >= at })
-	if k > 0 {
-		return evs[k-1].present
-	}
-	if ln.lineBase != nil && ln.base == nil {
-		ln.base = ln.lineBase()
-	}
-	return ln.base[path]
-}

@@ -202,11 +202,6 @@ func (r *Record) apply(c commitOps) {
 				r.lineages[r.names[o.new].lin].unsure = true
 			}
 		case 'R':
-			// keepName: the old path's life on the line to HEAD had
-			// already ended (the line moved or deleted it itself) when
-			// this side branch's rename reached the line: the file moves,
-			// the old path still leads where the line led it.
-			keepName := false
 			if kept, side := r.line.after(o.old, c.commit.Hash); side && kept {
 				if reached, _ := r.line.after(o.new, c.commit.Hash); !reached {
 					// A side branch's rename that the line to HEAD never
@@ -215,27 +210,14 @@ func (r *Record) apply(c commitOps) {
 					touched = append(touched, r.bring(o.new))
 					continue
 				}
-				keepName = r.line.leftBefore(o.old, c.commit.Hash)
 			}
 			l, ok := r.live[o.old]
 			if !ok {
 				if n, known := r.names[o.old]; known && n.left >= 0 {
-					nl := r.bring(o.new)
-					touched = append(touched, nl)
-					if r.line.hadOwn(o.old, c.commit.Hash) {
-						// The line's own rename of a path it had, which a
-						// side branch's history of the same path (a
-						// subtree's) had taken away first: the line's is
-						// the path's latest life.
-						old := r.nameOf(o.old)
-						old.moved, old.movedAt, old.movedTo = nl, commitIndex(), o.new
-						r.names[o.old] = old
-						r.Renames++
-					}
-					// Else a branch's rename of a path the file had
-					// already left: the old name keeps its first
-					// successor; the branch's new path is a file of its
-					// own.
+					// A branch's rename of a path the file had already
+					// left: the old name keeps its first successor; the
+					// branch's new path is a file of its own.
+					touched = append(touched, r.bring(o.new))
 					continue
 				}
 				l = r.born(o.old)
@@ -248,9 +230,7 @@ func (r *Record) apply(c commitOps) {
 			r.live[o.new] = l
 			r.lineages[l].path = o.new
 			old := r.nameOf(o.old).owned(l, commitIndex())
-			if !keepName {
-				old.moved, old.movedAt, old.movedTo = l, commitIndex(), o.new
-			}
+			old.moved, old.movedAt, old.movedTo = l, commitIndex(), o.new
 			r.names[o.old] = old
 			r.names[o.new] = r.nameOf(o.new).owned(l, -1)
 			r.Renames++
