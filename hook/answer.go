@@ -177,11 +177,7 @@ func pathOrURI(c wire.Candidate) string {
 // movedDir rewrites a directory tool's path to where the history moved
 // the directory's files.
 func movedDir(ctx context.Context, ev Event, field, full string, open func() (Requests, error)) (*Output, error) {
-	req, err := open()
-	if err != nil || req == nil {
-		return nil, err
-	}
-	m, err := req.MovedDir(ctx, full)
+	m, err := askMovedDir(ctx, full, open)
 	if err != nil || m == nil {
 		return nil, err
 	}
@@ -206,14 +202,20 @@ func writeInto(ctx context.Context, ev Event, disk Disk, open func() (Requests, 
 	if disk.IsDir(dir) {
 		return nil, nil
 	}
-	req, err := open()
-	if err != nil || req == nil {
-		return nil, err
-	}
-	m, err := req.MovedDir(ctx, dir)
+	m, err := askMovedDir(ctx, dir, open)
 	if err != nil || m == nil {
 		return nil, err
 	}
 	line := fmt.Sprintf("wayfind: %s moved to %s %s; this Write creates a new directory there.", m.From, m.To, service.HistoryLine("", m.Commit)[1:])
 	return &Output{Specific: &Specific{Event: ev.Name, Context: line}}, nil
+}
+
+// askMovedDir opens the request layer and asks where the history moved
+// dir's files (nil: nowhere it can tell).
+func askMovedDir(ctx context.Context, dir string, open func() (Requests, error)) (*wire.DirMove, error) {
+	req, err := open()
+	if err != nil || req == nil {
+		return nil, err
+	}
+	return req.MovedDir(ctx, dir)
 }

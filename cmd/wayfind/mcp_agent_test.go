@@ -11,7 +11,6 @@ package main
 // optional dependency); CI requires it.
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -26,6 +25,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"wayfind/hook/claudetest"
 )
 
 // codexBinary is the harness to drive: $WAYFIND_CODEX, else the native
@@ -276,14 +277,7 @@ tool_timeout_sec = 60
 	model.mu.Lock()
 	run := &codexRun{outputs: model.outputs, offered: model.offered, stray: model.stray}
 	model.mu.Unlock()
-	sc := bufio.NewScanner(&stdout)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var line map[string]any
-		if json.Unmarshal(sc.Bytes(), &line) == nil {
-			run.events = append(run.events, line)
-		}
-	}
+	run.events = claudetest.JSONLines(stdout.Bytes())
 	if len(run.outputs) != len(script) {
 		t.Fatalf("%d tool outputs for %d calls: %q\ntools offered: %q\ncodex's events: %s\nstderr: %s", len(run.outputs), len(script), run.outputs, run.offered, stdout.String(), stderr.String())
 	}

@@ -220,15 +220,7 @@ func (s Session) Run(ctx context.Context, script []Call, before func(env []strin
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("claude: %v\nstderr: %s\nstdout: %s", err, stderr.String(), tail(stdout.String(), 2000))
 	}
-	res := &Result{ToolResults: model.ToolResults()}
-	sc := bufio.NewScanner(&stdout)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var line map[string]any
-		if json.Unmarshal(sc.Bytes(), &line) == nil {
-			res.Stream = append(res.Stream, line)
-		}
-	}
+	res := &Result{ToolResults: model.ToolResults(), Stream: JSONLines(stdout.Bytes())}
 	if len(res.ToolResults) != len(script) {
 		return res, fmt.Errorf("%d tool results for %d calls: %q\nclaude's stream: %s", len(res.ToolResults), len(script), res.ToolResults, tail(stdout.String(), 4000))
 	}
@@ -257,4 +249,20 @@ func tail(s string, n int) string {
 		return "…" + s[len(s)-n:]
 	}
 	return s
+}
+
+// JSONLines is every line of out that is a JSON object, in order: a
+// harness's stream (--output-format stream-json, --json), lines that are
+// not JSON left out.
+func JSONLines(out []byte) []map[string]any {
+	var lines []map[string]any
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var line map[string]any
+		if json.Unmarshal(sc.Bytes(), &line) == nil {
+			lines = append(lines, line)
+		}
+	}
+	return lines
 }
