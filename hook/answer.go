@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"wayfind/service"
@@ -28,21 +29,31 @@ type Disk interface {
 	IsDir(abs string) bool
 }
 
+// Trail is where the agent has been this session, kept by the hook
+// itself: the files its calls named that were there, most recent last.
+// The harness writes its transcript when it will (a call's entry may not
+// be there by the next call's hook), so the transcript alone does not
+// say where the agent is. Nil: no trail.
+type Trail interface {
+	Add(abs string)
+	Files() []string
+}
+
 // maxCandidates: the candidates a denial names, best first.
 const maxCandidates = 5
 
 // Answer is the hook's answer to ev, or nil when it has none (the call
 // goes ahead unchanged). The request layer is opened only when a path
 // names nothing on disk (open: lazily, it may index).
-func Answer(ctx context.Context, ev Event, disk Disk, open func() (Requests, error)) (*Output, error) {
+func Answer(ctx context.Context, ev Event, disk Disk, trail Trail, open func() (Requests, error)) (*Output, error) {
 	switch ev.Name {
 	case "PreToolUse":
-		return preToolUse(ctx, ev, disk, open)
+		return preToolUse(ctx, ev, disk, trail, open)
 	case "PostToolUse", "PostToolUseFailure":
 		if ev.Tool != "Bash" {
 			return nil, nil
 		}
-		return afterShell(ctx, ev, disk, open)
+		return afterShell(ctx, ev, disk, trail, open)
 	}
 	return nil, nil
 }
@@ -56,8 +67,11 @@ func abs(p, cwd string) string {
 	return p
 }
 
-func preToolUse(ctx context.Context, ev Event, disk Disk, open func() (Requests, error)) (*Output, error) {
+func preToolUse(ctx context.Context, ev Event, disk Disk, trail Trail, open func() (Requests, error)) (*Output, error) {
 	if ev.Tool == "Write" {
+		if p, _ := ev.Input["file_path"].(string); p != "" && trail != nil {
+			trail.Add(abs(p, ev.Cwd))
+		}
 		return writeInto(ctx, ev, disk, open)
 	}
 	p, field, dir := pathOf(ev)
@@ -72,13 +86,16 @@ func preToolUse(ctx context.Context, ev Event, disk Disk, open func() (Requests,
 		return movedDir(ctx, ev, field, full, open)
 	}
 	if disk.IsFile(full) {
+		if trail != nil {
+			trail.Add(full)
+		}
 		return nil, nil
 	}
 	req, err := open()
 	if err != nil || req == nil {
 		return nil, err
 	}
-	res, _, err := req.Resolve(ctx, resolveParams(ev, full, disk))
+	res, _, err := req.Resolve(ctx, resolveParams(ev, full, disk, trail))
 	if err != nil {
 		return nil, err
 	}
@@ -102,15 +119,24 @@ func preToolUse(ctx context.Context, ev Event, disk Disk, open func() (Requests,
 }
 
 // resolveParams asks for path as the agent is placed: the files it
-// worked on this session (those still there), most recent last, and the
-// last of them as where it is.
-func resolveParams(ev Event, path string, disk Disk) service.ResolveParams {
+// worked on this session (its transcript's, then the hook's own trail;
+// those still there, each once), most recent last, and the last of them
+// as where it is.
+func resolveParams(ev Event, path string, disk Disk, trail Trail) service.ResolveParams {
 	p := service.ResolveParams{Path: path, Limit: maxCandidates}
-	for _, f := range workedOn(ev.Transcript) {
-		if f = abs(f, ev.Cwd); disk.IsFile(f) {
+	worked := workedOn(ev.Transcript)
+	if trail != nil {
+		worked = append(worked, trail.Files()...)
+	}
+	seen := map[string]bool{}
+	for i := len(worked) - 1; i >= 0; i-- { // the latest mention of each counts
+		f := abs(worked[i], ev.Cwd)
+		if !seen[f] && disk.IsFile(f) {
+			seen[f] = true
 			p.History = append(p.History, f)
 		}
 	}
+	slices.Reverse(p.History)
 	if n := len(p.History); n > 0 {
 		p.Current = p.History[n-1]
 	}

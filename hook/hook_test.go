@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,7 +85,7 @@ func TestAnswer(t *testing.T) {
 	}
 	for _, c := range cases {
 		before := opened
-		out, err := Answer(context.Background(), c.ev, disk, open)
+		out, err := Answer(context.Background(), c.ev, disk, nil, open)
 		if err != nil {
 			t.Errorf("%s: %v", c.name, err)
 			continue
@@ -121,7 +122,7 @@ func TestAnswerNote(t *testing.T) {
 	req := &fakeRequests{note: "history read for the first time: 4.2 s", resolve: map[string]wire.Resolve{"/ws/config.go": {
 		Candidates: []wire.Candidate{{URI: "file:///ws/a/config.go", Path: "a/config.go", Reasons: []string{"name:exact"}}}}}}
 	out, err := Answer(context.Background(), Event{Name: "PreToolUse", Tool: "Read", Cwd: "/ws", Input: map[string]any{"file_path": "config.go"}},
-		fakeDisk{}, func() (Requests, error) { return req, nil })
+		fakeDisk{}, nil, func() (Requests, error) { return req, nil })
 	if err != nil || out == nil || !strings.HasSuffix(out.Specific.Reason, "(history read for the first time: 4.2 s)") {
 		t.Errorf("out %+v, err %v", out, err)
 	}
@@ -131,9 +132,62 @@ func TestAnswerNote(t *testing.T) {
 // ahead (no answer).
 func TestAnswerError(t *testing.T) {
 	out, err := Answer(context.Background(), Event{Name: "PreToolUse", Tool: "Read", Input: map[string]any{"file_path": "/nowhere/x.go"}},
-		fakeDisk{}, func() (Requests, error) { return nil, errors.New("no index") })
+		fakeDisk{}, nil, func() (Requests, error) { return nil, errors.New("no index") })
 	if out != nil || err == nil {
 		t.Errorf("out %+v, err %v", out, err)
+	}
+}
+
+// The hook keeps its own trail: the files an agent's calls named that
+// were there place it, most recent last, whatever its transcript has
+// written yet; a file gone since is left out.
+func TestTrailPlacesTheAgent(t *testing.T) {
+	trail := OpenTrail(t.TempDir(), "session-1")
+	req := &fakeRequests{}
+	open := func() (Requests, error) { return req, nil }
+	disk := fakeDisk{"/ws/services/ship/handler.go": "file", "/ws/README.md": "file", "/ws/old.go": "file"}
+	read := func(p string) {
+		if _, err := Answer(context.Background(), Event{Name: "PreToolUse", Tool: "Read", Cwd: "/ws", Input: map[string]any{"file_path": p}}, disk, trail, open); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read("/ws/old.go")
+	read("services/ship/handler.go")
+	read("/ws/README.md")
+	read("/ws/services/ship/handler.go") // again: its latest mention counts
+	delete(disk, "/ws/old.go")
+	read("config.go")
+	if len(req.asked) != 1 {
+		t.Fatalf("asked %d times, want once (for config.go)", len(req.asked))
+	}
+	p := req.asked[0]
+	if got := strings.Join(p.History, ","); got != "/ws/README.md,/ws/services/ship/handler.go" || p.Current != "/ws/services/ship/handler.go" {
+		t.Errorf("history %s, current %s", got, p.Current)
+	}
+}
+
+func TestFileTrail(t *testing.T) {
+	dir := t.TempDir()
+	if OpenTrail(dir, "../escape") != nil || OpenTrail("", "abc") != nil {
+		t.Error("a trail outside its directory, or without one")
+	}
+	tr := OpenTrail(dir, "abc")
+	if tr.Files() != nil {
+		t.Error("a new trail has files")
+	}
+	tr.Add("/ws/a.go")
+	tr.Add("/ws/b c.go")
+	tr.Add("/ws/new\nline.go") // a name with a newline is not kept
+	if got := strings.Join(tr.Files(), ","); got != "/ws/a.go,/ws/b c.go" {
+		t.Errorf("files %q", got)
+	}
+	long := OpenTrail(dir, "long")
+	for i := range 5000 {
+		long.Add(fmt.Sprintf("/ws/dir/%05d/some/longer/path/file.go", i))
+	}
+	files := long.Files()
+	if len(files) == 0 || files[len(files)-1] != "/ws/dir/04999/some/longer/path/file.go" || !strings.HasPrefix(files[0], "/ws/dir/") {
+		t.Errorf("a long trail's tail: %d files, first %q", len(files), files[0])
 	}
 }
 

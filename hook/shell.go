@@ -33,7 +33,7 @@ const maxShellPaths = 3
 // afterShell adds, after a shell command whose output says a path is not
 // there, a line per such path under the roots: where it went (the history
 // moved or deleted it, or one file is clearly meant), else nothing.
-func afterShell(ctx context.Context, ev Event, disk Disk, open func() (Requests, error)) (*Output, error) {
+func afterShell(ctx context.Context, ev Event, disk Disk, trail Trail, open func() (Requests, error)) (*Output, error) {
 	text := ev.Error
 	var resp struct {
 		Stdout, Stderr string
@@ -59,7 +59,7 @@ func afterShell(ctx context.Context, ev Event, disk Disk, open func() (Requests,
 			}
 			req = r
 		}
-		res, _, err := req.Resolve(ctx, resolveParams(ev, full, disk))
+		res, _, err := req.Resolve(ctx, resolveParams(ev, full, disk, trail))
 		if err != nil {
 			continue
 		}

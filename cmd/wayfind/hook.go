@@ -40,7 +40,11 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	disk := hookDisk{}
 	open := func() (hook.Requests, error) { return hookRequests(ctx, ev.Cwd, log) }
-	out, err := answerSafely(ctx, ev, disk, open)
+	var trail hook.Trail
+	if dir := workspace.CacheDirOf("", nil); dir != "-" {
+		trail = hook.OpenTrail(filepath.Join(dir, "hook"), ev.SessionID)
+	}
+	out, err := answerSafely(ctx, ev, disk, trail, open)
 	switch {
 	case err != nil:
 		log.printf("%s %s: %v (%.1f ms)", ev.Name, ev.Tool, err, msSince(start))
@@ -65,13 +69,13 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 
 // answerSafely is hook.Answer, a panic of its own turned into an error:
 // a hook never breaks the loop it sits in.
-func answerSafely(ctx context.Context, ev hook.Event, disk hook.Disk, open func() (hook.Requests, error)) (out *hook.Output, err error) {
+func answerSafely(ctx context.Context, ev hook.Event, disk hook.Disk, trail hook.Trail, open func() (hook.Requests, error)) (out *hook.Output, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("panic: %v\n%s", r, debug.Stack())
 		}
 	}()
-	return hook.Answer(ctx, ev, disk, open)
+	return hook.Answer(ctx, ev, disk, trail, open)
 }
 
 func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
