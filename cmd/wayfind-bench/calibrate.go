@@ -589,81 +589,45 @@ func calibrateSessions(r calRepo, git, work string, window int, base calAnswer, 
 // printCalibration prints the tables of the answers: per set and mode,
 // per category; then the reliability of every class.
 func printCalibration(all []calAnswer) {
-	type tally struct{ n, right, wrong, first, resolved int }
 	type key struct{ set, mode, cat string }
-	by := map[key]*tally{}
-	var keys []key
-	add := func(k key, a calAnswer) {
-		t := by[k]
-		if t == nil {
-			t = &tally{}
-			by[k] = t
-			keys = append(keys, k)
-		}
-		t.n++
-		if a.Right {
-			t.right++
-		}
-		if a.Wrong {
-			t.wrong++
-		}
-		if a.FirstRight {
-			t.first++
-		}
-		if a.Resolved != "" || a.Gone != "" {
-			t.resolved++
-		}
-	}
+	var by tallies[key]
+	acted := func(a calAnswer) bool { return a.Resolved != "" || a.Gone != "" }
 	for _, a := range all {
-		add(key{a.Set, a.Mode, a.Category}, a)
-		add(key{a.Set, a.Mode, "**all**"}, a)
+		by.add(mark{right: a.Right, wrong: a.Wrong, first: a.FirstRight, acted: acted(a)}, key{a.Set, a.Mode, a.Category}, key{a.Set, a.Mode, "**all**"})
 	}
-	sort.SliceStable(keys, func(i, j int) bool {
-		a, b := keys[i], keys[j]
-		if a.set != b.set {
-			return a.set < b.set
+	keys := by.sorted(func(a, b key) int {
+		if c := strings.Compare(a.set, b.set); c != 0 {
+			return c
 		}
-		if a.mode != b.mode {
-			return a.mode < b.mode
+		if c := strings.Compare(a.mode, b.mode); c != 0 {
+			return c
 		}
-		return (a.cat == "**all**") == (b.cat == "**all**") && a.cat < b.cat || b.cat == "**all**" && a.cat != "**all**"
+		if (a.cat == "**all**") != (b.cat == "**all**") { // a set and mode's whole after its categories
+			if a.cat == "**all**" {
+				return 1
+			}
+			return -1
+		}
+		return strings.Compare(a.cat, b.cat)
 	})
 	fmt.Println("| set | mode | category | answers | right | **wrong** | precision of what was acted on | first |")
 	fmt.Println("|---|---|---|---:|---:|---:|---:|---:|")
 	for _, k := range keys {
-		t := by[k]
+		t := by.by[k]
 		fmt.Printf("| %s | %s | %s | %d | %s | **%s** | %s | %s |\n", k.set, k.mode, k.cat, t.n, pct(t.right, t.n), pct(t.wrong, t.n),
-			pct(t.resolved-t.wrong, t.resolved), pct(t.first, t.n))
+			t.precision(), pct(t.first, t.n))
 	}
 	fmt.Println()
 	// Reliability: each class over every set and mode, then by mode.
 	type ckey struct{ mode, class string }
-	cls := map[ckey]*tally{}
-	var ckeys []ckey
+	var cls tallies[ckey]
 	for _, a := range all {
 		if a.Set == "sessions find" || a.Class == "baseline" {
 			continue
 		}
-		for _, k := range []ckey{{"all", a.Class}, {a.Set + ", " + a.Mode, a.Class}} {
-			t := cls[k]
-			if t == nil {
-				t = &tally{}
-				cls[k] = t
-				ckeys = append(ckeys, k)
-			}
-			t.n++
-			if a.FirstRight {
-				t.first++
-			}
-			if a.Resolved != "" || a.Gone != "" {
-				t.resolved++
-				if a.Right {
-					t.right++
-				}
-			}
-		}
+		cls.add(mark{right: a.Right, first: a.FirstRight, acted: acted(a)}, ckey{"all", a.Class}, ckey{a.Set + ", " + a.Mode, a.Class})
 	}
-	slices.SortFunc(ckeys, func(a, b ckey) int {
+	ckeys := cls.sorted(func(a, b ckey) int {
 		if c := strings.Compare(a.mode, b.mode); c != 0 {
 			if a.mode == "all" {
 				return -1
@@ -680,8 +644,8 @@ func printCalibration(all []calAnswer) {
 	fmt.Println("| answers | class | answers | first right | acted on | precision |")
 	fmt.Println("|---|---|---:|---:|---:|---:|")
 	for _, k := range ckeys {
-		t := cls[k]
-		fmt.Printf("| %s | %s | %d | %s | %d | %s |\n", k.mode, k.class, t.n, pct(t.first, t.n), t.resolved, pct(t.right, t.resolved))
+		t := cls.by[k]
+		fmt.Printf("| %s | %s | %d | %s | %d | %s |\n", k.mode, k.class, t.n, pct(t.first, t.n), t.acted, pct(t.actedRight, t.acted))
 	}
 	fmt.Println()
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"testing"
@@ -82,19 +83,40 @@ func TestTallyOutcomes(t *testing.T) {
 		{c: c("find", "words", &meant), top1: true, first: "a/b.go", at5: true, fzfTop1: true},                                  // find's first match
 		{c: c("find", "words", &meant), first: "x.go", at5: true},                                                               // in the top 5 only
 	}
-	order, cats, kinds := tallyOutcomes(all)
-	if !slices.Equal(order, []string{"resolve/typo", "resolve/nonexistent", "find/words"}) {
-		t.Errorf("order %v", order)
+	cats, kinds := tallyOutcomes(all)
+	if !slices.Equal(cats.keys, []string{"resolve/typo", "resolve/nonexistent", "find/words"}) {
+		t.Errorf("order %v", cats.keys)
 	}
-	typo := cats["resolve/typo"]
-	if typo.n != 3 || typo.top1 != 1 || typo.first != 2 || typo.wrong != 1 || typo.at5 != 2 || quantile(typo.lat, 0.5) != 2*time.Millisecond {
+	typo := cats.by["resolve/typo"]
+	if typo.n != 3 || typo.right != 1 || typo.first != 2 || typo.wrong != 1 || typo.at5 != 2 || quantile(typo.lat, 0.5) != 2*time.Millisecond {
 		t.Errorf("resolve/typo: %+v", *typo)
 	}
-	if r := kinds["resolve"]; r.n != 4 || r.top1 != 2 || r.first != 3 || r.wrong != 1 {
+	if r := kinds.by["resolve"]; r.n != 4 || r.right != 2 || r.first != 3 || r.wrong != 1 {
 		t.Errorf("resolve: %+v", *r)
 	}
-	if f := kinds["find"]; f.n != 2 || f.top1 != 1 || f.first != 1 || f.at5 != 2 || f.fzf != 1 {
+	if f := kinds.by["find"]; f.n != 2 || f.right != 1 || f.first != 1 || f.at5 != 2 || f.fzf != 1 {
 		t.Errorf("find: %+v", *f)
+	}
+}
+
+// TestTally pins each column: acted-on precision counts what was acted on
+// and not wrong; a row's keys keep the order they were first met unless
+// sorted.
+func TestTally(t *testing.T) {
+	var ts tallies[string]
+	ts.add(mark{right: true, first: true, acted: true}, "b", "all")
+	ts.add(mark{wrong: true, acted: true}, "a", "all")
+	ts.add(mark{right: true, first: true}, "a", "all") // right with nothing acted on: nothing was meant
+	ts.add(mark{none: true, first: true}, "b", "all")
+	all := ts.by["all"]
+	if all.n != 4 || all.right != 2 || all.wrong != 1 || all.first != 3 || all.acted != 2 || all.actedRight != 1 || all.none != 1 {
+		t.Errorf("all: %+v", *all)
+	}
+	if all.precision() != "50.0%" {
+		t.Errorf("precision %s", all.precision())
+	}
+	if !slices.Equal(ts.keys, []string{"b", "all", "a"}) || !slices.Equal(ts.sorted(cmp.Compare[string]), []string{"a", "all", "b"}) {
+		t.Errorf("keys %v", ts.keys)
 	}
 }
 

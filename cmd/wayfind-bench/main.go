@@ -304,58 +304,32 @@ func fzfTop1(listing string, c benchCase) bool {
 	return first == *c.Expected
 }
 
-// caseTally counts a set of outcomes: top-1 (find's first match;
-// resolve's resolved file, or nothing when nothing is meant), first (the
-// resolved file, else the first candidate, is the one meant), recall@5,
-// resolved but wrong, fzf's top-1, and the latencies.
-type caseTally struct {
-	n, top1, first, at5, wrong, fzf int
-	lat                             []time.Duration
+// markOf is a public case's outcome as a tally counts it: right is
+// top-1 (find's first match; resolve's resolved file, or nothing when
+// nothing is meant); first the resolved file, else the first candidate.
+func markOf(o outcome) mark {
+	return mark{right: o.top1, wrong: o.wrong, first: o.top1 || o.c.Expected != nil && o.first == *o.c.Expected,
+		at5: o.at5, fzf: o.fzfTop1, elapsed: o.elapsed}
 }
 
-func (x *caseTally) add(o outcome) {
-	x.n++
-	x.lat = append(x.lat, o.elapsed)
-	if o.top1 {
-		x.top1++
-	}
-	if o.top1 || o.c.Expected != nil && o.first == *o.c.Expected {
-		x.first++
-	}
-	if o.at5 {
-		x.at5++
-	}
-	if o.wrong {
-		x.wrong++
-	}
-	if o.fzfTop1 {
-		x.fzf++
-	}
-}
-
-// tallyOutcomes tallies outcomes by kind/category (order: as first met)
-// and by kind (resolve, find).
-func tallyOutcomes(all []outcome) (order []string, cats, kinds map[string]*caseTally) {
-	cats = map[string]*caseTally{}
-	kinds = map[string]*caseTally{"resolve": {}, "find": {}}
+// tallyOutcomes tallies outcomes by kind/category and by kind (resolve,
+// find).
+func tallyOutcomes(all []outcome) (cats, kinds *tallies[string]) {
+	cats, kinds = &tallies[string]{}, &tallies[string]{}
+	kinds.row("resolve")
+	kinds.row("find")
 	for _, o := range all {
-		key := o.c.Kind + "/" + o.c.Category
-		a := cats[key]
-		if a == nil {
-			a = &caseTally{}
-			cats[key] = a
-			order = append(order, key)
-		}
-		a.add(o)
-		if k := kinds[o.c.Kind]; k != nil {
-			k.add(o)
+		m := markOf(o)
+		cats.add(m, o.c.Kind+"/"+o.c.Category)
+		if o.c.Kind == "resolve" || o.c.Kind == "find" {
+			kinds.add(m, o.c.Kind)
 		}
 	}
-	return order, cats, kinds
+	return cats, kinds
 }
 
 func report(all []outcome, withFzf bool, verbose bool) {
-	order, cats, kinds := tallyOutcomes(all)
+	cats, kinds := tallyOutcomes(all)
 	latByCorpus := map[string][]time.Duration{}
 	for _, o := range all {
 		latByCorpus[o.c.Corpus] = append(latByCorpus[o.c.Corpus], o.elapsed)
@@ -374,8 +348,7 @@ func report(all []outcome, withFzf bool, verbose bool) {
 			fmt.Fprintf(os.Stderr, "%s %s %q\n    want %s\n    got  %s\n", tag, o.c.ID, o.c.Query, exp, o.got)
 		}
 	}
-	sort.Strings(order)
-	fzfCol := func(a *caseTally) string {
+	fzfCol := func(a *tally) string {
 		if !withFzf {
 			return "—"
 		}
@@ -387,13 +360,13 @@ func report(all []outcome, withFzf bool, verbose bool) {
 	// candidate, is the one meant.
 	fmt.Println("| kind/category | cases | top-1 | first | recall@5 | resolved-but-wrong | p50 ms | p99 ms | fzf top-1 |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-	for _, k := range order {
-		a := cats[k]
-		fmt.Printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", k, a.n, pct(a.top1, a.n), pct(a.first, a.n), pct(a.at5, a.n), wrongCol(k, a.wrong, a.n), ms(quantile(a.lat, 0.5)), ms(quantile(a.lat, 0.99)), fzfCol(a))
+	for _, k := range cats.sorted(cmp.Compare[string]) {
+		a := cats.by[k]
+		fmt.Printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", k, a.n, pct(a.right, a.n), pct(a.first, a.n), pct(a.at5, a.n), wrongCol(k, a.wrong, a.n), ms(quantile(a.lat, 0.5)), ms(quantile(a.lat, 0.99)), fzfCol(a))
 	}
 	for _, k := range []string{"resolve", "find"} {
-		a := kinds[k]
-		fmt.Printf("| **all %s** | %d | **%s** | **%s** | %s | %s | %s | %s | %s |\n", k, a.n, pct(a.top1, a.n), pct(a.first, a.n), pct(a.at5, a.n), wrongCol(k, a.wrong, a.n), ms(quantile(a.lat, 0.5)), ms(quantile(a.lat, 0.99)), fzfCol(a))
+		a := kinds.by[k]
+		fmt.Printf("| **all %s** | %d | **%s** | **%s** | %s | %s | %s | %s | %s |\n", k, a.n, pct(a.right, a.n), pct(a.first, a.n), pct(a.at5, a.n), wrongCol(k, a.wrong, a.n), ms(quantile(a.lat, 0.5)), ms(quantile(a.lat, 0.99)), fzfCol(a))
 	}
 	fmt.Println()
 	fmt.Println("| corpus | queries | p50 ms | p99 ms | max ms |")

@@ -12,13 +12,13 @@ package main
 // memory, git log alone, and deleted files with no successor asked for.
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -159,44 +159,20 @@ func staleRun(ctx context.Context, eng *rank.Engine, c benchCase, mode string, t
 }
 
 func staleTable(title string, outs []staleOutcome) {
-	type agg struct {
-		n, right, none, wrong int
-		lat                   []time.Duration
-	}
-	by := map[string]*agg{}
-	all := &agg{}
+	var by tallies[string]
+	all := &tally{}
 	for _, o := range outs {
-		a := by[o.cat]
-		if a == nil {
-			a = &agg{}
-			by[o.cat] = a
-		}
-		for _, x := range []*agg{a, all} {
-			x.n++
-			x.lat = append(x.lat, o.elapsed)
-			if o.right {
-				x.right++
-			}
-			if o.none {
-				x.none++
-			}
-			if o.wrong {
-				x.wrong++
-			}
-		}
+		m := mark{right: o.right, none: o.none, wrong: o.wrong, elapsed: o.elapsed}
+		by.add(m, o.cat)
+		all.add(m)
 	}
-	cats := make([]string, 0, len(by))
-	for k := range by {
-		cats = append(cats, k)
-	}
-	sort.Strings(cats)
 	fmt.Printf("%s:\n\n| category | cases | right | nothing resolved | **wrong** | p50 ms | p99 ms |\n|---|---:|---:|---:|---:|---:|---:|\n", title)
-	row := func(k string, a *agg) {
+	row := func(k string, a *tally) {
 		fmt.Printf("| %s | %d | %s | %s | **%s** | %s | %s |\n", k, a.n, pct(a.right, a.n), pct(a.none, a.n), pct(a.wrong, a.n),
 			ms(quantile(a.lat, 0.5)), ms(quantile(a.lat, 0.99)))
 	}
-	for _, k := range cats {
-		row(k, by[k])
+	for _, k := range by.sorted(cmp.Compare[string]) {
+		row(k, by.by[k])
 	}
 	row("**all**", all)
 	fmt.Println()
