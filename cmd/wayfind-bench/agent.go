@@ -18,6 +18,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -84,9 +85,10 @@ func agentCmd(args []string) error {
 	}
 	cache := filepath.Join(*work, "cache")
 	header("hook through Claude Code", fmt.Sprintf(", %s, half %s, %d stale paths a repository", claudeVersion(*claude), *half, *per))
-	type tally [agentOutcomes]int
-	var with, without tally
-	byCat := map[string]*tally{}
+	// rows: "no hook", "**wayfind hook**", then "hook, CATEGORY".
+	var rows tallies[string]
+	rows.row("no hook")
+	rows.row("**wayfind hook**")
 	var hookMs, cold []time.Duration
 	var withWall, withoutWall time.Duration
 	calls := 0
@@ -156,17 +158,14 @@ func agentCmd(args []string) error {
 			read := res.ReadFiles()
 			for i, c := range cases {
 				o := judgeAgent(tree, *c.Expected, read[i], res.ToolResults[i])
+				m := mark{right: o == agentRead, first: o == agentRead || o == agentNamed, wrong: o == agentOther, none: o == agentNothing}
 				if hooked {
-					with[o]++
-					if byCat[c.Category] == nil {
-						byCat[c.Category] = &tally{}
-					}
-					byCat[c.Category][o]++
+					rows.add(m, "**wayfind hook**", "hook, "+c.Category)
 					if o != agentRead && os.Getenv("WAYFIND_BENCH_VERBOSE") != "" {
 						fmt.Fprintf(os.Stderr, "%s %s: %s (want %s): %s\n", r.repo, agentOutcomeNames[o], c.Query, *c.Expected, firstLineOf(res.ToolResults[i]))
 					}
 				} else {
-					without[o]++
+					rows.add(m, "no hook")
 				}
 			}
 			if hooked {
@@ -186,28 +185,23 @@ func agentCmd(args []string) error {
 	if calls == 0 {
 		return fmt.Errorf("agent: no repository ran")
 	}
-	row := func(name string, t tally) {
-		n := 0
-		for _, v := range t {
-			n += v
-		}
-		fmt.Printf("| %s | %d |", name, n)
-		for _, v := range t {
-			fmt.Printf(" %s |", pct(v, n))
-		}
-		fmt.Printf(" %s |\n", pct(t[agentRead]+t[agentNamed], n))
-	}
 	fmt.Println("| Read calls | calls | " + strings.Join(agentOutcomeNames[:], " | ") + " | read or named first |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
-	row("no hook", without)
-	row("**wayfind hook**", with)
-	cats := make([]string, 0, len(byCat))
-	for c := range byCat {
-		cats = append(cats, c)
+	// Without the hook, with it, then its categories in order.
+	category := func(k string) int {
+		if strings.HasPrefix(k, "hook, ") {
+			return 1
+		}
+		return 0
 	}
-	sort.Strings(cats)
-	for _, c := range cats {
-		row("hook, "+c, *byCat[c])
+	for _, k := range rows.sorted(func(a, b string) int {
+		if c := cmp.Compare(category(a), category(b)); c != 0 || category(a) == 0 {
+			return c // the first two keep the order they were begun in
+		}
+		return cmp.Compare(a, b)
+	}) {
+		t := rows.by[k]
+		fmt.Printf("| %s | %d | %s | %s | %s | %s | %s |\n", k, t.n, pct(t.right, t.n), pct(t.first-t.right, t.n), pct(t.wrong, t.n), pct(t.none, t.n), pct(t.first, t.n))
 	}
 	fmt.Println()
 	fmt.Printf("Wall time a call, whole session over calls (a turn of the harness with the scripted model): with the hook %.0f ms, without %.0f ms. The hook's own time a stale path (hook.log, warm): p50 %s ms, p90 %s ms over %d calls; its first call on each repository (the index and the history read): median %s ms, max %s ms.\n\n",

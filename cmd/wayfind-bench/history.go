@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand"
@@ -113,44 +114,32 @@ func historyBench(corpora, work string, names []string, byCorpus map[string][]be
 	fmt.Println()
 	fmt.Println("| shape | queries | top-1 with history | top-1 without | fzf top-1 | p50 ms with | p50 ms without |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
-	byShape := map[string][]histOutcome{}
-	var shapes []string
+	// Per shape: top-1 with the history, without it, and fzf's where it
+	// ran; the ambiguous shapes again as one row.
+	const ambAll = "**ambiguous, all**"
+	var with, alone, fzf tallies[string]
+	var extra []time.Duration
 	for _, o := range all {
-		if byShape[o.shape] == nil {
-			shapes = append(shapes, o.shape)
+		keys := []string{o.shape}
+		if strings.HasPrefix(o.shape, "ambiguous") {
+			keys = append(keys, ambAll)
 		}
-		byShape[o.shape] = append(byShape[o.shape], o)
+		with.add(mark{right: o.with, elapsed: o.withT}, keys...)
+		alone.add(mark{right: o.alone, elapsed: o.aloneT}, keys...)
+		fzf.row(o.shape)
+		if o.fzfRan {
+			fzf.add(mark{right: o.fzf}, o.shape)
+		}
+		extra = append(extra, o.withT-o.aloneT)
 	}
-	sort.Strings(shapes)
-	var ambW, ambA, ambN int
-	var withT, aloneT, extra []time.Duration
-	for _, s := range shapes {
-		os := byShape[s]
-		w, a, fz, fzn := 0, 0, 0, 0
-		var wt, at []time.Duration
-		for _, o := range os {
-			if o.with {
-				w++
-			}
-			if o.alone {
-				a++
-			}
-			if o.fzfRan {
-				fzn++
-				if o.fzf {
-					fz++
-				}
-			}
-			wt, at = append(wt, o.withT), append(at, o.aloneT)
-			extra = append(extra, o.withT-o.aloneT)
-		}
-		if strings.HasPrefix(s, "ambiguous") {
-			ambW, ambA, ambN = ambW+w, ambA+a, ambN+len(os)
-		}
-		withT, aloneT = append(withT, wt...), append(aloneT, at...)
-		fmt.Printf("| %s | %d | %s | %s | %s | %s | %s |\n", s, len(os), pct(w, len(os)), pct(a, len(os)), pct(fz, fzn), ms(quantile(wt, 0.5)), ms(quantile(at, 0.5)))
+	var withT, aloneT []time.Duration
+	for _, s := range fzf.sorted(cmp.Compare[string]) {
+		w, a, fz := with.by[s], alone.by[s], fzf.by[s]
+		withT, aloneT = append(withT, w.lat...), append(aloneT, a.lat...)
+		fmt.Printf("| %s | %d | %s | %s | %s | %s | %s |\n", s, w.n, pct(w.right, w.n), pct(a.right, a.n), pct(fz.right, fz.n), ms(quantile(w.lat, 0.5)), ms(quantile(a.lat, 0.5)))
 	}
-	fmt.Printf("| **ambiguous, all** | %d | **%s** | %s | | | |\n", ambN, pct(ambW, ambN), pct(ambA, ambN))
+	w, a := with.row(ambAll), alone.row(ambAll)
+	fmt.Printf("| %s | %d | **%s** | %s | | | |\n", ambAll, w.n, pct(w.right, w.n), pct(a.right, a.n))
 	fmt.Printf("\nresolve's first candidate counts above; resolved: %d, of which wrong: %d\n", resolvedN, resolvedWrong)
 	fmt.Printf("\nclear lexical winners overridden by adversarial history: %d of %d\n", overridden, clear)
 	fmt.Printf("request p50 with history %s ms, without %s ms; the history's part, per question (with − without, the store's ranked list, its conversion and the affinity included): p50 %s ms, p90 %s ms\n",

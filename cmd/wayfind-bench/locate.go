@@ -115,15 +115,11 @@ func locateBench(bin string, trees []string, runs, cliSample int, verbose bool, 
 			}
 		}
 	}
-	confident, wrong := 0, 0
+	var total tally
 	for _, o := range all {
-		if o.confidence >= confidentAt {
-			confident++
-			if o.got != o.c.Expected {
-				wrong++
-			}
-		}
+		total.add(locateMark(o))
 	}
+	confident, wrong := total.acted, total.wrong
 	fmt.Printf("\nall trees: %d questions, %d answered with confidence ≥ %.1f, %d of those wrong; confident-wrong %s of all questions\n",
 		len(all), confident, confidentAt, wrong, pct(wrong, len(all)))
 }
@@ -158,6 +154,9 @@ func locateCases(name, dir, cacheDir string, seed int) ([]locateCase, error) {
 		return nil, fmt.Errorf("genlocate.py: %w", err)
 	}
 	if cached != "" {
+		if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+			return nil, err
+		}
 		if err := os.WriteFile(cached, out, 0o644); err != nil {
 			return nil, err
 		}
@@ -216,35 +215,27 @@ func cliLocate(bin, dir string, cases []locateCase, n int) time.Duration {
 	return quantile(times, 0.5)
 }
 
+// locateMark is a locate answer as a tally counts it: right, the file
+// meant first; acted on, answered at confidentAt or above (wrong: and not
+// the file meant); fzf, the grep-style peer's first file; and the two
+// times.
+func locateMark(o locateOutcome) mark {
+	conf := o.confidence >= confidentAt
+	return mark{right: o.got == o.c.Expected, acted: conf, wrong: conf && o.got != o.c.Expected, fzf: o.grepTop1,
+		elapsed: o.elapsed, peerElapsed: o.grepTime}
+}
+
 func printLocate(name string, outs []locateOutcome, cli time.Duration) {
 	fmt.Printf("\n| %s | questions | wayfind top-1 | grep top-1 | confident (≥ %.1f) | confident wrong | server p50 ms | server p95 ms | grep p50 ms |\n", name, confidentAt)
 	fmt.Println("|---|---|---|---|---|---|---|---|---|")
-	cats := []string{"definition", "words", "phrase", "all"}
-	for _, cat := range cats {
-		var n, top1, grep, conf, wrong int
-		var times, gtimes []time.Duration
-		for _, o := range outs {
-			if cat != "all" && o.c.Category != cat {
-				continue
-			}
-			n++
-			if o.got == o.c.Expected {
-				top1++
-			}
-			if o.grepTop1 {
-				grep++
-			}
-			if o.confidence >= confidentAt {
-				conf++
-				if o.got != o.c.Expected {
-					wrong++
-				}
-			}
-			times = append(times, o.elapsed)
-			gtimes = append(gtimes, o.grepTime)
-		}
-		fmt.Printf("| %s | %d | %s | %s | %d | %d | %s | %s | %s |\n", cat, n, pct(top1, n), pct(grep, n), conf, wrong,
-			ms(quantile(times, 0.5)), ms(quantile(times, 0.95)), ms(quantile(gtimes, 0.5)))
+	var rows tallies[string]
+	for _, o := range outs {
+		rows.add(locateMark(o), o.c.Category, "all")
+	}
+	for _, cat := range []string{"definition", "words", "phrase", "all"} {
+		t := rows.row(cat)
+		fmt.Printf("| %s | %d | %s | %s | %d | %d | %s | %s | %s |\n", cat, t.n, pct(t.right, t.n), pct(t.fzf, t.n), t.acted, t.wrong,
+			ms(quantile(t.lat, 0.5)), ms(quantile(t.lat, 0.95)), ms(quantile(t.peerLat, 0.5)))
 	}
 	if cli > 0 {
 		fmt.Printf("\n%s: warm CLI `wayfind locate` end to end, median %s ms\n", name, ms(cli))

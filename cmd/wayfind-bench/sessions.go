@@ -122,7 +122,6 @@ func sessionQuestions(dir string, window int) (*replayed, error) {
 // sessionsBench runs the replay over each checkout (name=dir), asking
 // about the last `window` commits with the tree as it was before them.
 func sessionsBench(repos []string, window int, verbose bool) {
-	type tally struct{ n, findTop1, right, wrong int }
 	modes := []string{"no visits", "with the visits", "with the visits and current", "nearest to the last visit"}
 	total := make([]tally, len(modes))
 	fmt.Println("| repository | base commit | sessions | questions | left out: the commit edits several files of the name |")
@@ -167,46 +166,37 @@ func sessionsBench(repos []string, window int, verbose bool) {
 				case 2:
 					hist, current = service.EngineVisits(st.Frecent(rank.MaxVisits)), root+"/"+last
 				}
-				t := &ts[m]
-				t.n++
+				// first: find's first match is the file asked for;
+				// right, wrong: resolve's resolved file is, or is not.
+				var mk mark
 				if m == 3 {
-					if nearestTo(last, byBase[q]) == f {
-						t.findTop1++
-					}
+					mk.first = nearestTo(last, byBase[q]) == f
+					ts[m].add(mk)
+					total[m].add(mk)
 					continue
 				}
 				if hist == nil {
 					hist = []rank.Visit{}
 				}
 				fr, err := eng.Find(ctx, rank.FindRequest{Query: q, Limit: 5, History: hist, Current: current})
-				if err == nil && len(fr.Matches) > 0 && fr.Matches[0].Path == f {
-					t.findTop1++
-				}
+				mk.first = err == nil && len(fr.Matches) > 0 && fr.Matches[0].Path == f
 				rr, err := eng.Resolve(ctx, rank.ResolveRequest{Path: q, Current: current, History: hist, Limit: 5})
 				if err == nil {
 					trust.add(fmt.Sprintf("sessions, %s", modes[m]), rr, f)
 				}
 				if err == nil && rr.Resolved != nil {
-					if rr.Resolved.Path == f {
-						t.right++
-					} else {
-						t.wrong++
-						if verbose {
-							fmt.Fprintf(os.Stderr, "WRONG %s [%s] %s: %s (want %s; last visit %s)\n", name, modes[m], q, rr.Resolved.Path, f, last)
-						}
+					mk.right, mk.wrong = rr.Resolved.Path == f, rr.Resolved.Path != f
+					if mk.wrong && verbose {
+						fmt.Fprintf(os.Stderr, "WRONG %s [%s] %s: %s (want %s; last visit %s)\n", name, modes[m], q, rr.Resolved.Path, f, last)
 					}
 				}
+				ts[m].add(mk)
+				total[m].add(mk)
 			}
 		}
 		fmt.Printf("| %s | %s | %d | %d | %d |\n", name, rp.base[:7], rp.commits, len(rp.questions), rp.twoRight)
 		per[name] = ts
 		names = append(names, name)
-		for m := range modes {
-			total[m].n += ts[m].n
-			total[m].findTop1 += ts[m].findTop1
-			total[m].right += ts[m].right
-			total[m].wrong += ts[m].wrong
-		}
 	}
 	fmt.Println()
 	fmt.Println("| repository | mode | questions | find/files top-1 | resolvePath right | **resolvePath wrong** |")
@@ -217,7 +207,7 @@ func sessionsBench(repos []string, window int, verbose bool) {
 			if m == 3 {
 				r, w = "–", "–"
 			}
-			fmt.Printf("| %s | %s | %d | %s | %s | **%s** |\n", name, modes[m], t.n, pct(t.findTop1, t.n), r, w)
+			fmt.Printf("| %s | %s | %d | %s | %s | **%s** |\n", name, modes[m], t.n, pct(t.first, t.n), r, w)
 		}
 	}
 	for _, n := range names {

@@ -20,20 +20,22 @@ type tally struct {
 	// actedRight: acted on and right; none: nothing was.
 	acted, actedRight, none int
 	// at5: the one meant was among the first five; fzf: the peer's first
-	// line was.
+	// answer was (fzf's line, grep's file).
 	at5, fzf int
-	lat      []time.Duration
+	// lat, peerLat: each answer's time, the peer's.
+	lat, peerLat []time.Duration
 }
 
 // mark is one answer as a tally counts it.
 type mark struct {
 	right, wrong, first, acted, none, at5, fzf bool
-	elapsed                                    time.Duration
+	elapsed, peerElapsed                       time.Duration
 }
 
 func (t *tally) add(m mark) {
 	t.n++
 	t.lat = append(t.lat, m.elapsed)
+	t.peerLat = append(t.peerLat, m.peerElapsed)
 	for _, c := range []struct {
 		on  bool
 		put *int
