@@ -104,9 +104,9 @@ func preToolUse(ctx context.Context, ev Event, disk Disk, trail Trail, open func
 	case res.Resolved != nil:
 		out = rewritten(ev, field, p, res)
 	case res.Gone != nil:
-		out = denied(ev, fmt.Sprintf("wayfind: %s was deleted %s; no file took its place.", p, service.HistoryLine("", res.Gone)[1:])+otherCopies(res))
+		out = denied(ev, fmt.Sprintf("wayfind: %s was %s; no file took its place.", p, service.HistoryLine("deleted", res.Gone))+otherCopies(res))
 	case len(res.Candidates) > 0:
-		out = denied(ev, fmt.Sprintf("wayfind: no file at %s.", p)+candidateList(res.Candidates))
+		out = denied(ev, fmt.Sprintf("wayfind: no file at %s.", p)+candidateList(" Candidates, best first:", res.Candidates))
 	}
 	if n := req.Note(); n != "" && out != nil && out.Specific != nil {
 		s := out.Specific
@@ -120,8 +120,8 @@ func preToolUse(ctx context.Context, ev Event, disk Disk, trail Trail, open func
 
 // resolveParams asks for path as the agent is placed: the files it
 // worked on this session (its transcript's, then the hook's own trail;
-// those still there, each once), most recent last, and the last of them
-// as where it is.
+// those still there, each once, the maxWorkedOn most recent), most recent
+// last, and the last of them as where it is.
 func resolveParams(ev Event, path string, disk Disk, trail Trail) service.ResolveParams {
 	p := service.ResolveParams{Path: path, Limit: maxCandidates}
 	worked := workedOn(ev.Transcript)
@@ -129,7 +129,7 @@ func resolveParams(ev Event, path string, disk Disk, trail Trail) service.Resolv
 		worked = append(worked, trail.Files()...)
 	}
 	seen := map[string]bool{}
-	for i := len(worked) - 1; i >= 0; i-- { // the latest mention of each counts
+	for i := len(worked) - 1; i >= 0 && len(p.History) < maxWorkedOn; i-- { // the latest mention of each counts
 		f := abs(worked[i], ev.Cwd)
 		if !seen[f] && disk.IsFile(f) {
 			seen[f] = true
@@ -160,7 +160,7 @@ func rewritten(ev Event, field, asked string, res wire.Resolve) *Output {
 	}
 	line := fmt.Sprintf("wayfind: %s is %s", asked, to)
 	if m := res.Moved; m != nil {
-		line = fmt.Sprintf("wayfind: %s moved to %s %s", asked, to, service.HistoryLine("", m)[1:])
+		line = fmt.Sprintf("wayfind: %s %s", asked, service.HistoryLine("moved to "+to, m))
 	}
 	decision := "allow"
 	if editTools[ev.Tool] {
@@ -173,11 +173,11 @@ func denied(ev Event, reason string) *Output {
 	return &Output{Specific: &Specific{Event: ev.Name, Decision: "deny", Reason: reason}}
 }
 
-// candidateList is a denial's list: at most maxCandidates, best first,
-// each with why.
-func candidateList(cs []wire.Candidate) string {
+// candidateList is a denial's list under header: at most maxCandidates,
+// best first, each with why.
+func candidateList(header string, cs []wire.Candidate) string {
 	var b strings.Builder
-	b.WriteString(" Candidates, best first:")
+	b.WriteString(header)
 	for i, c := range cs[:min(len(cs), maxCandidates)] {
 		fmt.Fprintf(&b, "\n%d. %s (%s)", i+1, pathOrURI(c), strings.Join(c.Reasons, ", "))
 	}
@@ -190,7 +190,7 @@ func otherCopies(res wire.Resolve) string {
 	if len(res.Candidates) == 0 {
 		return ""
 	}
-	return " Files of today with a similar path:" + strings.TrimPrefix(candidateList(res.Candidates), " Candidates, best first:")
+	return candidateList(" Files of today with a similar path:", res.Candidates)
 }
 
 func pathOrURI(c wire.Candidate) string {
@@ -213,7 +213,7 @@ func movedDir(ctx context.Context, ev Event, field, full string, open func() (Re
 	}
 	in := maps.Clone(ev.Input)
 	in[field] = to
-	line := fmt.Sprintf("wayfind: %s moved to %s %s (%d of the %d files the history followed)", m.From, m.To, service.HistoryLine("", m.Commit)[1:], m.Moved, m.Followed)
+	line := fmt.Sprintf("wayfind: %s %s (%d of the %d files the history followed)", m.From, service.HistoryLine("moved to "+m.To, m.Commit), m.Moved, m.Followed)
 	return &Output{Specific: &Specific{Event: ev.Name, Decision: "allow", Reason: line, UpdatedInput: in, Context: line}}, nil
 }
 
@@ -232,7 +232,7 @@ func writeInto(ctx context.Context, ev Event, disk Disk, open func() (Requests, 
 	if err != nil || m == nil {
 		return nil, err
 	}
-	line := fmt.Sprintf("wayfind: %s moved to %s %s; this Write creates a new directory there.", m.From, m.To, service.HistoryLine("", m.Commit)[1:])
+	line := fmt.Sprintf("wayfind: %s %s; this Write creates a new directory there.", m.From, service.HistoryLine("moved to "+m.To, m.Commit))
 	return &Output{Specific: &Specific{Event: ev.Name, Context: line}}, nil
 }
 

@@ -65,11 +65,11 @@ func afterShell(ctx context.Context, ev Event, disk Disk, trail Trail, open func
 		}
 		switch {
 		case res.Moved != nil && res.Resolved != nil:
-			lines = append(lines, fmt.Sprintf("wayfind: %s moved to %s %s", p, res.Resolved.Path, service.HistoryLine("", res.Moved)[1:]))
+			lines = append(lines, fmt.Sprintf("wayfind: %s %s", p, service.HistoryLine("moved to "+res.Resolved.Path, res.Moved)))
 		case res.Resolved != nil:
 			lines = append(lines, fmt.Sprintf("wayfind: %s is %s", p, res.Resolved.Path))
 		case res.Gone != nil:
-			lines = append(lines, fmt.Sprintf("wayfind: %s was deleted %s", p, service.HistoryLine("", res.Gone)[1:]))
+			lines = append(lines, fmt.Sprintf("wayfind: %s was %s", p, service.HistoryLine("deleted", res.Gone)))
 		case len(res.Candidates) > 0 && res.Basis != "tie":
 			lines = append(lines, fmt.Sprintf("wayfind: no file at %s; the likeliest is %s", p, res.Candidates[0].Path))
 		}

@@ -1,8 +1,6 @@
 package hook
 
 import (
-	"bytes"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -52,27 +50,8 @@ func (t fileTrail) Add(abs string) {
 }
 
 func (t fileTrail) Files() []string {
-	f, err := os.Open(t.path)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Size() > trailTail {
-		if _, err := f.Seek(st.Size()-trailTail, io.SeekStart); err != nil {
-			return nil
-		}
-	}
-	b, err := io.ReadAll(f)
-	if err != nil {
-		return nil
-	}
-	if len(b) == trailTail {
-		if i := bytes.IndexByte(b, '\n'); i >= 0 {
-			b = b[i+1:] // the first line of a cut tail
-		}
-	}
 	var out []string
-	for _, l := range strings.Split(string(b), "\n") {
+	for _, l := range strings.Split(string(readTail(t.path, trailTail)), "\n") {
 		if l != "" {
 			out = append(out, l)
 		}

@@ -1,7 +1,6 @@
 package hook
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -24,21 +23,8 @@ func workedOn(transcript string) []string {
 	if transcript == "" {
 		return nil
 	}
-	f, err := os.Open(transcript)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Size() > transcriptTail {
-		if _, err := f.Seek(st.Size()-transcriptTail, io.SeekStart); err != nil {
-			return nil
-		}
-	}
 	var seen []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		line := sc.Bytes()
+	for _, line := range bytes.Split(readTail(transcript, transcriptTail), []byte{'\n'}) {
 		if !bytes.Contains(line, []byte(`"tool_use"`)) {
 			continue
 		}
@@ -52,7 +38,7 @@ func workedOn(transcript string) []string {
 			} `json:"message"`
 		}
 		if json.Unmarshal(line, &entry) != nil {
-			continue // the first line of a cut tail, or another shape
+			continue // another shape
 		}
 		for _, c := range entry.Message.Content {
 			if c.Type != "tool_use" {
@@ -80,4 +66,31 @@ func workedOn(transcript string) []string {
 		out[i], out[j] = out[j], out[i]
 	}
 	return out
+}
+
+// readTail is the last n bytes of the file at path, the first line left
+// out when the tail cuts it (nil: unreadable).
+func readTail(path string, n int64) []byte {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	cut := false
+	if st, err := f.Stat(); err == nil && st.Size() > n {
+		if _, err := f.Seek(st.Size()-n, io.SeekStart); err != nil {
+			return nil
+		}
+		cut = true
+	}
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil
+	}
+	if cut {
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			b = b[i+1:]
+		}
+	}
+	return b
 }
