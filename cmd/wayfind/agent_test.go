@@ -24,19 +24,26 @@ import (
 )
 
 // claudeBinary is the harness to drive: $WAYFIND_CLAUDE, else the one
-// make deps installs (testdata/clients/claude-code). Without either the
-// test fails under CI and skips, saying so, elsewhere.
+// make deps installs (testdata/clients/claude-code).
 func claudeBinary(t *testing.T) string {
-	if bin := os.Getenv("WAYFIND_CLAUDE"); bin != "" {
+	return harnessBinary(t, "WAYFIND_CLAUDE", claudetest.Binary("../.."), "@anthropic-ai/claude-code (testdata/clients/claude-code)")
+}
+
+// harnessBinary is an agent CLI a test drives: $env, else installed (the
+// binary make deps put in testdata/clients, "" when it did not). Without
+// either the test fails under CI and skips elsewhere, saying what make
+// deps installs.
+func harnessBinary(t *testing.T, env, installed, pkg string) string {
+	if bin := os.Getenv(env); bin != "" {
 		return bin
 	}
-	if bin := claudetest.Binary("../.."); bin != "" {
-		return bin
+	if installed != "" {
+		return installed
 	}
 	if os.Getenv("CI") == "true" {
-		t.Fatal("no Claude Code binary: make deps installs one (testdata/clients/claude-code), or set WAYFIND_CLAUDE")
+		t.Fatalf("no agent harness: make deps installs %s, or set %s", pkg, env)
 	}
-	t.Skip("no agent harness: make deps installs @anthropic-ai/claude-code (testdata/clients/claude-code), or set WAYFIND_CLAUDE")
+	t.Skipf("no agent harness: make deps installs %s, or set %s", pkg, env)
 	return ""
 }
 

@@ -31,7 +31,8 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitInput
 	}
 	start := time.Now()
-	log := hookLog()
+	cache := workspace.CacheDirOf("", nil)
+	log := &hookLogger{dir: cache}
 	defer log.Close()
 	ev, err := hook.ReadEvent(stdin)
 	if err != nil {
@@ -39,10 +40,10 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitFound
 	}
 	disk := hookDisk{}
-	open := func() (hook.Requests, error) { return hookRequests(ctx, ev.Cwd, log) }
+	open := func() (hook.Requests, error) { return hookRequests(ctx, ev.Cwd, cache, log) }
 	var trail hook.Trail
-	if dir := workspace.CacheDirOf("", nil); dir != "-" {
-		trail = hook.OpenTrail(filepath.Join(dir, "hook"), ev.SessionID)
+	if cache != "-" {
+		trail = hook.OpenTrail(filepath.Join(cache, "hook"), ev.SessionID)
 	}
 	out, err := answerSafely(ctx, ev, disk, trail, open)
 	switch {
@@ -105,7 +106,7 @@ func (hookDisk) IsDir(p string) bool {
 // directory is in ($CLAUDE_PROJECT_DIR when the harness names it): the
 // file index a server or an earlier hook saved for it (else a walk,
 // saved for the next call), with the repository's history from its cache.
-func hookRequests(ctx context.Context, cwd string, log *hookLogger) (hook.Requests, error) {
+func hookRequests(ctx context.Context, cwd, cache string, log *hookLogger) (hook.Requests, error) {
 	root := os.Getenv("CLAUDE_PROJECT_DIR")
 	if root == "" {
 		root = projectRoot(cwd)
@@ -117,7 +118,6 @@ func hookRequests(ctx context.Context, cwd string, log *hookLogger) (hook.Reques
 	debug.SetGCPercent(-1)
 	debug.SetMemoryLimit(oneShotMemory)
 	logf := func(string, ...any) {}
-	cache := workspace.CacheDirOf("", logf)
 	opt := workspace.Options{Logf: logf}
 	ix, fresh := savedIndex(cache, roots, opt)
 	if ix == nil {
@@ -241,34 +241,34 @@ func hookSettings(verb string, args []string, stdout, stderr io.Writer) int {
 }
 
 // hookLogger appends the hook's lines to hook.log in the cache directory
-// (a hook's stderr is the harness's to show or not); the log is cut to
-// its newer half past maxHookLog.
-type hookLogger struct{ f *os.File }
+// dir (a hook's stderr is the harness's to show or not), opened at the
+// first line: the fast path says nothing and touches no log. The log is
+// cut to its newer half past maxHookLog.
+type hookLogger struct {
+	dir string // "-": no cache directory, no log
+	f   *os.File
+}
 
 const maxHookLog = 1 << 20
 
-func hookLog() *hookLogger {
-	dir := workspace.CacheDirOf("", nil)
-	if dir == "-" {
-		return &hookLogger{}
-	}
-	p := filepath.Join(dir, "hook.log")
-	if st, err := os.Stat(p); err == nil && st.Size() > maxHookLog {
-		if b, err := os.ReadFile(p); err == nil {
-			_ = os.WriteFile(p, b[len(b)/2:], 0o644)
-		}
-	}
-	_ = os.MkdirAll(dir, 0o755)
-	f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return &hookLogger{}
-	}
-	return &hookLogger{f: f}
-}
-
 func (l *hookLogger) printf(format string, a ...any) {
-	if l == nil || l.f == nil {
+	if l == nil || l.dir == "-" || l.dir == "" {
 		return
+	}
+	if l.f == nil {
+		p := filepath.Join(l.dir, "hook.log")
+		if st, err := os.Stat(p); err == nil && st.Size() > maxHookLog {
+			if b, err := os.ReadFile(p); err == nil {
+				_ = os.WriteFile(p, b[len(b)/2:], 0o644)
+			}
+		}
+		_ = os.MkdirAll(l.dir, 0o755)
+		f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			l.dir = "-"
+			return
+		}
+		l.f = f
 	}
 	fmt.Fprintf(l.f, "%s %s\n", time.Now().Format(time.RFC3339), fmt.Sprintf(format, a...))
 }
