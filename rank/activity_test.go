@@ -6,9 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"wayfind/vcs"
 	"wayfind/vcs/vcstest"
-	"wayfind/workspace"
 )
 
 // TestActivityScale pins activity's exact values: none without a commit,
@@ -40,16 +38,7 @@ func TestActivityOrdersTies(t *testing.T) {
 		r.Write("lib/widget.go", vcstest.Text(fmt.Sprint("widget", i), 20))
 		r.Commit("work")
 	}
-	roots, err := workspace.CleanRoots([]string{r.Dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	without := New(workspace.Build(roots, workspace.Options{}))
-	rec, err := vcs.Build(context.Background(), roots[0], nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	with := without.WithRepoHistory(NewRepoHistory(roots, []*vcs.Record{rec}))
+	roots, without, with := historyEngines(t, r.Dir)
 	if got, want := with.activity(with.mustID(t, "docs/ja/guide.md")), activityOf(7); got != want {
 		t.Errorf("activity of a file 7 commits touched: %v, want %v", got, want)
 	}

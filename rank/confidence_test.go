@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"wayfind/vcs"
 	"wayfind/vcs/vcstest"
 	"wayfind/workspace"
 )
@@ -29,16 +28,7 @@ func TestCoChangeOrders(t *testing.T) {
 		r.Write("services/cart/api/client.go", vcstest.Text("api client", 20+i))
 		r.Commit("cart api")
 	}
-	roots, err := workspace.CleanRoots([]string{r.Dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	without := New(workspace.Build(roots, workspace.Options{}))
-	rec, err := vcs.Build(context.Background(), roots[0], nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	with := without.WithRepoHistory(NewRepoHistory(roots, []*vcs.Record{rec}))
+	roots, without, with := historyEngines(t, r.Dir)
 	visit := []Visit{{File: filepath.Join(roots[0], "services/cart/handler.go"), Weight: 1}}
 	cases := []struct {
 		name     string

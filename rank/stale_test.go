@@ -39,7 +39,15 @@ func staleRepo(t *testing.T) (with, without *Engine, commits map[string]string) 
 	r.Write("packages/jest-runner/src/runTest.ts", vcstest.Text("rewritten in ts", 30))
 	commits["ts"] = r.Commit("runTest in TypeScript")
 
-	roots, err := workspace.CleanRoots([]string{r.Dir})
+	_, without, with = historyEngines(t, r.Dir)
+	return with, without, commits
+}
+
+// historyEngines are the engines of the repository at dir: over its tree
+// alone, and with its history read whole.
+func historyEngines(t *testing.T, dir string) (roots []string, without, with *Engine) {
+	t.Helper()
+	roots, err := workspace.CleanRoots([]string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +56,7 @@ func staleRepo(t *testing.T) (with, without *Engine, commits map[string]string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return without.WithRepoHistory(NewRepoHistory(roots, []*vcs.Record{rec})), without, commits
+	return roots, without, without.WithRepoHistory(NewRepoHistory(roots, []*vcs.Record{rec}))
 }
 
 // TestStalePaths: every documented reading of an old path, with the
@@ -254,16 +262,7 @@ func TestDocumentMoved(t *testing.T) {
 	r.Commit("start")
 	r.Mv("book/src/publishing.md", "book/src/reference/publishing.md")
 	r.Commit("move the reference pages")
-	roots, err := workspace.CleanRoots([]string{r.Dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := New(workspace.Build(roots, workspace.Options{}))
-	rec, err := vcs.Build(context.Background(), roots[0], nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	with := e.WithRepoHistory(NewRepoHistory(roots, []*vcs.Record{rec}))
+	roots, _, with := historyEngines(t, r.Dir)
 	doc := filepath.Join(roots[0], "book/src/reference/publishing.md")
 	res, err := with.Resolve(context.Background(), ResolveRequest{Path: "images/acl.png", From: doc})
 	if err != nil {
@@ -293,15 +292,7 @@ func TestMovedDir(t *testing.T) {
 	r.Mv("old/x.go", "one/x.go")
 	r.Mv("old/y.go", "two/y.go")
 	r.Commit("scatter old")
-	roots, err := workspace.CleanRoots([]string{r.Dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := vcs.Build(context.Background(), roots[0], nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := New(workspace.Build(roots, workspace.Options{})).WithRepoHistory(NewRepoHistory(roots, []*vcs.Record{rec}))
+	_, _, e := historyEngines(t, r.Dir)
 	m, ok := e.MovedDir(0, "internal/lsp/cache/")
 	if !ok || m.To != "gopls/internal/cache" || m.From != "internal/lsp/cache" || m.Moved != 3 || m.Followed != 3 || m.Commit.Hash != mv {
 		t.Errorf("internal/lsp/cache: %+v %v, want gopls/internal/cache, 3 of 3, in %s", m, ok, mv)
