@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"wayfind/rank"
 	"wayfind/service"
 	"wayfind/wire"
 )
@@ -103,8 +104,13 @@ func preToolUse(ctx context.Context, ev Event, disk Disk, trail Trail, open func
 	switch {
 	case res.Resolved != nil:
 		out = rewritten(ev, field, p, res)
-	case res.Gone != nil:
+	case res.Gone != nil && res.Confidence >= rank.ResolvedConfidence:
 		out = denied(ev, fmt.Sprintf("wayfind: %s was %s; no file took its place.", p, service.HistoryLine("deleted", res.Gone))+otherCopies(res))
+	case res.Gone != nil:
+		// "Gone" below the promise is said, not acted on: the call goes
+		// ahead (and fails as it would have), the model told what the
+		// history says.
+		out = told(ev, fmt.Sprintf("wayfind: %s was likely %s.", p, service.HistoryLine("deleted", res.Gone))+otherCopies(res))
 	case len(res.Candidates) > 0:
 		out = denied(ev, fmt.Sprintf("wayfind: no file at %s.", p)+candidateList(" Candidates, best first:", res.Candidates))
 	}
@@ -167,6 +173,11 @@ func rewritten(ev Event, field, asked string, res wire.Resolve) *Output {
 		decision = "ask"
 	}
 	return &Output{Specific: &Specific{Event: ev.Name, Decision: decision, Reason: line, UpdatedInput: in, Context: line}}
+}
+
+// told lets the call go ahead unchanged with a line for the model.
+func told(ev Event, line string) *Output {
+	return &Output{Specific: &Specific{Event: ev.Name, Context: line}}
 }
 
 func denied(ev Event, reason string) *Output {

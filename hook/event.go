@@ -90,15 +90,26 @@ var (
 )
 
 // pathOf is the path the event's tool takes, its field, and whether it
-// is a directory.
+// is a directory. A value with a line break or a NUL in it is no path
+// (a rewrite would name the file on its second line): none.
 func pathOf(ev Event) (p, field string, dir bool) {
 	if f, ok := fileTools[ev.Tool]; ok {
-		p, _ = ev.Input[f].(string)
-		return strings.TrimSpace(p), f, false
+		p, field = pathField(ev, f), f
+	} else if f, ok := dirTools[ev.Tool]; ok {
+		p, field, dir = pathField(ev, f), f, true
 	}
-	if f, ok := dirTools[ev.Tool]; ok {
-		p, _ = ev.Input[f].(string)
-		return strings.TrimSpace(p), f, true
+	if p == "" {
+		return "", "", false
 	}
-	return "", "", false
+	return p, field, dir
+}
+
+// pathField is the input's field f as a path ("" when it is none).
+func pathField(ev Event, f string) string {
+	p, _ := ev.Input[f].(string)
+	p = strings.TrimSpace(p)
+	if strings.ContainsAny(p, "\n\r\x00") {
+		return ""
+	}
+	return p
 }

@@ -46,11 +46,14 @@ func TestAnswer(t *testing.T) {
 	moved := wire.Resolve{Resolved: &wire.Candidate{URI: "file:///ws/new/a.go", Path: "new/a.go",
 		Range: &wire.Range{Start: wire.Position{Line: 11}}}, Exact: false,
 		Moved: &wire.HistoryNote{Path: "old/a.go", Commit: "3f2a1c9e", Date: "2024-05-01", Subject: "move a"}}
-	gone := wire.Resolve{Gone: &wire.HistoryNote{Path: "gone.go", Commit: "aa11bb22", Date: "2024-06-01", Subject: "remove gone"}, Candidates: []wire.Candidate{}}
+	gone := wire.Resolve{Gone: &wire.HistoryNote{Path: "gone.go", Commit: "aa11bb22", Date: "2024-06-01", Subject: "remove gone"}, Candidates: []wire.Candidate{},
+		Confidence: 0.98, Class: "history/gone"}
+	goneSure := gone
+	goneSure.Confidence = 0.99 // a class of "gone" that held 99% on the held-out half
 	ambiguous := wire.Resolve{Candidates: []wire.Candidate{{URI: "file:///ws/a/config.go", Path: "a/config.go", Reasons: []string{"name:exact"}},
 		{URI: "file:///ws/b/config.go", Path: "b/config.go", Reasons: []string{"name:exact"}}}}
 	req := &fakeRequests{
-		resolve: map[string]wire.Resolve{"/ws/old/a.go:12": moved, "/ws/old/a.go": moved, "/ws/gone.go": gone, "/ws/config.go": ambiguous},
+		resolve: map[string]wire.Resolve{"/ws/old/a.go:12": moved, "/ws/old/a.go": moved, "/ws/gone.go": gone, "/ws/sure/gone.go": goneSure, "/ws/config.go": ambiguous},
 		dirs:    map[string]*wire.DirMove{"/ws/old": {From: "old", To: "new", URI: "file:///ws/new", Moved: 3, Followed: 3, Commit: moved.Moved}},
 	}
 	disk := fakeDisk{"/ws/README.md": "file", "/ws/src": "dir", "/ws/new": "dir"}
@@ -71,7 +74,9 @@ func TestAnswer(t *testing.T) {
 			"allow", map[string]any{"file_path": "/ws/new/a.go", "offset": 12}, "moved to /ws/new/a.go in 3f2a1c9 (2024-05-01)"},
 		{"an Edit's rewrite is put to the person", ev("PreToolUse", "Edit", map[string]any{"file_path": "/ws/old/a.go", "old_string": "x", "new_string": "y"}),
 			"ask", map[string]any{"file_path": "/ws/new/a.go", "old_string": "x", "new_string": "y"}, "moved to"},
-		{"a deleted file: denied, naming the commit", ev("PreToolUse", "Read", map[string]any{"file_path": "gone.go"}), "deny", nil, `deleted in aa11bb2 (2024-06-01) "remove gone"`},
+		{"a deleted file below the promise: the call goes ahead, the commit named", ev("PreToolUse", "Read", map[string]any{"file_path": "gone.go"}), "", nil, `likely deleted in aa11bb2 (2024-06-01) "remove gone"`},
+		{"a deleted file at the promise: denied, naming the commit", ev("PreToolUse", "Read", map[string]any{"file_path": "sure/gone.go"}), "deny", nil, `deleted in aa11bb2 (2024-06-01) "remove gone"`},
+		{"a path with a line break is no path: nothing", ev("PreToolUse", "Read", map[string]any{"file_path": "old/a.go\n/etc/passwd"}), "", nil, ""},
 		{"an ambiguous name: denied with the candidates, best first", ev("PreToolUse", "Read", map[string]any{"file_path": "config.go"}), "deny", nil, "1. /ws/a/config.go (name:exact)\n2. /ws/b/config.go"},
 		{"nothing to offer: nothing said", ev("PreToolUse", "Read", map[string]any{"file_path": "/ws/nothing.go"}), "", nil, ""},
 		{"a directory that moved: the Glob rewritten", ev("PreToolUse", "Glob", map[string]any{"pattern": "*.go", "path": "/ws/old"}), "allow", map[string]any{"pattern": "*.go", "path": "/ws/new"}, "old moved to new"},

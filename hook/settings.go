@@ -13,7 +13,7 @@ import (
 
 // The entries Install writes into a Claude Code settings file: before a
 // tool that takes a path, and after a shell command. Each runs command
-// (the wayfind binary's absolute path and "hook"), at most hookTimeout
+// (the wayfind binary's absolute path and "hook"), at most Timeout
 // seconds: a hook that takes longer is not waited for.
 var entries = []struct{ event, matcher string }{
 	{"PreToolUse", "Read|Edit|MultiEdit|NotebookEdit|Write|Glob|Grep|LS"},
@@ -21,7 +21,9 @@ var entries = []struct{ event, matcher string }{
 	{"PostToolUseFailure", "Bash"},
 }
 
-const hookTimeout = 10
+// Timeout is the seconds the harness waits for the hook (the hook steps
+// aside before it: cmd/wayfind hookBudget).
+const Timeout = 10
 
 // Command is the hook command for the wayfind binary at bin.
 func Command(bin string) string { return shellQuote(bin) + " hook" }
@@ -64,7 +66,7 @@ func Install(path, command string) (changed bool, err error) {
 				_ = json.Unmarshal(raw, &groups)
 			}
 			groups = withoutOurs(groups)
-			g, _ := json.Marshal(map[string]any{"matcher": e.matcher, "hooks": []any{map[string]any{"type": "command", "command": command, "timeout": hookTimeout}}})
+			g, _ := json.Marshal(map[string]any{"matcher": e.matcher, "hooks": []any{map[string]any{"type": "command", "command": command, "timeout": Timeout}}})
 			groups = append(groups, g)
 			b, _ := json.Marshal(groups)
 			hooks.set(e.event, b)

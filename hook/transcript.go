@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"syscall"
 )
 
 // The files an agent worked on in its session are where it is: read from
@@ -68,22 +69,33 @@ func workedOn(transcript string) []string {
 	return out
 }
 
-// readTail is the last n bytes of the file at path, the first line left
-// out when the tail cuts it (nil: unreadable).
+// readTail is the last n bytes of the regular file at path, the first
+// line left out when the tail cuts it (nil: unreadable, or not a regular
+// file). Anything else a harness may name — a FIFO, which would block
+// the hook until it is killed; /dev/zero, which never ends — is not
+// opened for reading at all: the open does not wait (O_NONBLOCK) and the
+// file's kind is checked on what was opened.
 func readTail(path string, n int64) []byte {
-	f, err := os.Open(path)
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
 	cut := false
-	if st, err := f.Stat(); err == nil && st.Size() > n {
+	if st.Size() > n {
 		if _, err := f.Seek(st.Size()-n, io.SeekStart); err != nil {
 			return nil
 		}
 		cut = true
 	}
-	b, err := io.ReadAll(f)
+	b, err := io.ReadAll(io.LimitReader(f, n))
 	if err != nil {
 		return nil
 	}

@@ -59,6 +59,11 @@ const (
 	ClassExact Class = "exact"
 	// ClassHistoryMoved: the history followed an old path to today's file.
 	ClassHistoryMoved Class = "history/moved"
+	// ClassHistoryNear: the history followed an old path to today's
+	// file, but the path as read was a near name of that old path (a
+	// typo of it), not the path itself: what the history promises holds
+	// for the paths it had.
+	ClassHistoryNear Class = "history/near"
 	// ClassHistoryGone: the history says the file was deleted.
 	ClassHistoryGone Class = "history/gone"
 	// ClassHistoryDocument: the reference, read from an earlier place of
@@ -101,6 +106,7 @@ var classConfidence = map[Class]float64{
 	ClassExact:             1,
 	ClassHistoryMoved:      0.99,
 	ClassHistoryDocument:   0.99,
+	ClassHistoryNear:       0.99,
 	ClassLexicalTail:       0.99,
 	ClassHistoryGone:       0.98,
 	ClassLexicalExtension:  0.98,
@@ -151,6 +157,8 @@ func (res *ResolveResult) Class() Class {
 			return ClassHistoryGone
 		case res.reading == readDocument:
 			return ClassHistoryDocument
+		case res.reading == readNearOld:
+			return ClassHistoryNear
 		}
 		return ClassHistoryMoved
 	case BasisLexical:

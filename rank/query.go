@@ -78,6 +78,11 @@ func ParsePath(raw string) (PathQuery, error) {
 	if err != nil {
 		return q, err
 	}
+	if strings.ContainsAny(s, "\n\r") {
+		// No file name a person or an agent means has a line break; a
+		// path that does would name the file on its next line.
+		return q, inputError("a path cannot hold a line break")
+	}
 	s, q.Fragment = readLink(s)
 	if strings.HasPrefix(strings.ToLower(s), "file://") {
 		s = s[len("file://"):]

@@ -110,6 +110,9 @@ const (
 	// readTail: the path is this file's whole path behind another
 	// machine's (or another checkout's) prefix.
 	readTail
+	// readNearOld: the history's answer, read from a near name of an old
+	// path (a typo of it), not from a path the history had exactly.
+	readNearOld
 	// readDocument (a history answer): read from an earlier place of the
 	// document it is written in.
 	readDocument
@@ -145,6 +148,12 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	}
 	aff := e.newAffinity(near, req.History)
 	id, exact, beside := e.exact(q, fromRoot, fromRel, fromOK)
+	if exact && !beside && fromOK && (relative || LinksRelative(fromRel)) {
+		// A relative reference names the file beside its document: the
+		// same path from a root is another file, a candidate for what
+		// the reference meant, never the exact answer.
+		exact = false
+	}
 	if exact && (beside || !e.sharedName(q, relative)) {
 		c := e.candidate(id, 1, []string{"exact"})
 		res.Exact = true
@@ -873,6 +882,18 @@ func (e *Engine) exact(q PathQuery, fromRoot int, fromRel string, fromOK bool) (
 // order Node and TypeScript try them: the specifier plus an extension,
 // then a directory's index.
 var moduleExts = []string{".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".json", ".vue", ".svelte"}
+
+// LinksRelative reports whether every path a document of this kind
+// writes is read from the document's own directory: a link in Markdown,
+// reStructuredText, AsciiDoc or HTML. (In code a path may be read from
+// an include path or the working directory as well.)
+func LinksRelative(doc string) bool {
+	switch strings.ToLower(path.Ext(doc)) {
+	case ".md", ".markdown", ".mdx", ".mkd", ".rst", ".adoc", ".asciidoc", ".html", ".htm", ".xhtml":
+		return true
+	}
+	return false
+}
 
 // scriptModule reports whether a document's relative paths are import
 // specifiers (JavaScript, TypeScript and the frameworks that compile to

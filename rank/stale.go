@@ -234,7 +234,7 @@ func (e *Engine) readStale(ctx context.Context, req ResolveRequest, q PathQuery)
 		// nothing it can stand by.
 		return nil, nil
 	}
-	st := &staleReading{root: c.Root, old: c.Path, fate: fate, lexical: c.lexical, exact: res.Exact || endsWithPath(q, c.Path)}
+	st := &staleReading{root: c.Root, old: c.Path, fate: fate, lexical: c.lexical, exact: res.Exact || q.Absolute && endsWithPath(q, c.Path)}
 	if st.exact {
 		st.lexical = 1
 	} else {
@@ -251,7 +251,8 @@ func (e *Engine) readStale(ctx context.Context, req ResolveRequest, q PathQuery)
 // endsWithPath reports whether the query, read as a path, ends with
 // every component of p: an old path written whole behind another
 // machine's checkout (/home/u/src/proj/old/path.c:12) is named as exactly
-// as a path can be from elsewhere.
+// as a path can be from elsewhere. Only an absolute path has such a
+// prefix: a relative src/loader.c is another path than loader.c.
 func endsWithPath(q PathQuery, p string) bool {
 	return q.Path == p || strings.HasSuffix(q.Path, "/"+p)
 }
@@ -372,7 +373,9 @@ func (e *Engine) applyStale(res *ResolveResult, st *staleReading, scored []Candi
 		if len(scored) > 0 && outlivesDeletion(scored[0]) {
 			return scored, false
 		}
-		if v == staleDecides {
+		if v == staleDecides && st.exact {
+			// Gone is said only of the path the history had, as read: a
+			// near name of a deleted path is not that path.
 			res.Gone = &Gone{Root: st.root, Path: st.old, Fate: st.fate}
 		}
 		// Deleted, or as likely as today's best: nothing is resolved.
@@ -391,6 +394,9 @@ func (e *Engine) applyStale(res *ResolveResult, st *staleReading, scored []Candi
 		r := c
 		res.Resolved = &r
 		res.Moved = &Moved{Root: st.root, From: st.old, Fate: st.fate}
+		if !st.exact {
+			res.reading = readNearOld // a near name of an old path: its own class
+		}
 		return out, true
 	}
 	sort.SliceStable(out, func(a, b int) bool { return better(&out[a], &out[b]) })

@@ -69,6 +69,7 @@ func TestStalePaths(t *testing.T) {
 		why         string // a reason the answer carries
 		gone        string // the commit a Gone names
 		withoutWant string // the answer with names alone
+		class       Class  // the answer's class with the history, when pinned
 	}{
 		{name: "an old path, exactly", query: "builtin-rm.c", want: "builtin/rm.c",
 			why: "history:renamed " + commits["move"][:7]},
@@ -78,8 +79,12 @@ func TestStalePaths(t *testing.T) {
 			why: "history:renamed " + commits["move"][:7]},
 		{name: "a chain of moves, from its second name", query: "py/test/plugin/pytest_doctest.py", want: "src/_pytest/doctest.py",
 			why: "history:renamed " + commits["doctest"][:7]},
-		{name: "an old path with a typo", query: "py/test/plugin/pytest_doctset.py", want: "src/_pytest/doctest.py",
-			why: "typo:filename"},
+		{name: "an old path with a typo: a near name, its own class", query: "py/test/plugin/pytest_doctset.py", want: "src/_pytest/doctest.py",
+			why: "typo:filename", class: ClassHistoryNear},
+		{name: "an old path, exactly: history/moved", query: "py/plugin/pytest_doctest.py", want: "src/_pytest/doctest.py",
+			why: "history:renamed", class: ClassHistoryMoved},
+		{name: "a near name of a deleted path is not gone", query: "loadr.c"},
+		{name: "another path ending in a deleted one is not gone", query: "src/loader.c"},
 		{name: "several old names of one file, tied, are one answer", query: "plugin/pytest_doctest.py", want: "src/_pytest/doctest.py",
 			why: "history:renamed"},
 		{name: "same name moved: history and names agree", query: "docs/configuration_reference.md", want: "docs/reference/configuration.md",
@@ -105,6 +110,9 @@ func TestStalePaths(t *testing.T) {
 			}
 			if c.want != "" && !strings.Contains(strings.Join(res.Candidates[0].Reasons, " "), c.why) {
 				t.Errorf("reasons %v, want %q among them", res.Candidates[0].Reasons, c.why)
+			}
+			if c.class != "" && res.Class() != c.class {
+				t.Errorf("class %s, want %s", res.Class(), c.class)
 			}
 			if c.gone != "" {
 				if res.Gone == nil || res.Gone.Fate.Commit.Hash != c.gone || !res.Gone.Fate.Deleted {

@@ -1,9 +1,7 @@
 package service
 
 import (
-	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -27,13 +25,8 @@ func anchorLine(eng *rank.Engine, res *rank.ResolveResult) {
 	if kind == "" {
 		return
 	}
-	abs := filepath.Join(eng.Index().Roots[c.Root], filepath.FromSlash(c.Path))
-	st, err := os.Stat(abs)
-	if err != nil || !st.Mode().IsRegular() || st.Size() > maxLineCount {
-		return
-	}
-	text, err := os.ReadFile(abs)
-	if err != nil {
+	text, ok := readInside(eng.Index().Roots, c.Root, c.Path, maxLineCount)
+	if !ok {
 		return
 	}
 	if n := findAnchor(kind, string(text), res.Fragment); n > 0 {

@@ -104,8 +104,8 @@ func inSkipped(ctx context.Context, eng *rank.Engine, q rank.PathQuery, p Resolv
 		for k := len(comps) - 1; k >= 1; k-- {
 			dir := strings.Join(comps[:k], "/")
 			abs := filepath.Join(root, filepath.FromSlash(dir))
-			if st, err := os.Lstat(abs); err != nil || !st.IsDir() || ix.HoldsUnder(r, dir) {
-				continue
+			if _, ok := workspace.DirInside(ix.Roots, abs); !ok || ix.HoldsUnder(r, dir) {
+				continue // not a directory, or one whose real path leaves the roots: never listed
 			}
 			sub, cut := skippedEngine(ctx, ix.Roots, []workspace.File{{Root: r, Path: dir}})
 			out, ok := resolveAmong(ctx, ix.Roots, sub, cut, rel+q.Suffix, p)
@@ -186,6 +186,7 @@ func resolveAmong(ctx context.Context, roots []string, sub *rank.Engine, cut boo
 	if err != nil {
 		return wire.Resolve{}, false
 	}
+	guardResult(roots, res)
 	clear := res.Clear()
 	if cut {
 		res.Withhold() // clear only among what was listed: the rest may hold better
@@ -258,6 +259,9 @@ func listSkipped(ctx context.Context, roots []string, dirs []workspace.File) (fi
 	deadline := time.Now().Add(maxSkippedWalk)
 	for _, dir := range dirs {
 		root := roots[dir.Root]
+		if _, ok := workspace.DirInside(roots, filepath.Join(root, filepath.FromSlash(dir.Path))); !ok {
+			continue // its real path leaves the roots (a link along it): never listed
+		}
 		filepath.WalkDir(filepath.Join(root, filepath.FromSlash(dir.Path)), func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return nil

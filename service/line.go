@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 
 	"wayfind/rank"
@@ -25,13 +23,8 @@ func clampLine(eng *rank.Engine, res *rank.ResolveResult) {
 		return
 	}
 	c := res.Resolved
-	abs := filepath.Join(eng.Index().Roots[c.Root], filepath.FromSlash(c.Path))
-	st, err := os.Stat(abs)
-	if err != nil || st.Size() == 0 || st.Size() > maxLineCount {
-		return
-	}
-	text, err := os.ReadFile(abs)
-	if err != nil {
+	text, ok := readInside(eng.Index().Roots, c.Root, c.Path, maxLineCount)
+	if !ok || len(text) == 0 {
 		return
 	}
 	lines := bytes.Count(text, []byte{'\n'})

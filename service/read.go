@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
@@ -71,15 +70,11 @@ func (s *Service) Read(ctx context.Context, p ReadParams) (*wire.Read, error) {
 	if ix.Lookup(c.Root, c.Path) < 0 {
 		return nil, unreadable("%s is not a file of the workspace", c.Path)
 	}
-	f, err := os.Open(abs)
+	f, size, err := openInside(ix.Roots, c.Root, c.Path)
 	if err != nil {
-		return nil, unreadable("%s: %v", c.Path, err)
+		return nil, unreadable("%v", err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, unreadable("%s: %v", c.Path, err)
-	}
 	buf := make([]byte, limit+1)
 	n, err := io.ReadFull(f, buf)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
@@ -98,5 +93,5 @@ func (s *Service) Read(ctx context.Context, p ReadParams) (*wire.Read, error) {
 	}
 	s.ws.Visit(abs, history.Agent)
 	return &wire.Read{Path: c.Path, URI: wire.FileURI(abs), Requested: p.Path, Exact: res.Exact, Reasons: c.Reasons,
-		Size: st.Size(), Truncated: truncated, Text: string(data)}, nil
+		Size: size, Truncated: truncated, Text: string(data)}, nil
 }

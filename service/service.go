@@ -110,6 +110,9 @@ type ResolveParams struct {
 	// repository's history (a document's literals are read all at once;
 	// until the history is there, none is called broken on names alone).
 	noWait bool
+	// placed: where an absolute path stands (outside.go); placedNowhere
+	// is answered with nothing, from the index or the disk.
+	placed placement
 }
 
 // request is the engine's form of p, with the history it weighs.
@@ -123,7 +126,7 @@ func (s *Service) Resolve(ctx context.Context, p ResolveParams) (wire.Resolve, i
 	if err != nil {
 		return wire.Resolve{}, 0, err
 	}
-	if !res.Exact {
+	if !res.Exact && p.placed != placedNowhere && p.placed != placedForeign {
 		out, ok, doubt := offIndex(ctx, eng, p, len(res.Candidates) == 0, &s.skipped)
 		if ok {
 			return out, len(out.Candidates), nil
@@ -156,9 +159,28 @@ func (s *Service) resolve(ctx context.Context, p *ResolveParams) (*rank.Engine, 
 	if p.From == "" && p.Current == "" && p.History == nil {
 		p.Current = s.current()
 	}
+	if q, err := rank.ParsePath(p.Path); err == nil && q.Absolute {
+		var ask string
+		p.placed, ask = place(eng, q)
+		switch p.placed {
+		case placedNowhere:
+			return eng, nothingFor(q), nil
+		case placedInside, placedForeign:
+			if ask != "" {
+				p.Path = ask + q.Suffix
+				if q.Fragment != "" {
+					p.Path += "#" + q.Fragment
+				}
+			}
+		}
+	}
 	res, err := eng.Resolve(ctx, p.request())
 	if err != nil {
 		return nil, nil, err
+	}
+	guardResult(eng.Index().Roots, res)
+	if p.placed == placedForeign {
+		foreignOnly(res)
 	}
 	noteRerank(ctx, res.Rerank)
 	if !res.Exact && res.Moved == nil && res.Gone == nil && !s.ws.WaitHistory(ctx, 0) {
@@ -194,6 +216,7 @@ func (s *Service) resolveOnce(ctx context.Context, p *ResolveParams) (*rank.Engi
 	if err != nil {
 		return nil, nil, err
 	}
+	guardResult(eng.Index().Roots, res)
 	noteRerank(ctx, res.Rerank)
 	return eng, res, nil
 }

@@ -81,16 +81,12 @@ func Beside(fromRel string, up int, p string) (string, bool) {
 }
 
 // FileAt reports whether rel in root r is an existing regular file whose
-// real location, links followed, is inside the same root: the one rule for
-// reading the disk at a place a path names (a link out of the root names
-// nothing).
+// real location, links followed, is inside the same root (RealIn): the
+// one rule for reading the disk at a place a path names (a link out of
+// the root names nothing).
 func (ix *Index) FileAt(r int, rel string) bool {
-	abs := filepath.Join(ix.Roots[r], filepath.FromSlash(rel))
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return false
-	}
-	if rr, _, ok := ix.RootOf(real); !ok || rr != r {
+	real, rr, ok := RealIn(ix.Roots, filepath.Join(ix.Roots[r], filepath.FromSlash(rel)))
+	if !ok || rr != r {
 		return false
 	}
 	st, err := os.Stat(real)

@@ -638,23 +638,13 @@ func (w *walker) excluded(rel string, isDir bool, rules *Rules, forced bool) boo
 // are either inside a root (and indexed there already) or outside (and not
 // ours to read), and not following them rules out loops.
 func (w *walker) symlinkedFile(root int, dir, name string) bool {
-	target, err := filepath.EvalSymlinks(filepath.Join(dir, name))
-	if err != nil {
-		return false // dangling or looping link
-	}
-	inside := false
-	for _, r := range w.roots {
-		if within(r, target) {
-			inside = true
-			break
-		}
-	}
-	if !inside {
-		w.logf("skip symlink %s: target outside the roots", filepath.Join(dir, name))
+	link := filepath.Join(dir, name)
+	if _, _, inside := RealIn(w.roots, link); !inside {
+		w.logf("skip symlink %s: dangling, looping, or its target outside the roots", link)
 		return false
 	}
-	st, err := os.Stat(target)
-	return err == nil && st.Mode().IsRegular()
+	_, ok := FileInside(w.roots, link)
+	return ok
 }
 
 func readIgnoreFile(path, base string) []Pattern {

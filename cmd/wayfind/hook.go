@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"wayfind/hook"
@@ -22,7 +23,7 @@ import (
 // stdout (hook.Answer), or `wayfind hook install|uninstall`. Answering
 // never fails the agent's call: whatever goes wrong, it exits 0 with no
 // output and says why in the hook log.
-func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	if len(args) > 0 && (args[0] == "install" || args[0] == "uninstall") {
 		return hookSettings(args[0], args[1:], stdout, stderr)
 	}
@@ -34,6 +35,27 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	cache := workspace.CacheDirOf("", nil)
 	log := &hookLogger{dir: cache}
 	defer log.Close()
+	// Whatever happens from here, the harness's call is not broken: a
+	// panic is logged and answered with nothing, exit 0; memory is held
+	// to the one-shot bound; past hookBudget the hook steps aside before
+	// the harness's own timeout would kill it.
+	defer func() {
+		if r := recover(); r != nil {
+			log.printf("panic: %v\n%s", r, debug.Stack())
+			code = exitFound
+		}
+	}()
+	debug.SetMemoryLimit(oneShotMemory)
+	ctx, cancel := context.WithTimeout(ctx, hookBudget)
+	defer cancel()
+	var answered sync.Mutex
+	watchdog := time.AfterFunc(hookBudget+hookGrace, func() {
+		answered.Lock() // never released: no answer is written after this
+		log.printf("no answer within %s: stepped aside", hookBudget+hookGrace)
+		log.Close()
+		hookExit(exitFound)
+	})
+	defer watchdog.Stop()
 	ev, err := hook.ReadEvent(stdin)
 	if err != nil {
 		log.printf("event not read: %v", err)
@@ -58,7 +80,12 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		log.printf("%s %s: answer not written: %v", ev.Name, ev.Tool, err)
 		return exitFound
 	}
+	if !answered.TryLock() {
+		return exitFound // the watchdog has stepped aside
+	}
+	watchdog.Stop()
 	stdout.Write(append(b, '\n'))
+	answered.Unlock()
 	s := out.Specific
 	said := s.Reason
 	if said == "" {
@@ -116,7 +143,6 @@ func hookRequests(ctx context.Context, cwd, cache string, log *hookLogger) (hook
 		return nil, err
 	}
 	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(oneShotMemory)
 	logf := func(string, ...any) {}
 	opt := workspace.Options{Logf: logf}
 	ix, fresh := savedIndex(cache, roots, opt)
@@ -140,6 +166,20 @@ func hookRequests(ctx context.Context, cwd, cache string, log *hookLogger) (hook
 	}
 	return req, nil
 }
+
+// hookBudget: how long the hook may work on one call. The harness kills
+// a hook at the timeout the installer writes (hookTimeout), and a hook
+// killed is a call the agent waited for with nothing to show: the work
+// stops at the budget (its context), and a hook still running hookGrace
+// later exits 0 with no answer.
+const (
+	hookBudget = hook.Timeout * time.Second * 8 / 10
+	hookGrace  = time.Second
+)
+
+// hookExit ends the process when the watchdog steps aside (a test
+// replaces it).
+var hookExit = os.Exit
 
 // firstHistoryNote: a read of the history longer than this (the first on
 // a repository, read from its whole log) is said in the answer: the
@@ -245,36 +285,52 @@ func hookSettings(verb string, args []string, stdout, stderr io.Writer) int {
 // first line: the fast path says nothing and touches no log. The log is
 // cut to its newer half past maxHookLog.
 type hookLogger struct {
-	dir string // "-": no cache directory, no log
+	mu  sync.Mutex // the watchdog writes from its own goroutine
+	dir string     // "-": no cache directory, no log
 	f   *os.File
 }
 
 const maxHookLog = 1 << 20
 
 func (l *hookLogger) printf(format string, a ...any) {
-	if l == nil || l.dir == "-" || l.dir == "" {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.dir == "-" || l.dir == "" {
 		return
 	}
 	if l.f == nil {
+		// The log names the paths agents asked for: the person's alone
+		// (0600 in a 0700 directory, whatever an older version left).
 		p := filepath.Join(l.dir, "hook.log")
 		if st, err := os.Stat(p); err == nil && st.Size() > maxHookLog {
 			if b, err := os.ReadFile(p); err == nil {
-				_ = os.WriteFile(p, b[len(b)/2:], 0o644)
+				_ = os.WriteFile(p, b[len(b)/2:], 0o600)
 			}
 		}
-		_ = os.MkdirAll(l.dir, 0o755)
-		f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		_ = os.MkdirAll(l.dir, 0o700)
+		_ = os.Chmod(l.dir, 0o700)
+		f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 		if err != nil {
 			l.dir = "-"
 			return
 		}
+		_ = f.Chmod(0o600)
 		l.f = f
 	}
 	fmt.Fprintf(l.f, "%s %s\n", time.Now().Format(time.RFC3339), fmt.Sprintf(format, a...))
 }
 
 func (l *hookLogger) Close() {
-	if l != nil && l.f != nil {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f != nil {
 		l.f.Close()
+		l.f, l.dir = nil, "-"
 	}
 }

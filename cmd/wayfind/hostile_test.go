@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"wayfind/service/hostiletree"
+)
+
+// TestHostileTreeFrontEnds: in a tree with links to / and to .., a link
+// out to a directory of secrets, a FIFO and names with line breaks, no
+// path asked of the CLI, the MCP server or the hook names or returns
+// anything outside the root by its real path, nor any byte of a file
+// outside it; the hook always exits 0 with nothing on stderr the harness
+// would read as a block. (The LSP server: lsp's TestHostileTreeLSP.)
+func TestHostileTreeFrontEnds(t *testing.T) {
+	tr := hostiletree.Build(t)
+	cache := t.TempDir()
+	t.Run("cli", func(t *testing.T) {
+		for _, p := range tr.Paths() {
+			for _, cmd := range [][]string{{"resolve", "--root", tr.Root, p}, {"find", "--root", tr.Root, p}} {
+				c := exec.Command(binary, cmd...)
+				c.Env = append(os.Environ(), "WAYFIND_CACHE_DIR="+cache)
+				var out, errb bytes.Buffer
+				c.Stdout, c.Stderr = &out, &errb
+				_ = c.Run()
+				if code := c.ProcessState.ExitCode(); code != 0 && code != exitNothing && code != exitInput {
+					t.Errorf("wayfind %s %q: exit %d: %s", cmd[0], p, code, errb.String())
+				}
+				tr.Check(t, "cli "+cmd[0], p, out.Bytes())
+			}
+		}
+	})
+	t.Run("mcp", func(t *testing.T) {
+		c := startMCP(t, []string{"--root", tr.Root}, nil)
+		for _, p := range tr.Paths() {
+			for _, tool := range []struct {
+				name string
+				args map[string]any
+			}{{"path_resolve", map[string]any{"path": p}}, {"read_resolved", map[string]any{"path": p}}, {"find_files", map[string]any{"query": p}}} {
+				var r toolResult
+				if e := c.call("tools/call", map[string]any{"name": tool.name, "arguments": tool.args}, &r); e != nil {
+					t.Errorf("%s %q: protocol error %+v", tool.name, p, e)
+					continue
+				}
+				for _, part := range r.Content {
+					tr.Check(t, "mcp "+tool.name, p, []byte(part.Text))
+				}
+			}
+		}
+	})
+	t.Run("hook", func(t *testing.T) {
+		events := []map[string]any{}
+		for _, p := range tr.Paths() {
+			full := p
+			if !filepath.IsAbs(p) && !strings.HasPrefix(p, "file://") {
+				full = filepath.Join(tr.Root, p)
+			}
+			for _, tool := range []string{"Read", "Edit", "Glob"} {
+				field := "file_path"
+				if tool == "Glob" {
+					field = "path"
+				}
+				events = append(events, hookEvent(tr.Root, tool, map[string]any{field: full}))
+			}
+		}
+		// What a harness names beside the call: a transcript that never
+		// ends, one that blocks, one that is not there.
+		for _, transcript := range []string{"/dev/zero", filepath.Join(tr.Root, "pipe.txt"), "/nonexistent/t.jsonl", tr.Root} {
+			ev := hookEvent(tr.Root, "Read", map[string]any{"file_path": filepath.Join(tr.Root, "mian.go")})
+			ev["transcript_path"] = transcript
+			events = append(events, ev)
+		}
+		for _, ev := range events {
+			in, _ := json.Marshal(ev)
+			runHookBinary(t, tr, cache, in, ev)
+		}
+		// Not an event at all: 100 MB of input, and no input.
+		runHookBinary(t, tr, cache, bytes.Repeat([]byte("x"), 100<<20), nil)
+		runHookBinary(t, tr, cache, nil, nil)
+	})
+}
+
+func hookEvent(cwd, tool string, input map[string]any) map[string]any {
+	return map[string]any{"session_id": "hostile", "cwd": cwd, "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input}
+}
+
+// runHookBinary runs `wayfind hook` on one input as a harness does, with
+// the harness's timeout: it must exit 0 within it, and its answer pass
+// the tree's check.
+func runHookBinary(t *testing.T, tr hostiletree.Tree, cache string, in []byte, ev map[string]any) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c := exec.CommandContext(ctx, binary, "hook")
+	c.Env = append(os.Environ(), "WAYFIND_CACHE_DIR="+cache, "CLAUDE_PROJECT_DIR="+tr.Root)
+	c.Stdin = bytes.NewReader(in)
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errb
+	err := c.Run()
+	what := string(in)
+	if len(what) > 200 {
+		what = what[:200] + "…"
+	}
+	if ctx.Err() != nil {
+		t.Errorf("hook %s: killed at the harness's timeout", what)
+		return
+	}
+	if err != nil || errb.Len() > 0 {
+		t.Errorf("hook %s: %v, stderr %q (want exit 0, nothing said)", what, err, errb.String())
+	}
+	query := ""
+	if ev != nil {
+		b, _ := json.Marshal(ev["tool_input"])
+		query = string(b)
+	}
+	tr.Check(t, "hook", query, out.Bytes())
+}
+
+// The hook's log is the person's alone.
+func TestHookLogPrivate(t *testing.T) {
+	tr := hostiletree.Build(t)
+	cache := filepath.Join(t.TempDir(), "cache")
+	ev := hookEvent(tr.Root, "Read", map[string]any{"file_path": filepath.Join(tr.Root, "mian.go")})
+	ev["transcript_path"] = "/dev/zero"
+	in, _ := json.Marshal(ev)
+	runHookBinary(t, tr, cache, []byte("not an event"), nil)
+	runHookBinary(t, tr, cache, in, ev)
+	st, err := os.Stat(filepath.Join(cache, "hook.log"))
+	if err != nil {
+		t.Fatalf("no hook.log: %v", err)
+	}
+	if perm := st.Mode().Perm(); perm != 0o600 {
+		t.Errorf("hook.log is %o, want 600", perm)
+	}
+	if dst, err := os.Stat(cache); err != nil || dst.Mode().Perm() != 0o700 {
+		t.Errorf("the cache directory: %v %v, want 700", dst.Mode().Perm(), err)
+	}
+}
