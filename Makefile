@@ -188,6 +188,8 @@ fuzz:
 	$(GO) test ./symbols -run '^$$' -fuzz '^FuzzCacheEntry$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
 	$(GO) test ./symbols -run '^$$' -fuzz '^FuzzCacheFile$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
 	$(GO) test ./content -run '^$$' -fuzz '^FuzzCacheFile$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
+	$(GO) test ./service -run '^$$' -fuzz '^FuzzResolvePath$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
+	$(GO) test ./hook -run '^$$' -fuzz '^FuzzEvent$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
 
 clean:
 	rm -rf bin
