@@ -49,6 +49,9 @@ type PathQuery struct {
 	// Fragment is a link's #fragment (a heading's anchor), without the
 	// '#': not part of the file's name.
 	Fragment string
+	// Dir is set when the path was written as a directory's (a trailing
+	// '/' or '\'): it asks for a directory, never for a file.
+	Dir bool
 }
 
 // Written is the path as workspace.Places reads it: relative to the
@@ -108,6 +111,7 @@ func ParsePath(raw string) (PathQuery, error) {
 	}
 	s = linkQuery(s)
 	s = strings.ReplaceAll(s, `\`, "/")
+	q.Dir = strings.HasSuffix(s, "/")
 	if strings.HasPrefix(s, "/") {
 		q.Absolute = true
 	}

@@ -159,7 +159,12 @@ func (s *Service) resolve(ctx context.Context, p *ResolveParams) (*rank.Engine, 
 	if p.From == "" && p.Current == "" && p.History == nil {
 		p.Current = s.current()
 	}
-	if q, err := rank.ParsePath(p.Path); err == nil && q.Absolute {
+	if q, err := rank.ParsePath(p.Path); err == nil && q.Dir {
+		// A directory asked for is answered with a directory or nothing
+		// (MovedDir), never with a file of a similar name.
+		p.placed = placedNowhere
+		return eng, nothingFor(q), nil
+	} else if err == nil && q.Absolute {
 		var ask string
 		p.placed, ask = place(eng, q)
 		switch p.placed {

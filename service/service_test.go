@@ -492,3 +492,19 @@ func mustPath(t *testing.T, p string) rank.PathQuery {
 	}
 	return q
 }
+
+// A path written as a directory's asks for a directory: never a file of
+// a similar name, nor the file it would name without the slash.
+func TestDirectoryQuestion(t *testing.T) {
+	w, _ := workspaceOf(t)
+	svc := New(w)
+	for _, p := range []string{"b/", "b/client.go/", `a\client.go\`, "clients/"} {
+		res, _, err := svc.Resolve(context.Background(), ResolveParams{Path: p})
+		if err != nil || res.Resolved != nil || len(res.Candidates) > 0 {
+			t.Errorf("%q: %+v, %v; want no file", p, res, err)
+		}
+	}
+	if res, _, _ := svc.Resolve(context.Background(), ResolveParams{Path: "b/client.go"}); res.Resolved == nil {
+		t.Errorf("b/client.go without the slash: %+v", res)
+	}
+}

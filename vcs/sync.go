@@ -33,6 +33,7 @@ func Sync(ctx context.Context, base, root string, prev *Record, logf func(string
 		return nil, err
 	}
 	if r != prev && dir != "" {
+		workspace.NoteRoot(base, root)
 		if err := Save(dir, r); err != nil {
 			logf("history cache of %s not written: %v", root, err)
 		}

@@ -108,6 +108,7 @@ func WriteRootCache(base, root, name string, write func(w *bufio.Writer) error) 
 	if err := os.MkdirAll(d, 0o700); err != nil {
 		return err
 	}
+	NoteRoot(base, root)
 	tmp, err := os.CreateTemp(d, name+".*")
 	if err != nil {
 		return err
