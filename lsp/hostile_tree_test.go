@@ -6,7 +6,7 @@ import (
 	"io"
 	"testing"
 
-	"wayfind/service/hostiletree"
+	"wayfind/service/hostiletest"
 )
 
 // TestHostileTreeLSP: the LSP server over a hostile tree (links to / and
@@ -16,7 +16,7 @@ import (
 // the server keeps answering.
 func TestHostileTreeLSP(t *testing.T) {
 	bin := buildBinary(t)
-	tr := hostiletree.Build(t)
+	tr := hostiletest.Build(t)
 	srv := startBinary(t, bin, t.TempDir())
 	srv.initialize(tr.Root)
 	for _, p := range tr.Paths() {

@@ -13,6 +13,10 @@ import (
 type Literal struct {
 	Text       string
 	Start, End int
+	// Link: a Markdown link's target, which its reader reads from the
+	// document's directory; other literals are quoted strings, which in
+	// a document's prose mention a path from the project's top as often.
+	Link bool
 }
 
 // MaxLiterals bounds the literals taken from one document.
@@ -21,9 +25,9 @@ const MaxLiterals = 2000
 // Find returns the path-like literals of text in order.
 func Find(text string) []Literal {
 	var out []Literal
-	add := func(s string, start int) {
+	add := func(s string, start int, link bool) {
 		if len(out) < MaxLiterals && LooksLikePath(s) {
-			out = append(out, Literal{Text: s, Start: start, End: start + len(s)})
+			out = append(out, Literal{Text: s, Start: start, End: start + len(s), Link: link})
 		}
 	}
 	for i := 0; i < len(text) && len(out) < MaxLiterals; i++ {
@@ -39,7 +43,7 @@ func Find(text string) []Literal {
 				j++
 			}
 			if j < len(text) && text[j] == c {
-				add(text[i+1:j], i+1)
+				add(text[i+1:j], i+1, false)
 				i = j
 			}
 		case ']':
@@ -53,7 +57,7 @@ func Find(text string) []Literal {
 				if k := strings.IndexByte(target, '#'); k >= 0 {
 					target = target[:k]
 				}
-				add(target, i+2)
+				add(target, i+2, true)
 				i = j - 1
 			}
 		}

@@ -378,17 +378,20 @@ func (e *Engine) applyStale(res *ResolveResult, st *staleReading, scored []Candi
 			// near name of a deleted path is not that path.
 			res.Gone = &Gone{Root: st.root, Path: st.old, Fate: st.fate}
 		}
+		if id, ok := e.fileID(st.root, st.fate.Kin); ok && st.fate.Kin != "" {
+			// The deleting commit added a file of the same name or stem:
+			// perhaps a move git could not pair. The history cannot tell
+			// the two lives apart: both are said, that file first among
+			// the candidates, nothing resolved.
+			c := e.candidate(id, st.lexical, []string{"history:deleted-beside " + st.fate.Commit.Short()})
+			c.lexical = st.lexical
+			return prependCandidate(scored, c), true
+		}
 		// Deleted, or as likely as today's best: nothing is resolved.
 		return scored, true
 	}
 	c := e.staleCandidate(st)
-	out := make([]Candidate, 0, len(scored)+1)
-	out = append(out, c)
-	for _, s := range scored {
-		if s.File != c.File || s.Root != c.Root {
-			out = append(out, s)
-		}
-	}
+	out := prependCandidate(scored, c)
 	if v == staleDecides || (len(scored) > 0 && scored[0].File == c.File && scored[0].Root == c.Root) {
 		// Decided, or today's best reading is the same file.
 		r := c
@@ -401,6 +404,19 @@ func (e *Engine) applyStale(res *ResolveResult, st *staleReading, scored []Candi
 	}
 	sort.SliceStable(out, func(a, b int) bool { return better(&out[a], &out[b]) })
 	return out, true
+}
+
+// prependCandidate puts c first, leaving out another reading of the same
+// file.
+func prependCandidate(scored []Candidate, c Candidate) []Candidate {
+	out := make([]Candidate, 0, len(scored)+1)
+	out = append(out, c)
+	for _, s := range scored {
+		if s.File != c.File || s.Root != c.Root {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // oldPathMatch is today's file for a find query that is, whole, a path

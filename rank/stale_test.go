@@ -311,3 +311,25 @@ func TestMovedDir(t *testing.T) {
 		}
 	}
 }
+
+// TestDeletedBesideItsKin: a path deleted in a commit that added one file
+// of the same name or stem has two possible lives: both are said — gone,
+// and that file first among the candidates — and nothing resolved.
+func TestDeletedBesideItsKin(t *testing.T) {
+	r := vcstest.New(t)
+	r.Write("sympy/differential_geometry/Rn.py", vcstest.Text("old module", 30))
+	r.Write("sympy/core/basic.py", vcstest.Text("basic", 30))
+	r.Commit("one")
+	r.Git("rm", "-q", "sympy/differential_geometry/Rn.py")
+	r.Write("sympy/diffgeom/rn.py", vcstest.Text("rewritten from scratch", 30))
+	r.Commit("merge the two branches")
+	_, _, with := historyEngines(t, r.Dir)
+	res, err := with.Resolve(context.Background(), ResolveRequest{Path: "sympy/differential_geometry/Rn.py"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Gone == nil || res.Resolved != nil || len(res.Candidates) == 0 || res.Candidates[0].Path != "sympy/diffgeom/rn.py" ||
+		!strings.HasPrefix(res.Candidates[0].Reasons[0], "history:deleted-beside ") {
+		t.Errorf("gone %+v, resolved %+v, candidates %+v: want both lives said — gone, and sympy/diffgeom/rn.py the first candidate — nothing resolved", res.Gone, res.Resolved, res.Candidates)
+	}
+}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"wayfind/rank"
-	"wayfind/service/hostiletree"
+	"wayfind/service/hostiletest"
 	"wayfind/workspace"
 )
 
@@ -18,7 +18,7 @@ import (
 // path. The corpus is testdata/fuzz/FuzzResolvePath, seeded with the
 // tree's own hostile paths.
 func FuzzResolvePath(f *testing.F) {
-	tr := hostiletree.Build(f)
+	tr := hostiletest.Build(f)
 	roots, err := workspace.CleanRoots([]string{tr.Root})
 	if err != nil {
 		f.Fatal(err)

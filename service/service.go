@@ -436,6 +436,11 @@ func noteRerank(ctx context.Context, st rank.RerankStats) {
 // pathlit's rules; roots are the ones the answer's paths are in.
 func (s *Service) Literal(ctx context.Context, docPath string, lit pathlit.Literal) (ref pathlit.Ref, roots []string, ok bool, err error) {
 	p := ResolveParams{Path: lit.Text, From: docPath, Limit: 1, noWait: true}
+	if !lit.Link && rank.LinksRelative(docPath) && !relativeWritten(lit.Text) {
+		// A quoted path in a document's prose is a mention, not a link
+		// its reader follows: read from the top, near the document.
+		p.From, p.Current = "", docPath
+	}
 	eng, res, err := s.resolve(ctx, &p)
 	if err != nil {
 		if errors.Is(err, rank.ErrInput) {
@@ -446,6 +451,13 @@ func (s *Service) Literal(ctx context.Context, docPath string, lit pathlit.Liter
 	ix := eng.Index()
 	ref, ok = pathlit.Judge(ix, res, docPath, lit)
 	return ref, ix.Roots, ok, nil
+}
+
+// relativeWritten reports whether a path is written relative to where
+// it is written ("./x", "../x").
+func relativeWritten(p string) bool {
+	p = strings.TrimSpace(p)
+	return strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") || strings.HasPrefix(p, `.\`) || strings.HasPrefix(p, `..\`)
 }
 
 // MovedDir says where the files of a directory that no file of today is

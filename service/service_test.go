@@ -434,7 +434,7 @@ func TestLiteralAsResolve(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ref, roots, ok, err := svc.Literal(ctx, doc, pathlit.Literal{Text: lit, End: len(lit)})
+		ref, roots, ok, err := svc.Literal(ctx, doc, pathlit.Literal{Text: lit, End: len(lit), Link: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,7 +15,7 @@ const cacheFile = "vcs.gob"
 
 // cacheVersion changes whenever the encoding or the fold does; a file of
 // another version is rebuilt, not read.
-const cacheVersion = 11
+const cacheVersion = 12
 
 // stored is a Record as gob writes it.
 type stored struct {
@@ -36,6 +36,7 @@ type storedLineage struct {
 	End     int32
 	Unsure  bool
 	Changes uint32
+	Kin     int32
 }
 
 type storedCo struct {
@@ -53,7 +54,7 @@ func Save(dir string, r *Record) error {
 		Shallow: r.Shallow, Detection: r.Detection, CommitList: r.commits, Names: make(map[string][4]int32, len(r.names)),
 		Lineages: make([]storedLineage, len(r.lineages)), Co: make(map[int32][]storedCo, len(r.co))}
 	for i, l := range r.lineages {
-		s.Lineages[i] = storedLineage{Path: l.path, End: l.end, Unsure: l.unsure, Changes: l.changes}
+		s.Lineages[i] = storedLineage{Path: l.path, End: l.end, Unsure: l.unsure, Changes: l.changes, Kin: l.kin}
 	}
 	for k, n := range r.names {
 		s.Names[k] = [4]int32{n.lin, n.left, n.moved, n.movedAt}
@@ -120,7 +121,10 @@ func Load(dir string) (*Record, error) {
 		if l.End >= int32(len(r.commits)) {
 			return nil, fmt.Errorf("history cache: a lineage ends at commit %d of %d", l.End, len(r.commits))
 		}
-		r.lineages[i] = lineage{path: l.Path, end: l.End, unsure: l.Unsure, changes: l.Changes}
+		if l.Kin < 0 || int(l.Kin) > len(s.Lineages) {
+			return nil, fmt.Errorf("history cache: a lineage's kin %d of %d", l.Kin, len(s.Lineages))
+		}
+		r.lineages[i] = lineage{path: l.Path, end: l.End, unsure: l.Unsure, changes: l.Changes, kin: l.Kin}
 		if l.End < 0 {
 			r.live[l.Path] = int32(i)
 		}

@@ -14,6 +14,7 @@ package vcs
 
 import (
 	"maps"
+	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -49,6 +50,10 @@ type Fate struct {
 	// LaterDeleted, for a file that lives on: a later file given the old
 	// path was deleted in this commit (zero: none).
 	LaterDeleted Commit
+	// Kin, for a file deleted: where the one file its deleting commit
+	// added with the same name or stem is today ("": none, or it is gone
+	// too). Such a delete may be a move git could not pair.
+	Kin string
 }
 
 // Partner is a file committed together with another, and how often.
@@ -65,6 +70,12 @@ type lineage struct {
 	unsure bool
 	// changes: the commits read that touched it, under any of its names.
 	changes uint32
+	// kin, for a file deleted: 1 + the lineage of the one file its
+	// deleting commit added with the same name or stem (0: none). git
+	// found too little text in common for a rename, but a commit that
+	// deletes x/rn.py and adds y/rn.py has likely moved it all the same:
+	// the history cannot say "gone" of it.
+	kin int32
 }
 
 // name is what a path name last meant: its latest lineage, and the commit
@@ -175,6 +186,7 @@ func (r *Record) apply(c commitOps) {
 		return ci
 	}
 	touched := make([]int32, 0, len(c.ops))
+	var deleted, added []int32 // this commit's, for kinOf
 	for _, o := range c.ops {
 		switch o.status {
 		case 'M', 'T':
@@ -188,7 +200,8 @@ func (r *Record) apply(c commitOps) {
 			}
 			touched = append(touched, r.bring(o.new))
 		case 'A':
-			touched = append(touched, r.bring(o.new))
+			l := r.bring(o.new)
+			touched, added = append(touched, l), append(added, l)
 		case 'C':
 			// A copy is a new file; its source carries on.
 			touched = append(touched, r.bring(o.new))
@@ -198,6 +211,7 @@ func (r *Record) apply(c commitOps) {
 				continue
 			}
 			r.end(o.new, commitIndex())
+			deleted = append(deleted, r.names[o.new].lin)
 			if o.unsure {
 				r.lineages[r.names[o.new].lin].unsure = true
 			}
@@ -237,6 +251,9 @@ func (r *Record) apply(c commitOps) {
 			touched = append(touched, l)
 		}
 	}
+	for _, d := range deleted {
+		r.lineages[d].kin = r.kinOf(d, added)
+	}
 	for i, l := range touched {
 		if !slices.Contains(touched[:i], l) {
 			r.lineages[l].changes++
@@ -256,6 +273,25 @@ func (r *Record) apply(c commitOps) {
 			}
 		}
 	}
+}
+
+// kinOf is 1 + the one lineage of added whose path has the deleted
+// lineage d's name or stem (case aside), or 0 when none or several do.
+func (r *Record) kinOf(d int32, added []int32) int32 {
+	name := strings.ToLower(path.Base(r.lineages[d].path))
+	stem := strings.TrimSuffix(name, path.Ext(name))
+	kin := int32(0)
+	for _, a := range added {
+		n := strings.ToLower(path.Base(r.lineages[a].path))
+		if n != name && strings.TrimSuffix(n, path.Ext(n)) != stem {
+			continue
+		}
+		if kin != 0 {
+			return 0 // two files of that name added: no telling which
+		}
+		kin = a + 1
+	}
+	return kin
 }
 
 // end ends the file at path in commit ci (an index into r.commits).
@@ -285,7 +321,7 @@ func (r *Record) born(path string) int32 {
 			// what led to it (older names renamed into it) leads on to
 			// the file it holds now. A branch's delete and a merge's
 			// return often look like this in a log without merges.
-			dead.end, dead.unsure = -1, false
+			dead.end, dead.unsure, dead.kin = -1, false, 0
 			r.live[path] = n.lin
 			r.names[path] = n.owned(n.lin, -1)
 			return n.lin
@@ -429,6 +465,13 @@ func (r *Record) deleted(n name) (Fate, bool) {
 	f := Fate{Deleted: true, Unsure: l.unsure, Commit: r.commits[n.left], LastPath: l.path}
 	if l.end >= 0 {
 		f.Commit = r.commits[l.end]
+	}
+	if l.kin > 0 {
+		if k := r.lineages[l.kin-1]; k.end < 0 {
+			if rel, inside := within(r.Prefix, k.path); inside {
+				f.Kin = rel
+			}
+		}
 	}
 	if rel, inside := within(r.Prefix, l.path); inside {
 		f.LastPath = rel

@@ -392,3 +392,31 @@ func TestPathGivenAgain(t *testing.T) {
 		t.Errorf("_pytest/__init__.py left in %s, want %s", f.Commit.Hash, last)
 	}
 }
+
+// TestKinOfADelete: a commit that deletes a file and adds one file of the
+// same name or stem elsewhere (too little text in common for git to call
+// it a rename) leaves the deleted path a kin, where that file is today;
+// two such adds, or none, leave none. The kin survives the cache.
+func TestKinOfADelete(t *testing.T) {
+	r := vcstest.New(t)
+	r.Write("sympy/differential_geometry/Rn.py", vcstest.Text("old module", 30))
+	r.Write("lib/loader.c", vcstest.Text("loader", 30))
+	r.Write("lib/util.c", vcstest.Text("util", 30))
+	r.Commit("one")
+	r.Git("rm", "-q", "sympy/differential_geometry/Rn.py", "lib/loader.c", "lib/util.c")
+	r.Write("sympy/diffgeom/rn.py", vcstest.Text("rewritten from scratch", 30))
+	r.Write("src/loader.h", vcstest.Text("a header", 30))
+	r.Write("a/util.c", vcstest.Text("first", 30))
+	r.Write("b/util.c", vcstest.Text("second", 30))
+	r.Commit("two")
+	rec := build(t, r.Dir, nil)
+	loaded, _ := roundTrip(t, rec)
+	for _, got := range []*Record{rec, loaded} {
+		for p, want := range map[string]string{"sympy/differential_geometry/Rn.py": "sympy/diffgeom/rn.py", "lib/loader.c": "src/loader.h", "lib/util.c": ""} {
+			f, ok := got.Fate(p)
+			if !ok || !f.Deleted || f.Kin != want {
+				t.Errorf("%s: %+v, want deleted with kin %q", p, f, want)
+			}
+		}
+	}
+}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"wayfind/service/hostiletree"
+	"wayfind/service/hostiletest"
 )
 
 // TestHostileTreeFrontEnds: in a tree with links to / and to .., a link
@@ -21,7 +21,7 @@ import (
 // outside it; the hook always exits 0 with nothing on stderr the harness
 // would read as a block. (The LSP server: lsp's TestHostileTreeLSP.)
 func TestHostileTreeFrontEnds(t *testing.T) {
-	tr := hostiletree.Build(t)
+	tr := hostiletest.Build(t)
 	cache := t.TempDir()
 	t.Run("cli", func(t *testing.T) {
 		for _, p := range tr.Paths() {
@@ -95,7 +95,7 @@ func hookEvent(cwd, tool string, input map[string]any) map[string]any {
 // runHookBinary runs `wayfind hook` on one input as a harness does, with
 // the harness's timeout: it must exit 0 within it, and its answer pass
 // the tree's check.
-func runHookBinary(t *testing.T, tr hostiletree.Tree, cache string, in []byte, ev map[string]any) {
+func runHookBinary(t *testing.T, tr hostiletest.Tree, cache string, in []byte, ev map[string]any) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -126,7 +126,7 @@ func runHookBinary(t *testing.T, tr hostiletree.Tree, cache string, in []byte, e
 
 // The hook's log is the person's alone.
 func TestHookLogPrivate(t *testing.T) {
-	tr := hostiletree.Build(t)
+	tr := hostiletest.Build(t)
 	cache := filepath.Join(t.TempDir(), "cache")
 	ev := hookEvent(tr.Root, "Read", map[string]any{"file_path": filepath.Join(tr.Root, "mian.go")})
 	ev["transcript_path"] = "/dev/zero"

@@ -1,11 +1,11 @@
-// Package hostiletree builds a tree an attacker, a container image or a
+// Package hostiletest builds a tree an attacker, a container image or a
 // careless fixture could leave in a project — links to / and to .., a
 // link out to a directory of secrets, a FIFO, names with line breaks —
 // and judges a front end's answer over it: nothing outside the root is
 // named or returned (by its real path), and no byte of a file outside
 // it appears. The hook's, the MCP server's, the CLI's and the LSP
 // server's tests all drive their front end through it.
-package hostiletree
+package hostiletest
 
 import (
 	"encoding/json"
