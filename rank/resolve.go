@@ -113,6 +113,9 @@ const (
 	// readNearOld: the history's answer, read from a near name of an old
 	// path (a typo of it), not from a path the history had exactly.
 	readNearOld
+	// readTwoLives: the history's answer for a path that had two lives,
+	// the file that moved away and a later one deleted since.
+	readTwoLives
 	// readDocument (a history answer): read from an earlier place of the
 	// document it is written in.
 	readDocument

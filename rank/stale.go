@@ -397,8 +397,14 @@ func (e *Engine) applyStale(res *ResolveResult, st *staleReading, scored []Candi
 		r := c
 		res.Resolved = &r
 		res.Moved = &Moved{Root: st.root, From: st.old, Fate: st.fate}
-		if !st.exact {
+		switch {
+		case !st.exact:
 			res.reading = readNearOld // a near name of an old path: its own class
+		case st.fate.LaterDeleted.Hash != "":
+			// The path had two lives: the file that moved away, and a
+			// later one given the path and deleted since. Which one a
+			// writer held depends on when they wrote it: its own class.
+			res.reading = readTwoLives
 		}
 		return out, true
 	}

@@ -333,3 +333,26 @@ func TestDeletedBesideItsKin(t *testing.T) {
 		t.Errorf("gone %+v, resolved %+v, candidates %+v: want both lives said — gone, and sympy/diffgeom/rn.py the first candidate — nothing resolved", res.Gone, res.Resolved, res.Candidates)
 	}
 }
+
+// TestTwoLivesOfAPath: a path whose file moved away and which a later
+// file took, deleted since, had two lives: the moved file is first, in
+// a class of its own, and nothing is resolved.
+func TestTwoLivesOfAPath(t *testing.T) {
+	r := vcstest.New(t)
+	r.Write("config/kustomization.yaml", vcstest.Text("first life", 30))
+	r.Commit("one")
+	r.Mv("config/kustomization.yaml", "config/default/kustomization.yaml")
+	r.Commit("move the config")
+	r.Write("config/kustomization.yaml", vcstest.Text("second life, another text altogether", 30))
+	r.Commit("a new kustomization")
+	r.Git("rm", "-q", "config/kustomization.yaml")
+	r.Commit("remove it again")
+	_, _, with := historyEngines(t, r.Dir)
+	res, err := with.Resolve(context.Background(), ResolveRequest{Path: "config/kustomization.yaml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Resolved != nil || len(res.Candidates) == 0 || res.Candidates[0].Path != "config/default/kustomization.yaml" || res.Class() != ClassHistoryTwoLives {
+		t.Errorf("resolved %+v, class %s, candidates %+v: want config/default/kustomization.yaml first, history/two-lives, nothing resolved", res.Resolved, res.Class(), res.Candidates)
+	}
+}

@@ -56,6 +56,11 @@ type Model struct {
 	mu      sync.Mutex
 	script  []Call
 	results []map[string]any
+	// heard: the longest request body the model was sent (each carries
+	// the conversation so far), its JSON escapes of quotes undone: what
+	// the harness told the model beside the tool results (a hook's
+	// additional context among it).
+	heard []byte
 }
 
 // NewModel is a model that plays script.
@@ -93,6 +98,9 @@ func (m *Model) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	m.mu.Lock()
+	if len(raw) > len(m.heard) {
+		m.heard = bytes.ReplaceAll(raw, []byte(`\"`), []byte(`"`))
+	}
 	step := len(results)
 	if len(body.Tools) > 0 && step > len(m.results) {
 		m.results = results
@@ -191,6 +199,8 @@ func (s Session) Environ(url string) []string {
 type Result struct {
 	ToolResults []string
 	Stream      []map[string]any
+	// Heard is everything the harness sent the model, as Model.heard.
+	Heard string
 }
 
 // Run plays script in the harness, headless, and returns what each call
@@ -220,7 +230,10 @@ func (s Session) Run(ctx context.Context, script []Call, before func(env []strin
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("claude: %v\nstderr: %s\nstdout: %s", err, stderr.String(), tail(stdout.String(), 2000))
 	}
-	res := &Result{ToolResults: model.ToolResults(), Stream: JSONLines(stdout.Bytes())}
+	model.mu.Lock()
+	heard := string(model.heard)
+	model.mu.Unlock()
+	res := &Result{ToolResults: model.ToolResults(), Stream: JSONLines(stdout.Bytes()), Heard: heard}
 	if len(res.ToolResults) != len(script) {
 		return res, fmt.Errorf("%d tool results for %d calls: %q\nclaude's stream: %s", len(res.ToolResults), len(script), res.ToolResults, tail(stdout.String(), 4000))
 	}
