@@ -85,6 +85,11 @@ const (
 	// ClassLexicalTail: the path written is the file's whole path behind
 	// a prefix of the writer's (another machine's checkout).
 	ClassLexicalTail Class = "lexical/tail"
+	// ClassForeignTail: an absolute path outside the roots, behind a
+	// prefix that names no root (/app/…, /workspace/…), read as its
+	// longest tail of two or more components that is a file of today or
+	// a path the history had (the request layer's rule: service/outside.go).
+	ClassForeignTail Class = "foreign/tail"
 	// ClassNearerCoCommitted: a lexical tie broken by a clear lead in
 	// nearness (nearLead), the first committed with where the user works
 	// and the runner-up not.
@@ -117,6 +122,7 @@ var classConfidence = map[Class]float64{
 	// lower end of what 6 of 6 allows (Wilson's interval, 95%).
 	ClassHistoryTwoLives:   0.60,
 	ClassLexicalTail:       0.99,
+	ClassForeignTail:       0.99,
 	ClassHistoryGone:       0.98,
 	ClassLexicalExtension:  0.98,
 	ClassLexical:           0.88,
@@ -157,6 +163,9 @@ func (res *ResolveResult) Clear() bool {
 
 // Class is the class of answers res belongs to.
 func (res *ResolveResult) Class() Class {
+	if res.foreign {
+		return ClassForeignTail
+	}
 	switch res.Basis {
 	case BasisExact:
 		return ClassExact
@@ -223,6 +232,15 @@ func nearnessOf(top, runner *Candidate) nearness {
 func (res *ResolveResult) Nearness() (top, runner, topCo, runnerCo float64) {
 	n := res.nearness
 	return n.top, n.runner, n.topCo, n.runnerCo
+}
+
+// ReadForeign makes res the answer for the tail of a path outside the
+// roots read behind a foreign prefix: of ClassForeignTail, its
+// confidence that class's.
+func (res *ResolveResult) ReadForeign() {
+	res.foreign = true
+	res.Exact = false
+	res.settle()
 }
 
 // Withhold takes back the answer for a reason the engine could not weigh

@@ -63,14 +63,14 @@ func TestCoChangeOrders(t *testing.T) {
 // by name or nearness, and a deletion, was below ResolvedConfidence on the
 // held-out repositories. A constant that crosses it fails here.
 func TestClassesThatResolve(t *testing.T) {
-	want := map[Class]bool{ClassExact: true, ClassHistoryMoved: true, ClassHistoryNear: true, ClassHistoryDocument: true, ClassLexicalTail: true}
+	want := map[Class]bool{ClassExact: true, ClassHistoryMoved: true, ClassHistoryNear: true, ClassHistoryDocument: true, ClassLexicalTail: true, ClassForeignTail: true}
 	for c, conf := range classConfidence {
 		if (conf >= ResolvedConfidence) != want[c] {
 			t.Errorf("%s at %.2f: resolves %v, want %v", c, conf, conf >= ResolvedConfidence, want[c])
 		}
 	}
 	for _, c := range []Class{ClassExact, ClassHistoryMoved, ClassHistoryNear, ClassHistoryTwoLives, ClassHistoryGone, ClassHistoryDocument, ClassLexical, ClassLexicalElsewhere,
-		ClassLexicalExtension, ClassLexicalTail, ClassNearerCoCommitted, ClassNearerLead, ClassNearer, ClassSharedName, ClassUnsupported, ClassTie} {
+		ClassLexicalExtension, ClassLexicalTail, ClassForeignTail, ClassNearerCoCommitted, ClassNearerLead, ClassNearer, ClassSharedName, ClassUnsupported, ClassTie} {
 		if _, ok := classConfidence[c]; !ok {
 			t.Errorf("%s has no measured confidence", c)
 		}

@@ -92,6 +92,9 @@ type ResolveResult struct {
 	nearness   nearness
 	// reading: what a lexical answer keeps of the path written.
 	reading lexicalReading
+	// foreign: the answer is for a path outside the roots, read as its
+	// tail behind a foreign prefix (ReadForeign).
+	foreign bool
 }
 
 // lexicalReading is what a lexical answer keeps of the path written, for

@@ -1,8 +1,10 @@
 package service
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"wayfind/rank"
@@ -16,13 +18,62 @@ import (
 // all the same:
 //   - another checkout of this project: a directory of the path is named
 //     as a root is (/home/dev/src/proj/pkg/x.go for a root …/proj), read
-//     as the engine reads any path (its tail rules, its history);
+//     as the engine reads any path (its tail rules, its history) — unless
+//     a longer tail, through that directory, is the project's too;
 //   - a foreign prefix before an exact tail (/app/pkg/x.go, /workspace/…,
 //     a CI runner's checkout): the longest tail of two or more components
 //     that is a file of today, or a path the repository's history had, is
-//     offered as a candidate and never resolved — a one-component tail
-//     (main.go, README.md) is anybody's.
+//     asked for instead, its answer of its own class (rank.ClassForeignTail,
+//     whose held-out precision says whether it resolves) — a one-component
+//     tail (main.go, README.md) is anybody's.
 // Anything else outside the roots gets no answer at all.
+
+// ResolvePlaced answers req as the request layer reads its path, before
+// its guard of the disk: a directory's path, or an absolute one outside
+// the roots, as the rules above say; anything else as the engine reads
+// it. The calibration measures the product through it.
+func ResolvePlaced(ctx context.Context, eng *rank.Engine, req rank.ResolveRequest) (*rank.ResolveResult, error) {
+	res, _, _, err := resolvePlaced(ctx, eng, req)
+	return res, err
+}
+
+// resolvePlaced is ResolvePlaced, with where the path stands and the path
+// the engine was asked (a link's real location for one inside a root
+// through it).
+func resolvePlaced(ctx context.Context, eng *rank.Engine, req rank.ResolveRequest) (*rank.ResolveResult, placement, string, error) {
+	q, err := rank.ParsePath(req.Path)
+	if err != nil {
+		res, err := eng.Resolve(ctx, req) // the engine's own words for bad input
+		return res, placedInside, req.Path, err
+	}
+	if q.Dir {
+		// A directory asked for is answered with a directory or nothing
+		// (MovedDir), never with a file of a similar name.
+		return nothingFor(q), placedNowhere, req.Path, nil
+	}
+	placed := placedInside
+	if q.Absolute {
+		var ask string
+		placed, ask = place(eng, q)
+		if placed == placedNowhere {
+			return nothingFor(q), placed, req.Path, nil
+		}
+		if ask != "" {
+			req.Path = ask + q.Suffix
+			if q.Fragment != "" {
+				req.Path += "#" + q.Fragment
+			}
+		}
+	}
+	res, err := eng.Resolve(ctx, req)
+	if err != nil {
+		return nil, placed, req.Path, err
+	}
+	if placed == placedForeign {
+		foreignOnly(res)
+	}
+	return res, placed, req.Path, nil
+}
 
 // placement is where an absolute path stands with respect to the roots.
 type placement int
@@ -30,7 +81,7 @@ type placement int
 const (
 	placedInside   placement = iota // inside a root (as written, or through a link to it)
 	placedCheckout                  // another checkout of a root: read as written
-	placedForeign                   // a foreign prefix before an exact tail: a candidate at most
+	placedForeign                   // a foreign prefix before an exact tail: its tail asked for
 	placedNowhere                   // outside, and nothing of the project's: no answer
 )
 
@@ -56,18 +107,31 @@ func place(eng *rank.Engine, q rank.PathQuery) (placement, string) {
 		}
 	}
 	comps := strings.Split(q.Path, "/")
-	for _, c := range comps[:len(comps)-1] {
-		for _, r := range ix.Roots {
-			if c == filepath.Base(r) {
-				return placedCheckout, ""
-			}
+	checkout := -1 // the first directory named as a root is
+	for j, c := range comps[:len(comps)-1] {
+		if slices.ContainsFunc(ix.Roots, func(r string) bool { return c == filepath.Base(r) }) {
+			checkout = j
+			break
 		}
 	}
 	for k := 1; len(comps)-k >= minForeignTail; k++ {
+		if checkout >= 0 && k > checkout {
+			break // read behind the checkout's directory: the engine's reading
+		}
 		tail := strings.Join(comps[k:], "/")
-		if r, ok := hadPath(eng, tail); ok {
+		// A tail through the directory named as the root is read only
+		// when it is a file of today (tokio/src/lib.rs in a root named
+		// tokio); an old path there (fmt/format.cc) is the checkout's
+		// reading's to weigh.
+		if r, ok := hadPath(eng, tail, k < checkout || checkout < 0); ok {
+			// The longest tail the project has, and no shorter one behind
+			// a directory named as the root (/app/tokio/src/lib.rs in a
+			// root named tokio is tokio/src/lib.rs before src/lib.rs).
 			return placedForeign, filepath.ToSlash(filepath.Join(ix.Roots[r], filepath.FromSlash(tail)))
 		}
+	}
+	if checkout >= 0 {
+		return placedCheckout, ""
 	}
 	return placedNowhere, ""
 }
@@ -95,16 +159,16 @@ func realLocation(p string) (string, bool) {
 	return filepath.Join(real, rest), true
 }
 
-// hadPath is the root in which rel is a file of today, or a path the
-// repository's history had.
-func hadPath(eng *rank.Engine, rel string) (int, bool) {
+// hadPath is the root in which rel is a file of today, or (old) a path
+// the repository's history had.
+func hadPath(eng *rank.Engine, rel string, old bool) (int, bool) {
 	ix := eng.Index()
 	h := eng.RepoHistory()
 	for r := range ix.Roots {
 		if ix.Lookup(r, rel) >= 0 {
 			return r, true
 		}
-		if _, ok := h.Record(r).Fate(rel); ok {
+		if _, ok := h.Record(r).Fate(rel); ok && old {
 			return r, true
 		}
 	}
@@ -118,11 +182,10 @@ func nothingFor(q rank.PathQuery) *rank.ResolveResult {
 }
 
 // foreignOnly makes the answer for an exact tail behind a foreign prefix
-// what it may be: its candidates, first the file the tail names, and
-// nothing resolved (reason path:foreign-prefix).
+// what its class allows (rank.ClassForeignTail), its candidates marked
+// path:foreign-prefix.
 func foreignOnly(res *rank.ResolveResult) {
-	res.Exact = false
-	res.Withhold()
+	res.ReadForeign()
 	for i := range res.Candidates {
 		res.Candidates[i].Reasons = append(res.Candidates[i].Reasons, "path:foreign-prefix")
 	}

@@ -159,34 +159,12 @@ func (s *Service) resolve(ctx context.Context, p *ResolveParams) (*rank.Engine, 
 	if p.From == "" && p.Current == "" && p.History == nil {
 		p.Current = s.current()
 	}
-	if q, err := rank.ParsePath(p.Path); err == nil && q.Dir {
-		// A directory asked for is answered with a directory or nothing
-		// (MovedDir), never with a file of a similar name.
-		p.placed = placedNowhere
-		return eng, nothingFor(q), nil
-	} else if err == nil && q.Absolute {
-		var ask string
-		p.placed, ask = place(eng, q)
-		switch p.placed {
-		case placedNowhere:
-			return eng, nothingFor(q), nil
-		case placedInside, placedForeign:
-			if ask != "" {
-				p.Path = ask + q.Suffix
-				if q.Fragment != "" {
-					p.Path += "#" + q.Fragment
-				}
-			}
-		}
-	}
-	res, err := eng.Resolve(ctx, p.request())
+	res, placed, asked, err := resolvePlaced(ctx, eng, p.request())
 	if err != nil {
 		return nil, nil, err
 	}
+	p.placed, p.Path = placed, asked
 	guardResult(eng.Index().Roots, res)
-	if p.placed == placedForeign {
-		foreignOnly(res)
-	}
 	noteRerank(ctx, res.Rerank)
 	if !res.Exact && res.Moved == nil && res.Gone == nil && !s.ws.WaitHistory(ctx, 0) {
 		// A path that names no file may be an old one, and the history
@@ -217,7 +195,7 @@ func (s *Service) resolveOnce(ctx context.Context, p *ResolveParams) (*rank.Engi
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := eng.Resolve(ctx, p.request())
+	res, _, _, err := resolvePlaced(ctx, eng, p.request())
 	if err != nil {
 		return nil, nil, err
 	}

@@ -508,3 +508,41 @@ func TestDirectoryQuestion(t *testing.T) {
 		t.Errorf("b/client.go without the slash: %+v", res)
 	}
 }
+
+// Absolute paths outside the roots: another checkout of the root is read
+// as the project's; a foreign prefix before an exact tail of two or more
+// components is that tail (foreign/tail); a one-component tail, or a path
+// with nothing of the project's, gets no answer; a path through a link
+// to the root is inside it.
+func TestOutsideTheRoots(t *testing.T) {
+	w, root := workspaceOf(t)
+	svc := New(w)
+	alias := filepath.Join(t.TempDir(), "alias")
+	if err := os.Symlink(root, alias); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		path, resolved, class string
+	}{
+		{"/app/b/server.go:3", "b/server.go", "foreign/tail"},
+		{"/usr/src/app/b/server.go", "b/server.go", "foreign/tail"},
+		{"/home/dev/src/" + filepath.Base(root) + "/b/server.go", "b/server.go", "lexical/tail"},
+		{alias + "/b/server.go", "b/server.go", "exact"},
+		{"/tmp/server.go", "", ""},
+		{"/var/tmp/b/sever.go", "", ""},
+		{"/workspace/b/clinet.go", "", ""},
+	}
+	for _, c := range cases {
+		res, _, err := svc.Resolve(context.Background(), ResolveParams{Path: c.path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if res.Resolved != nil {
+			got = res.Resolved.Path
+		}
+		if got != c.resolved || (c.resolved == "" && len(res.Candidates) > 0) || (c.class != "" && res.Class != c.class) {
+			t.Errorf("%s: resolved %q, class %s, candidates %+v; want %q, %s", c.path, got, res.Class, res.Candidates, c.resolved, c.class)
+		}
+	}
+}

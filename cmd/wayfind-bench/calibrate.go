@@ -283,7 +283,7 @@ func calibrateRepo(r calRepo, data, mirrors, work string, window, damage int, se
 					from = root + "/" + c.From
 				}
 				t0 := time.Now()
-				res, err := m.eng.Resolve(context.Background(), rank.ResolveRequest{Path: c.Query, From: from, Limit: 5})
+				res, err := service.ResolvePlaced(context.Background(), m.eng, rank.ResolveRequest{Path: c.Query, From: from, Limit: 5})
 				a.Micros = time.Since(t0).Microseconds()
 				if err != nil {
 					a.Class = "error: " + err.Error()
@@ -326,7 +326,7 @@ func calibrateRepo(r calRepo, data, mirrors, work string, window, damage int, se
 				a := base
 				a.Set, a.Mode, a.Category, a.ID, a.Query, a.Expected = "held", m.name, c.Category, c.ID, c.Query, *c.Expected
 				t0 := time.Now()
-				res, err := m.eng.Resolve(context.Background(), rank.ResolveRequest{Path: c.Query, Limit: 5})
+				res, err := service.ResolvePlaced(context.Background(), m.eng, rank.ResolveRequest{Path: c.Query, Limit: 5})
 				a.Micros = time.Since(t0).Microseconds()
 				if err != nil {
 					return err
@@ -430,7 +430,10 @@ func damagedStore(git, dir string, n int) (string, int, error) {
 
 // heldCases are today's files of the repository as another machine
 // holds them, 20 of each form, drawn with a fixed seed: behind its
-// checkout's prefix with a :line, as a Windows path, as a CI runner's.
+// checkout's prefix with a :line, as a Windows path, as a CI runner's;
+// and behind a container's or a CI's prefix that names no checkout
+// (/app, /usr/src/app, /workspace, /builds/GROUP/PROJECT), the request
+// layer's foreign prefix (service/outside.go).
 func heldCases(r calRepo, paths []string) []calCase {
 	rnd := rand.New(rand.NewSource(45))
 	name := path.Base(r.repo)
@@ -444,6 +447,10 @@ func heldCases(r calRepo, paths []string) []calCase {
 		}},
 		{"ci_runner", func(p string, line int) string {
 			return fmt.Sprintf("/home/runner/work/%s/%s/%s:%d", name, name, p, line)
+		}},
+		{"container", func(p string, line int) string {
+			prefix := []string{"/app", "/usr/src/app", "/workspace", "/builds/group/project"}[line%4]
+			return fmt.Sprintf("%s/%s:%d", prefix, p, line)
 		}},
 	}
 	var out []calCase
