@@ -131,6 +131,7 @@ func (s *server) resolvePath(ctx context.Context, raw json.RawMessage) (any, int
 	var p struct {
 		Path    *string   `json:"path"`
 		From    string    `json:"from"`
+		Link    bool      `json:"link"`
 		Current string    `json:"current"`
 		History *[]string `json:"history"`
 		Limit   int       `json:"limit"`
@@ -141,7 +142,7 @@ func (s *server) resolvePath(ctx context.Context, raw json.RawMessage) (any, int
 	if p.Path == nil {
 		return nil, 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, "path is required")
 	}
-	params := service.ResolveParams{Path: *p.Path, From: p.From, Current: p.Current, Limit: p.Limit}
+	params := service.ResolveParams{Path: *p.Path, From: p.From, Link: p.Link, Current: p.Current, Limit: p.Limit}
 	if p.History != nil { // [] means "no history", not "the server's"
 		params.History = append([]string{}, *p.History...)
 	}

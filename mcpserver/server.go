@@ -26,6 +26,7 @@ import (
 type pathResolveIn struct {
 	Path    string   `json:"path" jsonschema:"the path as written: relative, absolute (even from another machine), file:// URI, Windows separators, :line[:col] or #Lline suffix"`
 	From    string   `json:"from,omitempty" jsonschema:"the file the path was written in (a link, an import, a stack trace's file): relative paths, bare names included, are read from its directory first"`
+	Link    bool     `json:"link,omitempty" jsonschema:"the path is a link's target in from (Markdown, HTML, reStructuredText, AsciiDoc): read from from's directory alone"`
 	Current string   `json:"current,omitempty" jsonschema:"the file you are working in, when the path was not read from a file: it only breaks ties by nearness"`
 	History []string `json:"history,omitempty" jsonschema:"files looked at recently, most recent last; they break ties"`
 	Limit   int      `json:"limit,omitempty" jsonschema:"how many files at most, the resolved one included (default 5)"`
@@ -111,7 +112,7 @@ func New(sess *session.Session, o Options) *mcp.Server {
 			if strings.TrimSpace(in.Path) == "" {
 				return answer(nil, rank.InputError("path is required"))
 			}
-			out, _, err := svc.Resolve(ctx, service.ResolveParams{Path: in.Path, From: in.From, Current: in.Current, History: in.History,
+			out, _, err := svc.Resolve(ctx, service.ResolveParams{Path: in.Path, From: in.From, Link: in.Link, Current: in.Current, History: in.History,
 				Limit: orDefault(in.Limit, resolveLimit), Record: history.Agent})
 			return answer(resolveOf(roots(), out), err)
 		})

@@ -51,8 +51,8 @@ func Best(res *rank.ResolveResult) *rank.Candidate {
 //     out (ignored) is neither;
 //   - one that is the tail of the first candidate's path is an include
 //     read against a search path (#include "net/socket.h" for
-//     include/net/socket.h): a link, not broken — but not in a document
-//     whose links are read from its directory (rank.LinksRelative);
+//     include/net/socket.h): a link, not broken — but not a link's
+//     target, which is read from its document's directory alone;
 //   - anything else the engine reads clearly (Best) is broken, with Fix.
 func Judge(ix *workspace.Index, res *rank.ResolveResult, docPath string, lit Literal) (Ref, bool) {
 	if res == nil || len(res.Candidates) == 0 || res.Gone != nil {
@@ -86,7 +86,7 @@ func Judge(ix *workspace.Index, res *rank.ResolveResult, docPath string, lit Lit
 			return Ref{}, false // a real file the index leaves out
 		}
 	}
-	if q.Up == 0 && !strings.HasPrefix(strings.TrimSpace(bare), ".") && strings.HasSuffix("/"+first.Path, "/"+q.Path) && !rank.LinksRelative(docPath) {
+	if q.Up == 0 && !strings.HasPrefix(strings.TrimSpace(bare), ".") && strings.HasSuffix("/"+first.Path, "/"+q.Path) && !lit.Link {
 		return r, true
 	}
 	best := Best(res)

@@ -289,7 +289,8 @@ func TestReadAsItsLanguageReads(t *testing.T) {
 	ix := &workspace.Index{Roots: []string{"/ws"}}
 	for _, f := range []string{"pkg/store/README.md", "pkg/store/client.go", "pkg/store/store.go", "pkg/api/client.go",
 		"web/src/app.ts", "web/src/util/helpers.ts", "web/src/widgets/index.tsx", "web/src/esm.ts", "web/src/main.ts",
-		"native/net.c", "native/client.h", "include/client.h", "docs/guide.md", "docs/img/logo.png"} {
+		"native/net.c", "native/client.h", "include/client.h", "docs/guide.md", "docs/img/logo.png",
+		"CONTRIBUTING.md", "operator/README.md", "src/app/main.go"} {
 		ix.Files = append(ix.Files, workspace.File{Path: f})
 	}
 	slices.SortFunc(ix.Files, func(a, b workspace.File) int { return strings.Compare(a.Path, b.Path) })
@@ -297,23 +298,36 @@ func TestReadAsItsLanguageReads(t *testing.T) {
 	for _, c := range []struct {
 		path, from, current string
 		want                string // resolved exactly; "" for nothing resolved
+		link                bool   // a link's target in from
+		first               string // the first candidate, when nothing resolves
 	}{
-		{"client.go", "pkg/store/README.md", "", "pkg/store/client.go"},     // a Markdown link beside its document
-		{"client.go", "pkg/store/store.go", "", "pkg/store/client.go"},      // --from
-		{"client.go", "", "pkg/store/store.go", ""},                         // where the user is: nearness only
-		{"./util/helpers", "web/src/app.ts", "", "web/src/util/helpers.ts"}, // an import specifier
-		{"./widgets", "web/src/app.ts", "", "web/src/widgets/index.tsx"},    // a directory's index
-		{"./esm.js", "web/src/main.ts", "", "web/src/esm.ts"},               // TypeScript's ESM
-		{"./util/helpers", "docs/guide.md", "", ""},                         // not a module outside scripts
-		{"client.h", "native/net.c", "", "native/client.h"},                 // #include "client.h"
-		{"img/logo.png", "docs/guide.md", "", "docs/img/logo.png"},          // a relative link with directories
+		// A link's target is read from its document's directory alone:
+		// the root's file of that path is a candidate, not the answer.
+		{"CONTRIBUTING.md", "operator/README.md", "", "", true, "CONTRIBUTING.md"},
+		{"src/app/main.go", "operator/README.md", "", "", true, "src/app/main.go"},
+		// The same words in the document's prose (no link) may name it
+		// from the top.
+		{"CONTRIBUTING.md", "operator/README.md", "", "CONTRIBUTING.md", false, ""},
+		{"src/app/main.go", "operator/README.md", "", "src/app/main.go", false, ""},
+		{"client.go", "pkg/store/README.md", "", "pkg/store/client.go", true, ""},      // a Markdown link beside its document
+		{"client.go", "pkg/store/store.go", "", "pkg/store/client.go", false, ""},      // --from
+		{"client.go", "", "pkg/store/store.go", "", false, ""},                         // where the user is: nearness only
+		{"./util/helpers", "web/src/app.ts", "", "web/src/util/helpers.ts", false, ""}, // an import specifier
+		{"./widgets", "web/src/app.ts", "", "web/src/widgets/index.tsx", false, ""},    // a directory's index
+		{"./esm.js", "web/src/main.ts", "", "web/src/esm.ts", false, ""},               // TypeScript's ESM
+		{"./util/helpers", "docs/guide.md", "", "", false, ""},                         // not a module outside scripts
+		{"client.h", "native/net.c", "", "native/client.h", false, ""},                 // #include "client.h"
+		{"img/logo.png", "docs/guide.md", "", "docs/img/logo.png", true, ""},           // a relative link with directories
 	} {
-		res, err := e.Resolve(context.Background(), ResolveRequest{Path: c.path, From: c.from, Current: c.current})
+		res, err := e.Resolve(context.Background(), ResolveRequest{Path: c.path, From: c.from, Link: c.link, Current: c.current})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := resolvedPath(res); got != c.want || (c.want != "" && res.Basis != BasisExact) {
 			t.Errorf("%s from %q current %q: resolved %q on %s, want %q exactly", c.path, c.from, c.current, got, res.Basis, c.want)
+		}
+		if c.first != "" && (len(res.Candidates) == 0 || res.Candidates[0].Path != c.first || res.Exact) {
+			t.Errorf("%s from %q: candidates %+v (exact %v), want %s first, not exact", c.path, c.from, res.Candidates, res.Exact, c.first)
 		}
 	}
 }

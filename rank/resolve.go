@@ -21,6 +21,13 @@ type ResolveRequest struct {
 	// language reads it (a Markdown link, #include "x.h", ./x); nearness
 	// counts from it.
 	From string
+	// Link: the path is a link's target in From (a Markdown, HTML,
+	// reStructuredText or AsciiDoc link), which its reader reads from the
+	// document's directory and nowhere else: a file beside it is the
+	// exact answer, the same path from a root a candidate. Without it, a
+	// path in From's text not written ./ or ../ (a mention in prose, an
+	// include) may name a file from a root as well.
+	Link bool
 	// Current is where the user is (the file open when they typed the
 	// path; the service's stand-in: the file a person last went to): for
 	// nearness only, no path is read relative to it. From, when given,
@@ -154,7 +161,7 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	}
 	aff := e.newAffinity(near, req.History)
 	id, exact, beside := e.exact(q, fromRoot, fromRel, fromOK)
-	if exact && !beside && fromOK && (relative || LinksRelative(fromRel)) {
+	if exact && !beside && fromOK && (relative || req.Link) {
 		// A relative reference names the file beside its document: the
 		// same path from a root is another file, a candidate for what
 		// the reference meant, never the exact answer.
@@ -888,18 +895,6 @@ func (e *Engine) exact(q PathQuery, fromRoot int, fromRel string, fromOK bool) (
 // order Node and TypeScript try them: the specifier plus an extension,
 // then a directory's index.
 var moduleExts = []string{".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".json", ".vue", ".svelte"}
-
-// LinksRelative reports whether every path a document of this kind
-// writes is read from the document's own directory: a link in Markdown,
-// reStructuredText, AsciiDoc or HTML. (In code a path may be read from
-// an include path or the working directory as well.)
-func LinksRelative(doc string) bool {
-	switch strings.ToLower(path.Ext(doc)) {
-	case ".md", ".markdown", ".mdx", ".mkd", ".rst", ".adoc", ".asciidoc", ".html", ".htm", ".xhtml":
-		return true
-	}
-	return false
-}
 
 // scriptModule reports whether a document's relative paths are import
 // specifiers (JavaScript, TypeScript and the frameworks that compile to

@@ -9,6 +9,8 @@ for the rules; `wayfind-bench agentfail` replays them).
 
     scripts/genagentfail.py \
         --mini gemini3pro-mini=/work/.mirror/gruckion+mini-swe-agent/repo:HEAD:swebench_results/20251118_gemini-3-pro-74pct/trajs \
+        --mini gpt5mini-mini=/work/.mirror/RussellRyanH+CSCI-635-LiveSWE-Agent/repo:HEAD:results/llm-ablation/gpt-5-mini \
+        --mini gpt5mini-live=/work/.mirror/RussellRyanH+CSCI-635-LiveSWE-Agent/repo:ab2510bc68d3ac6287e9944e5b49110a1503f263:results/live-gpt-5-mini-verified \
         --openhands claude35-openhands=/work/.mirror/All-Hands-AI+OpenHands/repo:4ce8594d56:evaluation/evaluation_outputs/outputs/princeton-nlp__SWE-bench_Verified-test/CodeActAgent/claude-3-5-sonnet-20241022_maxiter_50_N_v0.15.0-no-hint-no-condensation-run_1 \
         --sweetdream glm45=/work/.mirror/sweetdream0530+swe_bench_submission/repo:HEAD:submission_trajectories \
         --commits testdata/agentfail/base_commits.tsv \
@@ -31,6 +33,9 @@ Arguments:
                       the whole history; without one, the trajectory alone
   --out FILE          the cases (gzip, one JSON object a line)
   --stats FILE        also write the counts as JSON here
+  --survey            keep the tasks with no base commit or no mirror,
+                      unchecked (to see what a new source holds; not for
+                      the cases file)
 """
 
 import argparse
@@ -127,7 +132,23 @@ def mini_trajs(label, gitdir, rev, under):
         cwd = d.get("info", {}).get("config", {}).get("environment", {}).get("cwd") or "/testbed"
         ms = d["messages"]
         steps = []
+        # mini-swe-agent 2 calls a bash tool: its results by call id.
+        results = {m.get("tool_call_id"): m.get("content") for m in ms if m.get("role") == "tool"}
         for i, m in enumerate(ms):
+            if m.get("role") == "assistant" and m.get("tool_calls"):
+                for tc in m["tool_calls"]:
+                    try:
+                        cmd = json.loads(tc["function"]["arguments"]).get("command")
+                    except (ValueError, KeyError, AttributeError):
+                        continue
+                    obs = results.get(tc.get("id"))
+                    if not cmd or obs is None:
+                        continue
+                    if isinstance(obs, list):
+                        obs = "".join(x.get("text", "") for x in obs)
+                    rc = re.search(r"<returncode>(-?\d+)</returncode>", obs)
+                    steps.append(Step(len(steps), shell=cmd, obs=obs, rc=int(rc.group(1)) if rc else None))
+                continue
             if m.get("role") != "assistant" or i + 1 >= len(ms):
                 continue
             blocks = BASH_BLOCK.findall(m.get("content") or "")
@@ -425,7 +446,9 @@ def failed_line(obs_lines, tool, arg, abs_path):
         if prog and prog not in PROGS and not PY.match(prog) and prog not in ("ERROR", "Error"):
             continue
         for c in cands:
-            if re.search(r"(?:^|[\s'\"`:(])" + re.escape(c) + r"(?:$|[\s'\"`:),])", line):
+            # Bounded by spaces, quotes or a colon; a leading / is python
+            # naming the file from its cwd ("can't open file '/testbed/x.py'").
+            if re.search(r"(?:^|[\s'\"`:(/])" + re.escape(c) + r"(?:$|[\s'\"`:),])", line):
                 return line.strip()
     return None
 
@@ -582,7 +605,9 @@ def extract(traj, tree, gitdir, stats):
             truth, tkind = None, None
         scratch = (absp.rstrip("/") in created or absp.startswith("/tmp/") or absp.startswith("/tmp")
                    and absp.rstrip("/") == "/tmp")
-        if not scratch and truth is None:
+        if not scratch and truth is None and rel is not None and rel.rstrip("/") in [posixpath.basename(r) for r in roots]:
+            pass  # the root named from inside it (`ls testbed` at /testbed): nothing else is meant
+        elif not scratch and truth is None:
             if rel is None:
                 scratch = any(posixpath.dirname(absp.rstrip("/")) == posixpath.dirname(r) for r in roots)  # e.g. /workspace/x
             elif (gitdir is not None and rel and not ever_in_history(gitdir, rel)
@@ -665,8 +690,8 @@ def find_truth(events, idx, roots, tree, created):
                 return rel, kind
             if kind == "file" and stem0 and posixpath.splitext(base)[0] == stem0 and best is None:
                 best = (rel, kind, "stem")
-        if (best is None and a.tool == a0.tool and n - n0 <= SAME_TOOL and n > n0
-                and kind == ("dir" if dirq else "file")):
+        if (best is None and not dirq and a.tool == a0.tool and n - n0 <= SAME_TOOL and n > n0
+                and kind == "file"):
             best = (rel, kind, "tool")
     if best:
         return best[0], best[1]
@@ -732,7 +757,7 @@ def main():
                           "base commits without a submission to confirm them"] += 1
                 else:
                     stats[f"trajectories without a mirror ({repo})"] += 1
-                if tree is None:
+                if tree is None and not o.survey:
                     stats["skipped: no mirror to check the paths against"] += 1
                     continue
                 for c in extract(t, tree, gd if tree else None, stats):

@@ -97,6 +97,8 @@ type ResolveParams struct {
 	// for Current.
 	From    string
 	Current string
+	// Link: Path is a link's target in From (rank.ResolveRequest.Link).
+	Link bool
 	// History, most recent last; nil means the workspace's own, an empty
 	// list means none.
 	History []string
@@ -117,7 +119,7 @@ type ResolveParams struct {
 
 // request is the engine's form of p, with the history it weighs.
 func (p *ResolveParams) request() rank.ResolveRequest {
-	return rank.ResolveRequest{Path: p.Path, From: p.From, Current: p.Current, History: p.weighed, Limit: p.Limit}
+	return rank.ResolveRequest{Path: p.Path, From: p.From, Link: p.Link, Current: p.Current, History: p.weighed, Limit: p.Limit}
 }
 
 // Resolve turns a wrong, stale or mistyped path into the file it meant.
@@ -413,12 +415,7 @@ func noteRerank(ctx context.Context, st rank.RerankStats) {
 // request, the workspace's history, the repository's — and then by
 // pathlit's rules; roots are the ones the answer's paths are in.
 func (s *Service) Literal(ctx context.Context, docPath string, lit pathlit.Literal) (ref pathlit.Ref, roots []string, ok bool, err error) {
-	p := ResolveParams{Path: lit.Text, From: docPath, Limit: 1, noWait: true}
-	if !lit.Link && rank.LinksRelative(docPath) && !relativeWritten(lit.Text) {
-		// A quoted path in a document's prose is a mention, not a link
-		// its reader follows: read from the top, near the document.
-		p.From, p.Current = "", docPath
-	}
+	p := ResolveParams{Path: lit.Text, From: docPath, Link: lit.Link, Limit: 1, noWait: true}
 	eng, res, err := s.resolve(ctx, &p)
 	if err != nil {
 		if errors.Is(err, rank.ErrInput) {
@@ -429,13 +426,6 @@ func (s *Service) Literal(ctx context.Context, docPath string, lit pathlit.Liter
 	ix := eng.Index()
 	ref, ok = pathlit.Judge(ix, res, docPath, lit)
 	return ref, ix.Roots, ok, nil
-}
-
-// relativeWritten reports whether a path is written relative to where
-// it is written ("./x", "../x").
-func relativeWritten(p string) bool {
-	p = strings.TrimSpace(p)
-	return strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") || strings.HasPrefix(p, `.\`) || strings.HasPrefix(p, `..\`)
 }
 
 // MovedDir says where the files of a directory that no file of today is

@@ -430,7 +430,7 @@ func TestLiteralAsResolve(t *testing.T) {
 	ctx := context.Background()
 	doc := filepath.Join(root, "a", "notes.md")
 	for _, lit := range []string{"b/clinet.go", "clinet.go", "a/client.go", "../b/server.go", "c/nothing.go"} {
-		res, _, err := svc.Resolve(ctx, ResolveParams{Path: lit, From: doc, Limit: 1})
+		res, _, err := svc.Resolve(ctx, ResolveParams{Path: lit, From: doc, Link: true, Limit: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -283,7 +283,7 @@ func calibrateRepo(r calRepo, data, mirrors, work string, window, damage int, se
 					from = root + "/" + c.From
 				}
 				t0 := time.Now()
-				res, err := service.ResolvePlaced(context.Background(), m.eng, rank.ResolveRequest{Path: c.Query, From: from, Limit: 5})
+				res, err := service.ResolvePlaced(context.Background(), m.eng, rank.ResolveRequest{Path: c.Query, From: from, Link: isLink(c.Category), Limit: 5})
 				a.Micros = time.Since(t0).Microseconds()
 				if err != nil {
 					a.Class = "error: " + err.Error()
@@ -426,6 +426,18 @@ func damagedStore(git, dir string, n int) (string, int, error) {
 		os.Remove(p)
 	}
 	return dir, len(drop), os.WriteFile(marker, []byte(fmt.Sprint(len(drop))), 0o644)
+}
+
+// isLink reports whether a reference of a links category is a link's
+// target (Markdown, HTML, reStructuredText, AsciiDoc), read from its
+// document's directory alone; the others (comments, includes, imports,
+// source) are read as the engine reads any path from a document.
+func isLink(category string) bool {
+	switch strings.TrimSuffix(category, "_fixed") {
+	case "markdown", "html", "rst", "adoc":
+		return true
+	}
+	return false
 }
 
 // heldCases are today's files of the repository as another machine

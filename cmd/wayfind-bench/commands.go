@@ -33,6 +33,7 @@ func init() {
 		"sessions":     {sessionsCmd, "real sessions replayed from commits (make bench-sessions)"},
 		"calibrate":    {calibrateCmd, "the held-out calibration of what resolved promises (make bench-calibrate)"},
 		"agent":        {agentCmd, "the hook through the real Claude Code on held-out stale paths (make bench-agent)"},
+		"agentfail":    {agentfailCmd, "real coding agents' failed file accesses replayed at their tasks' commits (testdata/agentfail)"},
 		"lsp":          {lspCmd, "the public cases through `wayfind lsp` over stdio, beside fzf (make bench-lsp)"},
 		"settle":       {settleCmd, "a real tree through `wayfind lsp`: times and memory until the passes settle"},
 		"symbols":      {symbolsCmd, "the symbol index beside universal-ctags (make bench-symbols)"},

@@ -12,7 +12,7 @@ var (
 	common   = []string{"--root", "--limit", "--format", "--quiet", "--verbose", "--help"}
 	flagsOf  = map[string][]string{
 		"find":    {"--exact", "--threshold", "--kind", "--impl", "--model-dir", "--precision", "--ort-lib", "--topk"},
-		"resolve": {"--from", "--current", "--history", "--model-dir", "--precision", "--ort-lib", "--topk"},
+		"resolve": {"--from", "--link", "--current", "--history", "--model-dir", "--precision", "--ort-lib", "--topk"},
 		"locate":  {"--min-confidence", "--model-dir", "--precision", "--ort-lib", "--topk"},
 		"symbols": {"--exact", "--max-file-bytes"},
 		"index":   {"--max-file-bytes"},

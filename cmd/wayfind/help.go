@@ -51,6 +51,8 @@ flags:
   --verbose          log lines on stderr
   --from FILE        the file the path is written in: a relative path, a bare
                      name included, is read from its directory first
+  --link             the path is a link's target in --from (Markdown, HTML,
+                     reStructuredText, AsciiDoc): read from its directory alone
   --current FILE     the file you are in (nearness only, never read relative)
   --history FILE     a recently visited file (repeatable, most recent last)
 

@@ -250,7 +250,7 @@ func ask(ctx context.Context, cmd string, opts options, ws oneShot, out *output)
 		return out.find(opts, res)
 	default:
 		// --history replaces the remembered history (nil: the servers').
-		p := service.ResolveParams{Path: opts.query, From: opts.from, Current: opts.current, History: opts.history, Limit: opts.limit}
+		p := service.ResolveParams{Path: opts.query, From: opts.from, Link: opts.link, Current: opts.current, History: opts.history, Limit: opts.limit}
 		res, _, err := svc.Resolve(ctx, p)
 		if err == nil && !res.Exact {
 			// Not a file today: the repository's history may know it.
@@ -276,6 +276,7 @@ type options struct {
 	threshold float64
 	kind      string
 	from      string
+	link      bool
 	current   string
 	history   []string
 	query     string
@@ -339,6 +340,7 @@ func parseFlags(cmd string, args []string, tty bool) (options, error) {
 		fs.BoolVar(&o.exact, "exact", false, "")
 	case "resolve":
 		fs.StringVar(&o.from, "from", "", "")
+		fs.BoolVar(&o.link, "link", false, "")
 		fs.StringVar(&o.current, "current", "", "")
 		fs.Var(&history, "history", "")
 	case "locate":

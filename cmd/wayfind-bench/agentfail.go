@@ -1,0 +1,351 @@
+package main
+
+// Real coding agents' failed file accesses, replayed at each task's commit:
+//
+//	wayfind-bench agentfail -cases testdata/agentfail/cases.jsonl.gz -mirrors DIR [-bin bin/wayfind]
+//
+// Each case (scripts/genagentfail.py, testdata/agentfail/README.md) is a
+// path a public agent trajectory tried to read, list or write and was told
+// does not exist. Every repository is checked out at the task's base commit
+// (checkoutTree: files whose blobs the store lacks left empty), and each
+// path is asked of the built binary as the agent's harness would meet it:
+// `wayfind resolve --root CHECKOUT PATH`, the path joined with the agent's
+// cwd and moved from the agent's repository root (/testbed, …) to the
+// checkout; a path outside that root is asked as written.
+//
+// Judged against the agent's own fix (the next access that succeeded for
+// the same intent): right (resolved to it), told (not resolved, but it is
+// the first candidate), wrong (resolved to anything else: to a file for a
+// directory question, or to anything when nothing is meant), left alone
+// (nothing resolved). The agent's own scratch files and every write must
+// be left alone.
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"wayfind/wire"
+)
+
+// afCase is one failed access (one line of cases.jsonl.gz).
+type afCase struct {
+	ID          string   `json:"id"`
+	Repo        string   `json:"repo"`
+	Commit      string   `json:"commit"`
+	Agent       string   `json:"agent"`
+	Root        string   `json:"root"`
+	RootAliases []string `json:"root_aliases"`
+	Cwd         string   `json:"cwd"`
+	Tool        string   `json:"tool"`
+	Command     string   `json:"command"`
+	Path        string   `json:"path"`
+	Kind        string   `json:"kind"` // read, list or write
+	Scratch     bool     `json:"scratch"`
+	Truth       *string  `json:"truth"`
+	TruthKind   *string  `json:"truth_kind"`
+	Source      string   `json:"source"`
+}
+
+func (c afCase) truth() string {
+	if c.Truth == nil {
+		return ""
+	}
+	return *c.Truth
+}
+
+// readAgentFailCases reads the cases, gzipped (.gz) or not.
+func readAgentFailCases(p string) ([]afCase, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r io.Reader = bufio.NewReader(f)
+	if strings.HasSuffix(p, ".gz") {
+		gz, err := gzip.NewReader(r)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		defer gz.Close()
+		r = gz
+	}
+	cases, err := readJSONLines[afCase](r, p)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cases {
+		if c.ID == "" || c.Repo == "" || c.Commit == "" || c.Path == "" {
+			return nil, fmt.Errorf("%s: case %q lacks its id, repo, commit or path", p, c.ID)
+		}
+		switch c.Kind {
+		case "read", "list", "write":
+		default:
+			return nil, fmt.Errorf("%s: case %s: kind %q is not read, list or write", p, c.ID, c.Kind)
+		}
+	}
+	return cases, nil
+}
+
+// joinKeep is p joined with dir when relative, cleaned, its trailing /
+// kept (a directory question stays one).
+func joinKeep(dir, p string) string {
+	slash := strings.HasSuffix(p, "/") && p != "/"
+	if !path.IsAbs(p) {
+		p = path.Join(dir, p)
+	}
+	p = path.Clean(p)
+	if slash && p != "/" {
+		p += "/"
+	}
+	return p
+}
+
+// afQuery is the path asked of wayfind for c on a checkout at tree, and the
+// directory it is asked from: the agent's path at its cwd, moved from the
+// agent's repository root to tree; outside that root, as the agent had it.
+func afQuery(c afCase, tree string) (query, dir string) {
+	roots := append([]string{c.Root}, c.RootAliases...)
+	under := func(p string) (string, bool) {
+		for _, r := range roots {
+			r = strings.TrimRight(r, "/")
+			if r == "" {
+				continue
+			}
+			if p == r || p == r+"/" {
+				return tree, true
+			}
+			if strings.HasPrefix(p, r+"/") {
+				return tree + p[len(r):], true
+			}
+		}
+		return "", false
+	}
+	query = joinKeep(c.Cwd, c.Path)
+	if q, ok := under(query); ok {
+		query = q
+	}
+	dir = tree
+	if d, ok := under(path.Clean(c.Cwd)); ok {
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			dir = d
+		}
+	}
+	return query, dir
+}
+
+// afAnswer is what wayfind said of one case.
+type afAnswer struct {
+	resolved, first string // root-relative; "" for none
+	gone            bool   // said to be deleted (nothing resolved)
+}
+
+// afOutcome judges an answer: right, told (the truth first but not
+// resolved), wrong, or left alone (none).
+type afOutcome struct{ right, told, wrong, none bool }
+
+func judgeAgentFail(c afCase, a afAnswer) afOutcome {
+	truth := c.truth()
+	switch {
+	case a.resolved == "":
+		return afOutcome{none: true, told: truth != "" && a.first == truth}
+	case truth != "" && a.resolved == truth:
+		return afOutcome{right: true}
+	default:
+		return afOutcome{wrong: true}
+	}
+}
+
+// askWayfind runs `wayfind resolve` on one query.
+func askWayfind(bin, tree, dir, query, cache string) (afAnswer, error) {
+	cmd := exec.Command(bin, "resolve", "--root", tree, "--format", "json", "--limit", "5", "--", query)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "WAYFIND_CACHE_DIR="+cache)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	var exit *exec.ExitError
+	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 100) {
+		return afAnswer{}, fmt.Errorf("wayfind resolve %q: %v: %s", query, err, firstLineOf(stderr.String()))
+	}
+	var env struct {
+		Result wire.Resolve `json:"result"`
+	}
+	if err := json.Unmarshal(out, &env); err != nil {
+		return afAnswer{}, fmt.Errorf("wayfind resolve %q: %v", query, err)
+	}
+	rel := func(p string) string {
+		if filepath.IsAbs(p) {
+			if r, err := filepath.Rel(tree, p); err == nil {
+				return filepath.ToSlash(r)
+			}
+		}
+		return strings.TrimSuffix(p, "/")
+	}
+	var a afAnswer
+	if env.Result.Resolved != nil {
+		a.resolved = rel(env.Result.Resolved.Path)
+	}
+	if len(env.Result.Candidates) > 0 && env.Result.Gone == nil {
+		a.first = rel(env.Result.Candidates[0].Path)
+	}
+	a.gone = env.Result.Gone != nil
+	return a, nil
+}
+
+func agentfailCmd(args []string) error {
+	fs := flag.NewFlagSet("agentfail", flag.ContinueOnError)
+	casesPath := fs.String("cases", "testdata/agentfail/cases.jsonl.gz", "the failed accesses (scripts/genagentfail.py)")
+	mirrors := fs.String("mirrors", "", "git directories of the repositories (OWNER+NAME/repo or OWNER+NAME)")
+	bin := fs.String("bin", "bin/wayfind", "the wayfind binary")
+	work := fs.String("work", filepath.Join(os.TempDir(), "wayfind-agentfail"), "checkouts and the binary's cache")
+	only := fs.String("repo", "", "only this repository (OWNER/NAME)")
+	keep := fs.Bool("keep", false, "keep the checkouts (else each is removed once its cases are asked)")
+	verbose := fs.Bool("v", false, "print every answer to a case with a truth (standard error)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *mirrors == "" {
+		return fmt.Errorf("agentfail: -mirrors is needed")
+	}
+	wayfind, err := filepath.Abs(*bin)
+	if err != nil {
+		return err
+	}
+	cases, err := readAgentFailCases(*casesPath)
+	if err != nil {
+		return err
+	}
+	// By repository, then commit: one checkout a commit.
+	type key struct{ repo, commit string }
+	by := map[key][]afCase{}
+	var keys []key
+	for _, c := range cases {
+		if *only != "" && c.Repo != *only {
+			continue
+		}
+		k := key{c.Repo, c.Commit}
+		if by[k] == nil {
+			keys = append(keys, k)
+		}
+		by[k] = append(by[k], c)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].repo != keys[j].repo {
+			return keys[i].repo < keys[j].repo
+		}
+		return keys[i].commit < keys[j].commit
+	})
+	cache := filepath.Join(*work, "cache")
+	header("agents' failed file accesses", fmt.Sprintf(", %d cases, %s", len(cases), filepath.Base(*casesPath)))
+	var rows tallies[string]
+	for _, r := range []string{"read", "list", "write", "scratch (the agent's own)", "with the agent's fix", "nothing meant (no fix)", "**all**"} {
+		rows.row(r)
+	}
+	type wrongAnswer struct {
+		c      afCase
+		answer string
+	}
+	var wrongs []wrongAnswer
+	scratchN, scratchAlone := 0, 0
+	noMirror := map[string]int{}
+	failed := 0
+	for _, k := range keys {
+		git := mirrorOf(*mirrors, k.repo)
+		if git == "" {
+			noMirror[k.repo] += len(by[k])
+			continue
+		}
+		tree := filepath.Join(*work, "trees", strings.ReplaceAll(k.repo, "/", "+")+"@"+k.commit[:12])
+		if _, err := checkoutTree(git, k.commit, tree); err != nil {
+			fmt.Fprintf(os.Stderr, "%s@%.12s: %v\n", k.repo, k.commit, err)
+			failed += len(by[k])
+			continue
+		}
+		for _, c := range by[k] {
+			query, dir := afQuery(c, tree)
+			a, err := askWayfind(wayfind, tree, dir, query, cache)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "%s: %v\n", c.ID, err)
+				failed++
+				continue
+			}
+			o := judgeAgentFail(c, a)
+			if *verbose && c.truth() != "" {
+				fmt.Fprintf(os.Stderr, "%s %q: resolved %q, first %q, truth %q\n", c.ID, c.Path, a.resolved, a.first, c.truth())
+			}
+			m := mark{right: o.right, wrong: o.wrong, first: o.right || o.told, acted: a.resolved != "", none: o.none}
+			keys := []string{c.Kind, "**all**", "agent " + c.Agent}
+			if c.Scratch {
+				keys = append(keys, "scratch (the agent's own)")
+			}
+			if c.truth() != "" {
+				keys = append(keys, "with the agent's fix")
+			} else {
+				keys = append(keys, "nothing meant (no fix)")
+			}
+			rows.add(m, keys...)
+			if c.Scratch || c.Kind == "write" {
+				scratchN++
+				if o.none {
+					scratchAlone++
+				}
+			}
+			if o.wrong {
+				wrongs = append(wrongs, wrongAnswer{c, a.resolved})
+			}
+		}
+		if !*keep {
+			os.RemoveAll(tree)
+			os.Remove(tree + ".done")
+		}
+	}
+	fmt.Println("| cases | asked | right | told (the fix first, not resolved) | **wrong** | left alone |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|")
+	for _, r := range rows.sorted(nil) {
+		t := rows.by[r]
+		fmt.Printf("| %s | %d | %s | %s | **%s** | %s |\n", r, t.n, pct(t.right, t.n), pct(t.first-t.right, t.n), pct(t.wrong, t.n), pct(t.none, t.n))
+	}
+	fmt.Println()
+	fmt.Printf("Scratch files and writes left alone: %d of %d (%s; must be 100%%).\n", scratchAlone, scratchN, pct(scratchAlone, scratchN))
+	if len(noMirror) > 0 {
+		var names []string
+		for r, n := range noMirror {
+			names = append(names, fmt.Sprintf("%s (%d)", r, n))
+		}
+		sort.Strings(names)
+		fmt.Printf("Not asked, no mirror: %s.\n", strings.Join(names, ", "))
+	}
+	if failed > 0 {
+		fmt.Printf("Not asked, an error: %d (see standard error).\n", failed)
+	}
+	fmt.Println()
+	if len(wrongs) > 0 {
+		fmt.Println("Wrong answers:")
+		fmt.Println()
+		fmt.Println("| id | path | cwd | answer | truth |")
+		fmt.Println("|---|---|---|---|---|")
+		for _, w := range wrongs {
+			truth := w.c.truth()
+			if truth == "" {
+				truth = "(nothing: left alone is right)"
+				if w.c.Scratch {
+					truth = "(nothing: the agent's own file)"
+				}
+			}
+			fmt.Printf("| %s | `%s` | `%s` | `%s` | %s |\n", w.c.ID, w.c.Path, w.c.Cwd, w.answer, truth)
+		}
+		fmt.Println()
+	}
+	return nil
+}
