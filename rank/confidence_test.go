@@ -69,7 +69,7 @@ func TestClassesThatResolve(t *testing.T) {
 			t.Errorf("%s at %.2f: resolves %v, want %v", c, conf, conf >= ResolvedConfidence, want[c])
 		}
 	}
-	for _, c := range []Class{ClassExact, ClassHistoryMoved, ClassHistoryNear, ClassHistoryTwoLives, ClassHistoryGone, ClassHistoryDocument, ClassLexical, ClassLexicalElsewhere,
+	for _, c := range []Class{ClassExact, ClassHistoryMoved, ClassHistoryNear, ClassHistoryTwoLives, ClassHistorySplit, ClassHistoryGone, ClassHistoryDocument, ClassLexical, ClassLexicalElsewhere,
 		ClassLexicalExtension, ClassLexicalTail, ClassForeignTail, ClassNearerCoCommitted, ClassNearerLead, ClassNearer, ClassSharedName, ClassUnsupported, ClassTie} {
 		if _, ok := classConfidence[c]; !ok {
 			t.Errorf("%s has no measured confidence", c)

@@ -126,6 +126,9 @@ const (
 	// readTwoLives: the history's answer for a path that had two lives,
 	// the file that moved away and a later one deleted since.
 	readTwoLives
+	// readSplit: the history's answer for a file split in parts (its
+	// rename changed its name while the commit added files beside it).
+	readSplit
 	// readDocument (a history answer): read from an earlier place of the
 	// document it is written in.
 	readDocument

@@ -400,6 +400,10 @@ func (e *Engine) applyStale(res *ResolveResult, st *staleReading, scored []Candi
 		switch {
 		case !st.exact:
 			res.reading = readNearOld // a near name of an old path: its own class
+		case st.fate.Split:
+			// The file was split in parts: the one git paired it with
+			// is one reading of several.
+			res.reading = readSplit
 		case st.fate.LaterDeleted.Hash != "":
 			// The path had two lives: the file that moved away, and a
 			// later one given the path and deleted since. Which one a

@@ -15,7 +15,7 @@ const cacheFile = "vcs.gob"
 
 // cacheVersion changes whenever the encoding or the fold does; a file of
 // another version is rebuilt, not read.
-const cacheVersion = 12
+const cacheVersion = 14
 
 // stored is a Record as gob writes it.
 type stored struct {
@@ -27,6 +27,7 @@ type stored struct {
 	Lineages         []storedLineage
 	Names            map[string][4]int32
 	MovedTo          map[string]string
+	Split            map[string]bool
 	CommitList       []Commit
 	Co               map[int32][]storedCo
 }
@@ -58,6 +59,12 @@ func Save(dir string, r *Record) error {
 	}
 	for k, n := range r.names {
 		s.Names[k] = [4]int32{n.lin, n.left, n.moved, n.movedAt}
+		if n.split {
+			if s.Split == nil {
+				s.Split = map[string]bool{}
+			}
+			s.Split[k] = true
+		}
 		if n.movedTo != "" {
 			if s.MovedTo == nil {
 				s.MovedTo = map[string]string{}
@@ -134,7 +141,7 @@ func Load(dir string) (*Record, error) {
 			int(v[2]) >= len(r.lineages) || v[3] >= int32(len(r.commits)) || (v[2] >= 0) != (v[3] >= 0) {
 			return nil, fmt.Errorf("history cache: name %q points outside the record", k)
 		}
-		r.names[k] = name{lin: v[0], left: v[1], moved: v[2], movedAt: v[3], movedTo: s.MovedTo[k]}
+		r.names[k] = name{lin: v[0], left: v[1], moved: v[2], movedAt: v[3], movedTo: s.MovedTo[k], split: s.Split[k]}
 		if (v[2] >= 0) != (s.MovedTo[k] != "") {
 			return nil, fmt.Errorf("history cache: name %q moved nowhere", k)
 		}

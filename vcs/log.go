@@ -563,6 +563,9 @@ func (lr *logReader) next() (commitOps, bool, error) {
 			return cur, true, nil
 		}
 		o := op{status: tok[0]}
+		if len(tok) > 1 {
+			o.similarity, _ = strconv.Atoi(tok[1:])
+		}
 		if o.new, err = lr.field(); err != nil {
 			return commitOps{}, false, fmt.Errorf("git log: truncated entry: %v", err)
 		}

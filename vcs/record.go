@@ -50,6 +50,10 @@ type Fate struct {
 	// LaterDeleted, for a file that lives on: a later file given the old
 	// path was deleted in this commit (zero: none).
 	LaterDeleted Commit
+	// Split: a rename on the way changed the file's name while its commit
+	// added other files beside the new one (a file split in parts: Path
+	// is the part git paired it with).
+	Split bool
 	// Kin, for a file deleted: where the one file its deleting commit
 	// added with the same name or stem is today ("": none, or it is gone
 	// too). Such a delete may be a move git could not pair.
@@ -87,6 +91,10 @@ type name struct {
 	moved, movedAt int32
 	// movedTo: the path the last rename away from this one went to.
 	movedTo string
+	// split: that rename changed the file's name, and its commit added
+	// other files beside the new one: the file was likely split, and git
+	// paired it with one of the parts.
+	split bool
 }
 
 // owned is n with lineage l now carrying the name (left: the commit where
@@ -162,6 +170,9 @@ func newRecord() *Record {
 type op struct {
 	status   byte // 'A', 'M', 'D', 'R', 'C', 'T'
 	old, new string
+	// similarity: of a rename or a copy, the share of the file git found
+	// alike, in percent (100 for an exact one; 0 when not given).
+	similarity int
 	// unsure: a delete git could not compare with every file the commit
 	// adds (a blob the store lacks): it may have been a rename.
 	unsure bool
@@ -254,6 +265,7 @@ func (r *Record) apply(c commitOps) {
 	for _, d := range deleted {
 		r.lineages[d].kin = r.kinOf(d, added)
 	}
+	r.markSplits(c.ops, added, ci)
 	for i, l := range touched {
 		if !slices.Contains(touched[:i], l) {
 			r.lineages[l].changes++
@@ -274,6 +286,36 @@ func (r *Record) apply(c commitOps) {
 		}
 	}
 }
+
+// markSplits marks the renames of commit ci (ops; added: the lineages it
+// added) that changed a file's name and kept less than splitSimilarity
+// of it while the commit added another file in the new one's directory:
+// a split (name.split; testing/test_python.py, R052 to
+// testing/python/fixture.py beside a new collect.py and metafunc.py).
+// A rename that kept most of the file is the file, whatever was added
+// beside it (a package's new __init__.py).
+func (r *Record) markSplits(ops []op, added []int32, ci int32) {
+	if ci < 0 || len(added) == 0 {
+		return
+	}
+	dirs := make(map[string]bool, len(added))
+	for _, a := range added {
+		dirs[path.Dir(r.lineages[a].path)] = true
+	}
+	for _, o := range ops {
+		if o.status != 'R' || o.similarity <= 0 || o.similarity >= splitSimilarity || path.Base(o.old) == path.Base(o.new) || !dirs[path.Dir(o.new)] {
+			continue
+		}
+		if n, ok := r.names[o.old]; ok && n.movedTo == o.new && n.movedAt == ci {
+			n.split = true
+			r.names[o.old] = n
+		}
+	}
+}
+
+// splitSimilarity: below it a renamed file kept less than the share of
+// its text that makes it the same file (dirMoveShare's two thirds).
+const splitSimilarity = 67
 
 // kinOf is 1 + the one lineage of added whose path has the deleted
 // lineage d's name or stem (case aside), or 0 when none or several do.
@@ -428,7 +470,7 @@ func (r *Record) Fate(path string) (Fate, bool) {
 	if n.moved < 0 {
 		return r.deleted(n)
 	}
-	f := Fate{Commit: r.commits[n.movedAt]}
+	f := Fate{Commit: r.commits[n.movedAt], Split: n.split}
 	if n.lin != n.moved && r.lineages[n.lin].end >= 0 {
 		// A later file of this name was deleted, but the one that had it
 		// before moved on: that is where what people knew by this name
@@ -450,6 +492,7 @@ func (r *Record) Fate(path string) (Fate, bool) {
 		}
 		if m.moved >= 0 && m.movedAt > at {
 			p, at = m.movedTo, m.movedAt
+			f.Split = f.Split || m.split
 			continue
 		}
 		d, _ := r.deleted(m)

@@ -420,3 +420,36 @@ func TestKinOfADelete(t *testing.T) {
 		}
 	}
 }
+
+// TestSplit: a rename that changed the file's name and kept little of it
+// while its commit added files beside the new one is a split; a rename
+// that kept most of the file is not, whatever was added beside it.
+func TestSplit(t *testing.T) {
+	lines := func(prefix string, from, to int) string {
+		var b strings.Builder
+		for i := from; i < to; i++ {
+			fmt.Fprintf(&b, "%s line %d with enough text to compare\n", prefix, i)
+		}
+		return b.String()
+	}
+	r := vcstest.New(t)
+	r.Write("testing/test_python.py", lines("python", 0, 30))
+	r.Write("lib/module.py", lines("module", 0, 30))
+	r.Commit("one")
+	r.Git("rm", "-q", "testing/test_python.py", "lib/module.py")
+	r.Write("testing/python/fixture.py", lines("python", 0, 18)+lines("fixture", 0, 12))
+	r.Write("testing/python/collect.py", lines("python", 18, 30)+lines("collect", 0, 18))
+	r.Write("pkg/mod.py", lines("module", 0, 30)+"one more line\n")
+	r.Write("pkg/__init__.py", "\n")
+	r.Commit("split the tests; move the module into a package")
+	rec := build(t, r.Dir, nil)
+	loaded, _ := roundTrip(t, rec)
+	for _, got := range []*Record{rec, loaded} {
+		for p, want := range map[string]Fate{"testing/test_python.py": {Path: "testing/python/fixture.py", Split: true}, "lib/module.py": {Path: "pkg/mod.py"}} {
+			f, ok := got.Fate(p)
+			if !ok || f.Path != want.Path || f.Split != want.Split {
+				t.Errorf("%s: %+v, want %s, split %v", p, f, want.Path, want.Split)
+			}
+		}
+	}
+}
