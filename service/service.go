@@ -173,7 +173,7 @@ func (s *Service) resolve(ctx context.Context, p *ResolveParams) (*rank.Engine, 
 		// that would say so is still being read: wait for it a little,
 		// then ask again; past that, a guess from names alone
 		// (builtin-rm.c → builtin.h) is not given as the answer.
-		if !p.noWait && s.ws.WaitHistory(ctx, historyWait) {
+		if !p.noWait && s.ws.WaitHistory(ctx, HistoryWait) {
 			return s.resolveOnce(ctx, p)
 		}
 		res.Withhold()
@@ -184,12 +184,12 @@ func (s *Service) resolve(ctx context.Context, p *ResolveParams) (*rank.Engine, 
 	return eng, res, nil
 }
 
-// historyWait bounds how long a path that names no file waits for the
+// HistoryWait bounds how long a path that names no file waits for the
 // repository's history: a few thousand commits are read in well under a
 // second after the file index, a long history in several (docs/BENCHMARKS.md,
 // "The agent hook": a first call's history read); past it the answer says
 // history:pending instead.
-const historyWait = 3 * time.Second
+const HistoryWait = 3 * time.Second
 
 // resolveOnce asks the engine again, now with the history.
 func (s *Service) resolveOnce(ctx context.Context, p *ResolveParams) (*rank.Engine, *rank.ResolveResult, error) {

@@ -150,7 +150,7 @@ func (s *Session) build(gen int, roots []string) {
 			s.store(saved)
 			// The repository's history needs an index to answer beside,
 			// not a verified one: read during the walk, an old path asked
-			// now is not kept waiting for it (service.historyWait) while
+			// now is not kept waiting for it (service.HistoryWait) while
 			// that wait pauses the walk it would otherwise follow.
 			s.kickRepo()
 			s.opts.Logf("answering from the saved index of %d files (%.0f ms, engine %s) while the walk verifies it",

@@ -16,7 +16,7 @@ import (
 // file index (a saved one answering while the walk verifies it counts),
 // off the request path: the first answers never wait for git; a path
 // that names no file, asked before the record is read, waits for it a
-// little (service.historyWait).
+// little (service.HistoryWait).
 type repoPass struct {
 	kick chan struct{}
 	hist atomic.Pointer[rank.RepoHistory]

@@ -5,40 +5,165 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
 
 	"wayfind/workspace"
 )
 
+// One history cache for every process on a root — the servers, the CLI,
+// the hook, the background reader: one reader at a time, under a lock
+// file beside the cache (lockName, an flock the system drops with its
+// holder, so a killed reader leaves no lock behind). A process that
+// finds the lock held does not read the log beside its holder: it waits
+// for it (Sync) and reads what it saved, or answers from what the cache
+// holds now (Cached). The cache itself is written to a temporary file
+// and renamed (Save): a killed writer leaves the last good copy.
+
+const lockName = "vcs.lock"
+
+// lockRetry: how often a waiting process tries the lock again.
+const lockRetry = 50 * time.Millisecond
+
 // Sync is root's record brought up to date with its HEAD: prev (the
 // caller's copy in memory, or nil to read the cache directory base —
-// workspace.CacheDirOf; "-" keeps nothing on disk) updated by Build, and
-// written back when it changed. ErrNoRepository when root is in no git
-// work tree.
+// workspace.CacheDirOf; "-" keeps nothing on disk) updated by Build
+// under the cache's lock, and written back when it changed. A reader
+// already at work is waited for (as long as ctx allows) and what it
+// saved read first. ErrNoRepository when root is in no git work tree.
 func Sync(ctx context.Context, base, root string, prev *Record, logf func(string, ...any)) (*Record, error) {
-	dir := ""
-	if base != "" && base != "-" {
-		dir = workspace.RootCacheDir(base, root)
+	r, _, err := SyncRead(ctx, base, root, prev, logf)
+	return r, err
+}
+
+// SyncRead is Sync, and whether this call read the log (false: the
+// record was at HEAD already, or another process's read brought it
+// there).
+func SyncRead(ctx context.Context, base, root string, prev *Record, logf func(string, ...any)) (*Record, bool, error) {
+	dir := cacheDir(base, root)
+	if dir == "" {
+		r, err := Build(ctx, root, prev)
+		return r, err == nil && r != prev, err
 	}
-	if prev == nil && dir != "" {
-		r, err := Load(dir)
-		switch {
-		case err == nil:
-			prev = r
-		case !errors.Is(err, ErrNoCache):
-			logf("history cache of %s unreadable, rebuilding: %v", root, err)
-		}
+	if prev == nil {
+		prev = loadLogged(dir, root, logf)
+	}
+	head, err := Head(ctx, root)
+	if err != nil {
+		return nil, false, err
+	}
+	if prev != nil && prev.Head == head {
+		return prev, false, nil
+	}
+	unlock, err := lockCache(ctx, dir)
+	if err != nil {
+		return nil, false, err
+	}
+	defer unlock()
+	if saved := loadLogged(dir, root, logf); saved != nil && (prev == nil || saved.Head != prev.Head) {
+		prev = saved // what the reader before us saved
 	}
 	r, err := Build(ctx, root, prev)
 	if err != nil {
+		return nil, false, err
+	}
+	if r == prev {
+		return r, false, nil
+	}
+	workspace.NoteRoot(base, root)
+	if err := Save(dir, r); err != nil {
+		logf("history cache of %s not written: %v", root, err)
+	}
+	return r, true, nil
+}
+
+// Cached is what the cache holds for root now, without reading the log:
+// the saved record (nil: none), how many commits it is behind HEAD,
+// counted up to limit (limit+1 meaning more; 0: at HEAD), and whether
+// another process is reading the log now (holds the lock).
+func Cached(ctx context.Context, base, root string, limit int, logf func(string, ...any)) (rec *Record, behind int, reading bool, err error) {
+	dir := cacheDir(base, root)
+	head, err := Head(ctx, root)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	if dir != "" {
+		rec = loadLogged(dir, root, logf)
+		if rec != nil && rec.Head == head {
+			return rec, 0, false, nil
+		}
+		reading = lockHeld(dir)
+	}
+	span := head
+	if rec != nil && ancestor(ctx, root, rec.Head, head) {
+		span = rec.Head + ".." + head
+	}
+	out, err := git(ctx, root, "rev-list", "--count", "--max-count="+strconv.Itoa(limit+1), span).Output()
+	if err != nil {
+		return rec, limit + 1, reading, nil
+	}
+	behind, _ = strconv.Atoi(strings.TrimSpace(string(out)))
+	return rec, behind, reading, nil
+}
+
+func cacheDir(base, root string) string {
+	if base == "" || base == "-" {
+		return ""
+	}
+	return workspace.RootCacheDir(base, root)
+}
+
+func loadLogged(dir, root string, logf func(string, ...any)) *Record {
+	r, err := Load(dir)
+	if err != nil && !errors.Is(err, ErrNoCache) {
+		logf("history cache of %s unreadable, rebuilding: %v", root, err)
+	}
+	return r
+}
+
+// lockCache takes the cache's lock in dir, waiting for its holder as
+// long as ctx allows.
+func lockCache(ctx context.Context, dir string) (unlock func(), err error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	if r != prev && dir != "" {
-		workspace.NoteRoot(base, root)
-		if err := Save(dir, r); err != nil {
-			logf("history cache of %s not written: %v", root, err)
-		}
+	l := flock.New(filepath.Join(dir, lockName))
+	ok, err := l.TryLockContext(ctx, lockRetry)
+	if err != nil {
+		return nil, err
 	}
-	return r, nil
+	if !ok {
+		return nil, ctx.Err()
+	}
+	return func() { l.Unlock() }, nil
+}
+
+// TryLock takes the cache's lock of root at once, or reports that
+// another process holds it (ok false).
+func TryLock(base, root string) (unlock func(), ok bool) {
+	dir := cacheDir(base, root)
+	if dir == "" || os.MkdirAll(dir, 0o700) != nil {
+		return func() {}, true
+	}
+	l := flock.New(filepath.Join(dir, lockName))
+	if got, err := l.TryLock(); err != nil || !got {
+		return nil, false
+	}
+	return func() { l.Unlock() }, true
+}
+
+// lockHeld reports whether another process holds the cache's lock in dir.
+func lockHeld(dir string) bool {
+	l := flock.New(filepath.Join(dir, lockName))
+	got, err := l.TryRLock()
+	if err != nil || !got {
+		return err == nil
+	}
+	l.Unlock()
+	return false
 }
 
 // InRepository reports whether root lies in a git work tree, by the

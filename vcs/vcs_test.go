@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"wayfind/vcs/vcstest"
 	"wayfind/workspace"
@@ -451,5 +452,44 @@ func TestSplit(t *testing.T) {
 				t.Errorf("%s: %+v, want %s, split %v", p, f, want.Path, want.Split)
 			}
 		}
+	}
+}
+
+// TestOneReaderAtATime: while a process holds the cache's lock, Cached
+// says another is reading and Sync waits for it (here, past its
+// context); once it is released, one Sync reads the log and the next
+// finds the record at HEAD without reading.
+func TestOneReaderAtATime(t *testing.T) {
+	r := vcstest.New(t)
+	r.Write("a.c", vcstest.Text("a", 30))
+	r.Commit("one")
+	r.Mv("a.c", "b.c")
+	r.Commit("two")
+	base := t.TempDir()
+	unlock, ok := TryLock(base, r.Dir)
+	if !ok {
+		t.Fatal("the lock of a fresh cache is taken")
+	}
+	if _, behind, reading, err := Cached(context.Background(), base, r.Dir, 10, t.Logf); err != nil || behind != 2 || !reading {
+		t.Fatalf("Cached while locked: behind %d, reading %v, %v; want 2 commits behind, another reading", behind, reading, err)
+	}
+	if _, again := TryLock(base, r.Dir); again {
+		t.Fatal("the lock was taken twice")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+	defer cancel()
+	if _, _, err := SyncRead(ctx, base, r.Dir, nil, t.Logf); err == nil {
+		t.Fatal("Sync read beside the lock's holder")
+	}
+	unlock()
+	rec, read, err := SyncRead(context.Background(), base, r.Dir, nil, t.Logf)
+	if err != nil || !read || rec.Commits != 2 {
+		t.Fatalf("Sync after the release: read %v, %+v, %v", read, rec, err)
+	}
+	if _, read, err := SyncRead(context.Background(), base, r.Dir, nil, t.Logf); err != nil || read {
+		t.Fatalf("a second Sync read the log again: %v %v", read, err)
+	}
+	if _, behind, reading, _ := Cached(context.Background(), base, r.Dir, 10, t.Logf); behind != 0 || reading {
+		t.Fatalf("Cached after: behind %d, reading %v", behind, reading)
 	}
 }

@@ -189,6 +189,16 @@ setting and hook; a file that is not JSON is left as it is. Idempotent.
 For an agent that calls tools itself, wayfind mcp serves the same answers
 (see: wayfind mcp --help).
 `,
+	"history": `usage: wayfind history [--root DIR]...
+
+Read each root's repository history (renames, deletions, co-change) into
+the cache every wayfind process on that root shares, under its lock: a
+reader already at work is waited for, not read beside. A hook or a
+command that finds the history not ready — a long log read for the first
+time — answers from what it has and starts this in the background; the
+next call answers from the history. One line a root, also written to
+history.log in the cache directory.
+`,
 	"completion": `usage: wayfind completion bash|zsh|fish
 
 Print a shell completion script. For example:

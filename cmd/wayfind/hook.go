@@ -160,8 +160,8 @@ func hookRequests(ctx context.Context, cwd, cache string, log *hookLogger) (hook
 	}
 	start := time.Now()
 	ws, _ := newOneShot(eng, logf).withRepoHistory(ctx)
-	req := hookService{Service: service.New(ws)}
-	if took := time.Since(start); took > firstHistoryNote {
+	req := hookService{Service: service.New(ws), note: ws.pending}
+	if took := time.Since(start); took > firstHistoryNote && ws.pending == "" {
 		req.note = fmt.Sprintf("wayfind read this repository's history in %.1f s; later calls read it from its cache", took.Seconds())
 	}
 	return req, nil
@@ -285,9 +285,10 @@ func hookSettings(verb string, args []string, stdout, stderr io.Writer) int {
 // first line: the fast path says nothing and touches no log. The log is
 // cut to its newer half past maxHookLog.
 type hookLogger struct {
-	mu  sync.Mutex // the watchdog writes from its own goroutine
-	dir string     // "-": no cache directory, no log
-	f   *os.File
+	mu   sync.Mutex // the watchdog writes from its own goroutine
+	dir  string     // "-": no cache directory, no log
+	name string     // the log's file name: hook.log when ""
+	f    *os.File
 }
 
 const maxHookLog = 1 << 20
@@ -304,7 +305,11 @@ func (l *hookLogger) printf(format string, a ...any) {
 	if l.f == nil {
 		// The log names the paths agents asked for: the person's alone
 		// (0600 in a 0700 directory, whatever an older version left).
-		p := filepath.Join(l.dir, "hook.log")
+		name := l.name
+		if name == "" {
+			name = "hook.log"
+		}
+		p := filepath.Join(l.dir, name)
 		if st, err := os.Stat(p); err == nil && st.Size() > maxHookLog {
 			if b, err := os.ReadFile(p); err == nil {
 				_ = os.WriteFile(p, b[len(b)/2:], 0o600)

@@ -53,6 +53,8 @@ commands (wayfind help COMMAND, or COMMAND --help, for flags and examples):
                   then the files' text, until the evidence is sufficient
   symbols QUERY   class/function/method search (CoRo, Type.method, Type::method)
   index           build or refresh the on-disk symbol cache and print its stats
+  history         read the repository's history into the shared cache (what a
+                  hook or a command starts in the background when it is not ready)
   completion SH   shell completion script (bash, zsh, fish)
   help [COMMAND]  this overview, or one command's help
 
@@ -104,6 +106,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		return serveMCP(ctx, rest, stderr)
 	case "hook":
 		return runHook(ctx, rest, os.Stdin, stdout, stderr)
+	case "history":
+		return runHistory(ctx, rest, stdout, stderr)
 	case "completion":
 		if len(rest) != 1 {
 			fmt.Fprint(stderr, helpOf["completion"])
@@ -223,6 +227,7 @@ func ask(ctx context.Context, cmd string, opts options, ws oneShot, out *output)
 			// It may name a file by an old path or name.
 			if w, ok := ws.withRepoHistory(ctx); ok {
 				svc = service.New(w)
+				out.pending(w.pending)
 			}
 		}
 		res, _, err := svc.Locate(ctx, service.LocateParams{Query: opts.query, Limit: opts.limit, MinConfidence: opts.minConfidence})
@@ -241,6 +246,7 @@ func ask(ctx context.Context, cmd string, opts options, ws oneShot, out *output)
 			// A path may be an old one: the history finds today's file.
 			if w, ok := ws.withRepoHistory(ctx); ok {
 				svc = service.New(w)
+				out.pending(w.pending)
 			}
 		}
 		res, _, err := svc.Find(ctx, service.FindParams{Query: opts.query, Limit: opts.limit, Threshold: opts.threshold, Exact: opts.exact, Impl: opts.impl})
@@ -256,6 +262,7 @@ func ask(ctx context.Context, cmd string, opts options, ws oneShot, out *output)
 			// Not a file today: the repository's history may know it.
 			if w, ok := ws.withRepoHistory(ctx); ok {
 				res, _, err = service.New(w).Resolve(ctx, p)
+				out.pending(w.pending)
 			}
 		}
 		if err != nil {

@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"wayfind/history"
 	"wayfind/rank"
+	"wayfind/service"
 	"wayfind/session"
 	"wayfind/vcs"
 	"wayfind/workspace"
@@ -20,6 +22,9 @@ type oneShot struct {
 	eng  *rank.Engine
 	hist *history.Store
 	logf func(string, ...any)
+	// pending: the answers are made before the repository's history was
+	// read whole, and why (withRepoHistory); "" when it was.
+	pending string
 }
 
 // newOneShot opens the roots' remembered history beside eng.
@@ -29,28 +34,95 @@ func newOneShot(eng *rank.Engine, logf func(string, ...any)) oneShot {
 	return oneShot{eng: eng, hist: h, logf: logf}
 }
 
-// withRepoHistory is w with the roots' repository histories attached
-// (read from the cache and brought up to HEAD; the first time, from the
-// whole log); ok is false when no root is in a repository. Only a
-// question the index could not answer exactly pays for it.
+// withRepoHistory is w with the roots' repository histories attached,
+// from the cache every process shares (vcs.Cached), brought up to HEAD
+// here when that is a short read (at most historyInProcess commits);
+// ok is false when no root is in a repository. A longer read — a long
+// log the first time — is left to a `wayfind history` in the background
+// (started unless another process is reading already), waited for at
+// most service.HistoryWait; past that the answer is made from what the
+// cache held, and w.pending says so in one line. Only a question the
+// index could not answer exactly pays for any of it.
 func (w oneShot) withRepoHistory(ctx context.Context) (oneShot, bool) {
 	roots := w.eng.Index().Roots
+	base := workspace.CacheDirOf("", w.logf)
 	recs := make([]*vcs.Record, len(roots))
 	found := false
 	for i, r := range roots {
-		rec, err := vcs.Sync(ctx, workspace.CacheDirOf("", w.logf), r, nil, w.logf)
+		rec, behind, reading, err := vcs.Cached(ctx, base, r, historyInProcess, w.logf)
 		switch {
-		case err == nil:
-			recs[i], found = rec, true
-		case !errors.Is(err, vcs.ErrNoRepository):
+		case errors.Is(err, vcs.ErrNoRepository):
+			continue
+		case err != nil:
 			w.logf("history of %s not read: %v", r, err)
+			continue
+		case behind > 0 && !reading && behind <= historyInProcess:
+			if rec, err = vcs.Sync(ctx, base, r, rec, w.logf); err != nil {
+				w.logf("history of %s not read: %v", r, err)
+			}
+		case behind > 0:
+			if !reading {
+				if err := startHistoryRead(r); err != nil {
+					w.logf("history of %s not started in the background: %v", r, err)
+				}
+			}
+			var fresh bool
+			if rec, fresh = waitForHistory(ctx, base, r, rec, w.logf); !fresh {
+				w.pending = pendingNote(rec)
+			}
 		}
+		recs[i], found = rec, found || rec != nil || w.pending != ""
 	}
 	if !found {
 		return w, false
 	}
 	w.eng = w.eng.WithRepoHistory(rank.NewRepoHistory(roots, recs))
 	return w, true
+}
+
+// historyInProcess: the most commits a one-shot process reads itself
+// before it answers — a pull's, a branch's, a small repository's whole
+// log; more is left to the background reader, the answer made meanwhile.
+const historyInProcess = 2000
+
+// waitForHistory waits, at most service.HistoryWait, for the background
+// reader to bring root's cache to HEAD: the record it holds then, and
+// whether that is at HEAD.
+func waitForHistory(ctx context.Context, base, root string, rec *vcs.Record, logf func(string, ...any)) (*vcs.Record, bool) {
+	ctx, cancel := context.WithTimeout(ctx, service.HistoryWait)
+	defer cancel()
+	tick := time.NewTicker(historyPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return rec, false
+		case <-tick.C:
+		}
+		now, behind, _, err := vcs.Cached(ctx, base, root, 0, logf)
+		if err != nil {
+			continue
+		}
+		if now != nil {
+			rec = now
+		}
+		if behind == 0 {
+			return rec, true
+		}
+	}
+}
+
+// historyPoll: how often a one-shot process looks whether the background
+// reader has saved the history.
+const historyPoll = 100 * time.Millisecond
+
+// pendingNote is the line an answer made before the history was read
+// carries.
+func pendingNote(rec *vcs.Record) string {
+	if rec == nil {
+		return "wayfind is reading this repository's history in the background; this answer is from the file names alone"
+	}
+	return fmt.Sprintf("wayfind is reading this repository's latest commits in the background; this answer is from the history as of %.12s", rec.Head)
 }
 
 func (w oneShot) Engine(context.Context) (*rank.Engine, error)       { return w.eng, nil }

@@ -16,6 +16,14 @@ import (
 )
 
 // output formats results as docs/API.md's envelope, JSON lines or text.
+// pending says on stderr, in one line, that the answer was made before
+// the repository's history was read whole ("" says nothing).
+func (o *output) pending(note string) {
+	if note != "" {
+		fmt.Fprintln(o.stderr, note)
+	}
+}
+
 type output struct {
 	cmd    string
 	format string

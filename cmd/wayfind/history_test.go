@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"wayfind/vcs"
+	"wayfind/workspace"
+)
+
+// longRepo is a repository whose log is longer than a one-shot process
+// reads itself (historyInProcess): old/a.go moved to new/a.go early,
+// then commits enough to make the rest of the log long. Made with git
+// fast-import: thousands of commits in a second.
+func longRepo(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	var b bytes.Buffer
+	blob := func(mark int, text string) {
+		fmt.Fprintf(&b, "blob\nmark :%d\ndata %d\n%s\n", mark, len(text), text)
+	}
+	text := strings.Repeat("package a // the moved file's text, long enough to compare\n", 20)
+	blob(1, text)
+	commit := func(n int, ops string) {
+		msg := fmt.Sprintf("commit %d", n)
+		fmt.Fprintf(&b, "commit refs/heads/main\ncommitter T <t@t> %d +0000\ndata %d\n%s\n", 1700000000+n, len(msg), msg)
+		b.WriteString(ops)
+		b.WriteString("\n")
+	}
+	commit(0, "M 100644 :1 old/a.go\n")
+	commit(1, "D old/a.go\nM 100644 :1 new/a.go\n")
+	for n := 2; n <= historyInProcess+100; n++ {
+		fmt.Fprintf(&b, "blob\nmark :%d\ndata %d\n%d\n", n+10, len(fmt.Sprint(n)), n)
+		commit(n, fmt.Sprintf("M 100644 :%d log/%d.txt\n", n+10, n%50))
+	}
+	imp := exec.Command("git", "-C", dir, "fast-import", "--quiet")
+	imp.Stdin = &b
+	if out, err := imp.CombinedOutput(); err != nil {
+		t.Fatalf("git fast-import: %v %s", err, out)
+	}
+	if out, err := exec.Command("git", "-C", dir, "checkout", "-q", "-f", "main").CombinedOutput(); err != nil {
+		t.Fatalf("git checkout: %v %s", err, out)
+	}
+	real, _ := filepath.EvalSymlinks(dir)
+	return real
+}
+
+// TestHistoryReadOnceForManyHooks: twenty hooks started at once on a
+// repository whose long history no process has read: each answers
+// within the harness's timeout (with the history, or from the names and
+// saying so), the log is read once — by the background reader, not
+// beside it — and the shared cache is whole afterwards.
+func TestHistoryReadOnceForManyHooks(t *testing.T) {
+	root := longRepo(t)
+	cache := t.TempDir()
+	ev, _ := json.Marshal(hookEvent(root, "Read", map[string]any{"file_path": filepath.Join(root, "old/a.go")}))
+	var wg sync.WaitGroup
+	outs := make([]string, 20)
+	for i := range outs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			c := exec.CommandContext(ctx, binary, "hook")
+			c.Env = append(os.Environ(), "WAYFIND_CACHE_DIR="+cache, "CLAUDE_PROJECT_DIR="+root)
+			c.Stdin = bytes.NewReader(ev)
+			var out, errb bytes.Buffer
+			c.Stdout, c.Stderr = &out, &errb
+			if err := c.Run(); err != nil || ctx.Err() != nil {
+				t.Errorf("hook %d: %v (killed: %v) %s", i, err, ctx.Err() != nil, errb.String())
+			}
+			outs[i] = out.String()
+		}()
+	}
+	wg.Wait()
+	for i, o := range outs {
+		if !strings.Contains(o, "new/a.go") && !strings.Contains(o, "in the background") {
+			t.Errorf("hook %d answered %q: want the moved file, or the line that the history is being read", i, o)
+		}
+	}
+	// The background reader saves the whole history.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		rec, behind, _, err := vcs.Cached(context.Background(), cache, root, 0, t.Logf)
+		if err == nil && behind == 0 && rec != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the cache was not brought to HEAD: %v %d", err, behind)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	log, _ := os.ReadFile(filepath.Join(cache, "history.log"))
+	if n := strings.Count(string(log), "history read:"); n != 1 {
+		t.Errorf("the log was read %d times, want once:\n%s", n, log)
+	}
+	// And the next hook answers from it.
+	c := exec.Command(binary, "hook")
+	c.Env = append(os.Environ(), "WAYFIND_CACHE_DIR="+cache, "CLAUDE_PROJECT_DIR="+root)
+	c.Stdin = bytes.NewReader(ev)
+	out, err := c.Output()
+	if err != nil || !strings.Contains(string(out), filepath.Join(root, "new/a.go")) || !strings.Contains(string(out), "moved") {
+		t.Errorf("the hook after the read: %v %s", err, out)
+	}
+	if _, err := vcs.Load(workspace.RootCacheDir(cache, root)); err != nil {
+		t.Errorf("the cache is not whole: %v", err)
+	}
+}
