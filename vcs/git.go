@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 )
 
@@ -33,13 +34,18 @@ type repoState struct {
 	head    string
 	prefix  string
 	shallow bool
+	// shared is the path whose cache directory holds the history of
+	// every work tree of the repository at this prefix: the main work
+	// tree's (the common git directory's parent) joined with the prefix;
+	// the root itself for a bare or an unusual layout.
+	shared string
 }
 
 func state(ctx context.Context, root, rev string) (repoState, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return repoState{}, ErrNoRepository
 	}
-	out, err := git(ctx, root, "rev-parse", "--show-prefix", "--is-shallow-repository", "--verify", rev+"^{commit}").Output()
+	out, err := git(ctx, root, "rev-parse", "--path-format=absolute", "--git-common-dir", "--show-prefix", "--is-shallow-repository", "--verify", rev+"^{commit}").Output()
 	if err != nil {
 		if ctx.Err() != nil {
 			return repoState{}, ctx.Err()
@@ -47,10 +53,18 @@ func state(ctx context.Context, root, rev string) (repoState, error) {
 		return repoState{}, ErrNoRepository
 	}
 	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	if len(lines) != 3 {
+	if len(lines) != 4 {
 		return repoState{}, fmt.Errorf("git rev-parse: unexpected answer %q", out)
 	}
-	return repoState{prefix: lines[0], shallow: lines[1] == "true", head: lines[2]}, nil
+	st := repoState{prefix: lines[1], shallow: lines[2] == "true", head: lines[3], shared: root}
+	if common := filepath.Clean(lines[0]); filepath.Base(common) == ".git" {
+		top := filepath.Dir(common)
+		if real, err := filepath.EvalSymlinks(top); err == nil {
+			top = real
+		}
+		st.shared = filepath.Join(top, filepath.FromSlash(strings.TrimSuffix(lines[1], "/")))
+	}
+	return st, nil
 }
 
 // Head is the root's HEAD commit, or ErrNoRepository.

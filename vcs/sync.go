@@ -43,7 +43,11 @@ func Sync(ctx context.Context, base, root string, prev *Record, logf func(string
 // record was at HEAD already, or another process's read brought it
 // there).
 func SyncRead(ctx context.Context, base, root string, prev *Record, logf func(string, ...any)) (*Record, bool, error) {
-	dir := cacheDir(base, root)
+	st, err := state(ctx, root, "HEAD")
+	if err != nil {
+		return nil, false, err
+	}
+	dir := cacheDir(base, st)
 	if dir == "" {
 		r, err := Build(ctx, root, prev)
 		return r, err == nil && r != prev, err
@@ -51,11 +55,7 @@ func SyncRead(ctx context.Context, base, root string, prev *Record, logf func(st
 	if prev == nil {
 		prev = loadLogged(dir, root, logf)
 	}
-	head, err := Head(ctx, root)
-	if err != nil {
-		return nil, false, err
-	}
-	if prev != nil && prev.Head == head {
+	if prev != nil && prev.Head == st.head && prev.Prefix == st.prefix {
 		return prev, false, nil
 	}
 	unlock, err := lockCache(ctx, dir)
@@ -73,7 +73,7 @@ func SyncRead(ctx context.Context, base, root string, prev *Record, logf func(st
 	if r == prev {
 		return r, false, nil
 	}
-	workspace.NoteRoot(base, root)
+	workspace.NoteRoot(base, st.shared)
 	if err := Save(dir, r); err != nil {
 		logf("history cache of %s not written: %v", root, err)
 	}
@@ -85,13 +85,15 @@ func SyncRead(ctx context.Context, base, root string, prev *Record, logf func(st
 // counted up to limit (limit+1 meaning more; 0: at HEAD), and whether
 // another process is reading the log now (holds the lock).
 func Cached(ctx context.Context, base, root string, limit int, logf func(string, ...any)) (rec *Record, behind int, reading bool, err error) {
-	dir := cacheDir(base, root)
-	head, err := Head(ctx, root)
+	st, err := state(ctx, root, "HEAD")
 	if err != nil {
 		return nil, 0, false, err
 	}
-	if dir != "" {
-		rec = loadLogged(dir, root, logf)
+	head := st.head
+	if dir := cacheDir(base, st); dir != "" {
+		if rec = loadLogged(dir, root, logf); rec != nil && rec.Prefix != st.prefix {
+			rec = nil // another prefix's fold: not this root's
+		}
 		if rec != nil && rec.Head == head {
 			return rec, 0, false, nil
 		}
@@ -109,11 +111,15 @@ func Cached(ctx context.Context, base, root string, limit int, logf func(string,
 	return rec, behind, reading, nil
 }
 
-func cacheDir(base, root string) string {
+// cacheDir is where the history of the repository at st lives under
+// base: one directory for every work tree of it at that prefix (a new
+// worktree finds the history its repository's other trees read), ""
+// when caches are off.
+func cacheDir(base string, st repoState) string {
 	if base == "" || base == "-" {
 		return ""
 	}
-	return workspace.RootCacheDir(base, root)
+	return workspace.RootCacheDir(base, st.shared)
 }
 
 func loadLogged(dir, root string, logf func(string, ...any)) *Record {
@@ -144,7 +150,11 @@ func lockCache(ctx context.Context, dir string) (unlock func(), err error) {
 // TryLock takes the cache's lock of root at once, or reports that
 // another process holds it (ok false).
 func TryLock(base, root string) (unlock func(), ok bool) {
-	dir := cacheDir(base, root)
+	st, err := state(context.Background(), root, "HEAD")
+	if err != nil {
+		return func() {}, true // no repository: nothing to read, nobody to wait for
+	}
+	dir := cacheDir(base, st)
 	if dir == "" || os.MkdirAll(dir, 0o700) != nil {
 		return func() {}, true
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -491,5 +492,38 @@ func TestOneReaderAtATime(t *testing.T) {
 	}
 	if _, behind, reading, _ := Cached(context.Background(), base, r.Dir, 10, t.Logf); behind != 0 || reading {
 		t.Fatalf("Cached after: behind %d, reading %v", behind, reading)
+	}
+}
+
+// TestWorktreesShareTheHistory: a new worktree of a repository finds the
+// history its main tree read, and after a commit there reads only that
+// commit.
+func TestWorktreesShareTheHistory(t *testing.T) {
+	r := vcstest.New(t)
+	r.Write("a.c", vcstest.Text("a", 30))
+	r.Commit("one")
+	r.Mv("a.c", "b.c")
+	r.Commit("two")
+	base := t.TempDir()
+	if _, read, err := SyncRead(context.Background(), base, r.Dir, nil, t.Logf); err != nil || !read {
+		t.Fatalf("the main tree's read: %v %v", read, err)
+	}
+	wt := filepath.Join(t.TempDir(), "wt")
+	r.Git("worktree", "add", "-q", "-b", "side", wt)
+	rec, behind, _, err := Cached(context.Background(), base, wt, 10, t.Logf)
+	if err != nil || rec == nil || behind != 0 {
+		t.Fatalf("a new worktree: record %v, %d behind, %v; want the main tree's, at its HEAD", rec != nil, behind, err)
+	}
+	os.WriteFile(filepath.Join(wt, "c.c"), []byte(vcstest.Text("c", 30)), 0o644)
+	for _, args := range [][]string{{"add", "c.c"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "three"}} {
+		if out, err := exec.Command("git", append([]string{"-C", wt}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	if _, behind, _, _ := Cached(context.Background(), base, wt, 10, t.Logf); behind != 1 {
+		t.Fatalf("after a commit in the worktree: %d behind, want 1", behind)
+	}
+	if rec, read, err := SyncRead(context.Background(), base, wt, nil, t.Logf); err != nil || !read || rec.Commits != 3 {
+		t.Fatalf("the worktree's read: %v %+v %v", read, rec, err)
 	}
 }

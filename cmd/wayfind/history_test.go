@@ -119,3 +119,38 @@ func TestHistoryReadOnceForManyHooks(t *testing.T) {
 		t.Errorf("the cache is not whole: %v", err)
 	}
 }
+
+// TestHistoryAfterAmend: after an amend, the history saved before it
+// answers the next hook at once (saying the history is being brought
+// up to date), and the background reader brings the cache to the new
+// HEAD.
+func TestHistoryAfterAmend(t *testing.T) {
+	root := longRepo(t)
+	cache := t.TempDir()
+	read := exec.Command(binary, "history", "--root", root)
+	read.Env = append(os.Environ(), "WAYFIND_CACHE_DIR="+cache)
+	if out, err := read.CombinedOutput(); err != nil || !strings.Contains(string(out), "history read:") {
+		t.Fatalf("wayfind history: %v %s", err, out)
+	}
+	if out, err := exec.Command("git", "-C", root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--amend", "-m", "amended").CombinedOutput(); err != nil {
+		t.Fatalf("amend: %v %s", err, out)
+	}
+	ev, _ := json.Marshal(hookEvent(root, "Read", map[string]any{"file_path": filepath.Join(root, "old/a.go")}))
+	c := exec.Command(binary, "hook")
+	c.Env = append(os.Environ(), "WAYFIND_CACHE_DIR="+cache, "CLAUDE_PROJECT_DIR="+root)
+	c.Stdin = bytes.NewReader(ev)
+	out, err := c.Output()
+	if err != nil || !strings.Contains(string(out), filepath.Join(root, "new/a.go")) || !strings.Contains(string(out), "in the background") {
+		t.Errorf("the hook after an amend: %v %s; want the moved file from the history saved before, and the line saying it is being read", err, out)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if _, behind, _, err := vcs.Cached(context.Background(), cache, root, 0, t.Logf); err == nil && behind == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the cache was not brought to the amended HEAD")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

@@ -39,9 +39,10 @@ func newOneShot(eng *rank.Engine, logf func(string, ...any)) oneShot {
 // here when that is a short read (at most historyInProcess commits);
 // ok is false when no root is in a repository. A longer read — a long
 // log the first time — is left to a `wayfind history` in the background
-// (started unless another process is reading already), waited for at
-// most service.HistoryWait; past that the answer is made from what the
-// cache held, and w.pending says so in one line. Only a question the
+// (started unless another process is reading already); the answer is
+// made meanwhile from what the cache holds — an older record at once,
+// none after waiting at most service.HistoryWait for the reader — and
+// w.pending says so in one line. Only a question the
 // index could not answer exactly pays for any of it.
 func (w oneShot) withRepoHistory(ctx context.Context) (oneShot, bool) {
 	roots := w.eng.Index().Roots
@@ -66,8 +67,14 @@ func (w oneShot) withRepoHistory(ctx context.Context) (oneShot, bool) {
 					w.logf("history of %s not started in the background: %v", r, err)
 				}
 			}
-			var fresh bool
-			if rec, fresh = waitForHistory(ctx, base, r, rec, w.logf); !fresh {
+			fresh := false
+			if rec == nil {
+				// Nothing to answer from yet: the reader may be quick.
+				rec, fresh = waitForHistory(ctx, base, r, rec, w.logf)
+			}
+			if !fresh {
+				// An older record (before an amend, a reset, a pull too
+				// long to read here) answers at once.
 				w.pending = pendingNote(rec)
 			}
 		}
