@@ -189,6 +189,12 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 			res.Basis, res.reading = BasisHistory, readDocument
 			return res.settle(), nil
 		}
+		if gone, ok := e.goneBesideFormer(q, fromRoot, fromRel); ok {
+			// Read in the life it was written in, the reference names a
+			// file the history deleted since.
+			res.Gone, res.Basis = gone, BasisHistory
+			return res.settle(), nil
+		}
 	}
 
 	rq := newResolveQuery(qpath)

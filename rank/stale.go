@@ -98,9 +98,30 @@ func (e *Engine) RepoHistory() *RepoHistory { return e.repo }
 // the history follows to one. It returns the file, the document's old
 // path and the fate that moved the document.
 func (e *Engine) besideFormer(q PathQuery, root int, fromRel string) (int32, string, vcs.Fate, bool) {
+	id, old, doc, _, ok := e.readFormer(q, root, fromRel)
+	return id, old, doc, ok && id >= 0
+}
+
+// goneBesideFormer is the deletion a relative reference names when read
+// from one of the earlier places of its document: the reference read in
+// the life it was written in (a test moved with the module it imported,
+// which was deleted since), where reading it from today's place names
+// nothing the history had.
+func (e *Engine) goneBesideFormer(q PathQuery, root int, fromRel string) (*Gone, bool) {
+	_, _, _, gone, ok := e.readFormer(q, root, fromRel)
+	return gone, ok && gone != nil
+}
+
+// readFormer reads a relative reference from each earlier place of its
+// document: a file of today it names (id, or through the history; -1
+// when none), the document's old path and the fate that moved it; or,
+// when the place names a path the history deleted (surely), that
+// deletion. A module specifier without an extension names the files
+// the module resolution tries (moduleExts).
+func (e *Engine) readFormer(q PathQuery, root int, fromRel string) (id int32, old string, doc vcs.Fate, gone *Gone, ok bool) {
 	h := e.repo
 	if h == nil || q.Absolute || root >= len(h.formerly) || h.formerly[root] == nil {
-		return 0, "", vcs.Fate{}, false
+		return -1, "", vcs.Fate{}, nil, false
 	}
 	rec := h.Record(root)
 	for _, old := range h.formerly[root][fromRel] {
@@ -108,18 +129,28 @@ func (e *Engine) besideFormer(q PathQuery, root int, fromRel string) (int32, str
 		if !ok {
 			continue
 		}
-		id, ok := e.fileID(root, p)
-		if !ok {
-			if f, moved := rec.Fate(p); moved && !f.Deleted {
-				id, ok = e.fileID(root, f.Path)
+		names := []string{p}
+		if scriptModule(fromRel) && path.Ext(p) == "" {
+			for _, ext := range moduleExts {
+				names = append(names, p+ext, p+"/index"+ext)
 			}
 		}
-		if ok {
+		for _, p := range names {
+			id, live := e.fileID(root, p)
+			f, had := rec.Fate(p)
+			if !live && had && !f.Deleted {
+				id, live = e.fileID(root, f.Path)
+			}
 			doc, _ := rec.Fate(old)
-			return id, old, doc, true
+			if live {
+				return id, old, doc, nil, true
+			}
+			if had && f.Deleted && !f.Unsure {
+				return -1, old, doc, &Gone{Root: root, Path: p, Fate: f}, true
+			}
 		}
 	}
-	return 0, "", vcs.Fate{}, false
+	return -1, "", vcs.Fate{}, nil, false
 }
 
 // DirMove says where the files a directory held went.
@@ -234,7 +265,7 @@ func (e *Engine) readStale(ctx context.Context, req ResolveRequest, q PathQuery)
 		// nothing it can stand by.
 		return nil, nil
 	}
-	st := &staleReading{root: c.Root, old: c.Path, fate: fate, lexical: c.lexical, exact: res.Exact || q.Absolute && endsWithPath(q, c.Path)}
+	st := &staleReading{root: c.Root, old: c.Path, fate: fate, lexical: c.lexical, exact: res.Exact || q.Absolute && endsWithPath(q, c.Path) || searchPath(req, q) && tailOf(q.Path, c.Path)}
 	if st.exact {
 		st.lexical = 1
 	} else {
@@ -255,6 +286,20 @@ func (e *Engine) readStale(ctx context.Context, req ResolveRequest, q PathQuery)
 // prefix: a relative src/loader.c is another path than loader.c.
 func endsWithPath(q PathQuery, p string) bool {
 	return q.Path == p || strings.HasSuffix(q.Path, "/"+p)
+}
+
+// searchPath reports whether a reference is read, as its language reads
+// it, against a search path as well as beside its document (#include
+// "mbedtls/cmac.h", a path in a comment): written in a document, not a
+// link's target, not written ./ or ../.
+func searchPath(req ResolveRequest, q PathQuery) bool {
+	return req.From != "" && !req.Link && !q.Absolute && !q.Written().Relative
+}
+
+// tailOf reports whether the path written is the whole-component tail of
+// p (mbedtls/cmac.h of third_party/mbedtls/include/mbedtls/cmac.h).
+func tailOf(written, p string) bool {
+	return written == p || strings.HasSuffix(p, "/"+written)
 }
 
 // staleReadings: how many readings of the old paths are compared, enough
@@ -374,8 +419,9 @@ func (e *Engine) applyStale(res *ResolveResult, st *staleReading, scored []Candi
 			return scored, false
 		}
 		if v == staleDecides && st.exact {
-			// Gone is said only of the path the history had, as read: a
-			// near name of a deleted path is not that path.
+			// Gone is said only of the path the history had, as read (as
+			// written, or as its language reads it against a search
+			// path): a near name of a deleted path is not that path.
 			res.Gone = &Gone{Root: st.root, Path: st.old, Fate: st.fate}
 		}
 		if id, ok := e.fileID(st.root, st.fate.Kin); ok && st.fate.Kin != "" {

@@ -356,3 +356,34 @@ func TestTwoLivesOfAPath(t *testing.T) {
 		t.Errorf("resolved %+v, class %s, candidates %+v: want config/default/kustomization.yaml first, history/two-lives, nothing resolved", res.Resolved, res.Class(), res.Candidates)
 	}
 }
+
+// TestReferenceReadInItsLife: a reference is read where its document was
+// when it was written: a test that moved with the module it imported,
+// deleted since, names that deletion ("./NoProvides" from the test's old
+// place); an include read against a search path names the deleted file
+// whose tail it is.
+func TestReferenceReadInItsLife(t *testing.T) {
+	r := vcstest.New(t)
+	r.Write("tests/parse_error/Client.js", "import x from './NoProvides'\n"+vcstest.Text("client", 30))
+	r.Write("tests/parse_error/NoProvides.js", vcstest.Text("no provides", 30))
+	r.Write("third_party/mbedtls/include/mbedtls/cmac.h", vcstest.Text("cmac", 30))
+	r.Write("src/crypto.c", "#include \"mbedtls/cmac.h\"\n"+vcstest.Text("crypto", 30))
+	r.Commit("one")
+	r.Git("rm", "-q", "tests/parse_error/NoProvides.js", "third_party/mbedtls/include/mbedtls/cmac.h")
+	r.Commit("remove the module and the header")
+	r.Mv("tests/parse_error/Client.js", "tests/format/flow/parse_error/Client.js")
+	r.Commit("move the tests")
+	_, _, with := historyEngines(t, r.Dir)
+	for _, c := range []struct{ path, from, gone string }{
+		{"./NoProvides", "tests/format/flow/parse_error/Client.js", "tests/parse_error/NoProvides.js"},
+		{"mbedtls/cmac.h", "src/crypto.c", "third_party/mbedtls/include/mbedtls/cmac.h"},
+	} {
+		res, err := with.Resolve(context.Background(), ResolveRequest{Path: c.path, From: c.from})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Gone == nil || res.Gone.Path != c.gone || res.Resolved != nil {
+			t.Errorf("%s from %s: gone %+v, resolved %+v; want %s gone", c.path, c.from, res.Gone, res.Resolved, c.gone)
+		}
+	}
+}

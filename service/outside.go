@@ -26,7 +26,11 @@ import (
 //     asked for instead, its answer of its own class (rank.ClassForeignTail,
 //     whose held-out precision says whether it resolves) — a one-component
 //     tail (main.go, README.md) is anybody's.
-// Anything else outside the roots gets no answer at all.
+// Anything else outside the roots gets no answer at all. A path written
+// in a document (a request's From) that begins with '/' is not this
+// machine's: it names the document's site from its top (a Markdown link
+// on GitHub, a web page's href), and the engine reads it so; a file://
+// URI is this machine's wherever it is written.
 
 // ResolvePlaced answers req as the request layer reads its path, before
 // its guard of the disk: a directory's path, or an absolute one outside
@@ -52,7 +56,7 @@ func resolvePlaced(ctx context.Context, eng *rank.Engine, req rank.ResolveReques
 		return nothingFor(q), placedNowhere, req.Path, nil
 	}
 	placed := placedInside
-	if q.Absolute {
+	if q.Absolute && !(req.From != "" && !q.Drive && !strings.HasPrefix(strings.ToLower(strings.TrimSpace(req.Path)), "file:")) {
 		var ask string
 		placed, ask = place(eng, q)
 		if placed == placedNowhere {
