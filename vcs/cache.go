@@ -47,7 +47,10 @@ type storedCo struct {
 
 // Save writes r into dir (created if need be), replacing what was there
 // in one rename: a reader sees the old file or the new one.
-func Save(dir string, r *Record) error {
+func Save(dir string, r *Record) error { return saveAs(dir, cacheFile, r) }
+
+// saveAs is Save to the file name in dir.
+func saveAs(dir, name string, r *Record) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -79,7 +82,7 @@ func Save(dir string, r *Record) error {
 		}
 		s.Co[k] = list
 	}
-	tmp, err := os.CreateTemp(dir, cacheFile+".*")
+	tmp, err := os.CreateTemp(dir, name+".*")
 	if err != nil {
 		return err
 	}
@@ -92,7 +95,7 @@ func Save(dir string, r *Record) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp.Name(), filepath.Join(dir, cacheFile))
+		err = os.Rename(tmp.Name(), filepath.Join(dir, name))
 	}
 	if err != nil {
 		_ = os.Remove(tmp.Name())
@@ -105,8 +108,11 @@ var ErrNoCache = errors.New("no cached history")
 
 // Load reads the record Save wrote into dir. A file that does not decode,
 // or whose parts do not agree, is an error: the caller rebuilds.
-func Load(dir string) (*Record, error) {
-	f, err := os.Open(filepath.Join(dir, cacheFile))
+func Load(dir string) (*Record, error) { return loadFrom(dir, cacheFile) }
+
+// loadFrom is Load from the file name in dir.
+func loadFrom(dir, file string) (*Record, error) {
+	f, err := os.Open(filepath.Join(dir, file))
 	if err != nil {
 		if os.IsNotExist(err) {
 			return nil, ErrNoCache

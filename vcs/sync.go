@@ -64,20 +64,91 @@ func SyncRead(ctx context.Context, base, root string, prev *Record, logf func(st
 	}
 	defer unlock()
 	if saved := loadLogged(dir, root, logf); saved != nil && (prev == nil || saved.Head != prev.Head) {
-		prev = saved // what the reader before us saved
+		prev = saved // what the reader before us saved (or left half-way)
 	}
-	r, err := Build(ctx, root, prev)
+	if prev == nil || prev.Prefix != st.prefix || !ancestor(ctx, root, prev.Head, st.head) {
+		// Rewritten history (an amend, a reset), or none yet: start
+		// from the last checkpoint that is still an ancestor of HEAD,
+		// else from the start.
+		prev = nil
+		if cp := loadCheckpoint(dir, root, logf); cp != nil && cp.Prefix == st.prefix && ancestor(ctx, root, cp.Head, st.head) {
+			prev = cp
+		}
+	}
+	workspace.NoteRoot(base, st.shared)
+	r, err := buildSaving(ctx, root, dir, st, prev, logf)
 	if err != nil {
 		return nil, false, err
 	}
-	if r == prev {
-		return r, false, nil
+	return r, r != prev, nil
+}
+
+// The long read is resumable. A reader folds the log up to one
+// first-parent commit after another (checkpointCommits apart, oldest
+// first), saving the record after each: a reader killed half-way leaves
+// the last one, which the next reader extends. The checkpoint nearest
+// to HEAD but checkpointCommits back is kept apart as well (a second
+// file): after an amend or a reset, the history read up to it is still
+// HEAD's, and only what came after it is read again.
+const (
+	checkpointCommits = 5000
+	checkpointName    = "vcs-checkpoint.gob"
+)
+
+// buildSaving brings prev (nil: none) to st's HEAD through the
+// first-parent checkpoints between them, saving the record in dir after
+// each, and the one checkpointCommits behind HEAD apart.
+func buildSaving(ctx context.Context, root, dir string, st repoState, prev *Record, logf func(string, ...any)) (*Record, error) {
+	span := st.head
+	if prev != nil {
+		span = prev.Head + ".." + st.head
 	}
-	workspace.NoteRoot(base, st.shared)
-	if err := Save(dir, r); err != nil {
-		logf("history cache of %s not written: %v", root, err)
+	out, err := git(ctx, root, "rev-list", "--first-parent", "--reverse", span).Output()
+	if err != nil {
+		return nil, err
 	}
-	return r, true, nil
+	line := strings.Fields(string(out))
+	var stops []string
+	for i := checkpointCommits; i < len(line); i += checkpointCommits {
+		stops = append(stops, line[i-1])
+	}
+	if n := len(line) - checkpointCommits; n > 0 && (len(stops) == 0 || stops[len(stops)-1] != line[n-1]) {
+		stops = append(stops, line[n-1]) // the one kept for a rewrite of what follows
+	}
+	r := prev
+	for i, stop := range stops {
+		next, err := BuildAt(ctx, root, stop, r)
+		if err != nil {
+			return nil, err
+		}
+		r = next
+		if err := Save(dir, r); err != nil {
+			logf("history cache of %s not written: %v", root, err)
+		}
+		if i == len(stops)-1 {
+			if err := saveAs(dir, checkpointName, r); err != nil {
+				logf("history checkpoint of %s not written: %v", root, err)
+			}
+		}
+	}
+	next, err := Build(ctx, root, r)
+	if err != nil {
+		return nil, err
+	}
+	if next != r || r != prev {
+		if err := Save(dir, next); err != nil {
+			logf("history cache of %s not written: %v", root, err)
+		}
+	}
+	return next, nil
+}
+
+func loadCheckpoint(dir, root string, logf func(string, ...any)) *Record {
+	r, err := loadFrom(dir, checkpointName)
+	if err != nil && !errors.Is(err, ErrNoCache) {
+		logf("history checkpoint of %s unreadable: %v", root, err)
+	}
+	return r
 }
 
 // Cached is what the cache holds for root now, without reading the log:

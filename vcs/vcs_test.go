@@ -527,3 +527,90 @@ func TestWorktreesShareTheHistory(t *testing.T) {
 		t.Fatalf("the worktree's read: %v %+v %v", read, rec, err)
 	}
 }
+
+// longLog is a repository of n first-parent commits (git fast-import):
+// a.c renamed to b.c in the second, then one file changed by each.
+func longLog(t *testing.T, n int) string {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	var b strings.Builder
+	text := strings.Repeat("the file's text, long enough to compare\n", 20)
+	fmt.Fprintf(&b, "blob\nmark :1\ndata %d\n%s\n", len(text), text)
+	commit := func(i int, ops string) {
+		fmt.Fprintf(&b, "commit refs/heads/main\ncommitter T <t@t> %d +0000\ndata 1\nc\n%s\n", 1700000000+i, ops)
+	}
+	commit(0, "M 100644 :1 a.c\n")
+	commit(1, "D a.c\nM 100644 :1 b.c\n")
+	for i := 2; i < n; i++ {
+		fmt.Fprintf(&b, "blob\nmark :%d\ndata %d\n%d\n", i+10, len(fmt.Sprint(i)), i)
+		commit(i, fmt.Sprintf("M 100644 :%d log/%d.txt\n", i+10, i%40))
+	}
+	imp := exec.Command("git", "-C", dir, "fast-import", "--quiet")
+	imp.Stdin = strings.NewReader(b.String())
+	if out, err := imp.CombinedOutput(); err != nil {
+		t.Fatalf("git fast-import: %v %s", err, out)
+	}
+	if out, err := exec.Command("git", "-C", dir, "checkout", "-q", "-f", "main").CombinedOutput(); err != nil {
+		t.Fatalf("git checkout: %v %s", err, out)
+	}
+	return dir
+}
+
+// TestReadResumes: a read stopped half-way leaves its last checkpoint in
+// the cache, and the next read extends it to the same record a whole
+// read makes; after an amend, the read starts from the checkpoint kept
+// behind HEAD, not from the start.
+func TestReadResumes(t *testing.T) {
+	dir := longLog(t, 2*checkpointCommits+100)
+	base := t.TempDir()
+	cacheDir := workspace.RootCacheDir(base, dir)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { // stop the reader once it has saved a checkpoint
+		for ctx.Err() == nil {
+			if _, err := Load(cacheDir); err == nil {
+				cancel()
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	if _, _, err := SyncRead(ctx, base, dir, nil, t.Logf); err == nil {
+		t.Log("the read finished before it was stopped")
+	}
+	cancel()
+	half, err := Load(cacheDir)
+	if err != nil {
+		t.Fatalf("nothing saved by the stopped read: %v", err)
+	}
+	rec, read, err := SyncRead(context.Background(), base, dir, nil, t.Logf)
+	if err != nil || (!read && half.Commits < rec.Commits) {
+		t.Fatalf("the second read: %v %v", read, err)
+	}
+	whole, err := Build(context.Background(), dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Head != whole.Head || rec.Commits != whole.Commits || rec.Renames != whole.Renames {
+		t.Errorf("resumed %s %d commits %d renames; whole %s %d %d", rec.Head, rec.Commits, rec.Renames, whole.Head, whole.Commits, whole.Renames)
+	}
+	if f, ok := rec.Fate("a.c"); !ok || f.Path != "b.c" {
+		t.Errorf("a.c after the resumed read: %+v", f)
+	}
+	cp, err := loadFrom(cacheDir, checkpointName)
+	if err != nil || cp.Commits != whole.Commits-checkpointCommits {
+		t.Fatalf("the checkpoint behind HEAD: %v, %d commits; want %d", err, cp.Commits, whole.Commits-checkpointCommits)
+	}
+	if out, err := exec.Command("git", "-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--amend", "-m", "amended").CombinedOutput(); err != nil {
+		t.Fatalf("amend: %v %s", err, out)
+	}
+	after, read, err := SyncRead(context.Background(), base, dir, nil, t.Logf)
+	if err != nil || !read || after.Commits != whole.Commits {
+		t.Fatalf("after the amend: %v %v %d commits", read, err, after.Commits)
+	}
+	if f, ok := after.Fate("a.c"); !ok || f.Path != "b.c" {
+		t.Errorf("a.c after the amend: %+v", f)
+	}
+}
