@@ -50,8 +50,23 @@ func (s *stdioServer) notify(method string, params any) {
 }
 
 // call sends a request and decodes its result into v, skipping what the
-// server sends meanwhile.
+// server sends meanwhile; an error answer fails the test.
 func (s *stdioServer) call(method string, params, v any) {
+	s.t.Helper()
+	result, rpcErr := s.request(method, params)
+	if rpcErr != nil {
+		s.t.Fatalf("%s: %s", method, rpcErr)
+	}
+	if v != nil {
+		if err := json.Unmarshal(result, v); err != nil {
+			s.t.Fatal(err)
+		}
+	}
+}
+
+// request sends a request and returns its result, or its error, as the
+// server wrote it, skipping what the server sends meanwhile.
+func (s *stdioServer) request(method string, params any) (result, rpcErr json.RawMessage) {
 	s.t.Helper()
 	s.id++
 	s.write(map[string]any{"id": s.id, "method": method, "params": params})
@@ -79,15 +94,7 @@ func (s *stdioServer) call(method string, params, v any) {
 		if m.ID == nil || *m.ID != s.id || m.Method != "" {
 			continue
 		}
-		if m.Error != nil {
-			s.t.Fatalf("%s: %s", method, m.Error)
-		}
-		if v != nil {
-			if err := json.Unmarshal(m.Result, v); err != nil {
-				s.t.Fatal(err)
-			}
-		}
-		return
+		return m.Result, m.Error
 	}
 }
 

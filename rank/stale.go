@@ -465,11 +465,17 @@ func (e *Engine) applyStale(res *ResolveResult, st *staleReading, scored []Candi
 // prependCandidate puts c first, leaving out another reading of the same
 // file.
 func prependCandidate(scored []Candidate, c Candidate) []Candidate {
-	out := make([]Candidate, 0, len(scored)+1)
-	out = append(out, c)
-	for _, s := range scored {
-		if s.File != c.File || s.Root != c.Root {
-			out = append(out, s)
+	return prependOnce(scored, c, func(s Candidate) bool { return s.File == c.File && s.Root == c.Root })
+}
+
+// prependOnce is first before list, without list's entries that are
+// first's (same).
+func prependOnce[T any](list []T, first T, same func(T) bool) []T {
+	out := make([]T, 0, len(list)+1)
+	out = append(out, first)
+	for _, e := range list {
+		if !same(e) {
+			out = append(out, e)
 		}
 	}
 	return out
@@ -504,12 +510,5 @@ func (e *Engine) oldPathMatch(query string) (Match, bool) {
 
 // prependMatch puts m first, leaving out another match of the same file.
 func prependMatch(out []Match, m Match) []Match {
-	res := make([]Match, 0, len(out)+1)
-	res = append(res, m)
-	for _, o := range out {
-		if o.File != m.File || o.Root != m.Root {
-			res = append(res, o)
-		}
-	}
-	return res
+	return prependOnce(out, m, func(o Match) bool { return o.File == m.File && o.Root == m.Root })
 }

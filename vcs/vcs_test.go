@@ -528,43 +528,12 @@ func TestWorktreesShareTheHistory(t *testing.T) {
 	}
 }
 
-// longLog is a repository of n first-parent commits (git fast-import):
-// a.c renamed to b.c in the second, then one file changed by each.
-func longLog(t *testing.T, n int) string {
-	t.Helper()
-	dir := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v %s", err, out)
-	}
-	var b strings.Builder
-	text := strings.Repeat("the file's text, long enough to compare\n", 20)
-	fmt.Fprintf(&b, "blob\nmark :1\ndata %d\n%s\n", len(text), text)
-	commit := func(i int, ops string) {
-		fmt.Fprintf(&b, "commit refs/heads/main\ncommitter T <t@t> %d +0000\ndata 1\nc\n%s\n", 1700000000+i, ops)
-	}
-	commit(0, "M 100644 :1 a.c\n")
-	commit(1, "D a.c\nM 100644 :1 b.c\n")
-	for i := 2; i < n; i++ {
-		fmt.Fprintf(&b, "blob\nmark :%d\ndata %d\n%d\n", i+10, len(fmt.Sprint(i)), i)
-		commit(i, fmt.Sprintf("M 100644 :%d log/%d.txt\n", i+10, i%40))
-	}
-	imp := exec.Command("git", "-C", dir, "fast-import", "--quiet")
-	imp.Stdin = strings.NewReader(b.String())
-	if out, err := imp.CombinedOutput(); err != nil {
-		t.Fatalf("git fast-import: %v %s", err, out)
-	}
-	if out, err := exec.Command("git", "-C", dir, "checkout", "-q", "-f", "main").CombinedOutput(); err != nil {
-		t.Fatalf("git checkout: %v %s", err, out)
-	}
-	return dir
-}
-
 // TestReadResumes: a read stopped half-way leaves its last checkpoint in
 // the cache, and the next read extends it to the same record a whole
 // read makes; after an amend, the read starts from the checkpoint kept
 // behind HEAD, not from the start.
 func TestReadResumes(t *testing.T) {
-	dir := longLog(t, 2*checkpointCommits+100)
+	dir := vcstest.LongLog(t, 2*checkpointCommits+100).Dir
 	base := t.TempDir()
 	cacheDir := workspace.RootCacheDir(base, dir)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,47 +13,36 @@ import (
 	"time"
 
 	"wayfind/vcs"
+	"wayfind/vcs/vcstest"
 	"wayfind/workspace"
 )
 
 // longRepo is a repository whose log is longer than a one-shot process
-// reads itself (historyInProcess): old/a.go moved to new/a.go early,
-// then commits enough to make the rest of the log long. Made with git
-// fast-import: thousands of commits in a second.
+// reads itself (historyInProcess): a.c renamed to b.c early, its real
+// path.
 func longRepo(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v %s", err, out)
+	real, err := filepath.EvalSymlinks(vcstest.LongLog(t, historyInProcess+100).Dir)
+	if err != nil {
+		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	blob := func(mark int, text string) {
-		fmt.Fprintf(&b, "blob\nmark :%d\ndata %d\n%s\n", mark, len(text), text)
-	}
-	text := strings.Repeat("package a // the moved file's text, long enough to compare\n", 20)
-	blob(1, text)
-	commit := func(n int, ops string) {
-		msg := fmt.Sprintf("commit %d", n)
-		fmt.Fprintf(&b, "commit refs/heads/main\ncommitter T <t@t> %d +0000\ndata %d\n%s\n", 1700000000+n, len(msg), msg)
-		b.WriteString(ops)
-		b.WriteString("\n")
-	}
-	commit(0, "M 100644 :1 old/a.go\n")
-	commit(1, "D old/a.go\nM 100644 :1 new/a.go\n")
-	for n := 2; n <= historyInProcess+100; n++ {
-		fmt.Fprintf(&b, "blob\nmark :%d\ndata %d\n%d\n", n+10, len(fmt.Sprint(n)), n)
-		commit(n, fmt.Sprintf("M 100644 :%d log/%d.txt\n", n+10, n%50))
-	}
-	imp := exec.Command("git", "-C", dir, "fast-import", "--quiet")
-	imp.Stdin = &b
-	if out, err := imp.CombinedOutput(); err != nil {
-		t.Fatalf("git fast-import: %v %s", err, out)
-	}
-	if out, err := exec.Command("git", "-C", dir, "checkout", "-q", "-f", "main").CombinedOutput(); err != nil {
-		t.Fatalf("git checkout: %v %s", err, out)
-	}
-	real, _ := filepath.EvalSymlinks(dir)
 	return real
+}
+
+// waitForCache waits until the background reader has brought root's
+// cache to HEAD.
+func waitForCache(t *testing.T, cache, root string) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if rec, behind, _, err := vcs.Cached(context.Background(), cache, root, 0, t.Logf); err == nil && behind == 0 && rec != nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the cache was not brought to HEAD")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // TestHistoryReadOnceForManyHooks: twenty hooks started at once on a
@@ -65,7 +53,7 @@ func longRepo(t *testing.T) string {
 func TestHistoryReadOnceForManyHooks(t *testing.T) {
 	root := longRepo(t)
 	cache := t.TempDir()
-	ev, _ := json.Marshal(hookEvent(root, "Read", map[string]any{"file_path": filepath.Join(root, "old/a.go")}))
+	ev, _ := json.Marshal(hookEvent(root, "Read", map[string]any{"file_path": filepath.Join(root, "a.c")}))
 	var wg sync.WaitGroup
 	outs := make([]string, 20)
 	for i := range outs {
@@ -87,22 +75,11 @@ func TestHistoryReadOnceForManyHooks(t *testing.T) {
 	}
 	wg.Wait()
 	for i, o := range outs {
-		if !strings.Contains(o, "new/a.go") && !strings.Contains(o, "in the background") {
+		if !strings.Contains(o, "b.c") && !strings.Contains(o, "in the background") {
 			t.Errorf("hook %d answered %q: want the moved file, or the line that the history is being read", i, o)
 		}
 	}
-	// The background reader saves the whole history.
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		rec, behind, _, err := vcs.Cached(context.Background(), cache, root, 0, t.Logf)
-		if err == nil && behind == 0 && rec != nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the cache was not brought to HEAD: %v %d", err, behind)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitForCache(t, cache, root) // the background reader saves the whole history
 	log, _ := os.ReadFile(filepath.Join(cache, "history.log"))
 	if n := strings.Count(string(log), "history read:"); n != 1 {
 		t.Errorf("the log was read %d times, want once:\n%s", n, log)
@@ -112,7 +89,7 @@ func TestHistoryReadOnceForManyHooks(t *testing.T) {
 	c.Env = append(os.Environ(), "WAYFIND_CACHE_DIR="+cache, "CLAUDE_PROJECT_DIR="+root)
 	c.Stdin = bytes.NewReader(ev)
 	out, err := c.Output()
-	if err != nil || !strings.Contains(string(out), filepath.Join(root, "new/a.go")) || !strings.Contains(string(out), "moved") {
+	if err != nil || !strings.Contains(string(out), filepath.Join(root, "b.c")) || !strings.Contains(string(out), "moved") {
 		t.Errorf("the hook after the read: %v %s", err, out)
 	}
 	if _, err := vcs.Load(workspace.RootCacheDir(cache, root)); err != nil {
@@ -135,22 +112,13 @@ func TestHistoryAfterAmend(t *testing.T) {
 	if out, err := exec.Command("git", "-C", root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--amend", "-m", "amended").CombinedOutput(); err != nil {
 		t.Fatalf("amend: %v %s", err, out)
 	}
-	ev, _ := json.Marshal(hookEvent(root, "Read", map[string]any{"file_path": filepath.Join(root, "old/a.go")}))
+	ev, _ := json.Marshal(hookEvent(root, "Read", map[string]any{"file_path": filepath.Join(root, "a.c")}))
 	c := exec.Command(binary, "hook")
 	c.Env = append(os.Environ(), "WAYFIND_CACHE_DIR="+cache, "CLAUDE_PROJECT_DIR="+root)
 	c.Stdin = bytes.NewReader(ev)
 	out, err := c.Output()
-	if err != nil || !strings.Contains(string(out), filepath.Join(root, "new/a.go")) || !strings.Contains(string(out), "in the background") {
+	if err != nil || !strings.Contains(string(out), filepath.Join(root, "b.c")) || !strings.Contains(string(out), "in the background") {
 		t.Errorf("the hook after an amend: %v %s; want the moved file from the history saved before, and the line saying it is being read", err, out)
 	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if _, behind, _, err := vcs.Cached(context.Background(), cache, root, 0, t.Logf); err == nil && behind == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the cache was not brought to the amended HEAD")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitForCache(t, cache, root)
 }

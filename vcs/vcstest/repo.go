@@ -4,6 +4,7 @@
 package vcstest
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -84,4 +85,32 @@ func Text(name string, n int) string {
 		b.WriteString(name + " line " + strings.Repeat("=", i) + "\n")
 	}
 	return b.String()
+}
+
+// LongLog is a repository of n first-parent commits made at once with
+// git fast-import: a.c renamed to b.c in the second, then one small file
+// changed by each of the others — a log long enough for the paths that
+// read it in parts or in the background.
+func LongLog(t testing.TB, n int) *Repo {
+	t.Helper()
+	r := New(t)
+	var b strings.Builder
+	text := strings.Repeat("the file's text, long enough to compare\n", 20)
+	fmt.Fprintf(&b, "blob\nmark :1\ndata %d\n%s\n", len(text), text)
+	commit := func(i int, ops string) {
+		fmt.Fprintf(&b, "commit refs/heads/main\ncommitter T <t@t> %d +0000\ndata 1\nc\n%s\n", 1700000000+i, ops)
+	}
+	commit(0, "M 100644 :1 a.c\n")
+	commit(1, "D a.c\nM 100644 :1 b.c\n")
+	for i := 2; i < n; i++ {
+		fmt.Fprintf(&b, "blob\nmark :%d\ndata %d\n%d\n", i+10, len(fmt.Sprint(i)), i)
+		commit(i, fmt.Sprintf("M 100644 :%d log/%d.txt\n", i+10, i%40))
+	}
+	imp := exec.Command("git", "-C", r.Dir, "fast-import", "--quiet")
+	imp.Stdin = strings.NewReader(b.String())
+	if out, err := imp.CombinedOutput(); err != nil {
+		t.Fatalf("git fast-import: %v %s", err, out)
+	}
+	r.Git("checkout", "-q", "-f", "main")
+	return r
 }
