@@ -8,7 +8,7 @@ import (
 
 // The commands and their flags, for help and shell completion alike.
 var (
-	commands = []string{"find", "resolve", "locate", "symbols", "index", "lsp", "mcp", "hook", "completion", "help", "version"}
+	commands = []string{"find", "resolve", "locate", "symbols", "index", "lsp", "mcp", "hook", "history", "completion", "help", "version"}
 	common   = []string{"--root", "--limit", "--format", "--quiet", "--verbose", "--help"}
 	flagsOf  = map[string][]string{
 		"find":    {"--exact", "--threshold", "--kind", "--impl", "--model-dir", "--precision", "--ort-lib", "--topk"},
@@ -19,6 +19,7 @@ var (
 		"mcp":     {"--root", "--quiet", "--model-dir", "--precision", "--ort-lib", "--topk", "--help"},
 		"lsp":     {"--stdio", "--help"},
 		"hook":    {"install", "uninstall", "--user", "--project", "--settings", "--help"},
+		"history": {"--root", "--help"},
 	}
 )
 

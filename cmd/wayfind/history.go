@@ -24,6 +24,7 @@ import (
 func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("history", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {} // the help below says it all
 	var roots listFlag
 	fs.Var(&roots, "root", "")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
