@@ -13,9 +13,7 @@ import (
 	"time"
 
 	"wayfind/hook"
-	"wayfind/rank"
 	"wayfind/service"
-	"wayfind/session"
 	"wayfind/workspace"
 )
 
@@ -144,20 +142,7 @@ func hookRequests(ctx context.Context, cwd, cache string, log *hookLogger) (hook
 	}
 	debug.SetGCPercent(-1)
 	logf := func(string, ...any) {}
-	opt := workspace.Options{Logf: logf}
-	ix, fresh := savedIndex(cache, roots, opt)
-	if ix == nil {
-		ix = workspace.Build(roots, opt)
-	}
-	var eng *rank.Engine
-	if fresh {
-		eng = session.SavedEngine(cache, ix, logf)
-	} else if err := workspace.SaveIndex(cache, ix, opt); err != nil {
-		log.printf("index of %s not saved: %v", roots[0], err)
-	}
-	if eng == nil {
-		eng = rank.New(ix)
-	}
+	_, eng := openIndex(cache, roots, workspace.Options{Logf: logf}, log.printf)
 	start := time.Now()
 	ws, _ := newOneShot(eng, logf).withRepoHistory(ctx)
 	req := hookService{Service: service.New(ws), note: ws.pending}
@@ -194,31 +179,6 @@ type hookService struct {
 }
 
 func (s hookService) Note() string { return s.note }
-
-// savedIndex is the index a server or an earlier hook saved for roots,
-// brought up to date: the directories whose time moved since it was
-// saved are read again (workspace.DirTimes: a stat of each directory,
-// where a walk reads them all). fresh is set when nothing had changed
-// (it is the saved index itself); nil when there is none.
-func savedIndex(cache string, roots []string, opt workspace.Options) (ix *workspace.Index, fresh bool) {
-	at, ok := workspace.SavedAt(cache, roots)
-	if !ok {
-		return nil, false
-	}
-	ix, ok = workspace.LoadIndex(cache, roots, opt)
-	if !ok {
-		return nil, false
-	}
-	var dt workspace.DirTimes
-	changed := dt.Changed(ix, at, nil)
-	if len(changed) == 0 {
-		return ix, true
-	}
-	if next, ok := workspace.Update(ix, opt, changed); ok {
-		return next, false
-	}
-	return ix, false
-}
 
 // hookSettings installs or uninstalls the hook in a Claude Code settings
 // file: the user's (~/.claude/settings.json, the default) or the

@@ -175,12 +175,11 @@ func buildEngine(ctx context.Context, cmd string, opts options, roots []string, 
 		debug.SetGCPercent(-1)
 		debug.SetMemoryLimit(oneShotMemory)
 	}
-	ix := workspace.Build(roots, workspace.Options{Logf: logf})
+	ix, eng := openIndex(workspace.CacheDirOf("", logf), roots, workspace.Options{Logf: logf}, logf)
 	var caches *locateCaches
 	if cmd == "locate" {
 		caches = readLocateCaches(ctx, ix, opts, logf)
 	}
-	eng = rank.New(ix)
 	if model := opts.model.WithEnvironment(); model.Dir != "" && cmd != "symbols" && cmd != "index" {
 		// The optional reranker: without it (or when it cannot load) the
 		// answers are the lexical engine's, unchanged.

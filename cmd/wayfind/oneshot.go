@@ -155,3 +155,54 @@ func (w oneShot) Status() session.Status {
 func (w oneShot) Reindex(context.Context) (session.Status, error) {
 	return session.Status{}, errors.New("the CLI indexes afresh on every run")
 }
+
+// openIndex is the one way a one-shot process (a CLI command, the hook)
+// opens its roots: the index a server or an earlier process saved for
+// them, brought up to date by the directories whose time moved since
+// (workspace.DirTimes: a stat of each directory, where a walk reads them
+// all), with the engine saved beside it when nothing had changed; else a
+// walk, saved for the next process.
+func openIndex(cache string, roots []string, opt workspace.Options, warn func(string, ...any)) (*workspace.Index, *rank.Engine) {
+	ix, fresh := savedIndex(cache, roots, opt)
+	if ix == nil {
+		ix = workspace.Build(roots, opt)
+	}
+	var eng *rank.Engine
+	if fresh {
+		eng = session.SavedEngine(cache, ix, opt.Logf)
+	} else if cache != "-" {
+		if err := workspace.SaveIndex(cache, ix, opt); err != nil {
+			warn("index of %s not saved: %v", roots[0], err)
+		}
+	}
+	if eng == nil {
+		eng = rank.New(ix)
+	}
+	return ix, eng
+}
+
+// savedIndex is the index a server or an earlier process saved for roots,
+// brought up to date: the directories whose time moved since it was
+// saved are read again (workspace.DirTimes: a stat of each directory,
+// where a walk reads them all). fresh is set when nothing had changed
+// (it is the saved index itself); nil when there is none.
+func savedIndex(cache string, roots []string, opt workspace.Options) (ix *workspace.Index, fresh bool) {
+	at, ok := workspace.SavedAt(cache, roots)
+	if !ok {
+		return nil, false
+	}
+	ix, ok = workspace.LoadIndex(cache, roots, opt)
+	if !ok {
+		return nil, false
+	}
+	var dt workspace.DirTimes
+	changed := dt.Changed(ix, at, nil)
+	if len(changed) == 0 {
+		return ix, true
+	}
+	if next, ok := workspace.Update(ix, opt, changed); ok {
+		return next, false
+	}
+	return ix, false
+}
+
