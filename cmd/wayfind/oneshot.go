@@ -205,4 +205,3 @@ func savedIndex(cache string, roots []string, opt workspace.Options) (ix *worksp
 	}
 	return ix, false
 }
-
