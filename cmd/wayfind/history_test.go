@@ -29,6 +29,41 @@ func longRepo(t *testing.T) string {
 	return real
 }
 
+// readerCache is a cache directory for a test whose hooks start
+// background readers: they may still be writing their one line to
+// history.log when the test ends, so the directory is removed once no
+// process holds its lock, not by t.TempDir's strict cleanup.
+func readerCache(t *testing.T, root string) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "wayfind-history-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if unlock, ok := vcs.TryLock(dir, root); ok {
+				unlock()
+				break
+			}
+		}
+		time.Sleep(100 * time.Millisecond) // a reader's last line, after its lock
+		os.RemoveAll(dir)
+	})
+	return dir
+}
+
+// historyReads waits until history.log in cache says the log was read,
+// and returns how many times it says so.
+func historyReads(t *testing.T, cache string) (int, string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		log, _ := os.ReadFile(filepath.Join(cache, "history.log"))
+		if n := strings.Count(string(log), "history read:"); n > 0 || time.Now().After(deadline) {
+			return n, string(log)
+		}
+	}
+}
+
 // waitForCache waits until the background reader has brought root's
 // cache to HEAD.
 func waitForCache(t *testing.T, cache, root string) {
@@ -52,7 +87,7 @@ func waitForCache(t *testing.T, cache, root string) {
 // beside it — and the shared cache is whole afterwards.
 func TestHistoryReadOnceForManyHooks(t *testing.T) {
 	root := longRepo(t)
-	cache := t.TempDir()
+	cache := readerCache(t, root)
 	ev, _ := json.Marshal(hookEvent(root, "Read", map[string]any{"file_path": filepath.Join(root, "a.c")}))
 	var wg sync.WaitGroup
 	outs := make([]string, 20)
@@ -80,8 +115,7 @@ func TestHistoryReadOnceForManyHooks(t *testing.T) {
 		}
 	}
 	waitForCache(t, cache, root) // the background reader saves the whole history
-	log, _ := os.ReadFile(filepath.Join(cache, "history.log"))
-	if n := strings.Count(string(log), "history read:"); n != 1 {
+	if n, log := historyReads(t, cache); n != 1 {
 		t.Errorf("the log was read %d times, want once:\n%s", n, log)
 	}
 	// And the next hook answers from it.
@@ -103,7 +137,7 @@ func TestHistoryReadOnceForManyHooks(t *testing.T) {
 // HEAD.
 func TestHistoryAfterAmend(t *testing.T) {
 	root := longRepo(t)
-	cache := t.TempDir()
+	cache := readerCache(t, root)
 	read := exec.Command(binary, "history", "--root", root)
 	read.Env = append(os.Environ(), "WAYFIND_CACHE_DIR="+cache)
 	if out, err := read.CombinedOutput(); err != nil || !strings.Contains(string(out), "history read:") {
