@@ -456,16 +456,23 @@ func TestSplit(t *testing.T) {
 	}
 }
 
-// TestOneReaderAtATime: while a process holds the cache's lock, Cached
-// says another is reading and Sync waits for it (here, past its
-// context); once it is released, one Sync reads the log and the next
-// finds the record at HEAD without reading.
-func TestOneReaderAtATime(t *testing.T) {
+// renamedRepo is a repository of two commits, a.c renamed to b.c in the
+// second.
+func renamedRepo(t *testing.T) *vcstest.Repo {
 	r := vcstest.New(t)
 	r.Write("a.c", vcstest.Text("a", 30))
 	r.Commit("one")
 	r.Mv("a.c", "b.c")
 	r.Commit("two")
+	return r
+}
+
+// TestOneReaderAtATime: while a process holds the cache's lock, Cached
+// says another is reading and Sync waits for it (here, past its
+// context); once it is released, one Sync reads the log and the next
+// finds the record at HEAD without reading.
+func TestOneReaderAtATime(t *testing.T) {
+	r := renamedRepo(t)
 	base := t.TempDir()
 	unlock, ok := TryLock(base, r.Dir)
 	if !ok {
@@ -499,11 +506,7 @@ func TestOneReaderAtATime(t *testing.T) {
 // history its main tree read, and after a commit there reads only that
 // commit.
 func TestWorktreesShareTheHistory(t *testing.T) {
-	r := vcstest.New(t)
-	r.Write("a.c", vcstest.Text("a", 30))
-	r.Commit("one")
-	r.Mv("a.c", "b.c")
-	r.Commit("two")
+	r := renamedRepo(t)
 	base := t.TempDir()
 	if _, read, err := SyncRead(context.Background(), base, r.Dir, nil, t.Logf); err != nil || !read {
 		t.Fatalf("the main tree's read: %v %v", read, err)
