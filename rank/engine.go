@@ -82,7 +82,8 @@ type Engine struct {
 	stemLenIDs   []int32
 	stemLenStart []uint32
 	// stemOrder are the stems' ids in the order of their text (stemIndex):
-	// after New, a map of every stem was 18 MB at a million files.
+	// a sorted array, where a map of every stem kept after New would
+	// cost the heap a table as large as the stems.
 	stemOrder []int32
 	// The trigrams of the squashed stems, in order (triKeys), each with
 	// the stems holding it, trigram k's from triStart[k] to triStart[k+1]
@@ -158,8 +159,8 @@ type fileInfo struct {
 type dirInfo struct {
 	// name is its own (last) component, sq its squashed form, depth its
 	// number of components: the rest of its path is its parents' (pathOf,
-	// up dirLinks), not a copy in every directory — a quarter of a
-	// million directories held 46 MB of copies.
+	// up dirLinks), not a copy in every directory, which a large tree's
+	// directories would pay again for each of their ancestors.
 	name, sq strRef
 	depth    int32
 	// nameMask and nameInit are the union of its files' (fileInfo): a
@@ -289,8 +290,8 @@ func (b *builder) dir(did int32) *dirInfo {
 // newBuilder starts the engine of ix: empty, or (Updated) base's arrays
 // with ix's files still to be placed. The base's arrays are shared
 // until something is added to or changed in them, then copied (stem,
-// dir): the base answers questions meanwhile, and at a million files a
-// copy of every one was 95 MB a change.
+// dir): the base answers questions meanwhile, and a copy of every array
+// for every change would cost a large tree its heap again each time.
 func newBuilder(ix *workspace.Index, base *Engine) *builder {
 	b := &builder{
 		base:     base,
@@ -532,9 +533,8 @@ func namePartsOf(f workspace.File) nameParts {
 
 // namedBlock is how many files a core names at a time: enough that handing
 // a block over costs nothing beside naming it, few enough that the blocks
-// in flight (about three a worker, 100 bytes a file) stay a couple of
-// megabytes — at twice the blocks, twice as large, a 57k-file server held
-// 72–74 MB at ready against 64–71.
+// in flight (about three a worker) stay small beside the engine: larger
+// blocks raised a server's heap at ready (docs/BENCHMARKS.md).
 const namedBlock = 1 << 12
 
 // eachNamed calls add for every file in order, with its nameParts computed
@@ -549,9 +549,9 @@ func eachNamed(files []workspace.File, add func(id int32, f workspace.File, n *n
 	workers := max(runtime.GOMAXPROCS(0)-1, 1)
 	todo := make(chan *block, workers)
 	inOrder := make(chan *block, workers) // bounds the blocks in flight
-	// Blocks added are named again: at a million files, a new block each
-	// time was 96 MB of fresh memory, slow to touch the first time
-	// (ARCHITECTURE, "what a megabyte costs").
+	// Blocks added are named again: a new block each time is fresh
+	// memory, slow to touch the first time (ARCHITECTURE, "what a
+	// megabyte costs").
 	free := make(chan []nameParts, 2*workers+1)
 	go func() {
 		for from := 0; from < len(files); from += namedBlock {
@@ -880,7 +880,7 @@ func (e *Engine) Named(base string) []string {
 
 // filePath is file id's root-relative path: the index's own string (a
 // file's id is its place in the index), not a second header for it in
-// every fileInfo — 16 MB at a million files.
+// every fileInfo.
 func (e *Engine) filePath(id int32) string { return e.ix.Files[id].Path }
 
 // baseName is file id's name, found from the end of its path when asked

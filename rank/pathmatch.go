@@ -269,9 +269,9 @@ type reach struct {
 }
 
 // reachKept bounds the scratch kept between queries: one a core. A
-// sync.Pool kept one on each Go processor and a victim of each besides,
-// and at a million files a query of seven words needs 14 MB of sets: 63
-// MB of a settled server's heap was kept scratch.
+// sync.Pool keeps one on each Go processor and a victim of each besides,
+// and a long query's sets grow with the tree: a settled server's heap
+// would be mostly kept scratch.
 const reachKept = 2
 
 var reachFree = make(chan *reach, reachKept)
@@ -486,8 +486,8 @@ func (e *Engine) pathReadings(ctx context.Context, pq *pathQuery, sink *pathSink
 }
 
 // pathSplitFiles is the tree from which pathReadings reads the files in
-// two halves at once: at 57k files (test262) a whole query's reading
-// takes a millisecond or two, at a million 10–70 ms.
+// two halves at once: below it one pass is quick enough that a second
+// goroutine costs more than it saves (docs/BENCHMARKS.md, "Scale").
 const pathSplitFiles = 1 << 17
 
 // files reads the files of directories lo to hi, and with exts those
@@ -967,8 +967,8 @@ func pathDP(t string, w *pathWords, landing bool, typos int) (float64, []chunk) 
 	d := cutDP{t: t, w: w, landing: landing, n: len(t), nw: len(w.text)}
 	size := (typos + 1) * (d.n + 1) * (d.nw + 1)
 	// The tables are w's, kept from one path to the next: arrays on the
-	// stack were zeroed whole at every call (20 KB), which cost more
-	// than the DP at a few thousand paths a query.
+	// stack are zeroed whole at every call, which costs more than the
+	// DP itself when a query reads thousands of paths.
 	w.dpF, w.dpQ, w.dpW = table(w.dpF[:cap(w.dpF)], size, 0), table(w.dpQ[:cap(w.dpQ)], size, 0), table(w.dpW[:cap(w.dpW)], size, 0)
 	d.f, d.tq, d.tw = w.dpF, w.dpQ, w.dpW
 	for e := 0; e <= typos; e++ {

@@ -171,8 +171,8 @@ func (e *Engine) check() error {
 		}
 	}
 	// Each large array read whole is let go before the next (Release):
-	// held to the end, a million files' engine was 100 MB more at the
-	// peak of a cold start, beside the heap's engine it replaces.
+	// held to the end, they would all be resident at once at the peak of
+	// a cold start, beside the heap's engine they replace.
 	e.Release()
 	for _, d := range e.dirInfos {
 		if !inText(d.name) || !inText(d.sq) || d.depth < 0 {

@@ -402,7 +402,7 @@ func (e *Engine) applyStale(res *ResolveResult, st *staleReading, scored []Candi
 		// A bare name that today's files read as well as an old path is
 		// a name they share, not a stale path: an old copy of lib.rs
 		// says nothing of which lib.rs is meant (in real sessions the
-		// history's answer for such names was wrong 60% of the time).
+		// history's answer for such names was mostly wrong).
 		return scored, false
 	}
 	if bare && st.fate.Deleted && len(e.named(strings.ToLower(path.Base(st.old)))) > 0 {

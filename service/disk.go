@@ -133,9 +133,9 @@ func inSkippedDirs(ctx context.Context, eng *rank.Engine, q rank.PathQuery, p Re
 
 // skippedListing remembers, for skippedFresh, the files of every
 // directory an index skipped (inSkippedDirs): every resolve with no
-// candidate in the index listed them all again, and at a million files
-// (207 such directories) that was 22–33 ms of each such answer. Those
-// directories are not watched, so a listing is trusted only briefly.
+// candidate in the index would list them all again, a cost that grows
+// with the tree and its skipped directories. Those directories are not
+// watched, so a listing is trusted only briefly.
 type skippedListing struct {
 	mu    sync.Mutex
 	ix    *workspace.Index

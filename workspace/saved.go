@@ -29,9 +29,9 @@ import (
 // each (uint32): the files' paths absolute, as the walk makes them, so
 // that a loaded File.Path is the tail of its absolute path where the
 // segment lies (AbsAt), the others root-relative. Nothing is decoded or
-// copied to load it: a million paths are 130 MB the page cache already
-// holds, where a front-coded file (a sixth of the size) was decoded into
-// 130 MB of fresh memory. The file is written whole (WriteRootCache).
+// copied to load it: the paths are pages the page cache already holds,
+// where a front-coded file, smaller on disk, would be decoded into as
+// much fresh memory. The file is written whole (WriteRootCache).
 const savedKind = "files 2"
 
 const savedName = "files.idx"
@@ -257,10 +257,9 @@ func loadRoot(ix *Index, r int, seg *segment.Segment, print []byte, pace func())
 
 // releaseEntries is how many paths a read of every one of a saved
 // index's (its load's checks, SameFiles) reads between drops of the pages
-// read: on this kernel a fault maps a large folio, and such a read left
-// the whole 150 MB of a million files' paths resident at the peak of a
-// start, beside the heap. Dropped, a page read again comes back from the
-// page cache.
+// read: a fault may map a large folio, and such a read would leave every
+// path resident at the peak of a start, beside the heap. Dropped, a page
+// read again comes back from the page cache.
 const releaseEntries = 1 << 16
 
 // paceEntries is how many paths a paced load reads between calls to

@@ -79,7 +79,7 @@ type Index struct {
 	// strings instead of joining a million paths again each. When every
 	// Path was found to be such a tail (shareTails), abs is let go and
 	// tails holds the Files it was found of: AbsAt then reads the
-	// absolute path in front of the Path (16 MB fewer at a million files).
+	// absolute path in front of the Path, not a second copy of it.
 	abs   []string
 	tails []File
 	// segs are the saved files this index was loaded from, one a root,
