@@ -116,9 +116,10 @@ func preToolUse(ctx context.Context, ev Event, disk Disk, trail Trail, open func
 	}
 	if n := req.Note(); n != "" && out != nil && out.Specific != nil {
 		s := out.Specific
-		s.Reason += " (" + n + ")"
-		if s.Context != "" {
-			s.Context += " (" + n + ")"
+		for _, line := range []*string{&s.Reason, &s.Context} {
+			if *line != "" {
+				*line += " (" + n + ")"
+			}
 		}
 	}
 	return out, nil

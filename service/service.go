@@ -201,6 +201,9 @@ func (s *Service) resolveOnce(ctx context.Context, p *ResolveParams) (*rank.Engi
 	if err != nil {
 		return nil, nil, err
 	}
+	if p.placed == placedForeign {
+		foreignOnly(res) // p.Path is the foreign path's tail, asked again
+	}
 	guardResult(eng.Index().Roots, res)
 	noteRerank(ctx, res.Rerank)
 	return eng, res, nil

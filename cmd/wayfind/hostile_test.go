@@ -82,7 +82,7 @@ func TestHostileTreeFrontEnds(t *testing.T) {
 			in, _ := json.Marshal(ev)
 			runHookBinary(t, tr, cache, in, ev)
 		}
-		// Not an event at all: 100 MB of input, and no input.
+		// Not an event at all: an input past the event bound, and no input.
 		runHookBinary(t, tr, cache, bytes.Repeat([]byte("x"), 100<<20), nil)
 		runHookBinary(t, tr, cache, nil, nil)
 	})
