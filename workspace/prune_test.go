@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -63,5 +64,30 @@ func TestPruneCachesBudget(t *testing.T) {
 		if _, err := os.Stat(dirs[i]); (err == nil) != want {
 			t.Errorf("cache %d: there %v, want %v", i, err == nil, want)
 		}
+	}
+}
+
+// TestLockIndex: one process at a time holds a root's index lock; a
+// second waits as long as its context allows, and gets it once the
+// first lets go.
+func TestLockIndex(t *testing.T) {
+	cache, root := t.TempDir(), t.TempDir()
+	unlock, ok := LockIndex(context.Background(), cache, []string{root})
+	if !ok {
+		t.Fatal("a fresh lock not taken")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, again := LockIndex(ctx, cache, []string{root}); again {
+		t.Fatal("the lock was taken twice")
+	}
+	unlock()
+	unlock2, ok := LockIndex(context.Background(), cache, []string{root})
+	if !ok {
+		t.Fatal("the lock not taken after it was let go")
+	}
+	unlock2()
+	if u, ok := LockIndex(context.Background(), "-", []string{root}); !ok || u == nil {
+		t.Fatal("with caches off there is nothing to wait for")
 	}
 }

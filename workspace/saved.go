@@ -3,6 +3,7 @@ package workspace
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -13,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/gofrs/flock"
 
 	"wayfind/segment"
 )
@@ -310,4 +313,28 @@ func SameFiles(a, b *Index) bool {
 		b.Release()
 	}
 	return slices.Equal(a.Dirs, b.Dirs) && slices.Equal(a.Skipped, b.Skipped)
+}
+
+// indexLock is the lock file beside a root's saved index: one process
+// at a time walks a root that has no saved index, and the others wait
+// for what it saves rather than walk the same tree beside it.
+const indexLock = "files.lock"
+
+// LockIndex takes the saved index's lock of roots' first root in the
+// cache directory dir, waiting for its holder as long as ctx allows;
+// ok is false when ctx ended first. With caches off there is nothing
+// to wait for: ok, and unlock does nothing.
+func LockIndex(ctx context.Context, dir string, roots []string) (unlock func(), ok bool) {
+	if dir == "-" || dir == "" || len(roots) == 0 {
+		return func() {}, true
+	}
+	d := RootCacheDir(dir, roots[0])
+	if err := os.MkdirAll(d, 0o700); err != nil {
+		return func() {}, true
+	}
+	l := flock.New(filepath.Join(d, indexLock))
+	if got, err := l.TryLockContext(ctx, 20*time.Millisecond); err != nil || !got {
+		return nil, false
+	}
+	return func() { l.Unlock() }, true
 }

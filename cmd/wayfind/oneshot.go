@@ -50,7 +50,7 @@ func (w oneShot) withRepoHistory(ctx context.Context) (oneShot, bool) {
 	recs := make([]*vcs.Record, len(roots))
 	found := false
 	for i, r := range roots {
-		rec, behind, reading, err := vcs.Cached(ctx, base, r, historyInProcess, w.logf)
+		rec, behind, reading, err := vcs.Cached(ctx, base, r, historyWaitable, w.logf)
 		switch {
 		case errors.Is(err, vcs.ErrNoRepository):
 			continue
@@ -68,8 +68,9 @@ func (w oneShot) withRepoHistory(ctx context.Context) (oneShot, bool) {
 				}
 			}
 			fresh := false
-			if rec == nil {
-				// Nothing to answer from yet: the reader may be quick.
+			if rec == nil && behind <= historyWaitable {
+				// Nothing to answer from yet, and a log the reader may
+				// finish while this call can wait.
 				rec, fresh = waitForHistory(ctx, base, r, rec, w.logf)
 			}
 			if !fresh {
@@ -90,7 +91,13 @@ func (w oneShot) withRepoHistory(ctx context.Context) (oneShot, bool) {
 // historyInProcess: the most commits a one-shot process reads itself
 // before it answers — a pull's, a branch's, a small repository's whole
 // log; more is left to the background reader, the answer made meanwhile.
-const historyInProcess = 2000
+// historyWaitable: the longest log worth waiting for the background
+// reader to finish (at most service.HistoryWait) when there is nothing
+// to answer from yet; past it the answer is made at once.
+const (
+	historyInProcess = 2000
+	historyWaitable  = 4 * historyInProcess
+)
 
 // waitForHistory waits, at most service.HistoryWait, for the background
 // reader to bring root's cache to HEAD: the record it holds then, and
@@ -161,11 +168,23 @@ func (w oneShot) Reindex(context.Context) (session.Status, error) {
 // them, brought up to date by the directories whose time moved since
 // (workspace.DirTimes: a stat of each directory, where a walk reads them
 // all), with the engine saved beside it when nothing had changed; else a
-// walk, saved for the next process.
+// walk, saved for the next process — one walk for many processes started
+// at once (an agent's parallel tool calls): the first walks under the
+// index's lock, the others wait for it (at most indexWait) and read what
+// it saved.
 func openIndex(cache string, roots []string, opt workspace.Options, warn func(string, ...any)) (*workspace.Index, *rank.Engine) {
 	ix, fresh := savedIndex(cache, roots, opt)
 	if ix == nil {
-		ix = workspace.Build(roots, opt)
+		ctx, cancel := context.WithTimeout(context.Background(), indexWait)
+		unlock, locked := workspace.LockIndex(ctx, cache, roots)
+		cancel()
+		if locked {
+			defer unlock()
+			ix, fresh = savedIndex(cache, roots, opt) // what the walker before us saved
+		}
+		if ix == nil {
+			ix = workspace.Build(roots, opt)
+		}
 	}
 	var eng *rank.Engine
 	if fresh {
@@ -180,6 +199,11 @@ func openIndex(cache string, roots []string, opt workspace.Options, warn func(st
 	}
 	return ix, eng
 }
+
+// indexWait bounds how long a one-shot process waits for another's walk
+// of the same roots before it walks them itself: within the hook's
+// budget, with time left to answer.
+const indexWait = service.HistoryWait
 
 // savedIndex is the index a server or an earlier process saved for roots,
 // brought up to date: the directories whose time moved since it was
