@@ -180,16 +180,16 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	}
 	res.Exact = exact
 	if !exact && fromOK {
-		if id, _, doc, ok := e.besideFormer(q, fromRoot, fromRel); ok {
-			// The document moved: its reference, read from where it was
-			// written, names a file of today.
-			c := e.candidate(id, 1, []string{"history:document-moved " + doc.Commit.Short()})
-			res.Resolved = &c
-			res.Candidates = []Candidate{c}
-			res.Basis, res.reading = BasisHistory, readDocument
-			return res.settle(), nil
-		}
-		if gone, ok := e.goneBesideFormer(q, fromRoot, fromRel); ok {
+		if id, doc, gone, ok := e.readFormer(q, fromRoot, fromRel); ok {
+			if id >= 0 {
+				// The document moved: its reference, read from where it
+				// was written, names a file of today.
+				c := e.candidate(id, 1, []string{"history:document-moved " + doc.Commit.Short()})
+				res.Resolved = &c
+				res.Candidates = []Candidate{c}
+				res.Basis, res.reading = BasisHistory, readDocument
+				return res.settle(), nil
+			}
 			// Read in the life it was written in, the reference names a
 			// file the history deleted since.
 			res.Gone, res.Basis = gone, BasisHistory

@@ -90,38 +90,20 @@ func (e *Engine) WithRepoHistory(h *RepoHistory) *Engine {
 // RepoHistory is what WithRepoHistory attached, or nil.
 func (e *Engine) RepoHistory() *RepoHistory { return e.repo }
 
-// besideFormer finds the file a relative reference names when read from
-// one of the earlier places of the document it is written in (fromRel in
-// root): a document moved, and the links written beside its old place
-// broke (doc/book/src/publishing.md's images/x.png, the document now in
-// src/reference/). The place must name a file of today, or an old path
-// the history follows to one. It returns the file, the document's old
-// path and the fate that moved the document.
-func (e *Engine) besideFormer(q PathQuery, root int, fromRel string) (int32, string, vcs.Fate, bool) {
-	id, old, doc, _, ok := e.readFormer(q, root, fromRel)
-	return id, old, doc, ok && id >= 0
-}
-
-// goneBesideFormer is the deletion a relative reference names when read
-// from one of the earlier places of its document: the reference read in
-// the life it was written in (a test moved with the module it imported,
-// which was deleted since), where reading it from today's place names
-// nothing the history had.
-func (e *Engine) goneBesideFormer(q PathQuery, root int, fromRel string) (*Gone, bool) {
-	_, _, _, gone, ok := e.readFormer(q, root, fromRel)
-	return gone, ok && gone != nil
-}
-
-// readFormer reads a relative reference from each earlier place of its
-// document: a file of today it names (id, or through the history; -1
-// when none), the document's old path and the fate that moved it; or,
-// when the place names a path the history deleted (surely), that
-// deletion. A module specifier without an extension names the files
-// the module resolution tries (moduleExts).
-func (e *Engine) readFormer(q PathQuery, root int, fromRel string) (id int32, old string, doc vcs.Fate, gone *Gone, ok bool) {
+// readFormer reads a relative reference from each earlier place of the
+// document it is written in (fromRel in root): a document moved, and
+// the links written beside its old place broke (doc/book/src/publishing.md's
+// images/x.png, the document now in src/reference/). The first place
+// that names a file of today, or an old path the history follows to one,
+// gives that file (id; -1 when none) and the fate that moved the
+// document; one that names a path the history deleted (surely) gives
+// that deletion — the reference read in the life it was written in. A
+// module specifier without an extension names the files the module
+// resolution tries (moduleExts).
+func (e *Engine) readFormer(q PathQuery, root int, fromRel string) (id int32, doc vcs.Fate, gone *Gone, ok bool) {
 	h := e.repo
 	if h == nil || q.Absolute || root >= len(h.formerly) || h.formerly[root] == nil {
-		return -1, "", vcs.Fate{}, nil, false
+		return -1, vcs.Fate{}, nil, false
 	}
 	rec := h.Record(root)
 	for _, old := range h.formerly[root][fromRel] {
@@ -135,22 +117,22 @@ func (e *Engine) readFormer(q PathQuery, root int, fromRel string) (id int32, ol
 				names = append(names, p+ext, p+"/index"+ext)
 			}
 		}
+		doc, _ := rec.Fate(old)
 		for _, p := range names {
 			id, live := e.fileID(root, p)
 			f, had := rec.Fate(p)
 			if !live && had && !f.Deleted {
 				id, live = e.fileID(root, f.Path)
 			}
-			doc, _ := rec.Fate(old)
 			if live {
-				return id, old, doc, nil, true
+				return id, doc, nil, true
 			}
 			if had && f.Deleted && !f.Unsure {
-				return -1, old, doc, &Gone{Root: root, Path: p, Fate: f}, true
+				return -1, doc, &Gone{Root: root, Path: p, Fate: f}, true
 			}
 		}
 	}
-	return -1, "", vcs.Fate{}, nil, false
+	return -1, vcs.Fate{}, nil, false
 }
 
 // DirMove says where the files a directory held went.
