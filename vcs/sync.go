@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/gofrs/flock"
 
@@ -24,9 +23,6 @@ import (
 // and renamed (Save): a killed writer leaves the last good copy.
 
 const lockName = "vcs.lock"
-
-// lockRetry: how often a waiting process tries the lock again.
-const lockRetry = 50 * time.Millisecond
 
 // Sync is root's record brought up to date with its HEAD: prev (the
 // caller's copy in memory, or nil to read the cache directory base —
@@ -58,7 +54,7 @@ func SyncRead(ctx context.Context, base, root string, prev *Record, logf func(st
 	if prev != nil && prev.Head == st.head && prev.Prefix == st.prefix {
 		return prev, false, nil
 	}
-	unlock, err := lockCache(ctx, dir)
+	unlock, err := workspace.LockFile(ctx, dir, lockName)
 	if err != nil {
 		return nil, false, err
 	}
@@ -199,23 +195,6 @@ func loadLogged(dir, root string, logf func(string, ...any)) *Record {
 		logf("history cache of %s unreadable, rebuilding: %v", root, err)
 	}
 	return r
-}
-
-// lockCache takes the cache's lock in dir, waiting for its holder as
-// long as ctx allows.
-func lockCache(ctx context.Context, dir string) (unlock func(), err error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, err
-	}
-	l := flock.New(filepath.Join(dir, lockName))
-	ok, err := l.TryLockContext(ctx, lockRetry)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, ctx.Err()
-	}
-	return func() { l.Unlock() }, nil
 }
 
 // TryLock takes the cache's lock of root at once, or reports that

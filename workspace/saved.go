@@ -322,19 +322,39 @@ const indexLock = "files.lock"
 
 // LockIndex takes the saved index's lock of roots' first root in the
 // cache directory dir, waiting for its holder as long as ctx allows;
-// ok is false when ctx ended first. With caches off there is nothing
-// to wait for: ok, and unlock does nothing.
+// ok is false when ctx ended first. With caches off, or a directory
+// that cannot be made, there is nothing to wait for: ok, and unlock
+// does nothing.
 func LockIndex(ctx context.Context, dir string, roots []string) (unlock func(), ok bool) {
 	if dir == "-" || dir == "" || len(roots) == 0 {
 		return func() {}, true
 	}
-	d := RootCacheDir(dir, roots[0])
-	if err := os.MkdirAll(d, 0o700); err != nil {
+	unlock, err := LockFile(ctx, RootCacheDir(dir, roots[0]), indexLock)
+	if errors.Is(err, errNoLockDir) {
 		return func() {}, true
 	}
-	l := flock.New(filepath.Join(d, indexLock))
-	if got, err := l.TryLockContext(ctx, 20*time.Millisecond); err != nil || !got {
-		return nil, false
+	return unlock, err == nil
+}
+
+// lockRetry: how often a process waiting for a cache's lock tries again.
+const lockRetry = 20 * time.Millisecond
+
+var errNoLockDir = errors.New("no directory for the lock")
+
+// LockFile takes the lock file name in the cache directory dir (made if
+// need be): an flock, which the system drops with a killed holder,
+// waited for as long as ctx allows (ctx's error when it ends first).
+func LockFile(ctx context.Context, dir, name string) (unlock func(), err error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("%w: %v", errNoLockDir, err)
 	}
-	return func() { l.Unlock() }, true
+	l := flock.New(filepath.Join(dir, name))
+	got, err := l.TryLockContext(ctx, lockRetry)
+	switch {
+	case err != nil:
+		return nil, err
+	case !got:
+		return nil, ctx.Err()
+	}
+	return func() { l.Unlock() }, nil
 }
