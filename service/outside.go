@@ -56,7 +56,7 @@ func resolvePlaced(ctx context.Context, eng *rank.Engine, req rank.ResolveReques
 		return nothingFor(q), placedNowhere, req.Path, nil
 	}
 	placed := placedInside
-	if q.Absolute && !(req.From != "" && !q.Drive && !strings.HasPrefix(strings.ToLower(strings.TrimSpace(req.Path)), "file:")) {
+	if q.Absolute && !sitePath(req, q) {
 		var ask string
 		placed, ask = place(eng, q)
 		if placed == placedNowhere {
@@ -77,6 +77,12 @@ func resolvePlaced(ctx context.Context, eng *rank.Engine, req rank.ResolveReques
 		foreignOnly(res)
 	}
 	return res, placed, req.Path, nil
+}
+
+// sitePath reports whether an absolute path is a document's site path
+// (above): written in a document, beginning with '/', not a file:// URI.
+func sitePath(req rank.ResolveRequest, q rank.PathQuery) bool {
+	return req.From != "" && !q.Drive && !strings.HasPrefix(strings.ToLower(strings.TrimSpace(req.Path)), "file:")
 }
 
 // placement is where an absolute path stands with respect to the roots.
