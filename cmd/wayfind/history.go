@@ -45,7 +45,7 @@ func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return exitInput
 	}
 	cache := workspace.CacheDirOf("", nil)
-	log := &hookLogger{dir: cache, name: "history.log"}
+	log := &cacheLog{dir: cache, name: "history.log"}
 	defer log.Close()
 	for _, root := range clean {
 		say := func(format string, a ...any) {

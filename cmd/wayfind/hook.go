@@ -31,7 +31,7 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	start := time.Now()
 	cache := workspace.CacheDirOf("", nil)
-	log := &hookLogger{dir: cache}
+	log := &cacheLog{dir: cache}
 	defer log.Close()
 	// Whatever happens from here, the harness's call is not broken: a
 	// panic is logged and answered with nothing, exit 0; memory is held
@@ -131,7 +131,7 @@ func (hookDisk) IsDir(p string) bool {
 // directory is in ($CLAUDE_PROJECT_DIR when the harness names it): the
 // file index a server or an earlier hook saved for it (else a walk,
 // saved for the next call), with the repository's history from its cache.
-func hookRequests(ctx context.Context, cwd, cache string, log *hookLogger) (hook.Requests, error) {
+func hookRequests(ctx context.Context, cwd, cache string, log *cacheLog) (hook.Requests, error) {
 	root := os.Getenv("CLAUDE_PROJECT_DIR")
 	if root == "" {
 		root = projectRoot(cwd)
@@ -240,11 +240,12 @@ func hookSettings(verb string, args []string, stdout, stderr io.Writer) int {
 	return exitFound
 }
 
-// hookLogger appends the hook's lines to hook.log in the cache directory
-// dir (a hook's stderr is the harness's to show or not), opened at the
+// cacheLog appends a one-shot process's lines to a log in the cache
+// directory dir — hook.log for the hook (its stderr is the harness's to
+// show or not), history.log for the background reader — opened at the
 // first line: the fast path says nothing and touches no log. The log is
 // cut to its newer half past maxHookLog.
-type hookLogger struct {
+type cacheLog struct {
 	mu   sync.Mutex // the watchdog writes from its own goroutine
 	dir  string     // "-": no cache directory, no log
 	name string     // the log's file name: hook.log when ""
@@ -253,7 +254,7 @@ type hookLogger struct {
 
 const maxHookLog = 1 << 20
 
-func (l *hookLogger) printf(format string, a ...any) {
+func (l *cacheLog) printf(format string, a ...any) {
 	if l == nil {
 		return
 	}
@@ -288,7 +289,7 @@ func (l *hookLogger) printf(format string, a ...any) {
 	fmt.Fprintf(l.f, "%s %s\n", time.Now().Format(time.RFC3339), fmt.Sprintf(format, a...))
 }
 
-func (l *hookLogger) Close() {
+func (l *cacheLog) Close() {
 	if l == nil {
 		return
 	}
