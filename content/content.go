@@ -331,9 +331,6 @@ func (x *Indexer) SyncStat(ctx context.Context, ix *workspace.Index, stats []wor
 			paths, filters = append(paths, p...), append(filters, f...)
 		}
 		x.cur = newIndex(paths, filters)
-		// The lookups read every path: a saved index's pages (150 MB at
-		// a million files) are dropped before this pass reads its own.
-		ix.Release()
 	}
 	x.mu.Unlock()
 	prev := x.Index()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"runtime"
-	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -104,7 +103,7 @@ type runtimeStats struct {
 
 func readRuntime(gc bool) *runtimeStats {
 	if gc {
-		debug.FreeOSMemory() // collects, then returns what it can to the OS
+		session.ReturnMemory()
 	}
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)

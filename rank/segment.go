@@ -170,10 +170,6 @@ func (e *Engine) check() error {
 			return bad("files")
 		}
 	}
-	// Each large array read whole is let go before the next (Release):
-	// held to the end, they would all be resident at once at the peak of
-	// a cold start, beside the heap's engine they replace.
-	e.Release()
 	for _, d := range e.dirInfos {
 		if !inText(d.name) || !inText(d.sq) || d.depth < 0 {
 			return bad("dirInfos")
@@ -206,7 +202,6 @@ func (e *Engine) check() error {
 	if !runsOf(e.dirStart, e.dirFileIDs, nDirs, e.files, func(f *fileInfo) int32 { return f.dir }) {
 		return bad("dirFileIDs")
 	}
-	e.Release()
 	if !runsOf(e.stemStart, e.stemFileIDs, nStems, e.files, func(f *fileInfo) int32 { return f.stem }) {
 		return bad("stemFileIDs")
 	}

@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"os"
-	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -36,13 +35,11 @@ type filePass struct {
 	dirTimes    workspace.DirTimes
 	dirPollTook atomic.Int64
 	// Under Session.mu:
-	pending   []string      // changed paths not yet applied
-	timer     *time.Timer   // debounced apply of pending
-	timerSet  bool          // timer is scheduled
-	reported  bool          // pending holds changes a client reported
-	lastApply time.Time     // when pending changes were last applied
-	sealing   chan struct{} // closed when the last build's seal is done
-	freeing   atomic.Bool   // freeWhenQuiet waits to return the heap's garbage
+	pending   []string    // changed paths not yet applied
+	timer     *time.Timer // debounced apply of pending
+	timerSet  bool        // timer is scheduled
+	reported  bool        // pending holds changes a client reported
+	lastApply time.Time   // when pending changes were last applied
 }
 
 // The file index pass: walking the roots into a snapshot, keeping it
@@ -128,36 +125,107 @@ func (s *Session) indexLoop() {
 	}
 }
 
-// build indexes roots from scratch as generation gen. A server new to
-// the roots answers from the index its predecessor saved (marked stale)
-// while a walk verifies it (workspace.Verify); when the tree holds the
-// same files, the engine built from the saved index stays, else what
-// changed is applied to it.
+// build indexes roots as generation gen. Roots new to the session are
+// opened (Open): a saved index, brought up to date by directory times,
+// answers at once — marked stale until a walk paced behind the requests
+// has checked what times cannot tell (workspace.Verify) — else they are
+// walked. A reindex walks them again.
 func (s *Session) build(gen int, roots []string) {
 	s.files.apply.Lock()
 	start := time.Now()
-	progress := s.progressFunc()
-	var saved *snapshot
+	walk, progress := s.walkOptions()
+	progress(0, "walking", false)
+	var snap *snapshot
 	if cur := s.snap.Load(); cur == nil || !slices.Equal(cur.ix.Roots, roots) {
-		if ix, ok := workspace.LoadIndex(s.cacheDir, roots, s.opts.Walk); ok {
-			s.pruneHistory(ix)
-			saved = &snapshot{gen: gen, ix: ix, eng: s.mappedEngine(ix), stale: true}
-			if saved.sealed = saved.eng != nil; !saved.sealed {
-				saved.eng = rank.New(ix)
-				freeBuilt(ix)
-			}
-			saved.indexMs = float64(time.Since(start).Microseconds()) / 1000
-			s.store(saved)
+		o := Open(s.cacheDir, roots, walk, s.opts.WaitReady)
+		if o.SaveErr != nil {
+			s.opts.Logf("file index not saved: %v", o.SaveErr)
+		}
+		s.pruneHistory(o.Index) // before the index is seen: its answers weigh no gone file
+		snap = &snapshot{gen: gen, ix: o.Index, eng: o.Engine, sealed: o.Mapped, walked: o.Walked}
+		if o.Saved {
+			snap.stale, snap.indexMs = true, msSince(start)
+			s.store(snap)
 			// The repository's history needs an index to answer beside,
 			// not a verified one: read during the walk, an old path asked
-			// now is not kept waiting for it (service.HistoryWait) while
-			// that wait pauses the walk it would otherwise follow.
+			// now is not kept waiting for it.
 			s.kickRepo()
-			s.opts.Logf("answering from the saved index of %d files (%.0f ms, engine %s) while the walk verifies it",
-				len(ix.Files), saved.indexMs, map[bool]string{true: "mapped", false: "built"}[saved.sealed])
+			s.opts.Logf("answering from the saved index of %d files (%.0f ms, engine %s) while the walk checks it",
+				len(o.Index.Files), snap.indexMs, map[bool]string{true: "mapped", false: "built"}[o.Mapped])
+			snap = s.verify(snap, walk)
+		}
+	} else {
+		walked := time.Now()
+		ix := workspace.Build(roots, walk)
+		s.files.walkTook.Store(int64(time.Since(walked)))
+		// A reindex that finds what is served keeps it, mapped as it is.
+		same := cur.sealed && workspace.SameFiles(cur.ix, ix)
+		if same {
+			ix = cur.ix
+		}
+		snap = &snapshot{gen: gen, ix: ix, eng: cur.eng, sealed: same, walked: walked}
+		if !same {
+			snap.eng = s.buildEngine(nil, ix)
+			s.pruneHistory(ix)
 		}
 	}
-	progress(0, "walking", false)
+	snap.indexMs = msSince(start)
+	s.store(snap)
+	s.files.apply.Unlock()
+	s.opts.Logf("indexed %d files under %d roots in %.0f ms", len(snap.ix.Files), len(roots), snap.indexMs)
+	progress(100, "indexed", true)
+	s.queuePasses(snap, nil)
+	s.kickRepo()
+	s.watch(snap.ix, snap.walked)
+	s.scheduleApply()
+	// What the walk read is garbage now, and its pages read: the base is
+	// written from the heap's copy first when there is one.
+	if !snap.sealed {
+		s.compactNow()
+	} else {
+		s.afterPass()
+	}
+}
+
+// verify walks the tree behind the requests (paced) to check the saved
+// index snap serves; the snapshot that follows serves snap's index and
+// engine, no longer stale, when the tree holds the same files, else what
+// differs applied.
+func (s *Session) verify(snap *snapshot, walk workspace.Options) *snapshot {
+	walk.Pace = s.pace
+	walked := time.Now()
+	changed := workspace.Verify(snap.ix, walk)
+	s.files.walkTook.Store(int64(time.Since(walked)))
+	next := &snapshot{gen: snap.gen, ix: snap.ix, eng: snap.eng, sealed: snap.sealed, walked: walked}
+	if len(changed) == 0 {
+		return next
+	}
+	s.opts.Logf("the saved index differs from the tree in %d directories", len(changed))
+	next.ix, _ = workspace.Update(snap.ix, s.opts.Walk, changed)
+	next.eng, next.sealed = s.buildEngine(snap.eng, next.ix), false
+	s.pruneHistory(next.ix)
+	return next
+}
+
+// buildEngine is the engine of ix: updated from base for the few files
+// that changed (rank.Engine.Updated), else built (base nil: always).
+func (s *Session) buildEngine(base *rank.Engine, ix *workspace.Index) *rank.Engine {
+	built := time.Now()
+	var eng *rank.Engine
+	if base != nil {
+		eng = base.Updated(ix)
+	}
+	if eng == nil {
+		eng = rank.New(ix)
+	}
+	s.files.buildTook.Store(int64(time.Since(built)))
+	return eng
+}
+
+// walkOptions are the session's walk options with its progress reports:
+// a walk's share is the first 80%.
+func (s *Session) walkOptions() (workspace.Options, func(int, string, bool)) {
+	progress := s.progressFunc()
 	walk := s.opts.Walk
 	var last atomic.Int64
 	var shown atomic.Int32
@@ -169,11 +237,7 @@ func (s *Session) build(gen int, roots []string) {
 		if prev := last.Load(); now-prev < 100 || !last.CompareAndSwap(prev, now) {
 			return
 		}
-		// The heap a walk builds grows by a quarter before a collection
-		// (boundHeap), not to twice itself: at a million files a cold
-		// start peaked at 571–590 MB while its index and engine were
-		// built, the heap at 457 MB with 292 of it live.
-		boundHeap()
+		s.growing()
 		// The walk finds directories as it reads them, so read/found can
 		// fall back; a progress bar must not.
 		pct := int32(80 * read / max(found, 1))
@@ -188,126 +252,10 @@ func (s *Session) build(gen int, roots []string) {
 		}
 		progress(int(pct), "walking", false)
 	}
-	walkStart := time.Now()
-	var ix *workspace.Index
-	var eng *rank.Engine
-	same, sealed := false, false
-	if saved != nil {
-		// Answers come from the saved index meanwhile: the walk gives way
-		// to them, and only checks it (no second list of a million
-		// files); what it finds changed is applied to it.
-		walk.Pace = s.pace
-		changed := workspace.Verify(saved.ix, walk)
-		if same = len(changed) == 0; same {
-			ix, eng, sealed = saved.ix, saved.eng, saved.sealed
-		} else {
-			s.opts.Logf("the saved index differs from the tree in %d directories", len(changed))
-			ix, _ = workspace.Update(saved.ix, s.opts.Walk, changed)
-		}
-	} else {
-		ix = workspace.Build(roots, walk)
-		// A reindex that finds what is served keeps it, mapped as it is.
-		if cur := s.snap.Load(); cur != nil && cur.sealed && workspace.SameFiles(cur.ix, ix) {
-			ix, eng, same, sealed = cur.ix, cur.eng, true, true
-		}
-	}
-	s.files.walkTook.Store(int64(time.Since(walkStart)))
-	progress(80, "indexing names", false)
-	boundHeap() // from what the walk keeps, for the engine's build
-	if !same {
-		built := time.Now()
-		if saved != nil {
-			eng = saved.eng.Updated(ix) // nil when the walk found much changed
-		}
-		if eng == nil {
-			eng = rank.New(ix)
-		}
-		s.files.buildTook.Store(int64(time.Since(built)))
-		s.pruneHistory(ix) // before the index is seen: its answers weigh no gone file
-	}
-	snap := &snapshot{gen: gen, ix: ix, eng: eng, sealed: sealed, walked: walkStart, indexMs: float64(time.Since(start).Microseconds()) / 1000}
-	if !same {
-		freeBuilt(ix)
-	}
-	s.store(snap)
-	if saved != nil && !same {
-		saved.eng.Release() // replaced; its pages were the questions' meanwhile
-	}
-	s.files.apply.Unlock()
-	s.opts.Logf("indexed %d files under %d roots in %.0f ms", len(ix.Files), len(roots), snap.indexMs)
-	progress(100, "indexed", true)
-	// The full pass is queued first, so that changes the watcher finds
-	// meanwhile join it rather than run before it; it starts once the
-	// seal below is done (filePass.sealing), from what is served then: sealed,
-	// it reads the mapped index, and the heap's (at a million files,
-	// 270 MB) is not kept alive by a pass for half a minute.
-	var sealDone chan struct{}
-	if !sealed {
-		sealDone = make(chan struct{})
-		s.mu.Lock()
-		s.files.sealing = sealDone
-		s.mu.Unlock()
-	}
-	s.queuePasses(snap, nil)
-	s.kickRepo()
-	s.watch(ix, walkStart)
-	s.scheduleApply()
-	// Saved, sealed and the heap's copies freed while requests are
-	// answered: all of it gives way to them (pace; the collection, one
-	// step that cannot, waits for a quiet moment). At a million files it
-	// is two seconds' work, and a question asked meanwhile took twice
-	// its time.
-	paced := s.opts.Walk
-	paced.Pace = s.pace
-	if !same {
-		if err := workspace.SaveIndex(s.cacheDir, ix, paced); err != nil {
-			s.opts.Logf("file index not saved: %v", err)
-		}
-	}
-	if !sealed {
-		built := s.seal(snap, paced)
-		close(sealDone)
-		if built != nil {
-			s.awaitQuiet(freeQuiet, freeMaxWait)
-			freeBuilt(built) // the heap's index and engine are garbage now
-		}
-	}
+	return walk, progress
 }
 
-// freeWhenQuiet returns what building ix's engine freed (freeBuilt) once
-// requests pause, off the caller's path (a request may be waiting for
-// the change to be applied). At a million files one file added left the
-// server 300 MB larger: the build's scratch, collected but not returned.
-//
-// It holds nothing of ix while it waits, and one wait serves every apply
-// meanwhile: a goroutine a change, each holding its index, kept ten
-// renames' indexes alive at once at a million files (526 MB live).
-func (s *Session) freeWhenQuiet(ix *workspace.Index) {
-	if len(ix.Files) < freeBuiltFiles || !s.files.freeing.CompareAndSwap(false, true) {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		s.files.freeing.Store(false)
-		return // Close is waiting for the session's goroutines
-	}
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		s.awaitQuiet(freeQuiet, freeMaxWait)
-		s.files.freeing.Store(false)
-		debug.FreeOSMemory()
-	}()
-}
-
-// freeQuiet and freeMaxWait: freeBuilt after a seal waits for requests
-// to pause this long (an editor's burst at start-up is over), or at most
-// freeMaxWait, meanwhile holding the garbage the seal left.
-const (
-	freeQuiet   = 100 * time.Millisecond
-	freeMaxWait = 10 * time.Second
-)
+func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
 
 // pruneHistory forgets visited files that are gone: not in the index and
 // not on disk (a file the index leaves out, opened anyway, stays).
@@ -331,6 +279,7 @@ func (s *Session) progressFunc() func(int, string, bool) {
 }
 
 func (s *Session) store(snap *snapshot) {
+	snap.seq = s.seq.Add(1)
 	s.snap.Store(snap)
 	s.mu.Lock()
 	close(s.swapped)
@@ -362,24 +311,6 @@ func (s *Session) watch(ix *workspace.Index, walked time.Time) {
 		s.watched(added)
 	}
 }
-
-// freeBuilt returns to the system what building a big tree's index and
-// engine freed (the walk's or the load's transient state, the engine's
-// scratch), before its answers are served; the runtime returns it at its
-// own pace, a few megabytes a second, so a million-file server held
-// twice its heap until its passes finished. The same goes after the
-// symbol pass. A small tree's is not worth a collection on a path that
-// may be waited for (once requests pause, releaseWhenIdle collects
-// whatever the tree).
-func freeBuilt(ix *workspace.Index) {
-	if len(ix.Files) >= freeBuiltFiles {
-		debug.FreeOSMemory()
-	}
-}
-
-// freeBuiltFiles is the tree from which freeBuilt collects: at 250k files
-// a forced collection takes about 0.1 s.
-const freeBuiltFiles = 1 << 18
 
 // rescanShare bounds the time polling spends walking: the period between
 // rescans is at least this many times the last walk of the roots. A
@@ -481,7 +412,7 @@ func (s *Session) rescan() {
 		}
 	}
 	s.files.walkTook.Store(int64(time.Since(start)))
-	s.releaseMapped() // the stats read every path
+	s.afterPass() // the stats read every path
 }
 
 // Changed reports paths (absolute) that were created, changed or deleted.
@@ -565,7 +496,6 @@ func (s *Session) applyPending() {
 			}
 			s.files.buildTook.Store(int64(time.Since(built)))
 			s.opts.Logf("applied %d changed paths: %d files, engine %s in %.0f ms", len(paths), len(next.Files), how, float64(time.Since(built).Microseconds())/1000)
-			s.freeWhenQuiet(next)
 		}
 		s.store(snap)
 	}
@@ -573,13 +503,10 @@ func (s *Session) applyPending() {
 	s.queuePasses(nil, contentChanges(cur.ix, next, paths))
 	if next != cur.ix {
 		s.watch(next, time.Time{})
-		s.kickRepo() // files came or went: a checkout, a pull?
-		// The build, the diff and the watcher read every path, which lie
-		// in the saved index's pages still, and an engine replaced is
-		// garbage: at a million files, one file added left 230 MB of
-		// those pages in the process.
-		next.Release()
+		s.kickRepo()      // files came or went: a checkout, a pull?
+		s.releaseServed() // the build, the diff and the watcher read every path
 		cur.eng.Release()
+		s.kickUpkeep()
 	}
 }
 

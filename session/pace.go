@@ -48,23 +48,5 @@ func (s *Session) pace() {
 	// Let a request that has just arrived run on this processor now rather
 	// than at Go's next preemption.
 	runtime.Gosched()
-	// And the served segments' pages a pass has read go as it reads on:
-	// a cold symbol pass opens a million files by their paths over half
-	// a minute, and had mapped every page of them (150 MB) by its end.
-	// The heap's bound follows what the pass keeps (boundHeap): set at
-	// its start from a mapped engine's few megabytes, it let a symbol
-	// pass parsing a million files grow to twice its 220 MB table (a
-	// start over a saved index without the symbol cache peaked at
-	// 630–663 MB).
-	now := time.Now().UnixNano()
-	if last := s.pacedRelease.Load(); now-last >= int64(paceRelease) && s.pacedRelease.CompareAndSwap(last, now) {
-		s.releaseMapped()
-		boundHeap()
-	}
+	s.whilePaced()
 }
-
-// paceRelease is how often paced work drops the pages it read and bounds
-// the heap anew: a second of a pass reads a few megabytes of paths, and
-// a question asked meanwhile maps again the few pages it reads, from the
-// page cache.
-const paceRelease = time.Second

@@ -2,8 +2,6 @@ package session
 
 import (
 	"context"
-	"runtime/debug"
-	"runtime/metrics"
 	"sync/atomic"
 	"time"
 
@@ -105,11 +103,11 @@ func (s *Session) passLoop() {
 // gen: symbols first (workspace/symbol may answer then), then contents.
 func (s *Session) fullPass(ctx context.Context, gen int) error {
 	s.mu.Lock()
-	sealing := s.files.sealing
+	owed := s.compaction.owed
 	s.mu.Unlock()
-	if sealing != nil {
-		select { // the snapshot to read is the sealed one (build)
-		case <-sealing:
+	if owed != nil {
+		select { // the snapshot to read is the compacted one (build)
+		case <-owed:
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -117,10 +115,6 @@ func (s *Session) fullPass(ctx context.Context, gen int) error {
 	s.awaitQuiet(100*time.Millisecond, 2*time.Second)
 	cur := s.snap.Load()
 	start := time.Now()
-	// Bounded from the start of the pass, not only after it: at the
-	// default a cold start at a million files let the heap double what it
-	// kept while the passes parsed, 653–661 MB at its peak against
-	// 570–589 bounded (the symbol pass 16–18 s against 18–19).
 	boundHeap()
 	s.symbolProgressStart()
 	// While polling, the files are stat'ed before either indexer reads
@@ -136,18 +130,11 @@ func (s *Session) fullPass(ctx context.Context, gen int) error {
 		if err != nil {
 			return err
 		}
-		// The save's sorted keys read every path again (150 MB of pages
-		// at a million files, at a cold start's peak): let go before the
-		// symbol index is built.
-		s.releaseMapped()
+		s.releaseServed() // the save's sorted keys read every path
 		s.bg.symIndex.Store(rank.NewSymbolIndex(table, cur.ix.Roots))
 		s.opts.Logf("symbols: %d in %d files (%d parsed, %d from the cache) in %.0f ms",
 			st.Symbols, st.Files, st.Parsed, st.FromCache, float64(time.Since(start).Microseconds())/1000)
-		// What the symbols freed goes back before the content pass
-		// grows: the runtime returns it a few megabytes a second, and at
-		// a million files a cold start held 400 MB of free heap beside
-		// 150 in use when the content pass began.
-		freeBuilt(cur.ix)
+		s.afterPass() // what the symbols freed goes back before the content pass grows
 	}
 	s.markSymbols(gen, float64(time.Since(start).Microseconds())/1000)
 	if s.bg.cx != nil {
@@ -159,60 +146,10 @@ func (s *Session) fullPass(ctx context.Context, gen int) error {
 		s.bg.cIndex.Store(ci)
 		s.opts.Logf("contents: %d files in %.0f ms", ci.Len(), float64(time.Since(cstart).Microseconds())/1000)
 	}
-	// A full pass is the one time the server holds a whole tree's
-	// transient state (every entry loaded, every file stat'ed): what it
-	// freed goes back to the system before the pass is done, rather than
-	// at the runtime's pace, a few megabytes a second, or the server kept
-	// its peak for minutes (2.2 GB settled against 0.8 GB in use at a
-	// million files).
-	s.releaseMapped() // the passes read every path
-	debug.FreeOSMemory()
-	boundHeap()
+	s.afterPass()
 	s.finishPass(gen)
 	return nil
 }
-
-// boundHeap sets how far the heap may grow past what a server keeps (at
-// a full pass's start, and once it has freed its garbage): by a quarter,
-// at least minHeapGrowth, never more than Go's default (GOGC 100, which a
-// small tree keeps). At the default, a 1M-file server keeping 374 MB
-// let its answers' garbage (0.2 MB a question through the protocol) take
-// it from 467 to 725 MB of RSS over 1,227 questions before collecting
-// any; bounded, it collects every few hundred questions, a fraction of a
-// second on one of its processors each time. A collection percent other
-// than the default (the environment's GOGC, a one-shot command's) is
-// someone's choice, and kept.
-func boundHeap() {
-	sample := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/heap/live:bytes"}}
-	metrics.Read(sample)
-	if sample[0].Value.Kind() != metrics.KindUint64 || sample[1].Value.Kind() != metrics.KindUint64 {
-		return
-	}
-	gogc, live := sample[0].Value.Uint64(), sample[1].Value.Uint64()
-	if gogc != defaultGCPercent && gogc != boundedAt.Load() || live == 0 {
-		return
-	}
-	pct := gcPercentFor(live)
-	debug.SetGCPercent(int(pct))
-	boundedAt.Store(pct)
-}
-
-// gcPercentFor is the collection percent that lets a heap keeping live
-// bytes grow by a quarter of them, at least minHeapGrowth, at most as Go's
-// default would.
-func gcPercentFor(live uint64) uint64 {
-	return min(max(live/heapGrowthShare, minHeapGrowth)*100/max(live, 1), defaultGCPercent)
-}
-
-const (
-	defaultGCPercent = 100
-	heapGrowthShare  = 4        // the heap may grow by a quarter of what it keeps
-	minHeapGrowth    = 64 << 20 // and by this at least: a small tree's collections stay rare
-)
-
-// boundedAt is the percent boundHeap last set (0: none): the next full
-// pass may set it again, as it is no one else's choice.
-var boundedAt atomic.Uint64
 
 // refreshPass re-reads the symbols and contents of paths, and takes the
 // editor's unsaved text of edited files.
@@ -239,10 +176,7 @@ func (s *Session) refreshPass(ctx context.Context, paths []string, edits map[str
 		}
 		s.bg.cIndex.Store(ci)
 	}
-	// Both merges read every path they hold, and those are the saved
-	// index's strings: at a million files one file added left 160 MB of
-	// its pages in the process.
-	s.releaseMapped()
+	s.releaseServed() // both merges read every path they hold
 	s.finishPass(-1)
 	return nil
 }

@@ -93,12 +93,15 @@ type Session struct {
 	// decided once: "-" when there is none).
 	cacheDir string
 
-	model atomic.Pointer[modelState]
-	files filePass
-	bg    backgroundPasses
-	repo  repoPass
-	stop  chan struct{}
-	wg    sync.WaitGroup
+	model      atomic.Pointer[modelState]
+	files      filePass
+	compaction compactor
+	upkeep     chan struct{}
+	seq        atomic.Uint64 // the last snapshot's (store)
+	bg         backgroundPasses
+	repo       repoPass
+	stop       chan struct{}
+	wg         sync.WaitGroup
 }
 
 type snapshot struct {
@@ -109,9 +112,11 @@ type snapshot struct {
 	// stale marks an index saved by an earlier server, answered from
 	// while this one's walk verifies it.
 	stale bool
-	// sealed: the index and engine are read from their segments, where
-	// they lie (sealed.go), not built on the heap.
+	// sealed: the index and engine are the base, read from their
+	// segments where they lie (compact.go), not copies on the heap.
 	sealed bool
+	// seq numbers the snapshots in the order they were served.
+	seq uint64
 	// walked is when the walk this index comes from began.
 	walked time.Time
 }
@@ -132,6 +137,7 @@ func New(opts Options) *Session {
 	s.hist = history.New(history.Options{CacheDir: s.cacheDir,
 		Limit: opts.HistorySize, Logf: opts.Logf, Now: opts.Now})
 	s.files.kick = make(chan struct{}, 1)
+	s.upkeep = make(chan struct{}, 1)
 	s.repo.kick = make(chan struct{}, 1)
 	s.bg = backgroundPasses{kick: make(chan struct{}, 1), symGen: -1, contentGen: -1, symDone: make(chan struct{})}
 	if opts.Watch {
@@ -140,7 +146,7 @@ func New(opts Options) *Session {
 	s.wg.Add(3)
 	go s.indexLoop()
 	go s.repoLoop()
-	go s.releaseWhenIdle()
+	go s.upkeepLoop()
 	// Background indexing pauses while requests run (see Begin): answers
 	// come first.
 	background := runtime.NumCPU()

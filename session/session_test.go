@@ -278,52 +278,60 @@ func TestRescanPeriod(t *testing.T) {
 }
 
 // TestSavedIndexAnswersFirst: a server new to a root answers from the
-// file index the last one saved, marked stale, while its walk runs; the
-// walk's files then replace it (a file made and one deleted since), and
-// are saved for the next.
+// file index the last one saved (Open), brought up to date by directory
+// times — a file made and one deleted since are answered at once — and
+// marked stale while its walk checks what times cannot tell (an ignore
+// file edited in place); the walk's files then replace it, and are saved
+// for the next.
 func TestSavedIndexAnswersFirst(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "src", "a.go"))
 	write(t, filepath.Join(dir, "src", "gone.go"))
+	write(t, filepath.Join(dir, "lib", "ignored.go"))
+	hourAgo := time.Now().Add(-time.Hour)
+	os.Chtimes(filepath.Join(dir, "lib"), hourAgo, hourAgo) // no entry of it changes
+	ignore := filepath.Join(dir, ".gitignore")
+	if err := os.WriteFile(ignore, []byte("ignored.go\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	opts := Options{Symbols: symbols.IndexerOptions{CacheDir: t.TempDir()}}
 	first := New(opts)
 	first.SetRoots([]string{dir})
-	if !has(t, first, "src/gone.go") {
-		t.Fatal("first index misses src/gone.go")
+	if !has(t, first, "src/gone.go") || has(t, first, "lib/ignored.go") {
+		t.Fatal("first index: want src/gone.go, not lib/ignored.go")
 	}
 	first.Close()
 
 	os.Remove(filepath.Join(dir, "src", "gone.go"))
 	write(t, filepath.Join(dir, "src", "new.go"))
+	if err := os.WriteFile(ignore, []byte("# nothing\n"), 0o644); err != nil { // in place: no directory's time moves
+		t.Fatal(err)
+	}
 	walking, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
 	opts.Walk.Progress = func(read, found int64) {
 		once.Do(func() { close(walking); <-release })
 	}
-	var logs logLines
-	opts.Logf = logs.add
 	second := New(opts)
 	defer second.Close()
 	second.SetRoots([]string{dir})
 	<-walking
-	if st := second.Status(); !st.Ready || !st.IndexStale || st.Files != 2 {
-		t.Errorf("during the walk: %+v, want ready and stale with the 2 saved files", st)
+	if st := second.Status(); !st.Ready || !st.IndexStale || st.Files != 3 {
+		t.Errorf("during the walk: %+v, want ready and stale with 3 files", st)
 	}
-	if !has(t, second, "src/gone.go") || has(t, second, "src/new.go") {
-		t.Error("during the walk the saved index is not what answers")
+	if has(t, second, "src/gone.go") || !has(t, second, "src/new.go") || has(t, second, "lib/ignored.go") {
+		t.Error("during the walk: want the saved index brought up to date by directory times")
 	}
 	close(release)
-	if !logs.wait("indexed 2 files") {
-		t.Fatalf("the walk did not finish: %q", logs.all())
-	}
-	if st := second.Status(); st.IndexStale || !has(t, second, "src/new.go") || has(t, second, "src/gone.go") {
+	waitState(t, second, func(cur *snapshot) bool { return !cur.stale })
+	if st := second.Status(); st.IndexStale || !has(t, second, "lib/ignored.go") {
 		t.Errorf("after the walk: %+v, and the walk's files must answer", st)
 	}
 	second.Close()
 	third := New(Options{Symbols: opts.Symbols})
 	defer third.Close()
 	third.SetRoots([]string{dir})
-	if !has(t, third, "src/new.go") {
+	if !has(t, third, "src/new.go") || !has(t, third, "lib/ignored.go") {
 		t.Error("the walk's files were not saved for the next server")
 	}
 }
@@ -619,26 +627,29 @@ func TestPollingSeededByTheFullPass(t *testing.T) {
 	}
 }
 
-// TestGCPercentFor: a settled heap may grow by a quarter, at least 64 MB,
-// never more than Go's default: a small tree's server collects as before.
-func TestGCPercentFor(t *testing.T) {
+// TestHeapLimit: a server's heap is limited to serverHeap, or to a
+// quarter more than it keeps for a tree whose heap alone is near that.
+func TestHeapLimit(t *testing.T) {
 	const mb = 1 << 20
-	for _, c := range []struct{ live, want uint64 }{
-		{0, 100}, {40 * mb, 100}, {64 * mb, 100}, {128 * mb, 50}, {200 * mb, 32}, {256 * mb, 25}, {374 * mb, 25}, {4096 * mb, 25},
+	for _, c := range []struct{ live, want int64 }{
+		{0, serverHeap}, {40 * mb, serverHeap}, {300 * mb, serverHeap}, {320 * mb, 400 * mb}, {400 * mb, 500 * mb}, {4096 * mb, 5120 * mb},
 	} {
-		if got := gcPercentFor(c.live); got != c.want {
-			t.Errorf("gcPercentFor(%d MB) = %d, want %d", c.live/mb, got, c.want)
+		if got := heapLimit(c.live); got != c.want {
+			t.Errorf("heapLimit(%d MB) = %d MB, want %d", c.live/mb, got/mb, c.want/mb)
 		}
 	}
 }
 
-// TestBoundHeapKeepsAChoice: a collection percent someone else set (the
-// environment's GOGC, a one-shot command's) is left as it is.
+// TestBoundHeapKeepsAChoice: a limit the environment set (GOMEMLIMIT) is
+// left as it is.
 func TestBoundHeapKeepsAChoice(t *testing.T) {
-	prev := debug.SetGCPercent(55)
-	defer debug.SetGCPercent(prev)
+	prev := debug.SetMemoryLimit(123 << 20)
+	defer debug.SetMemoryLimit(prev)
+	was := userLimit
+	userLimit = true
+	defer func() { userLimit = was }()
 	boundHeap()
-	if got := debug.SetGCPercent(55); got != 55 {
-		t.Errorf("boundHeap changed a chosen GOGC 55 to %d", got)
+	if got := debug.SetMemoryLimit(-1); got != 123<<20 {
+		t.Errorf("boundHeap changed a chosen limit of 123 MB to %d", got)
 	}
 }

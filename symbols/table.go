@@ -141,9 +141,6 @@ func (x *Indexer) Sync(ctx context.Context, ix *workspace.Index) (*Table, SyncSt
 			}
 		}
 	}
-	// The listing read every path: a saved index's pages (150 MB at a
-	// million files) are dropped before the caches' own are read.
-	ix.Release()
 	// What the caches read now hold of the files (ix holds them root by
 	// root, so each root's run of files lines up with its rels); nil when
 	// none holds any.

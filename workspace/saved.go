@@ -145,7 +145,6 @@ func LoadIndex(dir string, roots []string, opt Options) (*Index, bool) {
 		if err := loadRoot(ix, r, seg, print, opt.Pace); err != nil {
 			return nil, false
 		}
-		seg.Release() // loadRoot read every path
 		ix.segs = append(ix.segs, seg)
 	}
 	if slashed {
@@ -232,9 +231,6 @@ func loadRoot(ix *Index, r int, seg *segment.Segment, print []byte, pace func())
 			if pace != nil && k%paceEntries == 0 {
 				pace()
 			}
-			if k > 0 && k%releaseEntries == 0 {
-				seg.Release()
-			}
 			if end < from || end > uint32(len(arena)) {
 				return errSavedFormat
 			}
@@ -257,13 +253,6 @@ func loadRoot(ix *Index, r int, seg *segment.Segment, print []byte, pace func())
 	}
 	return nil
 }
-
-// releaseEntries is how many paths a read of every one of a saved
-// index's (its load's checks, SameFiles) reads between drops of the pages
-// read: a fault may map a large folio, and such a read would leave every
-// path resident at the peak of a start, beside the heap. Dropped, a page
-// read again comes back from the page cache.
-const releaseEntries = 1 << 16
 
 // paceEntries is how many paths a paced load reads between calls to
 // Options.Pace: a few hundred microseconds' work.
@@ -305,14 +294,7 @@ func SameFiles(a, b *Index) bool {
 	if !slices.Equal(a.Roots, b.Roots) || len(a.Files) != len(b.Files) {
 		return false
 	}
-	for k := 0; k < len(a.Files); k += releaseEntries {
-		if !slices.Equal(a.Files[k:min(k+releaseEntries, len(a.Files))], b.Files[k:min(k+releaseEntries, len(b.Files))]) {
-			return false
-		}
-		a.Release() // read once: a saved index's pages need not stay (releaseEntries)
-		b.Release()
-	}
-	return slices.Equal(a.Dirs, b.Dirs) && slices.Equal(a.Skipped, b.Skipped)
+	return slices.Equal(a.Files, b.Files) && slices.Equal(a.Dirs, b.Dirs) && slices.Equal(a.Skipped, b.Skipped)
 }
 
 // indexLock is the lock file beside a root's saved index: one process

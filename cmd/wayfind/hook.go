@@ -14,6 +14,7 @@ import (
 
 	"wayfind/hook"
 	"wayfind/service"
+	"wayfind/session"
 	"wayfind/workspace"
 )
 
@@ -43,7 +44,7 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			code = exitFound
 		}
 	}()
-	debug.SetMemoryLimit(oneShotMemory)
+	session.OneShotMemory()
 	ctx, cancel := context.WithTimeout(ctx, hookBudget)
 	defer cancel()
 	var answered sync.Mutex
@@ -140,7 +141,6 @@ func hookRequests(ctx context.Context, cwd, cache string, log *cacheLog) (hook.R
 	if err != nil {
 		return nil, err
 	}
-	debug.SetGCPercent(-1)
 	logf := func(string, ...any) {}
 	_, eng := openIndex(cache, roots, workspace.Options{Logf: logf}, log.printf)
 	start := time.Now()

@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -167,13 +166,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 // done is set when the command is answered already (index) or failed.
 func buildEngine(ctx context.Context, cmd string, opts options, roots []string, out *output, logf func(string, ...any)) (eng *rank.Engine, closeModel func(), code int, done bool) {
 	closeModel = func() {}
-	// One question and exit: garbage is collected only near a bound, not
-	// every few megabytes — a tenth of a short run, given back to it.
-	// Not for index, which parses every file: collecting as it goes keeps
-	// it near 150 MB where the bound let it grow to a gigabyte.
+	// One question and exit; not index, which parses every file.
 	if cmd != "index" {
-		debug.SetGCPercent(-1)
-		debug.SetMemoryLimit(oneShotMemory)
+		session.OneShotMemory()
 	}
 	ix, eng := openIndex(workspace.CacheDirOf("", logf), roots, workspace.Options{Logf: logf}, logf)
 	var caches *locateCaches
@@ -473,11 +468,6 @@ func serveLSP(ctx context.Context, args []string, stderr io.Writer) int {
 	}
 	return lsp.Serve(ctx, os.Stdin, os.Stdout, stderr, lsp.Options{Version: Version})
 }
-
-// oneShotMemory is the heap a one-shot command grows to before it
-// collects garbage: several times what a question over a large tree
-// allocates (Python's 31k files with a site-packages: under 200 MB).
-const oneShotMemory = 1 << 30
 
 // locateCaches are what one locate question reads besides the file
 // index: the symbols the question names, from the symbol cache (brought

@@ -163,69 +163,17 @@ func (w oneShot) Reindex(context.Context) (session.Status, error) {
 	return session.Status{}, errors.New("the CLI indexes afresh on every run")
 }
 
-// openIndex is the one way a one-shot process (a CLI command, the hook)
-// opens its roots: the index a server or an earlier process saved for
-// them, brought up to date by the directories whose time moved since
-// (workspace.DirTimes: a stat of each directory, where a walk reads them
-// all), with the engine saved beside it when nothing had changed; else a
-// walk, saved for the next process — one walk for many processes started
-// at once (an agent's parallel tool calls): the first walks under the
-// index's lock, the others wait for it (at most indexWait) and read what
-// it saved.
+// openIndex opens the roots for a one-shot process (session.Open), a
+// failed save of a walk's index a warning.
 func openIndex(cache string, roots []string, opt workspace.Options, warn func(string, ...any)) (*workspace.Index, *rank.Engine) {
-	ix, fresh := savedIndex(cache, roots, opt)
-	if ix == nil {
-		ctx, cancel := context.WithTimeout(context.Background(), indexWait)
-		unlock, locked := workspace.LockIndex(ctx, cache, roots)
-		cancel()
-		if locked {
-			defer unlock()
-			ix, fresh = savedIndex(cache, roots, opt) // what the walker before us saved
-		}
-		if ix == nil {
-			ix = workspace.Build(roots, opt)
-		}
+	o := session.Open(cache, roots, opt, indexWait)
+	if o.SaveErr != nil {
+		warn("index of %s not saved: %v", roots[0], o.SaveErr)
 	}
-	var eng *rank.Engine
-	if fresh {
-		eng = session.SavedEngine(cache, ix, opt.Logf)
-	} else if cache != "-" {
-		if err := workspace.SaveIndex(cache, ix, opt); err != nil {
-			warn("index of %s not saved: %v", roots[0], err)
-		}
-	}
-	if eng == nil {
-		eng = rank.New(ix)
-	}
-	return ix, eng
+	return o.Index, o.Engine
 }
 
 // indexWait bounds how long a one-shot process waits for another's walk
 // of the same roots before it walks them itself: within the hook's
 // budget, with time left to answer.
 const indexWait = service.HistoryWait
-
-// savedIndex is the index a server or an earlier process saved for roots,
-// brought up to date: the directories whose time moved since it was
-// saved are read again (workspace.DirTimes: a stat of each directory,
-// where a walk reads them all). fresh is set when nothing had changed
-// (it is the saved index itself); nil when there is none.
-func savedIndex(cache string, roots []string, opt workspace.Options) (ix *workspace.Index, fresh bool) {
-	at, ok := workspace.SavedAt(cache, roots)
-	if !ok {
-		return nil, false
-	}
-	ix, ok = workspace.LoadIndex(cache, roots, opt)
-	if !ok {
-		return nil, false
-	}
-	var dt workspace.DirTimes
-	changed := dt.Changed(ix, at, nil)
-	if len(changed) == 0 {
-		return ix, true
-	}
-	if next, ok := workspace.Update(ix, opt, changed); ok {
-		return next, false
-	}
-	return ix, false
-}

@@ -1,0 +1,223 @@
+package session
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"time"
+
+	"wayfind/rank"
+	"wayfind/segment"
+	"wayfind/workspace"
+)
+
+// A snapshot is served from its base — the saved file index (files.idx)
+// and the engine written beside it (engine.seg), both immutable segments
+// mapped read-only, whose pages are the kernel's page cache, shared by
+// every process on the root — or, after a walk or a change, from copies
+// on the heap. Compaction writes what the heap serves as a new base and
+// swaps it in: one worker (upkeepLoop) decides when, as soon as a walk
+// has built a whole tree, else once changes have stood and requests
+// paused (compactIdle). Each write goes to a temporary file renamed into
+// place (workspace.WriteRootCache), so a killed writer leaves the last
+// good base; a replaced base stays mapped for the questions that still
+// read it, and its pages are dropped.
+
+// engineName is the engine's segment, in the first root's cache
+// directory: it names the saved index of every root it was built over
+// (rank.Engine.Put).
+const engineName = "engine.seg"
+
+// SavedEngine is the engine a server saved beside the index ix was
+// loaded from (cacheDir: the cache directory), mapped; nil when there is
+// none for that very index.
+func SavedEngine(cacheDir string, ix *workspace.Index, logf func(string, ...any)) *rank.Engine {
+	if len(ix.SavedIDs()) == 0 {
+		return nil
+	}
+	seg, err := segment.Open(filepath.Join(workspace.RootCacheDir(cacheDir, ix.Roots[0]), engineName), rank.SegmentKind)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			logf("saved engine not read: %v", err)
+		}
+		return nil
+	}
+	eng, err := rank.Mapped(seg, ix)
+	if err != nil {
+		logf("saved engine not used: %v", err)
+		return nil
+	}
+	return eng
+}
+
+// compactor is the compaction's state, under Session.mu.
+type compactor struct {
+	// owed is closed once the compaction a walk asked for is done (nil:
+	// none owed); the full pass waits for it, to read the base rather
+	// than hold the heap's copy of the tree through the pass.
+	owed chan struct{}
+	// tried is the last snapshot compaction was tried on (its seq): a
+	// failure is not retried until the snapshot changes.
+	tried uint64
+}
+
+// compactIdle is how long changes stand, with no request running, before
+// they are compacted: past a burst of edits or questions, so that a
+// stream of changes is written once.
+const compactIdle = 10 * time.Second
+
+// compactNow asks for the served snapshot to be compacted at once (a
+// walk built it whole).
+func (s *Session) compactNow() {
+	s.mu.Lock()
+	if s.compaction.owed == nil {
+		s.compaction.owed = make(chan struct{})
+	}
+	s.mu.Unlock()
+	s.kickUpkeep()
+}
+
+// compactDue reports whether cur is to be compacted now: it is on the
+// heap, not stale, not tried, and either a walk owes it or it has stood
+// compactIdle with no request and no change pending.
+func (s *Session) compactDue(cur *snapshot, now time.Time) bool {
+	if cur == nil || cur.sealed || cur.stale {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cur.seq == s.compaction.tried {
+		return false
+	}
+	if s.compaction.owed != nil {
+		return true
+	}
+	return s.active.Load() == 0 && len(s.files.pending) == 0 &&
+		now.Sub(time.Unix(0, s.lastRequest.Load())) >= compactIdle && now.Sub(s.files.lastApply) >= compactIdle
+}
+
+// settleOwed marks the owed compaction done, if it was.
+func (s *Session) settleOwed() {
+	s.mu.Lock()
+	if s.compaction.owed != nil {
+		close(s.compaction.owed)
+		s.compaction.owed = nil
+	}
+	s.mu.Unlock()
+}
+
+// compact writes snap as a new base and serves it in snap's place — the
+// same files in the same order, so answers and the passes' indexes do
+// not change. Nothing happens when the cache is off or the snapshot was
+// replaced meanwhile (a change applied): the heap's copy stays. It
+// gives way to requests (pace). It reports whether it swapped.
+func (s *Session) compact(snap *snapshot) bool {
+	start := time.Now()
+	s.mu.Lock()
+	s.compaction.tried = snap.seq
+	s.mu.Unlock()
+	paced := s.opts.Walk
+	paced.Pace = s.pace
+	ix := snap.ix
+	if len(ix.SavedIDs()) == 0 {
+		if ix = s.saveIndex(ix, paced); ix == nil {
+			return false
+		}
+	}
+	w := segment.NewWriter(rank.SegmentKind)
+	w.Pace = s.pace
+	if !snap.eng.Put(w, ix) {
+		return false
+	}
+	if err := workspace.WriteRootCache(s.cacheDir, ix.Roots[0], engineName, func(bw *bufio.Writer) error {
+		_, err := w.WriteTo(bw)
+		return err
+	}); err != nil {
+		s.opts.Logf("engine not saved: %v", err)
+		return false
+	}
+	eng := SavedEngine(s.cacheDir, ix, s.opts.Logf)
+	if eng == nil {
+		return false
+	}
+	s.files.apply.Lock()
+	defer s.files.apply.Unlock()
+	if s.snap.Load() != snap {
+		return false
+	}
+	base := *snap
+	base.ix, base.eng, base.sealed = ix, eng, true
+	s.store(&base)
+	s.opts.Logf("serving %d files from their segments, mapped (%.0f ms)", len(ix.Files), msSince(start))
+	return true
+}
+
+// saveIndex saves ix for the next process and reads it back, mapped: the
+// saved index, or nil when it could not be saved. It holds the index's
+// lock meanwhile, so what it reads back is what it wrote.
+func (s *Session) saveIndex(ix *workspace.Index, opt workspace.Options) *workspace.Index {
+	ctx, cancel := context.WithTimeout(context.Background(), s.opts.WaitReady)
+	unlock, ok := workspace.LockIndex(ctx, s.cacheDir, ix.Roots)
+	cancel()
+	if !ok {
+		return nil
+	}
+	defer unlock()
+	return saveAndMap(s.cacheDir, ix, opt, s.opts.Logf)
+}
+
+// saveAndMap saves ix in cacheDir and reads it back, mapped; nil when it
+// could not, with a log line.
+func saveAndMap(cacheDir string, ix *workspace.Index, opt workspace.Options, logf func(string, ...any)) *workspace.Index {
+	if err := workspace.SaveIndex(cacheDir, ix, opt); err != nil {
+		logf("file index not saved: %v", err)
+		return nil
+	}
+	saved, ok := workspace.LoadIndex(cacheDir, ix.Roots, opt)
+	if !ok {
+		return nil
+	}
+	return saved
+}
+
+// kickUpkeep wakes the upkeep loop (a walk owes a compaction, a change
+// was applied).
+func (s *Session) kickUpkeep() {
+	select {
+	case s.upkeep <- struct{}{}:
+	default:
+	}
+}
+
+// upkeepLoop is the one worker behind compaction and the idle drop of
+// what requests read: woken by a walk or a change, and every
+// compactIdle/4 to see whether requests have paused.
+func (s *Session) upkeepLoop() {
+	defer s.wg.Done()
+	tick := time.NewTicker(compactIdle / 4)
+	defer tick.Stop()
+	var released int64 // lastRequest when what requests read was last dropped
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-tick.C:
+		case <-s.upkeep:
+		}
+		now := time.Now()
+		compacted := false
+		if cur := s.snap.Load(); s.compactDue(cur, now) {
+			compacted = s.compact(cur)
+		}
+		s.settleOwed()
+		last, due := s.idleRelease(released, now)
+		if compacted || due {
+			// A compaction leaves the heap's copies and the pages it
+			// read: one drop serves it and the requests before it.
+			s.afterPass()
+			released = last
+		}
+	}
+}

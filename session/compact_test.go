@@ -1,0 +1,97 @@
+package session
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"wayfind/symbols"
+	"wayfind/workspace"
+)
+
+// TestIdleRelease: what requests read is dropped once after them, when
+// none runs and the last ended releaseIdle ago.
+func TestIdleRelease(t *testing.T) {
+	now := time.Unix(1000, 0)
+	ended := now.Add(-releaseIdle).UnixNano()
+	for _, c := range []struct {
+		name           string
+		last, released int64
+		active         int32
+		want           bool
+	}{
+		{"idle long enough", ended, 0, 0, true},
+		{"dropped since", ended, ended, 0, false},
+		{"a request runs", ended, 0, 1, false},
+		{"ended just under releaseIdle ago", ended + 1, 0, 0, false},
+		{"no request yet", 0, 0, 0, false},
+	} {
+		s := &Session{}
+		s.lastRequest.Store(c.last)
+		s.active.Store(c.active)
+		if _, got := s.idleRelease(c.released, now); got != c.want {
+			t.Errorf("%s: %v", c.name, got)
+		}
+	}
+}
+
+// waitState waits, at most ten seconds, until ok holds of the snapshot
+// served.
+func waitState(t *testing.T, s *Session, ok func(*snapshot) bool) *snapshot {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if cur := s.snap.Load(); cur != nil && ok(cur) {
+			return cur
+		}
+	}
+	t.Fatalf("the snapshot served never reached the state: %+v", s.snap.Load())
+	return nil
+}
+
+// TestCompactApplied: a walk's index is compacted at once; a change
+// applied leaves copies on the heap, compacted once it has stood
+// compactIdle with nothing asked or pending, still answering for the file
+// added, and the saved index holds that file for the next process.
+func TestCompactApplied(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"src/a.go", "src/server/http.go", "docs/readme.md"} {
+		write(t, filepath.Join(dir, filepath.FromSlash(p)))
+	}
+	cache := t.TempDir()
+	s := New(Options{Symbols: symbols.IndexerOptions{CacheDir: cache}, NoSymbols: true, NoContent: true})
+	defer s.Close()
+	s.SetRoots([]string{dir})
+	waitState(t, s, func(cur *snapshot) bool { return cur.sealed })
+	write(t, filepath.Join(dir, "src", "added.go"))
+	s.Changed([]string{filepath.Join(dir, "src", "added.go")})
+	if !has(t, s, "src/added.go") {
+		t.Fatal("the file added is not found")
+	}
+	applied := s.snap.Load()
+	if applied.sealed {
+		t.Fatal("a change applied was served compacted at once")
+	}
+	if s.compactDue(applied, time.Now()) {
+		t.Error("compaction was due right after the change")
+	}
+	later := time.Now().Add(compactIdle)
+	if !s.compactDue(applied, later) {
+		t.Fatal("compaction was not due once the change had stood compactIdle")
+	}
+	if !s.compact(applied) {
+		t.Fatal("compact reports it did not swap")
+	}
+	if cur := s.snap.Load(); !cur.sealed || !has(t, s, "src/added.go") {
+		t.Fatalf("not compacted, or the file added is lost: %+v", cur)
+	}
+	if s.compactDue(s.snap.Load(), later) {
+		t.Error("compaction is due for a compacted snapshot")
+	}
+	if s.compactDue(applied, later) {
+		t.Error("compaction is due again for a snapshot already tried")
+	}
+	ix, ok := workspace.LoadIndex(cache, []string{dir}, workspace.Options{})
+	if !ok || ix.Lookup(0, "src/added.go") < 0 {
+		t.Error("the saved index lacks the file added")
+	}
+}

@@ -1,0 +1,129 @@
+package session
+
+import (
+	"math"
+	"runtime/debug"
+	"runtime/metrics"
+	"time"
+)
+
+// The process's memory has one owner, this file: every limit set, every
+// collection forced and every drop of mapped pages is decided here, at
+// the moments it names — as a walk grows, while a pass reads, after a
+// pass, after a compaction, when requests pause. The packages below
+// expose Release and never call it.
+//
+// Two kinds of memory are at stake. The heap, bounded by one soft limit
+// (debug.SetMemoryLimit): the runtime collects as it nears it. And the
+// pages of the mapped bases a question or a pass has read: the kernel's
+// page cache, counted in the process's resident set while mapped in, and
+// read again from that cache when dropped — so they are dropped whenever
+// a reader is done.
+
+// serverHeap is the heap a server may hold before the runtime collects
+// harder: the resident set aimed at for a million files (500 MB, in
+// docs/BENCHMARKS.md) less what the mapped bases and the runtime's own
+// structures keep beside it between drops.
+const serverHeap = 384 << 20
+
+// heapGrowthShare: past serverHeap, the heap may still grow by this
+// share of what it keeps before the runtime collects: a tree larger
+// than the limit was made for is collected at Go's pace, not
+// continuously.
+const heapGrowthShare = 4
+
+// oneShotHeap is the heap a one-shot process (a CLI command, the hook)
+// grows to before it collects at all: several times what a question over
+// a large tree allocates, so that a short run spends nothing on
+// collections.
+const oneShotHeap = 1 << 30
+
+// userLimit: the environment chose the limit (GOMEMLIMIT); it is kept.
+var userLimit = debug.SetMemoryLimit(-1) != math.MaxInt64
+
+// boundHeap sets the server's limit from what the heap keeps now:
+// serverHeap, or more for a tree whose heap alone is near it.
+func boundHeap() {
+	if userLimit {
+		return
+	}
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 {
+		return
+	}
+	debug.SetMemoryLimit(heapLimit(int64(sample[0].Value.Uint64())))
+}
+
+// heapLimit is the server's limit for a heap keeping live bytes.
+func heapLimit(live int64) int64 { return max(serverHeap, live+live/heapGrowthShare) }
+
+// OneShotMemory is a one-shot process's policy: no collection until its
+// heap reaches oneShotHeap. A command that reads every file (index)
+// collects as it goes: it is not one.
+func OneShotMemory() {
+	if userLimit {
+		return
+	}
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(oneShotHeap)
+}
+
+// ReturnMemory collects and returns what it freed to the system at once
+// (the runtime returns it a few megabytes a second on its own): for a
+// status asked to report the memory kept, not the garbage.
+func ReturnMemory() { debug.FreeOSMemory() }
+
+// releaseServed drops the served snapshot's mapped pages from the
+// process: its index's paths and its engine's arrays.
+func (s *Session) releaseServed() {
+	if cur := s.snap.Load(); cur != nil {
+		cur.ix.Release()
+		cur.eng.Release()
+	}
+}
+
+// afterPass is the memory's moment after a pass read the whole tree (a
+// full symbol and content pass, a poll's stat of every file, a walk and
+// its build): its pages dropped, its garbage returned, the limit set from
+// what is kept.
+func (s *Session) afterPass() {
+	s.releaseServed()
+	debug.FreeOSMemory()
+	boundHeap()
+}
+
+// whilePaced is the memory's moment inside paced work (pace), at most
+// once every paceRelease: the pages read so far dropped, the limit set
+// from what the work keeps so far.
+func (s *Session) whilePaced() {
+	now := time.Now().UnixNano()
+	if last := s.pacedRelease.Load(); now-last >= int64(paceRelease) && s.pacedRelease.CompareAndSwap(last, now) {
+		s.releaseServed()
+		boundHeap()
+	}
+}
+
+// paceRelease is how often paced work drops the pages it read: a second
+// of a pass reads a few megabytes of paths, and a question asked
+// meanwhile reads its few pages again from the page cache.
+const paceRelease = time.Second
+
+// idleRelease reports whether the pages and garbage of the requests since
+// the last release are due to go (upkeepLoop): requests ran since
+// (released: the lastRequest of that release), none runs now, and the
+// last ended releaseIdle ago.
+func (s *Session) idleRelease(released int64, now time.Time) (last int64, due bool) {
+	last = s.lastRequest.Load()
+	return last, last != released && s.active.Load() == 0 && now.Sub(time.Unix(0, last)) >= releaseIdle
+}
+
+// releaseIdle is how long requests pause before what they read is
+// dropped: past a burst of questions (an agent's, a user typing into a
+// picker), so that a question rarely maps again what the one before it
+// read.
+const releaseIdle = compactIdle
+
+// growing is the memory's moment while a walk builds its index: the
+// limit follows what it keeps.
+func (s *Session) growing() { boundHeap() }
