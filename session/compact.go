@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"time"
@@ -120,26 +121,16 @@ func (s *Session) compact(snap *snapshot) bool {
 	s.mu.Unlock()
 	paced := s.opts.Walk
 	paced.Pace = s.pace
-	ix := snap.ix
-	if len(ix.SavedIDs()) == 0 {
-		if ix = s.saveIndex(ix, paced); ix == nil {
-			return false
-		}
-	}
-	w := segment.NewWriter(rank.SegmentKind)
-	w.Pace = s.pace
-	if !snap.eng.Put(w, ix) {
+	ctx, cancel := context.WithTimeout(context.Background(), s.opts.WaitReady)
+	unlock, locked := workspace.LockIndex(ctx, s.cacheDir, snap.ix.Roots)
+	cancel()
+	if !locked {
 		return false
 	}
-	if err := workspace.WriteRootCache(s.cacheDir, ix.Roots[0], engineName, func(bw *bufio.Writer) error {
-		_, err := w.WriteTo(bw)
-		return err
-	}); err != nil {
-		s.opts.Logf("engine not saved: %v", err)
-		return false
-	}
-	eng := SavedEngine(s.cacheDir, ix, s.opts.Logf)
-	if eng == nil {
+	ix, eng, err := writeBase(s.cacheDir, snap.ix, snap.eng, paced)
+	unlock()
+	if err != nil {
+		s.opts.Logf("not compacted: %v", err)
 		return false
 	}
 	s.files.apply.Lock()
@@ -154,34 +145,42 @@ func (s *Session) compact(snap *snapshot) bool {
 	return true
 }
 
-// saveIndex saves ix for the next process and reads it back, mapped: the
-// saved index, or nil when it could not be saved. It holds the index's
-// lock meanwhile, so what it reads back is what it wrote.
-func (s *Session) saveIndex(ix *workspace.Index, opt workspace.Options) *workspace.Index {
-	ctx, cancel := context.WithTimeout(context.Background(), s.opts.WaitReady)
-	unlock, ok := workspace.LockIndex(ctx, s.cacheDir, ix.Roots)
-	cancel()
-	if !ok {
-		return nil
+// writeBase writes ix and eng as their roots' base in cacheDir — the
+// index saved (unless it is a saved one), the engine beside it — and
+// reads both back, mapped: what a process serves in their place. The
+// caller holds the index's lock (workspace.LockIndex), so what is read
+// back is what was written. opt.Pace, when set, paces the writes.
+func writeBase(cacheDir string, ix *workspace.Index, eng *rank.Engine, opt workspace.Options) (*workspace.Index, *rank.Engine, error) {
+	if cacheDir == "-" {
+		return nil, nil, errors.New("no cache")
 	}
-	defer unlock()
-	return saveAndMap(s.cacheDir, ix, opt, s.opts.Logf)
+	if len(ix.SavedIDs()) == 0 {
+		if err := workspace.SaveIndex(cacheDir, ix, opt); err != nil {
+			return nil, nil, fmt.Errorf("file index not saved: %w", err)
+		}
+		saved, ok := workspace.LoadIndex(cacheDir, ix.Roots, opt)
+		if !ok {
+			return nil, nil, errors.New("the saved file index did not read back")
+		}
+		ix = saved
+	}
+	w := segment.NewWriter(rank.SegmentKind)
+	w.Pace = opt.Pace
+	if !eng.Put(w, ix) {
+		return nil, nil, errors.New("the engine is not of the saved index")
+	}
+	if err := workspace.WriteRootCache(cacheDir, ix.Roots[0], engineName, func(bw *bufio.Writer) error {
+		_, err := w.WriteTo(bw)
+		return err
+	}); err != nil {
+		return nil, nil, fmt.Errorf("engine not saved: %w", err)
+	}
+	mapped := SavedEngine(cacheDir, ix, func(string, ...any) {})
+	if mapped == nil {
+		return nil, nil, errors.New("the saved engine did not read back")
+	}
+	return ix, mapped, nil
 }
-
-// saveAndMap saves ix in cacheDir and reads it back, mapped; nil when it
-// could not, with a log line.
-func saveAndMap(cacheDir string, ix *workspace.Index, opt workspace.Options, logf func(string, ...any)) *workspace.Index {
-	if err := workspace.SaveIndex(cacheDir, ix, opt); err != nil {
-		logf("file index not saved: %v", err)
-		return nil
-	}
-	saved, ok := workspace.LoadIndex(cacheDir, ix.Roots, opt)
-	if !ok {
-		return nil
-	}
-	return saved
-}
-
 // kickUpkeep wakes the upkeep loop (a walk owes a compaction, a change
 // was applied).
 func (s *Session) kickUpkeep() {

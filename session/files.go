@@ -138,8 +138,8 @@ func (s *Session) build(gen int, roots []string) {
 	var snap *snapshot
 	if cur := s.snap.Load(); cur == nil || !slices.Equal(cur.ix.Roots, roots) {
 		o := Open(s.cacheDir, roots, walk, s.opts.WaitReady)
-		if o.SaveErr != nil {
-			s.opts.Logf("file index not saved: %v", o.SaveErr)
+		if o.BaseErr != nil {
+			s.opts.Logf("not saved for the next process: %v", o.BaseErr)
 		}
 		s.pruneHistory(o.Index) // before the index is seen: its answers weigh no gone file
 		snap = &snapshot{gen: gen, ix: o.Index, eng: o.Engine, sealed: o.Mapped, walked: o.Walked}

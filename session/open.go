@@ -18,29 +18,31 @@ type Opened struct {
 	// times cannot tell (an ignore file edited in place) is a walk's to
 	// find. False: Index is a walk's, made here.
 	Saved bool
-	// Mapped: Engine is read from the segment saved beside Index, where
-	// it lies (nothing had changed since the save).
+	// Mapped: Index and Engine are the base, read from their segments
+	// where they lie.
 	Mapped bool
 	// Walked is when the walk Index comes from began; zero for a saved
 	// index.
 	Walked time.Time
-	// SaveErr: the walk's index could not be saved for the next process.
-	SaveErr error
+	// BaseErr: what was built here could not be written as the base for
+	// the next process.
+	BaseErr error
 }
 
 // Open is the one way a front end opens its roots — the servers' session
-// at its start, the CLI, the hook: the index a server or an earlier
-// process saved for them in cacheDir ("-": none), brought up to date by
-// the directories whose time moved since the save (workspace.DirTimes: a
-// stat of each directory, where a walk reads them all), with the engine
-// saved beside it mapped, or updated from it for the few files that
-// changed (rank.Engine.Updated); else a walk, saved for the next process.
-// Many processes opening the same roots at once (an agent's parallel
-// tool calls, an editor and its agent) walk once: the first walks under
-// the index's lock, the others wait for it at most wait, then read what
-// it saved — or, past the wait, walk themselves.
+// at its start, the CLI, the hook: the base a server or an earlier
+// process wrote for them in cacheDir ("-": none), the index brought up to
+// date by the directories whose time moved since (workspace.DirTimes: a
+// stat of each directory, where a walk reads them all), the engine mapped
+// when nothing changed, else updated from it for the few files that did
+// (rank.Engine.Updated); with no base, a walk. What was built is written
+// as the base (writeBase), so the next process maps it. Many processes
+// opening the same roots at once (an agent's parallel tool calls, an
+// editor and its agent) walk and write once: under the index's lock, the
+// others waiting for it at most wait, then reading what it wrote — or,
+// past the wait, building for themselves.
 func Open(cacheDir string, roots []string, opt workspace.Options, wait time.Duration) Opened {
-	if o, ok := openSaved(cacheDir, roots, opt); ok {
+	if o, ok := openBase(cacheDir, roots, opt); ok && o.Mapped {
 		return o
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
@@ -48,27 +50,28 @@ func Open(cacheDir string, roots []string, opt workspace.Options, wait time.Dura
 	cancel()
 	if locked {
 		defer unlock()
-		if o, ok := openSaved(cacheDir, roots, opt); ok { // the walker before us saved it
-			return o
-		}
 	}
-	o := Opened{Walked: time.Now()}
-	o.Index = workspace.Build(roots, opt)
-	if cacheDir != "-" {
-		// Saved for the next process, and served as saved: its paths
-		// read where the file is mapped, the walk's copies garbage.
-		if o.SaveErr = workspace.SaveIndex(cacheDir, o.Index, opt); o.SaveErr == nil {
-			if saved, ok := workspace.LoadIndex(cacheDir, roots, opt); ok {
-				o.Index = saved
-			}
-		}
+	o, ok := openBase(cacheDir, roots, opt) // what the holder of the lock wrote
+	if ok && o.Mapped {
+		return o
 	}
-	o.Engine = rank.New(o.Index)
+	if !ok {
+		o = Opened{Walked: time.Now(), Index: workspace.Build(roots, opt)}
+		o.Engine = rank.New(o.Index)
+	}
+	if !locked || cacheDir == "-" {
+		return o
+	}
+	if ix, eng, err := writeBase(cacheDir, o.Index, o.Engine, opt); err != nil {
+		o.BaseErr = err
+	} else {
+		o.Index, o.Engine, o.Mapped = ix, eng, true
+	}
 	return o
 }
 
-// openSaved is Open from the saved index, when there is one.
-func openSaved(cacheDir string, roots []string, opt workspace.Options) (Opened, bool) {
+// openBase is Open from the base, when there is one.
+func openBase(cacheDir string, roots []string, opt workspace.Options) (Opened, bool) {
 	at, ok := workspace.SavedAt(cacheDir, roots)
 	if !ok {
 		return Opened{}, false

@@ -356,6 +356,7 @@ func scaleCmd(args []string) error {
 	bin := fs.String("bin", "bin/wayfind", "the wayfind binary whose `lsp` is driven")
 	sizesFlag := fs.String("sizes", "56970,250000,1000000", "the monorepo's sizes (files, comma-separated)")
 	fzfSample := fs.Int("fzf-sample", 30, "how many find cases fzf is timed on at each size")
+	reindexes := fs.Int("reindexes", 100, "how many reindexes, each finding a file made, the warm server makes before its cache is listed")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -364,7 +365,7 @@ func scaleCmd(args []string) error {
 		return err
 	}
 	header("at monorepo scale", "")
-	scaleBench(*bin, *cf.corpora, *cf.cases, *cf.work, sizes, *fzfSample)
+	scaleBench(*bin, *cf.corpora, *cf.cases, *cf.work, sizes, *fzfSample, *reindexes)
 	return nil
 }
 

@@ -90,7 +90,10 @@ func (s *lspServer) stop() {
 
 // lspCorpus indexes root through the protocol and runs its cases as
 // find/resolvePath and find/files requests.
-func lspCorpus(bin, root string, cases []benchCase, listing string, withFzf, settle bool) (outs []outcome, readyMs, rss float64, err error) {
+// lspCorpus asks cases of a server started on root; settled, once its
+// passes have finished, then its memory and reported renames, then after
+// (when set) with the server.
+func lspCorpus(bin, root string, cases []benchCase, listing string, withFzf, settle bool, after func(*lspServer) error) (outs []outcome, readyMs, rss float64, err error) {
 	s, err := startLSP(bin)
 	if err != nil {
 		return nil, 0, 0, err
@@ -181,6 +184,11 @@ func lspCorpus(bin, root string, cases []benchCase, listing string, withFzf, set
 		fmt.Fprintf(os.Stderr, "%s: after the renames: RSS %.0f MB (anonymous %.0f)\n", root, vmField(status, "VmRSS:"), vmField(status, "RssAnon:"))
 		time.Sleep(idleAfterChanges)
 		fmt.Fprintf(os.Stderr, "%s: %.0f s idle after them: RSS %.0f MB (anonymous %.0f)\n", root, idleAfterChanges.Seconds(), vmField(status, "VmRSS:"), vmField(status, "RssAnon:"))
+	}
+	if after != nil {
+		if err := after(s); err != nil {
+			return nil, 0, 0, err
+		}
 	}
 	return outs, readyMs, rss, nil
 }

@@ -593,11 +593,11 @@ func lspBench(bin, corpora, work string, names []string, byCorpus map[string][]b
 	for _, name := range names {
 		paths, root := corpusTree(corpora, work, name)
 		listing := strings.Join(paths, "\n") + "\n"
-		outs, readyMs, rss, err := lspCorpus(bin, root, byCorpus[name], listing, withFzf, false)
+		outs, readyMs, rss, err := lspCorpus(bin, root, byCorpus[name], listing, withFzf, false, nil)
 		if err != nil {
 			fatal(fmt.Errorf("%s: %w", name, err))
 		}
-		settled, _, _, err := lspCorpus(bin, root, byCorpus[name], listing, false, true)
+		settled, _, _, err := lspCorpus(bin, root, byCorpus[name], listing, false, true, nil)
 		if err != nil {
 			fatal(fmt.Errorf("%s: %w", name, err))
 		}

@@ -120,7 +120,7 @@ func scaleCases(cases []benchCase, corpora []scaleCorpus, paths []string) []benc
 }
 
 // scaleBench runs the monorepo at each size.
-func scaleBench(bin, corpora, casesPath, work string, sizes []int, fzfSample int) {
+func scaleBench(bin, corpora, casesPath, work string, sizes []int, fzfSample, reindexes int) {
 	scs := readScaleCorpora(corpora)
 	var names []string
 	for _, c := range scs {
@@ -147,6 +147,7 @@ func scaleBench(bin, corpora, casesPath, work string, sizes []int, fzfSample int
 		}
 		layMs := time.Since(t0)
 		cs := scaleCases(cases, scs, paths)
+		typos := commonNameTypos(paths, commonNames, commonEach)
 		cache, err := os.MkdirTemp(work, "scale-cache-")
 		if err != nil {
 			fatal(err)
@@ -158,17 +159,58 @@ func scaleBench(bin, corpora, casesPath, work string, sizes []int, fzfSample int
 		// The peer walks the tree first: the cold server's figure is then
 		// wayfind's, not the disk's (diskCold above measures that).
 		peer := walkPeer(root)
-		outs, coldMs, rss, err := lspCorpus(bin, root, cs, "", false, false)
+		var coldPeak float64
+		outs, coldMs, rss, err := lspCorpus(bin, root, slices.Concat(cs, typos), "", false, false, func(s *lspServer) error {
+			coldPeak = vmField(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid), "VmHWM:")
+			return nil
+		})
 		if err != nil {
 			fatal(err)
 		}
 		// Warm: a new server on the same cache, its cases asked once the
-		// passes after the file index (symbols, contents) have finished.
-		settled, warmMs, warmRSS, err := lspCorpus(bin, root, cs, "", false, true)
+		// passes after the file index (symbols, contents) have finished;
+		// then the changes.
+		var changes scaleChangeFigures
+		settled, warmMs, warmRSS, err := lspCorpus(bin, root, slices.Concat(cs, typos), "", false, true, scaleChanges(root, cache, reindexes, &changes))
+		if err != nil {
+			fatal(err)
+		}
+		hookTook, hookRight, err := hookOnTree(bin, root, cache, typos)
 		if err != nil {
 			fatal(err)
 		}
 		os.RemoveAll(cache)
+		var typoOuts, typoSettled [2][]outcome // resolve, find
+		split := func(all []outcome, into *[2][]outcome) []outcome {
+			return slices.DeleteFunc(all, func(o outcome) bool {
+				if o.c.Category != commonTypoCategory {
+					return false
+				}
+				k := map[bool]int{true: 0, false: 1}[o.c.Kind == "resolve"]
+				into[k] = append(into[k], o)
+				return true
+			})
+		}
+		outs, settled = split(outs, &typoOuts), split(settled, &typoSettled)
+		typoRow := func(os []outcome) string {
+			var lat []time.Duration
+			right := 0
+			for _, o := range os {
+				lat = append(lat, o.elapsed)
+				if o.top1 || o.c.Kind == "resolve" && o.at5 && !o.wrong {
+					right++
+				}
+			}
+			return fmt.Sprintf("%s / %s ms, %s", ms(quantile(lat, 0.5)), ms(quantile(lat, 0.99)), pct(right, len(os)))
+		}
+		scaleExtraRows = append(scaleExtraRows, fmt.Sprintf("| %d | %d | %s | %s | %s | %s | %.0f / %.0f | %s / %s ms, found %d of %d | %s / %s ms, read or named first %d of %d | %d: %d files, %.0f MB → %d files, %.0f MB |",
+			size, len(typos)/2, typoRow(typoOuts[0]), typoRow(typoOuts[1]), typoRow(typoSettled[0]), typoRow(typoSettled[1]),
+			coldPeak, changes.peakMB, ms(quantile(changes.added, 0.5)), ms(quantile(changes.added, 1)), changes.addedFound, len(changes.added),
+			ms(quantile(hookTook, 0.5)), ms(quantile(hookTook, 0.9)), hookRight, len(hookTook),
+			changes.reindexes, changes.cacheBefore.files, float64(changes.cacheBefore.bytes)/(1<<20), changes.cacheAfter.files, float64(changes.cacheAfter.bytes)/(1<<20)))
+		if extra, _ := setDiff(changes.cacheAfter.names, changes.cacheBefore.names); len(extra) > 0 {
+			fmt.Fprintf(os.Stderr, "scale %d: files the reindexes left in the cache: %v\n", size, extra)
+		}
 		var setFind, setResolve []time.Duration
 		for _, o := range settled {
 			if o.c.Kind == "find" {
@@ -234,6 +276,38 @@ func scaleBench(bin, corpora, casesPath, work string, sizes []int, fzfSample int
 			}
 		}
 	}
+	fmt.Printf("\nQuestions and changes nobody wrote (%s: the %d most common names, %d files each, the name's 2nd and 3rd letters swapped; right: resolved to the file or, unresolved, listing it; found first). The hook: `wayfind hook` as Claude Code runs it, a Read of each typo's path, on the warm server's cache.\n\n", commonTypoCategory, commonNames, commonEach)
+	fmt.Println("| files | typo paths | at ready: resolve p50 / p99, right | at ready: find p50 / p99, first | settled: resolve | settled: find | peak RSS MB cold / warm (all phases) | one file added: first answer p50 / slowest | hook: p50 / p90 | reindexes: cache before → after |")
+	fmt.Println("|---:|---:|---|---|---|---|---|---|---|---|")
+	for _, r := range scaleExtraRows {
+		fmt.Println(r)
+	}
+}
+
+// The common-name typos: the commonNames most common names, commonEach
+// files of each.
+const (
+	commonNames = 20
+	commonEach  = 5
+)
+
+// scaleExtraRows are the second table's rows, one a size, printed after
+// the first (scaleBench).
+var scaleExtraRows []string
+
+// setDiff is what a has that b has not (both any order), and the reverse.
+func setDiff(a, b []string) (onlyA, onlyB []string) {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			onlyA = append(onlyA, x)
+		}
+	}
+	for _, x := range b {
+		if !slices.Contains(a, x) {
+			onlyB = append(onlyB, x)
+		}
+	}
+	return onlyA, onlyB
 }
 
 // walkPeer is how long find(1) takes to list the files under root: the
@@ -267,7 +341,7 @@ func diskCold(bin, root, work string) {
 	defer os.RemoveAll(cache)
 	os.Setenv("WAYFIND_CACHE_DIR", cache)
 	drop()
-	_, readyMs, rss, err := lspCorpus(bin, root, nil, "", false, false)
+	_, readyMs, rss, err := lspCorpus(bin, root, nil, "", false, false, nil)
 	if err != nil {
 		fatal(err)
 	}

@@ -164,11 +164,11 @@ func (w oneShot) Reindex(context.Context) (session.Status, error) {
 }
 
 // openIndex opens the roots for a one-shot process (session.Open), a
-// failed save of a walk's index a warning.
+// base that could not be written for the next process a warning.
 func openIndex(cache string, roots []string, opt workspace.Options, warn func(string, ...any)) (*workspace.Index, *rank.Engine) {
 	o := session.Open(cache, roots, opt, indexWait)
-	if o.SaveErr != nil {
-		warn("index of %s not saved: %v", roots[0], o.SaveErr)
+	if o.BaseErr != nil && cache != "-" {
+		warn("index of %s not saved: %v", roots[0], o.BaseErr)
 	}
 	return o.Index, o.Engine
 }

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// The questions and changes nobody wrote for the monorepo (issue 53):
+// full paths with a typo in the tree's most common names, files added and
+// reported one at a time, reindexes that each find a change, and stale
+// paths through the hook on the warm cache.
+
+// commonTypoCategory names the cases commonNameTypos makes.
+const commonTypoCategory = "common-name typo"
+
+// commonNameTypos are the full paths of files bearing the tree's most
+// common names (the names names, each files spread over its run), the
+// name's first two letters after the first swapped: the questions where a
+// name is shared by the most files, each asked to resolve and to find.
+func commonNameTypos(paths []string, names, each int) []benchCase {
+	count := map[string][]string{}
+	for _, p := range paths {
+		base := path.Base(p)
+		count[base] = append(count[base], p)
+	}
+	var common []string
+	for base := range count {
+		if typoOf(base) != "" {
+			common = append(common, base)
+		}
+	}
+	slices.SortFunc(common, func(a, b string) int {
+		return cmp.Or(cmp.Compare(len(count[b]), len(count[a])), cmp.Compare(a, b))
+	})
+	var cases []benchCase
+	for _, base := range common[:min(names, len(common))] {
+		run := count[base]
+		for i := 0; i < each && i < len(run); i++ {
+			p := run[i*len(run)/each]
+			q := path.Dir(p) + "/" + typoOf(base)
+			for _, kind := range []string{"resolve", "find"} {
+				want := p
+				cases = append(cases, benchCase{ID: kind + ":" + q, Kind: kind, Category: commonTypoCategory, Query: q, Expected: &want})
+			}
+		}
+	}
+	return cases
+}
+
+// typoOf is name with its second and third letters swapped, "" when they
+// are alike or the stem is shorter than four.
+func typoOf(name string) string {
+	stem := strings.TrimSuffix(name, path.Ext(name))
+	if len(stem) < 4 || stem[1] == stem[2] {
+		return ""
+	}
+	return name[:1] + name[2:3] + name[1:2] + name[3:]
+}
+
+// scaleChangeFigures are what scaleChanges measured.
+type scaleChangeFigures struct {
+	added                   []time.Duration // one file added and reported, to its first answer
+	addedFound              int
+	reindexes               int
+	cacheBefore, cacheAfter cacheListing
+	peakMB                  float64 // the server's resident peak over its whole life
+}
+
+// cacheListing is what a cache directory holds.
+type cacheListing struct {
+	files int
+	bytes int64
+	names []string // every file, relative
+}
+
+func listCache(dir string) cacheListing {
+	var l cacheListing
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		if info, err := d.Info(); err == nil {
+			l.files++
+			l.bytes += info.Size()
+			rel, _ := filepath.Rel(dir, p)
+			l.names = append(l.names, rel)
+		}
+		return nil
+	})
+	return l
+}
+
+// scaleChanges is the warm server's last phase: ten files added, each
+// reported as an editor reports it and asked for by its path at once;
+// then reindexes reindexes, a file made before each, after which the
+// cache is listed beside its listing before them (one generation: no
+// file more, no temporary left); the server's peak resident set.
+func scaleChanges(root, cache string, reindexes int, out *scaleChangeFigures) func(*lspServer) error {
+	return func(s *lspServer) error {
+		dir := filepath.Join(root, "team0", "added-by-the-bench")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		report := func(p string, kind int) error {
+			return s.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []map[string]any{
+				{"uri": (&url.URL{Scheme: "file", Path: p}).String(), "type": kind}}})
+		}
+		for i := range 10 {
+			p := filepath.Join(dir, fmt.Sprintf("bench_added_%02d.go", i))
+			if err := os.WriteFile(p, nil, 0o644); err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(root, p)
+			t0 := time.Now()
+			if err := report(p, 1); err != nil {
+				return err
+			}
+			var res struct {
+				Matches []struct {
+					Path string `json:"path"`
+				} `json:"matches"`
+			}
+			if err := s.call("find/files", map[string]any{"query": rel, "limit": 5}, &res); err != nil {
+				return err
+			}
+			out.added = append(out.added, time.Since(t0))
+			if len(res.Matches) > 0 && res.Matches[0].Path == filepath.ToSlash(rel) {
+				out.addedFound++
+			}
+		}
+		time.Sleep(idleAfterChanges) // compacted
+		out.cacheBefore = listCache(cache)
+		for i := range reindexes {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("reindexed_%03d.go", i)), nil, 0o644); err != nil {
+				return err
+			}
+			if err := s.call("find/reindex", map[string]any{}, nil); err != nil {
+				return err
+			}
+			out.reindexes++
+		}
+		time.Sleep(idleAfterChanges)
+		out.cacheAfter = listCache(cache)
+		out.peakMB = vmField(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid), "VmHWM:")
+		return nil
+	}
+}
+
+// hookOnTree runs `wayfind hook` as Claude Code does for a Read of each
+// query's path (none exists: a typo in a common name), on the warm cache:
+// each call's wall time, and how many read the file meant or named it
+// first.
+func hookOnTree(bin, root, cache string, cases []benchCase) (took []time.Duration, right int, err error) {
+	for _, c := range cases {
+		if c.Kind != "resolve" {
+			continue
+		}
+		ev, _ := json.Marshal(map[string]any{"session_id": "bench", "cwd": root, "hook_event_name": "PreToolUse",
+			"tool_name": "Read", "tool_input": map[string]any{"file_path": filepath.Join(root, c.Query)}})
+		cmd := exec.Command(bin, "hook")
+		cmd.Stdin = bytes.NewReader(ev)
+		cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+root, "WAYFIND_CACHE_DIR="+cache)
+		t0 := time.Now()
+		outBytes, err := cmd.Output()
+		took = append(took, time.Since(t0))
+		if err != nil {
+			return took, right, fmt.Errorf("hook: %v", err)
+		}
+		var o struct {
+			Specific struct {
+				UpdatedInput struct {
+					FilePath string `json:"file_path"`
+				} `json:"updatedInput"`
+				Reason string `json:"permissionDecisionReason"`
+			} `json:"hookSpecificOutput"`
+		}
+		json.Unmarshal(outBytes, &o)
+		want := filepath.Join(root, *c.Expected)
+		if o.Specific.UpdatedInput.FilePath == want || strings.Contains(o.Specific.Reason, "\n1. "+want+" ") {
+			right++
+		}
+	}
+	return took, right, nil
+}
