@@ -181,6 +181,7 @@ func writeBase(cacheDir string, ix *workspace.Index, eng *rank.Engine, opt works
 	}
 	return ix, mapped, nil
 }
+
 // kickUpkeep wakes the upkeep loop (a walk owes a compaction, a change
 // was applied).
 func (s *Session) kickUpkeep() {

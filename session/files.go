@@ -291,8 +291,8 @@ func (s *Session) store(snap *snapshot) {
 // watching may have gained files between the walk and the watch: they are
 // queued as changed once more. After a full index (walked, not zero: when
 // its walk began) those are the directories modified since the walk
-// began (workspace.ChangedSince): re-walking the roots whole doubled the
-// first index's work and memory at a million files.
+// began (workspace.ChangedSince): re-walking the roots whole would do
+// the first index's work twice.
 func (s *Session) watch(ix *workspace.Index, walked time.Time) {
 	s.files.watchMu.Lock()
 	w := s.files.watcher
@@ -313,10 +313,9 @@ func (s *Session) watch(ix *workspace.Index, walked time.Time) {
 }
 
 // rescanShare bounds the time polling spends walking: the period between
-// rescans is at least this many times the last walk of the roots. A
-// million files walk in about 7 s on two cores; rescanned every 5 s, the
-// walks overlapped and the server never settled (3.5 GB after two
-// minutes). At ten, a rescan costs at most a tenth of one core.
+// rescans is at least this many times the last walk of the roots, so
+// that walks never overlap however large the tree: at ten, a rescan
+// costs at most a tenth of one core.
 const rescanShare = 10
 
 // rescanPeriod is the wait between rescans: every (RescanEvery), unless
@@ -368,9 +367,8 @@ func (s *Session) startPolling() {
 
 // pollDirs is polling's quick look between rescans: the directories whose
 // time moved (workspace.DirTimes), narrowed to the entries that changed
-// (EntryChanges), applied. At a million files a file made was seen a
-// minute or more later, when the next rescan had read every directory;
-// a poll of the directories' times comes every few seconds.
+// (EntryChanges), applied: a stat a directory, where a rescan reads
+// every one, so a file made is seen within seconds on any tree.
 func (s *Session) pollDirs() {
 	cur := s.snap.Load()
 	if cur == nil || !slices.Equal(cur.ix.Roots, s.Roots()) {
@@ -487,8 +485,8 @@ func (s *Session) applyPending() {
 		snap := &snapshot{gen: cur.gen, ix: next, eng: cur.eng, walked: cur.walked, indexMs: cur.indexMs}
 		if changed {
 			// From the engine served, for a few files added or removed
-			// (Updated: at a million files about 0.1 s against New's 1);
-			// from scratch for more.
+			// (Updated, linear in the tree with no name split), else from
+			// scratch.
 			built := time.Now()
 			how := "updated"
 			if snap.eng = cur.eng.Updated(next); snap.eng == nil {

@@ -21,9 +21,9 @@ import (
 // a reader is done.
 
 // serverHeap is the heap a server may hold before the runtime collects
-// harder: the resident set aimed at for a million files (500 MB, in
-// docs/BENCHMARKS.md) less what the mapped bases and the runtime's own
-// structures keep beside it between drops.
+// harder: the resident set issue 53 aims at for a million files, 500 MB,
+// less what the mapped bases and the runtime's own structures keep
+// beside the heap between drops.
 const serverHeap = 384 << 20
 
 // heapGrowthShare: past serverHeap, the heap may still grow by this

@@ -263,9 +263,8 @@ func (s *Session) Engine(ctx context.Context) (*rank.Engine, error) {
 // under minApplyGap ago (rebuilding for every request under a stream of
 // file events only churned memory) or a build takes longer than
 // waitForBuild: then the timer applies it within minApplyGap, and the
-// answers come from the snapshot meanwhile. At a million files a build
-// takes one to three seconds, and a request that found a poll's change
-// pending waited 2.9 s for it.
+// answers come from the snapshot meanwhile — a request is not made to
+// wait seconds for a change nobody asked about.
 func (s *Session) requestApplies() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -283,15 +282,14 @@ func (s *Session) requestApplies() bool {
 }
 
 // waitForBuild is the longest engine build a request waits for to see
-// what the watcher saw: test262's 57k files build in about 50 ms, 250k in
-// about 200.
+// what the watcher saw: a tenth of a second, below what a person
+// notices.
 const waitForBuild = 100 * time.Millisecond
 
 // expectedBuild is how long building the engine for a tree of files is
 // expected to take: the last build's time (took), or, when none was
-// measured (the engine was mapped from its segment), buildPerFile a file.
-// A server started warm at a million files had measured none, and a
-// request waited three seconds for the first change a poll found.
+// measured (the engine was mapped from its segment), buildPerFile a
+// file: a server started warm has measured none.
 func expectedBuild(took time.Duration, files int) time.Duration {
 	if took > 0 {
 		return took
@@ -299,8 +297,8 @@ func expectedBuild(took time.Duration, files int) time.Duration {
 	return time.Duration(files) * buildPerFile
 }
 
-// buildPerFile is about what rank.New takes a file on two cores (57k
-// files in about 50 ms, a million in one to two seconds).
+// buildPerFile is about what rank.New takes a file on two cores
+// (docs/BENCHMARKS.md).
 const buildPerFile = time.Microsecond
 
 // withIndexes attaches to e what the background has ready: the symbol

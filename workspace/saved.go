@@ -136,7 +136,7 @@ func LoadIndex(dir string, roots []string, opt Options) (*Index, bool) {
 		return nil, false
 	}
 	print := optionsPrint(opt)
-	ix := &Index{Roots: roots}
+	ix := &Index{Roots: roots, serial: serials.Add(1)}
 	for r, root := range roots {
 		seg, err := segment.Open(filepath.Join(RootCacheDir(dir, root), savedName), savedKind)
 		if err != nil {

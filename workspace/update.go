@@ -63,10 +63,13 @@ func Update(ix *Index, opt Options, changed []string) (next *Index, ok bool) {
 	// for one file added.
 	var fresh run
 	fresh.files, fresh.abs = w.collect()
-	files, abs := spliceFiles(ix, goneSpans(ix.Files, rewalk, touched), fresh)
+	files, abs, kept := spliceFiles(ix, goneSpans(ix.Files, rewalk, touched), fresh)
 	dirs := spliceList(ix.Dirs, goneSpans(ix.Dirs, rewalk, touched), w.dirs)
 	skipped := spliceList(ix.Skipped, goneSpans(ix.Skipped, rewalk, touched), w.skipped)
-	next = &Index{Roots: ix.Roots, Files: files, abs: abs, Dirs: dirs, Skipped: skipped}
+	next = &Index{Roots: ix.Roots, Files: files, abs: abs, Dirs: dirs, Skipped: skipped, serial: serials.Add(1)}
+	if ix.serial != 0 {
+		next.parent, next.kept = ix.serial, kept
+	}
 	if abs == nil {
 		next.tails = files // every Path the tail of its absolute path (spliceFiles)
 	} else {
@@ -240,16 +243,19 @@ func spliceList(list []File, gone []span, fresh []File) []File {
 // spliceFiles is splice of ix's files with fresh, and their absolute
 // paths: none (nil) when every Path kept and fresh is the tail of its
 // absolute path (the index reads it in front of the Path, AbsAt), as
-// those of a walk and of a saved index are.
-func spliceFiles(ix *Index, gone []span, fresh run) ([]File, []string) {
+// those of a walk and of a saved index are; and the runs of ix's files
+// kept whole.
+func spliceFiles(ix *Index, gone []span, fresh run) ([]File, []string, []keptRun) {
 	n := len(ix.Files) + len(fresh.files)
 	files := make([]File, 0, n)
 	var abs []string
+	var kept []keptRun
 	if !ix.sharesTails() || !fresh.tails(ix.Roots) {
 		abs = make([]string, 0, n)
 	}
 	splice(ix.Files, gone, fresh.files,
 		func(lo, hi int) {
+			kept = append(kept, keptRun{lo, hi, len(files)})
 			files = append(files, ix.Files[lo:hi]...)
 			if abs != nil {
 				for i := lo; i < hi; i++ {
@@ -263,7 +269,7 @@ func spliceFiles(ix *Index, gone []span, fresh run) ([]File, []string) {
 				abs = append(abs, fresh.abs[j])
 			}
 		})
-	return files, abs
+	return files, abs, kept
 }
 
 func sameFiles(a, b []File) bool {
@@ -373,6 +379,47 @@ func Diff(a, b *Index) []string {
 // carry over a change (rank.Engine.Updated).
 func Kept(prev, next *Index) (from, gone []int32) {
 	from = make([]int32, len(next.Files))
+	if prev.serial != 0 && next.parent == prev.serial {
+		// Update recorded the runs it kept: no path is compared.
+		for j := range from {
+			from[j] = -1
+		}
+		lo := 0
+		for _, r := range next.kept {
+			for k := r.lo; k < r.hi; k++ {
+				from[r.at+k-r.lo] = int32(k)
+			}
+			for g := lo; g < r.lo; g++ {
+				gone = append(gone, int32(g))
+			}
+			lo = r.hi
+		}
+		for g := lo; g < len(prev.Files); g++ {
+			gone = append(gone, int32(g))
+		}
+		// A file read again where Update re-walked is the same file:
+		// the few added and gone, both in path order, compared.
+		var added []int32
+		for j, i := range from {
+			if i < 0 {
+				added = append(added, int32(j))
+			}
+		}
+		left := gone[:0]
+		a := 0
+		for _, g := range gone {
+			for a < len(added) && less(next.Files[added[a]], prev.Files[g]) {
+				a++
+			}
+			if a < len(added) && next.Files[added[a]] == prev.Files[g] {
+				from[added[a]] = g
+				a++
+				continue
+			}
+			left = append(left, g)
+		}
+		return from, left
+	}
 	mergeFiles(prev.Files, next.Files, func(i, j int) {
 		switch {
 		case j < 0:

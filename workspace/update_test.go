@@ -104,6 +104,25 @@ func TestUpdateMatchesAFreshWalk(t *testing.T) {
 	})
 }
 
+// TestKeptFromUpdate: what Update recorded of the files it kept lines an
+// index up with its parent exactly as comparing their paths does; an
+// index that is not the other's child is compared by path.
+func TestKeptFromUpdate(t *testing.T) {
+	churnSeeds(t, func(t *testing.T, c *churn, ix *Index) {
+		for step := 0; step < 30; step++ {
+			next, _ := Update(ix, churnOptions, c.step())
+			from, gone := Kept(ix, next)
+			byPath := *next
+			byPath.parent = 0
+			wantFrom, wantGone := Kept(ix, &byPath)
+			if fmt.Sprint(from, gone) != fmt.Sprint(wantFrom, wantGone) {
+				t.Fatalf("step %d: recorded %v %v, by path %v %v", step, from, gone, wantFrom, wantGone)
+			}
+			ix = next
+		}
+	})
+}
+
 // TestSplice: what a touched path takes out of a sorted list is the
 // entry itself and its tree, not the names that only begin like it
 // ("a-b", "a0"); a re-walked root takes all of that root; the fresh

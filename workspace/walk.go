@@ -95,7 +95,18 @@ type Index struct {
 	// ignore rules; version-control metadata excepted), sorted like Files:
 	// where a path the index cannot place may still be on disk.
 	Skipped []File
+	// serial names this index among those the process made (0: one made
+	// by hand); an index Update made records its parent's and the runs of
+	// the parent's files it kept whole (Kept reads them).
+	serial, parent uint64
+	kept           []keptRun
 }
+
+// keptRun: the parent's Files[lo:hi] are this index's Files[at:].
+type keptRun struct{ lo, hi, at int }
+
+// serials numbers the indexes the process makes (Index.serial).
+var serials atomic.Uint64
 
 // ErrNoRoot reports a root that does not exist or is not a directory.
 var ErrNoRoot = errors.New("root does not exist or is not a directory")
@@ -150,7 +161,7 @@ func Build(roots []string, opt Options) *Index {
 	}()
 	files, abs := w.collect()
 	<-sorted
-	return (&Index{Roots: roots, Files: files, abs: abs, Dirs: w.dirs, Skipped: w.skipped}).shareTails()
+	return (&Index{Roots: roots, Files: files, abs: abs, Dirs: w.dirs, Skipped: w.skipped, serial: serials.Add(1)}).shareTails()
 }
 
 // dirNode is one directory as the walk read it: its files in name order

@@ -74,7 +74,36 @@ type scaleChangeFigures struct {
 	addedFound              int
 	reindexes               int
 	cacheBefore, cacheAfter cacheListing
-	peakMB                  float64 // the server's resident peak over its whole life
+	// deleted and deletedMB: the files the server still maps that were
+	// replaced in the cache (their disk space is held until it exits).
+	deleted   int
+	deletedMB float64
+	peakMB    float64 // the server's resident peak over its whole life
+}
+
+// deletedMappings counts the distinct files process pid maps that are
+// deleted, and their mapped size.
+func deletedMappings(pid int) (n int, mb float64) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/maps", pid))
+	if err != nil {
+		return 0, 0
+	}
+	seen := map[string]bool{}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 7 || f[len(f)-1] != "(deleted)" {
+			continue
+		}
+		var lo, hi uint64
+		fmt.Sscanf(f[0], "%x-%x", &lo, &hi)
+		mb += float64(hi-lo) / (1 << 20)
+		key := f[3] + " " + f[4] // device and inode
+		if !seen[key] {
+			seen[key] = true
+			n++
+		}
+	}
+	return n, mb
 }
 
 // cacheListing is what a cache directory holds.
@@ -153,6 +182,7 @@ func scaleChanges(root, cache string, reindexes int, out *scaleChangeFigures) fu
 		}
 		time.Sleep(idleAfterChanges)
 		out.cacheAfter = listCache(cache)
+		out.deleted, out.deletedMB = deletedMappings(s.cmd.Process.Pid)
 		out.peakMB = vmField(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid), "VmHWM:")
 		return nil
 	}
