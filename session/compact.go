@@ -179,6 +179,7 @@ func writeBase(cacheDir string, ix *workspace.Index, eng *rank.Engine, opt works
 	if mapped == nil {
 		return nil, nil, errors.New("the saved engine did not read back")
 	}
+	afterRead(ix, mapped)
 	return ix, mapped, nil
 }
 
@@ -206,6 +207,7 @@ func (s *Session) upkeepLoop() {
 		case <-tick.C:
 		case <-s.upkeep:
 		}
+		boundHeap() // what requests allocated since is collected past it
 		now := time.Now()
 		compacted := false
 		if cur := s.snap.Load(); s.compactDue(cur, now) {

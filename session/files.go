@@ -35,11 +35,14 @@ type filePass struct {
 	dirTimes    workspace.DirTimes
 	dirPollTook atomic.Int64
 	// Under Session.mu:
-	pending   []string    // changed paths not yet applied
-	timer     *time.Timer // debounced apply of pending
-	timerSet  bool        // timer is scheduled
-	reported  bool        // pending holds changes a client reported
-	lastApply time.Time   // when pending changes were last applied
+	pending  []string    // changed paths not yet applied
+	timer    *time.Timer // debounced apply of pending
+	timerSet bool        // timer is scheduled
+	reported bool        // pending holds changes a client reported
+	// applyingReported: changes a client reported are being applied
+	// (the timer took them): a request waits for them too.
+	applyingReported bool
+	lastApply        time.Time // when pending changes were last applied
 }
 
 // The file index pass: walking the roots into a snapshot, keeping it
@@ -90,19 +93,8 @@ func (s *Session) Reindex(ctx context.Context) (Status, error) {
 		return s.Status(), err
 	}
 	// Nor is a rebuild done while a saved index answers for the walk.
-	for {
-		s.mu.Lock()
-		swapped := s.swapped
-		s.mu.Unlock()
-		if cur := s.snap.Load(); cur == nil || !cur.stale {
-			return s.Status(), nil
-		}
-		select {
-		case <-swapped:
-		case <-ctx.Done():
-			return s.Status(), ctx.Err()
-		}
-	}
+	err := s.awaitSnapshot(ctx, func(cur *snapshot) bool { return cur == nil || !cur.stale })
+	return s.Status(), err
 }
 
 func (s *Session) indexLoop() {
@@ -137,9 +129,9 @@ func (s *Session) build(gen int, roots []string) {
 	progress(0, "walking", false)
 	var snap *snapshot
 	if cur := s.snap.Load(); cur == nil || !slices.Equal(cur.ix.Roots, roots) {
-		o := Open(s.cacheDir, roots, walk, s.opts.WaitReady)
-		if o.BaseErr != nil {
-			s.opts.Logf("not saved for the next process: %v", o.BaseErr)
+		o := Open(s.cacheDir, roots, walk, OpenOptions{Wait: s.opts.WaitReady})
+		if o.SaveErr != nil {
+			s.opts.Logf("file index not saved: %v", o.SaveErr)
 		}
 		s.pruneHistory(o.Index) // before the index is seen: its answers weigh no gone file
 		snap = &snapshot{gen: gen, ix: o.Index, eng: o.Engine, sealed: o.Mapped, walked: o.Walked}
@@ -280,7 +272,9 @@ func (s *Session) progressFunc() func(int, string, bool) {
 
 func (s *Session) store(snap *snapshot) {
 	snap.seq = s.seq.Add(1)
-	s.snap.Store(snap)
+	if prev := s.snap.Swap(snap); prev != nil {
+		afterRead(prev.ix, prev.eng) // replaced: what it read goes
+	}
 	s.mu.Lock()
 	close(s.swapped)
 	s.swapped = make(chan struct{})
@@ -465,9 +459,15 @@ func (s *Session) applyPending() {
 	s.mu.Lock()
 	paths := s.files.pending
 	s.files.pending = nil
+	s.files.applyingReported = s.files.reported
 	s.files.timerSet, s.files.reported = false, false
 	s.files.lastApply = time.Now()
 	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.files.applyingReported = false
+		s.mu.Unlock()
+	}()
 	cur := s.snap.Load()
 	if len(paths) == 0 || cur == nil {
 		if cur == nil && len(paths) > 0 { // nothing indexed yet: the first build sees it all
@@ -503,7 +503,6 @@ func (s *Session) applyPending() {
 		s.watch(next, time.Time{})
 		s.kickRepo()      // files came or went: a checkout, a pull?
 		s.releaseServed() // the build, the diff and the watcher read every path
-		cur.eng.Release()
 		s.kickUpkeep()
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"time"
+	"wayfind/rank"
+	"wayfind/workspace"
 )
 
 // The process's memory has one owner, this file: every limit set, every
@@ -20,17 +22,17 @@ import (
 // read again from that cache when dropped — so they are dropped whenever
 // a reader is done.
 
-// serverHeap is the heap a server may hold before the runtime collects
-// harder: the resident set issue 53 aims at for a million files, 500 MB,
-// less what the mapped bases and the runtime's own structures keep
-// beside the heap between drops.
-const serverHeap = 384 << 20
-
-// heapGrowthShare: past serverHeap, the heap may still grow by this
-// share of what it keeps before the runtime collects: a tree larger
-// than the limit was made for is collected at Go's pace, not
-// continuously.
-const heapGrowthShare = 4
+// The server's heap may grow past what it keeps (the live heap) by a
+// quarter of it, and by minHeapGrowth at least, before the runtime
+// collects: what requests and passes allocate is collected every so
+// often rather than let double the heap (Go's default), and a small
+// tree's collections stay rare. The limit follows the live heap: it is
+// set again at each of the moments below, so that a heap that grows (a
+// walk, a pass) is never held under what it keeps.
+const (
+	heapGrowthShare = 4
+	minHeapGrowth   = 64 << 20
+)
 
 // oneShotHeap is the heap a one-shot process (a CLI command, the hook)
 // grows to before it collects at all: several times what a question over
@@ -41,8 +43,7 @@ const oneShotHeap = 1 << 30
 // userLimit: the environment chose the limit (GOMEMLIMIT); it is kept.
 var userLimit = debug.SetMemoryLimit(-1) != math.MaxInt64
 
-// boundHeap sets the server's limit from what the heap keeps now:
-// serverHeap, or more for a tree whose heap alone is near it.
+// boundHeap sets the server's limit from what the heap keeps now.
 func boundHeap() {
 	if userLimit {
 		return
@@ -56,7 +57,7 @@ func boundHeap() {
 }
 
 // heapLimit is the server's limit for a heap keeping live bytes.
-func heapLimit(live int64) int64 { return max(serverHeap, live+live/heapGrowthShare) }
+func heapLimit(live int64) int64 { return live + max(live/heapGrowthShare, minHeapGrowth) }
 
 // OneShotMemory is a one-shot process's policy: no collection until its
 // heap reaches oneShotHeap. A command that reads every file (index)
@@ -80,6 +81,19 @@ func (s *Session) releaseServed() {
 	if cur := s.snap.Load(); cur != nil {
 		cur.ix.Release()
 		cur.eng.Release()
+	}
+}
+
+// afterRead is the memory's moment after a base was read whole, to be
+// loaded or checked (Open, writeBase), or replaced by another snapshot
+// (store): its pages dropped, the next question brings back the few it
+// reads.
+func afterRead(ix *workspace.Index, eng *rank.Engine) {
+	if ix != nil {
+		ix.Release()
+	}
+	if eng != nil {
+		eng.Release()
 	}
 }
 

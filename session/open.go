@@ -24,9 +24,20 @@ type Opened struct {
 	// Walked is when the walk Index comes from began; zero for a saved
 	// index.
 	Walked time.Time
-	// BaseErr: what was built here could not be written as the base for
+	// SaveErr: the walk's index, or the base, could not be written for
 	// the next process.
-	BaseErr error
+	SaveErr error
+}
+
+// OpenOptions are how Open waits and what it writes.
+type OpenOptions struct {
+	// Wait bounds how long it waits for another process's walk of the
+	// same roots.
+	Wait time.Duration
+	// WriteBase: what Open built is written as the base before it
+	// returns (writeBase), for a one-shot process, whose next run maps
+	// it. A server leaves it to its compaction, paced behind requests.
+	WriteBase bool
 }
 
 // Open is the one way a front end opens its roots — the servers' session
@@ -35,35 +46,37 @@ type Opened struct {
 // date by the directories whose time moved since (workspace.DirTimes: a
 // stat of each directory, where a walk reads them all), the engine mapped
 // when nothing changed, else updated from it for the few files that did
-// (rank.Engine.Updated); with no base, a walk. What was built is written
-// as the base (writeBase), so the next process maps it. Many processes
-// opening the same roots at once (an agent's parallel tool calls, an
-// editor and its agent) walk and write once: under the index's lock, the
-// others waiting for it at most wait, then reading what it wrote — or,
-// past the wait, building for themselves.
-func Open(cacheDir string, roots []string, opt workspace.Options, wait time.Duration) Opened {
-	if o, ok := openBase(cacheDir, roots, opt); ok && o.Mapped {
+// (rank.Engine.Updated); with no base, a walk, whose index is saved. Many
+// processes opening the same roots at once (an agent's parallel tool
+// calls, an editor and its agent) walk and write once: under the index's
+// lock, the others waiting for it at most oo.Wait, then reading what it
+// wrote — or, past the wait, walking themselves.
+func Open(cacheDir string, roots []string, opt workspace.Options, oo OpenOptions) Opened {
+	if o, ok := openBase(cacheDir, roots, opt); ok && (o.Mapped || !oo.WriteBase) {
 		return o
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	ctx, cancel := context.WithTimeout(context.Background(), oo.Wait)
 	unlock, locked := workspace.LockIndex(ctx, cacheDir, roots)
 	cancel()
 	if locked {
 		defer unlock()
 	}
 	o, ok := openBase(cacheDir, roots, opt) // what the holder of the lock wrote
-	if ok && o.Mapped {
+	if ok && (o.Mapped || !oo.WriteBase) {
 		return o
 	}
 	if !ok {
 		o = Opened{Walked: time.Now(), Index: workspace.Build(roots, opt)}
+		if locked && cacheDir != "-" && !oo.WriteBase {
+			o.SaveErr = workspace.SaveIndex(cacheDir, o.Index, opt)
+		}
 		o.Engine = rank.New(o.Index)
 	}
-	if !locked || cacheDir == "-" {
+	if !locked || cacheDir == "-" || !oo.WriteBase {
 		return o
 	}
 	if ix, eng, err := writeBase(cacheDir, o.Index, o.Engine, opt); err != nil {
-		o.BaseErr = err
+		o.SaveErr = err
 	} else {
 		o.Index, o.Engine, o.Mapped = ix, eng, true
 	}
@@ -80,6 +93,7 @@ func openBase(cacheDir string, roots []string, opt workspace.Options) (Opened, b
 	if !ok {
 		return Opened{}, false
 	}
+	afterRead(saved, nil)
 	o := Opened{Index: saved, Saved: true}
 	var times workspace.DirTimes
 	// Each directory's entries against the saved ones (EntryChanges): a
@@ -90,6 +104,7 @@ func openBase(cacheDir string, roots []string, opt workspace.Options) (Opened, b
 		}
 	}
 	base := SavedEngine(cacheDir, saved, opt.Logf)
+	afterRead(nil, base)
 	switch {
 	case base != nil && o.Index == saved:
 		o.Engine, o.Mapped = base, true

@@ -222,27 +222,13 @@ func (s *Session) Engine(ctx context.Context) (*rank.Engine, error) {
 	if closed {
 		return nil, ErrClosed
 	}
-	deadline := time.NewTimer(s.opts.WaitReady)
-	defer deadline.Stop()
-	for {
-		cur := s.snap.Load()
-		if cur != nil && cur.gen >= want {
-			break
-		}
-		s.mu.Lock()
-		swapped := s.swapped
-		s.mu.Unlock()
-		if cur = s.snap.Load(); cur != nil && cur.gen >= want {
-			break
-		}
-		select {
-		case <-swapped:
-			continue
-		case <-ctx.Done():
+	deadline, stop := context.WithTimeout(ctx, s.opts.WaitReady)
+	defer stop()
+	if err := s.awaitSnapshot(deadline, func(cur *snapshot) bool { return cur != nil && cur.gen >= want }); err != nil {
+		if ctx.Err() != nil {
 			return nil, ctx.Err()
-		case <-deadline.C:
 		}
-		if cur := s.snap.Load(); cur != nil {
+		if cur := s.snap.Load(); cur != nil { // the previous roots' index
 			return cur.eng, nil
 		}
 		return nil, ErrNotReady
@@ -257,6 +243,24 @@ func (s *Session) Engine(ctx context.Context) (*rank.Engine, error) {
 	return s.withIndexes(s.snap.Load().eng), nil
 }
 
+// awaitSnapshot waits until ok holds of the snapshot served, or ctx
+// ends (its error).
+func (s *Session) awaitSnapshot(ctx context.Context, ok func(*snapshot) bool) error {
+	for {
+		s.mu.Lock()
+		swapped := s.swapped
+		s.mu.Unlock()
+		if ok(s.snap.Load()) {
+			return nil
+		}
+		select {
+		case <-swapped:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
 // requestApplies reports whether a request applies the pending changes
 // before it is answered. Changes a client reported are in the next
 // answer. What the watcher saw is too, unless the engine was rebuilt
@@ -268,11 +272,11 @@ func (s *Session) Engine(ctx context.Context) (*rank.Engine, error) {
 func (s *Session) requestApplies() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.files.reported || s.files.applyingReported {
+		return true // applyPending waits for the apply under way
+	}
 	if len(s.files.pending) == 0 {
 		return false
-	}
-	if s.files.reported {
-		return true
 	}
 	files := 0
 	if cur := s.snap.Load(); cur != nil {

@@ -360,15 +360,16 @@ func (ix *Index) appendRun(at []int, root int, prefix string, whole bool) []int 
 // Diff lists the files (absolute) in one index and not the other: what
 // an Update added or removed. Both must have the same roots.
 func Diff(a, b *Index) []string {
+	from, gone := Kept(a, b)
 	var out []string
-	mergeFiles(a.Files, b.Files, func(i, j int) {
-		switch {
-		case j < 0:
-			out = append(out, a.AbsAt(i))
-		case i < 0:
+	for _, i := range gone {
+		out = append(out, a.AbsAt(int(i)))
+	}
+	for j, i := range from {
+		if i < 0 {
 			out = append(out, b.AbsAt(j))
 		}
-	})
+	}
 	return out
 }
 

@@ -166,9 +166,9 @@ func (w oneShot) Reindex(context.Context) (session.Status, error) {
 // openIndex opens the roots for a one-shot process (session.Open), a
 // base that could not be written for the next process a warning.
 func openIndex(cache string, roots []string, opt workspace.Options, warn func(string, ...any)) (*workspace.Index, *rank.Engine) {
-	o := session.Open(cache, roots, opt, indexWait)
-	if o.BaseErr != nil && cache != "-" {
-		warn("index of %s not saved: %v", roots[0], o.BaseErr)
+	o := session.Open(cache, roots, opt, session.OpenOptions{Wait: indexWait, WriteBase: true})
+	if o.SaveErr != nil && cache != "-" {
+		warn("index of %s not saved: %v", roots[0], o.SaveErr)
 	}
 	return o.Index, o.Engine
 }
