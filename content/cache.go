@@ -35,9 +35,9 @@ var errCacheFormat = errors.New("not a content cache of this version")
 // loadCache reads the filters of ix's root r under dir, for the files ix
 // still holds, in ix's order; a missing or unreadable cache has none.
 // What is kept shares ix's path strings and holds the words in chunks of
-// arenaWords. The file is read as a stream, not whole: at a million files
-// it is 123 MB, and held whole beside the words copied out of it it was
-// the largest part of a warm start's peak.
+// arenaWords. The file is read as a stream, not whole: held whole beside
+// the words copied out of it, it was the largest part of a warm start's
+// peak.
 func loadCache(dir string, ix *workspace.Index, r int) (paths []string, filters []filter, err error) {
 	f, err := os.Open(filepath.Join(workspace.RootCacheDir(dir, ix.Roots[r]), cacheName))
 	if err != nil {
@@ -56,8 +56,8 @@ func loadCache(dir string, ix *workspace.Index, r int) (paths []string, filters 
 		return nil, nil, errCacheFormat
 	}
 	// At most every file of the root: grown as read, the two arrays were
-	// five times their size in garbage (growth by a quarter), 280 MB at
-	// a million files at the peak of a warm start.
+	// five times their size in garbage (growth by a quarter), at the
+	// peak of a warm start.
 	lo, hi := ix.RootSpan(r)
 	paths, filters = make([]string, 0, hi-lo), make([]filter, 0, hi-lo)
 	var arena []uint64
@@ -73,7 +73,7 @@ func loadCache(dir string, ix *workspace.Index, r int) (paths []string, filters 
 		}
 		in.skip(pad)
 		// rel is only looked up, not kept: a string of it copied was
-		// another 60 MB of garbage.
+		// more garbage, one a file.
 		i := ix.Lookup(r, unsafe.String(unsafe.SliceData(rel), len(rel)))
 		if i < 0 {
 			in.skip(8 * int64(nw))
@@ -105,9 +105,9 @@ func loadCache(dir string, ix *workspace.Index, r int) (paths []string, filters 
 
 // savePace is how many files saveCache writes between calls to its pace
 // (the indexer's Pace): a save gives way to requests as the pass that
-// made it does, and a server's pace drops the pages the save read — at
-// a million files, writing the cache read every path of the saved
-// index, 150 MB of its pages, at the end of a cold start.
+// made it does, and a server's pace drops the pages the save read —
+// writing the cache reads every path of the saved index, all of its
+// pages, at the end of a cold start.
 const savePace = 1 << 12
 
 // arenaWords is the words of filters a loaded cache holds in one array:

@@ -7,8 +7,8 @@
 // parts), so words are the right unit, and a filter per file makes the
 // index trivially incremental (a changed file replaces its filter; no
 // posting lists to patch), bounded in memory (sixteen bits per distinct
-// word or word pair) and fast to test (a query probes every filter in a few
-// milliseconds). Filters give false positives,
+// word or word pair) and fast to test (a query probes every filter in one
+// quick pass). Filters give false positives,
 // never false negatives, so every candidate is then verified against the
 // file's text with the query's pattern, bounded in bytes and time.
 //
@@ -32,14 +32,14 @@ import (
 
 // DefaultMaxBytes bounds the files whose text is searched. Files are read
 // a chunk at a time, so the bound is not memory but time: a match in a
-// file this large costs a quarter of a second to read and verify. Binary
+// file this large costs noticeable time to read and verify. Binary
 // files are never searched, whatever their size.
 const DefaultMaxBytes = 256 << 20
 
 // filter is one file's words; none for a file that is not text. An
 // index holds its filters by value, one array of them: a filter object a
-// file was a million small objects for the collector to mark at a
-// million files, and 8 bytes more a file for the pointer to it.
+// file was that many small objects for the collector to mark, and 8
+// bytes more a file for the pointer to it.
 type filter struct {
 	bits    []uint64
 	size    int64
@@ -213,7 +213,7 @@ func newFilter(file string) *filter {
 		return &filter{bits: noWords}
 	}
 	// Sixteen bits per word and six probes: about one false positive in a
-	// thousand. At ten bits (1%) a query read ~300 needless files of 57k;
+	// thousand. At ten bits (1%) a query read many needless files;
 	// the extra six bits cost 2 bytes a word and save those reads.
 	f := &filter{bits: make([]uint64, (len(distinct)*bitsPerWord+63)/64+1)}
 	for w := range distinct {
@@ -324,7 +324,7 @@ func (x *Indexer) SyncStat(ctx context.Context, ix *workspace.Index, stats []wor
 			if err != nil {
 				x.logf("content cache of %s not read: %v", root, err)
 			}
-			if paths == nil { // the first root's as read: a copy was 66 MB of garbage at a million files
+			if paths == nil { // the first root's as read: a copy was garbage, a string a file
 				paths, filters = p, f
 				continue
 			}
@@ -384,8 +384,7 @@ func indexOf(m map[string]filter) *Index {
 // filter in got, or dropped where that is nil (gone, too large); a file
 // given twice takes its last. The changes, sorted, are merged into the
 // sorted index in one pass: through a map of every file and a sort of
-// them all, one file added at a million files cost a second and a
-// hundred megabytes of garbage.
+// them all, one file added cost the time and garbage of the whole tree.
 func (ix *Index) with(files []string, got []*filter) *Index {
 	order := make([]int, len(files))
 	for k := range order {
@@ -504,8 +503,8 @@ func (x *Indexer) update(ctx context.Context, files []string, stats []workspace.
 	var ix *Index
 	if all && holdsAsIs(old, got) {
 		// Every file re-checked and kept as old holds it (a warm start on
-		// a tree unchanged): at a million files a copy of its filters
-		// and paths was 56 MB more at the start's peak, then garbage.
+		// a tree unchanged): a copy of its filters and paths was as
+		// much again at the start's peak, then garbage.
 		return old, nil
 	}
 	if all {

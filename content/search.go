@@ -82,8 +82,8 @@ const (
 )
 
 // Search returns the files matching q, in path order. Every filter is
-// probed (a few milliseconds for 50k files); candidates are read in path
-// order until MaxHits, MaxRead or Budget.
+// probed in one quick pass; candidates are read in path order until
+// MaxHits, MaxRead or Budget.
 func (ix *Index) Search(ctx context.Context, q Query, opt SearchOptions) ([]Hit, Stats, error) {
 	var st Stats
 	if ix == nil || len(q.Words) == 0 && strings.TrimSpace(q.Phrase) == "" {

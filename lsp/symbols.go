@@ -29,7 +29,7 @@ func (s *server) workspaceSymbol(ctx context.Context, raw json.RawMessage) (any,
 
 // documentSymbol parses the document as the editor has it (or, when it is
 // not open, as it is on disk inside the roots): outlines must follow
-// unsaved edits, and one file parses in milliseconds.
+// unsaved edits, and one file parses quickly.
 func (s *server) documentSymbol(ctx context.Context, raw json.RawMessage) (any, int, error) {
 	var p struct {
 		TextDocument struct {

@@ -35,7 +35,7 @@ import (
 // What the engine knows of the snapshot is flat: arrays of fixed-size
 // records without pointers, and one string of every name it keeps (text),
 // which the records point into by offset (strRef). Nothing else holds a
-// million small objects for the collector to mark, and the whole can be
+// small object a file for the collector to mark, and the whole can be
 // written to a file and read back where it lies (segment.go: a warm start
 // maps it instead of building it).
 type Engine struct {
@@ -50,16 +50,16 @@ type Engine struct {
 	dirInfos []dirInfo // distinct directories, parents before children
 	// dirFileIDs are the files directly inside each directory, directory
 	// d's from dirStart[d] to dirStart[d+1], in path order (dirFiles):
-	// one array, not a slice a directory — a quarter of a million small
-	// objects and 24 bytes each for their headers.
+	// one array, not a slice a directory — a small object a directory,
+	// and 24 bytes each for their headers.
 	dirFileIDs []int32
 	dirStart   []uint32
 	// dirWords are every directory's words (its last component's, lower
 	// case) end to end, each a two-byte length then its bytes, directory
 	// d's from dirLinks[d].words to dirLinks[d+1].words (wordsOf): the
 	// scan of every directory a path query makes (dirReach) reads them in
-	// order rather than chase each directory's slice — at a quarter of a
-	// million directories, the chase was most of a query.
+	// order rather than chase each directory's slice — in a large tree,
+	// the chase was most of a query.
 	dirWords string
 	dirLinks []dirLink // one a directory, and one past the last
 	// dirNameSet is every directory's squashed name once, in text order:
@@ -170,8 +170,8 @@ type dirInfo struct {
 
 // dirLink is what dirReach, the scan of every directory a path query
 // makes, reads of a directory, apart from the rest of it: 16 bytes beside
-// the next directory's. Read from dirInfo, 40 bytes apart, the scan of a
-// quarter of a million directories waited on memory.
+// the next directory's. Read from dirInfo, 40 bytes apart, the scan of
+// every directory of a large tree waited on memory.
 type dirLink struct {
 	parent   int32  // the enclosing directory, -1 for a root's top level
 	words    uint32 // where its words start in dirWords (the next directory's end them)
@@ -317,9 +317,9 @@ func newBuilder(ix *workspace.Index, base *Engine) *builder {
 		files: make([]fileInfo, len(ix.Files)),
 		// Every directory holding a file, and every ancestor of one, is
 		// a directory the walk went through (Dirs) or the top level:
-		// sized once, the arrays are not copied as they grow (a sixth
-		// of New at a million files went to copying them on fresh
-		// memory).
+		// sized once, the arrays are not copied as they grow (in a
+		// large tree, copying them on fresh memory was a large part
+		// of New).
 		dirInfos: make([]dirInfo, 0, len(ix.Dirs)+1),
 		dirLinks: make([]dirLink, 0, len(ix.Dirs)+2),
 		// Extensions, squashed, each once ("" first): the last word a
@@ -538,7 +538,7 @@ func namePartsOf(f workspace.File) nameParts {
 const namedBlock = 1 << 12
 
 // eachNamed calls add for every file in order, with its nameParts computed
-// ahead on the other cores: at a million files the naming is about half
+// ahead on the other cores: in a large tree the naming is a large part
 // of New.
 func eachNamed(files []workspace.File, add func(id int32, f workspace.File, n *nameParts)) {
 	type block struct {
@@ -644,7 +644,7 @@ func keyOf(base string) string {
 
 // fileID is the file at a root-relative path. A file's id is its place in
 // the snapshot's sorted list, so the index's binary search finds it: no
-// map of a million paths beside the list.
+// map of every path beside the list.
 func (e *Engine) fileID(root int, rel string) (int32, bool) {
 	i := e.ix.Lookup(root, rel)
 	return int32(i), i >= 0
@@ -653,7 +653,7 @@ func (e *Engine) fileID(root int, rel string) (int32, bool) {
 // named lists the files whose base name, lower-cased, is lb. Such files
 // share lb's squashed stem (squash lower-cases ASCII), so they are found
 // among that stem's files, with otherCase for the rest: a map of every
-// base name would cost a million entries.
+// base name would cost the heap an entry for each.
 func (e *Engine) named(lb string) []int32 {
 	var out []int32
 	if sid, ok := e.stemIndex(keyOf(lb)); ok {
@@ -755,8 +755,8 @@ func (e *Engine) denseStems() {
 }
 
 // lastDir is the directory of the file added last: files come in path
-// order, so most share it and skip the map (a million files, a quarter of
-// a million directories).
+// order, so most share it and skip the map (a tree has fewer
+// directories than files).
 type lastDir struct {
 	path string
 	id   int32
@@ -832,8 +832,8 @@ type pathBuf [2 * 24]string
 // pathOf gathers directory d's path up its parents into buf, or a new
 // array when buf is too short for both halves. Scoring asks it of every
 // candidate: with a buffer on the caller's stack (pathBuf) a question
-// allocates none (it was a third of what a question allocated at a
-// million files, and so of the collections while questions run).
+// allocates none (it was a large share of what a question allocated in
+// a large tree, and so of the collections while questions run).
 func (e *Engine) pathOf(d int32, buf []string) dirPath {
 	n := int(e.dirInfos[d].depth)
 	both := buf[:0]

@@ -10,8 +10,8 @@ import (
 
 // A find query is read three ways, and each file keeps its best reading:
 //
-//  1. against each distinct squashed stem (file names repeat: babel has
-//     27k files and 1.2k names) — the name classes below;
+//  1. against each distinct squashed stem (file names repeat: a tree has
+//     far fewer names than files) — the name classes below;
 //  2. across the whole path, directories and name together
 //     (pathmatch.go: "nethttpserver", "buicatfil", "js color", a query
 //     naming a directory), run beside 1 on another core and scoring at
@@ -111,7 +111,7 @@ type FindRequest struct {
 
 	// oneWordTypos: no typo reading of a query of several words (locate's
 	// file step, where such a reading is weak evidence — fileLike of a
-	// typo's score — and it cost a third of a word question's time).
+	// typo's score — and it cost a large share of a word question's time).
 	oneWordTypos bool
 }
 
@@ -229,7 +229,7 @@ func surelyAbove(s, ceiling float64) bool { return s-auxPenalty > ceiling+maxLif
 // name readings still outrank every path reading: then no path reading
 // can enter the answers. Merge scores every such file anyway; this
 // counts, while the path readings run on the other core, only until it
-// has enough. "src/find" or "tests/configuration" at a million files
+// has enough. "src/find" or "tests/configuration" in a large tree
 // read every team's directories for path readings their names beat.
 func (f *finder) namesAbovePaths(hits map[int32]nameMatch) bool {
 	if f.abovePaths < f.keep { // the names, before any factor lowers them
@@ -287,9 +287,9 @@ func (k *pathSink) push(m Match) {
 // The one place find's readings get their final score (merge, pathSink).
 func (f *finder) settle(id int32, s float64, top *topK) (float64, bool) {
 	if top.full() && !f.e.exhaustive {
-		// Before the tie-breaks read the name (a cache miss a file at a
-		// million: "tests/configuration" merges the tens of thousands of
-		// files named with "configuration"), a reading that passes the
+		// Before the tie-breaks read the name (a cache miss a file in a
+		// large tree: "tests/configuration" merges the many files
+		// named with "configuration"), a reading that passes the
 		// threshold without them and could not enter top with the most
 		// they and nearness add is counted and dropped, as below.
 		lo, lift := s-f.e.auxPenaltyOf(id, f.aff), float64(caseBonus)

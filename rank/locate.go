@@ -549,7 +549,7 @@ func namedAs(stem string, body []string) bool {
 
 // maxContentHits bounds the files a content step reads matches from:
 // text in more files than this is no evidence of where one thing is, and
-// reading on costs milliseconds a file.
+// reading on costs time for every file.
 const maxContentHits = 20
 
 // maxNameHits and nameBudget bound the search for a name's declaration

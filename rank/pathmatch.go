@@ -295,12 +295,11 @@ func putReach(r *reach) {
 // dirReach fills sets[t*len(dirs)+d] with the positions of token t that
 // directory d's words can read (always including 0: read nothing).
 // Directories are the outer loop, tokens the inner: each directory's
-// record is read once for all the tokens (token by token, a seven-word
-// query read the quarter of a million directories of a monorepo seven
-// times over). In a big tree (halfDir) the work is split in two at once:
-// a query of several tokens by tokens (each token's sets are its own),
-// one of a single token by directories (its halves, as pathReadings reads
-// their files).
+// record is read once for all the tokens (token by token, a query of n
+// words read every directory of a monorepo n times over). In a big tree
+// (halfDir) the work is split in two at once: a query of several tokens
+// by tokens (each token's sets are its own), one of a single token by
+// directories (its halves, as pathReadings reads their files).
 func (e *Engine) dirReach(pq *pathQuery, sets []uint64) {
 	nt, nd := len(pq.tokens), len(e.dirInfos)
 	var wg sync.WaitGroup

@@ -337,8 +337,8 @@ type resolveQuery struct {
 	foreign int
 	// The alignment of the directories with each candidate directory
 	// (by its index in Engine.dirInfos): alignAll's, of many candidates,
-	// in two arrays by directory (a map of them was a tenth of what a
-	// resolve allocated), else aligned, filled on demand.
+	// in two arrays by directory (a map of them was a sizeable share of
+	// what a resolve allocated), else aligned, filled on demand.
 	alignedDirs []int32
 	alignedAll  []dirAlignment
 	aligned     map[int32]dirAlignment
@@ -406,9 +406,9 @@ func (e *Engine) foreignPrefix(rq *resolveQuery, cands map[int32]int) int {
 
 // alignAll aligns the query's directories with the directories of many
 // candidates ahead of foreignPrefix and the scoring, which then find them
-// in rq.alignedAll: a name shared by thousands of files (7,000
-// package-info.java in the 1M monorepo) made the alignments most of the
-// slowest resolves. The directories are taken in path order, each
+// in rq.alignedAll: a name shared by thousands of files
+// (package-info.java in a large Java monorepo) made the alignments most
+// of the slowest resolves. The directories are taken in path order, each
 // reusing the componentMatch columns of the upper directories it shares
 // with the one before (alignColumns), in two halves on two cores. Few
 // candidates are left to alignment on demand.
@@ -477,7 +477,7 @@ func (e *Engine) alignColumns(rq *resolveQuery, dirs []int32, out []dirAlignment
 }
 
 // alignSplit is the fewest candidates alignAll aligns on two cores: below
-// it, a resolve's alignments take well under a millisecond.
+// it, a resolve's alignments are quick on one.
 const alignSplit = 2048
 
 // alignment aligns the query's directories with candidate directory d,
@@ -826,7 +826,8 @@ func better(a, b *Candidate) bool {
 // sortedCandidates puts cs in result order (better). It sorts their
 // indices and moves each candidate once: a name shared by thousands of
 // files (package-info.java) had sort.Slice swap thousands of
-// hundred-byte candidates through reflection, a fifth of the resolve.
+// hundred-byte candidates through reflection, a large part of the
+// resolve.
 func sortedCandidates(cs []Candidate) []Candidate {
 	order := make([]int32, len(cs))
 	for i := range order {

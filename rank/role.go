@@ -53,7 +53,7 @@ func roleOf(rel string) fileRole {
 	base := rel[slash+1:]
 	vendored := false
 	// The directories innermost first, read in place (New asks this of
-	// every file: split, they were a sixth of it).
+	// every file: split, they were a sizeable share of it).
 	for dirs := rel[:max(slash, 0)]; dirs != ""; {
 		i := strings.LastIndexByte(dirs, '/')
 		switch r := roleDirs[strings.ToLower(dirs[i+1:])]; r {

@@ -140,7 +140,8 @@ func scoreName(qBase, qStem, qExt, qSq string, cBase string, cSq string, dist in
 //
 // The words are compared as words compares them (ASCII case folded, as
 // squash folds it) in place: it is asked of every stem within a typo's
-// distance, and lists of words were a tenth of what a question allocated.
+// distance, and lists of words were a sizeable share of what a question
+// allocated.
 func wordApart(a, b string) bool {
 	var bufA, bufB [16]string
 	wa, wb := wordsInto(a, bufA[:0]), wordsInto(b, bufB[:0])

@@ -100,8 +100,8 @@ func osa(a, b string, limit int) int {
 // oneEdit reports whether a and b, not equal, are one substitution,
 // insertion, deletion or adjacent transposition apart: osa's distance 1
 // found from the first difference, without its rows (resolve aligns a
-// deep path's directories with thousands of candidates' at a million
-// files, a distance at a time).
+// deep path's directories with thousands of candidates' in a large
+// tree, a distance at a time).
 func oneEdit(a, b string) bool {
 	if len(a) < len(b) {
 		a, b = b, a

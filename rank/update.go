@@ -12,9 +12,9 @@ import (
 // arrays rather than from scratch: the files kept keep their records,
 // the added ones are named and filed under e's stems and directories
 // (new ones appended), and the arrays by file are laid out again. It
-// answers every question as New(next) would. At a million files New
-// takes about a second, the time a file a client reported waited to
-// be found.
+// answers every question as New(next) would. In a large tree New is
+// slow, and its time is the time a file a client reported waits to be
+// found.
 //
 // It returns nil, for New to build, when the change is too large to be
 // worth it (patchShare) or leaves a directory or an extension with no

@@ -3,7 +3,7 @@
 // the mapping. A server restarted on a known tree has its file index and
 // its engine at once this way, without building them again or copying a
 // file into fresh memory — on these machines the first touch of fresh
-// memory is what a million-file index costs (ARCHITECTURE, "what a
+// memory is what a large tree's index costs (ARCHITECTURE, "what a
 // megabyte costs"), and a mapped file already in the page cache costs
 // almost none. It is Zoekt's shard, in miniature: the pages are the
 // kernel's, shared by every process that maps the file, and dropped
@@ -34,10 +34,10 @@
 // checks what the records say; their reader does.
 //
 // Lifetime: a mapping is never unmapped. The strings and slices read
-// from it (a million paths) are held by whoever took them, which the
-// collector cannot see; Release drops the pages from the process instead
-// (the kernel reads them again if asked), which is always safe. A file is
-// only ever replaced by a rename (workspace.WriteRootCache), never
+// from it (every path of an index) are held by whoever took them, which
+// the collector cannot see; Release drops the pages from the process
+// instead (the kernel reads them again if asked), which is always safe. A
+// file is only ever replaced by a rename (workspace.WriteRootCache), never
 // truncated or written in place, so a mapping keeps the bytes it was
 // opened with.
 package segment
@@ -80,13 +80,13 @@ type Writer struct {
 	id   uint64
 	secs []wsec
 	// Pace, when set, is called before each paceBytes written: a segment
-	// written in the background (a million files' index and engine, some
-	// 200 MB) gives way to requests there.
+	// written in the background (a large tree's index and engine) gives
+	// way to requests there.
 	Pace func()
 }
 
 // paceBytes is how much a paced Writer writes between calls to Pace: a
-// millisecond or so of copying and checksumming.
+// short stretch of copying and checksumming.
 const paceBytes = 1 << 20
 
 type wsec struct {
@@ -135,8 +135,8 @@ func (w *Writer) String(name string, s string) {
 }
 
 // Stream adds a section of size bytes that write produces when the
-// segment is written: one too large to gather in memory first (a million
-// paths end to end are written path by path).
+// segment is written: one too large to gather in memory first (a large
+// tree's paths end to end are written path by path).
 func (w *Writer) Stream(name string, size int64, write func(w io.Writer) error) {
 	w.add(name, 1, bytesLayout, size, write)
 }
@@ -286,8 +286,8 @@ func Open(path, kind string) (*Segment, error) {
 
 // checksum is body's CRC-32C. Of a mapping, each chunk's pages are
 // dropped once summed (release: never of memory of the process's own,
-// whose pages it would zero): a million files' engine is 100 MB, opened
-// beside the heap's engine it replaces, at the peak of a cold start.
+// whose pages it would zero): a large tree's engine is opened beside
+// the heap's engine it replaces, at the peak of a cold start.
 func checksum(body []byte, mapped bool) uint32 {
 	if !mapped {
 		return crc32.Checksum(body, castagnoli)

@@ -185,10 +185,10 @@ func (s *Service) resolve(ctx context.Context, p *ResolveParams) (*rank.Engine, 
 }
 
 // HistoryWait bounds how long a path that names no file waits for the
-// repository's history: a few thousand commits are read in well under a
-// second after the file index, a long history in several (docs/BENCHMARKS.md,
-// "The agent hook": a first call's history read); past it the answer says
-// history:pending instead.
+// repository's history: a short history is read soon after the file
+// index, a long one takes longer (docs/BENCHMARKS.md, "The agent hook": a
+// first call's history read); past it the answer says history:pending
+// instead.
 const HistoryWait = 3 * time.Second
 
 // resolveOnce asks the engine again, now with the history.

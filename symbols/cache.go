@@ -95,8 +95,8 @@ var errStale = errors.New("cache written by another version")
 // index holds them) into entries and ok, as long as rels: entries[i] is
 // rels[i]'s when ok[i]; gone are the cached paths not among rels. The
 // cache's keys come in the same order, so the two are merged in one pass
-// and no key is copied but those gone (a map of every cached path was
-// 145 MB at a million files). A missing cache is empty; an unreadable,
+// and no key is copied but those gone (a map of every cached path held
+// a copy of every key at once). A missing cache is empty; an unreadable,
 // corrupt or other-version one is deleted (and rebuilt by the next Save)
 // with a log line. A cache held by another process past lockWait is
 // skipped for now.
@@ -170,14 +170,14 @@ func (c *Cache) eachEntry(fn func(k, v []byte) error) error {
 }
 
 // releaseEvery is how many entries a scan of the cache reads between
-// drops of the pages read (releaseRead): at a million files the cache is
-// 212 MB, about 200 bytes an entry, so a few megabytes at a time.
+// drops of the pages read (releaseRead): entries are small, so a few
+// megabytes at a time.
 const releaseEvery = 1 << 14
 
 // releaseRead drops the pages of db's mapping of its file (size bytes)
 // from the process: bbolt maps the whole file and a scan of every entry
-// made all of it resident at once (212 MB at a million files), beside
-// the index's pages and the passes' heap, at the peak of a warm start.
+// made all of it resident at once, beside the index's pages and the
+// passes' heap, at the peak of a warm start.
 // k is a key just read: a read-only transaction's keys lie in the
 // mapping, which is found from it (bbolt gives its start only as a
 // number). Read again, a page comes back from the page cache. It
@@ -211,8 +211,8 @@ func sortedEntries(put map[string]Entry) (keys []string, entries []Entry) {
 
 // SaveSorted is Save of keys (ascending, distinct) with their entries:
 // what an indexer has in order already, without a map of every entry
-// and a sort of their paths (at a million files, a cold pass's save of
-// 780k entries held both at its peak).
+// and a sort of their paths (a cold pass's save of every entry held
+// both at its peak).
 func (c *Cache) SaveSorted(keys []string, entries []Entry, del []string) error {
 	if len(keys) == 0 && len(del) == 0 {
 		return nil
@@ -232,8 +232,7 @@ func (c *Cache) SaveSorted(keys []string, entries []Entry, del []string) error {
 
 // save writes keys in order: bbolt inserts into one in-memory node per
 // leaf until commit, so keys out of order shift that node's entries on
-// every put — quadratic in a first save of a large tree (600k files at
-// a million took minutes).
+// every put — quadratic in a first save of a large tree.
 func (c *Cache) save(keys []string, entries []Entry, del []string) error {
 	db, err := bolt.Open(c.file, 0o600, &bolt.Options{Timeout: lockWait, InitialMmapSize: mmapFor(c.file, keys, entries)})
 	if err != nil {
@@ -258,8 +257,8 @@ func (c *Cache) save(keys []string, entries []Entry, del []string) error {
 
 // saveBatch is how many entries one transaction of a save writes: bbolt
 // holds every page a transaction touches, and a copy of every key and
-// value put, until it commits — 126 MB for the first save of a million
-// files' 780k entries in one, the largest part of a cold start's peak.
+// value put, until it commits — for the first save of a large tree's
+// entries in one, the largest part of a cold start's peak.
 // Each entry stands alone (its stats say whether it is current), so a
 // save cut short by a crash leaves a smaller cache, not a wrong one.
 var saveBatch = 1 << 16 // a variable for tests
@@ -320,9 +319,10 @@ func saveBatchTx(tx *bolt.Tx, keys []string, entries []Entry, del []string, firs
 // with: room for what the file holds and thrice what they add (the tree's pages are half
 // full and more; the name buckets list each path again). bbolt maps the
 // file anew whenever it outgrows the mapping, and first copies every
-// page the transaction has touched off the old one: a first save of 780k
-// files did that over and over, 2.75 GB allocated and 8.4 s, against
-// 0.77 GB and 5.6 s mapped once. The mapping is address space only.
+// page the transaction has touched off the old one: a first save of a
+// large tree did that over and over, allocating far more and taking
+// longer than with the file mapped once. The mapping is address space
+// only.
 func mmapFor(file string, keys []string, entries []Entry) int {
 	n := 0
 	if fi, err := os.Stat(file); err == nil {

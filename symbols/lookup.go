@@ -19,9 +19,9 @@ type Ref struct {
 
 // Lookup answers where a name is defined straight from the roots' caches,
 // reading only the entries of the files filed under that name: what a
-// one-shot process (the CLI's locate) needs, in milliseconds, where
-// loading every file's symbols and indexing them takes a third of a
-// second on Go's source tree. Close it when done.
+// one-shot process (the CLI's locate) needs, at once, where loading
+// every file's symbols and indexing them takes far longer. Close it
+// when done.
 type Lookup struct {
 	roots []string
 	dbs   []*bolt.DB // by root; nil where a cache could not be opened

@@ -13,8 +13,8 @@ import (
 // Table is an immutable snapshot of a workspace's symbols, by file.
 type Table struct {
 	// paths (absolute, sorted) and their entries, by value, in two
-	// arrays: as a map they were 86 bytes a file at 780k files (56 now),
-	// and as pointers a million small objects for the collector to mark.
+	// arrays: as a map they cost more bytes a file, and as pointers a
+	// small object a file for the collector to mark.
 	paths   []string
 	entries []Entry
 	count   int
@@ -350,7 +350,7 @@ func (x *Indexer) plan(ix *workspace.Index, files []string, cached *fromCache, g
 	del = map[string][]string{}
 	for i, f := range files {
 		if x.opts.Pace != nil && i%planBatch == 0 {
-			x.opts.Pace() // a re-check of every file stats a million at 1M
+			x.opts.Pace() // a re-check of every file stats them all
 		}
 		k := knownOf(f)
 		if !all && !ix.Has(f) { // with all, files are ix's
@@ -406,8 +406,8 @@ func (x *Indexer) plan(ix *workspace.Index, files []string, cached *fromCache, g
 	return toParse, gone, del
 }
 
-// planBatch is how many files plan stats between calls to Pace: tens of
-// microseconds of work.
+// planBatch is how many files plan stats between calls to Pace: a short
+// stretch of work.
 const planBatch = 64
 
 // saveCaches writes each root's new and gone entries to its cache, one

@@ -14,6 +14,6 @@ import "C"
 // releaseParserMemory hands back to the system what the parsers freed.
 // Tree-sitter allocates with C's malloc, and glibc keeps what is freed in
 // its arenas (one a parsing thread) for the next allocation: after a
-// symbol pass over babel (27k files) the server held 63 MB of C heap
-// for parsers already closed, against 43 MB of Go memory.
+// symbol pass the server held more C heap for parsers already closed
+// than Go memory.
 func releaseParserMemory() { C.wayfind_trim() }

@@ -280,7 +280,7 @@ func readLog(ctx context.Context, root string, args, commits []string, fold func
 
 // logToFile runs git log with args into a temporary file, rewound for
 // reading: read through a pipe, a commit at a time, the same log took
-// twice as long (a wake-up of both processes for every flush). With
+// much longer (a wake-up of both processes for every flush). With
 // commits (possibly none), exactly those are logged, in their order.
 func logToFile(ctx context.Context, root string, args, commits []string) (*os.File, error) {
 	tmp, err := os.CreateTemp("", "wayfind-log-*")

@@ -65,8 +65,8 @@ func statPath(path string) FileStat {
 
 // StatFile is a file's FileStat, OK only for a regular file (following
 // links): what the indexers check a file they keep against, without the
-// garbage of os.Stat (at a million files, each pass's stats were 150 MB
-// of it, at the peak of a warm start).
+// garbage of os.Stat (each pass stats every file, and that garbage came
+// at the peak of a warm start).
 func StatFile(path string) FileStat {
 	if st, regular := stat(path); regular {
 		return st
@@ -76,8 +76,8 @@ func StatFile(path string) FileStat {
 
 // StatFiles stats every file of ix, in ix.Files' order, on a few
 // goroutines: one pass that every cache of a one-shot process checks its
-// entries against (a stat costs microseconds; ten thousand, tens of
-// milliseconds). With pace set, in the background (statEach).
+// entries against (a stat is cheap, but every file's together are not).
+// With pace set, in the background (statEach).
 func StatFiles(ix *Index, pace func()) []FileStat {
 	out := make([]FileStat, len(ix.Files))
 	statEach(ix, pace, func(i int, st FileStat) { out[i] = st })

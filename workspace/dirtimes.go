@@ -15,9 +15,8 @@ import (
 // directory's modification time: stat'ing the roots and the index's
 // directories and re-reading only those whose time moved (Update) finds a
 // file added after a stat a directory, where Verify reads every directory
-// and hashes every entry — at a million files, a quarter of a million
-// stats against seconds to tens of seconds of reading, so a poll can come
-// every few seconds instead of every few minutes. Verify stays the check
+// and hashes every entry — a stat a directory against the reading of the
+// whole tree, so polls can come far more often. Verify stays the check
 // of what times cannot tell: a file system that keeps coarse times, an
 // ignore file edited in place.
 type DirTimes struct {
@@ -91,7 +90,7 @@ func (t *DirTimes) Changed(ix *Index, walked time.Time, pace func()) []string {
 // it that were walked or skipped — a name come, gone, or now a directory
 // where it was a file or the reverse. Update then reads those entries
 // again rather than each directory's tree: a file made at the top of a
-// million files' tree is one file to read, not the tree. A directory that
+// large tree is one file to read, not the tree. A directory that
 // cannot be read is returned itself (Update finds what it is now). What
 // the names cannot tell — an ignore file edited in place — is Verify's.
 func EntryChanges(ix *Index, dirs []string) []string {
@@ -125,7 +124,7 @@ func EntryChanges(ix *Index, dirs []string) []string {
 // directories its files, walked directories and skipped ones are in.
 // Each list holds rel's tree in one run (it sorts by path), and a
 // directory's own tree is passed over by a search, not read: the top of
-// a million files' tree costs its own entries.
+// a large tree costs its own entries.
 func (ix *Index) entriesOf(root int, rel string) map[string]bool {
 	prefix := ""
 	if rel != "" {

@@ -10,10 +10,9 @@ import (
 // compares, does not change — so every poll stats every file. Comparing
 // those stats with the previous poll's, rather than handing every file to
 // the symbol and content indexers to check against their own entries,
-// keeps a poll of a million unchanged files to the stats: the indexers'
-// re-check of every file built maps of a million entries and rebuilt
-// both indexes each poll, several seconds of both cores every minute or
-// two while the server answered.
+// keeps a poll of unchanged files to the stats: the indexers' re-check
+// of every file built maps of every file and rebuilt both indexes each
+// poll, taking both cores at every poll while the server answered.
 type Restat struct {
 	mu sync.Mutex // Seed may come from another goroutine than the polls
 	// ix is the last poll's index, kept to align its files with the next
@@ -66,7 +65,8 @@ func eachCommon(a, b []File, f func(i, j int)) {
 // Seed records stats (StatFiles of ix) as the last poll's: taken before a
 // full pass reads every file, they let the first poll after it re-check
 // only the files changed since, where it had nothing to compare with and
-// re-checked every file (a million stats and both indexers' maps at 1M).
+// re-checked every file (a stat a file and both indexers' maps of them
+// all).
 func (r *Restat) Seed(ix *Index, stats []FileStat) {
 	prints := make([]uint64, len(stats))
 	for i, st := range stats {
@@ -90,8 +90,8 @@ func statPrint(st FileStat) uint64 {
 	return 1
 }
 
-// statBatch is how many files a worker stats between calls to pace: tens
-// of microseconds of work, so a request waits for no more than that.
+// statBatch is how many files a worker stats between calls to pace: a
+// short stretch of work, so a request waits for no more than that.
 const statBatch = 64
 
 // statEach stats every file of ix on a few goroutines — stats wait on the

@@ -22,8 +22,8 @@ import (
 
 // A root's file index persists beside its other caches (RootCacheDir), so
 // that a server restarted on a known tree answers from it at once while
-// its walk verifies it: a million files walk in 5–20 s, and their saved
-// index is mapped in a fraction of one.
+// its walk verifies it: a large tree is slow to walk, and its saved
+// index is mapped in a moment.
 //
 // It is a segment (package segment) of kind savedKind: the fingerprint of
 // the walk options that decide which files belong (optionsPrint), the
@@ -255,12 +255,12 @@ func loadRoot(ix *Index, r int, seg *segment.Segment, print []byte, pace func())
 }
 
 // paceEntries is how many paths a paced load reads between calls to
-// Options.Pace: a few hundred microseconds' work.
+// Options.Pace: a short stretch of work.
 const paceEntries = 1 << 12
 
 // localPath reports a root-relative, '/'-separated path that stays in its
 // root: not empty, not absolute, no empty, "." or ".." component, no NUL.
-// (A byte at a time: a million paths are checked at every warm start.)
+// (A byte at a time: every path is checked at every warm start.)
 func localPath(rel string) bool {
 	start := 0
 	for i := 0; i <= len(rel); i++ {

@@ -58,8 +58,8 @@ func Update(ix *Index, opt Options, changed []string) (next *Index, ok bool) {
 
 	// What the walks above read again replaces, in each list, the runs
 	// of entries at or under the paths touched (each a run of the sorted
-	// list, found by search): testing each of a million entries against
-	// the paths hashed every file's path and its parents', half a second
+	// list, found by search): testing each entry against the paths
+	// hashed every file's path and its parents', the whole tree's work
 	// for one file added.
 	var fresh run
 	fresh.files, fresh.abs = w.collect()
@@ -188,8 +188,8 @@ func goneSpans(list []File, rewalk map[int]bool, touched map[File]bool) []span {
 // splice merges list less its gone spans with fresh (sorted, Index
 // order, without repeats), an entry in both taken once, from list:
 // keep(lo, hi) for each run of list kept, add(j) for each of fresh, in
-// order. The kept runs go whole: between two fresh entries a million
-// files are one copy.
+// order. The kept runs go whole: between two fresh entries any number
+// of files are one copy.
 func splice(list []File, gone []span, fresh []File, keep func(lo, hi int), add func(j int)) {
 	j, lo := 0, 0
 	for k := 0; k <= len(gone); k++ {
@@ -288,9 +288,8 @@ func sameFiles(a, b []File) bool {
 // files of ix that want accepts (nil: all), in index order, and the known
 // paths (files an index kept before, which may have left ix; sorted).
 // Both are found by search (the files under a directory are one run of a
-// sorted list), not by reading every path: at a million files, each
-// change re-checked read the whole index's pages and tested a million
-// known paths.
+// sorted list), not by reading every path, which for each change
+// re-checked read the whole index's pages and tested every known path.
 func Affected(ix *Index, paths, known []string, want func(rel string) bool) []string {
 	var at []int
 	for _, p := range paths {
@@ -463,9 +462,8 @@ const mtimeSlack = 2 * time.Second
 // time, and those gone: what a walk that began at t can have missed
 // before a watcher was watching. Re-walking only these, not the roots
 // whole, costs a stat a directory and no file list; pace, when set, is
-// called before each batch (a quarter of a million directories take a
-// second or more of system time). It is polling's first look
-// (DirTimes.Changed).
+// called before each batch (a large tree's directories take noticeable
+// system time). It is polling's first look (DirTimes.Changed).
 func ChangedSince(ix *Index, t time.Time, pace func()) []string {
 	var first DirTimes
 	return first.Changed(ix, t, pace)

@@ -11,7 +11,7 @@ import (
 // longer does, as their parents. Update(ix, opt, changed) then brings ix
 // up to date. Unlike Build it keeps no list of what it finds: each
 // directory's entries are reduced to a print and compared with the
-// print ix gives it, so checking a saved index of a million files costs
+// print ix gives it, so checking a saved index of a large tree costs
 // the reading of the tree, not a second index.
 func Verify(ix *Index, opt Options) (changed []string) {
 	v := &verifying{prints: printsOf(ix)}
@@ -47,8 +47,8 @@ type dirPrint struct {
 }
 
 // add counts one entry, hashed by FNV-1a over its kind and name — in
-// place: hash/fnv's hasher and byte copies allocated for each of a
-// million entries, twice (the index's prints and the walk's).
+// place: hash/fnv's hasher and byte copies allocated for every entry,
+// twice (the index's prints and the walk's).
 func (p *dirPrint) add(kind entryKind, name string) {
 	const offset, prime = 14695981039346656037, 1099511628211
 	x := (offset ^ uint64(kind)) * prime

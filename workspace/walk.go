@@ -76,7 +76,7 @@ type Index struct {
 	// abs[i] is Files[i]'s absolute path when the walk made it (AbsAt):
 	// the walk makes each file's absolute path once and its Path is that
 	// string's tail, so the passes that open files share the index's
-	// strings instead of joining a million paths again each. When every
+	// strings instead of joining every path again each. When every
 	// Path was found to be such a tail (shareTails), abs is let go and
 	// tails holds the Files it was found of: AbsAt then reads the
 	// absolute path in front of the Path, not a second copy of it.
@@ -154,7 +154,7 @@ func Build(roots []string, opt Options) *Index {
 	}
 	w.run()
 	sorted := make(chan struct{})
-	go func() { // beside the files' assembly: the directories are a quarter as many
+	go func() { // beside the files' assembly: the directories are fewer
 		SortFiles(w.dirs)
 		SortFiles(w.skipped)
 		close(sorted)
@@ -167,9 +167,8 @@ func Build(roots []string, opt Options) *Index {
 // dirNode is one directory as the walk read it: its files in name order
 // (os.ReadDir's) and the directories below it, each filled by the one
 // worker that read it. The index's order is read off these in one pass
-// (appendTree) instead of sorting a million paths whose long shared
-// prefixes made each comparison slow: 0.8 s of a 3.3 s walk at a million
-// files, on one core after the walk.
+// (appendTree) instead of sorting every path, whose long shared prefixes
+// made each comparison slow, on one core after the walk.
 type dirNode struct {
 	name    string
 	files   []File
@@ -180,7 +179,7 @@ type dirNode struct {
 // collect returns the files the walk found in Index order, and beside
 // each its absolute path. A root's tree comes out in order, and the roots
 // in theirs; what Update re-reads (trees and single files, in the order
-// their jobs ran) is sorted, a few files against the index's million.
+// their jobs ran) is sorted, a few files against the whole index.
 func (w *walker) collect() ([]File, []string) {
 	n := int(w.nfiles.Load())
 	files, abs := make([]File, 0, n), make([]string, 0, n)
@@ -333,7 +332,7 @@ func (ix *Index) shareTails() *Index {
 // ('/'-separated): one allocation for both.
 func (w *walker) child(root int, dirAbs, name string) (abs, rel string) {
 	// dirAbs is clean and name one entry: no Join (whose Clean was a
-	// sixth of the walk) is needed.
+	// sizeable share of the walk) is needed.
 	if strings.HasSuffix(dirAbs, string(filepath.Separator)) {
 		abs = dirAbs + name
 	} else {
@@ -345,10 +344,10 @@ func (w *walker) child(root int, dirAbs, name string) (abs, rel string) {
 // pacedWorkers is how many directories a walk in the background reads
 // at once. Pace holds a worker only before a directory, so each worker's
 // read in flight when a request arrives runs beside it: at 2×GOMAXPROCS
-// (eight in a server) a poll's walk of a million files took a third of
-// the machine while requests ran (a CPU profile of the server answering
-// without pause: 4.6 s of 14.5). One read at a time leaves the request
-// the cores, and the walk no slower than the answers allow.
+// a poll's walk of a large tree took a large share of the machine while
+// requests ran (as a CPU profile of the server answering without pause
+// showed). One read at a time leaves the request the cores, and the walk
+// no slower than the answers allow.
 const pacedWorkers = 1
 
 func newWalker(roots []string, opt Options) *walker {
@@ -404,7 +403,7 @@ type walker struct {
 	workers int // directories read at once
 	// The directories to read: a fixed set of workers takes them, last in
 	// first out (depth first keeps the list short). A goroutine per
-	// directory cost a quarter of a million stacks at a million files.
+	// directory cost a stack a directory.
 	jobsMu   sync.Mutex
 	more     *sync.Cond
 	jobs     []dirJob

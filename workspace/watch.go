@@ -113,11 +113,11 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 		return nil, false
 	}
 	// Roots and directories are distinct (CleanRoots drops nested roots):
-	// the limit is known before the quarter of a million paths are made.
+	// the limit is known before every directory's path is made.
 	if limit := watchLimit(); limit > 0 && len(ix.Dirs)+len(ix.Roots) > limit {
 		// More directories than the system lets one user watch: adding
-		// watches until the kernel refuses (192k of 253k at a million
-		// files) took seconds and kernel memory, all then given up.
+		// watches until the kernel refuses took time and kernel memory,
+		// all then given up.
 		w.exhausted = true
 		w.logf("file watcher: %d directories and the system's inotify limit is %d watches; falling back to periodic rescans%s", len(ix.Dirs)+len(ix.Roots), limit, raiseWatchLimit)
 		return nil, false

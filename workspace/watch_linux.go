@@ -26,7 +26,7 @@ func systemWatchLimit() int {
 }
 
 // raiseWatchLimit ends the log line that says the watcher fell back to
-// polling with how to make it watch: polling a million files' tree
-// costs a fifth of a core and sees a new file seconds later, where
+// polling with how to make it watch: polling a large tree costs a steady
+// share of a core and sees a new file only at the next poll, where
 // watches are free and at once.
 const raiseWatchLimit = " (watch instead: sysctl fs.inotify.max_user_watches=1048576, as root)"
