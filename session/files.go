@@ -200,7 +200,8 @@ func (s *Session) verify(snap *snapshot, walk workspace.Options) *snapshot {
 }
 
 // buildEngine is the engine of ix: updated from base for the few files
-// that changed (rank.Engine.Updated), else built (base nil: always).
+// that changed (rank.Engine.Updated, linear in the tree with no name
+// split), else built from scratch (base nil: always).
 func (s *Session) buildEngine(base *rank.Engine, ix *workspace.Index) *rank.Engine {
 	built := time.Now()
 	var eng *rank.Engine
@@ -484,16 +485,9 @@ func (s *Session) applyPending() {
 	if next != cur.ix {
 		snap := &snapshot{gen: cur.gen, ix: next, eng: cur.eng, walked: cur.walked, indexMs: cur.indexMs}
 		if changed {
-			// From the engine served, for a few files added or removed
-			// (Updated, linear in the tree with no name split), else from
-			// scratch.
 			built := time.Now()
-			how := "updated"
-			if snap.eng = cur.eng.Updated(next); snap.eng == nil {
-				snap.eng, how = rank.New(next), "built"
-			}
-			s.files.buildTook.Store(int64(time.Since(built)))
-			s.opts.Logf("applied %d changed paths: %d files, engine %s in %.0f ms", len(paths), len(next.Files), how, float64(time.Since(built).Microseconds())/1000)
+			snap.eng = s.buildEngine(cur.eng, next)
+			s.opts.Logf("applied %d changed paths: %d files, engine built in %.0f ms", len(paths), len(next.Files), msSince(built))
 		}
 		s.store(snap)
 	}

@@ -27,6 +27,8 @@ type Opened struct {
 	// SaveErr: the walk's index, or the base, could not be written for
 	// the next process.
 	SaveErr error
+	// baseAt is when the base read was written (workspace.SavedAt).
+	baseAt time.Time
 }
 
 // OpenOptions are how Open waits and what it writes.
@@ -52,7 +54,8 @@ type OpenOptions struct {
 // lock, the others waiting for it at most oo.Wait, then reading what it
 // wrote — or, past the wait, walking themselves.
 func Open(cacheDir string, roots []string, opt workspace.Options, oo OpenOptions) Opened {
-	if o, ok := openBase(cacheDir, roots, opt); ok && (o.Mapped || !oo.WriteBase) {
+	o, ok := openBase(cacheDir, roots, opt)
+	if ok && (o.Mapped || !oo.WriteBase) {
 		return o
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), oo.Wait)
@@ -61,7 +64,10 @@ func Open(cacheDir string, roots []string, opt workspace.Options, oo OpenOptions
 	if locked {
 		defer unlock()
 	}
-	o, ok := openBase(cacheDir, roots, opt) // what the holder of the lock wrote
+	// What the holder of the lock wrote, read again only when it wrote.
+	if at, saved := workspace.SavedAt(cacheDir, roots); saved != ok || saved && !at.Equal(o.baseAt) {
+		o, ok = openBase(cacheDir, roots, opt)
+	}
 	if ok && (o.Mapped || !oo.WriteBase) {
 		return o
 	}
@@ -94,7 +100,7 @@ func openBase(cacheDir string, roots []string, opt workspace.Options) (Opened, b
 		return Opened{}, false
 	}
 	afterRead(saved, nil)
-	o := Opened{Index: saved, Saved: true}
+	o := Opened{Index: saved, Saved: true, baseAt: at}
 	var times workspace.DirTimes
 	// Each directory's entries against the saved ones (EntryChanges): a
 	// file made at the top of the tree is that file to read, not the tree.

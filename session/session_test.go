@@ -625,7 +625,7 @@ func TestPollingSeededByTheFullPass(t *testing.T) {
 }
 
 // TestHeapLimit: a server's heap may grow by a quarter of what it keeps,
-// and by 64 MB at least.
+// and by minHeapGrowth at least.
 func TestHeapLimit(t *testing.T) {
 	const mb = 1 << 20
 	for _, c := range []struct{ live, want int64 }{
