@@ -5,6 +5,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"time"
+
 	"wayfind/rank"
 	"wayfind/workspace"
 )
@@ -79,8 +80,7 @@ func ReturnMemory() { debug.FreeOSMemory() }
 // process: its index's paths and its engine's arrays.
 func (s *Session) releaseServed() {
 	if cur := s.snap.Load(); cur != nil {
-		cur.ix.Release()
-		cur.eng.Release()
+		afterRead(cur.ix, cur.eng)
 	}
 }
 

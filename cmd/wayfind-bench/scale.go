@@ -192,16 +192,16 @@ func scaleBench(bin, corpora, casesPath, work string, sizes []int, fzfSample, re
 			})
 		}
 		outs, settled = split(outs, &typoOuts), split(settled, &typoSettled)
-		typoRow := func(os []outcome) string {
+		typoRow := func(asked []outcome) string {
 			var lat []time.Duration
 			right := 0
-			for _, o := range os {
+			for _, o := range asked {
 				lat = append(lat, o.elapsed)
 				if o.top1 || o.c.Kind == "resolve" && o.at5 && !o.wrong {
 					right++
 				}
 			}
-			return fmt.Sprintf("%s / %s ms, %s", ms(quantile(lat, 0.5)), ms(quantile(lat, 0.99)), pct(right, len(os)))
+			return fmt.Sprintf("%s / %s ms, %s", ms(quantile(lat, 0.5)), ms(quantile(lat, 0.99)), pct(right, len(asked)))
 		}
 		scaleExtraRows = append(scaleExtraRows, fmt.Sprintf("| %d | %d | %s | %s | %s | %s | %.0f / %.0f | %s / %s ms, found %d of %d | %s / %s ms, read or named first %d of %d | %d: %d files, %.0f MB → %d files, %.0f MB; %d replaced files still mapped, %.0f MB |",
 			size, len(typos)/2, typoRow(typoOuts[0]), typoRow(typoOuts[1]), typoRow(typoSettled[0]), typoRow(typoSettled[1]),
