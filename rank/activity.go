@@ -38,7 +38,10 @@ const activityWeight = 1
 
 // nearKey is what orders lexically tied candidates by where the user
 // works: nearness and activity.
-func nearKey(c Candidate) float64 { return c.prox + activityWeight*c.act }
+func nearKey(c Candidate) float64 { return nearValue(c.prox, c.act) }
+
+// nearValue is nearness and activity together.
+func nearValue(prox, act float64) float64 { return prox + activityWeight*act }
 
 // activity is file id's activity, 0 without a history record for its
 // root.
@@ -66,29 +69,23 @@ func (e *Engine) hasActivity() bool {
 	return false
 }
 
-// byActivity adds activity to the scores of the sorted candidates
-// lexically tied with the best, and sorts them again.
-func (e *Engine) byActivity(sorted []Candidate) []Candidate {
-	if len(sorted) < 2 || !e.hasActivity() {
-		return sorted
+// weighActivity adds activity to the scores of the candidates lexically
+// tied with the best.
+func (e *Engine) weighActivity(all []scoredFile) {
+	if len(all) < 2 || !e.hasActivity() {
+		return
 	}
 	lexTop := 0.0
-	for _, c := range sorted {
-		lexTop = max(lexTop, c.lexical)
+	for _, s := range all {
+		lexTop = max(lexTop, s.lex)
 	}
-	moved := false
-	for i := range sorted {
-		if sorted[i].lexical <= lexTop-ResolveMargin {
+	for i := range all {
+		if all[i].lex <= lexTop-ResolveMargin {
 			continue
 		}
-		if a := e.activity(sorted[i].File); a > 0 {
-			sorted[i].Score += activityWeight * proxWeight * a
-			sorted[i].act = a
-			moved = true
+		if a := e.activity(all[i].id); a > 0 {
+			all[i].score += activityWeight * proxWeight * a
+			all[i].act = a
 		}
 	}
-	if moved {
-		return sortedCandidates(sorted)
-	}
-	return sorted
 }

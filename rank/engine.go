@@ -108,8 +108,9 @@ type Engine struct {
 	// (pathReadings reads each on its own core), 0 for a tree too small
 	// to be worth it (pathSplitFiles).
 	halfDir int
-	// exhaustive turns find's prunes off (prune_test.go proves they
-	// change nothing).
+	// exhaustive turns find's prunes and resolve's shortlist off, and
+	// resolve's scoring on two cores (prune_test.go proves they change
+	// nothing).
 	exhaustive bool
 	// seg is the segment the arrays are read from (Mapped), nil when
 	// they were built (New); after Updated, the one its base's were,

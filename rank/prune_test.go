@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"path"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"wayfind/vcs/vcstest"
 	"wayfind/workspace"
 )
 
@@ -305,14 +308,203 @@ func TestAlignAllFound(t *testing.T) {
 	if len(rq.alignedDirs) == 0 {
 		t.Fatal("alignAll aligned nothing")
 	}
-	for id := range cands {
-		d := e.files[id].dir
+	for _, c := range cands {
+		d := e.files[c.id].dir
 		p := e.pathOf(d, nil)
 		if got, want := e.alignment(rq, d), alignDirs(&rq.dir, &p); got != want {
-			t.Fatalf("%s: %+v, want %+v", e.filePath(id), got, want)
+			t.Fatalf("%s: %+v, want %+v", e.filePath(c.id), got, want)
 		}
 	}
 	if len(rq.aligned) != 0 {
 		t.Errorf("%d directories aligned again on demand", len(rq.aligned))
+	}
+}
+
+// shortNames are few names, some a typo or a case apart, so that a
+// generated tree shares each among many files.
+var shortNames = []string{"input.js", "Input.js", "input.ts", "inptu.js", "input_test.js", "index.js", "output.json", "main.go", "mian.go", "parser.go", "input.JS", "main.GO"}
+
+// sharedDirs are few directory names, so that paths repeat each other's
+// directories at different depths.
+var sharedDirs = []string{"src", "lib", "core", "test", "api", "app"}
+
+// genSharedTree is n distinct paths named from shortNames: half of them
+// under zero to five directories, half as lead/[inner/]mid/name, where
+// the readings of mid/name differ by a directory more or less, within
+// ResolveMargin of each other.
+func genSharedTree(r *rand.Rand, n int) []string {
+	seen := map[string]bool{}
+	var paths []string
+	for len(paths) < n {
+		var b strings.Builder
+		if r.IntN(2) == 0 {
+			for range r.IntN(6) {
+				b.WriteString(sharedDirs[r.IntN(len(sharedDirs))])
+				b.WriteByte('/')
+			}
+		} else {
+			for range 1 + r.IntN(2) {
+				b.WriteString(pruneWords[r.IntN(len(pruneWords))])
+				b.WriteByte('/')
+			}
+			if r.IntN(2) == 0 {
+				b.WriteString("internal/")
+			}
+			b.WriteString(sharedDirs[r.IntN(2)])
+			b.WriteByte('/')
+		}
+		b.WriteString(shortNames[r.IntN(len(shortNames))])
+		if p := b.String(); !seen[p] {
+			seen[p] = true
+			paths = append(paths, p)
+		}
+	}
+	return paths
+}
+
+// genResolveQuery is a wrong path for one of the files: a typo in its
+// name, a directory changed or dropped, the bare name, the name under
+// directories of its own, the path behind another machine's checkout of
+// the root, or the path itself.
+func genResolveQuery(r *rand.Rand, paths []string, root string) string {
+	p := paths[r.IntN(len(paths))]
+	dirs := strings.Split(p, "/")
+	name := dirs[len(dirs)-1]
+	dirs = dirs[:len(dirs)-1]
+	switch r.IntN(8) {
+	case 6:
+		dirs = dirs[max(len(dirs)-1, 0):]
+	case 0:
+		if len(name) > 3 {
+			name = name[:1] + name[2:3] + name[1:2] + name[3:]
+		}
+	case 1:
+		if len(dirs) > 0 {
+			dirs[r.IntN(len(dirs))] = sharedDirs[r.IntN(len(sharedDirs))]
+		}
+	case 2:
+		if len(dirs) > 0 {
+			dirs = dirs[1:]
+		}
+	case 3:
+		dirs = nil
+	case 4:
+		dirs = []string{sharedDirs[r.IntN(len(sharedDirs))], sharedDirs[r.IntN(len(sharedDirs))]}
+	case 5:
+		return "/home/someone/" + filepath.Base(root) + "/" + p
+	}
+	return strings.Join(append(dirs, name), "/")
+}
+
+// TestResolveShortlistChangesNothing: over generated trees where a few
+// names are shared by many files, with and without a history (activity)
+// and with and without where the user works, Resolve scoring every
+// candidate (on two cores when they are many) and building only its
+// shortlist answers exactly as building every candidate on one core, at
+// limits below, at and above what the shortlist keeps.
+func TestResolveShortlistChangesNothing(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	trees, queries := 4, 100
+	if testing.Short() {
+		trees = 2
+	}
+	for range trees {
+		repo := vcstest.New(t)
+		paths := genSharedTree(r, 150+r.IntN(250))
+		for _, p := range paths {
+			repo.Write(p, vcstest.Text(p, 5))
+		}
+		repo.Commit("start")
+		for c := range 8 { // some copies busier than others
+			for range 1 + r.IntN(20) {
+				p := paths[r.IntN(len(paths))]
+				repo.Write(p, vcstest.Text(fmt.Sprint(p, c), 5))
+			}
+			repo.Commit("work")
+		}
+		roots, without, with := historyEngines(t, repo.Dir)
+		for _, e := range []*Engine{without, with} {
+			resolveAsExhaustive(t, r, e, paths, roots[0], queries)
+		}
+	}
+	// The nearest of a lexical tie, and the one as near, behind more
+	// files than the shortlist keeps in result order.
+	var tie []string
+	for i := range 12 {
+		tie = append(tie, fmt.Sprintf("p%d/checker/x.go", i))
+	}
+	for _, c := range []struct {
+		name  string
+		paths []string
+		first string
+	}{
+		{"the nearest moves first", append(slices.Clone(tie), "q/internal/checker/x.go"), "q/internal/checker/x.go"},
+		{"as near as another: neither moves", append(slices.Clone(tie), "q/internal/checker/x.go", "q/inner/checker/x.go"), "p0/checker/x.go"},
+	} {
+		files := make([]workspace.File, len(c.paths))
+		for i, p := range c.paths {
+			files[i] = workspace.File{Path: p}
+		}
+		workspaceSort(&workspace.Index{Files: files})
+		e := New(&workspace.Index{Roots: []string{"/ws"}, Files: files})
+		ex := *e
+		ex.exhaustive = true
+		req := ResolveRequest{Path: "checker/x.go", Current: "/ws/q/y.go", Limit: 3}
+		got, err1 := e.Resolve(context.Background(), req)
+		want, err2 := ex.Resolve(context.Background(), req)
+		if err1 != nil || err2 != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s:\nshortlist  %+v (%v)\nexhaustive %+v (%v)", c.name, got, err1, want, err2)
+		}
+		if got.Candidates[0].Path != c.first {
+			t.Errorf("%s: %s first, want %s", c.name, got.Candidates[0].Path, c.first)
+		}
+	}
+	// Candidates enough to be scored in two halves.
+	paths := genSharedTree(r, 4*alignSplit)
+	files := make([]workspace.File, len(paths))
+	for i, p := range paths {
+		files[i] = workspace.File{Path: p}
+	}
+	workspaceSort(&workspace.Index{Files: files})
+	e := New(&workspace.Index{Roots: []string{"/ws"}, Files: files})
+	var common []string // the paths of the most shared stem
+	for _, p := range paths {
+		if strings.HasPrefix(strings.ToLower(path.Base(p)), "input.") {
+			common = append(common, p)
+		}
+	}
+	resolveAsExhaustive(t, r, e, common, "/ws", queries/4)
+}
+
+// resolveAsExhaustive asks e and e exhaustive the same generated
+// questions, and fails on the first answer they differ in.
+func resolveAsExhaustive(t *testing.T, r *rand.Rand, e *Engine, paths []string, root string, queries int) {
+	t.Helper()
+	ctx := context.Background()
+	ex := *e
+	ex.exhaustive = true
+	for range queries {
+		req := ResolveRequest{Path: genResolveQuery(r, paths, root)}
+		if r.IntN(2) == 0 {
+			req.Current = filepath.Join(root, paths[r.IntN(len(paths))])
+			req.History = []Visit{{File: filepath.Join(root, paths[r.IntN(len(paths))]), Weight: 1}}
+		}
+		if r.IntN(4) == 0 {
+			req.From = filepath.Join(root, paths[r.IntN(len(paths))])
+		}
+		for _, limit := range []int{1, contradictionWindow, 7, 10} { // the shortlist keeps max(limit, contradictionWindow)
+			req.Limit = limit
+			got, err1 := e.Resolve(ctx, req)
+			want, err2 := ex.Resolve(ctx, req)
+			if fmt.Sprint(err1) != fmt.Sprint(err2) {
+				t.Fatalf("%q: errors %v and %v", req.Path, err1, err2)
+			}
+			if err1 != nil {
+				break
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%+v (history %v):\nshortlist  %+v\nexhaustive %+v", req, e.repo != nil, got, want)
+			}
+		}
 	}
 }

@@ -1,7 +1,9 @@
 package rank
 
 import (
+	"cmp"
 	"context"
+	"encoding/binary"
 	"math/bits"
 	"path"
 	"path/filepath"
@@ -202,6 +204,10 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	cands, symHits := e.resolveCandidates(rq)
 	e.alignAll(rq, cands)
 	rq.foreign = e.foreignPrefix(rq, cands)
+	rq.pricedAll = make([]dirAlign, len(rq.alignedAll))
+	for k, a := range rq.alignedAll {
+		rq.pricedAll[k] = a.score(rq.foreign)
+	}
 	rq.dirsKnown = e.knownDirs(rq)
 	rq.dirsExist = e.dirExists(rq.dirs)
 	if err := ctx.Err(); err != nil {
@@ -214,31 +220,27 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	if fromOK {
 		self, selfOK = e.fileID(fromRoot, fromRel)
 	}
-	scored := make([]Candidate, 0, len(cands))
-	n := 0
-	for id, dist := range cands {
-		if selfOK && id == self {
-			continue
-		}
-		if n++; n%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		if c, ok := e.scoreCandidate(rq, id, dist, symHits, aff); ok {
-			scored = append(scored, c)
-		}
+	tail, tailOK := int32(-1), false
+	if q.Absolute {
+		tail, tailOK = e.tailFile(qpath)
 	}
-	scored = e.byActivity(sortedCandidates(scored))
+	skip := int32(-1)
+	if selfOK {
+		skip = self
+	}
+	tailID := int32(-1)
+	if tailOK {
+		tailID = tail
+	}
+	scored, err := e.scoreAll(ctx, rq, cands, symHits, aff, skip, e.shortlistKeep(limit), tailID)
+	if err != nil {
+		return nil, err
+	}
 	st, err := e.readStale(ctx, req, q)
 	if err != nil {
 		return nil, err
 	}
 	undecided := false
-	tail, tailOK := int32(0), false
-	if q.Absolute {
-		tail, tailOK = e.tailFile(qpath)
-	}
 	if tailOK && st != nil && !e.longerOldTail(st, tail) {
 		// The path is today's file behind another checkout of its root;
 		// what the history reads of it says nothing more.
@@ -341,7 +343,11 @@ type resolveQuery struct {
 	// what a resolve allocated), else aligned, filled on demand.
 	alignedDirs []int32
 	alignedAll  []dirAlignment
+	alignedAt   []int32 // by directory, 1 + its index in alignedDirs (0: not aligned); nil: search them
 	aligned     map[int32]dirAlignment
+	// pricedAll: alignedAll priced (dirAlignment.score) past the
+	// foreign prefix, once a directory rather than once a file.
+	pricedAll []dirAlign
 }
 
 func newResolveQuery(qpath string) *resolveQuery {
@@ -355,34 +361,55 @@ func newResolveQuery(qpath string) *resolveQuery {
 	return rq
 }
 
-// resolveCandidates lists the files worth scoring, each with the typo
-// distance of its stem (-1 unknown, bySymbol for a file that defines what
-// the name names: src/CommandRouter.cpp written for src/router.cc).
-func (e *Engine) resolveCandidates(rq *resolveQuery) (map[int32]int, map[int32]nameMatch) {
-	cands := map[int32]int{}
-	for _, id := range e.named(strings.ToLower(rq.base)) {
-		cands[id] = -1
-	}
-	if sid, ok := e.stemIndex(rq.sq); ok {
-		for _, id := range e.stemFiles(sid) {
-			cands[id] = 0
+// candidateFile is a file worth scoring and the typo distance of its
+// stem (-1 unknown, bySymbol for a file that defines what the name
+// names: src/CommandRouter.cpp written for src/router.cc).
+type candidateFile struct {
+	id, dist int32
+}
+
+// resolveCandidates lists the files worth scoring, each once, in id
+// order (path order: the scoring then reads the files' records and paths
+// in the order they lie): the files of the query's stem (distance 0),
+// the files named as written in another case (-1), the files of stems a
+// typo away, and the files defining a symbol of the name.
+func (e *Engine) resolveCandidates(rq *resolveQuery) ([]candidateFile, map[int32]nameMatch) {
+	var cands []candidateFile
+	exact, exactOK := e.stemIndex(rq.sq)
+	if exactOK {
+		for _, id := range e.stemFiles(exact) {
+			cands = append(cands, candidateFile{id, 0})
 		}
 	}
+	ofStem := func(id int32) bool { return exactOK && e.files[id].stem == exact }
+	namedApart := map[int32]bool{} // named, though not of the query's stem (a capital squash keeps)
+	for _, id := range e.named(strings.ToLower(rq.base)) {
+		if !ofStem(id) {
+			namedApart[id] = true
+			cands = append(cands, candidateFile{id, -1})
+		}
+	}
+	typoStems := map[int32]bool{}
 	if budget := typoBudget(len(rq.sq)); budget > 0 {
 		for sid, d := range e.typoStems(rq.sq, budget) {
+			if exactOK && sid == exact {
+				continue
+			}
+			typoStems[sid] = true
 			for _, id := range e.stemFiles(sid) {
-				if _, seen := cands[id]; !seen {
-					cands[id] = d
+				if !namedApart[id] {
+					cands = append(cands, candidateFile{id, int32(d)})
 				}
 			}
 		}
 	}
 	symHits := e.symbolFiles(&FindQuery{Squashed: rq.sq}, true)
 	for id := range symHits {
-		if _, seen := cands[id]; !seen {
-			cands[id] = bySymbol
+		if !ofStem(id) && !typoStems[e.files[id].stem] && !namedApart[id] {
+			cands = append(cands, candidateFile{id, bySymbol})
 		}
 	}
+	slices.SortFunc(cands, func(a, b candidateFile) int { return cmp.Compare(a.id, b.id) })
 	return cands, symHits
 }
 
@@ -391,15 +418,25 @@ func (e *Engine) resolveCandidates(rq *resolveQuery) (map[int32]int, map[int32]n
 // resolveQuery.foreign): a candidate aligning only deep inside its path
 // (…/asm/include/openssl for /home/u/include/openssl) says nothing about
 // where the query's own prefix ends.
-func (e *Engine) foreignPrefix(rq *resolveQuery, cands map[int32]int) int {
+func (e *Engine) foreignPrefix(rq *resolveQuery, cands []candidateFile) int {
 	foreign := len(rq.dirs)
-	for id := range cands {
+	from := func(a dirAlignment) {
+		if a.matched > 0 && a.leadC == 0 {
+			foreign = min(foreign, a.leadQ)
+		}
+	}
+	if rq.alignedAll != nil {
+		// alignAll aligned every candidate's directory, each once.
+		for _, a := range rq.alignedAll {
+			from(a)
+		}
+		return foreign
+	}
+	for _, c := range cands {
 		if foreign == 0 {
 			break
 		}
-		if a := e.alignment(rq, e.files[id].dir); a.matched > 0 && a.leadC == 0 {
-			foreign = min(foreign, a.leadQ)
-		}
+		from(e.alignment(rq, e.files[c.id].dir))
 	}
 	return foreign
 }
@@ -412,13 +449,13 @@ func (e *Engine) foreignPrefix(rq *resolveQuery, cands map[int32]int) int {
 // reusing the componentMatch columns of the upper directories it shares
 // with the one before (alignColumns), in two halves on two cores. Few
 // candidates are left to alignment on demand.
-func (e *Engine) alignAll(rq *resolveQuery, cands map[int32]int) {
+func (e *Engine) alignAll(rq *resolveQuery, cands []candidateFile) {
 	if len(rq.dirs) == 0 || len(cands) < alignSplit {
 		return
 	}
 	dirs := make([]int32, 0, len(cands))
-	for id := range cands {
-		dirs = append(dirs, e.files[id].dir)
+	for _, c := range cands {
+		dirs = append(dirs, e.files[c.id].dir)
 	}
 	slices.Sort(dirs) // path order: neighbours share their upper directories
 	dirs = slices.Compact(dirs)
@@ -429,20 +466,43 @@ func (e *Engine) alignAll(rq *resolveQuery, cands map[int32]int) {
 	e.alignColumns(rq, dirs[:half], out[:half])
 	wg.Wait()
 	rq.alignedDirs, rq.alignedAll = dirs, out
+	if len(dirs) >= len(e.dirInfos)/alignedAtShare {
+		rq.alignedAt = make([]int32, len(e.dirInfos))
+		for k, d := range dirs {
+			rq.alignedAt[d] = int32(k + 1)
+		}
+	}
 }
+
+// alignedAtShare: alignAll indexes the directories it aligned by
+// directory, rather than leave them to a binary search, when they are at
+// least this share of the tree's (a common name's), each of the many
+// candidates then finding its own at once: below it, the index would cost
+// more to clear than the searches.
+const alignedAtShare = 16
 
 // alignColumns sets out[k] to the alignment of the query's directories
 // with directory dirs[k], dirs in path order: the componentMatch column of
 // each of its directories is computed only where its chain of directories
 // leaves the previous one's, and once for each name (a name interned
 // once, the column is kept by its strRef: a vendored copy's directories,
-// every package's src/ and test/).
+// every package's src/ and test/). An alignment depends only on its
+// columns: directories whose names match the query's alike (the
+// thousands of test fixtures of one package, the copies of a package in
+// other places, where only a few names match) are aligned once.
 func (e *Engine) alignColumns(rq *resolveQuery, dirs []int32, out []dirAlignment) {
 	nq := len(rq.dirs)
 	var chain, prev [maxDepth]int32
+	var ids [maxDepth]uint32 // column j's id: 0 when it matches nothing, else its name's
 	prevN := 0
 	cols := make([]float64, maxDepth*nq) // column j: cols[j*nq : (j+1)*nq]
-	byName := map[strRef][]float64{}
+	type column struct {
+		match []float64
+		id    uint32
+	}
+	byName := map[strRef]column{}
+	aligned := map[string]dirAlignment{} // by the ids of the columns
+	var sig []byte
 	var dpBuf [32 * 32]float64
 	for k, d := range dirs {
 		nc := int(e.dirInfos[d].depth)
@@ -461,29 +521,44 @@ func (e *Engine) alignColumns(rq *resolveQuery, dirs []int32, out []dirAlignment
 		for j := same; j < nc; j++ {
 			col := cols[j*nq : (j+1)*nq]
 			di := &e.dirInfos[chain[j]]
-			if known, ok := byName[di.name]; ok {
-				copy(col, known)
-				continue
+			c, ok := byName[di.name]
+			if ok {
+				copy(col, c.match)
+			} else {
+				name, sq := e.str(di.name), e.str(di.sq)
+				for i := range nq {
+					col[i] = componentMatch(rq.dir.comps[i], name, rq.dir.sq[i], sq)
+				}
+				c.match = slices.Clone(col)
+				if slices.ContainsFunc(col, func(m float64) bool { return m > 0 }) {
+					c.id = uint32(len(byName) + 1)
+				}
+				byName[di.name] = c
 			}
-			name, sq := e.str(di.name), e.str(di.sq)
-			for i := range nq {
-				col[i] = componentMatch(rq.dir.comps[i], name, rq.dir.sq[i], sq)
-			}
-			byName[di.name] = slices.Clone(col)
+			ids[j] = c.id
 		}
 		prev, prevN = chain, nc
+		sig = sig[:0]
+		for _, id := range ids[:nc] {
+			sig = binary.LittleEndian.AppendUint32(sig, id)
+		}
+		if a, ok := aligned[string(sig)]; ok {
+			out[k] = a
+			continue
+		}
 		out[k] = alignMatched(nq, nc, cols[:nc*nq], alignTable(dpBuf[:], nq, nc))
+		aligned[string(sig)] = out[k]
 	}
 }
 
-// alignSplit is the fewest candidates alignAll aligns on two cores: below
-// it, a resolve's alignments are quick on one.
+// alignSplit is the fewest candidates a resolve aligns and scores on two
+// cores: below it, they are quick on one.
 const alignSplit = 2048
 
 // alignment aligns the query's directories with candidate directory d,
 // once per query.
 func (e *Engine) alignment(rq *resolveQuery, d int32) dirAlignment {
-	if k, ok := slices.BinarySearch(rq.alignedDirs, d); ok {
+	if k, ok := rq.alignedIndex(d); ok {
 		return rq.alignedAll[k]
 	}
 	a, ok := rq.aligned[d]
@@ -499,44 +574,42 @@ func (e *Engine) alignment(rq *resolveQuery, d int32) dirAlignment {
 	return a
 }
 
+// alignedIndex is where alignAll put directory d's alignment.
+func (rq *resolveQuery) alignedIndex(d int32) (int, bool) {
+	if rq.alignedAt != nil {
+		k := rq.alignedAt[d]
+		return int(k) - 1, k > 0
+	}
+	return slices.BinarySearch(rq.alignedDirs, d)
+}
+
+// dirScore is directory d's alignment priced past the foreign prefix.
+func (e *Engine) dirScore(rq *resolveQuery, d int32) dirAlign {
+	if k, ok := rq.alignedIndex(d); ok {
+		return rq.pricedAll[k]
+	}
+	return e.alignment(rq, d).score(rq.foreign)
+}
+
 // scoreCandidate scores one file as score.go describes: name, directories,
 // then proximity to the references.
 func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits map[int32]nameMatch, aff *affinity) (Candidate, bool) {
 	f := &e.files[id]
-	var nm nameMatch
-	if dist == bySymbol {
-		nm = symbolName(symHits[id], rq.ext, e.baseName(id))
-	} else {
-		nm = scoreName(rq.base, rq.stem, rq.ext, rq.sq, e.baseName(id), e.stemText(f.stem), dist)
-	}
-	if nm.score == 0 {
+	nr := e.nameOf(rq, id, dist, symHits, nil)
+	if nr.nm.score == 0 {
 		return Candidate{}, false
 	}
-	reasons := append(make([]string, 0, 3), nm.reason) // room for dirs and nearness
-	var lex float64
-	var ev evidence
-	cStem, cExt := splitExt(e.baseName(id))
-	a, _ := extAffinity(rq.ext, cExt)
-	if rq.ext != "" {
-		_, real := e.extID[squash(rq.ext)]
-		ev.otherKind = a == extOther && real // .pyy is a typo, .css another kind of file
-	}
-	if dist != bySymbol {
-		_, _, same := sameStem(rq.stem, cStem, rq.sq, e.stemText(f.stem))
-		ev.stemKept = same && (a == 1 || a == extFamilyAffinity)
-		ev.stemSame = rq.stem == cStem
-	}
-	if len(rq.dirs) == 0 {
-		lex = nm.score * bareNameWeight
-	} else {
-		da := e.alignment(rq, f.dir).score(rq.foreign)
+	reasons := append(make([]string, 0, 3), nr.nm.reason) // room for dirs and nearness
+	ev := nr.ev
+	lex := e.lexicalScore(rq, id, nr.nm)
+	if len(rq.dirs) > 0 {
+		da := e.dirScore(rq, f.dir)
 		ev.dirsWritten, ev.dirsMatched, ev.dirs = len(rq.dirs), da.matched, da.reading
 		if rq.absolute {
 			ev.dirsWritten -= rq.foreign // another machine's prefix is not written by the user
 		}
 		ev.dirsKnown = rq.dirsKnown
-		ev.distinctName = nm.score == 1 && distinctive(e.stemText(f.stem), f.starts)
-		lex = nm.score * (nameWeight + (1-nameWeight)*da.score)
+		ev.distinctName = nr.nm.score == 1 && distinctive(e.stemText(f.stem), f.starts)
 		if da.matched == 0 && !rq.dirsExist {
 			ev.dirs = dirMoved
 		}
@@ -551,6 +624,63 @@ func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits ma
 	c.lexical, c.prox, c.co = lex, prox, near.co
 	c.ev = ev
 	return c, true
+}
+
+// lexicalScore is a candidate's reading of the path as score.go weighs
+// it: its name's (nm), and with directories written, theirs.
+func (e *Engine) lexicalScore(rq *resolveQuery, id int32, nm nameMatch) float64 {
+	if len(rq.dirs) == 0 {
+		return nm.score * bareNameWeight
+	}
+	da := e.dirScore(rq, e.files[id].dir)
+	return nm.score * (nameWeight + (1-nameWeight)*da.score)
+}
+
+// nameReading is what a candidate's name alone says of the query's: its
+// match and the evidence of it.
+type nameReading struct {
+	nm nameMatch
+	ev evidence // otherKind, stemKept and stemSame
+}
+
+// nameKey is what a name's reading depends on besides the query.
+type nameKey struct {
+	base string
+	dist int
+}
+
+// nameOf is file id's nameReading. Read is where the readings of names
+// read already are kept (nil: none), so that each is read once for all
+// the files sharing it (the tens of thousands of a common name); a file
+// found by the symbol it defines has a reading of its own.
+func (e *Engine) nameOf(rq *resolveQuery, id int32, dist int, symHits map[int32]nameMatch, read map[nameKey]nameReading) nameReading {
+	base := e.baseName(id)
+	if dist != bySymbol && read != nil {
+		if nr, ok := read[nameKey{base, dist}]; ok {
+			return nr
+		}
+	}
+	var nr nameReading
+	if dist == bySymbol {
+		nr.nm = symbolName(symHits[id], rq.ext, base)
+	} else {
+		nr.nm = scoreName(rq.base, rq.stem, rq.ext, rq.sq, base, e.stemText(e.files[id].stem), dist)
+	}
+	cStem, cExt := splitExt(base)
+	a, _ := extAffinity(rq.ext, cExt)
+	if rq.ext != "" {
+		_, real := e.extID[squash(rq.ext)]
+		nr.ev.otherKind = a == extOther && real // .pyy is a typo, .css another kind of file
+	}
+	if dist != bySymbol {
+		_, _, same := sameStem(rq.stem, cStem, rq.sq, e.stemText(e.files[id].stem))
+		nr.ev.stemKept = same && (a == 1 || a == extFamilyAffinity)
+		nr.ev.stemSame = rq.stem == cStem
+		if read != nil {
+			read[nameKey{base, dist}] = nr
+		}
+	}
+	return nr
 }
 
 // readingOf is what the lexical answer c keeps of the path written
