@@ -279,7 +279,7 @@ func TestAlignColumnsIsAlignDirs(t *testing.T) {
 				}
 			}
 			got := make([]dirAlignment, len(dirs))
-			e.alignColumns(rq, dirs, got)
+			e.alignColumns(rq, dirs, got, nil)
 			for k, d := range dirs {
 				p := e.pathOf(d, nil)
 				if want := alignDirs(&rq.dir, &p); got[k] != want {

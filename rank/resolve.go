@@ -3,7 +3,6 @@ package rank
 import (
 	"cmp"
 	"context"
-	"encoding/binary"
 	"math/bits"
 	"path"
 	"path/filepath"
@@ -201,10 +200,13 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 
 	rq := newResolveQuery(qpath)
 	rq.absolute = q.Absolute
+	rq.scratch = takeScratch()
+	defer rq.scratch.release()
 	cands, symHits := e.resolveCandidates(rq)
 	e.alignAll(rq, cands)
 	rq.foreign = e.foreignPrefix(rq, cands)
-	rq.pricedAll = make([]dirAlign, len(rq.alignedAll))
+	rq.scratch.priced = grow(rq.scratch.priced, len(rq.alignedAll))[:len(rq.alignedAll)]
+	rq.pricedAll = rq.scratch.priced
 	for k, a := range rq.alignedAll {
 		rq.pricedAll[k] = a.score(rq.foreign)
 	}
@@ -348,6 +350,9 @@ type resolveQuery struct {
 	// pricedAll: alignedAll priced (dirAlignment.score) past the
 	// foreign prefix, once a directory rather than once a file.
 	pricedAll []dirAlign
+	// scratch is the memory of what it reads of many candidates; its
+	// arrays are the scratch's, returned when the resolve is done.
+	scratch *resolveScratch
 }
 
 func newResolveQuery(qpath string) *resolveQuery {
@@ -358,6 +363,7 @@ func newResolveQuery(qpath string) *resolveQuery {
 		rq.dir.sq[i] = squash(d)
 	}
 	rq.stem, rq.ext, rq.sq = stemKey(rq.base) // the key the engine groups files by
+	rq.scratch = &resolveScratch{}            // Resolve's is taken from its pool
 	return rq
 }
 
@@ -374,8 +380,20 @@ type candidateFile struct {
 // the files named as written in another case (-1), the files of stems a
 // typo away, and the files defining a symbol of the name.
 func (e *Engine) resolveCandidates(rq *resolveQuery) ([]candidateFile, map[int32]nameMatch) {
-	var cands []candidateFile
 	exact, exactOK := e.stemIndex(rq.sq)
+	budget := typoBudget(len(rq.sq))
+	var typos map[int32]int
+	if budget > 0 {
+		typos = e.typoStems(rq.sq, budget)
+	}
+	n := 0 // the stems' files, most of the candidates
+	if exactOK {
+		n += len(e.stemFiles(exact))
+	}
+	for sid := range typos {
+		n += len(e.stemFiles(sid))
+	}
+	cands := grow(rq.scratch.cands, n)
 	if exactOK {
 		for _, id := range e.stemFiles(exact) {
 			cands = append(cands, candidateFile{id, 0})
@@ -390,16 +408,14 @@ func (e *Engine) resolveCandidates(rq *resolveQuery) ([]candidateFile, map[int32
 		}
 	}
 	typoStems := map[int32]bool{}
-	if budget := typoBudget(len(rq.sq)); budget > 0 {
-		for sid, d := range e.typoStems(rq.sq, budget) {
-			if exactOK && sid == exact {
-				continue
-			}
-			typoStems[sid] = true
-			for _, id := range e.stemFiles(sid) {
-				if !namedApart[id] {
-					cands = append(cands, candidateFile{id, int32(d)})
-				}
+	for sid, d := range typos {
+		if exactOK && sid == exact {
+			continue
+		}
+		typoStems[sid] = true
+		for _, id := range e.stemFiles(sid) {
+			if !namedApart[id] {
+				cands = append(cands, candidateFile{id, int32(d)})
 			}
 		}
 	}
@@ -410,6 +426,7 @@ func (e *Engine) resolveCandidates(rq *resolveQuery) ([]candidateFile, map[int32
 		}
 	}
 	slices.SortFunc(cands, func(a, b candidateFile) int { return cmp.Compare(a.id, b.id) })
+	rq.scratch.cands = cands
 	return cands, symHits
 }
 
@@ -453,24 +470,31 @@ func (e *Engine) alignAll(rq *resolveQuery, cands []candidateFile) {
 	if len(rq.dirs) == 0 || len(cands) < alignSplit {
 		return
 	}
-	dirs := make([]int32, 0, len(cands))
+	sc := rq.scratch
+	dirs := grow(sc.dirs, len(cands))
 	for _, c := range cands {
 		dirs = append(dirs, e.files[c.id].dir)
 	}
 	slices.Sort(dirs) // path order: neighbours share their upper directories
 	dirs = slices.Compact(dirs)
-	out := make([]dirAlignment, len(dirs))
+	sc.dirs = dirs
+	out := grow(sc.aligned, len(dirs))[:len(dirs)]
+	sc.aligned = out
 	half := len(dirs) / 2
 	var wg sync.WaitGroup
-	wg.Go(func() { e.alignColumns(rq, dirs[half:], out[half:]) })
-	e.alignColumns(rq, dirs[:half], out[:half])
+	wg.Go(func() { e.alignColumns(rq, dirs[half:], out[half:], &sc.columns[1]) })
+	e.alignColumns(rq, dirs[:half], out[:half], &sc.columns[0])
 	wg.Wait()
 	rq.alignedDirs, rq.alignedAll = dirs, out
 	if len(dirs) >= len(e.dirInfos)/alignedAtShare {
-		rq.alignedAt = make([]int32, len(e.dirInfos))
-		for k, d := range dirs {
-			rq.alignedAt[d] = int32(k + 1)
+		if len(sc.at) < len(e.dirInfos) {
+			sc.at = make([]int32, len(e.dirInfos))
 		}
+		for k, d := range dirs {
+			sc.at[d] = int32(k + 1)
+		}
+		sc.atSet = dirs
+		rq.alignedAt = sc.at
 	}
 }
 
@@ -490,19 +514,19 @@ const alignedAtShare = 16
 // columns: directories whose names match the query's alike (the
 // thousands of test fixtures of one package, the copies of a package in
 // other places, where only a few names match) are aligned once.
-func (e *Engine) alignColumns(rq *resolveQuery, dirs []int32, out []dirAlignment) {
+//
+// memo is where it keeps the columns and alignments (nil: one of its
+// own); what it held before is cleared.
+func (e *Engine) alignColumns(rq *resolveQuery, dirs []int32, out []dirAlignment, memo *columnMemo) {
 	nq := len(rq.dirs)
+	if memo == nil {
+		memo = &columnMemo{}
+	}
+	memo.reset()
 	var chain, prev [maxDepth]int32
-	var ids [maxDepth]uint32 // column j's id: 0 when it matches nothing, else its name's
+	var seqs [maxDepth]uint32 // seqs[j]: the sequence of the columns of chain[:j+1]
 	prevN := 0
 	cols := make([]float64, maxDepth*nq) // column j: cols[j*nq : (j+1)*nq]
-	type column struct {
-		match []float64
-		id    uint32
-	}
-	byName := map[strRef]column{}
-	aligned := map[string]dirAlignment{} // by the ids of the columns
-	var sig []byte
 	var dpBuf [32 * 32]float64
 	for k, d := range dirs {
 		nc := int(e.dirInfos[d].depth)
@@ -521,34 +545,83 @@ func (e *Engine) alignColumns(rq *resolveQuery, dirs []int32, out []dirAlignment
 		for j := same; j < nc; j++ {
 			col := cols[j*nq : (j+1)*nq]
 			di := &e.dirInfos[chain[j]]
-			c, ok := byName[di.name]
+			c, ok := memo.byName[di.name]
 			if ok {
-				copy(col, c.match)
+				copy(col, memo.arena[c.off:int(c.off)+nq])
 			} else {
 				name, sq := e.str(di.name), e.str(di.sq)
 				for i := range nq {
 					col[i] = componentMatch(rq.dir.comps[i], name, rq.dir.sq[i], sq)
 				}
-				c.match = slices.Clone(col)
+				c.off = int32(len(memo.arena))
+				memo.arena = append(memo.arena, col...)
 				if slices.ContainsFunc(col, func(m float64) bool { return m > 0 }) {
-					c.id = uint32(len(byName) + 1)
+					c.id = uint32(len(memo.byName) + 1)
 				}
-				byName[di.name] = c
+				memo.byName[di.name] = c
 			}
-			ids[j] = c.id
+			var before uint32
+			if j > 0 {
+				before = seqs[j-1]
+			}
+			seqs[j] = memo.extend(before, c.id)
 		}
 		prev, prevN = chain, nc
-		sig = sig[:0]
-		for _, id := range ids[:nc] {
-			sig = binary.LittleEndian.AppendUint32(sig, id)
+		var seq uint32
+		if nc > 0 {
+			seq = seqs[nc-1]
 		}
-		if a, ok := aligned[string(sig)]; ok {
-			out[k] = a
+		if a := &memo.aligned[seq]; a.ok {
+			out[k] = a.alignment
 			continue
 		}
 		out[k] = alignMatched(nq, nc, cols[:nc*nq], alignTable(dpBuf[:], nq, nc))
-		aligned[string(sig)] = out[k]
+		memo.aligned[seq] = seqAlignment{out[k], true}
 	}
+}
+
+// columnMemo is what alignColumns keeps as it aligns: the columns of the
+// names it read, the sequences of columns of the directories it met, and
+// the alignment of each sequence it aligned.
+type columnMemo struct {
+	byName  map[strRef]columnRef
+	arena   []float64         // the columns, end to end
+	next    map[uint64]uint32 // a sequence's id and a column's → the sequence it extends to
+	aligned []seqAlignment    // by sequence id, 0 the empty sequence
+}
+
+// columnRef is a name's column: where it lies in the arena, and its id
+// (0 for a column that matches nothing, so that such names are alike).
+type columnRef struct {
+	off int32
+	id  uint32
+}
+
+type seqAlignment struct {
+	alignment dirAlignment
+	ok        bool
+}
+
+func (m *columnMemo) reset() {
+	if m.byName == nil {
+		m.byName, m.next = map[strRef]columnRef{}, map[uint64]uint32{}
+	}
+	clear(m.byName)
+	clear(m.next)
+	m.arena = m.arena[:0]
+	m.aligned = append(m.aligned[:0], seqAlignment{})
+}
+
+// extend is the id of sequence seq followed by column id col.
+func (m *columnMemo) extend(seq, col uint32) uint32 {
+	key := uint64(seq)<<32 | uint64(col)
+	if s, ok := m.next[key]; ok {
+		return s
+	}
+	s := uint32(len(m.aligned))
+	m.aligned = append(m.aligned, seqAlignment{})
+	m.next[key] = s
+	return s
 }
 
 // alignSplit is the fewest candidates a resolve aligns and scores on two

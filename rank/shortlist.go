@@ -53,9 +53,10 @@ func (e *Engine) scoreAll(ctx context.Context, rq *resolveQuery, cands []candida
 	var all []scoredFile
 	if len(cands) < alignSplit || e.exhaustive {
 		var err error
-		if all, err = e.scoreFiles(ctx, rq, cands, symHits, aff, skip); err != nil {
+		if all, err = e.scoreFiles(ctx, rq, cands, symHits, aff, skip, grow(rq.scratch.lower, len(cands))); err != nil {
 			return nil, err
 		}
+		rq.scratch.lower = all
 	} else {
 		// Two halves on two cores. Every candidate's directory was
 		// aligned (alignAll), so neither aligns one on demand.
@@ -63,13 +64,16 @@ func (e *Engine) scoreAll(ctx context.Context, rq *resolveQuery, cands []candida
 		var upper []scoredFile
 		var upperErr error
 		var wg sync.WaitGroup
-		wg.Go(func() { upper, upperErr = e.scoreFiles(ctx, rq, cands[half:], symHits, aff, skip) })
-		lower, err := e.scoreFiles(ctx, rq, cands[:half], symHits, aff, skip)
+		wg.Go(func() {
+			upper, upperErr = e.scoreFiles(ctx, rq, cands[half:], symHits, aff, skip, grow(rq.scratch.upper, len(cands)-half))
+		})
+		lower, err := e.scoreFiles(ctx, rq, cands[:half], symHits, aff, skip, grow(rq.scratch.lower, len(cands))) // room for upper
 		wg.Wait()
 		if err = cmp.Or(err, upperErr); err != nil {
 			return nil, err
 		}
 		all = append(lower, upper...)
+		rq.scratch.lower, rq.scratch.upper = all, upper
 	}
 	e.weighActivity(all)
 	short := all
@@ -85,9 +89,8 @@ func (e *Engine) scoreAll(ctx context.Context, rq *resolveQuery, cands []candida
 	return sortedCandidates(out), nil
 }
 
-// scoreFiles scores cands but skip.
-func (e *Engine) scoreFiles(ctx context.Context, rq *resolveQuery, cands []candidateFile, symHits map[int32]nameMatch, aff *affinity, skip int32) ([]scoredFile, error) {
-	all := make([]scoredFile, 0, len(cands))
+// scoreFiles appends to all the scores of cands but skip.
+func (e *Engine) scoreFiles(ctx context.Context, rq *resolveQuery, cands []candidateFile, symHits map[int32]nameMatch, aff *affinity, skip int32, all []scoredFile) ([]scoredFile, error) {
 	read := map[nameKey]nameReading{}
 	for n, c := range cands {
 		if c.id == skip {
