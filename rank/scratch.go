@@ -1,6 +1,6 @@
 package rank
 
-import "sync"
+import "runtime"
 
 // resolveScratch is the memory a resolve of many candidates works in —
 // its candidates, their scores, their directories' alignments — kept
@@ -19,10 +19,22 @@ type resolveScratch struct {
 	columns      [2]columnMemo // alignColumns', one a half
 }
 
-var resolveScratches = sync.Pool{New: func() any { return &resolveScratch{} }}
+// resolveScratches keeps a scratch for each of as many resolves as run at
+// once on the server's cores, and for longer than a sync.Pool would (its
+// idle objects go at the second collection, and the server's memory
+// limit collects often): a common name's first question after a pause
+// would otherwise make its megabytes again.
+var resolveScratches = make(chan *resolveScratch, runtime.GOMAXPROCS(0))
 
-// take is a scratch for one resolve.
-func takeScratch() *resolveScratch { return resolveScratches.Get().(*resolveScratch) }
+// takeScratch is a scratch for one resolve.
+func takeScratch() *resolveScratch {
+	select {
+	case s := <-resolveScratches:
+		return s
+	default:
+		return &resolveScratch{}
+	}
+}
 
 // release returns s for the next resolve, its index by directory
 // cleared where it was set.
@@ -31,7 +43,10 @@ func (s *resolveScratch) release() {
 		s.at[d] = 0
 	}
 	s.atSet = s.atSet[:0]
-	resolveScratches.Put(s)
+	select {
+	case resolveScratches <- s:
+	default: // as many kept as run at once
+	}
 }
 
 // grow is buf emptied, with room for n.
