@@ -116,7 +116,7 @@ func TestPathOfBuffer(t *testing.T) {
 		t.Fatalf("ParseFind: %+v, %v", q, err)
 	}
 	id := int32(ix.Lookup(0, "a/b_c/x.go"))
-	if n := testing.AllocsPerRun(100, func() { e.scoreFile(&q, id, nameMatch{score: 1}, false) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { e.scoreFile(&q, id, nameMatch{score: 1}, false, nil) }); n != 0 {
 		t.Errorf("scoreFile allocates %.0f times", n)
 	}
 }

@@ -213,6 +213,17 @@ type finder struct {
 	active      bool // activity orders ties (a root has a history record)
 	aboveTypos  int  // files no typo reading can outrank (exact when no dir or ext factor applies)
 	abovePaths  int  // likewise for path readings
+	// dirTerms reads the directory terms while merge scores many files.
+	dirTerms *dirTermsMemo
+}
+
+// namedFiles counts the files of the name readings.
+func (f *finder) namedFiles(hits map[int32]nameMatch) int {
+	n := 0
+	for sid := range hits {
+		n += len(f.e.stemFiles(sid))
+	}
+	return n
 }
 
 // factors: directory terms, an extension or the impl preference can lower
@@ -241,7 +252,7 @@ func (f *finder) namesAbovePaths(hits map[int32]nameMatch) bool {
 			continue
 		}
 		for _, id := range f.e.stemFiles(sid) {
-			if surelyAbove(f.e.scoreFile(f.q, id, nm, f.req.Impl).Score, pathCeiling) {
+			if surelyAbove(f.e.scoreFile(f.q, id, nm, f.req.Impl, nil).Score, pathCeiling) {
 				if n++; n >= f.keep {
 					return true
 				}
@@ -418,12 +429,17 @@ func (f *finder) merge(hits map[int32]nameMatch, paths map[int32]Match) ([]Match
 			top.push(m)
 		}
 	}
+	if n := f.namedFiles(hits); n >= alignSplit && memoizes(q.Dirs) && !e.exhaustive {
+		f.dirTerms = dirTermsMemos.take()
+		f.dirTerms.reset(e, q.Dirs)
+		defer func() { dirTermsMemos.put(f.dirTerms); f.dirTerms = nil }()
+	}
 	for sid, nm := range hits {
 		for _, id := range e.stemFiles(sid) {
-			m := e.scoreFile(q, id, nm, impl)
+			m := e.scoreFile(q, id, nm, impl, f.dirTerms)
 			if sh, ok := symHits[id]; ok {
 				delete(symHits, id)
-				if s := e.scoreFile(q, id, sh, impl); s.Score > m.Score {
+				if s := e.scoreFile(q, id, sh, impl, f.dirTerms); s.Score > m.Score {
 					m.Score, m.Reason = s.Score, s.Reason
 				}
 				m.MatchedIn = append(slices.Clone(m.MatchedIn), "symbol")
@@ -432,7 +448,7 @@ func (f *finder) merge(hits map[int32]nameMatch, paths map[int32]Match) ([]Match
 		}
 	}
 	for id, sh := range symHits {
-		m := e.scoreFile(q, id, sh, impl)
+		m := e.scoreFile(q, id, sh, impl, f.dirTerms)
 		m.MatchedIn = inSymbol
 		if len(q.Dirs) > 0 && m.Score < sh.score*dirTermsFloor {
 			continue // directory terms the file does not match
@@ -517,13 +533,21 @@ var (
 
 // scoreFile applies directory terms, the extension and the impl preference
 // to a name match.
-func (e *Engine) scoreFile(q *FindQuery, id int32, nm nameMatch, impl bool) Match {
+//
+// dirTerms, when not nil, reads the directory terms (q.Dirs) for many
+// files.
+func (e *Engine) scoreFile(q *FindQuery, id int32, nm nameMatch, impl bool, dirTerms *dirTermsMemo) Match {
 	f := &e.files[id]
 	score := nm.score
 	in := inFilename
 	if len(q.Dirs) > 0 {
-		var buf pathBuf
-		d := matchDirTerms(q.Dirs, e.pathOf(f.dir, buf[:]).sq)
+		var d float64
+		if dirTerms != nil {
+			d = dirTerms.of(e, f.dir)
+		} else {
+			var buf pathBuf
+			d = matchDirTerms(q.Dirs, e.pathOf(f.dir, buf[:]).sq)
+		}
 		if d > 0 {
 			score *= dirTermsFloor + (1-dirTermsFloor)*d
 			in = inFileAndDir

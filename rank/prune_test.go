@@ -508,3 +508,47 @@ func resolveAsExhaustive(t *testing.T, r *rand.Rand, e *Engine, paths []string, 
 		}
 	}
 }
+
+// TestDirTermsMemoIsMatchDirTerms: over generated trees and directory
+// terms (words of the trees' directories, their prefixes, pieces and
+// typos, repeated or not), the memo reads every directory exactly as
+// matchDirTerms does, to the last bit — asked in any order, and again
+// after a reset for other terms.
+func TestDirTermsMemoIsMatchDirTerms(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	var memo dirTermsMemo
+	term := func() string {
+		w := squash(pruneWords[r.IntN(len(pruneWords))])
+		switch r.IntN(4) {
+		case 0:
+			return w[:1+r.IntN(len(w))] // a prefix
+		case 1:
+			if len(w) > 3 {
+				return w[:1] + w[2:3] + w[1:2] + w[3:] // a typo
+			}
+		case 2:
+			if len(w) > 4 {
+				return w[1:] // a piece
+			}
+		}
+		return w
+	}
+	for tree := range 30 {
+		e := New(&workspace.Index{Roots: []string{"/ws"}, Files: genTree(r, 50+r.IntN(300))})
+		for range 10 {
+			terms := make([]string, 1+r.IntN(5))
+			for i := range terms {
+				terms[i] = term()
+			}
+			memo.reset(e, terms)
+			order := r.Perm(len(e.dirInfos))
+			for _, d := range order {
+				var buf pathBuf
+				want := matchDirTerms(terms, e.pathOf(int32(d), buf[:]).sq)
+				if got := memo.of(e, int32(d)); got != want {
+					t.Fatalf("tree %d, terms %q, %s: %v, want %v", tree, terms, strings.Join(e.pathOf(int32(d), nil).comps, "/"), got, want)
+				}
+			}
+		}
+	}
+}

@@ -4,10 +4,10 @@ import "runtime"
 
 // resolveScratch is the memory a resolve of many candidates works in —
 // its candidates, their scores, their directories' alignments — kept
-// for the next resolve rather than left to the collector: a common
-// name's tens of thousands of candidates made megabytes of garbage a
-// question, and under the server's memory limit the collections that
-// followed slowed the questions after it.
+// for the next resolve (freeList) rather than left to the collector: a
+// common name's tens of thousands of candidates made megabytes of
+// garbage a question, and under the server's memory limit the
+// collections that followed slowed the questions after it.
 type resolveScratch struct {
 	cands        []candidateFile
 	lower, upper []scoredFile
@@ -19,22 +19,38 @@ type resolveScratch struct {
 	columns      [2]columnMemo // alignColumns', one a half
 }
 
-// resolveScratches keeps a scratch for each of as many resolves as run at
-// once on the server's cores, and for longer than a sync.Pool would (its
-// idle objects go at the second collection, and the server's memory
-// limit collects often): a common name's first question after a pause
-// would otherwise make its megabytes again.
-var resolveScratches = make(chan *resolveScratch, runtime.GOMAXPROCS(0))
+// freeList keeps memory a question works in for the next, one for each
+// of as many questions as run at once on the server's cores, and for
+// longer than a sync.Pool would (its idle objects go at the second
+// collection, and the server's memory limit collects often): a common
+// name's first question after a pause would otherwise make its megabytes
+// again, and the collection they set off.
+type freeList[T any] chan *T
 
-// takeScratch is a scratch for one resolve.
-func takeScratch() *resolveScratch {
+func newFreeList[T any]() freeList[T] { return make(freeList[T], runtime.GOMAXPROCS(0)) }
+
+// take is a T kept, or a new one.
+func (l freeList[T]) take() *T {
 	select {
-	case s := <-resolveScratches:
-		return s
+	case t := <-l:
+		return t
 	default:
-		return &resolveScratch{}
+		return new(T)
 	}
 }
+
+// put keeps t, unless as many are kept as run at once.
+func (l freeList[T]) put(t *T) {
+	select {
+	case l <- t:
+	default:
+	}
+}
+
+var resolveScratches = newFreeList[resolveScratch]()
+
+// takeScratch is a scratch for one resolve.
+func takeScratch() *resolveScratch { return resolveScratches.take() }
 
 // release returns s for the next resolve, its index by directory
 // cleared where it was set.
@@ -43,10 +59,7 @@ func (s *resolveScratch) release() {
 		s.at[d] = 0
 	}
 	s.atSet = s.atSet[:0]
-	select {
-	case resolveScratches <- s:
-	default: // as many kept as run at once
-	}
+	resolveScratches.put(s)
 }
 
 // grow is buf emptied, with room for n.
@@ -56,3 +69,6 @@ func grow[T any](buf []T, n int) []T {
 	}
 	return buf[:0]
 }
+
+// dirTermsMemos are find's, kept as resolve's scratches are.
+var dirTermsMemos = newFreeList[dirTermsMemo]()
