@@ -47,6 +47,17 @@ func (l freeList[T]) put(t *T) {
 	}
 }
 
+// release drops what l keeps.
+func (l freeList[T]) release() {
+	for {
+		select {
+		case <-l:
+		default:
+			return
+		}
+	}
+}
+
 var resolveScratches = newFreeList[resolveScratch]()
 
 // takeScratch is a scratch for one resolve.
@@ -72,3 +83,11 @@ func grow[T any](buf []T, n int) []T {
 
 // dirTermsMemos are find's, kept as resolve's scratches are.
 var dirTermsMemos = newFreeList[dirTermsMemo]()
+
+// ReleaseScratch drops the memory kept for the next questions (resolve's
+// scratches, find's memos): for the memory's owner to call when the
+// questions pause.
+func ReleaseScratch() {
+	resolveScratches.release()
+	dirTermsMemos.release()
+}

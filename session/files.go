@@ -81,12 +81,19 @@ func (s *Session) kickIndex() {
 
 // Reindex rebuilds the index from scratch and waits for it, symbols
 // (parsed again whatever the cache says) and contents included.
+//
+// The request waits for background work, so it counts as waiting for it
+// (pace does not hold the work up for it), and the symbols are forgotten
+// by the pass loop before the full pass, not here: a reindex asked while
+// a pass held the symbol indexer waited for that pass, which, paced
+// behind the reindex's own request, read a file every 50 ms — a million
+// files' reindex that never returned.
 func (s *Session) Reindex(ctx context.Context) (Status, error) {
-	if s.bg.symx != nil {
-		s.bg.symx.Forget()
-	}
+	s.waiting.Add(1)
+	defer s.waiting.Add(-1)
 	s.mu.Lock()
 	s.want++
+	s.bg.forgetAt = s.want
 	s.mu.Unlock()
 	s.kickIndex()
 	if _, err := s.LocateEngine(ctx); err != nil {

@@ -99,10 +99,12 @@ func afterRead(ix *workspace.Index, eng *rank.Engine) {
 
 // afterPass is the memory's moment after a pass read the whole tree (a
 // full symbol and content pass, a poll's stat of every file, a walk and
-// its build): its pages dropped, its garbage returned, the limit set from
-// what is kept.
+// its build), and when questions pause: its pages dropped, the memory
+// kept for the next questions and its garbage returned, the limit set
+// from what is kept.
 func (s *Session) afterPass() {
 	s.releaseServed()
+	rank.ReleaseScratch()
 	debug.FreeOSMemory()
 	boundHeap()
 }

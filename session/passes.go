@@ -22,6 +22,7 @@ type backgroundPasses struct {
 	kick     chan struct{}
 	// Under Session.mu:
 	full       *snapshot         // a full pass over this snapshot's files is due
+	forgetAt   int               // a full pass of this generation or later parses every file again (Reindex; 0: none)
 	paths      []string          // paths to re-check
 	edits      map[string][]byte // unsaved editor content by file
 	symGen     int               // generation whose symbols the last full pass indexed (-1: none)
@@ -81,7 +82,14 @@ func (s *Session) passLoop() {
 			s.mu.Lock()
 			full, paths, edits := s.bg.full, s.bg.paths, s.bg.edits
 			s.bg.full, s.bg.paths, s.bg.edits = nil, nil, nil
+			forget := full != nil && s.bg.forgetAt > 0 && full.gen >= s.bg.forgetAt
+			if forget {
+				s.bg.forgetAt = 0
+			}
 			s.mu.Unlock()
+			if forget && s.bg.symx != nil {
+				s.bg.symx.Forget() // here, where no pass holds the indexer
+			}
 			if full == nil && len(paths) == 0 && len(edits) == 0 {
 				break
 			}
