@@ -85,9 +85,9 @@ func (s *Session) kickIndex() {
 // The request waits for background work, so it counts as waiting for it
 // (pace does not hold the work up for it), and the symbols are forgotten
 // by the pass loop before the full pass, not here: a reindex asked while
-// a pass held the symbol indexer waited for that pass, which, paced
-// behind the reindex's own request, read a file every 50 ms — a million
-// files' reindex that never returned.
+// a pass held the symbol indexer waited for that pass, which pace held
+// behind the reindex's own request for its longest pause at every file,
+// so that a large tree's reindex never returned.
 func (s *Session) Reindex(ctx context.Context) (Status, error) {
 	s.waiting.Add(1)
 	defer s.waiting.Add(-1)
