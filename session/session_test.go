@@ -650,3 +650,52 @@ func TestBoundHeapKeepsAChoice(t *testing.T) {
 		t.Errorf("boundHeap changed a chosen limit of 123 MB to %d", got)
 	}
 }
+
+// TestReindexWaitsAsBackground: a reindex, inside a request, counts as
+// waiting for the background work from its start, so that pace never
+// holds that work behind it — also while the index is being rebuilt,
+// before the reindex waits for the passes; and it forgets the symbols
+// through the pass loop, not itself.
+func TestReindexWaitsAsBackground(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n\nfunc Alpha() {}\n"), 0o644)
+	s := New(Options{Symbols: noCache})
+	defer s.Close()
+	s.SetRoots([]string{dir})
+	if _, err := s.SymbolEngine(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	end := s.Begin()     // the request the reindex arrives in
+	s.files.apply.Lock() // the rebuild waits here, the reindex for it
+	held := true
+	defer func() {
+		if held { // a failure below still lets the rebuild, and Close, go on
+			s.files.apply.Unlock()
+		}
+	}()
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Reindex(context.Background())
+		done <- err
+	}()
+	for deadline := time.Now().Add(10 * time.Second); s.waiting.Load() < s.active.Load(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("a reindex under way: %d requests active, %d of them waiting for the background work", s.active.Load(), s.waiting.Load())
+		}
+	}
+	s.mu.Lock()
+	forgetAt, want := s.bg.forgetAt, s.want
+	s.mu.Unlock()
+	if forgetAt != want {
+		t.Errorf("the symbols to forget from generation %d, want %d", forgetAt, want)
+	}
+	s.files.apply.Unlock()
+	held = false
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	end()
+	if st := s.Status(); st.Symbols != 1 || !st.SymbolsReady {
+		t.Errorf("after the reindex: %+v", st)
+	}
+}
