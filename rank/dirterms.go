@@ -1,7 +1,5 @@
 package rank
 
-import "math"
-
 // dirTermsMemo reads matchDirTerms for the directories of many files (the
 // tens of thousands a common name's files lie in) without reading again
 // what sibling directories share: matchDirTerms's greedy, past a
@@ -33,8 +31,12 @@ const (
 	termsMissing = 1 // a term matches no directory left
 	termsFound   = 2
 
-	// maxMemoTerms: the terms whose codes fit a termsRead (four bits each).
-	maxMemoTerms = 64 / 4
+	// codeBits is a term's code's width in termsRead.codes; a code is a
+	// reading's index + 1, 0 for none.
+	codeBits = 4
+	maxCodes = 1<<codeBits - 1
+	// maxMemoTerms: the terms whose codes fit termsRead.codes.
+	maxMemoTerms = 64 / codeBits
 )
 
 // memoizes reports whether a memo can read terms.
@@ -68,9 +70,9 @@ func (m *dirTermsMemo) of(e *Engine, d int32) float64 {
 	}
 	total := 0.0
 	for i := len(m.terms) - 1; i >= 0; i-- {
-		total += m.values[r.codes>>(4*i)&15-1]
+		total += m.values[r.codes>>(codeBits*i)&maxCodes-1]
 	}
-	return total / float64(len(m.terms)) * math.Pow(0.6, float64(r.skipped))
+	return dirTermsScore(total, len(m.terms), int(r.skipped))
 }
 
 // read is the greedy from directory d outwards for terms 0..i; ok false
@@ -101,7 +103,7 @@ func (m *dirTermsMemo) read(e *Engine, d int32, i int) (termsRead, bool) {
 		if r, ok = m.read(e, parent, i-1); !ok {
 			return r, false
 		}
-		r.codes |= code << (4 * i)
+		r.codes |= code << (codeBits * i)
 	} else {
 		if r, ok = m.read(e, parent, i); !ok {
 			return r, false
@@ -124,7 +126,7 @@ func (m *dirTermsMemo) code(v float64) uint64 {
 			return uint64(k + 1)
 		}
 	}
-	if len(m.values) == 15 {
+	if len(m.values) == maxCodes {
 		return 0
 	}
 	m.values = append(m.values, v)

@@ -962,7 +962,13 @@ func matchDirTerms(terms, dirs []string) float64 {
 		}
 		total += best
 	}
-	return total / float64(len(terms)) * math.Pow(0.6, float64(skipped))
+	return dirTermsScore(total, len(terms), skipped)
+}
+
+// dirTermsScore is matchDirTerms' reading: the terms' mean match, less
+// for each directory skipped (see matchDirTerms).
+func dirTermsScore(total float64, terms, skipped int) float64 {
+	return total / float64(terms) * math.Pow(0.6, float64(skipped))
 }
 
 func dirTermMatch(t, d string) float64 {
