@@ -15,9 +15,8 @@ import (
 //
 //   - the first shortlistKeep in result order: what is listed, and what
 //     the rules after scoring read from the front (lead, contradiction's
-//     window, the model's band), with room for the two a rule may move
-//     ahead of them (nearestFirst or the path's own tail, and the
-//     history's candidate);
+//     window, the model's band); a candidate a rule moves ahead of them
+//     is one of the others kept below, or the history's own;
 //   - the best lexical reading, which the rules measure ties against;
 //   - among those lexically tied with it, the two nearest where the user
 //     works, which nearestFirst weighs against each other;
@@ -37,8 +36,9 @@ type scoredFile struct {
 }
 
 // shortlistKeep is how many candidates in result order the shortlist
-// keeps: the listing (limit), contradiction's window and the model's band
-// (when there is a model), and the two a rule may move ahead of them.
+// keeps: the listing (limit), contradiction's window, and, when there is
+// a model, its band (the first rerankK) and one more, so that the list is
+// longer than the band whenever every candidate's would be.
 func (e *Engine) shortlistKeep(limit int) int {
 	keep := max(limit, contradictionWindow)
 	if e.rr != nil {
