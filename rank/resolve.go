@@ -226,11 +226,10 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	if q.Absolute {
 		tail, tailOK = e.tailFile(qpath)
 	}
-	skip := int32(-1)
+	skip, tailID := int32(-1), int32(-1) // none
 	if selfOK {
 		skip = self
 	}
-	tailID := int32(-1)
 	if tailOK {
 		tailID = tail
 	}
@@ -674,9 +673,8 @@ func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits ma
 	}
 	reasons := append(make([]string, 0, 3), nr.nm.reason) // room for dirs and nearness
 	ev := nr.ev
-	lex := e.lexicalScore(rq, id, nr.nm)
+	lex, da := e.lexicalScore(rq, id, nr.nm)
 	if len(rq.dirs) > 0 {
-		da := e.dirScore(rq, f.dir)
 		ev.dirsWritten, ev.dirsMatched, ev.dirs = len(rq.dirs), da.matched, da.reading
 		if rq.absolute {
 			ev.dirsWritten -= rq.foreign // another machine's prefix is not written by the user
@@ -700,13 +698,14 @@ func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits ma
 }
 
 // lexicalScore is a candidate's reading of the path as score.go weighs
-// it: its name's (nm), and with directories written, theirs.
-func (e *Engine) lexicalScore(rq *resolveQuery, id int32, nm nameMatch) float64 {
+// it: its name's (nm), and with directories written, theirs (da, zero
+// without).
+func (e *Engine) lexicalScore(rq *resolveQuery, id int32, nm nameMatch) (lex float64, da dirAlign) {
 	if len(rq.dirs) == 0 {
-		return nm.score * bareNameWeight
+		return nm.score * bareNameWeight, da
 	}
-	da := e.dirScore(rq, e.files[id].dir)
-	return nm.score * (nameWeight + (1-nameWeight)*da.score)
+	da = e.dirScore(rq, e.files[id].dir)
+	return nm.score * (nameWeight + (1-nameWeight)*da.score), da
 }
 
 // nameReading is what a candidate's name alone says of the query's: its

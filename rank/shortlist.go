@@ -105,7 +105,7 @@ func (e *Engine) scoreFiles(ctx context.Context, rq *resolveQuery, cands []candi
 		if nr.nm.score == 0 {
 			continue
 		}
-		lex := e.lexicalScore(rq, c.id, nr.nm)
+		lex, _ := e.lexicalScore(rq, c.id, nr.nm)
 		prox := aff.of(e, c.id).value
 		all = append(all, scoredFile{id: c.id, dist: c.dist, score: lex + proxWeight*prox, lex: lex, prox: prox})
 	}
