@@ -154,18 +154,22 @@ func (s *Session) build(gen int, roots []string) {
 			snap = s.verify(snap, walk)
 		}
 	} else {
+		// A reindex walks the whole tree, checking each directory against
+		// what is served (workspace.Verify) rather than listing it again:
+		// the served index and engine are updated for what differs (as a
+		// fresh build would answer: the differential test), kept as they
+		// are when nothing does, and the walk holds no second index of
+		// the tree beside the one served.
 		walked := time.Now()
-		ix := workspace.Build(roots, walk)
+		changed := workspace.Verify(cur.ix, walk)
 		s.files.walkTook.Store(int64(time.Since(walked)))
-		// A reindex that finds what is served keeps it, mapped as it is.
-		same := cur.sealed && workspace.SameFiles(cur.ix, ix)
-		if same {
-			ix = cur.ix
-		}
-		snap = &snapshot{gen: gen, ix: ix, eng: cur.eng, sealed: same, walked: walked}
-		if !same {
-			snap.eng = s.buildEngine(nil, ix)
-			s.pruneHistory(ix)
+		snap = &snapshot{gen: gen, ix: cur.ix, eng: cur.eng, sealed: cur.sealed, walked: walked}
+		if len(changed) > 0 {
+			if ix, ok := workspace.Update(cur.ix, s.opts.Walk, changed); ok && ix != cur.ix {
+				snap.ix, snap.sealed = ix, false
+				snap.eng = s.buildEngine(cur.eng, ix)
+				s.pruneHistory(ix)
+			}
 		}
 	}
 	snap.indexMs = msSince(start)

@@ -16,6 +16,7 @@ import (
 	"wayfind/rank"
 	"wayfind/symbols"
 	"wayfind/vcs/vcstest"
+	"wayfind/workspace"
 )
 
 func write(t *testing.T, p string) {
@@ -648,6 +649,58 @@ func TestBoundHeapKeepsAChoice(t *testing.T) {
 	boundHeap()
 	if got := debug.SetMemoryLimit(-1); got != 123<<20 {
 		t.Errorf("boundHeap changed a chosen limit of 123 MB to %d", got)
+	}
+}
+
+// TestReindexFindsWhatWasNotReported: a reindex checks the whole tree
+// against what is served and serves what a fresh walk lists — files and
+// directories come and gone unreported, an ignore file edited in place
+// (which directory times cannot tell) — and keeps what is served, mapped
+// as it is, when the tree holds the same files.
+func TestReindexFindsWhatWasNotReported(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"src/a.go", "src/b.go", "docs/x.md", "old/deep/y.go", "gen/out.go"} {
+		write(t, filepath.Join(dir, f))
+	}
+	s := New(Options{Symbols: noCache})
+	defer s.Close()
+	s.SetRoots([]string{dir})
+	if !has(t, s, "src/a.go") {
+		t.Fatal("first index misses src/a.go")
+	}
+	ignore := func(text string) func() {
+		return func() { os.WriteFile(filepath.Join(dir, ".gitignore"), []byte(text), 0o644) }
+	}
+	for _, step := range []struct {
+		name   string
+		change func()
+	}{
+		{"nothing changed", func() {}},
+		{"a file added in a new directory", func() { write(t, filepath.Join(dir, "src", "new", "c.go")) }},
+		{"a file removed", func() { os.Remove(filepath.Join(dir, "src", "b.go")) }},
+		{"a directory tree removed", func() { os.RemoveAll(filepath.Join(dir, "old")) }},
+		{"a file renamed", func() { os.Rename(filepath.Join(dir, "docs", "x.md"), filepath.Join(dir, "docs", "z.md")) }},
+		{"an ignore file excludes a directory", ignore("gen/\n")},
+		{"the ignore file edited in place to let it in again", ignore("nothing\n")},
+	} {
+		before := s.snap.Load()
+		step.change()
+		if _, err := s.Reindex(context.Background()); err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		cur := s.snap.Load()
+		walked := workspace.Build([]string{dir}, workspace.Options{})
+		if !slices.Equal(cur.ix.Files, walked.Files) || !slices.Equal(cur.ix.Dirs, walked.Dirs) || !slices.Equal(cur.ix.Skipped, walked.Skipped) {
+			t.Errorf("%s: served %v, a walk lists %v", step.name, cur.ix.Files, walked.Files)
+		}
+		if step.name == "nothing changed" && (cur.ix != before.ix || cur.eng != before.eng) {
+			t.Errorf("%s: what was served was replaced", step.name)
+		}
+		for _, f := range walked.Files {
+			if !has(t, s, f.Path) {
+				t.Errorf("%s: %s is not answered", step.name, f.Path)
+			}
+		}
 	}
 }
 
