@@ -33,10 +33,14 @@ const engineName = "engine.seg"
 
 // SavedEngine is the engine a server saved beside the index ix was
 // loaded from (cacheDir: the cache directory), mapped; nil when there is
-// none for that very index.
+// none for that very index. logf, when set, hears why a saved engine
+// is not used.
 func SavedEngine(cacheDir string, ix *workspace.Index, logf func(string, ...any)) *rank.Engine {
 	if len(ix.SavedIDs()) == 0 {
 		return nil
+	}
+	if logf == nil {
+		logf = func(string, ...any) {}
 	}
 	seg, err := segment.Open(filepath.Join(workspace.RootCacheDir(cacheDir, ix.Roots[0]), engineName), rank.SegmentKind)
 	if err != nil {

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -93,5 +94,30 @@ func TestCompactApplied(t *testing.T) {
 	ix, ok := workspace.LoadIndex(cache, []string{dir}, workspace.Options{})
 	if !ok || ix.Lookup(0, "src/added.go") < 0 {
 		t.Error("the saved index lacks the file added")
+	}
+}
+
+// TestOpenPastAnUnreadableEngine: a saved engine that cannot be read (of
+// another version, or damaged) is built again, by a front end that gave
+// no log as by one that did.
+func TestOpenPastAnUnreadableEngine(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		logf func(string, ...any)
+	}{{"no log", nil}, {"a log", t.Logf}} {
+		dir, cache := t.TempDir(), t.TempDir()
+		write(t, filepath.Join(dir, "src", "a.go"))
+		opt := workspace.Options{Logf: c.logf}
+		if o := Open(cache, []string{dir}, opt, OpenOptions{WriteBase: true, Wait: time.Second}); !o.Mapped {
+			t.Fatalf("%s: the first open wrote no base: %+v", c.name, o)
+		}
+		seg := filepath.Join(workspace.RootCacheDir(cache, dir), engineName)
+		if err := os.WriteFile(seg, []byte("not an engine"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		o := Open(cache, []string{dir}, opt, OpenOptions{Wait: time.Second})
+		if o.Engine == nil || o.Engine.Len() != 1 {
+			t.Errorf("%s: opened %+v", c.name, o)
+		}
 	}
 }
