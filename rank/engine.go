@@ -270,6 +270,9 @@ type builder struct {
 	// ownDirs and ownStems: the engine's dirInfos and stems are its own,
 	// not the base's (dir, stem).
 	ownDirs, ownStems bool
+	// moved: how Updated's files line up with the base's, whose groups
+	// by directory and stem finish renumbers (movedRuns).
+	moved movedFiles
 }
 
 // stem is stem sid to change, in the engine's own stems.
@@ -385,8 +388,16 @@ func (b *builder) finish() *Engine {
 	if b.base == nil || len(e.stems) != len(b.base.stems) {
 		e.denseStems() // else the base's, as the stems' texts are
 	}
-	e.dirStart, e.dirFileIDs = runs(len(e.dirInfos), e.files, func(f *fileInfo) int32 { return f.dir })
-	e.stemStart, e.stemFileIDs = runs(len(e.stems), e.files, func(f *fileInfo) int32 { return f.stem })
+	ofDir := func(f *fileInfo) int32 { return f.dir }
+	ofStem := func(f *fileInfo) int32 { return f.stem }
+	if m := b.moved; m.from != nil {
+		to := m.renumbered(len(b.base.files))
+		e.dirStart, e.dirFileIDs = movedRuns(len(e.dirInfos), b.base.dirStart, b.base.dirFileIDs, to, m.fresh, e.files, ofDir)
+		e.stemStart, e.stemFileIDs = movedRuns(len(e.stems), b.base.stemStart, b.base.stemFileIDs, to, m.fresh, e.files, ofStem)
+	} else {
+		e.dirStart, e.dirFileIDs = runs(len(e.dirInfos), e.files, ofDir)
+		e.stemStart, e.stemFileIDs = runs(len(e.stems), e.files, ofStem)
+	}
 	e.derive()
 	return e
 }

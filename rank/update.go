@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -39,13 +40,22 @@ func (e *Engine) Updated(next *workspace.Index) *Engine {
 	b := newBuilder(next, e)
 	c := b.e
 	var fresh []int32
-	for j, i := range from {
-		if i >= 0 {
-			c.files[j] = e.files[i]
-		} else {
+	for j := 0; j < len(from); {
+		if from[j] < 0 {
 			fresh = append(fresh, int32(j))
+			j++
+			continue
 		}
+		// The kept files come in runs of consecutive positions: each is
+		// copied at once.
+		k := j + 1
+		for k < len(from) && from[k] == from[k-1]+1 {
+			k++
+		}
+		copy(c.files[j:k], e.files[from[j]:from[j]+int32(k-j)])
+		j = k
 	}
+	b.moved = movedFiles{from: from, gone: gone, fresh: fresh}
 	for _, o := range e.otherCase {
 		f := e.ix.Files[o.id]
 		if id := next.Lookup(f.Root, f.Path); id >= 0 {
@@ -60,12 +70,19 @@ func (e *Engine) Updated(next *workspace.Index) *Engine {
 	}
 	c = b.finish()
 	if len(gone) > 0 {
-		held := make([]bool, len(c.exts))
-		for id := range c.files {
-			held[c.files[id].ext] = true
-		}
+		// An extension a file gone had is still held when another file
+		// of its stem has it (looked at first: the common case, a name
+		// many directories share), else when any file does.
+		held := make(map[uint16]bool)
 		for _, g := range gone {
-			if f := &e.files[g]; len(c.dirFiles(int(f.dir))) == 0 || !held[f.ext] {
+			f := &e.files[g]
+			if len(c.dirFiles(int(f.dir))) == 0 {
+				return nil
+			}
+			held[f.ext] = held[f.ext] || slices.ContainsFunc(c.stemFiles(f.stem), func(id int32) bool { return c.files[id].ext == f.ext })
+		}
+		for x, ok := range held {
+			if !ok && !slices.ContainsFunc(c.files, func(f fileInfo) bool { return f.ext == x }) {
 				return nil
 			}
 		}
@@ -79,6 +96,67 @@ func (e *Engine) Updated(next *workspace.Index) *Engine {
 	}
 	c.patched = patched
 	return c
+}
+
+// movedFiles is how Updated's files line up with its base's
+// (workspace.Kept): from[j] the base's position of file j (-1: added),
+// the base's files gone, and the files added (fresh), all in order.
+type movedFiles struct {
+	from, gone, fresh []int32
+}
+
+// movedRuns are runs (files grouped by key: a directory, a stem) of an
+// updated engine's files, made from the base's groups (start, ids)
+// rather than counted again: each group's kept files, renumbered — the
+// renumbering keeps their order, both lists being in path order — with
+// the files added to it merged in. Groups past the base's are new, and
+// hold only files added. to is the base's file ids renumbered (-1: gone).
+func movedRuns(groups int, start []uint32, ids []int32, to []int32, fresh []int32, files []fileInfo, key func(*fileInfo) int32) ([]uint32, []int32) {
+	// The files added, by group then id.
+	type addedFile struct{ group, id int32 }
+	added := make([]addedFile, len(fresh))
+	for i, j := range fresh {
+		added[i] = addedFile{key(&files[j]), j}
+	}
+	slices.SortFunc(added, func(a, b addedFile) int { return cmp.Or(cmp.Compare(a.group, b.group), cmp.Compare(a.id, b.id)) })
+	nstart := make([]uint32, groups+1)
+	nids := make([]int32, len(files))
+	n, based := 0, len(start)-1
+	for k := range groups {
+		nstart[k] = uint32(n)
+		if k < based {
+			for _, x := range ids[start[k]:start[k+1]] {
+				y := to[x]
+				if y < 0 {
+					continue
+				}
+				for len(added) > 0 && added[0].group == int32(k) && added[0].id < y {
+					nids[n], added, n = added[0].id, added[1:], n+1
+				}
+				nids[n], n = y, n+1
+			}
+		}
+		for len(added) > 0 && added[0].group == int32(k) {
+			nids[n], added, n = added[0].id, added[1:], n+1
+		}
+	}
+	nstart[groups] = uint32(n)
+	return nstart, nids
+}
+
+// renumbered is, for each of the base's files, its id among the updated
+// engine's files, -1 for a file gone.
+func (m *movedFiles) renumbered(based int) []int32 {
+	to := make([]int32, based)
+	for j, i := range m.from {
+		if i >= 0 {
+			to[i] = int32(j)
+		}
+	}
+	for _, g := range m.gone {
+		to[g] = -1
+	}
+	return to
 }
 
 // patchShare: Updated builds on an engine until the files added and
