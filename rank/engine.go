@@ -142,15 +142,37 @@ type otherName struct {
 type fileInfo struct {
 	root uint16
 	ext  uint16 // index into Engine.exts
-	aux  bool   // a test, fixture or generated file (find.go's isAuxiliary)
-	stem int32  // index into Engine.stems
-	dir  int32  // index into Engine.dirInfos
+	// flags say what its name is besides: fileAux, fileExtSame,
+	// fileNameSame.
+	flags uint8
+	// base is the length of its name, the last base bytes of its path
+	// (baseName): scoring reads a file's name several times, and a
+	// search for the last slash of a long path was a large share of a
+	// question over a name many files share.
+	base uint16
+	stem int32 // index into Engine.stems
+	dir  int32 // index into Engine.dirInfos
 	// nameMask is charMask of the squashed stem and extension: a query
 	// part can only be read in the name if the name has all its letters.
 	nameMask uint64
 	nameInit uint64 // charMask of the first letters of its name's words and extension
 	starts   uint64 // this file's word starts in its squashed stem (stemInfo.starts is the first file's)
 }
+
+// fileInfo.flags.
+const (
+	// fileAux: a test, fixture or generated file (find.go's isAuxiliary).
+	fileAux uint8 = 1 << iota
+	// fileExtSame: its extension as written is exts[ext] (squashing
+	// changed nothing), read there without reading its path
+	// (writtenExt).
+	fileExtSame
+	// fileNameSame: its name as written is its stem's text, then its
+	// extension's (exts[ext]) after a dot when that is not empty: the two
+	// ids say the name, and nameOf keys its reading by them without
+	// reading its path.
+	fileNameSame
+)
 
 // dirInfo is a directory split once at index time: scoring compares
 // components many times per query, and directories repeat across files.
@@ -628,8 +650,18 @@ func (b *builder) add(id int32, f workspace.File, n *nameParts, last *lastDir) {
 		di.nameMask |= nameMask
 		di.nameInit |= nameInit
 	}
-	e.files[id] = fileInfo{root: uint16(f.Root), stem: sid, dir: did,
-		nameMask: nameMask, aux: n.aux, ext: xid, starts: n.starts, nameInit: nameInit}
+	var flags uint8
+	if n.aux {
+		flags |= fileAux
+	}
+	if n.ext == e.exts[xid] {
+		flags |= fileExtSame
+	}
+	if isNamedBy(f.Path[slash:], n.sq, e.exts[xid]) {
+		flags |= fileNameSame
+	}
+	e.files[id] = fileInfo{root: uint16(f.Root), stem: sid, dir: did, base: uint16(len(f.Path) - slash), flags: flags,
+		nameMask: nameMask, ext: xid, starts: n.starts, nameInit: nameInit}
 	if n.lower != "" {
 		if b.other == nil {
 			b.other = map[string][]int32{}
@@ -900,7 +932,28 @@ func (e *Engine) filePath(id int32) string { return e.ix.Files[id].Path }
 // scored) rather than kept as an offset in every fileInfo.
 func (e *Engine) baseName(id int32) string {
 	p := e.filePath(id)
-	return p[strings.LastIndexByte(p, '/')+1:]
+	return p[len(p)-int(e.files[id].base):]
+}
+
+// writtenExt is file id's extension as written (splitExt of its name):
+// from the engine's extensions when squashing changed nothing, else from
+// its name. Scoring a name many files share reads each one's extension,
+// and reading it from the path was a cache miss a file.
+func (e *Engine) writtenExt(id int32) string {
+	if f := &e.files[id]; f.flags&fileExtSame != 0 {
+		return e.exts[f.ext]
+	}
+	_, ext := splitExt(e.baseName(id))
+	return ext
+}
+
+// isNamedBy reports whether base is stem, then ext after a dot when ext
+// is not empty (fileNameSame).
+func isNamedBy(base, stem, ext string) bool {
+	if ext == "" {
+		return base == stem
+	}
+	return len(base) == len(stem)+1+len(ext) && base[:len(stem)] == stem && base[len(stem)] == '.' && base[len(stem)+1:] == ext
 }
 
 // trigramsOf lists the distinct trigrams of s, each packed in a uint32.

@@ -1,6 +1,8 @@
 package rank
 
 import (
+	"math/rand/v2"
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -51,6 +53,40 @@ func TestNamed(t *testing.T) {
 	}
 	if _, ok := e.fileID(0, "nothing.go"); ok {
 		t.Error("fileID found a file that is not there")
+	}
+}
+
+// TestNameFromTheRecord: a file's name and extension read from its
+// record (baseName, writtenExt) are those of its path, whatever the
+// name: upper case, several dots, none, a leading dot, not ASCII,
+// punctuation; from an engine updated for files added as from one built
+// (a segment keeps the records as they are: segment_test.go).
+func TestNameFromTheRecord(t *testing.T) {
+	files := []string{"README.md", "b/ReadMe.MD", "Makefile", ".gitignore", "c/.env.local", "types.d.ts",
+		"x/archive.tar.gz", "Ärger.Gö", "y/name.with-dash", "z/trailing.", "deep/er/still/main.go", "a.b_c"}
+	// Among more files: Updated builds on an engine for a few changes.
+	ix := &workspace.Index{Roots: []string{"/ws"}, Files: genTree(rand.New(rand.NewPCG(1, 2)), 200)}
+	for _, f := range files {
+		ix.Files = append(ix.Files, workspace.File{Path: f})
+	}
+	workspace.SortFiles(ix.Files)
+	built := New(ix)
+	more := changedIndex(ix, []workspace.File{{Path: "new/Added.JS"}, {Path: "new/plain.rs"}}, []workspace.File{{Path: "Makefile"}})
+	updated := built.Updated(more)
+	if updated == nil {
+		t.Fatal("not updated")
+	}
+	for what, e := range map[string]*Engine{"built": built, "updated": updated} {
+		for id, f := range e.ix.Files {
+			base := path.Base(f.Path)
+			_, ext := splitExt(base)
+			if got := e.baseName(int32(id)); got != base {
+				t.Errorf("%s: baseName(%q) = %q", what, f.Path, got)
+			}
+			if got := e.writtenExt(int32(id)); got != ext {
+				t.Errorf("%s: writtenExt(%q) = %q, want %q", what, f.Path, got, ext)
+			}
+		}
 	}
 }
 
@@ -116,7 +152,7 @@ func TestPathOfBuffer(t *testing.T) {
 		t.Fatalf("ParseFind: %+v, %v", q, err)
 	}
 	id := int32(ix.Lookup(0, "a/b_c/x.go"))
-	if n := testing.AllocsPerRun(100, func() { e.scoreFile(&q, id, nameMatch{score: 1}, false, nil) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { e.scoreFile(&q, id, nameMatch{score: 1}, false, nil, &extMemo{}) }); n != 0 {
 		t.Errorf("scoreFile allocates %.0f times", n)
 	}
 }

@@ -215,6 +215,8 @@ type finder struct {
 	abovePaths  int  // likewise for path readings
 	// dirTerms reads the directory terms while merge scores many files.
 	dirTerms *dirTermsMemo
+	// exts keeps the extension affinity last scored.
+	exts extMemo
 }
 
 // namedFiles counts the files of the name readings.
@@ -252,7 +254,7 @@ func (f *finder) namesAbovePaths(hits map[int32]nameMatch) bool {
 			continue
 		}
 		for _, id := range f.e.stemFiles(sid) {
-			if surelyAbove(f.e.scoreFile(f.q, id, nm, f.req.Impl, nil).Score, pathCeiling) {
+			if surelyAbove(f.e.scoreFile(f.q, id, nm, f.req.Impl, nil, &f.exts).Score, pathCeiling) {
 				if n++; n >= f.keep {
 					return true
 				}
@@ -436,10 +438,10 @@ func (f *finder) merge(hits map[int32]nameMatch, paths map[int32]Match) ([]Match
 	}
 	for sid, nm := range hits {
 		for _, id := range e.stemFiles(sid) {
-			m := e.scoreFile(q, id, nm, impl, f.dirTerms)
+			m := e.scoreFile(q, id, nm, impl, f.dirTerms, &f.exts)
 			if sh, ok := symHits[id]; ok {
 				delete(symHits, id)
-				if s := e.scoreFile(q, id, sh, impl, f.dirTerms); s.Score > m.Score {
+				if s := e.scoreFile(q, id, sh, impl, f.dirTerms, &f.exts); s.Score > m.Score {
 					m.Score, m.Reason = s.Score, s.Reason
 				}
 				m.MatchedIn = append(slices.Clone(m.MatchedIn), "symbol")
@@ -448,7 +450,7 @@ func (f *finder) merge(hits map[int32]nameMatch, paths map[int32]Match) ([]Match
 		}
 	}
 	for id, sh := range symHits {
-		m := e.scoreFile(q, id, sh, impl, f.dirTerms)
+		m := e.scoreFile(q, id, sh, impl, f.dirTerms, &f.exts)
 		m.MatchedIn = inSymbol
 		if len(q.Dirs) > 0 && m.Score < sh.score*dirTermsFloor {
 			continue // directory terms the file does not match
@@ -535,8 +537,8 @@ var (
 // to a name match.
 //
 // dirTerms, when not nil, reads the directory terms (q.Dirs) for many
-// files.
-func (e *Engine) scoreFile(q *FindQuery, id int32, nm nameMatch, impl bool, dirTerms *dirTermsMemo) Match {
+// files; exts keeps the last extension's affinity to q's.
+func (e *Engine) scoreFile(q *FindQuery, id int32, nm nameMatch, impl bool, dirTerms *dirTermsMemo, exts *extMemo) Match {
 	f := &e.files[id]
 	score := nm.score
 	in := inFilename
@@ -556,8 +558,7 @@ func (e *Engine) scoreFile(q *FindQuery, id int32, nm nameMatch, impl bool, dirT
 		}
 	}
 	if q.Ext != "" {
-		_, ext := splitExt(e.baseName(id))
-		if a, _ := extAffinity(q.Ext, ext); a < 1 {
+		if a := exts.affinity(q.Ext, e.writtenExt(id)); a < 1 {
 			// the extension's affinity, from extOther up to 1, scaled
 			// into findExtFloor..1: a name typed with an extension still
 			// names the file when the extension differs.
@@ -568,6 +569,22 @@ func (e *Engine) scoreFile(q *FindQuery, id int32, nm nameMatch, impl bool, dirT
 		score *= implHeaderFactor
 	}
 	return Match{File: id, Root: int(f.root), Path: e.filePath(id), Score: score, MatchedIn: in, Reason: nm.reason}
+}
+
+// extMemo is the affinity of the last extension scored against a
+// query's (extAffinity): the files of a name many share mostly share
+// their extension too, and the affinity of two that differ reads tables.
+type extMemo struct {
+	q, ext string
+	a      float64
+}
+
+func (m *extMemo) affinity(q, ext string) float64 {
+	if m.q != q || m.ext != ext || m.a == 0 {
+		m.a, _ = extAffinity(q, ext)
+		m.q, m.ext = q, ext
+	}
+	return m.a
 }
 
 // Tie-breaks between otherwise equal matches, each smaller than any gap
@@ -598,7 +615,7 @@ func (e *Engine) tieBreak(q *FindQuery, id int32, score float64, aff *affinity) 
 // auxPenaltyOf is what tieBreak takes from file id for being a test,
 // fixture or generated file: nothing when the user works among them.
 func (e *Engine) auxPenaltyOf(id int32, aff *affinity) float64 {
-	if e.files[id].aux && (aff == nil || !aff.amongAux) {
+	if e.files[id].flags&fileAux != 0 && (aff == nil || !aff.amongAux) {
 		return auxPenalty
 	}
 	return 0

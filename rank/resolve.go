@@ -721,14 +721,41 @@ type nameKey struct {
 	dist int
 }
 
+// namesRead are the readings of names read already (nameOf): by the ids
+// of a name its stem and extension say (fileNameSame), read without
+// reading the file's path, else by the name.
+type namesRead struct {
+	byIDs  map[uint64]nameReading
+	byName map[nameKey]nameReading
+}
+
+func newNamesRead() *namesRead {
+	return &namesRead{byIDs: map[uint64]nameReading{}, byName: map[nameKey]nameReading{}}
+}
+
+// idsKey is file f's name and dist as one key, when its stem and
+// extension say its name.
+func idsKey(f *fileInfo, dist int) (uint64, bool) {
+	if f.flags&fileNameSame == 0 || dist < 0 || dist >= 1<<16 {
+		return 0, false
+	}
+	return uint64(uint32(f.stem))<<32 | uint64(f.ext)<<16 | uint64(dist), true
+}
+
 // nameOf is file id's nameReading. Read is where the readings of names
 // read already are kept (nil: none), so that each is read once for all
 // the files sharing it (the tens of thousands of a common name); a file
 // found by the symbol it defines has a reading of its own.
-func (e *Engine) nameOf(rq *resolveQuery, id int32, dist int, symHits map[int32]nameMatch, read map[nameKey]nameReading) nameReading {
+func (e *Engine) nameOf(rq *resolveQuery, id int32, dist int, symHits map[int32]nameMatch, read *namesRead) nameReading {
+	ids, byIDs := idsKey(&e.files[id], dist)
+	if dist != bySymbol && read != nil && byIDs {
+		if nr, ok := read.byIDs[ids]; ok {
+			return nr
+		}
+	}
 	base := e.baseName(id)
-	if dist != bySymbol && read != nil {
-		if nr, ok := read[nameKey{base, dist}]; ok {
+	if dist != bySymbol && read != nil && !byIDs {
+		if nr, ok := read.byName[nameKey{base, dist}]; ok {
 			return nr
 		}
 	}
@@ -748,8 +775,12 @@ func (e *Engine) nameOf(rq *resolveQuery, id int32, dist int, symHits map[int32]
 		_, _, same := sameStem(rq.stem, cStem, rq.sq, e.stemText(e.files[id].stem))
 		nr.ev.stemKept = same && (a == 1 || a == extFamilyAffinity)
 		nr.ev.stemSame = rq.stem == cStem
-		if read != nil {
-			read[nameKey{base, dist}] = nr
+		switch {
+		case read == nil:
+		case byIDs:
+			read.byIDs[ids] = nr
+		default:
+			read.byName[nameKey{base, dist}] = nr
 		}
 	}
 	return nr

@@ -12,7 +12,7 @@ import (
 // SegmentKind is the kind of segment an engine is written as (Put) and
 // read from (Mapped). The records' layouts are checked by the segment
 // itself; the version changes when what the arrays mean does.
-const SegmentKind = "engine 1"
+const SegmentKind = "engine 2"
 
 // Put adds the engine's arrays to a segment, as they lie, with the ids
 // of saved, an index loaded from saved files (workspace.Index.SavedIDs)
@@ -165,7 +165,7 @@ func (e *Engine) check() error {
 	}
 	for id := range e.files {
 		f := &e.files[id]
-		if int(f.root) != e.ix.Files[id].Root || int(f.ext) >= len(e.extRefs) ||
+		if int(f.root) != e.ix.Files[id].Root || int(f.base) > len(e.ix.Files[id].Path) || int(f.ext) >= len(e.extRefs) ||
 			f.stem < 0 || int(f.stem) >= nStems || f.dir < 0 || int(f.dir) >= nDirs {
 			return bad("files")
 		}

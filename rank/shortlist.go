@@ -91,7 +91,7 @@ func (e *Engine) scoreAll(ctx context.Context, rq *resolveQuery, cands []candida
 
 // scoreFiles appends to all the scores of cands but skip.
 func (e *Engine) scoreFiles(ctx context.Context, rq *resolveQuery, cands []candidateFile, symHits map[int32]nameMatch, aff *affinity, skip int32, all []scoredFile) ([]scoredFile, error) {
-	read := map[nameKey]nameReading{}
+	read := newNamesRead()
 	for n, c := range cands {
 		if c.id == skip {
 			continue
