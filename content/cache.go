@@ -37,8 +37,8 @@ var errCacheFormat = errors.New("not a content cache of this version")
 // What is kept shares ix's path strings and holds the words in chunks of
 // arenaWords. The file is read as a stream, not whole: held whole beside
 // the words copied out of it, it was the largest part of a warm start's
-// peak.
-func loadCache(dir string, ix *workspace.Index, r int) (paths []string, filters []filter, err error) {
+// peak. pace, when set, is called every cachePace files.
+func loadCache(dir string, ix *workspace.Index, r int, pace func()) (paths []string, filters []filter, err error) {
 	f, err := os.Open(filepath.Join(workspace.RootCacheDir(dir, ix.Roots[r]), cacheName))
 	if err != nil {
 		if os.IsNotExist(err) {
@@ -61,7 +61,10 @@ func loadCache(dir string, ix *workspace.Index, r int) (paths []string, filters 
 	lo, hi := ix.RootSpan(r)
 	paths, filters = make([]string, 0, hi-lo), make([]filter, 0, hi-lo)
 	var arena []uint64
-	for in.left > 0 {
+	for read := 0; in.left > 0; read++ {
+		if pace != nil && read%cachePace == 0 {
+			pace()
+		}
 		n, ok := in.uvarint()
 		rel, ok1 := in.bytes(int(min(n, uint64(in.left))))
 		size, ok2 := in.uvarint()
@@ -103,12 +106,14 @@ func loadCache(dir string, ix *workspace.Index, r int) (paths []string, filters 
 	return paths, filters, nil
 }
 
-// savePace is how many files saveCache writes between calls to its pace
-// (the indexer's Pace): a save gives way to requests as the pass that
-// made it does, and a server's pace drops the pages the save read —
-// writing the cache reads every path of the saved index, all of its
-// pages, at the end of a cold start.
-const savePace = 1 << 12
+// cachePace is how many files loadCache reads and saveCache writes
+// between calls to their pace (the indexer's Pace): a load or a save
+// gives way to requests as the pass that made it does — a warm start's
+// load looks every file of a large tree up, and its garbage set off the
+// collections a question asked meanwhile paid for — and a server's pace
+// drops the pages they read: writing the cache reads every path of the
+// saved index, all of its pages, at the end of a cold start.
+const cachePace = 1 << 12
 
 // arenaWords is the words of filters a loaded cache holds in one array:
 // large enough that a root of many small filters is a few allocations,
@@ -166,7 +171,7 @@ func saveCache(dir, root string, ix *Index, pace func()) error {
 		var buf []byte
 		prefix := workspace.RootPrefix(root)
 		for i, p := range ix.paths {
-			if pace != nil && i%savePace == 0 {
+			if pace != nil && i%cachePace == 0 {
 				pace()
 			}
 			if !strings.HasPrefix(p, prefix) {

@@ -29,7 +29,7 @@ func TestCacheRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	paths, filters, err := loadCache(cache, ix, 0)
+	paths, filters, err := loadCache(cache, ix, 0, nil)
 	if err != nil || len(paths) != len(a.paths) {
 		t.Fatalf("loaded %d of %d (%v)", len(paths), len(a.paths), err)
 	}
@@ -47,7 +47,7 @@ func TestCacheRoundTrip(t *testing.T) {
 	// the index's own path strings, not copies.
 	os.Remove(filepath.Join(dir, "odd.txt"))
 	fewer := workspace.Build(ix.Roots, workspace.Options{})
-	paths, _, err = loadCache(cache, fewer, 0)
+	paths, _, err = loadCache(cache, fewer, 0, nil)
 	if err != nil || len(paths) != len(a.paths)-1 || slices.Contains(paths, filepath.Join(dir, "odd.txt")) {
 		t.Fatalf("after a removal loaded %q (%v)", paths, err)
 	}
@@ -55,6 +55,12 @@ func TestCacheRoundTrip(t *testing.T) {
 		if unsafe.StringData(p) != unsafe.StringData(fewer.AbsAt(i)) {
 			t.Errorf("%s: loaded a copy of the index's path", p)
 		}
+	}
+	// The load gives way as it goes: its pace is called before the first
+	// file and every cachePace files after.
+	paced := 0
+	if _, _, err := loadCache(cache, fewer, 0, func() { paced++ }); err != nil || paced != 1+(len(a.paths)-1)/cachePace {
+		t.Errorf("paced %d times over %d files (%v)", paced, len(a.paths), err)
 	}
 	os.WriteFile(filepath.Join(dir, "odd.txt"), []byte("abc"), 0o644)
 	second := Indexer{CacheDir: cache}
@@ -99,7 +105,7 @@ func TestNoWordsShared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, loaded, err := loadCache(cache, ix, 0)
+	_, loaded, err := loadCache(cache, ix, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,13 +135,13 @@ func TestCacheDamaged(t *testing.T) {
 		"blob.bin": "x\x00y",
 	})
 	cache, file, whole := savedCache(t, ix)
-	_, all, err := loadCache(cache, ix, 0)
+	_, all, err := loadCache(cache, ix, 0, nil)
 	if err != nil || len(all) != 3 {
 		t.Fatalf("whole cache: %d filters (%v)", len(all), err)
 	}
 	for cut := 0; cut < len(whole); cut++ {
 		os.WriteFile(file, whole[:cut], 0o600)
-		paths, filters, err := loadCache(cache, ix, 0)
+		paths, filters, err := loadCache(cache, ix, 0, nil)
 		if err == nil && (len(paths) >= 3 || len(filters) != len(paths)) {
 			t.Errorf("cut at %d of %d: %d filters and no error", cut, len(whole), len(filters))
 		}
@@ -151,14 +157,14 @@ func TestCacheDamaged(t *testing.T) {
 	}
 	damaged = slices.Concat(damaged[:at], []byte{0xff, 0xff, 0xff, 0xff, 0x0f}, damaged[at+1:])
 	os.WriteFile(file, damaged, 0o600)
-	if _, _, err := loadCache(cache, ix, 0); err != errCacheFormat {
+	if _, _, err := loadCache(cache, ix, 0, nil); err != errCacheFormat {
 		t.Errorf("a huge word count: %v", err)
 	}
 	// One whose eight bytes a word wrap around to a few: 2^61+1 words.
 	wraps := binary.AppendUvarint(nil, 1<<61+1)
 	damaged = slices.Concat(whole[:at], wraps, whole[at+1:])
 	os.WriteFile(file, damaged, 0o600)
-	if _, _, err := loadCache(cache, ix, 0); err != errCacheFormat {
+	if _, _, err := loadCache(cache, ix, 0, nil); err != errCacheFormat {
 		t.Errorf("a word count that wraps: %v", err)
 	}
 }

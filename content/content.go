@@ -320,7 +320,7 @@ func (x *Indexer) SyncStat(ctx context.Context, ix *workspace.Index, stats []wor
 		var paths []string
 		var filters []filter
 		for r, root := range ix.Roots {
-			p, f, err := loadCache(x.CacheDir, ix, r)
+			p, f, err := loadCache(x.CacheDir, ix, r, x.Pace)
 			if err != nil {
 				x.logf("content cache of %s not read: %v", root, err)
 			}

@@ -19,7 +19,7 @@ func FuzzCacheFile(f *testing.F) {
 		if err := os.WriteFile(file, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		paths, filters, err := loadCache(cache, ix, 0)
+		paths, filters, err := loadCache(cache, ix, 0, nil)
 		if err != nil {
 			return
 		}
