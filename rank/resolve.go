@@ -522,8 +522,11 @@ func (e *Engine) alignColumns(rq *resolveQuery, dirs []int32, out []dirAlignment
 		memo = &columnMemo{}
 	}
 	memo.reset()
-	var chain, prev [maxDepth]int32
-	var seqs [maxDepth]uint32 // seqs[j]: the sequence of the columns of chain[:j+1]
+	// chain[:prevN] are the previous directory's directories, top first,
+	// and seqs[j] the sequence of the columns of chain[:j+1]: a directory
+	// overwrites them below the first it shares with it.
+	var chain [maxDepth]int32
+	var seqs [maxDepth]uint32
 	prevN := 0
 	cols := make([]float64, maxDepth*nq) // column j: cols[j*nq : (j+1)*nq]
 	var dpBuf [32 * 32]float64
@@ -534,13 +537,13 @@ func (e *Engine) alignColumns(rq *resolveQuery, dirs []int32, out []dirAlignment
 			out[k], prevN = alignDirs(&rq.dir, &p), 0
 			continue
 		}
-		for j, c := nc-1, d; j >= 0; j, c = j-1, e.dirLinks[c].parent {
+		// Up from d until a directory the previous chain has at the same
+		// depth: the ones above it are its too.
+		j, c := nc-1, d
+		for ; j >= 0 && (j >= prevN || chain[j] != c); j, c = j-1, e.dirLinks[c].parent {
 			chain[j] = c
 		}
-		same := 0
-		for same < min(nc, prevN) && chain[same] == prev[same] {
-			same++
-		}
+		same := j + 1
 		for j := same; j < nc; j++ {
 			col := cols[j*nq : (j+1)*nq]
 			di := &e.dirInfos[chain[j]]
@@ -565,7 +568,7 @@ func (e *Engine) alignColumns(rq *resolveQuery, dirs []int32, out []dirAlignment
 			}
 			seqs[j] = memo.extend(before, c.id)
 		}
-		prev, prevN = chain, nc
+		prevN = nc
 		var seq uint32
 		if nc > 0 {
 			seq = seqs[nc-1]
