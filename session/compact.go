@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"wayfind/rank"
@@ -131,7 +132,7 @@ func (s *Session) compact(snap *snapshot) bool {
 	if !locked {
 		return false
 	}
-	ix, eng, err := writeBase(s.cacheDir, snap.ix, snap.eng, paced)
+	ix, eng, err := writeBase(s.cacheDir, snap.ix, snap.eng, paced, snap.indexSavedAt)
 	unlock()
 	if err != nil {
 		s.opts.Logf("not compacted: %v", err)
@@ -154,17 +155,26 @@ func (s *Session) compact(snap *snapshot) bool {
 // reads both back, mapped: what a process serves in their place. The
 // caller holds the index's lock (workspace.LockIndex), so what is read
 // back is what was written. opt.Pace, when set, paces the writes.
-func writeBase(cacheDir string, ix *workspace.Index, eng *rank.Engine, opt workspace.Options) (*workspace.Index, *rank.Engine, error) {
+//
+// indexSavedAt, when not zero, is when ix itself was saved (Open saves a
+// walk's index at once, for the processes opening the tree beside it):
+// when the saved index is still of that time and reads back as ix, it is
+// not written again — a large tree's compaction after a cold start, paced
+// behind the first questions, was often cut short by the server's exit
+// before it wrote the engine, and the next start built it.
+func writeBase(cacheDir string, ix *workspace.Index, eng *rank.Engine, opt workspace.Options, indexSavedAt time.Time) (*workspace.Index, *rank.Engine, error) {
 	if cacheDir == "-" {
 		return nil, nil, errors.New("no cache")
 	}
 	if len(ix.SavedIDs()) == 0 {
-		if err := workspace.SaveIndex(cacheDir, ix, opt); err != nil {
-			return nil, nil, fmt.Errorf("file index not saved: %w", err)
-		}
-		saved, ok := workspace.LoadIndex(cacheDir, ix.Roots, opt)
+		saved, ok := savedAsIs(cacheDir, ix, opt, indexSavedAt)
 		if !ok {
-			return nil, nil, errors.New("the saved file index did not read back")
+			if err := workspace.SaveIndex(cacheDir, ix, opt); err != nil {
+				return nil, nil, fmt.Errorf("file index not saved: %w", err)
+			}
+			if saved, ok = workspace.LoadIndex(cacheDir, ix.Roots, opt); !ok {
+				return nil, nil, errors.New("the saved file index did not read back")
+			}
 		}
 		ix = saved
 	}
@@ -185,6 +195,20 @@ func writeBase(cacheDir string, ix *workspace.Index, eng *rank.Engine, opt works
 	}
 	afterRead(ix, mapped)
 	return ix, mapped, nil
+}
+
+// savedAsIs is the saved index of ix's roots, read, when it was saved at
+// indexSavedAt and holds ix's very files, directories and skipped
+// directories.
+func savedAsIs(cacheDir string, ix *workspace.Index, opt workspace.Options, indexSavedAt time.Time) (*workspace.Index, bool) {
+	if at, ok := workspace.SavedAt(cacheDir, ix.Roots); !ok || indexSavedAt.IsZero() || !at.Equal(indexSavedAt) {
+		return nil, false
+	}
+	saved, ok := workspace.LoadIndex(cacheDir, ix.Roots, opt)
+	if !ok || !slices.Equal(saved.Files, ix.Files) || !slices.Equal(saved.Dirs, ix.Dirs) || !slices.Equal(saved.Skipped, ix.Skipped) {
+		return nil, false
+	}
+	return saved, true
 }
 
 // kickUpkeep wakes the upkeep loop (a walk owes a compaction, a change

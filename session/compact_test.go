@@ -3,9 +3,11 @@ package session
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
+	"wayfind/rank"
 	"wayfind/symbols"
 	"wayfind/workspace"
 )
@@ -118,6 +120,60 @@ func TestOpenPastAnUnreadableEngine(t *testing.T) {
 		o := Open(cache, []string{dir}, opt, OpenOptions{Wait: time.Second})
 		if o.Engine == nil || o.Engine.Len() != 1 {
 			t.Errorf("%s: opened %+v", c.name, o)
+		}
+	}
+}
+
+// TestWriteBaseKeepsTheIndexOpenSaved: a compaction writes the engine
+// beside the index Open saved for the same snapshot instead of writing
+// that index again — and writes it when it was saved at another time or
+// holds other files (another process saved the tree since).
+func TestWriteBaseKeepsTheIndexOpenSaved(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		known     bool // the snapshot knows when its index was saved
+		otherSave bool // another index of the roots was saved since, at that time
+		rewritten bool
+	}{
+		{"saved by Open", true, false, false},
+		{"not known to be saved", false, false, true},
+		{"saved over since", true, true, true},
+	} {
+		dir, cache := t.TempDir(), t.TempDir()
+		write(t, filepath.Join(dir, "src", "a.go"))
+		write(t, filepath.Join(dir, "src", "b.go"))
+		roots := []string{dir}
+		ix := workspace.Build(roots, workspace.Options{})
+		if err := workspace.SaveIndex(cache, ix, workspace.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		at, _ := workspace.SavedAt(cache, roots)
+		var known time.Time
+		if c.known {
+			known = at
+		}
+		if c.otherSave {
+			// Fewer files, saved with the very same time.
+			fewer := &workspace.Index{Roots: roots, Files: ix.Files[:1], Dirs: ix.Dirs}
+			if err := workspace.SaveIndex(cache, fewer, workspace.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(workspace.RootCacheDir(cache, dir), "files.idx")
+			if err := os.Chtimes(p, at, at); err != nil {
+				t.Fatal(err)
+			}
+		}
+		time.Sleep(10 * time.Millisecond) // a save now has another time
+		got, eng, err := writeBase(cache, ix, rank.New(ix), workspace.Options{}, known)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		after, _ := workspace.SavedAt(cache, roots)
+		if rewritten := !after.Equal(at); rewritten != c.rewritten {
+			t.Errorf("%s: index written again %v, want %v", c.name, rewritten, c.rewritten)
+		}
+		if len(got.SavedIDs()) == 0 || !slices.Equal(got.Files, ix.Files) || eng.Len() != len(ix.Files) {
+			t.Errorf("%s: the base serves %v (engine of %d), want %v", c.name, got.Files, eng.Len(), ix.Files)
 		}
 	}
 }

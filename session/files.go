@@ -141,7 +141,7 @@ func (s *Session) build(gen int, roots []string) {
 			s.opts.Logf("file index not saved: %v", o.SaveErr)
 		}
 		s.pruneHistory(o.Index) // before the index is seen: its answers weigh no gone file
-		snap = &snapshot{gen: gen, ix: o.Index, eng: o.Engine, sealed: o.Mapped, walked: o.Walked}
+		snap = &snapshot{gen: gen, ix: o.Index, eng: o.Engine, sealed: o.Mapped, walked: o.Walked, indexSavedAt: o.indexSavedAt}
 		if o.Saved {
 			snap.stale, snap.indexMs = true, msSince(start)
 			s.store(snap)

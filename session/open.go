@@ -29,6 +29,9 @@ type Opened struct {
 	SaveErr error
 	// baseAt is when the base read was written (workspace.SavedAt).
 	baseAt time.Time
+	// indexSavedAt is when Open saved the walk's Index (zero: it did
+	// not): the compaction that follows need not write it again.
+	indexSavedAt time.Time
 }
 
 // OpenOptions are how Open waits and what it writes.
@@ -74,14 +77,16 @@ func Open(cacheDir string, roots []string, opt workspace.Options, oo OpenOptions
 	if !ok {
 		o = Opened{Walked: time.Now(), Index: workspace.Build(roots, opt)}
 		if locked && cacheDir != "-" && !oo.WriteBase {
-			o.SaveErr = workspace.SaveIndex(cacheDir, o.Index, opt)
+			if o.SaveErr = workspace.SaveIndex(cacheDir, o.Index, opt); o.SaveErr == nil {
+				o.indexSavedAt, _ = workspace.SavedAt(cacheDir, roots)
+			}
 		}
 		o.Engine = rank.New(o.Index)
 	}
 	if !locked || cacheDir == "-" || !oo.WriteBase {
 		return o
 	}
-	if ix, eng, err := writeBase(cacheDir, o.Index, o.Engine, opt); err != nil {
+	if ix, eng, err := writeBase(cacheDir, o.Index, o.Engine, opt, time.Time{}); err != nil {
 		o.SaveErr = err
 	} else {
 		o.Index, o.Engine, o.Mapped = ix, eng, true

@@ -119,6 +119,9 @@ type snapshot struct {
 	seq uint64
 	// walked is when the walk this index comes from began.
 	walked time.Time
+	// indexSavedAt is when ix itself was saved (Opened.indexSavedAt;
+	// zero: not known to be).
+	indexSavedAt time.Time
 }
 
 // New starts a session with no roots; SetRoots gives it some.
