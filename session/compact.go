@@ -104,6 +104,25 @@ func (s *Session) compactDue(cur *snapshot, now time.Time) bool {
 		now.Sub(time.Unix(0, s.lastRequest.Load())) >= compactIdle && now.Sub(s.files.lastApply) >= compactIdle
 }
 
+// writeOwedBase writes the base a walk owes before the session goes
+// (Close), its last snapshot not yet compacted: the next start maps it
+// rather than build the engine again. A large tree's compaction, paced
+// behind a stream of questions, may not have come to it; with no request
+// left, it is not held back.
+func (s *Session) writeOwedBase() {
+	cur := s.snap.Load()
+	if cur == nil || cur.sealed || cur.stale {
+		return
+	}
+	s.mu.Lock()
+	owed := s.compaction.owed != nil && cur.seq != s.compaction.tried
+	s.mu.Unlock()
+	if owed {
+		s.compact(cur)
+		s.settleOwed()
+	}
+}
+
 // settleOwed marks the owed compaction done, if it was.
 func (s *Session) settleOwed() {
 	s.mu.Lock()
@@ -231,6 +250,7 @@ func (s *Session) upkeepLoop() {
 	for {
 		select {
 		case <-s.stop:
+			s.writeOwedBase()
 			return
 		case <-tick.C:
 		case <-s.upkeep:

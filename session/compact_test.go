@@ -177,3 +177,32 @@ func TestWriteBaseKeepsTheIndexOpenSaved(t *testing.T) {
 		}
 	}
 }
+
+// TestCloseWritesTheOwedBase: a session closed while it owes a base (a
+// walk's, not compacted yet) writes it before Close returns, so that the
+// next start maps it.
+func TestCloseWritesTheOwedBase(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(dir, "src", "a.go"))
+	s := New(Options{Symbols: symbols.IndexerOptions{CacheDir: cache}, NoSymbols: true, NoContent: true})
+	s.SetRoots([]string{dir})
+	waitState(t, s, func(cur *snapshot) bool { return cur.sealed })
+	// A snapshot on the heap, owed a base as after a walk, served without
+	// waking the upkeep loop (it looks again at its next tick, seconds
+	// away), and the session closed at once.
+	write(t, filepath.Join(dir, "src", "added.go"))
+	cur := s.snap.Load()
+	next, _ := workspace.Update(cur.ix, workspace.Options{}, []string{filepath.Join(dir, "src", "added.go")})
+	s.store(&snapshot{gen: cur.gen, ix: next, eng: rank.New(next), walked: cur.walked})
+	s.mu.Lock()
+	s.compaction.owed = make(chan struct{})
+	s.mu.Unlock()
+	s.Close()
+	ix, ok := workspace.LoadIndex(cache, []string{dir}, workspace.Options{})
+	if !ok || ix.Lookup(0, "src/added.go") < 0 {
+		t.Fatal("the base owed was not written before Close returned")
+	}
+	if SavedEngine(cache, ix, t.Logf) == nil {
+		t.Error("no engine beside the base written")
+	}
+}
