@@ -122,7 +122,7 @@ func Serve(ctx context.Context, in io.ReadCloser, out io.Writer, stderr io.Write
 	defer cancel()
 	s.life = ctx
 	s.conn = jsonrpc2.NewConn(newStream(in, out, in))
-	s.conn.Go(ctx, s.handle)
+	s.conn.Go(ctx, oneErrorType(s.handle))
 	var code int
 	select {
 	case code = <-s.exit:

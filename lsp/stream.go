@@ -43,11 +43,11 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 		body, junk, err := s.frame()
 		if junk != "" {
 			if werr := s.writeError(nil, jsonrpc2.ParseError, junk); werr != nil {
-				return nil, 0, werr
+				return nil, 0, asConnError(werr)
 			}
 		}
 		if err != nil {
-			return nil, 0, err // end of input
+			return nil, 0, asConnError(err) // end of input
 		}
 		if body == nil {
 			continue // an oversized message, answered above
@@ -61,7 +61,7 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 			code, text = jsonrpc2.ParseError, "malformed JSON in message body"
 		}
 		if werr := s.writeError(idOf(body), code, text); werr != nil {
-			return nil, 0, werr
+			return nil, 0, asConnError(werr)
 		}
 	}
 }
@@ -209,9 +209,38 @@ func (s *stream) Write(_ context.Context, msg jsonrpc2.Message) (int64, error) {
 		return 0, fmt.Errorf("marshaling message: %w", err)
 	}
 	if err := s.write(data); err != nil {
-		return 0, err
+		return 0, asConnError(err)
 	}
 	return int64(len(data)), nil
+}
+
+// connError is every error the connection is failed with: jsonrpc2's
+// conn keeps the first in an atomic.Value, which panics when a later one
+// is of another type — a reply that could not be written (EPIPE, the
+// client having closed its end) and then the end of input crashed the
+// server before it closed its session. The stream's errors and the
+// handler's (oneErrorType) are all of this one type.
+type connError struct{ err error }
+
+func (e *connError) Error() string { return e.err.Error() }
+func (e *connError) Unwrap() error { return e.err }
+
+// asConnError is err as a *connError, nil for nil.
+func asConnError(err error) error {
+	if err == nil {
+		return nil
+	}
+	if ce, ok := err.(*connError); ok {
+		return ce
+	}
+	return &connError{err}
+}
+
+// oneErrorType is h with its errors made *connError.
+func oneErrorType(h jsonrpc2.Handler) jsonrpc2.Handler {
+	return func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+		return asConnError(h(ctx, reply, req))
+	}
 }
 
 func (s *stream) Close() error {

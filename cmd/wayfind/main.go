@@ -440,6 +440,7 @@ func ms(d time.Duration) float64 {
 // indexed; 5.6 ms with spare processors, where the kernel shares the
 // cores at a finer grain). GOMAXPROCS in the environment still wins.
 func serverProcs() {
+	outliveClient()
 	if os.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(runtime.NumCPU() + 2)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -231,5 +232,57 @@ func TestUnreadableDirectory(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "locked") {
 		t.Errorf("no log line (with --verbose) for the unreadable directory: %q", stderr.String())
+	}
+}
+
+// TestClientClosesFirst: a client that sends exit and closes both pipes
+// at once (as an editor or the scale bench does) leaves a server that
+// still closes its session — it exits 0, neither killed by SIGPIPE at
+// its next write nor crashed by jsonrpc2's failing the connection with
+// two kinds of error — and writes the base its walk owed for the next
+// start.
+func TestClientClosesFirst(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	for i := range 50 {
+		os.MkdirAll(filepath.Join(dir, "src"), 0o755)
+		os.WriteFile(filepath.Join(dir, "src", fmt.Sprintf("f%d.go", i)), []byte("package src\n"), 0o644)
+	}
+	srv := exec.Command(binary, "lsp")
+	srv.Env = append(os.Environ(), "WAYFIND_CACHE_DIR="+cache)
+	stdin, _ := srv.StdinPipe()
+	stdout, _ := srv.StdoutPipe()
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	send := func(msg string) { fmt.Fprintf(stdin, "Content-Length: %d\r\n\r\n%s", len(msg), msg) }
+	send(fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"rootUri":"file://%s","capabilities":{}}}`, dir))
+	send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
+	// Answered once the tree is indexed: a resolve waits for the index.
+	send(`{"jsonrpc":"2.0","id":2,"method":"find/resolvePath","params":{"path":"src/f1.go"}}`)
+	r := bufio.NewReader(stdout)
+	for answered := false; !answered; {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("no answer to the resolve: %v", err)
+		}
+		answered = strings.Contains(line, `"id":2`)
+	}
+	send(`{"jsonrpc":"2.0","id":3,"method":"shutdown"}`)
+	send(`{"jsonrpc":"2.0","method":"exit"}`)
+	stdout.Close()
+	stdin.Close()
+	done := make(chan error, 1)
+	go func() { done <- srv.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the server ended with %v, want exit 0", err)
+		}
+	case <-time.After(10 * time.Second):
+		srv.Process.Kill()
+		t.Fatal("the server did not exit")
+	}
+	if ents, _ := filepath.Glob(filepath.Join(cache, "*", "engine.seg")); len(ents) == 0 {
+		t.Error("no base written for the next start")
 	}
 }
