@@ -118,10 +118,15 @@ func (s *Session) writeOwedBase() {
 	owed := s.compaction.owed != nil && cur.seq != s.compaction.tried
 	s.mu.Unlock()
 	if owed {
-		s.compact(cur)
+		s.compact(cur, closeLockWait)
 		s.settleOwed()
 	}
 }
+
+// closeLockWait is the longest a session going waits for another
+// process's hold on the index's lock to write the base it owes: its exit
+// is not held up for it, the next start builds what it did not write.
+const closeLockWait = time.Second
 
 // settleOwed marks the owed compaction done, if it was.
 func (s *Session) settleOwed() {
@@ -138,14 +143,16 @@ func (s *Session) settleOwed() {
 // not change. Nothing happens when the cache is off or the snapshot was
 // replaced meanwhile (a change applied): the heap's copy stays. It
 // gives way to requests (pace). It reports whether it swapped.
-func (s *Session) compact(snap *snapshot) bool {
+//
+// lockWait bounds the wait for another process holding the index's lock.
+func (s *Session) compact(snap *snapshot, lockWait time.Duration) bool {
 	start := time.Now()
 	s.mu.Lock()
 	s.compaction.tried = snap.seq
 	s.mu.Unlock()
 	paced := s.opts.Walk
 	paced.Pace = s.pace
-	ctx, cancel := context.WithTimeout(context.Background(), s.opts.WaitReady)
+	ctx, cancel := context.WithTimeout(context.Background(), lockWait)
 	unlock, locked := workspace.LockIndex(ctx, s.cacheDir, snap.ix.Roots)
 	cancel()
 	if !locked {
@@ -259,7 +266,7 @@ func (s *Session) upkeepLoop() {
 		now := time.Now()
 		compacted := false
 		if cur := s.snap.Load(); s.compactDue(cur, now) {
-			compacted = s.compact(cur)
+			compacted = s.compact(cur, s.opts.WaitReady)
 		}
 		s.settleOwed()
 		last, due := s.idleRelease(released, now)

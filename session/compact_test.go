@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -81,7 +82,7 @@ func TestCompactApplied(t *testing.T) {
 	if !s.compactDue(applied, later) {
 		t.Fatal("compaction was not due once the change had stood compactIdle")
 	}
-	if !s.compact(applied) {
+	if !s.compact(applied, s.opts.WaitReady) {
 		t.Fatal("compact reports it did not swap")
 	}
 	if cur := s.snap.Load(); !cur.sealed || !has(t, s, "src/added.go") {
@@ -180,8 +181,15 @@ func TestWriteBaseKeepsTheIndexOpenSaved(t *testing.T) {
 
 // TestCloseWritesTheOwedBase: a session closed while it owes a base (a
 // walk's, not compacted yet) writes it before Close returns, so that the
-// next start maps it.
+// next start maps it — unless another process holds the index's lock,
+// which Close waits for only closeLockWait.
 func TestCloseWritesTheOwedBase(t *testing.T) {
+	for _, held := range []bool{false, true} {
+		closeOwingABase(t, held)
+	}
+}
+
+func closeOwingABase(t *testing.T, lockHeld bool) {
 	dir, cache := t.TempDir(), t.TempDir()
 	write(t, filepath.Join(dir, "src", "a.go"))
 	s := New(Options{Symbols: symbols.IndexerOptions{CacheDir: cache}, NoSymbols: true, NoContent: true})
@@ -197,6 +205,19 @@ func TestCloseWritesTheOwedBase(t *testing.T) {
 	s.mu.Lock()
 	s.compaction.owed = make(chan struct{})
 	s.mu.Unlock()
+	if lockHeld {
+		unlock, ok := workspace.LockIndex(context.Background(), cache, []string{dir})
+		if !ok {
+			t.Fatal("lock not taken")
+		}
+		defer unlock()
+		start := time.Now()
+		s.Close()
+		if took := time.Since(start); took > closeLockWait+2*time.Second {
+			t.Errorf("Close waited %v for another process's lock", took)
+		}
+		return
+	}
 	s.Close()
 	ix, ok := workspace.LoadIndex(cache, []string{dir}, workspace.Options{})
 	if !ok || ix.Lookup(0, "src/added.go") < 0 {
