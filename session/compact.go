@@ -105,10 +105,11 @@ func (s *Session) compactDue(cur *snapshot, now time.Time) bool {
 }
 
 // writeOwedBase writes the base a walk owes before the session goes
-// (Close), its last snapshot not yet compacted: the next start maps it
-// rather than build the engine again. A large tree's compaction, paced
-// behind a stream of questions, may not have come to it; with no request
-// left, it is not held back.
+// (Close, once its loops have ended: a walk that ended as the session
+// closed owes it after the upkeep loop stopped), its last snapshot not
+// yet compacted: the next start maps it rather than build the engine
+// again. A large tree's compaction, paced behind a stream of questions,
+// may not have come to it; with no request left, it is not held back.
 func (s *Session) writeOwedBase() {
 	cur := s.snap.Load()
 	if cur == nil || cur.sealed || cur.stale {
@@ -257,7 +258,6 @@ func (s *Session) upkeepLoop() {
 	for {
 		select {
 		case <-s.stop:
-			s.writeOwedBase()
 			return
 		case <-tick.C:
 		case <-s.upkeep:

@@ -444,6 +444,7 @@ func (s *Session) Close() {
 	}
 	s.files.watchMu.Unlock()
 	s.wg.Wait()
+	s.writeOwedBase()
 	s.hist.Close() // what is pending reaches the disk
 }
 
