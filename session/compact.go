@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"slices"
 	"time"
 
 	"wayfind/rank"
@@ -232,7 +231,7 @@ func savedAsIs(cacheDir string, ix *workspace.Index, opt workspace.Options, inde
 		return nil, false
 	}
 	saved, ok := workspace.LoadIndex(cacheDir, ix.Roots, opt)
-	if !ok || !slices.Equal(saved.Files, ix.Files) || !slices.Equal(saved.Dirs, ix.Dirs) || !slices.Equal(saved.Skipped, ix.Skipped) {
+	if !ok || !workspace.SameFiles(saved, ix) {
 		return nil, false
 	}
 	return saved, true

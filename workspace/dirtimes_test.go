@@ -76,7 +76,7 @@ func TestEntryChanges(t *testing.T) {
 	// Update applies them as it would the directories' walks.
 	next, _ := Update(ix, Options{}, got)
 	walked := Build([]string{dir}, Options{})
-	if !sameIndex(next, walked) {
+	if !SameFiles(next, walked) {
 		t.Errorf("updated by entries %s, walked %s", paths(next), paths(walked))
 	}
 }

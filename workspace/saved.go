@@ -287,6 +287,16 @@ func RootPrefix(root string) string {
 	return root + string(filepath.Separator)
 }
 
+// SameFiles reports whether a and b hold the same roots, files,
+// directories and skipped directories: a saved index read back that
+// stands for one in memory (a compaction's), a walk that confirms one.
+func SameFiles(a, b *Index) bool {
+	if !slices.Equal(a.Roots, b.Roots) || len(a.Files) != len(b.Files) {
+		return false
+	}
+	return slices.Equal(a.Files, b.Files) && slices.Equal(a.Dirs, b.Dirs) && slices.Equal(a.Skipped, b.Skipped)
+}
+
 // indexLock is the lock file beside a root's saved index: one process
 // at a time walks a root that has no saved index, and the others wait
 // for what it saves rather than walk the same tree beside it.
