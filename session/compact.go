@@ -88,19 +88,22 @@ func (s *Session) compactNow() {
 // heap, not stale, not tried, and either a walk owes it or it has stood
 // compactIdle with no request and no change pending.
 func (s *Session) compactDue(cur *snapshot, now time.Time) bool {
-	if cur == nil || cur.sealed || cur.stale {
-		return false
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if cur.seq == s.compaction.tried {
-		return false
-	}
-	if s.compaction.owed != nil {
-		return true
+	if ok, owed := s.compactable(cur); !ok || owed {
+		return ok
 	}
 	return s.active.Load() == 0 && len(s.files.pending) == 0 &&
 		now.Sub(time.Unix(0, s.lastRequest.Load())) >= compactIdle && now.Sub(s.files.lastApply) >= compactIdle
+}
+
+// compactable reports whether cur may be compacted — on the heap, not
+// stale, not tried — and whether a walk owes its base. Under s.mu.
+func (s *Session) compactable(cur *snapshot) (ok, owed bool) {
+	if cur == nil || cur.sealed || cur.stale || cur.seq == s.compaction.tried {
+		return false, false
+	}
+	return true, s.compaction.owed != nil
 }
 
 // writeOwedBase writes the base a walk owes before the session goes
@@ -111,13 +114,10 @@ func (s *Session) compactDue(cur *snapshot, now time.Time) bool {
 // may not have come to it; with no request left, it is not held back.
 func (s *Session) writeOwedBase() {
 	cur := s.snap.Load()
-	if cur == nil || cur.sealed || cur.stale {
-		return
-	}
 	s.mu.Lock()
-	owed := s.compaction.owed != nil && cur.seq != s.compaction.tried
+	ok, owed := s.compactable(cur)
 	s.mu.Unlock()
-	if owed {
+	if ok && owed {
 		s.compact(cur, closeLockWait)
 		s.settleOwed()
 	}
