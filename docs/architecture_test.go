@@ -17,7 +17,7 @@ import (
 // only packages of lower layers.
 var layers = [][]string{
 	{"cmd/wayfind", "cmd/wayfind-bench"},
-	{"lsp", "mcpserver", "hook"},
+	{"lsp", "mcpserver", "hook", "daemon"},
 	{"service"},
 	{"wire", "pathlit"},
 	{"session"},

@@ -20,6 +20,10 @@ type filePass struct {
 	watchMu sync.Mutex
 	watcher *workspace.Watcher // nil when off or replaced by polling
 	polling bool
+	// watching: the watcher holds every directory of the roots named
+	// (Sync succeeded for the snapshot of those roots); nil when it
+	// does not (Status.Watching).
+	watching atomic.Pointer[[]string]
 	// walkTook is how long the last walk of every root took (ns), with a
 	// poll's stat of every file: the polling period grows with it
 	// (rescanPeriod).
@@ -309,6 +313,9 @@ func (s *Session) watch(ix *workspace.Index, walked time.Time) {
 	added, ok := w.Sync(ix)
 	if !ok {
 		s.startPolling()
+	} else {
+		roots := slices.Clone(ix.Roots)
+		s.files.watching.Store(&roots)
 	}
 	if !walked.IsZero() {
 		added = workspace.EntryChanges(ix, workspace.ChangedSince(ix, walked, s.pace))
@@ -347,6 +354,7 @@ func (s *Session) startPolling() {
 		return
 	}
 	s.files.polling = true
+	s.files.watching.Store(nil)
 	if s.files.watcher != nil {
 		_ = s.files.watcher.Close()
 		s.files.watcher = nil

@@ -246,6 +246,21 @@ func (s *Session) Engine(ctx context.Context) (*rank.Engine, error) {
 	return s.withIndexes(s.snap.Load().eng), nil
 }
 
+// CaughtUp returns once every change the watcher has seen so far is
+// applied (waiting for an apply under way), whatever the engine's build
+// costs: a process asking on behalf of another — an agent's hook — has
+// no later answer to see the change in. Engine, by contrast, leaves a
+// costly build to the timer.
+func (s *Session) CaughtUp(ctx context.Context) error {
+	if _, err := s.Engine(ctx); err != nil {
+		return err
+	}
+	s.waiting.Add(1)
+	defer s.waiting.Add(-1)
+	s.applyPending()
+	return nil
+}
+
 // awaitSnapshot waits until ok holds of the snapshot served, or ctx
 // ends (its error).
 func (s *Session) awaitSnapshot(ctx context.Context, ok func(*snapshot) bool) error {
@@ -360,6 +375,14 @@ type Status struct {
 	// IndexStale is true while answers come from the file index an
 	// earlier server saved, before this one's walk has checked it.
 	IndexStale bool
+	// Watching: a watcher holds every directory of the roots, so a
+	// change on disk is seen as it is made (CaughtUp applies it); false
+	// while polling, before the watcher is set up, or without one (a
+	// client reports changes itself).
+	Watching bool
+	// Polling: changes are looked for by polling the roots, the watcher
+	// unavailable or given up (the kernel's watch limit ran out).
+	Polling bool
 	// Symbols counts the symbols indexed; SymbolsReady is true once the
 	// current roots' symbols have all been read.
 	Symbols      int
@@ -387,6 +410,10 @@ func (s *Session) Status() Status {
 		st.IndexMs = cur.indexMs
 		st.IndexStale = cur.stale
 	}
+	if w := s.files.watching.Load(); w != nil {
+		st.Watching = slices.Equal(*w, roots)
+	}
+	st.Polling = s.isPolling()
 	st.VCS = s.vcsStatus()
 	st.Symbols = s.bg.symIndex.Load().Len()
 	st.ContentFiles = s.bg.cIndex.Load().Len()

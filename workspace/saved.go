@@ -323,6 +323,20 @@ const lockRetry = 20 * time.Millisecond
 
 var errNoLockDir = errors.New("no directory for the lock")
 
+// TryLockFile takes the lock file name in dir (made if need be) if
+// nobody holds it, without waiting: ok false when another process does,
+// or it cannot be taken.
+func TryLockFile(dir, name string) (unlock func(), ok bool) {
+	if os.MkdirAll(dir, 0o700) != nil {
+		return nil, false
+	}
+	l := flock.New(filepath.Join(dir, name))
+	if got, err := l.TryLock(); err != nil || !got {
+		return nil, false
+	}
+	return func() { l.Unlock() }, true
+}
+
 // LockFile takes the lock file name in the cache directory dir (made if
 // need be): an flock, which the system drops with a killed holder,
 // waited for as long as ctx allows (ctx's error when it ends first).

@@ -8,7 +8,7 @@ import (
 
 // The commands and their flags, for help and shell completion alike.
 var (
-	commands = []string{"find", "resolve", "locate", "symbols", "index", "lsp", "mcp", "hook", "history", "completion", "help", "version"}
+	commands = []string{"find", "resolve", "locate", "symbols", "index", "lsp", "mcp", "hook", "history", "daemon", "completion", "help", "version"}
 	common   = []string{"--root", "--limit", "--format", "--quiet", "--verbose", "--help"}
 	flagsOf  = map[string][]string{
 		"find":    {"--exact", "--threshold", "--kind", "--impl", "--model-dir", "--precision", "--ort-lib", "--topk"},
@@ -20,6 +20,7 @@ var (
 		"lsp":     {"--stdio", "--help"},
 		"hook":    {"install", "uninstall", "--user", "--project", "--settings", "--help"},
 		"history": {"--root", "--help"},
+		"daemon":  {"--root", "--help"},
 	}
 )
 

@@ -199,6 +199,20 @@ time — answers from what it has and starts this in the background; the
 next call answers from the history. One line a root, also written to
 history.log in the cache directory.
 `,
+	"daemon": `usage: wayfind daemon --root DIR...
+
+Keep the roots open for the hook: their index and history in memory, a
+watcher on every directory, answers over a socket in the roots' cache
+directory that only you can open. A hook on a large tree — fifty thousand
+directories and more, where its own look at the roots, a stat of every
+directory, takes longer than a tenth of a second — starts it in the
+background; the hook asks it first and answers
+itself when it cannot (still opening, not watching). It leaves after 15
+minutes without a question, when its binary is replaced, or at once when
+the roots cannot be watched (the kernel's watch limit; it says so in
+daemon.off and daemon.log in the cache directory). A second daemon of the
+same roots leaves at once.
+`,
 	"completion": `usage: wayfind completion bash|zsh|fish
 
 Print a shell completion script. For example:

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,9 +13,11 @@ import (
 	"sync"
 	"time"
 
+	"wayfind/daemon"
 	"wayfind/hook"
 	"wayfind/service"
 	"wayfind/session"
+	"wayfind/wire"
 	"wayfind/workspace"
 )
 
@@ -61,7 +64,12 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitFound
 	}
 	disk := hookDisk{}
-	open := func() (hook.Requests, error) { return hookRequests(ctx, ev.Cwd, cache, log) }
+	var asked *daemonFirst
+	open := func() (hook.Requests, error) {
+		req, err := hookRequests(ctx, ev.Cwd, cache, log)
+		asked = req
+		return req, err
+	}
 	var trail hook.Trail
 	if cache != "-" {
 		trail = hook.OpenTrail(filepath.Join(cache, "hook"), ev.SessionID)
@@ -90,7 +98,7 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if said == "" {
 		said = s.Context
 	}
-	log.printf("%s %s %s: %s %s (%.1f ms)", ev.Name, ev.Tool, ev.Input["file_path"], s.Decision, firstLine(said), msSince(start))
+	log.printf("%s %s %s: %s %s (%.1f ms%s)", ev.Name, ev.Tool, ev.Input["file_path"], s.Decision, firstLine(said), msSince(start), asked.answeredBy())
 	return exitFound
 }
 
@@ -130,9 +138,10 @@ func (hookDisk) IsDir(p string) bool {
 
 // hookRequests is the request layer over the project the event's working
 // directory is in ($CLAUDE_PROJECT_DIR when the harness names it): the
-// file index a server or an earlier hook saved for it (else a walk,
-// saved for the next call), with the repository's history from its cache.
-func hookRequests(ctx context.Context, cwd, cache string, log *cacheLog) (hook.Requests, error) {
+// daemon of its roots when one answers (package daemon), else the
+// process's own (hookOwnRequests), opened at the first question the
+// daemon does not answer.
+func hookRequests(ctx context.Context, cwd, cache string, log *cacheLog) (*daemonFirst, error) {
 	root := os.Getenv("CLAUDE_PROJECT_DIR")
 	if root == "" {
 		root = projectRoot(cwd)
@@ -141,8 +150,31 @@ func hookRequests(ctx context.Context, cwd, cache string, log *cacheLog) (hook.R
 	if err != nil {
 		return nil, err
 	}
+	d := &daemonFirst{log: log, own: func(dialed bool) (hook.Requests, error) {
+		return hookOwnRequests(ctx, roots, cache, log, dialed)
+	}}
+	if sock, ok := daemon.SocketPath(cache, roots); ok {
+		if build, err := daemon.Build(); err == nil {
+			d.client, err = daemon.Dial(sock, roots, build)
+			d.dialed = err == nil
+		}
+	}
+	return d, nil
+}
+
+// hookOwnRequests is the request layer the hook opens itself: the file
+// index a server or an earlier hook saved for the roots (else a walk,
+// saved for the next call), with the repository's history from its
+// cache. When the roots are a large tree and no daemon was there to ask
+// (dialed false), a daemon is started for the next calls (daemonDue).
+func hookOwnRequests(ctx context.Context, roots []string, cache string, log *cacheLog, dialed bool) (hook.Requests, error) {
 	logf := func(string, ...any) {}
-	_, eng := openIndex(cache, roots, workspace.Options{Logf: logf}, log.printf)
+	ix, eng := openIndex(cache, roots, workspace.Options{Logf: logf}, log.printf)
+	if sock, ok := daemon.SocketPath(cache, roots); ok && daemonDue(len(ix.Dirs), dialed, sock) {
+		if err := startDaemon(roots); err != nil {
+			log.printf("daemon for %s not started: %v", roots[0], err)
+		}
+	}
 	start := time.Now()
 	ws, _ := newOneShot(eng, logf).withRepoHistory(ctx)
 	req := hookService{Service: service.New(ws), note: ws.pending}
@@ -150,6 +182,84 @@ func hookRequests(ctx context.Context, cwd, cache string, log *cacheLog) (hook.R
 		req.note = fmt.Sprintf("wayfind read this repository's history in %.1f s; later calls read it from its cache", took.Seconds())
 	}
 	return req, nil
+}
+
+// daemonFirst asks the daemon while it answers, and the hook's own
+// request layer from the first question it does not (opened then, once).
+type daemonFirst struct {
+	client *daemon.Client // nil: none reached, or it stopped answering
+	dialed bool           // a daemon was listening
+	own    func(dialed bool) (hook.Requests, error)
+	opened hook.Requests
+	log    *cacheLog
+}
+
+// ownRequests opens the hook's own request layer, once.
+func (d *daemonFirst) ownRequests(err error) (hook.Requests, error) {
+	if d.client != nil {
+		d.client.Close()
+		d.client = nil
+	}
+	if d.opened == nil {
+		if err != nil {
+			d.log.printf("daemon: %v", err)
+		}
+		req, err := d.own(d.dialed)
+		if err != nil {
+			return nil, err
+		}
+		d.opened = req
+	}
+	return d.opened, nil
+}
+
+func (d *daemonFirst) Resolve(ctx context.Context, p service.ResolveParams) (wire.Resolve, int, error) {
+	var err error
+	if d.client != nil {
+		var res wire.Resolve
+		var code int
+		if res, code, err = d.client.Resolve(ctx, p); !errors.Is(err, daemon.ErrUnavailable) {
+			return res, code, err
+		}
+	}
+	req, err := d.ownRequests(err)
+	if err != nil {
+		return wire.Resolve{}, 0, err
+	}
+	return req.Resolve(ctx, p)
+}
+
+func (d *daemonFirst) MovedDir(ctx context.Context, dir string) (*wire.DirMove, error) {
+	var err error
+	if d.client != nil {
+		var mv *wire.DirMove
+		if mv, err = d.client.MovedDir(ctx, dir); !errors.Is(err, daemon.ErrUnavailable) {
+			return mv, err
+		}
+	}
+	req, err := d.ownRequests(err)
+	if err != nil {
+		return nil, err
+	}
+	return req.MovedDir(ctx, dir)
+}
+
+// answeredBy says, for the hook's log, that the daemon answered.
+func (d *daemonFirst) answeredBy() string {
+	if d != nil && d.opened == nil && d.client != nil {
+		return ", the daemon's"
+	}
+	return ""
+}
+
+func (d *daemonFirst) Note() string {
+	if d.opened != nil {
+		return d.opened.Note()
+	}
+	if d.client != nil {
+		return d.client.Note()
+	}
+	return ""
 }
 
 // hookBudget: how long the hook may work on one call. The harness kills

@@ -56,7 +56,7 @@ func TestHostileTreeFrontEnds(t *testing.T) {
 			}
 		}
 	})
-	t.Run("hook", func(t *testing.T) {
+	hookEvents := func() []map[string]any {
 		events := []map[string]any{}
 		for _, p := range tr.Paths() {
 			full := p
@@ -78,13 +78,27 @@ func TestHostileTreeFrontEnds(t *testing.T) {
 			ev["transcript_path"] = transcript
 			events = append(events, ev)
 		}
-		for _, ev := range events {
+		return events
+	}
+	t.Run("hook", func(t *testing.T) {
+		for _, ev := range hookEvents() {
 			in, _ := json.Marshal(ev)
 			runHookBinary(t, tr, cache, in, ev)
 		}
 		// Not an event at all: an input past the event bound, and no input.
 		runHookBinary(t, tr, cache, bytes.Repeat([]byte("x"), 100<<20), nil)
 		runHookBinary(t, tr, cache, nil, nil)
+	})
+	t.Run("hook through the daemon", func(t *testing.T) {
+		cache := t.TempDir()
+		startDaemonBinary(t, tr.Root, cache)
+		for _, ev := range hookEvents() {
+			in, _ := json.Marshal(ev)
+			runHookBinary(t, tr, cache, in, ev)
+		}
+		if log, _ := os.ReadFile(filepath.Join(cache, "hook.log")); !bytes.Contains(log, []byte("the daemon's")) {
+			t.Fatalf("the daemon answered no call:\n%s", log)
+		}
 	})
 }
 

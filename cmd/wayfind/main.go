@@ -54,6 +54,8 @@ commands (wayfind help COMMAND, or COMMAND --help, for flags and examples):
   index           build or refresh the on-disk symbol cache and print its stats
   history         read the repository's history into the shared cache (what a
                   hook or a command starts in the background when it is not ready)
+  daemon          keep the roots open for the hook on a large tree (what the
+                  hook starts in the background when opening them is slow)
   completion SH   shell completion script (bash, zsh, fish)
   help [COMMAND]  this overview, or one command's help
 
@@ -107,6 +109,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		return runHook(ctx, rest, os.Stdin, stdout, stderr)
 	case "history":
 		return runHistory(ctx, rest, stdout, stderr)
+	case "daemon":
+		return runDaemon(ctx, rest, stdout, stderr)
 	case "completion":
 		if len(rest) != 1 {
 			fmt.Fprint(stderr, helpOf["completion"])
