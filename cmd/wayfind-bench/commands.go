@@ -357,6 +357,7 @@ func scaleCmd(args []string) error {
 	sizesFlag := fs.String("sizes", "56970,250000,1000000", "the monorepo's sizes (files, comma-separated)")
 	fzfSample := fs.Int("fzf-sample", 30, "how many find cases fzf is timed on at each size")
 	reindexes := fs.Int("reindexes", 100, "how many reindexes, each finding a file made, the warm server makes before its cache is listed")
+	hookOnly := fs.Bool("hook-only", false, "only the hook on a warm cache, with the daemon it starts")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -365,6 +366,10 @@ func scaleCmd(args []string) error {
 		return err
 	}
 	header("at monorepo scale", "")
+	if *hookOnly {
+		scaleHookBench(*bin, *cf.corpora, *cf.work, sizes)
+		return nil
+	}
 	scaleBench(*bin, *cf.corpora, *cf.cases, *cf.work, sizes, *fzfSample, *reindexes)
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
@@ -175,10 +176,11 @@ func scaleBench(bin, corpora, casesPath, work string, sizes []int, fzfSample, re
 		if err != nil {
 			fatal(err)
 		}
-		hookTook, hookRight, err := hookOnTree(bin, root, cache, typos)
+		hookCalls, err := hookOnTree(bin, root, cache, typos)
 		if err != nil {
 			fatal(err)
 		}
+		hookP50, hookP90, hookRight, _, _, _ := hookFigures(hookCalls)
 		os.RemoveAll(cache)
 		var typoOuts, typoSettled [2][]outcome // resolve, find
 		split := func(all []outcome, into *[2][]outcome) []outcome {
@@ -206,7 +208,7 @@ func scaleBench(bin, corpora, casesPath, work string, sizes []int, fzfSample, re
 		scaleExtraRows = append(scaleExtraRows, fmt.Sprintf("| %d | %d | %s | %s | %s | %s | %.0f / %.0f | %s / %s ms, found %d of %d | %s / %s ms, read or named first %d of %d | %d: %d files, %.0f MB → %d files, %.0f MB; %d replaced files still mapped, %.0f MB |",
 			size, len(typos)/2, typoRow(typoOuts[0]), typoRow(typoOuts[1]), typoRow(typoSettled[0]), typoRow(typoSettled[1]),
 			coldPeak, changes.peakMB, ms(quantile(changes.added, 0.5)), ms(quantile(changes.added, 1)), changes.addedFound, len(changes.added),
-			ms(quantile(hookTook, 0.5)), ms(quantile(hookTook, 0.9)), hookRight, len(hookTook),
+			ms(hookP50), ms(hookP90), hookRight, len(hookCalls),
 			changes.reindexes, changes.cacheBefore.files, float64(changes.cacheBefore.bytes)/(1<<20), changes.cacheAfter.files, float64(changes.cacheAfter.bytes)/(1<<20), changes.deleted, changes.deletedMB))
 		if extra, _ := setDiff(changes.cacheAfter.names, changes.cacheBefore.names); len(extra) > 0 {
 			fmt.Fprintf(os.Stderr, "scale %d: files the reindexes left in the cache: %v\n", size, extra)
@@ -476,5 +478,49 @@ func scaleInProcess(corpora, casesPath string, size int, cpuprofile, memprofile 
 	fmt.Println("\nslowest:")
 	for _, o := range outs[:min(shown, len(outs))] {
 		fmt.Printf("  %8s  %-7s %q\n", ms(o.elapsed), o.c.Kind, o.c.Query)
+	}
+}
+
+// scaleHookBench is `scale -hook-only`: at each size, the monorepo's
+// cache written by a one-shot `wayfind resolve` (the base a hook finds
+// warm), then the common-name typos through the hook as Claude Code runs
+// it, the daemon it starts answering once it can; the kernel's watch
+// limit beside, since the daemon answers only while it watches every
+// directory.
+func scaleHookBench(bin, corpora, work string, sizes []int) {
+	scs := readScaleCorpora(corpora)
+	largest := slices.Max(sizes)
+	all := monorepo(scs, largest)
+	limit, _ := os.ReadFile("/proc/sys/fs/inotify/max_user_watches")
+	fmt.Printf("The hook on the monorepo (scale's tree, its common-name typos as Reads), the cache warm from a one-shot `wayfind resolve`; inotify's watch limit %s. A call is the daemon's when the hook log says so.\n\n", strings.TrimSpace(string(limit)))
+	fmt.Println("| files | directories | calls | p50 / p90 ms | read or named first | the daemon's: calls, p50 ms | the daemon's first answer: call |")
+	fmt.Println("|---:|---:|---:|---:|---:|---:|---:|")
+	for _, size := range sizes {
+		paths := all[:size]
+		root := filepath.Join(work, "scale-"+strconv.Itoa(size))
+		if err := layout(root, paths); err != nil {
+			fatal(err)
+		}
+		typos := commonNameTypos(paths, commonNames, commonEach)
+		cache, err := os.MkdirTemp(work, "scale-cache-")
+		if err != nil {
+			fatal(err)
+		}
+		warm := exec.Command(bin, "resolve", "--root", root, "--quiet", "no/such/file")
+		warm.Env = append(os.Environ(), "WAYFIND_CACHE_DIR="+cache)
+		_ = warm.Run() // exit 100: nothing found; the base is written
+		dirs := map[string]bool{}
+		for _, p := range paths {
+			for d := path.Dir(p); d != "." && !dirs[d]; d = path.Dir(d) {
+				dirs[d] = true
+			}
+		}
+		calls, err := hookOnTree(bin, root, cache, typos)
+		if err != nil {
+			fatal(err)
+		}
+		os.RemoveAll(cache)
+		p50, p90, right, byDaemon, daemonP50, first := hookFigures(calls)
+		fmt.Printf("| %d | %d | %d | %s / %s | %d | %d, %s | %d |\n", size, len(dirs), len(calls), ms(p50), ms(p90), right, byDaemon, ms(daemonP50), first)
 	}
 }

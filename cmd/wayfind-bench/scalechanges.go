@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"wayfind/workspace"
 )
 
 // The questions and changes nobody wrote for the monorepo (issue 53):
@@ -188,11 +190,21 @@ func scaleChanges(root, cache string, reindexes int, out *scaleChangeFigures) fu
 	}
 }
 
+// hookAnswer is one `wayfind hook` call of hookOnTree: its wall time,
+// whether it read the file meant or named it first, and whether the
+// daemon answered it (the hook log's line says so).
+type hookAnswer struct {
+	took          time.Duration
+	right, daemon bool
+}
+
 // hookOnTree runs `wayfind hook` as Claude Code does for a Read of each
-// query's path (none exists: a typo in a common name), on the warm cache:
-// each call's wall time, and how many read the file meant or named it
-// first.
-func hookOnTree(bin, root, cache string, cases []benchCase) (took []time.Duration, right int, err error) {
+// query's path (none exists: a typo in a common name), on the warm cache
+// — the daemon the hook starts on a large tree answering once it can —
+// and then stops that daemon.
+func hookOnTree(bin, root, cache string, cases []benchCase) (calls []hookAnswer, err error) {
+	defer stopDaemon(cache)
+	logPath := filepath.Join(cache, "hook.log")
 	for _, c := range cases {
 		if c.Kind != "resolve" {
 			continue
@@ -204,9 +216,9 @@ func hookOnTree(bin, root, cache string, cases []benchCase) (took []time.Duratio
 		cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+root, "WAYFIND_CACHE_DIR="+cache)
 		t0 := time.Now()
 		outBytes, err := cmd.Output()
-		took = append(took, time.Since(t0))
+		call := hookAnswer{took: time.Since(t0)}
 		if err != nil {
-			return took, right, fmt.Errorf("hook: %v", err)
+			return calls, fmt.Errorf("hook: %v", err)
 		}
 		var o struct {
 			Specific struct {
@@ -218,9 +230,55 @@ func hookOnTree(bin, root, cache string, cases []benchCase) (took []time.Duratio
 		}
 		json.Unmarshal(outBytes, &o)
 		want := filepath.Join(root, *c.Expected)
-		if o.Specific.UpdatedInput.FilePath == want || strings.Contains(o.Specific.Reason, "\n1. "+want+" ") {
-			right++
+		call.right = o.Specific.UpdatedInput.FilePath == want || strings.Contains(o.Specific.Reason, "\n1. "+want+" ")
+		if log, err := os.ReadFile(logPath); err == nil {
+			lines := strings.Split(strings.TrimSpace(string(log)), "\n")
+			last := lines[len(lines)-1]
+			call.daemon = strings.Contains(last, c.Query) && strings.Contains(last, "the daemon's")
+		}
+		calls = append(calls, call)
+	}
+	return calls, nil
+}
+
+// stopDaemon stops the daemon a hook started on cache's roots: its
+// socket removed, it leaves (within a second); waited for until its lock
+// is free, at most a minute, so that nothing of it runs on into the
+// next measurement.
+func stopDaemon(cache string) {
+	socks, _ := filepath.Glob(filepath.Join(cache, "*", "daemon.sock"))
+	for _, sock := range socks {
+		os.Remove(sock)
+	}
+	locks, _ := filepath.Glob(filepath.Join(cache, "*", "daemon.lock"))
+	for _, l := range locks {
+		deadline := time.Now().Add(time.Minute)
+		for time.Now().Before(deadline) {
+			if unlock, ok := workspace.TryLockFile(filepath.Dir(l), filepath.Base(l)); ok {
+				unlock()
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
 		}
 	}
-	return took, right, nil
+}
+
+// hookFigures sums hookOnTree's calls: the p50 and p90 of all, how many
+// read or named the file meant, how many the daemon answered and their
+// p50, and the call the daemon first answered (0: none).
+func hookFigures(calls []hookAnswer) (p50, p90 time.Duration, right, byDaemon int, daemonP50 time.Duration, firstDaemon int) {
+	var all, daemon []time.Duration
+	for i, c := range calls {
+		all = append(all, c.took)
+		if c.right {
+			right++
+		}
+		if c.daemon {
+			daemon = append(daemon, c.took)
+			if firstDaemon == 0 {
+				firstDaemon = i + 1
+			}
+		}
+	}
+	return quantile(all, 0.5), quantile(all, 0.9), right, len(daemon), quantile(daemon, 0.5), firstDaemon
 }
