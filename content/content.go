@@ -529,6 +529,25 @@ func (x *Indexer) update(ctx context.Context, files []string, stats []workspace.
 	return ix, nil
 }
 
+// Repoint points the index's paths at ix's own strings of them
+// (workspace.Index.Repoint), its filters shared: the index no longer
+// holds, nor reads, the paths of the index it was built from. It
+// returns the index, repointed or, when ix keeps no strings to point
+// at, as it was.
+func (x *Indexer) Repoint(ix *workspace.Index) *Index {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.cur == nil {
+		return nil
+	}
+	paths, ok := ix.Repoint(x.cur.paths)
+	if !ok {
+		return x.cur
+	}
+	x.cur = &Index{paths: paths, filters: x.cur.filters, text: x.cur.text}
+	return x.cur
+}
+
 // holdsAsIs reports whether got, the filters of every file re-checked,
 // are old's own, each in its place.
 func holdsAsIs(old *Index, got []*filter) bool {

@@ -4,9 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"unsafe"
+
+	"wayfind/workspace"
 )
 
 func TestWords(t *testing.T) {
@@ -86,5 +90,36 @@ func TestSearch(t *testing.T) {
 	hits, st, _ = idx.Search(context.Background(), Query{Words: []string{"cursor", "binary"}}, SearchOptions{MaxHits: 1})
 	if len(hits) != 1 || !st.Truncated {
 		t.Errorf("MaxHits: %d hits, %+v", len(hits), st)
+	}
+}
+
+// TestRepoint: the index's paths pointed at another index's strings of
+// the same files, its filters shared, its answers the same.
+func TestRepoint(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a.go", "b/c.go", "b/d.txt"} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("package cursor_binary\n"), 0o644)
+	}
+	roots, _ := workspace.CleanRoots([]string{dir})
+	first, second := workspace.Build(roots, workspace.Options{}), workspace.Build(roots, workspace.Options{})
+	x := &Indexer{CacheDir: "-"}
+	before, err := x.Sync(context.Background(), first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := x.Repoint(second)
+	if !slices.Equal(after.paths, before.paths) || &after.filters[0] != &before.filters[0] || x.Index() != after {
+		t.Fatalf("repointed %q, was %q (filters shared: %v)", after.paths, before.paths, &after.filters[0] == &before.filters[0])
+	}
+	for i, p := range after.paths {
+		root, rel, _ := second.RootOf(p)
+		if unsafe.StringData(p) != unsafe.StringData(second.AbsAt(second.Lookup(root, rel))) {
+			t.Errorf("%s: not the second index's string", p)
+		}
+		if unsafe.StringData(p) == unsafe.StringData(before.paths[i]) {
+			t.Errorf("%s: still the first index's string", p)
+		}
 	}
 }

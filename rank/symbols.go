@@ -3,6 +3,7 @@ package rank
 import (
 	"context"
 	"math/bits"
+	"slices"
 	"sort"
 	"strings"
 
@@ -159,6 +160,31 @@ func NewSymbolIndex(t *symbols.Table, roots []string) *SymbolIndex {
 		}
 	}
 	return si
+}
+
+// Repointed is si over t, a table of the same files and entries as
+// si's whose paths are other strings of the same paths
+// (symbols.Indexer.Repoint): every ref's file is t's. When t is not
+// that (its symbols are not si's, one for one), si as it is.
+func (si *SymbolIndex) Repointed(t *symbols.Table) *SymbolIndex {
+	c := *si
+	c.table = t
+	c.refs = slices.Clone(si.refs)
+	k, same := 0, true
+	t.Each(func(file string, syms []symbols.Symbol) {
+		for j := range syms {
+			if k >= len(c.refs) || c.refs[k].sym != &syms[j] {
+				same = false
+				return
+			}
+			c.refs[k].file = file
+			k++
+		}
+	})
+	if !same || k != len(c.refs) {
+		return si
+	}
+	return &c
 }
 
 // Named returns the definitions filed under key (SymbolLookup).

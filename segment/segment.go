@@ -53,6 +53,7 @@ import (
 	"reflect"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -281,7 +282,31 @@ func Open(path, kind string) (*Segment, error) {
 		return nil, err
 	}
 	s.Release()
+	opened.Lock()
+	opened.list = append(opened.list, s)
+	opened.Unlock()
 	return s, nil
+}
+
+// opened are the segments Open mapped: every one stays mapped for the
+// life of the process (the strings read from it may be held anywhere),
+// the replaced as well as those served.
+var opened struct {
+	sync.Mutex
+	list []*Segment
+}
+
+// ReleaseAll drops the pages of every segment the process mapped
+// (Release): those it serves, and those replaced — a holder of strings
+// read from a replaced segment reads its pages back in, and nothing
+// else names it to release them.
+func ReleaseAll() {
+	opened.Lock()
+	list := opened.list
+	opened.Unlock()
+	for _, s := range list {
+		s.Release()
+	}
 }
 
 // checksum is body's CRC-32C. Of a mapping, each chunk's pages are

@@ -172,6 +172,7 @@ func (s *Session) compact(snap *snapshot, lockWait time.Duration) bool {
 	base := *snap
 	base.ix, base.eng, base.sealed = ix, eng, true
 	s.store(&base)
+	s.askRepoint()
 	s.opts.Logf("serving %d files from their segments, mapped (%.0f ms)", len(ix.Files), msSince(start))
 	return true
 }

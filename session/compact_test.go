@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 	"time"
+	"unsafe"
 
 	"wayfind/rank"
 	"wayfind/symbols"
@@ -225,5 +226,73 @@ func closeOwingABase(t *testing.T, lockHeld bool) {
 	}
 	if SavedEngine(cache, ix, t.Logf) == nil {
 		t.Error("no engine beside the base written")
+	}
+}
+
+// TestCompactionRepointsThePasses: once a base is swapped in, the symbol
+// index's paths — its table's and its definitions' — are the base's own
+// strings: the indexes no longer hold, nor read, the paths of the index
+// they were read from (a base replaced, a walk's on the heap).
+func TestCompactionRepointsThePasses(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	for _, name := range []string{"alpha", "beta"} {
+		writeText(t, filepath.Join(dir, "src", name+".go"), "package src\n\nfunc "+name+"() {}\n")
+	}
+	s := New(Options{Symbols: symbols.IndexerOptions{CacheDir: cache}})
+	defer s.Close()
+	s.SetRoots([]string{dir})
+	waitState(t, s, func(cur *snapshot) bool { return cur.sealed })
+	added := filepath.Join(dir, "src", "gamma.go")
+	writeText(t, added, "package src\n\nfunc gamma() {}\n")
+	s.Changed([]string{added})
+	waitFor(t, func() bool {
+		si := s.bg.symIndex.Load()
+		return si != nil && len(si.Named("gamma")) == 1 && s.Status().SymbolsReady
+	})
+	applied := s.snap.Load()
+	if applied.sealed {
+		t.Fatal("the change was served compacted at once")
+	}
+	if !s.compact(applied, s.opts.WaitReady) {
+		t.Fatal("not compacted")
+	}
+	// A path is the base's own when it is the string its AbsAt gives.
+	own := func(p string) bool {
+		cur := s.snap.Load()
+		root, rel, ok := cur.ix.RootOf(p)
+		i := cur.ix.Lookup(root, rel)
+		return ok && i >= 0 && unsafe.StringData(cur.ix.AbsAt(i)) == unsafe.StringData(p)
+	}
+	waitFor(t, func() bool {
+		si := s.bg.symIndex.Load()
+		all := true
+		si.Table().Each(func(file string, _ []symbols.Symbol) { all = all && own(file) })
+		for _, name := range []string{"alpha", "beta", "gamma"} {
+			for _, r := range si.Named(name) {
+				all = all && own(r.File)
+			}
+		}
+		return all
+	})
+}
+
+// waitFor waits, at most ten seconds, until ok holds.
+func waitFor(t *testing.T, ok func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if ok() {
+			return
+		}
+	}
+	t.Fatal("the state waited for never came")
+}
+
+func writeText(t *testing.T, p, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"time"
+	"wayfind/segment"
 
 	"wayfind/rank"
 	"wayfind/workspace"
@@ -76,12 +77,12 @@ func OneShotMemory() {
 // status asked to report the memory kept, not the garbage.
 func ReturnMemory() { debug.FreeOSMemory() }
 
-// releaseServed drops the served snapshot's mapped pages from the
-// process: its index's paths and its engine's arrays.
+// releaseServed drops the mapped pages of the bases from the process:
+// the served snapshot's index paths and engine arrays, and those of the
+// bases it replaced, still mapped, whose pages a pass over the paths it
+// read from them brought back in (segment.ReleaseAll).
 func (s *Session) releaseServed() {
-	if cur := s.snap.Load(); cur != nil {
-		afterRead(cur.ix, cur.eng)
-	}
+	segment.ReleaseAll()
 }
 
 // afterRead is the memory's moment after a base was read whole, to be

@@ -28,7 +28,10 @@ type backgroundPasses struct {
 	symGen     int               // generation whose symbols the last full pass indexed (-1: none)
 	contentGen int               // generation whose contents it indexed (-1: none)
 	symDone    chan struct{}     // closed and replaced after each pass
-	symMs      float64           // duration of the last full pass
+	// repoint: a base was swapped in since the indexes were last
+	// pointed at the served index's paths (repointPasses).
+	repoint bool
+	symMs   float64 // duration of the last full pass
 }
 
 // queuePasses asks for the background passes that follow the file index
@@ -86,7 +89,12 @@ func (s *Session) passLoop() {
 			if forget {
 				s.bg.forgetAt = 0
 			}
+			repoint := s.bg.repoint
+			s.bg.repoint = false
 			s.mu.Unlock()
+			if repoint {
+				s.repointPasses()
+			}
 			if forget && s.bg.symx != nil {
 				s.bg.symx.Forget() // here, where no pass holds the indexer
 			}
@@ -187,6 +195,42 @@ func (s *Session) refreshPass(ctx context.Context, paths []string, edits map[str
 	s.releaseServed() // both merges read every path they hold
 	s.finishPass(-1)
 	return nil
+}
+
+// askRepoint has the pass loop point the indexes' paths at the served
+// index's (repointPasses), between passes: a base was swapped in.
+func (s *Session) askRepoint() {
+	s.mu.Lock()
+	s.bg.repoint = true
+	s.mu.Unlock()
+	select {
+	case s.bg.kick <- struct{}{}:
+	default:
+	}
+}
+
+// repointPasses points the symbol and content indexes' paths at the
+// served index's own strings of them, when it keeps them (a base,
+// mapped): the indexes let go of the index they were read from — a
+// replaced base, whose pages every pass over their paths read back in,
+// or a walk's strings on the heap.
+func (s *Session) repointPasses() {
+	cur := s.snap.Load()
+	if cur == nil {
+		return
+	}
+	if s.bg.symx != nil {
+		t := s.bg.symx.Repoint(cur.ix)
+		if si := s.bg.symIndex.Load(); si != nil && si.Table() != t {
+			s.bg.symIndex.Store(si.Repointed(t))
+		}
+	}
+	if s.bg.cx != nil {
+		if ci := s.bg.cx.Repoint(cur.ix); ci != nil {
+			s.bg.cIndex.Store(ci)
+		}
+	}
+	s.releaseServed()
 }
 
 // markSymbols records that a full pass has indexed the symbols of

@@ -187,6 +187,22 @@ func (x *Indexer) Forget() {
 	x.table = &Table{}
 }
 
+// Repoint points the table's paths at ix's own strings of them
+// (workspace.Index.Repoint), its entries shared: the table no longer
+// holds, nor reads, the paths of the index it was built from. It
+// returns the table, repointed or, when ix keeps no strings to point
+// at, as it was.
+func (x *Indexer) Repoint(ix *workspace.Index) *Table {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	paths, ok := ix.Repoint(x.table.paths)
+	if !ok {
+		return x.table
+	}
+	x.table = &Table{paths: paths, entries: x.table.entries, count: x.table.count}
+	return x.table
+}
+
 // SetContent replaces a file's symbols with those of its unsaved content
 // in an editor. They are not cached: the next Refresh of the file reads
 // the disk again.

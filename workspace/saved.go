@@ -354,3 +354,54 @@ func LockFile(ctx context.Context, dir, name string) (unlock func(), err error) 
 	}
 	return func() { l.Unlock() }, nil
 }
+
+// Repoint is paths (absolute and ascending, as the content and symbol
+// indexes keep them) with each one that names a file of ix replaced by
+// ix's own string of it (AbsAt), the others as they were. A holder of
+// paths read from an earlier index — a base since replaced, a walk's
+// strings on the heap — then reads, and keeps alive, only the one
+// served: the pages of a replaced base's mapping are not read back in
+// by every pass over the paths. ok is false, and paths as they are,
+// when ix keeps no strings of its absolute paths to point at (a walk's
+// index makes each anew).
+func (ix *Index) Repoint(paths []string) ([]string, bool) {
+	if !ix.sharesTails() && len(ix.abs) != len(ix.Files) {
+		return paths, false
+	}
+	type rootFiles struct {
+		prefix string
+		next   int // the first of its files not passed yet
+		end    int
+	}
+	roots := make([]rootFiles, len(ix.Roots))
+	for r, root := range ix.Roots {
+		lo, hi := rootRange(ix.Files, r)
+		roots[r] = rootFiles{prefix: RootPrefix(root), next: lo, end: hi}
+	}
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = p
+		for r := range roots {
+			rf := &roots[r]
+			rel, ok := strings.CutPrefix(p, rf.prefix)
+			if !ok {
+				continue
+			}
+			if !slashed {
+				rel = filepath.ToSlash(rel)
+			}
+			// Within a root, ascending absolute paths are ascending
+			// relative ones: the cursor only moves on.
+			j := rf.next
+			for j < rf.end && ix.Files[j].Path < rel {
+				j++
+			}
+			rf.next = j
+			if j < rf.end && ix.Files[j].Path == rel {
+				out[i] = ix.AbsAt(j)
+			}
+			break
+		}
+	}
+	return out, true
+}

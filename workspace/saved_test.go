@@ -5,6 +5,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -188,5 +189,53 @@ func TestLocalPath(t *testing.T) {
 		if got := localPath(rel); got != want {
 			t.Errorf("localPath(%q) = %v, want %v", rel, got, want)
 		}
+	}
+}
+
+// TestRepoint: paths read from one index, pointed at a loaded index's
+// own strings — every path that names one of its files (two roots, in
+// the ascending order the content and symbol indexes keep), and the
+// others left as they were; an index that makes each absolute path anew
+// has none to point at.
+func TestRepoint(t *testing.T) {
+	roots := savedTree(t)
+	walked := Build(roots, Options{})
+	cache := t.TempDir()
+	if err := SaveIndex(cache, walked, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	loaded, ok := LoadIndex(cache, roots, Options{})
+	if !ok {
+		t.Fatal("not loaded")
+	}
+	var paths []string
+	for i := range walked.Files {
+		paths = append(paths, strings.Clone(walked.AbsAt(i)))
+	}
+	paths = append(paths, filepath.Join(roots[0], "src", "gone.py"), filepath.Join(t.TempDir(), "outside.go"))
+	slices.Sort(paths)
+	got, ok := loaded.Repoint(paths)
+	if !ok || !slices.Equal(got, paths) {
+		t.Fatalf("Repoint = %q, %v; want the same paths", got, ok)
+	}
+	own := map[*byte]bool{}
+	for i := range loaded.Files {
+		own[unsafe.StringData(loaded.AbsAt(i))] = true
+	}
+	pointed := 0
+	for i, p := range got {
+		switch {
+		case own[unsafe.StringData(p)]:
+			pointed++
+		case unsafe.StringData(p) != unsafe.StringData(paths[i]):
+			t.Errorf("%s: neither the loaded index's string nor the one given", p)
+		}
+	}
+	if pointed != len(loaded.Files) {
+		t.Errorf("%d of %d files pointed at the loaded index's strings", pointed, len(loaded.Files))
+	}
+	made := &Index{Roots: walked.Roots, Files: walked.Files}
+	if _, ok := made.Repoint(paths); ok {
+		t.Error("an index that makes its absolute paths anew each time was pointed at")
 	}
 }
