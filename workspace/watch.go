@@ -102,6 +102,14 @@ func (w *Watcher) forget(paths []string) {
 	}
 }
 
+// Watchable reports whether a watcher can hold every directory of ix:
+// the roots and its directories within the system's watch limit (when
+// one is known).
+func Watchable(ix *Index) bool {
+	limit := watchLimit()
+	return limit <= 0 || len(ix.Dirs)+len(ix.Roots) <= limit
+}
+
 // Sync watches the roots and every directory of ix not yet watched, and
 // returns the directories newly watched: files made in them between the
 // walk and the watch were missed, so the caller should Update them once
@@ -114,12 +122,12 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 	}
 	// Roots and directories are distinct (CleanRoots drops nested roots):
 	// the limit is known before every directory's path is made.
-	if limit := watchLimit(); limit > 0 && len(ix.Dirs)+len(ix.Roots) > limit {
+	if !Watchable(ix) {
 		// More directories than the system lets one user watch: adding
 		// watches until the kernel refuses took time and kernel memory,
 		// all then given up.
 		w.exhausted = true
-		w.logf("file watcher: %d directories and the system's inotify limit is %d watches; falling back to periodic rescans%s", len(ix.Dirs)+len(ix.Roots), limit, raiseWatchLimit)
+		w.logf("file watcher: %d directories and the system's inotify limit is %d watches; falling back to periodic rescans%s", len(ix.Dirs)+len(ix.Roots), watchLimit(), raiseWatchLimit)
 		return nil, false
 	}
 	want := make(map[string]bool, len(ix.Dirs)+len(ix.Roots))

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"time"
 
@@ -171,34 +170,26 @@ func (w daemonWorkspace) Note() string {
 	return ""
 }
 
-// startDaemon starts `wayfind daemon` for roots in the background, on
-// its own (detach): the hook's harness waits for no output of it, and
-// kills nothing of it with the hook.
+// startDaemon starts `wayfind daemon` for roots in the background
+// (startDetached).
 func startDaemon(roots []string) error {
-	bin, err := os.Executable()
-	if err != nil {
-		return err
-	}
 	args := []string{"daemon"}
 	for _, r := range roots {
 		args = append(args, "--root", r)
 	}
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = filepath.Dir(bin)
-	detach(cmd)
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	return cmd.Process.Release()
+	return startDetached(args...)
 }
 
 // daemonDue reports whether a hook that opened its roots itself — dirs
-// directories — starts a daemon (listening at sock) for the next calls:
-// the tree is large (daemonDirs); no daemon was listening (one that was
-// is opening, or not fresh yet: another would leave at once); and none
-// said lately that it cannot watch the roots (daemonOffFor).
-func daemonDue(dirs int, dialed bool, sock string) bool {
-	if dirs < daemonDirs || dialed {
+// directories, watchable or not (workspace.Watchable) — starts a daemon
+// (listening at sock) for the next calls: the tree is large
+// (daemonDirs); a watcher can hold it (a daemon answers only while it
+// watches: one that cannot would walk the tree and leave); no daemon was
+// listening (one that was is opening, or not fresh yet: another would
+// leave at once); and none said lately that it cannot watch the roots
+// (daemonOffFor).
+func daemonDue(dirs int, watchable, dialed bool, sock string) bool {
+	if dirs < daemonDirs || !watchable || dialed {
 		return false
 	}
 	st, err := os.Stat(filepath.Join(filepath.Dir(sock), daemonOff))

@@ -143,14 +143,16 @@ func TestDaemonDue(t *testing.T) {
 	sock := filepath.Join(dir, "daemon.sock")
 	off := filepath.Join(dir, daemonOff)
 	tests := []struct {
-		name   string
-		dirs   int
-		dialed bool
-		offAge time.Duration // 0: no daemon.off
-		want   bool
+		name      string
+		dirs      int
+		unwatched bool // more directories than the watch limit
+		dialed    bool
+		offAge    time.Duration // 0: no daemon.off
+		want      bool
 	}{
 		{name: "a small tree", dirs: daemonDirs - 1, want: false},
 		{name: "a large tree", dirs: daemonDirs, want: true},
+		{name: "a large tree past the watch limit", dirs: daemonDirs, unwatched: true, want: false},
 		{name: "a daemon listening", dirs: daemonDirs, dialed: true, want: false},
 		{name: "a daemon that could not watch, lately", dirs: daemonDirs, offAge: time.Minute, want: false},
 		{name: "a daemon that could not watch, long ago", dirs: daemonDirs, offAge: daemonOffFor + time.Minute, want: true},
@@ -165,7 +167,7 @@ func TestDaemonDue(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if got := daemonDue(tt.dirs, tt.dialed, sock); got != tt.want {
+			if got := daemonDue(tt.dirs, !tt.unwatched, tt.dialed, sock); got != tt.want {
 				t.Fatalf("daemonDue = %v, want %v", got, tt.want)
 			}
 		})

@@ -75,16 +75,20 @@ func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	return exitFound
 }
 
-// startHistoryRead starts `wayfind history` for root in the background,
-// detached from this process (its own session, no terminal, no pipes):
-// it outlives a hook the harness kills at its timeout, and its work is
-// saved for the next call.
-func startHistoryRead(root string) error {
+// startHistoryRead starts `wayfind history` for root in the background
+// (startDetached): its work is saved for the next call.
+func startHistoryRead(root string) error { return startDetached("history", "--root", root) }
+
+// startDetached starts this binary with args in the background, detached
+// from this process (its own session, no terminal, no pipes): it
+// outlives a hook the harness kills at its timeout, and the harness
+// waits for no output of it.
+func startDetached(args ...string) error {
 	bin, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command(bin, "history", "--root", root)
+	cmd := exec.Command(bin, args...)
 	cmd.Dir = filepath.Dir(bin)
 	detach(cmd)
 	if err := cmd.Start(); err != nil {
