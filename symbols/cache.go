@@ -1,7 +1,6 @@
 package symbols
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -304,22 +303,12 @@ func saveBatchTx(tx *bolt.Tx, keys []string, entries []Entry, del []string, firs
 			return err
 		}
 	}
-	var scratch []byte
 	for i, k := range keys {
 		e := entries[i]
-		// An entry the file holds already is not written again: a
-		// reindex of a tree that did not change re-parses every file,
-		// and rewriting what it found made bbolt copy every page of the
-		// file into memory and out again.
-		scratch = encodeEntry(scratch[:0], e)
-		old := files.Get([]byte(k))
-		if old != nil && bytes.Equal(old, scratch) {
-			continue
-		}
 		unlink(k)
 		links.file(k, e.Symbols, true)
 		// A fresh buffer each: bbolt keeps the slice until commit.
-		if err := files.Put([]byte(k), slices.Clone(scratch)); err != nil {
+		if err := files.Put([]byte(k), encodeEntry(nil, e)); err != nil {
 			return err
 		}
 	}
