@@ -75,6 +75,7 @@ func runDaemon(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	listening, _ := os.Stat(sock)
+	outdated := func() bool { b, err := daemon.Build(); return err != nil || b != build }
 	go func() {
 		for ctx.Err() == nil {
 			// A daemon that polls answers nobody (daemonWorkspace.Fresh):
@@ -87,9 +88,16 @@ func runDaemon(ctx context.Context, args []string, stdout, stderr io.Writer) int
 				return
 			}
 			// Nor can anybody reach a daemon whose socket is gone (its
-			// cache removed, or pruned).
+			// cache removed, or pruned); and one whose binary is gone or
+			// replaced (an uninstall, an upgrade) answers for no build
+			// that asks.
 			if st, err := os.Stat(sock); err != nil || listening == nil || !os.SameFile(st, listening) {
 				log.printf("%s: leaving: its socket is gone", clean[0])
+				stop()
+				return
+			}
+			if outdated() {
+				log.printf("%s: leaving: its binary is gone or replaced", clean[0])
 				stop()
 				return
 			}
@@ -101,7 +109,7 @@ func runDaemon(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}()
 	err = daemon.Serve(ctx, ln, daemonWorkspace{sess: sess, Service: service.New(sess)}, daemon.Options{
 		Roots: clean, Build: build, Idle: daemonIdle, Logf: log.printf,
-		Outdated: func() bool { b, err := daemon.Build(); return err != nil || b != build },
+		Outdated: outdated,
 	})
 	if err != nil {
 		log.printf("%s: %v", clean[0], err)

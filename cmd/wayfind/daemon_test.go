@@ -195,3 +195,50 @@ func TestDaemonLeavesWithItsSocket(t *testing.T) {
 		t.Fatal("a daemon without its socket stayed")
 	}
 }
+
+// A daemon whose binary is removed (an uninstall) leaves.
+func TestDaemonLeavesWithItsBinary(t *testing.T) {
+	root, cache := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(root, "a.go"), "package a\n")
+	bin := filepath.Join(t.TempDir(), "wayfind")
+	data, err := os.ReadFile(binary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "daemon", "--root", root)
+	cmd.Env = append(os.Environ(), "WAYFIND_CACHE_DIR="+cache)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-done
+		done <- nil
+	})
+	sock, _ := daemon.SocketPath(cache, []string{root})
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(sock); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the daemon never listened")
+		}
+	}
+	if err := os.Remove(bin); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		done <- err
+		if err != nil {
+			t.Fatalf("the daemon ended with %v, want exit 0", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("a daemon whose binary is gone stayed")
+	}
+}
