@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,23 +18,13 @@ import (
 // runDaemon is `wayfind daemon --root DIR`: the roots kept open for the
 // one-shot processes that ask about them (package daemon), until nobody
 // has asked for daemonIdle. The hook starts it when the roots it opened
-// itself are a large tree (daemonDue, startDaemon); a second daemon of the same roots
-// leaves at once. It leaves too when it cannot watch the roots (the
+// itself are a large tree (daemonDue, startDaemon); a second daemon of
+// the same roots leaves at once. It leaves too when it cannot watch the roots (the
 // kernel's watch limit), saying so in daemon.off beside its socket so
 // that hooks do not start it again for a while (daemonOffFor).
 func runDaemon(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("daemon", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {}
-	var roots listFlag
-	fs.Var(&roots, "root", "")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 || len(roots) == 0 {
-		fmt.Fprint(stderr, helpOf["daemon"])
-		return exitInput
-	}
-	clean, err := workspace.CleanRoots(roots)
-	if err != nil {
-		fmt.Fprintf(stderr, "wayfind daemon: %v\n", err)
+	clean, ok := backgroundRoots("daemon", args, stderr, true)
+	if !ok {
 		return exitInput
 	}
 	cache := workspace.CacheDirOf("", nil)
@@ -46,11 +35,7 @@ func runDaemon(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	log := &cacheLog{dir: cache, name: "daemon.log"}
 	defer log.Close()
-	say := func(format string, a ...any) {
-		line := fmt.Sprintf(format, a...)
-		fmt.Fprintln(stdout, line)
-		log.printf("%s", line)
-	}
+	say := lineSayer(stdout, log)
 	unlock, ok := workspace.TryLockFile(filepath.Dir(sock), daemonLock)
 	if !ok {
 		say("%s: a daemon is running", clean[0])

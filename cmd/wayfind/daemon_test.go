@@ -186,13 +186,21 @@ func TestDaemonLeavesWithItsSocket(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- d.Wait() }()
+	waitExit(t, done, "a daemon without its socket")
+}
+
+// waitExit waits, at most twenty seconds, for a daemon's exit (done
+// hears its Wait; what it heard is put back for a cleanup): exit 0.
+func waitExit(t *testing.T, done chan error, what string) {
+	t.Helper()
 	select {
 	case err := <-done:
+		done <- err
 		if err != nil {
-			t.Fatalf("the daemon ended with %v, want exit 0", err)
+			t.Fatalf("%s ended with %v, want exit 0", what, err)
 		}
 	case <-time.After(20 * time.Second):
-		t.Fatal("a daemon without its socket stayed")
+		t.Fatalf("%s stayed", what)
 	}
 }
 
@@ -232,13 +240,5 @@ func TestDaemonLeavesWithItsBinary(t *testing.T) {
 	if err := os.Remove(bin); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case err := <-done:
-		done <- err
-		if err != nil {
-			t.Fatalf("the daemon ended with %v, want exit 0", err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("a daemon whose binary is gone stayed")
-	}
+	waitExit(t, done, "a daemon whose binary is gone")
 }

@@ -22,38 +22,16 @@ import (
 // reading is left to it. One line a root in history.log in the cache
 // directory, and on stdout.
 func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("history", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {} // the help below says it all
-	var roots listFlag
-	fs.Var(&roots, "root", "")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		fmt.Fprint(stderr, helpOf["history"])
-		return exitInput
-	}
-	if len(roots) == 0 {
-		cwd, err := os.Getwd()
-		if err != nil {
-			fmt.Fprintf(stderr, "wayfind history: %v\n", err)
-			return exitInput
-		}
-		roots = listFlag{projectRoot(cwd)}
-	}
-	clean, err := workspace.CleanRoots(roots)
-	if err != nil {
-		fmt.Fprintf(stderr, "wayfind history: %v\n", err)
+	clean, ok := backgroundRoots("history", args, stderr, false)
+	if !ok {
 		return exitInput
 	}
 	cache := workspace.CacheDirOf("", nil)
 	log := &cacheLog{dir: cache, name: "history.log"}
 	defer log.Close()
+	say := lineSayer(stdout, log)
 	for _, root := range clean {
-		say := func(format string, a ...any) {
-			line := fmt.Sprintf(format, a...)
-			fmt.Fprintln(stdout, line)
-			log.printf("%s", line)
-		}
-		unlock, ok := vcs.TryLock(cache, root)
+	unlock, ok := vcs.TryLock(cache, root)
 		if !ok {
 			say("%s: another process is reading its history", root)
 			continue
@@ -73,6 +51,46 @@ func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 	}
 	return exitFound
+}
+
+// backgroundRoots are the roots a background command (`wayfind
+// history`, `wayfind daemon`) was given with --root, cleaned; with none
+// given, the project the current directory is in, unless they are
+// required. ok is false after the command's help or the error is said
+// on stderr.
+func backgroundRoots(name string, args []string, stderr io.Writer, required bool) ([]string, bool) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {} // the help below says it all
+	var roots listFlag
+	fs.Var(&roots, "root", "")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 || required && len(roots) == 0 {
+		fmt.Fprint(stderr, helpOf[name])
+		return nil, false
+	}
+	if len(roots) == 0 {
+		cwd, err := os.Getwd()
+		if err != nil {
+			fmt.Fprintf(stderr, "wayfind %s: %v\n", name, err)
+			return nil, false
+		}
+		roots = listFlag{projectRoot(cwd)}
+	}
+	clean, err := workspace.CleanRoots(roots)
+	if err != nil {
+		fmt.Fprintf(stderr, "wayfind %s: %v\n", name, err)
+		return nil, false
+	}
+	return clean, true
+}
+
+// lineSayer says a background command's line on stdout and in its log.
+func lineSayer(stdout io.Writer, log *cacheLog) func(format string, a ...any) {
+	return func(format string, a ...any) {
+		line := fmt.Sprintf(format, a...)
+		fmt.Fprintln(stdout, line)
+		log.printf("%s", line)
+	}
 }
 
 // startHistoryRead starts `wayfind history` for root in the background
