@@ -31,7 +31,7 @@ func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	defer log.Close()
 	say := lineSayer(stdout, log)
 	for _, root := range clean {
-	unlock, ok := vcs.TryLock(cache, root)
+		unlock, ok := vcs.TryLock(cache, root)
 		if !ok {
 			say("%s: another process is reading its history", root)
 			continue
