@@ -19,9 +19,10 @@ import (
 // one-shot processes that ask about them (package daemon), until nobody
 // has asked for daemonIdle. The hook starts it when the roots it opened
 // itself are a large tree (daemonDue, startDaemon); a second daemon of
-// the same roots leaves at once. It leaves too when it cannot watch the roots (the
-// kernel's watch limit), saying so in daemon.off beside its socket so
-// that hooks do not start it again for a while (daemonOffFor).
+// the same roots leaves at once. It leaves too when it cannot watch the
+// roots after all (the kernel's watch limit), saying so in daemon.off
+// beside its socket so that hooks do not start it again for a while
+// (daemonOffFor).
 func runDaemon(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	clean, ok := backgroundRoots("daemon", args, stderr, true)
 	if !ok {
