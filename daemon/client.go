@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"path/filepath"
 	"time"
 
 	"wayfind/service"
@@ -29,8 +30,19 @@ type Client struct {
 // listened on accepts at once, and one nobody listens on refuses at once.
 const dialWait = 100 * time.Millisecond
 
+// askWait bounds one question to the daemon: a fresh daemon answers in
+// milliseconds, and one that is not says so within FreshWait; a daemon
+// silent past that is wedged or stopped, and the asker must have the
+// time left to answer itself.
+const askWait = FreshWait + time.Second
+
 // Dial connects to the daemon at sock as a process of roots and build.
+// Only a socket in a directory of this user's that nobody else may
+// enter is trusted: what a daemon answers goes into an agent's context.
 func Dial(sock string, roots []string, build string) (*Client, error) {
+	if err := private(filepath.Dir(sock)); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
 	conn, err := net.DialTimeout("unix", sock, dialWait)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
@@ -44,9 +56,9 @@ func (c *Client) Close() error { return c.conn.Close() }
 // ask sends req and reads its reply, within ctx's deadline.
 func (c *Client) ask(ctx context.Context, req Request) (Reply, error) {
 	req.Roots, req.Build = c.roots, c.build
-	deadline, ok := ctx.Deadline()
-	if !ok {
-		deadline = time.Now().Add(requestBudget)
+	deadline := time.Now().Add(askWait)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
 	}
 	_ = c.conn.SetDeadline(deadline)
 	b, err := json.Marshal(req)

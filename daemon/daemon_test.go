@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -26,8 +27,13 @@ func (w *fakeWorkspace) Fresh(context.Context) error { return w.stale }
 
 func (w *fakeWorkspace) Resolve(_ context.Context, p service.ResolveParams) (wire.Resolve, int, error) {
 	w.asked.Add(1)
-	if p.Path == "bad" {
+	switch p.Path {
+	case "bad":
 		return wire.Resolve{}, 0, errors.New("bad path")
+	case "closing":
+		return wire.Resolve{}, 0, fmt.Errorf("%w: session closed", ErrUnavailable)
+	case "panic":
+		panic("a bug of the daemon's")
 	}
 	return wire.Resolve{Basis: p.Path}, 7, nil
 }
@@ -79,6 +85,8 @@ func TestClientAsksTheDaemon(t *testing.T) {
 		{name: "the request layer's error", roots: roots, build: "b1", path: "bad", wantErrContent: "bad path"},
 		{name: "another build", roots: roots, build: "b2", path: "/r/x.go", unavailable: true},
 		{name: "other roots", roots: []string{"/s"}, build: "b1", path: "/s/x.go", unavailable: true},
+		{name: "the daemon's own failure", roots: roots, build: "b1", path: "closing", unavailable: true},
+		{name: "a panic of the daemon's", roots: roots, build: "b1", path: "panic", unavailable: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -229,5 +237,39 @@ func TestSocketPath(t *testing.T) {
 	}
 	if _, ok := SocketPath("/"+strings.Repeat("c", maxSocketPath), []string{"/r"}); ok {
 		t.Error("a socket path too long for an address")
+	}
+}
+
+// A daemon that accepts and never answers (wedged, stopped) is given up
+// within askWait, however long the asker's own deadline.
+func TestSilentDaemonIsUnavailable(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "d", socketName)
+	ln, err := Listen(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer conn.Close() // held open, never answered
+		}
+	}()
+	c, err := Dial(sock, []string{"/r"}, "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	start := time.Now()
+	if _, _, err := c.Resolve(ctx, service.ResolveParams{Path: "/r/x"}); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("err = %v, want ErrUnavailable", err)
+	}
+	if took := time.Since(start); took > askWait+time.Second {
+		t.Fatalf("given up after %s, want within askWait (%s)", took, askWait)
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"wayfind/service"
 	"wayfind/wire"
@@ -102,6 +103,11 @@ func BuildOf(exe string) (string, error) {
 	}
 	return fmt.Sprintf("%s %d %d", exe, st.Size(), st.ModTime().UnixNano()), nil
 }
+
+// FreshWait bounds how long a daemon waits to be fresh for an answer
+// (its first index, the changes its watcher saw applied) before it lets
+// the asker answer itself: a hook asking must have the time left to.
+const FreshWait = 2 * time.Second
 
 // ErrUnavailable is a daemon's "ask elsewhere" (Reply.Unavailable), and
 // every failure to reach one: the asker answers itself.

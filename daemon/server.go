@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
@@ -85,6 +86,7 @@ func Serve(ctx context.Context, ln net.Listener, ws Workspace, opt Options) erro
 	if opt.Logf == nil {
 		opt.Logf = func(string, ...any) {}
 	}
+	defer ln.Close() // its socket goes, whatever ends the loop
 	s := &server{ws: ws, opt: opt, ln: ln, conns: map[net.Conn]bool{}}
 	s.idle = time.AfterFunc(opt.Idle, s.leaveIfIdle)
 	defer s.idle.Stop()
@@ -141,6 +143,9 @@ func (s *server) serveConn(ctx context.Context, conn net.Conn) {
 	r := bufio.NewReaderSize(conn, 64<<10)
 	enc := json.NewEncoder(conn)
 	for {
+		// A connection idle past requestBudget (a client gone quiet) is
+		// closed: it holds a descriptor and a goroutine.
+		_ = conn.SetReadDeadline(time.Now().Add(requestBudget))
 		line, err := readLine(r)
 		if err != nil {
 			if errors.Is(err, errLongLine) {
@@ -150,6 +155,7 @@ func (s *server) serveConn(ctx context.Context, conn net.Conn) {
 		}
 		s.begin()
 		rep := s.answer(ctx, line)
+		_ = conn.SetWriteDeadline(time.Now().Add(requestBudget))
 		werr := enc.Encode(rep)
 		s.end()
 		if werr != nil {
@@ -180,8 +186,16 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 	}
 }
 
-// answer is the reply to one request line.
-func (s *server) answer(ctx context.Context, line []byte) Reply {
+// answer is the reply to one request line. A failure of the daemon's
+// own — a panic, the session closing or not ready, the request's time
+// out — is Unavailable: the asker answers itself.
+func (s *server) answer(ctx context.Context, line []byte) (rep Reply) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.opt.Logf("panic answering: %v\n%s", r, debug.Stack())
+			rep = Reply{Unavailable: "the daemon failed"}
+		}
+	}()
 	var req Request
 	if err := json.Unmarshal(line, &req); err != nil {
 		return Reply{Error: "request not read: " + err.Error()}
@@ -200,7 +214,12 @@ func (s *server) answer(ctx context.Context, line []byte) Reply {
 	if err := s.ws.Fresh(ctx); err != nil {
 		return Reply{Unavailable: err.Error()}
 	}
-	var rep Reply
+	failed := func(err error) Reply {
+		if errors.Is(err, ErrUnavailable) || ctx.Err() != nil {
+			return Reply{Unavailable: err.Error()}
+		}
+		return Reply{Error: err.Error()}
+	}
 	switch req.Method {
 	case MethodResolve:
 		if req.Resolve == nil {
@@ -208,13 +227,13 @@ func (s *server) answer(ctx context.Context, line []byte) Reply {
 		}
 		res, code, err := s.ws.Resolve(ctx, *req.Resolve)
 		if err != nil {
-			return Reply{Error: err.Error()}
+			return failed(err)
 		}
 		rep = Reply{Resolve: &res, Code: code}
 	case MethodMovedDir:
 		mv, err := s.ws.MovedDir(ctx, req.Dir)
 		if err != nil {
-			return Reply{Error: err.Error()}
+			return failed(err)
 		}
 		rep = Reply{DirMove: mv}
 	default:

@@ -313,15 +313,18 @@ func (s *Session) watch(ix *workspace.Index, walked time.Time) {
 	added, ok := w.Sync(ix)
 	if !ok {
 		s.startPolling()
-	} else {
-		roots := slices.Clone(ix.Roots)
-		s.files.watching.Store(&roots)
 	}
 	if !walked.IsZero() {
 		added = workspace.EntryChanges(ix, workspace.ChangedSince(ix, walked, s.pace))
 	}
 	if len(added) > 0 {
 		s.watched(added)
+	}
+	if ok {
+		// Watching once what changed before the watches is queued too:
+		// an answer after CaughtUp then holds every change since the walk.
+		roots := slices.Clone(ix.Roots)
+		s.files.watching.Store(&roots)
 	}
 }
 

@@ -251,14 +251,34 @@ func (s *Session) Engine(ctx context.Context) (*rank.Engine, error) {
 // costs: a process asking on behalf of another — an agent's hook — has
 // no later answer to see the change in. Engine, by contrast, leaves a
 // costly build to the timer.
+//
+// It returns ctx's error when ctx ends first (an apply under way, or
+// this one, a large one after the watcher overflowed, goes on).
 func (s *Session) CaughtUp(ctx context.Context) error {
 	if _, err := s.Engine(ctx); err != nil {
 		return err
 	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return ErrClosed
+	}
+	s.wg.Add(1) // under mu, before Close's Wait
+	s.mu.Unlock()
 	s.waiting.Add(1)
-	defer s.waiting.Add(-1)
-	s.applyPending()
-	return nil
+	applied := make(chan struct{})
+	go func() {
+		defer s.wg.Done()
+		defer s.waiting.Add(-1)
+		defer close(applied)
+		s.applyPending()
+	}()
+	select {
+	case <-applied:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // awaitSnapshot waits until ok holds of the snapshot served, or ctx

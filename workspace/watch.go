@@ -102,6 +102,10 @@ func (w *Watcher) forget(paths []string) {
 	}
 }
 
+// WatchLimit is the most watches the system lets this user hold, 0 when
+// it is not known.
+func WatchLimit() int { return watchLimit() }
+
 // Watchable reports whether a watcher can hold every directory of ix:
 // the roots and its directories within the system's watch limit (when
 // one is known).

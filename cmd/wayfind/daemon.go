@@ -12,6 +12,7 @@ import (
 	"wayfind/daemon"
 	"wayfind/service"
 	"wayfind/session"
+	"wayfind/wire"
 	"wayfind/workspace"
 )
 
@@ -130,11 +131,6 @@ const daemonOffFor = time.Hour
 // the same tree gets the same decision on a loaded machine.
 const daemonDirs = 50_000
 
-// freshWait bounds how long the daemon waits to be fresh for an answer
-// (the first index, the changes seen applied) before it lets the asker
-// answer itself: a hook asking must have the time left to.
-const freshWait = 2 * time.Second
-
 // daemonWorkspace is the daemon's request layer over its session.
 type daemonWorkspace struct {
 	sess *session.Session
@@ -151,9 +147,30 @@ func (w daemonWorkspace) Fresh(ctx context.Context) error {
 	case !st.Watching:
 		return errors.New("the daemon is setting up its watcher")
 	}
-	ctx, cancel := context.WithTimeout(ctx, freshWait)
+	ctx, cancel := context.WithTimeout(ctx, daemon.FreshWait)
 	defer cancel()
-	return w.sess.CaughtUp(ctx)
+	return unavailable(w.sess.CaughtUp(ctx))
+}
+
+// Resolve and MovedDir are the request layer's, the session's own
+// failures (closing, not ready) the daemon's: the asker answers itself.
+func (w daemonWorkspace) Resolve(ctx context.Context, p service.ResolveParams) (wire.Resolve, int, error) {
+	res, code, err := w.Service.Resolve(ctx, p)
+	return res, code, unavailable(err)
+}
+
+func (w daemonWorkspace) MovedDir(ctx context.Context, dir string) (*wire.DirMove, error) {
+	mv, err := w.Service.MovedDir(ctx, dir)
+	return mv, unavailable(err)
+}
+
+// unavailable is err, as the daemon's failure (daemon.ErrUnavailable)
+// when it is the session's own rather than the question's.
+func unavailable(err error) error {
+	if errors.Is(err, session.ErrClosed) || errors.Is(err, session.ErrNotReady) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return fmt.Errorf("%w: %v", daemon.ErrUnavailable, err)
+	}
+	return err
 }
 
 // Note: an answer made before the repository's history was read says so.
@@ -175,15 +192,17 @@ func startDaemon(roots []string) error {
 }
 
 // daemonDue reports whether a hook that opened its roots itself — dirs
-// directories, watchable or not (workspace.Watchable) — starts a daemon
-// (listening at sock) for the next calls: the tree is large
-// (daemonDirs); a watcher can hold it (a daemon answers only while it
-// watches: one that cannot would walk the tree and leave); no daemon was
-// listening (one that was is opening, or not fresh yet: another would
-// leave at once); and none said lately that it cannot watch the roots
+// directories, under a watch limit of limit (workspace.WatchLimit) —
+// starts a daemon (listening at sock) for the next calls: the tree is
+// large (daemonDirs); the limit is known and the tree takes at most
+// half of it (a daemon answers only while it watches every directory,
+// and the user's editors and tools hold watches of their own: one that
+// could not would walk the tree, then leave); no daemon was listening
+// (one that was is opening, or not fresh yet: another would leave at
+// once); and none said lately that it cannot watch the roots
 // (daemonOffFor).
-func daemonDue(dirs int, watchable, dialed bool, sock string) bool {
-	if dirs < daemonDirs || !watchable || dialed {
+func daemonDue(dirs, limit int, dialed bool, sock string) bool {
+	if dirs < daemonDirs || limit <= 0 || 2*dirs > limit || dialed {
 		return false
 	}
 	st, err := os.Stat(filepath.Join(filepath.Dir(sock), daemonOff))

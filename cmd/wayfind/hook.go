@@ -170,7 +170,7 @@ func hookRequests(ctx context.Context, cwd, cache string, log *cacheLog) (*daemo
 func hookOwnRequests(ctx context.Context, roots []string, cache string, log *cacheLog, dialed bool) (hook.Requests, error) {
 	logf := func(string, ...any) {}
 	ix, eng := openIndex(cache, roots, workspace.Options{Logf: logf}, log.printf)
-	if sock, ok := daemon.SocketPath(cache, roots); ok && daemonDue(len(ix.Dirs), workspace.Watchable(ix), dialed, sock) {
+	if sock, ok := daemon.SocketPath(cache, roots); ok && daemonDue(len(ix.Dirs)+len(ix.Roots), workspace.WatchLimit(), dialed, sock) {
 		if err := startDaemon(roots); err != nil {
 			log.printf("daemon for %s not started: %v", roots[0], err)
 		}
