@@ -208,11 +208,7 @@ func TryLock(base, root string) (unlock func(), ok bool) {
 	if dir == "" || os.MkdirAll(dir, 0o700) != nil {
 		return func() {}, true
 	}
-	l := flock.New(filepath.Join(dir, lockName))
-	if got, err := l.TryLock(); err != nil || !got {
-		return nil, false
-	}
-	return func() { l.Unlock() }, true
+	return workspace.TryLockFile(dir, lockName)
 }
 
 // lockHeld reports whether another process holds the cache's lock in dir.

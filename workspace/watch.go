@@ -106,10 +106,10 @@ func (w *Watcher) forget(paths []string) {
 // it is not known.
 func WatchLimit() int { return watchLimit() }
 
-// Watchable reports whether a watcher can hold every directory of ix:
+// watchable reports whether a watcher can hold every directory of ix:
 // the roots and its directories within the system's watch limit (when
 // one is known).
-func Watchable(ix *Index) bool {
+func watchable(ix *Index) bool {
 	limit := watchLimit()
 	return limit <= 0 || len(ix.Dirs)+len(ix.Roots) <= limit
 }
@@ -126,7 +126,7 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 	}
 	// Roots and directories are distinct (CleanRoots drops nested roots):
 	// the limit is known before every directory's path is made.
-	if !Watchable(ix) {
+	if !watchable(ix) {
 		// More directories than the system lets one user watch: adding
 		// watches until the kernel refuses took time and kernel memory,
 		// all then given up.

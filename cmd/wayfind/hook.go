@@ -150,10 +150,14 @@ func hookRequests(ctx context.Context, cwd, cache string, log *cacheLog) (*daemo
 	if err != nil {
 		return nil, err
 	}
+	sock, ok := daemon.SocketPath(cache, roots)
+	if !ok {
+		sock = "" // no place for a daemon
+	}
 	d := &daemonFirst{log: log, own: func(dialed bool) (hook.Requests, error) {
-		return hookOwnRequests(ctx, roots, cache, log, dialed)
+		return hookOwnRequests(ctx, roots, cache, sock, log, dialed)
 	}}
-	if sock, ok := daemon.SocketPath(cache, roots); ok {
+	if sock != "" {
 		if build, err := daemon.Build(); err == nil {
 			d.client, err = daemon.Dial(sock, roots, build)
 			d.dialed = err == nil
@@ -165,12 +169,13 @@ func hookRequests(ctx context.Context, cwd, cache string, log *cacheLog) (*daemo
 // hookOwnRequests is the request layer the hook opens itself: the file
 // index a server or an earlier hook saved for the roots (else a walk,
 // saved for the next call), with the repository's history from its
-// cache. When the roots are a large tree and no daemon was there to ask
-// (dialed false), a daemon is started for the next calls (daemonDue).
-func hookOwnRequests(ctx context.Context, roots []string, cache string, log *cacheLog, dialed bool) (hook.Requests, error) {
+// cache. When the roots are a large tree and no daemon was listening at
+// sock ("": no place for one) to ask (dialed false), a daemon is started
+// for the next calls (daemonDue).
+func hookOwnRequests(ctx context.Context, roots []string, cache, sock string, log *cacheLog, dialed bool) (hook.Requests, error) {
 	logf := func(string, ...any) {}
 	ix, eng := openIndex(cache, roots, workspace.Options{Logf: logf}, log.printf)
-	if sock, ok := daemon.SocketPath(cache, roots); ok && daemonDue(len(ix.Dirs)+len(ix.Roots), workspace.WatchLimit(), dialed, sock) {
+	if sock != "" && daemonDue(len(ix.Dirs)+len(ix.Roots), workspace.WatchLimit(), dialed, sock) {
 		if err := startDaemon(roots); err != nil {
 			log.printf("daemon for %s not started: %v", roots[0], err)
 		}
