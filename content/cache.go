@@ -170,14 +170,14 @@ func saveCache(dir, root string, ix *Index, pace func()) error {
 		written := len(cacheMagic)
 		var buf []byte
 		prefix := workspace.RootPrefix(root)
-		for i, p := range ix.paths {
-			if pace != nil && i%cachePace == 0 {
+		i := -1
+		for p, f := range ix.all() {
+			if i++; pace != nil && i%cachePace == 0 {
 				pace()
 			}
 			if !strings.HasPrefix(p, prefix) {
 				continue
 			}
-			f := ix.filters[i]
 			rel := filepath.ToSlash(p[len(prefix):])
 			buf = binary.AppendUvarint(buf[:0], uint64(len(rel)))
 			buf = append(buf, rel...)

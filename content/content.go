@@ -18,12 +18,14 @@ package content
 import (
 	"bytes"
 	"context"
+	"iter"
+	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 
+	"wayfind/pathtable"
 	"wayfind/pool"
 	"wayfind/workspace"
 
@@ -237,12 +239,14 @@ func same(a, b *filter) bool {
 		(len(a.bits) == 0 || &a.bits[0] == &b.bits[0])
 }
 
-// Index is an immutable snapshot: the filters of a workspace's text files,
-// in path order (searches need no sort and stop early in a stable order).
+// Index is an immutable snapshot: the filters of a workspace's files by
+// absolute path, in path order (searches need no sort and stop early in
+// a stable order). A change is an overlay on the filters of the last
+// compaction (pathtable), so that one file added costs its own filter,
+// not a copy of every file's.
 type Index struct {
-	paths   []string // absolute, sorted
-	filters []filter
-	text    int // files whose filters hold words (the others are not text)
+	files *pathtable.Table[filter]
+	text  int // files whose filters hold words (the others are not text)
 }
 
 // Len is the number of text files indexed: the files a search reads.
@@ -254,26 +258,12 @@ func (ix *Index) Len() int {
 }
 
 // cursor is lookup for files asked in ascending order.
-func (ix *Index) cursor() func(file string) *filter {
-	j := 0
-	return func(file string) *filter {
-		for j < len(ix.paths) && ix.paths[j] < file {
-			j++
-		}
-		if j < len(ix.paths) && ix.paths[j] == file {
-			return &ix.filters[j]
-		}
-		return nil
-	}
-}
+func (ix *Index) cursor() func(file string) *filter { return ix.files.Cursor() }
 
-func (ix *Index) lookup(file string) *filter {
-	i := sort.SearchStrings(ix.paths, file)
-	if i < len(ix.paths) && ix.paths[i] == file {
-		return &ix.filters[i]
-	}
-	return nil
-}
+func (ix *Index) lookup(file string) *filter { return ix.files.Get(file) }
+
+// under is the files the index holds at or under path (absolute).
+func (ix *Index) under(path string) []string { return ix.files.Under(path, filepath.Separator) }
 
 // Indexer keeps an Index current. Safe for concurrent use.
 type Indexer struct {
@@ -355,11 +345,14 @@ func (x *Indexer) logf(format string, args ...any) {
 
 // changed reports whether b holds other files or filters than a.
 func changed(a, b *Index) bool {
-	if len(a.paths) != len(b.paths) {
+	if a.files.Len() != b.files.Len() {
 		return true
 	}
-	for i := range a.paths {
-		if a.paths[i] != b.paths[i] || !same(&a.filters[i], &b.filters[i]) {
+	next, stop := iter.Pull2(b.files.All())
+	defer stop()
+	for p, f := range a.files.All() {
+		q, g, _ := next()
+		if p != q || !same(f, g) {
 			return true
 		}
 	}
@@ -380,38 +373,33 @@ func indexOf(m map[string]filter) *Index {
 	return newIndex(paths, filters)
 }
 
+// all is every file's path and filter, in path order.
+func (ix *Index) all() iter.Seq2[string, *filter] { return ix.files.All() }
+
 // with is ix with files (absolute, in any order) re-read: each set to its
 // filter in got, or dropped where that is nil (gone, too large); a file
-// given twice takes its last. The changes, sorted, are merged into the
-// sorted index in one pass: through a map of every file and a sort of
-// them all, one file added cost the time and garbage of the whole tree.
+// given twice takes its last. It costs the files changed and the
+// overlay, not the index (pathtable.Table.With); the text files are
+// counted by what changed.
 func (ix *Index) with(files []string, got []*filter) *Index {
-	order := make([]int, len(files))
-	for k := range order {
-		order[k] = k
+	vals, keep := make([]filter, len(files)), make([]bool, len(files))
+	last := make(map[string]int, len(files))
+	for k, f := range got {
+		if f != nil {
+			vals[k], keep[k] = *f, true
+		}
+		last[files[k]] = k
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(files[a], files[b]) })
-	n := len(ix.paths) + len(files)
-	paths, filters := make([]string, 0, n), make([]filter, 0, n)
-	i := 0
-	for k, c := range order {
-		p := files[c]
-		if k+1 < len(order) && files[order[k+1]] == p {
-			continue // the sort is stable: the last given comes last
+	text := ix.text
+	for p, k := range last {
+		if prev := ix.lookup(p); prev != nil && prev.text() {
+			text--
 		}
-		for i < len(ix.paths) && ix.paths[i] < p {
-			paths, filters = append(paths, ix.paths[i]), append(filters, ix.filters[i])
-			i++
-		}
-		if i < len(ix.paths) && ix.paths[i] == p {
-			i++
-		}
-		if got[c] != nil {
-			paths, filters = append(paths, p), append(filters, *got[c])
+		if keep[k] && vals[k].text() {
+			text++
 		}
 	}
-	paths, filters = append(paths, ix.paths[i:]...), append(filters, ix.filters[i:]...)
-	return newIndex(paths, filters)
+	return &Index{files: ix.files.With(files, vals, keep), text: text}
 }
 
 // newIndex makes an index of paths and their filters, sorting them when
@@ -424,7 +412,7 @@ func newIndex(paths []string, filters []filter) *Index {
 		}
 		return indexOf(m)
 	}
-	ix := &Index{paths: paths, filters: filters}
+	ix := &Index{files: pathtable.New(paths, filters)}
 	for i := range filters {
 		if filters[i].text() {
 			ix.text++
@@ -437,7 +425,7 @@ func newIndex(paths []string, filters []filter) *Index {
 // directories that changed, appeared or vanished); files indexed before
 // and gone now are dropped.
 func (x *Indexer) Refresh(ctx context.Context, ix *workspace.Index, paths []string) (*Index, error) {
-	return x.update(ctx, workspace.Affected(ix, paths, x.Index().paths, nil), nil, false)
+	return x.update(ctx, workspace.Affected(ix, paths, x.Index().under, nil), nil, false)
 }
 
 // update re-checks files (absolute); stats, when set, are their stats in
@@ -501,7 +489,7 @@ func (x *Indexer) update(ctx context.Context, files []string, stats []workspace.
 		return old, nil // a poll's re-check of files that did not change
 	}
 	var ix *Index
-	if all && holdsAsIs(old, got) {
+	if all && holdsAsIs(old, files, got) {
 		// Every file re-checked and kept as old holds it (a warm start on
 		// a tree unchanged): a copy of its filters and paths was as
 		// much again at the start's peak, then garbage.
@@ -540,22 +528,22 @@ func (x *Indexer) Repoint(ix *workspace.Index) *Index {
 	if x.cur == nil {
 		return nil
 	}
-	paths, ok := ix.Repoint(x.cur.paths)
-	if !ok {
-		return x.cur
-	}
-	x.cur = &Index{paths: paths, filters: x.cur.filters, text: x.cur.text}
+	x.cur = &Index{files: x.cur.files.Repointed(ix.Repoint), text: x.cur.text}
 	return x.cur
 }
 
-// holdsAsIs reports whether got, the filters of every file re-checked,
-// are old's own, each in its place.
-func holdsAsIs(old *Index, got []*filter) bool {
-	if len(got) != len(old.filters) {
+// holdsAsIs reports whether got, the filters of every file re-checked
+// (files), are old's own, one a file old holds.
+func holdsAsIs(old *Index, files []string, got []*filter) bool {
+	if len(got) != old.files.Len() {
 		return false
 	}
+	prevOf := old.lookup
+	if slices.IsSorted(files) {
+		prevOf = old.cursor()
+	}
 	for i, f := range got {
-		if f != &old.filters[i] {
+		if f == nil || f != prevOf(files[i]) {
 			return false
 		}
 	}

@@ -29,8 +29,8 @@ func TestWithMerges(t *testing.T) {
 		got := show(old.with(c.files, c.got))
 		// The reference: every file in a map, the changes applied, sorted.
 		m := map[string]filter{}
-		for i, p := range old.paths {
-			m[p] = old.filters[i]
+		for p, f := range old.all() {
+			m[p] = *f
 		}
 		for i, p := range c.files {
 			if c.got[i] == nil {
@@ -48,12 +48,21 @@ func TestWithMerges(t *testing.T) {
 	}
 }
 
+// contents is every path of ix and its filter, in order.
+func contents(ix *Index) (paths []string, filters []filter) {
+	for p, f := range ix.all() {
+		paths, filters = append(paths, p), append(filters, *f)
+	}
+	return paths, filters
+}
+
 func show(ix *Index) string {
 	var out []string
-	for i, p := range ix.paths {
-		out = append(out, p+":"+string(rune('0'+ix.filters[i].size)))
+	paths, filters := contents(ix)
+	for i, p := range paths {
+		out = append(out, p+":"+string(rune('0'+filters[i].size)))
 	}
-	if !slices.IsSorted(ix.paths) || ix.text != len(ix.paths) {
+	if !slices.IsSorted(paths) || ix.text != len(paths) {
 		return "unsorted or miscounted: " + strings.Join(out, " ")
 	}
 	return strings.Join(out, " ")

@@ -106,9 +106,9 @@ func (ix *Index) Search(ctx context.Context, q Query, opt SearchOptions) ([]Hit,
 	var read int64
 	var hits []Hit
 	exact := 0
-	for i := range ix.filters {
-		f := &ix.filters[i]
-		if i%1024 == 0 {
+	i := -1
+	for file, f := range ix.all() {
+		if i++; i%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, st, err
 			}
@@ -120,7 +120,6 @@ func (ix *Index) Search(ctx context.Context, q Query, opt SearchOptions) ([]Hit,
 			st.Truncated = true
 			break
 		}
-		file := ix.paths[i]
 		if opt.Keep != nil && !opt.Keep(file) {
 			continue
 		}

@@ -23,7 +23,7 @@ var layers = [][]string{
 	{"session"},
 	{"history", "rank"},
 	{"content", "symbols", "vcs", "rerank"},
-	{"workspace", "ident", "pool"},
+	{"workspace", "ident", "pool", "pathtable"},
 	{"segment"},
 }
 

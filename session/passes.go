@@ -192,7 +192,6 @@ func (s *Session) refreshPass(ctx context.Context, paths []string, edits map[str
 		}
 		s.bg.cIndex.Store(ci)
 	}
-	s.releaseServed() // both merges read every path they hold
 	s.finishPass(-1)
 	return nil
 }

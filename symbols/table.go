@@ -3,21 +3,22 @@ package symbols
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 
+	"wayfind/pathtable"
 	"wayfind/workspace"
 )
 
 // Table is an immutable snapshot of a workspace's symbols, by file.
 type Table struct {
-	// paths (absolute, sorted) and their entries, by value, in two
-	// arrays: as a map they cost more bytes a file, and as pointers a
-	// small object a file for the collector to mark.
-	paths   []string
-	entries []Entry
-	count   int
+	// The entries by absolute path, by value: as a map they cost more
+	// bytes a file, and as pointers a small object a file for the
+	// collector to mark. A change is an overlay on the last compaction's
+	// arrays (pathtable): it costs the files changed, not a copy of all.
+	files *pathtable.Table[Entry]
+	count int
 }
 
 // Len is the number of symbols.
@@ -40,25 +41,24 @@ func (t *Table) entry(file string) *Entry {
 	if t == nil {
 		return nil
 	}
-	if i, ok := slices.BinarySearch(t.paths, file); ok {
-		return &t.entries[i]
-	}
-	return nil
+	return t.files.Get(file)
 }
 
 // cursor is entry for files asked in ascending order: one merge pass
 // instead of a search a file.
 func (t *Table) cursor() func(file string) *Entry {
-	j := 0
-	return func(file string) *Entry {
-		for j < len(t.paths) && t.paths[j] < file {
-			j++
-		}
-		if j < len(t.paths) && t.paths[j] == file {
-			return &t.entries[j]
-		}
+	if t == nil {
+		return func(string) *Entry { return nil }
+	}
+	return t.files.Cursor()
+}
+
+// under is the files the table holds at or under path (absolute).
+func (t *Table) under(path string) []string {
+	if t == nil {
 		return nil
 	}
+	return t.files.Under(path, filepath.Separator)
 }
 
 // Each calls f for every file with symbols, in path order.
@@ -66,9 +66,9 @@ func (t *Table) Each(f func(file string, syms []Symbol)) {
 	if t == nil {
 		return
 	}
-	for i := range t.paths {
-		if syms := t.entries[i].Symbols; len(syms) > 0 {
-			f(t.paths[i], syms)
+	for p, e := range t.files.All() {
+		if len(e.Symbols) > 0 {
+			f(p, e.Symbols)
 		}
 	}
 }
@@ -171,7 +171,7 @@ func (x *Indexer) Sync(ctx context.Context, ix *workspace.Index) (*Table, SyncSt
 func (x *Indexer) Refresh(ctx context.Context, ix *workspace.Index, paths []string) (*Table, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	files := workspace.Affected(ix, paths, x.table.paths, func(rel string) bool { return LanguageOf(rel) != nil })
+	files := workspace.Affected(ix, paths, x.table.under, func(rel string) bool { return LanguageOf(rel) != nil })
 	next, _, err := x.refresh(ctx, ix, files, nil, false)
 	return next, err
 }
@@ -195,11 +195,7 @@ func (x *Indexer) Forget() {
 func (x *Indexer) Repoint(ix *workspace.Index) *Table {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	paths, ok := ix.Repoint(x.table.paths)
-	if !ok {
-		return x.table
-	}
-	x.table = &Table{paths: paths, entries: x.table.entries, count: x.table.count}
+	x.table = &Table{files: x.table.files.Repointed(ix.Repoint), count: x.table.count}
 	return x.table
 }
 
@@ -288,57 +284,51 @@ func kept(files []string, got []Entry, keep []bool) *Table {
 			n++
 		}
 	}
-	t := &Table{paths: make([]string, 0, n), entries: make([]Entry, 0, n)}
+	paths, entries := make([]string, 0, n), make([]Entry, 0, n)
 	for i, k := range keep {
 		if k {
-			t.paths, t.entries = append(t.paths, files[i]), append(t.entries, got[i])
+			paths, entries = append(paths, files[i]), append(entries, got[i])
 		}
 	}
-	if !slices.IsSorted(t.paths) {
+	if !slices.IsSorted(paths) {
 		// A workspace's files are in order root by root; the roots' own
 		// order need not be their absolute paths'.
-		return (&Table{}).merged(t.paths, t.entries, slices.Repeat([]bool{true}, n))
+		return (&Table{}).merged(paths, entries, slices.Repeat([]bool{true}, n)).compacted()
 	}
-	return t.counted()
-}
-
-// merged is t with files changed: each takes got[i] when keep[i], else
-// leaves the table.
-func (t *Table) merged(files []string, got []Entry, keep []bool) *Table {
-	order := make([]int, len(files))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(files[a], files[b]) })
-	out := &Table{paths: make([]string, 0, len(t.paths)+len(files)), entries: make([]Entry, 0, len(t.paths)+len(files))}
-	j := 0
-	for n, i := range order {
-		f := files[i]
-		if n+1 < len(order) && files[order[n+1]] == f {
-			continue // named twice: the last word holds
-		}
-		for j < len(t.paths) && t.paths[j] < f {
-			out.paths, out.entries = append(out.paths, t.paths[j]), append(out.entries, t.entries[j])
-			j++
-		}
-		if j < len(t.paths) && t.paths[j] == f {
-			j++ // replaced, or gone
-		}
-		if keep[i] {
-			out.paths, out.entries = append(out.paths, f), append(out.entries, got[i])
-		}
-	}
-	out.paths, out.entries = append(out.paths, t.paths[j:]...), append(out.entries, t.entries[j:]...)
-	return out.counted()
-}
-
-func (t *Table) counted() *Table {
-	t.count = 0
-	for i := range t.entries {
-		t.count += len(t.entries[i].Symbols)
+	t := &Table{files: pathtable.New(paths, entries)}
+	for i := range entries {
+		t.count += len(entries[i].Symbols)
 	}
 	return t
 }
+
+// merged is t with files changed: each takes got[i] when keep[i], else
+// leaves the table; a file given twice takes its last. It costs the
+// files changed and the overlay, not the table (pathtable.Table.With);
+// the symbols are counted by what changed.
+func (t *Table) merged(files []string, got []Entry, keep []bool) *Table {
+	last := make(map[string]int, len(files))
+	for i, f := range files {
+		last[f] = i
+	}
+	count := t.Len()
+	for f, i := range last {
+		if e := t.entry(f); e != nil {
+			count -= len(e.Symbols)
+		}
+		if keep[i] {
+			count += len(got[i].Symbols)
+		}
+	}
+	var base *pathtable.Table[Entry]
+	if t != nil {
+		base = t.files
+	}
+	return &Table{files: base.With(files, got, keep), count: count}
+}
+
+// compacted is t with its changes merged into its arrays.
+func (t *Table) compacted() *Table { return &Table{files: t.files.Compacted(), count: t.count} }
 
 // TableOf makes a table from symbols by absolute file path (for callers
 // that extract files themselves, and tests).
@@ -398,7 +388,7 @@ func (x *Indexer) plan(ix *workspace.Index, files []string, cached *fromCache, g
 	}
 	if all {
 		j := 0
-		for _, k := range known.paths {
+		for k := range known.files.All() {
 			if sorted {
 				for j < len(files) && files[j] < k {
 					j++

@@ -18,8 +18,8 @@ func TestTableMerged(t *testing.T) {
 		return out
 	}
 	base := TableOf(map[string][]Symbol{"/r/b.go": sym("B"), "/r/d.go": sym("D", "D2"), "/r/a.go": nil, "/r/f.go": sym("F")})
-	if want := []string{"/r/a.go", "/r/b.go", "/r/d.go", "/r/f.go"}; !slices.Equal(base.paths, want) || base.Len() != 4 {
-		t.Fatalf("TableOf: %q, %d symbols", base.paths, base.Len())
+	if want := []string{"/r/a.go", "/r/b.go", "/r/d.go", "/r/f.go"}; !slices.Equal(tablePaths(base), want) || base.Len() != 4 {
+		t.Fatalf("TableOf: %q, %d symbols", tablePaths(base), base.Len())
 	}
 	type change struct {
 		file string
@@ -48,29 +48,39 @@ func TestTableMerged(t *testing.T) {
 		m := base.merged(files, got, keep)
 		var b strings.Builder
 		n := 0
-		for i, p := range m.paths {
-			if i > 0 {
+		i := -1
+		for p, e := range m.files.All() {
+			if i++; i > 0 {
 				b.WriteByte(' ')
 			}
 			b.WriteString(strings.TrimSuffix(strings.TrimPrefix(p, "/r/"), ".go") + ":")
-			for k, s := range m.entries[i].Symbols {
+			for k, s := range e.Symbols {
 				if k > 0 {
 					b.WriteByte(',')
 				}
 				b.WriteString(s.Name)
 			}
-			n += len(m.entries[i].Symbols)
+			n += len(e.Symbols)
 		}
 		if b.String() != c.want || m.Len() != n {
 			t.Errorf("%s: %s (%d symbols counted), want %s", c.name, b.String(), m.Len(), c.want)
 		}
-		for _, p := range m.paths {
+		for _, p := range tablePaths(m) {
 			if _, ok := m.Get(p); !ok {
 				t.Errorf("%s: Get(%s) finds nothing", c.name, p)
 			}
 		}
 	}
-	if base.Len() != 4 || len(base.paths) != 4 {
-		t.Errorf("merging changed the table merged from: %q", base.paths)
+	if base.Len() != 4 || len(tablePaths(base)) != 4 {
+		t.Errorf("merging changed the table merged from: %q", tablePaths(base))
 	}
+}
+
+// tablePaths is every file of t, in order.
+func tablePaths(t *Table) []string {
+	var paths []string
+	for p := range t.files.All() {
+		paths = append(paths, p)
+	}
+	return paths
 }

@@ -285,12 +285,13 @@ func sameFiles(a, b []File) bool {
 }
 
 // Affected lists, once each, the files (absolute) at or under paths: the
-// files of ix that want accepts (nil: all), in index order, and the known
-// paths (files an index kept before, which may have left ix; sorted).
-// Both are found by search (the files under a directory are one run of a
-// sorted list), not by reading every path, which for each change
-// re-checked read the whole index's pages and tested every known path.
-func Affected(ix *Index, paths, known []string, want func(rel string) bool) []string {
+// files of ix that want accepts (nil: all), in index order, and then the
+// known ones in path order (files an index kept before, which may have
+// left ix: known lists those at or under a path). Both are found by search (the files
+// under a directory are one run of a sorted list), not by reading every
+// path, which for each change re-checked read the whole index's pages
+// and tested every known path.
+func Affected(ix *Index, paths []string, known func(path string) []string, want func(rel string) bool) []string {
 	var at []int
 	for _, p := range paths {
 		p = filepath.Clean(p)
@@ -322,24 +323,13 @@ func Affected(ix *Index, paths, known []string, want func(rel string) bool) []st
 			out = append(out, abs)
 		}
 	}
-	var kn []int
+	var kn []string
 	for _, p := range paths {
-		p = filepath.Clean(p)
-		i, _ := slices.BinarySearch(known, p)
-		if i < len(known) && known[i] == p {
-			kn = append(kn, i)
-		}
-		dir := p
-		if !strings.HasSuffix(dir, string(filepath.Separator)) {
-			dir += string(filepath.Separator)
-		}
-		for i, _ = slices.BinarySearch(known, dir); i < len(known) && strings.HasPrefix(known[i], dir); i++ {
-			kn = append(kn, i)
-		}
+		kn = append(kn, known(filepath.Clean(p))...)
 	}
 	slices.Sort(kn)
-	for _, i := range slices.Compact(kn) {
-		if abs := known[i]; !seen[abs] {
+	for _, abs := range slices.Compact(kn) {
+		if !seen[abs] {
 			seen[abs] = true
 			out = append(out, abs)
 		}

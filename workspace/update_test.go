@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"wayfind/pathtable"
 )
 
 // churn makes random changes under a root, as a person or a build would:
@@ -254,6 +256,9 @@ func TestAffected(t *testing.T) {
 	goOnly := func(rel string) bool { return strings.HasSuffix(rel, ".go") }
 	known := []string{filepath.Join(roots[0], "src/a/gone.go"), filepath.Join(roots[0], "src/a/x.go"), filepath.Join(roots[0], "src/a-b/gone.go"), filepath.Join(roots[1], "gone.go")}
 	slices.Sort(known)
+	knownUnder := func(p string) []string {
+		return pathtable.New(known, make([]struct{}, len(known))).Under(p, filepath.Separator)
+	}
 	for _, c := range [][]string{
 		{filepath.Join(roots[0], "src/a")},
 		{filepath.Join(roots[0], "src/a/x.go"), filepath.Join(roots[0], "src/a")},
@@ -266,7 +271,7 @@ func TestAffected(t *testing.T) {
 		{filepath.Join(roots[0], "src/") + "/a/"},
 	} {
 		for _, want := range []func(string) bool{nil, goOnly} {
-			got := Affected(ix, c, known, want)
+			got := Affected(ix, c, knownUnder, want)
 			ref := affectedByReading(ix, c, known, want)
 			if !slices.Equal(got, ref) {
 				t.Errorf("Affected(%q, filtered %v) = %q, reading every file %q", c, want != nil, got, ref)
