@@ -186,8 +186,11 @@ type dirInfo struct {
 	// directories would pay again for each of their ancestors.
 	name, sq strRef
 	depth    int32
-	// nameMask and nameInit are the union of its files' (fileInfo): a
-	// reading that needs more from a name passes over the directory.
+	// nameMax is the longest of its files' names (fileInfo.base), and
+	// nameMask and nameInit are the union of theirs: a reading that needs
+	// more from a name passes over the directory. A file gone may have
+	// left them larger (Updated): a prune then only passes more by.
+	nameMax            uint16
 	nameMask, nameInit uint64
 }
 
@@ -645,10 +648,12 @@ func (b *builder) add(id int32, f workspace.File, n *nameParts, last *lastDir) {
 	}
 	nameMask := e.stems[sid].mask | extMask
 	did := last.of(b, f.Path[:max(slash-1, 0)])
-	if di := &e.dirInfos[did]; di.nameMask|nameMask != di.nameMask || di.nameInit|nameInit != di.nameInit {
+	base := uint16(len(f.Path) - slash)
+	if di := &e.dirInfos[did]; di.nameMask|nameMask != di.nameMask || di.nameInit|nameInit != di.nameInit || base > di.nameMax {
 		di = b.dir(did)
 		di.nameMask |= nameMask
 		di.nameInit |= nameInit
+		di.nameMax = max(di.nameMax, base)
 	}
 	var flags uint8
 	if n.aux {
@@ -660,7 +665,7 @@ func (b *builder) add(id int32, f workspace.File, n *nameParts, last *lastDir) {
 	if isNamedBy(f.Path[slash:], n.sq, e.exts[xid]) {
 		flags |= fileNameSame
 	}
-	e.files[id] = fileInfo{root: uint16(f.Root), stem: sid, dir: did, base: uint16(len(f.Path) - slash), flags: flags,
+	e.files[id] = fileInfo{root: uint16(f.Root), stem: sid, dir: did, base: base, flags: flags,
 		nameMask: nameMask, ext: xid, starts: n.starts, nameInit: nameInit}
 	if n.lower != "" {
 		if b.other == nil {

@@ -1134,57 +1134,75 @@ func (e *Engine) pathTypos(ctx context.Context, pq *pathQuery, sink *pathSink, i
 		}
 		return nil
 	}
-	nd, nt := len(e.dirInfos), len(pq.tokens)
-	// s0[ti*nd+d], s1[…]: token ti's positions after directory d, without
-	// and with the edit used.
-	s0 := make([]uint64, nt*nd)
-	s1 := make([]uint64, nt*nd)
-	for ti := range pq.tokens {
+	nt := len(pq.tokens)
+	// live are the directories a reading may still end in, ascending, and
+	// st[k*nt+ti] token ti's positions after live[k]. The first token (the
+	// longest: pq.order) is read over every directory; each next one only
+	// over the live directories and those above them, and rules out the
+	// directories it cannot finish in. Read over every directory, each
+	// token had cost as much as the first, and most directories are out
+	// after one.
+	var live []int32
+	var st []typoState
+	for n, ti := range pq.order {
 		t := &pq.tokens[ti]
-		for d := range nd {
-			link := &e.dirLinks[d]
-			a, b := uint64(1), uint64(0)
-			if link.parent >= 0 {
-				a, b = s0[ti*nd+int(link.parent)], s1[ti*nd+int(link.parent)]
-			}
-			if link.initMask&t.letters != 0 { // chunks start exactly, edit or not
-				for ws := e.wordsOf(int32(d)); ws != ""; {
-					var w string
-					w, ws = nextDirWord(ws)
-					x, y := t.advance1(a, b, w, dirMinChunk)
-					a, b = a|x, b|y
-				}
-			}
-			s0[ti*nd+d], s1[ti*nd+d] = a, b
+		var span []int32 // the directories read, parents first; nil: all
+		if n > 0 {
+			span = e.withAncestors(live)
 		}
+		at, err := e.typoStates(ctx, t, span)
+		if err != nil {
+			return err
+		}
+		// The states of the directories kept, and the token's own.
+		var kept []int32
+		var next []typoState
+		keep := func(k int, d int32, s typoState) {
+			di := &e.dirInfos[d]
+			if !(nt > 1 && (s.a|s.b)&t.full != 0) && (!typoCanFinish(t, s.a|s.b, di.nameMask, di.nameInit) || !typoNameLongEnough(t, s.a|s.b, di.nameMax)) {
+				return
+			}
+			kept = append(kept, d)
+			if k >= 0 {
+				next = append(next, st[k*nt:(k+1)*nt]...)
+			} else {
+				next = append(next, make([]typoState, nt)...)
+			}
+			next[len(next)-nt+ti] = s
+		}
+		if n == 0 {
+			for d, s := range at {
+				keep(-1, int32(d), s)
+			}
+		} else {
+			for k, d := range live {
+				i, _ := slices.BinarySearch(span, d)
+				keep(k, d, at[i])
+			}
+		}
+		live, st = kept, next
 	}
-dirs:
-	for d := range e.dirInfos {
-		if d%1024 == 0 {
+	for k, d := range live {
+		if k%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
+		ds := st[k*nt : (k+1)*nt]
 		// A token the directories read whole needs nothing of the name,
 		// unless it is the only one (a reading ends in the name).
-		done := func(ti int) bool { return nt > 1 && (s0[ti*nd+d]|s1[ti*nd+d])&pq.tokens[ti].full != 0 }
-		di := &e.dirInfos[d]
-		for ti := range pq.tokens {
-			if !done(ti) && !typoCanFinish(&pq.tokens[ti], s0[ti*nd+d]|s1[ti*nd+d], di.nameMask, di.nameInit) {
-				continue dirs
-			}
-		}
+		done := func(ti int) bool { return nt > 1 && (ds[ti].a|ds[ti].b)&pq.tokens[ti].full != 0 }
 	files:
-		for _, id := range e.dirFiles(d) {
+		for _, id := range e.dirFiles(int(d)) {
 			f := &e.files[id]
 			for _, ti := range pq.order { // the likeliest to rule the file out first
-				if !done(ti) && !typoCanFinish(&pq.tokens[ti], s0[ti*nd+d]|s1[ti*nd+d], f.nameMask, f.nameInit) {
+				if t, s := &pq.tokens[ti], ds[ti].a|ds[ti].b; !done(ti) && (!typoCanFinish(t, s, f.nameMask, f.nameInit) || !typoNameLongEnough(t, s, f.base)) {
 					continue files
 				}
 			}
 			for _, ti := range pq.order {
 				t := &pq.tokens[ti]
-				if !done(ti) && !e.typoNameFinishes(t, id, s0[ti*nd+d]&^t.full, s1[ti*nd+d]&^t.full) {
+				if !done(ti) && !e.typoNameFinishes(t, id, ds[ti].a&^t.full, ds[ti].b&^t.full) {
 					continue files
 				}
 			}
@@ -1192,6 +1210,67 @@ dirs:
 		}
 	}
 	return nil
+}
+
+// typoState is a token's positions after a directory, read from the top
+// of its root: a without the edit used, b with it.
+type typoState struct{ a, b uint64 }
+
+// typoStates reads t over the directories of span (ascending, each
+// one's parent among them; nil: every directory) and returns the
+// positions after each, in span's order.
+func (e *Engine) typoStates(ctx context.Context, t *pathToken, span []int32) ([]typoState, error) {
+	n := len(span)
+	if span == nil {
+		n = len(e.dirInfos)
+	}
+	out := make([]typoState, n)
+	for i := range n {
+		if i%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		d := int32(i)
+		if span != nil {
+			d = span[i]
+		}
+		link := &e.dirLinks[d]
+		s := typoState{a: 1}
+		if p := link.parent; p >= 0 {
+			if span == nil {
+				s = out[p]
+			} else {
+				j, _ := slices.BinarySearch(span[:i], p)
+				s = out[j]
+			}
+		}
+		if link.initMask&t.letters != 0 { // chunks start exactly, edit or not
+			for ws := e.wordsOf(d); ws != ""; {
+				var w string
+				w, ws = nextDirWord(ws)
+				x, y := t.advance1(s.a, s.b, w, dirMinChunk)
+				s.a, s.b = s.a|x, s.b|y
+			}
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+// withAncestors is dirs (ascending) with every directory above them,
+// ascending: parents come before their children.
+func (e *Engine) withAncestors(dirs []int32) []int32 {
+	seen := make(map[int32]bool, 2*len(dirs))
+	var out []int32
+	for _, d := range dirs {
+		for ; d >= 0 && !seen[d]; d = e.dirLinks[d].parent {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // typoCanFinish: with one edit a name may lack one byte of what is left
@@ -1207,6 +1286,16 @@ func typoCanFinish(t *pathToken, s, nameMask, nameInit uint64) bool {
 		return false
 	}
 	return t.chunkStarts(left)&nameInit != 0
+}
+
+// typoNameLongEnough: a name of n bytes reads at most n bytes of a
+// token, one more with the edit (a byte the query has and the name not);
+// what is left of t after positions s is at least its length less the
+// furthest of them.
+func typoNameLongEnough(t *pathToken, s uint64, n uint16) bool {
+	left := s &^ t.full
+	p := 63 - bits.LeadingZeros64(left)
+	return len(t.text)-p <= int(n)+1
 }
 
 // chunkStarts is the letters a chunk can begin with from positions left

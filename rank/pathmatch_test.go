@@ -2,6 +2,7 @@ package rank
 
 import (
 	"context"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -153,6 +154,49 @@ func TestAdvanceWithOneEdit(t *testing.T) {
 	tk = &newPathQuery("xtpserver").tokens[0]
 	if o0, o1 := tk.advance1(1, 0, "http", 1); o0|o1 != 0 {
 		t.Errorf("advance1 = %b, %b", o0, o1)
+	}
+}
+
+// TestTypoNameLongEnough: whenever a name read from a position of a
+// token with one edit (advance1) finishes it, the bound pathTypos prunes
+// by lets the name by; and it rules out a name a byte shorter than the
+// rest of the token less the edit.
+func TestTypoNameLongEnough(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	const letters = "abcde"
+	for range 20000 {
+		var q, name []byte
+		for range 3 + r.IntN(10) {
+			q = append(q, letters[r.IntN(len(letters))])
+		}
+		from := r.IntN(len(q))
+		name = append(name, q[from:]...)
+		switch i := r.IntN(len(name)); r.IntN(4) { // one edit, or none
+		case 0:
+			name = append(name[:i:i], name[i+1:]...)
+		case 1:
+			name = append(name[:i:i], append([]byte{letters[r.IntN(len(letters))]}, name[i:]...)...)
+		case 2:
+			name[i] = letters[r.IntN(len(letters))]
+		}
+		if len(name) == 0 {
+			continue
+		}
+		tk := &newPathQuery(string(q)).tokens[0]
+		o0, o1 := tk.advance1(1<<from, 0, string(name), 1)
+		if (o0|o1)&tk.full != 0 && !typoNameLongEnough(tk, 1<<from, uint16(len(name))) {
+			t.Fatalf("%q from %d finished by %q, which the bound rules out", q, from, name)
+		}
+	}
+	tk := &newPathQuery("abcdef").tokens[0]
+	for _, c := range []struct {
+		s    uint64
+		n    uint16
+		want bool
+	}{{1 << 2, 3, true}, {1 << 2, 2, false}, {1<<2 | 1<<4, 1, true}, {1, 5, true}, {1, 4, false}} {
+		if got := typoNameLongEnough(tk, c.s, c.n); got != c.want {
+			t.Errorf("typoNameLongEnough(%b, %d) = %v, want %v", c.s, c.n, got, c.want)
+		}
 	}
 }
 

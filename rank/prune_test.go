@@ -65,13 +65,13 @@ func genTree(r *rand.Rand, n int) []workspace.File {
 
 // genQuery is a query a person might type for one of the files: its name,
 // a piece of it, an abbreviation, words, a directory and a name, a typo,
-// a typo in each word.
+// a typo in each word, a full path with a typo in its name.
 func genQuery(r *rand.Rand, files []workspace.File) string {
 	p := files[r.IntN(len(files))].Path
 	base := p[strings.LastIndexByte(p, '/')+1:]
 	stem, _ := splitExt(base)
 	sq := squash(stem)
-	switch r.IntN(9) {
+	switch r.IntN(10) {
 	case 0:
 		return base
 	case 1:
@@ -104,6 +104,13 @@ func genQuery(r *rand.Rand, files []workspace.File) string {
 			parts = append(parts, w)
 		}
 		return strings.Join(parts, " ")
+	case 8: // the whole path, its name's letters swapped or one dropped
+		i := r.IntN(max(len(base)-1, 1))
+		name := base[:i] + base[i+1:]
+		if r.IntN(2) == 0 && len(base) > 1 {
+			name = base[:i] + base[i+1:i+2] + base[i:i+1] + base[i+2:]
+		}
+		return p[:len(p)-len(base)] + name
 	default:
 		return pruneWords[r.IntN(len(pruneWords))] + " " + pruneWords[r.IntN(len(pruneWords))]
 	}
