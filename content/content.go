@@ -429,7 +429,8 @@ func (x *Indexer) Refresh(ctx context.Context, ix *workspace.Index, paths []stri
 }
 
 // update re-checks files (absolute); stats, when set, are their stats in
-// order.
+// order. With all, files may become the new index's paths: the caller
+// gives it up.
 func (x *Indexer) update(ctx context.Context, files []string, stats []workspace.FileStat, all bool) (*Index, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -496,20 +497,24 @@ func (x *Indexer) update(ctx context.Context, files []string, stats []workspace.
 		return old, nil
 	}
 	if all {
-		// Every file re-checked: the new index is files, in their order.
+		// Every file re-checked: the new index is files, in their order,
+		// its paths files itself (the kept moved to its front: the caller
+		// gives it up).
 		n := 0
 		for _, f := range got {
 			if f != nil {
 				n++
 			}
 		}
-		paths, filters := make([]string, 0, n), make([]filter, 0, n)
+		filters := make([]filter, 0, n)
+		paths := files[:0]
 		for i, f := range got {
 			if f != nil {
 				paths, filters = append(paths, files[i]), append(filters, *f)
 			}
 		}
-		ix = newIndex(paths, filters)
+		clear(files[len(paths):])
+		ix = newIndex(paths[:len(paths):len(paths)], filters)
 	} else {
 		ix = old.with(files, got)
 	}
@@ -518,17 +523,18 @@ func (x *Indexer) update(ctx context.Context, files []string, stats []workspace.
 }
 
 // Repoint points the index's paths at ix's own strings of them
-// (workspace.Index.Repoint), its filters shared: the index no longer
-// holds, nor reads, the paths of the index it was built from. It
-// returns the index, repointed or, when ix keeps no strings to point
-// at, as it was.
-func (x *Indexer) Repoint(ix *workspace.Index) *Index {
+// (workspace.Index.Repoint, batch called as it goes), its filters
+// shared: the index no longer holds, nor reads, the paths of the index
+// it was built from. It returns the index, repointed or, when ix keeps
+// no strings to point at, as it was.
+func (x *Indexer) Repoint(ix *workspace.Index, batch func()) *Index {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.cur == nil {
 		return nil
 	}
-	x.cur = &Index{files: x.cur.files.Repointed(ix.Repoint), text: x.cur.text}
+	repoint := func(paths []string) ([]string, bool) { return ix.Repoint(paths, batch) }
+	x.cur = &Index{files: x.cur.files.Repointed(repoint), text: x.cur.text}
 	return x.cur
 }
 

@@ -109,7 +109,7 @@ func TestRepoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	after := x.Repoint(second)
+	after := x.Repoint(second, nil)
 	afterPaths, _ := contents(after)
 	beforePaths, _ := contents(before)
 	shared := after.lookup(afterPaths[0]) == before.lookup(beforePaths[0])

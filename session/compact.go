@@ -199,11 +199,13 @@ func writeBase(cacheDir string, ix *workspace.Index, eng *rank.Engine, opt works
 			if err := workspace.SaveIndex(cacheDir, ix, opt); err != nil {
 				return nil, nil, fmt.Errorf("file index not saved: %w", err)
 			}
+			afterWrite()
 			if saved, ok = workspace.LoadIndex(cacheDir, ix.Roots, opt); !ok {
 				return nil, nil, errors.New("the saved file index did not read back")
 			}
 		}
 		ix = saved
+		afterRead(ix, nil)
 	}
 	w := segment.NewWriter(rank.SegmentKind)
 	w.Pace = opt.Pace
@@ -216,6 +218,7 @@ func writeBase(cacheDir string, ix *workspace.Index, eng *rank.Engine, opt works
 	}); err != nil {
 		return nil, nil, fmt.Errorf("engine not saved: %w", err)
 	}
+	afterWrite()
 	mapped := SavedEngine(cacheDir, ix, func(string, ...any) {})
 	if mapped == nil {
 		return nil, nil, errors.New("the saved engine did not read back")

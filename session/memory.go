@@ -5,9 +5,9 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"time"
-	"wayfind/segment"
 
 	"wayfind/rank"
+	"wayfind/segment"
 	"wayfind/workspace"
 )
 
@@ -97,6 +97,18 @@ func afterRead(ix *workspace.Index, eng *rank.Engine) {
 		eng.Release()
 	}
 }
+
+// afterWrite is the memory's moment after a base was written from the
+// one it replaces (compaction: writeBase), before the new one is read
+// back: the pages the writer read are dropped, so that a compaction does
+// not hold the old base, the new one and the engine's segment at once.
+func afterWrite() { segment.ReleaseAll() }
+
+// whileRepointing is the memory's moment inside a repoint of the passes'
+// paths (repointPasses), which reads the pages of the base they were
+// read from and of the one that replaced it: both dropped every batch,
+// so that it holds neither whole.
+func whileRepointing() { segment.ReleaseAll() }
 
 // afterPass is the memory's moment after a pass read the whole tree (a
 // full symbol and content pass, a poll's stat of every file, a walk and

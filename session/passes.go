@@ -219,13 +219,13 @@ func (s *Session) repointPasses() {
 		return
 	}
 	if s.bg.symx != nil {
-		t := s.bg.symx.Repoint(cur.ix)
+		t := s.bg.symx.Repoint(cur.ix, whileRepointing)
 		if si := s.bg.symIndex.Load(); si != nil && si.Table() != t {
 			s.bg.symIndex.Store(si.Repointed(t))
 		}
 	}
 	if s.bg.cx != nil {
-		if ci := s.bg.cx.Repoint(cur.ix); ci != nil {
+		if ci := s.bg.cx.Repoint(cur.ix, whileRepointing); ci != nil {
 			s.bg.cIndex.Store(ci)
 		}
 	}

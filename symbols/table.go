@@ -188,14 +188,15 @@ func (x *Indexer) Forget() {
 }
 
 // Repoint points the table's paths at ix's own strings of them
-// (workspace.Index.Repoint), its entries shared: the table no longer
-// holds, nor reads, the paths of the index it was built from. It
-// returns the table, repointed or, when ix keeps no strings to point
-// at, as it was.
-func (x *Indexer) Repoint(ix *workspace.Index) *Table {
+// (workspace.Index.Repoint, batch called as it goes), its entries
+// shared: the table no longer holds, nor reads, the paths of the index
+// it was built from. It returns the table, repointed or, when ix keeps
+// no strings to point at, as it was.
+func (x *Indexer) Repoint(ix *workspace.Index, batch func()) *Table {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	x.table = &Table{files: x.table.files.Repointed(ix.Repoint), count: x.table.count}
+	repoint := func(paths []string) ([]string, bool) { return ix.Repoint(paths, batch) }
+	x.table = &Table{files: x.table.files.Repointed(repoint), count: x.table.count}
 	return x.table
 }
 
@@ -276,20 +277,21 @@ func (x *Indexer) refresh(ctx context.Context, ix *workspace.Index, files []stri
 	return x.table, st, nil
 }
 
-// kept is a table of the files kept (got[i] for files[i] when keep[i]).
+// kept is a table of the files kept (got[i] for files[i] when keep[i]),
+// made of files and got themselves: the kept are moved to their fronts,
+// where a copy of both was as much again at a full pass's peak. The
+// caller gives both up.
 func kept(files []string, got []Entry, keep []bool) *Table {
 	n := 0
-	for _, k := range keep {
+	for i, k := range keep {
 		if k {
+			files[n], got[n] = files[i], got[i]
 			n++
 		}
 	}
-	paths, entries := make([]string, 0, n), make([]Entry, 0, n)
-	for i, k := range keep {
-		if k {
-			paths, entries = append(paths, files[i]), append(entries, got[i])
-		}
-	}
+	clear(files[n:]) // what left holds nothing alive
+	clear(got[n:])
+	paths, entries := files[:n:n], got[:n:n]
 	if !slices.IsSorted(paths) {
 		// A workspace's files are in order root by root; the roots' own
 		// order need not be their absolute paths'.

@@ -355,6 +355,10 @@ func LockFile(ctx context.Context, dir, name string) (unlock func(), err error) 
 	return func() { l.Unlock() }, nil
 }
 
+// repointBatch is how many paths Repoint reads between calls to its
+// batch: a few megabytes of each mapping's pages.
+const repointBatch = 1 << 16
+
 // Repoint is paths (absolute and ascending, as the content and symbol
 // indexes keep them) with each one that names a file of ix replaced by
 // ix's own string of it (AbsAt), the others as they were. A holder of
@@ -363,8 +367,9 @@ func LockFile(ctx context.Context, dir, name string) (unlock func(), err error) 
 // served: the pages of a replaced base's mapping are not read back in
 // by every pass over the paths. ok is false, and paths as they are,
 // when ix keeps no strings of its absolute paths to point at (a walk's
-// index makes each anew).
-func (ix *Index) Repoint(paths []string) ([]string, bool) {
+// index makes each anew). It reads the pages of both; batch, when set, is
+// called after every repointBatch paths (the memory's owner drops them).
+func (ix *Index) Repoint(paths []string, batch func()) ([]string, bool) {
 	if !ix.sharesTails() && len(ix.abs) != len(ix.Files) {
 		return paths, false
 	}
@@ -380,6 +385,9 @@ func (ix *Index) Repoint(paths []string) ([]string, bool) {
 	}
 	out := make([]string, len(paths))
 	for i, p := range paths {
+		if batch != nil && i > 0 && i%repointBatch == 0 {
+			batch()
+		}
 		out[i] = p
 		for r := range roots {
 			rf := &roots[r]
