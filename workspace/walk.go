@@ -685,6 +685,13 @@ func (ix *Index) Lookup(root int, rel string) int {
 	return -1
 }
 
+// HasDir reports whether root-relative rel is a directory of the index
+// (walked: Dirs).
+func (ix *Index) HasDir(root int, rel string) bool {
+	i := searchList(ix.Dirs, root, rel)
+	return i < len(ix.Dirs) && ix.Dirs[i] == (File{Root: root, Path: rel})
+}
+
 // RootSpan is where root r's files lie in Files: from lo to hi.
 func (ix *Index) RootSpan(r int) (lo, hi int) {
 	return ix.search(r, ""), ix.search(r+1, "")

@@ -276,6 +276,77 @@ func TestWatcherGivesUpPastTheLimit(t *testing.T) {
 	}
 }
 
+// TestWatcherFollowsUpdates: a Sync after an Update watches the
+// directories the update brought and lets go of those it lost, and a
+// directory deleted and made again is watched again — what a Sync over
+// every directory watched, found from the two indexes' lists.
+func TestWatcherFollowsUpdates(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"a/b/x.go", "c/y.go", "d/z.go"} {
+		write(t, filepath.Join(dir, p), "")
+	}
+	ix := build(t, dir, Options{})
+	events := make(chan []string, 64)
+	w, err := Watch(func(p []string) { events <- p }, nil)
+	if err != nil {
+		t.Skip("no watcher here:", err)
+	}
+	defer w.Close()
+	if _, ok := w.Sync(ix); !ok {
+		t.Fatal("not watching")
+	}
+	watching := func() []string {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		var out []string
+		for d := range w.watched {
+			rel, _ := filepath.Rel(dir, d)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got, want := watching(), []string{".", "a", "a/b", "c", "d"}; !slices.Equal(got, want) {
+		t.Fatalf("watching %q, want %q", got, want)
+	}
+	// A directory made, one removed.
+	write(t, filepath.Join(dir, "e/f/new.go"), "")
+	os.RemoveAll(filepath.Join(dir, "c"))
+	next, _ := Update(ix, Options{}, []string{filepath.Join(dir, "e"), filepath.Join(dir, "c")})
+	added, ok := w.Sync(next)
+	slices.Sort(added)
+	if want := []string{filepath.Join(dir, "e"), filepath.Join(dir, "e", "f")}; !ok || !slices.Equal(added, want) {
+		t.Errorf("after the update: added %q (ok %v), want %q", added, ok, want)
+	}
+	if got, want := watching(), []string{".", "a", "a/b", "d", "e", "e/f"}; !slices.Equal(got, want) {
+		t.Errorf("watching %q, want %q", got, want)
+	}
+	// Its new directory's events come.
+	for len(events) > 0 {
+		<-events
+	}
+	write(t, filepath.Join(dir, "e/f/later.go"), "")
+	select {
+	case p := <-events:
+		if !slices.Contains(p, filepath.Join(dir, "e/f/later.go")) {
+			t.Errorf("event %q", p)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("no event from a directory the update brought")
+	}
+	// A directory deleted and made again between two indexes that both
+	// hold it: the kernel dropped its watch; the next Sync adds it back.
+	os.RemoveAll(filepath.Join(dir, "d"))
+	deadline := time.Now().Add(5 * time.Second)
+	for slices.Contains(watching(), "d") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond) // the event reaches forget
+	}
+	write(t, filepath.Join(dir, "d/z.go"), "")
+	if added, _ := w.Sync(next); !slices.Equal(added, []string{filepath.Join(dir, "d")}) {
+		t.Errorf("a directory made again: added %q", added)
+	}
+}
+
 // TestWalkOrderIsPathOrder: the index's order is read off the walked
 // directories (appendTree), not sorted; names where a directory's order
 // by name differs from its paths' ("b" before "b-c" by name, "b-c/x"

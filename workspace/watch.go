@@ -3,6 +3,7 @@ package workspace
 import (
 	"errors"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/fsnotify/fsnotify"
@@ -21,7 +22,12 @@ type Watcher struct {
 	mu        sync.Mutex
 	watched   map[string]bool
 	exhausted bool
-	done      chan struct{}
+	// synced is the index the last Sync watched; lost are watched
+	// directories an event said are gone (the kernel dropped their
+	// watches), each watched again by the next Sync whose index holds it.
+	synced *Index
+	lost   []string
+	done   chan struct{}
 }
 
 // watchLimit is the system's watch limit (a variable for tests).
@@ -97,6 +103,7 @@ func (w *Watcher) forget(paths []string) {
 		if w.watched[p] {
 			if _, err := filepath.EvalSymlinks(p); err != nil {
 				delete(w.watched, p)
+				w.lost = append(w.lost, p)
 			}
 		}
 	}
@@ -134,20 +141,43 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 		w.logf("file watcher: %d directories and the system's inotify limit is %d watches; falling back to periodic rescans%s", len(ix.Dirs)+len(ix.Roots), watchLimit(), raiseWatchLimit)
 		return nil, false
 	}
-	want := make(map[string]bool, len(ix.Dirs)+len(ix.Roots))
-	for _, r := range ix.Roots {
-		want[r] = true
-	}
-	for _, d := range ix.Dirs {
-		want[ix.Abs(d)] = true
-	}
-	for d := range w.watched {
-		if !want[d] {
-			_ = w.w.Remove(d)
-			delete(w.watched, d)
+	var want []string // directories to watch, absolute
+	if last := w.synced; last != nil && slices.Equal(last.Roots, ix.Roots) {
+		// An index updated from the last one: what its directories gained
+		// and lost, read from both lists in order — a change to a large
+		// tree is not a map of every directory (that was most of the
+		// time a change took to be answered).
+		eachDiff(last.Dirs, ix.Dirs, func(d File) {
+			p := ix.Abs(d)
+			_ = w.w.Remove(p)
+			delete(w.watched, p)
+		}, func(d File) { want = append(want, ix.Abs(d)) })
+		for _, p := range w.lost {
+			if root, rel, ok := ix.RootOf(p); ok && (rel == "" || ix.HasDir(root, rel)) {
+				want = append(want, p)
+			}
 		}
+		w.lost = nil
+	} else {
+		keep := make(map[string]bool, len(ix.Dirs)+len(ix.Roots))
+		for _, r := range ix.Roots {
+			keep[r] = true
+		}
+		for _, d := range ix.Dirs {
+			keep[ix.Abs(d)] = true
+		}
+		for d := range w.watched {
+			if !keep[d] {
+				_ = w.w.Remove(d)
+				delete(w.watched, d)
+			}
+		}
+		for d := range keep {
+			want = append(want, d)
+		}
+		w.lost = nil
 	}
-	for d := range want {
+	for _, d := range want {
 		if w.watched[d] {
 			continue
 		}
@@ -157,12 +187,35 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 				w.logf("file watcher: the system's inotify watch limit is reached (%v); falling back to periodic rescans%s", err, raiseWatchLimit)
 				return added, false
 			}
-			continue // vanished meanwhile: its parent's event covers it
+			// Vanished meanwhile: its parent's event covers it, and should
+			// the walk find it again, the next Sync tries it again.
+			w.lost = append(w.lost, d)
+			continue
 		}
 		w.watched[d] = true
 		added = append(added, d)
 	}
+	w.synced = ix
 	return added, true
+}
+
+// eachDiff calls gone for each entry of a (a sorted list, Index order)
+// that b lacks, and came for each of b's that a lacks.
+func eachDiff(a, b []File, gone, came func(File)) {
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j == len(b) || i < len(a) && compareFiles(a[i], b[j]) < 0:
+			gone(a[i])
+			i++
+		case i == len(a) || compareFiles(a[i], b[j]) > 0:
+			came(b[j])
+			j++
+		default:
+			i++
+			j++
+		}
+	}
 }
 
 // Close stops the watcher.
