@@ -265,8 +265,8 @@ func TestWatcherGivesUpPastTheLimit(t *testing.T) {
 		t.Skip("no watcher here:", err)
 	}
 	defer w.Close()
-	if added, ok := w.Sync(ix); ok || len(added) > 0 || len(w.watched) > 0 {
-		t.Errorf("past the limit: added %q, ok %v, watching %d", added, ok, len(w.watched))
+	if added, ok := w.Sync(ix); ok || len(added) > 0 || len(w.w.WatchList()) > 0 {
+		t.Errorf("past the limit: added %q, ok %v, watching %d", added, ok, len(w.w.WatchList()))
 	}
 	watchLimit = func() int { return len(ix.Dirs) + 1 }
 	w2, _ := Watch(func([]string) {}, nil)
@@ -295,11 +295,9 @@ func TestWatcherFollowsUpdates(t *testing.T) {
 	if _, ok := w.Sync(ix); !ok {
 		t.Fatal("not watching")
 	}
-	watching := func() []string {
-		w.mu.Lock()
-		defer w.mu.Unlock()
+	watching := func() []string { // the kernel's watches, as fsnotify holds them
 		var out []string
-		for d := range w.watched {
+		for _, d := range w.w.WatchList() {
 			rel, _ := filepath.Rel(dir, d)
 			out = append(out, filepath.ToSlash(rel))
 		}

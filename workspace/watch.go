@@ -20,13 +20,15 @@ type Watcher struct {
 	logf    func(string, ...any)
 
 	mu        sync.Mutex
-	watched   map[string]bool
 	exhausted bool
-	// synced is the index the last Sync watched; lost are watched
-	// directories an event said are gone (the kernel dropped their
-	// watches), each watched again by the next Sync whose index holds it.
+	// synced is the index the last Sync watched: its roots and
+	// directories are watched, but for lost — directories an event said
+	// are gone (the kernel dropped their watches) or that vanished before
+	// their watch, each watched again by the next Sync whose index holds
+	// it. No set of the watched paths is kept beside the kernel's own
+	// (and fsnotify's): at a million files it was tens of megabytes.
 	synced *Index
-	lost   []string
+	lost   map[string]bool
 	done   chan struct{}
 }
 
@@ -43,7 +45,7 @@ func Watch(onPaths func([]string), logf func(string, ...any)) (*Watcher, error) 
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	w := &Watcher{w: fw, onPaths: onPaths, logf: logf, watched: map[string]bool{}, done: make(chan struct{})}
+	w := &Watcher{w: fw, onPaths: onPaths, logf: logf, lost: map[string]bool{}, done: make(chan struct{})}
 	go w.loop()
 	return w, nil
 }
@@ -80,9 +82,9 @@ func (w *Watcher) loop() {
 				// Events were lost: only a rescan of the roots can recover.
 				w.logf("file watcher overflowed; rescanning")
 				w.mu.Lock()
-				roots := make([]string, 0, len(w.watched))
-				for d := range w.watched {
-					roots = append(roots, d)
+				var roots []string
+				if w.synced != nil {
+					roots = slices.Clone(w.synced.Roots)
 				}
 				w.mu.Unlock()
 				w.onPaths(roots)
@@ -93,20 +95,29 @@ func (w *Watcher) loop() {
 	}
 }
 
-// forget drops watched directories that an event says are gone; the
+// forget notes watched directories that an event says are gone: the
 // kernel removed their watches already, and a directory made again under
 // the same name must be watched afresh.
 func (w *Watcher) forget(paths []string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, p := range paths {
-		if w.watched[p] {
+		if w.watches(p) && !w.lost[p] {
 			if _, err := filepath.EvalSymlinks(p); err != nil {
-				delete(w.watched, p)
-				w.lost = append(w.lost, p)
+				w.lost[p] = true
 			}
 		}
 	}
+}
+
+// watches reports whether p is a root or a directory of the index last
+// synced (watched, unless lost).
+func (w *Watcher) watches(p string) bool {
+	if w.synced == nil {
+		return false
+	}
+	root, rel, ok := w.synced.RootOf(p)
+	return ok && (rel == "" || w.synced.HasDir(root, rel))
 }
 
 // WatchLimit is the most watches the system lets this user hold, 0 when
@@ -142,45 +153,38 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 		return nil, false
 	}
 	var want []string // directories to watch, absolute
+	unwatch := func(p string) {
+		_ = w.w.Remove(p)
+		delete(w.lost, p)
+	}
 	if last := w.synced; last != nil && slices.Equal(last.Roots, ix.Roots) {
 		// An index updated from the last one: what its directories gained
 		// and lost, read from both lists in order — a change to a large
 		// tree is not a map of every directory (that was most of the
 		// time a change took to be answered).
-		eachDiff(last.Dirs, ix.Dirs, func(d File) {
-			p := ix.Abs(d)
-			_ = w.w.Remove(p)
-			delete(w.watched, p)
-		}, func(d File) { want = append(want, ix.Abs(d)) })
-		for _, p := range w.lost {
+		eachDiff(last.Dirs, ix.Dirs, func(d File) { unwatch(ix.Abs(d)) },
+			func(d File) { want = append(want, ix.Abs(d)) })
+		for p := range w.lost {
 			if root, rel, ok := ix.RootOf(p); ok && (rel == "" || ix.HasDir(root, rel)) {
 				want = append(want, p)
 			}
 		}
-		w.lost = nil
 	} else {
-		keep := make(map[string]bool, len(ix.Dirs)+len(ix.Roots))
-		for _, r := range ix.Roots {
-			keep[r] = true
-		}
-		for _, d := range ix.Dirs {
-			keep[ix.Abs(d)] = true
-		}
-		for d := range w.watched {
-			if !keep[d] {
-				_ = w.w.Remove(d)
-				delete(w.watched, d)
+		if last != nil {
+			for _, r := range last.Roots {
+				unwatch(r)
+			}
+			for _, d := range last.Dirs {
+				unwatch(last.Abs(d))
 			}
 		}
-		for d := range keep {
-			want = append(want, d)
+		want = slices.Clone(ix.Roots)
+		for _, d := range ix.Dirs {
+			want = append(want, ix.Abs(d))
 		}
-		w.lost = nil
 	}
+	clear(w.lost)
 	for _, d := range want {
-		if w.watched[d] {
-			continue
-		}
 		if err := w.w.Add(d); err != nil {
 			if isWatchLimit(err) {
 				w.exhausted = true
@@ -189,10 +193,9 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 			}
 			// Vanished meanwhile: its parent's event covers it, and should
 			// the walk find it again, the next Sync tries it again.
-			w.lost = append(w.lost, d)
+			w.lost[d] = true
 			continue
 		}
-		w.watched[d] = true
 		added = append(added, d)
 	}
 	w.synced = ix
