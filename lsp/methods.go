@@ -124,7 +124,14 @@ func (s *server) engine(ctx context.Context) (*rank.Engine, error) {
 }
 
 // service is the request layer over the current session.
-func (s *server) service() *service.Service { return service.New(s.session()) }
+func (s *server) service() *service.Service {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.svc == nil && s.sess != nil {
+		s.svc = service.New(s.sess)
+	}
+	return s.svc
+}
 
 func (s *server) resolvePath(ctx context.Context, raw json.RawMessage) (any, int, error) {
 	var p struct {

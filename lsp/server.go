@@ -46,9 +46,13 @@ type server struct {
 	stderr *lineWriter
 	exit   chan int
 
-	mu          sync.Mutex
-	state       int // stateNew, stateRunning, stateShutdown
-	sess        *session.Session
+	mu    sync.Mutex
+	state int // stateNew, stateRunning, stateShutdown
+	sess  *session.Session
+	// svc is the request layer over sess, one for the session's life:
+	// what it remembers between requests (the listing of the directories
+	// the index skips) lasts across them.
+	svc         *service.Service
 	init        initOptions
 	folders     []string // workspace folder paths as the client named them
 	caps        clientCaps

@@ -470,3 +470,15 @@ func TestEmptyInitializationOptions(t *testing.T) {
 		t.Errorf("status %+v", st)
 	}
 }
+
+// TestOneRequestLayer: every request goes through one service for the
+// session's life, so that what it remembers between requests (the
+// listing of the directories the index skips, fresh for ten seconds)
+// is there for the next one: made anew for each, every resolve with no
+// candidate listed them all again.
+func TestOneRequestLayer(t *testing.T) {
+	fuzzSetup(t)
+	if a, b := fuzzServer.service(), fuzzServer.service(); a == nil || a != b {
+		t.Errorf("two requests, two request layers: %p, %p", a, b)
+	}
+}
