@@ -1148,6 +1148,9 @@ func (e *Engine) pathTypos(ctx context.Context, pq *pathQuery, sink *pathSink, i
 		t := &pq.tokens[ti]
 		var span []int32 // the directories read, parents first; nil: all
 		if n > 0 {
+			if len(live) == 0 {
+				return nil // no directory is left for a reading to end in
+			}
 			span = e.withAncestors(live)
 		}
 		at, err := e.typoStates(ctx, t, span)
@@ -1159,7 +1162,7 @@ func (e *Engine) pathTypos(ctx context.Context, pq *pathQuery, sink *pathSink, i
 		var next []typoState
 		keep := func(k int, d int32, s typoState) {
 			di := &e.dirInfos[d]
-			if !(nt > 1 && (s.a|s.b)&t.full != 0) && (!typoCanFinish(t, s.a|s.b, di.nameMask, di.nameInit) || !typoNameLongEnough(t, s.a|s.b, di.nameMax)) {
+			if !readInDirs(t, s, nt) && (!typoCanFinish(t, s.a|s.b, di.nameMask, di.nameInit) || !typoNameLongEnough(t, s.a|s.b, di.nameMax)) {
 				return
 			}
 			kept = append(kept, d)
@@ -1189,9 +1192,7 @@ func (e *Engine) pathTypos(ctx context.Context, pq *pathQuery, sink *pathSink, i
 			}
 		}
 		ds := st[k*nt : (k+1)*nt]
-		// A token the directories read whole needs nothing of the name,
-		// unless it is the only one (a reading ends in the name).
-		done := func(ti int) bool { return nt > 1 && (ds[ti].a|ds[ti].b)&pq.tokens[ti].full != 0 }
+		done := func(ti int) bool { return readInDirs(&pq.tokens[ti], ds[ti], nt) }
 	files:
 		for _, id := range e.dirFiles(int(d)) {
 			f := &e.files[id]
@@ -1215,6 +1216,13 @@ func (e *Engine) pathTypos(ctx context.Context, pq *pathQuery, sink *pathSink, i
 // typoState is a token's positions after a directory, read from the top
 // of its root: a without the edit used, b with it.
 type typoState struct{ a, b uint64 }
+
+// readInDirs: a token the directories read whole needs nothing of the
+// name, unless it is the only one of the query's tokens (a reading ends
+// in the name).
+func readInDirs(t *pathToken, s typoState, tokens int) bool {
+	return tokens > 1 && (s.a|s.b)&t.full != 0
+}
 
 // typoStates reads t over the directories of span (ascending, each
 // one's parent among them; nil: every directory) and returns the
