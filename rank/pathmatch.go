@@ -1144,6 +1144,8 @@ func (e *Engine) pathTypos(ctx context.Context, pq *pathQuery, sink *pathSink, i
 	// after one.
 	var live []int32
 	var st []typoState
+	scratch := typoScratches.take()
+	defer typoScratches.put(scratch)
 	for n, ti := range pq.order {
 		t := &pq.tokens[ti]
 		var span []int32 // the directories read, parents first; nil: all
@@ -1153,9 +1155,16 @@ func (e *Engine) pathTypos(ctx context.Context, pq *pathQuery, sink *pathSink, i
 			}
 			span = e.withAncestors(live)
 		}
-		at, err := e.typoStates(ctx, t, span)
+		var buf []typoState
+		if n == 0 {
+			buf = *scratch
+		}
+		at, err := e.typoStates(ctx, t, span, buf)
 		if err != nil {
 			return err
+		}
+		if n == 0 {
+			*scratch = at // the states kept below are copies
 		}
 		// The states of the directories kept, and the token's own.
 		var kept []int32
@@ -1226,13 +1235,13 @@ func readInDirs(t *pathToken, s typoState, tokens int) bool {
 
 // typoStates reads t over the directories of span (ascending, each
 // one's parent among them; nil: every directory) and returns the
-// positions after each, in span's order.
-func (e *Engine) typoStates(ctx context.Context, t *pathToken, span []int32) ([]typoState, error) {
+// positions after each, in span's order, in buf when it has room.
+func (e *Engine) typoStates(ctx context.Context, t *pathToken, span []int32, buf []typoState) ([]typoState, error) {
 	n := len(span)
 	if span == nil {
 		n = len(e.dirInfos)
 	}
-	out := make([]typoState, n)
+	out := grow(buf, n)[:n]
 	for i := range n {
 		if i%1024 == 0 {
 			if err := ctx.Err(); err != nil {

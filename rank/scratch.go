@@ -85,9 +85,15 @@ func grow[T any](buf []T, n int) []T {
 var dirTermsMemos = newFreeList[dirTermsMemo]()
 
 // ReleaseScratch drops the memory kept for the next questions (resolve's
-// scratches, find's memos): for the memory's owner to call when the
-// questions pause.
+// scratches, find's memos and typo states): for the memory's owner to
+// call when the questions pause.
 func ReleaseScratch() {
 	resolveScratches.release()
 	dirTermsMemos.release()
+	typoScratches.release()
 }
+
+// typoScratches keep find's typo fallback's states of its first token
+// over every directory (pathTypos) for the next question: sixteen bytes
+// a directory, megabytes a question in a large tree.
+var typoScratches = newFreeList[[]typoState]()
