@@ -383,23 +383,21 @@ func (ix *Index) all() iter.Seq2[string, *filter] { return ix.files.All() }
 // counted by what changed.
 func (ix *Index) with(files []string, got []*filter) *Index {
 	vals, keep := make([]filter, len(files)), make([]bool, len(files))
-	last := make(map[string]int, len(files))
 	for k, f := range got {
 		if f != nil {
 			vals[k], keep[k] = *f, true
 		}
-		last[files[k]] = k
 	}
 	text := ix.text
-	for p, k := range last {
-		if prev := ix.lookup(p); prev != nil && prev.text() {
+	next := ix.files.With(files, vals, keep, func(was, now *filter) {
+		if was != nil && was.text() {
 			text--
 		}
-		if keep[k] && vals[k].text() {
+		if now != nil && now.text() {
 			text++
 		}
-	}
-	return &Index{files: ix.files.With(files, vals, keep), text: text}
+	})
+	return &Index{files: next, text: text}
 }
 
 // newIndex makes an index of paths and their filters, sorting them when

@@ -189,8 +189,11 @@ func (t *Table[V]) Under(prefix string, sep byte) []string {
 
 // With is t with paths changed: path k set to vals[k] when keep[k],
 // else removed. paths may come in any order; a path given twice takes
-// its last. t is unchanged.
-func (t *Table[V]) With(paths []string, vals []V, keep []bool) *Table[V] {
+// its last. t is unchanged. changed, when set, hears each path changed
+// once: its value in t (was) and in the new table (now), nil where it
+// has none, so that a caller keeping a total over the values (the text
+// files, the symbols) counts what changed.
+func (t *Table[V]) With(paths []string, vals []V, keep []bool, changed func(was, now *V)) *Table[V] {
 	if t == nil {
 		t = &Table[V]{}
 	}
@@ -212,10 +215,25 @@ func (t *Table[V]) With(paths []string, vals []V, keep []bool) *Table[V] {
 			over = append(over, t.over[j])
 			j++
 		}
+		at, shadows := slices.BinarySearch(t.paths, p)
+		if changed != nil {
+			var was, now *V
+			switch {
+			case j < len(t.over) && t.over[j].path == p:
+				if !t.over[j].removed {
+					was = &t.over[j].val
+				}
+			case shadows:
+				was = &t.vals[at]
+			}
+			if keep[k] {
+				now = &vals[k]
+			}
+			changed(was, now)
+		}
 		if j < len(t.over) && t.over[j].path == p {
 			j++
 		}
-		at, shadows := slices.BinarySearch(t.paths, p)
 		if !keep[k] && !shadows {
 			continue // removing what the base never had: nothing to mark
 		}

@@ -19,6 +19,14 @@ func contents(t *Table[int]) ([]string, []int) {
 	return paths, vals
 }
 
+func sum(t *Table[int]) int {
+	n := 0
+	for _, v := range t.All() {
+		n += *v
+	}
+	return n
+}
+
 func tableOf(m map[string]int) *Table[int] {
 	paths := slices.Sorted(maps.Keys(m))
 	vals := make([]int, len(paths))
@@ -67,13 +75,25 @@ func TestWithMatchesAMap(t *testing.T) {
 					}
 				}
 			})
-			tab = tab.With(paths, vals, keep)
+			// A total over the values kept by what With says changed.
+			total := sum(tab)
+			tab = tab.With(paths, vals, keep, func(was, now *int) {
+				if was != nil {
+					total -= *was
+				}
+				if now != nil {
+					total += *now
+				}
+			})
 			for i, p := range paths {
 				if keep[i] {
 					want[p] = vals[i]
 				} else {
 					delete(want, p)
 				}
+			}
+			if s := sum(tab); total != s {
+				t.Fatalf("start %d, step %d: the total kept by the changes is %d, the table's %d", start, step, total, s)
 			}
 			if tab.Overlay() == 0 {
 				compactions++
@@ -139,7 +159,7 @@ func check(t *testing.T, at string, tab *Table[int], want map[string]int) {
 // tell what was carried over from what was set.
 func TestCarriedValuesKeepTheirPlace(t *testing.T) {
 	base := tableOf(map[string]int{"/a": 1, "/b": 2, "/c": 3})
-	next := base.With([]string{"/b"}, []int{20}, []bool{true})
+	next := base.With([]string{"/b"}, []int{20}, []bool{true}, nil)
 	if base.Get("/a") != next.Get("/a") || base.Get("/c") != next.Get("/c") {
 		t.Error("an untouched value moved")
 	}
@@ -157,7 +177,7 @@ func TestOverlayLimit(t *testing.T) {
 }
 
 func TestRepointed(t *testing.T) {
-	tab := tableOf(map[string]int{"/a": 1, "/b": 2}).With([]string{"/c"}, []int{3}, []bool{true})
+	tab := tableOf(map[string]int{"/a": 1, "/b": 2}).With([]string{"/c"}, []int{3}, []bool{true}, nil)
 	other := []string{strings.Clone("/a"), strings.Clone("/b"), strings.Clone("/c")}
 	got := tab.Repointed(func(p []string) ([]string, bool) { return other, true })
 	if got.Overlay() != 0 {

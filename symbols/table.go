@@ -309,24 +309,20 @@ func kept(files []string, got []Entry, keep []bool) *Table {
 // files changed and the overlay, not the table (pathtable.Table.With);
 // the symbols are counted by what changed.
 func (t *Table) merged(files []string, got []Entry, keep []bool) *Table {
-	last := make(map[string]int, len(files))
-	for i, f := range files {
-		last[f] = i
-	}
-	count := t.Len()
-	for f, i := range last {
-		if e := t.entry(f); e != nil {
-			count -= len(e.Symbols)
-		}
-		if keep[i] {
-			count += len(got[i].Symbols)
-		}
-	}
 	var base *pathtable.Table[Entry]
 	if t != nil {
 		base = t.files
 	}
-	return &Table{files: base.With(files, got, keep), count: count}
+	count := t.Len()
+	next := base.With(files, got, keep, func(was, now *Entry) {
+		if was != nil {
+			count -= len(was.Symbols)
+		}
+		if now != nil {
+			count += len(now.Symbols)
+		}
+	})
+	return &Table{files: next, count: count}
 }
 
 // compacted is t with its changes merged into its arrays.
