@@ -287,10 +287,10 @@ func sameFiles(a, b []File) bool {
 // Affected lists, once each, the files (absolute) at or under paths: the
 // files of ix that want accepts (nil: all), in index order, and then the
 // known ones in path order (files an index kept before, which may have
-// left ix: known lists those at or under a path). Both are found by search (the files
-// under a directory are one run of a sorted list), not by reading every
-// path, which for each change re-checked read the whole index's pages
-// and tested every known path.
+// left ix: known lists those at or under a path). Both are found by
+// search (the files under a directory are one run of a sorted list),
+// not by reading every path, which for each change re-checked read the
+// whole index's pages and tested every known path.
 func Affected(ix *Index, paths []string, known func(path string) []string, want func(rel string) bool) []string {
 	var at []int
 	for _, p := range paths {

@@ -26,7 +26,7 @@ type Watcher struct {
 	// are gone (the kernel dropped their watches) or that vanished before
 	// their watch, each watched again by the next Sync whose index holds
 	// it. No set of the watched paths is kept beside the kernel's own
-	// (and fsnotify's): at a million files it was tens of megabytes.
+	// (and fsnotify's): it was a second copy of every directory's path.
 	synced *Index
 	lost   map[string]bool
 	done   chan struct{}
@@ -102,7 +102,7 @@ func (w *Watcher) forget(paths []string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, p := range paths {
-		if w.watches(p) && !w.lost[p] {
+		if w.synced != nil && watchedDir(w.synced, p) && !w.lost[p] {
 			if _, err := filepath.EvalSymlinks(p); err != nil {
 				w.lost[p] = true
 			}
@@ -110,14 +110,11 @@ func (w *Watcher) forget(paths []string) {
 	}
 }
 
-// watches reports whether p is a root or a directory of the index last
-// synced (watched, unless lost).
-func (w *Watcher) watches(p string) bool {
-	if w.synced == nil {
-		return false
-	}
-	root, rel, ok := w.synced.RootOf(p)
-	return ok && (rel == "" || w.synced.HasDir(root, rel))
+// watchedDir reports whether absolute p is what a watcher synced with ix
+// watches: one of its roots or its directories.
+func watchedDir(ix *Index, p string) bool {
+	root, rel, ok := ix.RootOf(p)
+	return ok && (rel == "" || ix.HasDir(root, rel))
 }
 
 // WatchLimit is the most watches the system lets this user hold, 0 when
@@ -165,7 +162,7 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 		eachDiff(last.Dirs, ix.Dirs, func(d File) { unwatch(ix.Abs(d)) },
 			func(d File) { want = append(want, ix.Abs(d)) })
 		for p := range w.lost {
-			if root, rel, ok := ix.RootOf(p); ok && (rel == "" || ix.HasDir(root, rel)) {
+			if watchedDir(ix, p) {
 				want = append(want, p)
 			}
 		}
