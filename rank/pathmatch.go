@@ -1171,7 +1171,7 @@ func (e *Engine) pathTypos(ctx context.Context, pq *pathQuery, sink *pathSink, i
 		var next []typoState
 		keep := func(k int, d int32, s typoState) {
 			di := &e.dirInfos[d]
-			if !readInDirs(t, s, nt) && (!typoCanFinish(t, s.a|s.b, di.nameMask, di.nameInit) || !typoNameLongEnough(t, s.a|s.b, di.nameMax)) {
+			if !readInDirs(t, s, nt) && !typoCanFinish(t, s.a|s.b, di.nameMask, di.nameInit, di.nameMax) {
 				return
 			}
 			kept = append(kept, d)
@@ -1206,7 +1206,7 @@ func (e *Engine) pathTypos(ctx context.Context, pq *pathQuery, sink *pathSink, i
 		for _, id := range e.dirFiles(int(d)) {
 			f := &e.files[id]
 			for _, ti := range pq.order { // the likeliest to rule the file out first
-				if t, s := &pq.tokens[ti], ds[ti].a|ds[ti].b; !done(ti) && (!typoCanFinish(t, s, f.nameMask, f.nameInit) || !typoNameLongEnough(t, s, f.base)) {
+				if !done(ti) && !typoCanFinish(&pq.tokens[ti], ds[ti].a|ds[ti].b, f.nameMask, f.nameInit, f.base) {
 					continue files
 				}
 			}
@@ -1293,9 +1293,13 @@ func (e *Engine) withAncestors(dirs []int32) []int32 {
 // typoCanFinish: with one edit a name may lack one byte of what is left
 // of t after positions s — a letter that occurs there once — and, since a
 // chunk starts exactly, edit or not, a word of the name begins with the
-// letter at one of those positions; nameMask and nameInit are what the
-// names hold and begin their words with.
-func typoCanFinish(t *pathToken, s, nameMask, nameInit uint64) bool {
+// letter at one of those positions; and a name as long as what is left
+// needs (typoNameLongEnough). nameMask and nameInit are what the names
+// hold and begin their words with, nameLen the longest's length.
+func typoCanFinish(t *pathToken, s, nameMask, nameInit uint64, nameLen uint16) bool {
+	if !typoNameLongEnough(t, s, nameLen) {
+		return false
+	}
 	left := s &^ t.full
 	p := 63 - bits.LeadingZeros64(left)
 	m := t.need[p] &^ nameMask
