@@ -359,20 +359,6 @@ func changed(a, b *Index) bool {
 	return false
 }
 
-// indexOf makes an index of filters by absolute path.
-func indexOf(m map[string]filter) *Index {
-	paths := make([]string, 0, len(m))
-	for p := range m {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	filters := make([]filter, len(paths))
-	for i, p := range paths {
-		filters[i] = m[p]
-	}
-	return newIndex(paths, filters)
-}
-
 // all is every file's path and filter, in path order.
 func (ix *Index) all() iter.Seq2[string, *filter] { return ix.files.All() }
 
@@ -403,14 +389,7 @@ func (ix *Index) with(files []string, got []*filter) *Index {
 // newIndex makes an index of paths and their filters, sorting them when
 // they are not in order already (a workspace's files are, root by root).
 func newIndex(paths []string, filters []filter) *Index {
-	if !sort.StringsAreSorted(paths) {
-		m := make(map[string]filter, len(paths))
-		for i, p := range paths {
-			m[p] = filters[i]
-		}
-		return indexOf(m)
-	}
-	ix := &Index{files: pathtable.New(paths, filters)}
+	ix := &Index{files: pathtable.Of(paths, filters)}
 	for i := range filters {
 		if filters[i].text() {
 			ix.text++

@@ -1,6 +1,7 @@
 package content
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -66,4 +67,15 @@ func show(ix *Index) string {
 		return "unsorted or miscounted: " + strings.Join(out, " ")
 	}
 	return strings.Join(out, " ")
+}
+
+// indexOf is the reference index of filters by absolute path: the map's
+// paths sorted.
+func indexOf(m map[string]filter) *Index {
+	paths := slices.Sorted(maps.Keys(m))
+	filters := make([]filter, len(paths))
+	for i, p := range paths {
+		filters[i] = m[p]
+	}
+	return newIndex(paths, filters)
 }

@@ -50,6 +50,17 @@ func New[V any](paths []string, vals []V) *Table[V] {
 	return &Table[V]{paths: paths, vals: vals, n: len(paths)}
 }
 
+// Of is a table of paths, distinct, in any order, and their values: New
+// when they are sorted already (a workspace's files, root by root, in a
+// single root), else sorted into a base first (several roots, whose own
+// order need not be their paths').
+func Of[V any](paths []string, vals []V) *Table[V] {
+	if slices.IsSorted(paths) {
+		return New(paths, vals)
+	}
+	return (&Table[V]{}).With(paths, vals, slices.Repeat([]bool{true}, len(paths)), nil).Compacted()
+}
+
 // Len is the number of paths in the table.
 func (t *Table[V]) Len() int {
 	if t == nil {

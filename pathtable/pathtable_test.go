@@ -190,3 +190,16 @@ func TestRepointed(t *testing.T) {
 		t.Error("a declined repoint changed the table")
 	}
 }
+
+// TestOf: paths in any order make the table their sorted order makes,
+// with no overlay; sorted ones are kept as the base itself.
+func TestOf(t *testing.T) {
+	got := Of([]string{"/s/b", "/r/z", "/s/a"}, []int{1, 2, 3})
+	if paths, vals := contents(got); !slices.Equal(paths, []string{"/r/z", "/s/a", "/s/b"}) || !slices.Equal(vals, []int{2, 3, 1}) || got.Overlay() != 0 {
+		t.Errorf("Of, unsorted: %q %v (overlay %d)", paths, vals, got.Overlay())
+	}
+	sorted := []string{"/a", "/b"}
+	if got := Of(sorted, []int{1, 2}); &got.paths[0] != &sorted[0] {
+		t.Error("Of copied paths already sorted")
+	}
+}

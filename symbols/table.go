@@ -292,12 +292,7 @@ func kept(files []string, got []Entry, keep []bool) *Table {
 	clear(files[n:]) // what left holds nothing alive
 	clear(got[n:])
 	paths, entries := files[:n:n], got[:n:n]
-	if !slices.IsSorted(paths) {
-		// A workspace's files are in order root by root; the roots' own
-		// order need not be their absolute paths'.
-		return (&Table{}).merged(paths, entries, slices.Repeat([]bool{true}, n)).compacted()
-	}
-	t := &Table{files: pathtable.New(paths, entries)}
+	t := &Table{files: pathtable.Of(paths, entries)}
 	for i := range entries {
 		t.count += len(entries[i].Symbols)
 	}
@@ -324,9 +319,6 @@ func (t *Table) merged(files []string, got []Entry, keep []bool) *Table {
 	})
 	return &Table{files: next, count: count}
 }
-
-// compacted is t with its changes merged into its arrays.
-func (t *Table) compacted() *Table { return &Table{files: t.files.Compacted(), count: t.count} }
 
 // TableOf makes a table from symbols by absolute file path (for callers
 // that extract files themselves, and tests).
