@@ -46,7 +46,7 @@ func nearValue(prox, act float64) float64 { return prox + activityWeight*act }
 // activity is file id's activity, 0 without a history record for its
 // root.
 func (e *Engine) activity(id int32) float64 {
-	rec := e.repo.Record(int(e.files[id].root))
+	rec := e.repo.Record(int(e.file(id).root))
 	if rec == nil {
 		return 0
 	}

@@ -175,7 +175,7 @@ func (a *affinity) coChange(e *Engine, id int32) float64 {
 	if a == nil || a.co == nil {
 		return 0
 	}
-	return a.co[fileKey(int(e.files[id].root), id)]
+	return a.co[fileKey(int(e.file(id).root), id)]
 }
 
 // fileKey keys a file of a root in the affinity's maps.
@@ -220,7 +220,7 @@ func (a *affinity) proximity(e *Engine, id int32) near {
 	if a == nil {
 		return near{}
 	}
-	f := &e.files[id]
+	f := e.file(id)
 	var buf pathBuf
 	comps := e.pathOf(f.dir, buf[:]).comps
 	var n near

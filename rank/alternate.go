@@ -51,7 +51,7 @@ func (e *Engine) Alternate(file string) (c Candidate, ok bool) {
 	best, bestScore := int32(-1), -1.0
 	for rank, x := range want {
 		for _, id := range e.named(strings.ToLower(stem + "." + x)) {
-			f := &e.files[id]
+			f := e.file(id)
 			if int(f.root) != root {
 				continue
 			}

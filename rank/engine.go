@@ -40,7 +40,10 @@ import (
 // maps it instead of building it).
 type Engine struct {
 	ix    *workspace.Index
-	files []fileInfo
+	files []fileInfo // laid out: file id's record at files[id] (file)
+	// over is what the changes since the files were laid out added and
+	// removed (Updated), nil for an engine laid out.
+	over *fileOverlay
 
 	// text holds every name the records below point into (strRef):
 	// directory names and their squashed forms, stems, extensions, the
@@ -231,11 +234,6 @@ func (e *Engine) stemName(sid int32) stemName {
 // stemText is stem sid's squashed text.
 func (e *Engine) stemText(sid int32) string { return e.str(e.stems[sid].text) }
 
-// stemFiles are the files of stem sid, in path order.
-func (e *Engine) stemFiles(sid int32) []int32 {
-	return e.stemFileIDs[e.stemStart[sid]:e.stemStart[sid+1]]
-}
-
 // stemsOfLen are the stems of n bytes (n < maxTypoScanLen).
 func (e *Engine) stemsOfLen(n int) []int32 {
 	if n+1 >= len(e.stemLenStart) {
@@ -330,7 +328,7 @@ func newBuilder(ix *workspace.Index, base *Engine) *builder {
 	}
 	if base != nil {
 		c := *base
-		c.ix, c.files, c.otherCase = ix, make([]fileInfo, len(ix.Files)), nil
+		c.ix, c.otherCase = ix, nil
 		// Clipped, an append copies them.
 		c.dirInfos, c.stems = slices.Clip(base.dirInfos), slices.Clip(base.stems)
 		c.dirLinks = base.dirLinks[: len(base.dirLinks)-1 : len(base.dirLinks)-1] // finish ends them again
@@ -415,11 +413,15 @@ func (b *builder) finish() *Engine {
 	}
 	ofDir := func(f *fileInfo) int32 { return f.dir }
 	ofStem := func(f *fileInfo) int32 { return f.stem }
-	if m := b.moved; m.from != nil {
+	switch m := b.moved; {
+	case e.over != nil:
+		// The lists the change touched lie in the overlay, made by
+		// overlaid; the rest are the base's.
+	case m.from != nil:
 		to := m.renumbered(len(b.base.files))
 		e.dirStart, e.dirFileIDs = movedRuns(len(e.dirInfos), b.base.dirStart, b.base.dirFileIDs, to, m.fresh, e.files, ofDir)
 		e.stemStart, e.stemFileIDs = movedRuns(len(e.stems), b.base.stemStart, b.base.stemFileIDs, to, m.fresh, e.files, ofStem)
-	} else {
+	default:
 		e.dirStart, e.dirFileIDs = runs(len(e.dirInfos), e.files, ofDir)
 		e.stemStart, e.stemFileIDs = runs(len(e.stems), e.files, ofStem)
 	}
@@ -506,8 +508,8 @@ func (e *Engine) derive() {
 		}
 	}
 	e.halfDir = 0
-	if len(e.files) >= pathSplitFiles {
-		for n := 0; n < len(e.files)/2; e.halfDir++ {
+	if e.Len() >= pathSplitFiles {
+		for n := 0; n < e.Len()/2; e.halfDir++ {
 			n += len(e.dirFiles(e.halfDir))
 		}
 	}
@@ -535,7 +537,6 @@ func runs(groups int, files []fileInfo, key func(*fileInfo) int32) (start []uint
 }
 
 // dirFiles are the files directly inside directory d, in path order.
-func (e *Engine) dirFiles(d int) []int32 { return e.dirFileIDs[e.dirStart[d]:e.dirStart[d+1]] }
 
 // nameParts is what a file's name alone gives: computed for blocks of
 // files on other cores (eachNamed) while New files them one at a time
@@ -665,7 +666,7 @@ func (b *builder) add(id int32, f workspace.File, n *nameParts, last *lastDir) {
 	if isNamedBy(f.Path[slash:], n.sq, e.exts[xid]) {
 		flags |= fileNameSame
 	}
-	e.files[id] = fileInfo{root: uint16(f.Root), stem: sid, dir: did, base: base, flags: flags,
+	*e.file(id) = fileInfo{root: uint16(f.Root), stem: sid, dir: did, base: base, flags: flags,
 		nameMask: nameMask, ext: xid, starts: n.starts, nameInit: nameInit}
 	if n.lower != "" {
 		if b.other == nil {
@@ -689,14 +690,6 @@ func stemKey(base string) (stem, ext, sq string) {
 func keyOf(base string) string {
 	_, _, sq := stemKey(base)
 	return sq
-}
-
-// fileID is the file at a root-relative path. A file's id is its place in
-// the snapshot's sorted list, so the index's binary search finds it: no
-// map of every path beside the list.
-func (e *Engine) fileID(root int, rel string) (int32, bool) {
-	i := e.ix.Lookup(root, rel)
-	return int32(i), i >= 0
 }
 
 // named lists the files whose base name, lower-cased, is lb. Such files
@@ -912,14 +905,11 @@ func nextDirWord(ws string) (w, rest string) {
 // Index returns the snapshot the engine ranks.
 func (e *Engine) Index() *workspace.Index { return e.ix }
 
-// Len is the number of indexed files.
-func (e *Engine) Len() int { return len(e.files) }
-
 // Named lists the root-relative paths of the files whose name is base
 // (case aside), in index order.
 func (e *Engine) Named(base string) []string {
 	ids := e.named(strings.ToLower(base))
-	slices.Sort(ids)
+	slices.SortFunc(ids, e.inPathOrder)
 	out := make([]string, len(ids))
 	for i, id := range ids {
 		out[i] = e.filePath(id)
@@ -927,17 +917,12 @@ func (e *Engine) Named(base string) []string {
 	return out
 }
 
-// filePath is file id's root-relative path: the index's own string (a
-// file's id is its place in the index), not a second header for it in
-// every fileInfo.
-func (e *Engine) filePath(id int32) string { return e.ix.Files[id].Path }
-
 // baseName is file id's name, found from the end of its path when asked
 // (a few bytes back to the last '/'; asked only of candidates being
 // scored) rather than kept as an offset in every fileInfo.
 func (e *Engine) baseName(id int32) string {
 	p := e.filePath(id)
-	return p[len(p)-int(e.files[id].base):]
+	return p[len(p)-int(e.file(id).base):]
 }
 
 // writtenExt is file id's extension as written (splitExt of its name):
@@ -945,7 +930,7 @@ func (e *Engine) baseName(id int32) string {
 // its name. Scoring a name many files share reads each one's extension,
 // and reading it from the path was a cache miss a file.
 func (e *Engine) writtenExt(id int32) string {
-	if f := &e.files[id]; f.flags&fileExtSame != 0 {
+	if f := e.file(id); f.flags&fileExtSame != 0 {
 		return e.exts[f.ext]
 	}
 	_, ext := splitExt(e.baseName(id))

@@ -77,13 +77,14 @@ func TestNameFromTheRecord(t *testing.T) {
 		t.Fatal("not updated")
 	}
 	for what, e := range map[string]*Engine{"built": built, "updated": updated} {
-		for id, f := range e.ix.Files {
+		for _, f := range e.ix.Files {
+			id, _ := e.fileID(f.Root, f.Path)
 			base := path.Base(f.Path)
 			_, ext := splitExt(base)
-			if got := e.baseName(int32(id)); got != base {
+			if got := e.baseName(id); got != base {
 				t.Errorf("%s: baseName(%q) = %q", what, f.Path, got)
 			}
-			if got := e.writtenExt(int32(id)); got != ext {
+			if got := e.writtenExt(id); got != ext {
 				t.Errorf("%s: writtenExt(%q) = %q, want %q", what, f.Path, got, ext)
 			}
 		}

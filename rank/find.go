@@ -156,7 +156,7 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 	if e.rr != nil {
 		f.keep = max(f.limit, e.rerankK()) // the model may lift one from below the limit
 	}
-	f.keep = min(f.keep, max(len(e.files), 1)) // no more answers than files
+	f.keep = min(f.keep, max(e.Len(), 1)) // no more answers than files
 	// Path readings need nothing from the name readings, so they run beside
 	// them on another core (and are called off when names beat them).
 	pctx, cancelPaths := context.WithCancel(ctx)
@@ -199,7 +199,7 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 	for i := range out {
 		out[i].Score = round3(min(out[i].Score, 1))
 	}
-	return &FindResult{Matches: out, TotalSearched: len(e.files), Truncated: truncated, Rerank: st}, nil
+	return &FindResult{Matches: out, TotalSearched: e.Len(), Truncated: truncated, Rerank: st}, nil
 }
 
 // finder is one find request under way.
@@ -277,7 +277,7 @@ type pathSink struct {
 
 func (f *finder) newPathSink() *pathSink {
 	if f.e.exhaustive {
-		return &pathSink{f, newUniqueTopK(len(f.e.files) + 1)} // never full: nothing is cut
+		return &pathSink{f, newUniqueTopK(f.e.Len() + 1)} // never full: nothing is cut
 	}
 	return &pathSink{f, newUniqueTopK(f.keep)}
 }
@@ -502,7 +502,7 @@ func (f *finder) typoFallback(ctx context.Context, out []Match) ([]Match, error)
 // the first keystroke.
 func (e *Engine) visited(req FindRequest) *FindResult {
 	limit := ResultLimit(req.Limit)
-	res := &FindResult{Matches: []Match{}, TotalSearched: len(e.files)}
+	res := &FindResult{Matches: []Match{}, TotalSearched: e.Len()}
 	curRoot, curRel, curOK := e.refFile(req.Current)
 	seen := map[int32]bool{}
 	for _, v := range req.History {
@@ -539,7 +539,7 @@ var (
 // dirTerms, when not nil, reads the directory terms (q.Dirs) for many
 // files; exts keeps the last extension's affinity to q's.
 func (e *Engine) scoreFile(q *FindQuery, id int32, nm nameMatch, impl bool, dirTerms *dirTermsMemo, exts *extMemo) Match {
-	f := &e.files[id]
+	f := e.file(id)
 	score := nm.score
 	in := inFilename
 	if len(q.Dirs) > 0 {
@@ -615,7 +615,7 @@ func (e *Engine) tieBreak(q *FindQuery, id int32, score float64, aff *affinity) 
 // auxPenaltyOf is what tieBreak takes from file id for being a test,
 // fixture or generated file: nothing when the user works among them.
 func (e *Engine) auxPenaltyOf(id int32, aff *affinity) float64 {
-	if e.files[id].flags&fileAux != 0 && (aff == nil || !aff.amongAux) {
+	if e.file(id).flags&fileAux != 0 && (aff == nil || !aff.amongAux) {
 		return auxPenalty
 	}
 	return 0

@@ -465,7 +465,7 @@ func (l *locator) implementations(src SymbolLookup, typ string) {
 		}
 	}
 	for id, n := range count {
-		f := &l.e.files[id]
+		f := l.e.file(id)
 		rng := first[id].Select
 		score := symImplScore + locateSymbolLift
 		if isTestPath(l.e.filePath(id)) {

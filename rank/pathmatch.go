@@ -440,7 +440,7 @@ func (e *Engine) pathReadings(ctx context.Context, pq *pathQuery, sink *pathSink
 			continue
 		}
 		for _, id := range e.dirFiles(d) {
-			f := &e.files[id]
+			f := e.file(id)
 			s, reason := base, "path:dir"
 			if isEntryFile(e.baseName(id), di.depth, e.str(di.sq)) {
 				s, reason = s+pathEntryBonus, "path:dir-entry"
@@ -456,9 +456,9 @@ func (e *Engine) pathReadings(ctx context.Context, pq *pathQuery, sink *pathSink
 		// Every file the rules allow through the DP: what the bit-set
 		// filters of oneToken, tokens and try must agree with
 		// (prune_test.go).
-		for id := range e.files {
-			if len(pq.tokens) > 1 || pr.oneTokenMay(int32(id)) {
-				pr.score(int32(id))
+		for id := range e.fileIDs {
+			if len(pq.tokens) > 1 || pr.oneTokenMay(id) {
+				pr.score(id)
 			}
 		}
 		return nil
@@ -542,7 +542,7 @@ func (pr *pathRun) oneToken(ctx context.Context, lo, hi int, exts bool) error {
 		// try, with what nameCanFinish asks of a name worked out once
 		// for the directory.
 		for _, id := range e.dirFiles(d) {
-			f := &e.files[id]
+			f := e.file(id)
 			if need&^f.nameMask != 0 || starts&f.nameInit == 0 {
 				continue
 			}
@@ -575,7 +575,7 @@ func (pr *pathRun) oneToken(ctx context.Context, lo, hi int, exts bool) error {
 			continue
 		}
 		for _, id := range e.stemFiles(int32(sid)) {
-			f := &e.files[id]
+			f := e.file(id)
 			if pr.sets[f.dir]&^(t.full|1) != 0 || !slices.Contains(ending, f.ext) {
 				continue // tried above, or no extension to end on
 			}
@@ -590,7 +590,7 @@ func (pr *pathRun) oneToken(ctx context.Context, lo, hi int, exts bool) error {
 // oneTokenMay is oneToken's rule for file id: its directories read part
 // of the token, or the token ends with its extension.
 func (pr *pathRun) oneTokenMay(id int32) bool {
-	t, f := &pr.pq.tokens[0], &pr.e.files[id]
+	t, f := &pr.pq.tokens[0], pr.e.file(id)
 	ext := pr.e.exts[f.ext]
 	return pr.sets[f.dir]&^(t.full|1) != 0 || ext != "" && len(ext) < len(t.text) && strings.HasSuffix(t.text, ext)
 }
@@ -636,7 +636,7 @@ dirs:
 		}
 	files:
 		for _, id := range e.dirFiles(d) {
-			f := &e.files[id]
+			f := e.file(id)
 			if req&^f.nameMask != 0 {
 				continue
 			}
@@ -656,7 +656,7 @@ dirs:
 // try scores file id when some reading fits it.
 func (pr *pathRun) try(id int32) {
 	e := pr.e
-	f := &e.files[id]
+	f := e.file(id)
 	pr.nb.of(f)
 	if !nameCanFinish(pr.pq, pr.sets, pr.nd, f, &pr.nb) {
 		return
@@ -671,7 +671,7 @@ func (pr *pathRun) try(id int32) {
 // score reads file id by the DP and keeps the reading when there is one.
 func (pr *pathRun) score(id int32) {
 	e := pr.e
-	f := &e.files[id]
+	f := e.file(id)
 	pr.w.reset(e, f.dir, id)
 	q, ok := pathQualityOf(pr.pq, pr.w, true)
 	if !ok {
@@ -814,7 +814,7 @@ func (w *pathWords) reset(e *Engine, dir, file int32) {
 	if file < 0 {
 		return
 	}
-	f := &e.files[file]
+	f := e.file(file)
 	text := e.stemText(f.stem)
 	w.nameLen, w.stemSq = len(text), text
 	from := 0
@@ -1129,8 +1129,8 @@ func (e *Engine) pathTypos(ctx context.Context, pq *pathQuery, sink *pathSink, i
 	pq.typos = 1
 	w := &pathWords{}
 	if e.exhaustive { // every file through the DP (prune_test.go)
-		for id := range e.files {
-			e.pathTypo(pq, int32(id), w, sink, impl)
+		for id := range e.fileIDs {
+			e.pathTypo(pq, id, w, sink, impl)
 		}
 		return nil
 	}
@@ -1204,7 +1204,7 @@ func (e *Engine) pathTypos(ctx context.Context, pq *pathQuery, sink *pathSink, i
 		done := func(ti int) bool { return readInDirs(&pq.tokens[ti], ds[ti], nt) }
 	files:
 		for _, id := range e.dirFiles(int(d)) {
-			f := &e.files[id]
+			f := e.file(id)
 			for _, ti := range pq.order { // the likeliest to rule the file out first
 				if !done(ti) && !typoCanFinish(&pq.tokens[ti], ds[ti].a|ds[ti].b, f.nameMask, f.nameInit, f.base) {
 					continue files
@@ -1332,7 +1332,7 @@ func (t *pathToken) chunkStarts(left uint64) uint64 {
 // typoNameFinishes reads file id's name on from the directory's positions
 // a (no edit used) and b (edit used): whether token t can be read whole.
 func (e *Engine) typoNameFinishes(t *pathToken, id int32, a, b uint64) bool {
-	f := &e.files[id]
+	f := e.file(id)
 	text := e.stemText(f.stem)
 	from := 0
 	for i := 1; i <= len(text); i++ {
@@ -1351,7 +1351,7 @@ func (e *Engine) typoNameFinishes(t *pathToken, id int32, a, b uint64) bool {
 // pathTypo scores file id by the DP, each token allowed one edit.
 func (e *Engine) pathTypo(pq *pathQuery, id int32, w *pathWords, sink *pathSink, impl bool) {
 	{
-		f := &e.files[id]
+		f := e.file(id)
 		w.reset(e, f.dir, id)
 		q, ok := pathQualityOf(pq, w, true)
 		if !ok {

@@ -63,7 +63,7 @@ func (e *Engine) WithReranker(r Reranker, o RerankOptions) *Engine {
 // rerankK is the most candidates one query sends to the model.
 func (e *Engine) rerankK() int {
 	o := e.rro
-	k := int(math.Ceil(float64(len(e.files)) * o.Ratio))
+	k := int(math.Ceil(float64(e.Len()) * o.Ratio))
 	return min(max(k, o.Min), o.Max)
 }
 

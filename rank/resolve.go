@@ -398,7 +398,7 @@ func (e *Engine) resolveCandidates(rq *resolveQuery) ([]candidateFile, map[int32
 			cands = append(cands, candidateFile{id, 0})
 		}
 	}
-	ofStem := func(id int32) bool { return exactOK && e.files[id].stem == exact }
+	ofStem := func(id int32) bool { return exactOK && e.file(id).stem == exact }
 	namedApart := map[int32]bool{} // named, though not of the query's stem (a capital squash keeps)
 	for _, id := range e.named(strings.ToLower(rq.base)) {
 		if !ofStem(id) {
@@ -420,7 +420,7 @@ func (e *Engine) resolveCandidates(rq *resolveQuery) ([]candidateFile, map[int32
 	}
 	symHits := e.symbolFiles(&FindQuery{Squashed: rq.sq}, true)
 	for id := range symHits {
-		if !ofStem(id) && !typoStems[e.files[id].stem] && !namedApart[id] {
+		if !ofStem(id) && !typoStems[e.file(id).stem] && !namedApart[id] {
 			cands = append(cands, candidateFile{id, bySymbol})
 		}
 	}
@@ -452,7 +452,7 @@ func (e *Engine) foreignPrefix(rq *resolveQuery, cands []candidateFile) int {
 		if foreign == 0 {
 			break
 		}
-		from(e.alignment(rq, e.files[c.id].dir))
+		from(e.alignment(rq, e.file(c.id).dir))
 	}
 	return foreign
 }
@@ -472,7 +472,7 @@ func (e *Engine) alignAll(rq *resolveQuery, cands []candidateFile) {
 	sc := rq.scratch
 	dirs := grow(sc.dirs, len(cands))
 	for _, c := range cands {
-		dirs = append(dirs, e.files[c.id].dir)
+		dirs = append(dirs, e.file(c.id).dir)
 	}
 	slices.Sort(dirs) // path order: neighbours share their upper directories
 	dirs = slices.Compact(dirs)
@@ -669,7 +669,7 @@ func (e *Engine) dirScore(rq *resolveQuery, d int32) dirAlign {
 // scoreCandidate scores one file as score.go describes: name, directories,
 // then proximity to the references.
 func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits map[int32]nameMatch, aff *affinity) (Candidate, bool) {
-	f := &e.files[id]
+	f := e.file(id)
 	nr := e.nameOf(rq, id, dist, symHits, nil)
 	if nr.nm.score == 0 {
 		return Candidate{}, false
@@ -707,7 +707,7 @@ func (e *Engine) lexicalScore(rq *resolveQuery, id int32, nm nameMatch) (lex flo
 	if len(rq.dirs) == 0 {
 		return nm.score * bareNameWeight, da
 	}
-	da = e.dirScore(rq, e.files[id].dir)
+	da = e.dirScore(rq, e.file(id).dir)
 	return nm.score * (nameWeight + (1-nameWeight)*da.score), da
 }
 
@@ -750,7 +750,7 @@ func idsKey(f *fileInfo, dist int) (uint64, bool) {
 // the files sharing it (the tens of thousands of a common name); a file
 // found by the symbol it defines has a reading of its own.
 func (e *Engine) nameOf(rq *resolveQuery, id int32, dist int, symHits map[int32]nameMatch, read *namesRead) nameReading {
-	ids, byIDs := idsKey(&e.files[id], dist)
+	ids, byIDs := idsKey(e.file(id), dist)
 	if dist != bySymbol && read != nil && byIDs {
 		if nr, ok := read.byIDs[ids]; ok {
 			return nr
@@ -766,7 +766,7 @@ func (e *Engine) nameOf(rq *resolveQuery, id int32, dist int, symHits map[int32]
 	if dist == bySymbol {
 		nr.nm = symbolName(symHits[id], rq.ext, base)
 	} else {
-		nr.nm = scoreName(rq.base, rq.stem, rq.ext, rq.sq, base, e.stemText(e.files[id].stem), dist)
+		nr.nm = scoreName(rq.base, rq.stem, rq.ext, rq.sq, base, e.stemText(e.file(id).stem), dist)
 	}
 	cStem, cExt := splitExt(base)
 	a, _ := extAffinity(rq.ext, cExt)
@@ -775,7 +775,7 @@ func (e *Engine) nameOf(rq *resolveQuery, id int32, dist int, symHits map[int32]
 		nr.ev.otherKind = a == extOther && real // .pyy is a typo, .css another kind of file
 	}
 	if dist != bySymbol {
-		_, _, same := sameStem(rq.stem, cStem, rq.sq, e.stemText(e.files[id].stem))
+		_, _, same := sameStem(rq.stem, cStem, rq.sq, e.stemText(e.file(id).stem))
 		nr.ev.stemKept = same && (a == 1 || a == extFamilyAffinity)
 		nr.ev.stemSame = rq.stem == cStem
 		switch {
@@ -833,7 +833,7 @@ func (e *Engine) longerOldTail(st *staleReading, tail int32) bool {
 	if !st.exact {
 		return false
 	}
-	base := filepath.Base(e.ix.Roots[e.files[tail].root])
+	base := filepath.Base(e.ix.Roots[e.file(tail).root])
 	old := st.old
 	for strings.HasPrefix(old, base+"/") {
 		old = old[len(base)+1:]
@@ -1095,7 +1095,7 @@ func ResultLimit(n int) int {
 }
 
 func (e *Engine) candidate(id int32, score float64, reasons []string) Candidate {
-	f := &e.files[id]
+	f := e.file(id)
 	return Candidate{File: id, Root: int(f.root), Path: e.filePath(id), Score: score, Reasons: reasons}
 }
 

@@ -22,6 +22,7 @@ const SegmentKind = "engine 3"
 // files (walked or changed since), which nothing could later name, or
 // holds another number of files.
 func (e *Engine) Put(w *segment.Writer, saved *workspace.Index) bool {
+	e = e.laidOut()
 	ids := saved.SavedIDs()
 	if len(ids) == 0 || len(saved.Files) != len(e.files) {
 		return false

@@ -114,7 +114,7 @@ func (e *Engine) scoreFiles(ctx context.Context, rq *resolveQuery, cands []candi
 
 // ranksBefore is better (the one result order) for two scored files.
 func (e *Engine) ranksBefore(a, b *scoredFile) bool {
-	return RanksBefore(a.score, b.score, e.filePath(a.id), e.filePath(b.id), int(e.files[a.id].root), int(e.files[b.id].root))
+	return RanksBefore(a.score, b.score, e.filePath(a.id), e.filePath(b.id), int(e.file(a.id).root), int(e.file(b.id).root))
 }
 
 // shortlist is what of all the rules after scoring can read (see the

@@ -9,13 +9,12 @@ import (
 )
 
 // Updated is the engine of next, an index e's was updated to
-// (workspace.Update: a few files added or removed), built from e's
-// arrays rather than from scratch: the files kept keep their records,
+// (workspace.Update: a few files added or removed), made of e's arrays
+// rather than from scratch: the files kept keep their ids and records,
 // the added ones are named and filed under e's stems and directories
-// (new ones appended), and the arrays by file are laid out again. It
-// answers every question as New(next) would. In a large tree New is
-// slow, and its time is the time a file a client reported waits to be
-// found.
+// (new ones appended) in its overlay (overlaid). It answers every
+// question as New(next) would. In a large tree New is slow, and its
+// time is the time a file a client reported waits to be found.
 //
 // It returns nil, for New to build, when the change is too large to be
 // worth it (patchShare) or leaves a directory or an extension with no
@@ -31,6 +30,23 @@ func (e *Engine) Updated(next *workspace.Index) *Engine {
 	if !slices.Equal(e.ix.Roots, next.Roots) {
 		return nil
 	}
+	added, gone := workspace.Delta(e.ix, next)
+	patched := e.patched + len(added) + len(gone)
+	if patched > len(next.Files)/patchShare {
+		return nil
+	}
+	c := e.overlaid(next, added, gone)
+	if c != nil {
+		c.patched = patched
+	}
+	return c
+}
+
+// layOut is the engine of next, an index e's was updated to, with its
+// files laid out in next's order (a file's id its place in next): what
+// Updated did before the overlay, and what a segment holds (laidOut).
+// e is laid out itself. nil as for Updated.
+func (e *Engine) layOut(next *workspace.Index) *Engine {
 	from, gone := workspace.Kept(e.ix, next)
 	added := len(from) - (len(e.files) - len(gone))
 	patched := e.patched + added + len(gone)
@@ -39,6 +55,7 @@ func (e *Engine) Updated(next *workspace.Index) *Engine {
 	}
 	b := newBuilder(next, e)
 	c := b.e
+	c.files = make([]fileInfo, len(next.Files))
 	var fresh []int32
 	for j := 0; j < len(from); {
 		if from[j] < 0 {
@@ -170,8 +187,8 @@ const patchShare = 16
 // does, when it has a file.
 func (b *builder) firstStarts(sid int32) {
 	e := b.e
-	if ids := e.stemFiles(sid); len(ids) > 0 && e.stems[sid].starts != e.files[ids[0]].starts {
-		b.stem(sid).starts = e.files[ids[0]].starts
+	if ids := e.stemFiles(sid); len(ids) > 0 && e.stems[sid].starts != e.file(ids[0]).starts {
+		b.stem(sid).starts = e.file(ids[0]).starts
 	}
 }
 
@@ -185,7 +202,9 @@ func (e *Engine) dirAt(dirPath string) (int32, bool) {
 	}
 	for r := range e.ix.Roots {
 		if i := e.ix.FirstUnder(r, dirPath); i >= 0 {
-			d := e.files[i].dir
+			f := e.ix.Files[i]
+			id, _ := e.fileID(f.Root, f.Path)
+			d := e.file(id).dir
 			for e.dirInfos[d].depth > depth {
 				d = e.dirLinks[d].parent
 			}

@@ -87,7 +87,7 @@ func sameAnswers(t *testing.T, what string, want, got *rank.Engine, queries []st
 		for _, req := range []rank.FindRequest{{Query: q, Limit: 10}, {Query: q, Limit: 3, Exact: true}} {
 			a, err1 := want.Find(ctx, req)
 			b, err2 := got.Find(ctx, req)
-			if fmt.Sprint(a, err1) != fmt.Sprint(b, err2) {
+			if fmt.Sprint(matchesWithoutIDs(a), err1) != fmt.Sprint(matchesWithoutIDs(b), err2) {
 				t.Fatalf("%s: find %+v: want %v %v, got %v %v", what, req, a, err1, b, err2)
 			}
 		}
@@ -100,18 +100,43 @@ func sameAnswers(t *testing.T, what string, want, got *rank.Engine, queries []st
 	}
 }
 
+// matchesWithoutIDs is a find's answer with its files' ids cleared: an
+// engine's own numbering (an engine updated keeps its files' ids, one
+// built numbers them in path order), which no answer shows.
+func matchesWithoutIDs(res *rank.FindResult) *rank.FindResult {
+	if res == nil {
+		return nil
+	}
+	c := *res
+	c.Matches = slices.Clone(c.Matches)
+	for i := range c.Matches {
+		c.Matches[i].File = 0
+	}
+	return &c
+}
+
 // resolvedValue is res with the answer it resolved to as a value, not a
-// pointer that differs between two results alike.
+// pointer that differs between two results alike, and its files' ids
+// cleared (matchesWithoutIDs).
 func resolvedValue(res *rank.ResolveResult) any {
-	if res == nil || res.Resolved == nil {
+	if res == nil {
 		return res
 	}
 	c := *res
+	c.Candidates = slices.Clone(c.Candidates)
+	for i := range c.Candidates {
+		c.Candidates[i].File = 0
+	}
+	if res.Resolved == nil {
+		return c
+	}
 	c.Resolved = nil
+	r := *res.Resolved
+	r.File = 0
 	return struct {
 		Resolved rank.Candidate
 		rank.ResolveResult
-	}{*res.Resolved, c}
+	}{r, c}
 }
 
 // The generated tree: a few directories two deep, names from a small

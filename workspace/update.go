@@ -421,6 +421,33 @@ func Kept(prev, next *Index) (from, gone []int32) {
 	return from, gone
 }
 
+// Delta is what changed from prev to next, an index updated from it
+// (Update): the files next has and prev lacks, and those prev has and
+// next lacks, each in the Index order. When Update recorded the runs of
+// prev it kept, only the files outside them are compared — a change's
+// few, not the tree.
+func Delta(prev, next *Index) (added, gone []File) {
+	a, b := prev.Files, next.Files
+	if prev.serial != 0 && next.parent == prev.serial {
+		a, b = nil, nil
+		lo, at := 0, 0
+		for _, r := range next.kept {
+			a, b = append(a, prev.Files[lo:r.lo]...), append(b, next.Files[at:r.at]...)
+			lo, at = r.hi, r.at+r.hi-r.lo
+		}
+		a, b = append(a, prev.Files[lo:]...), append(b, next.Files[at:]...)
+	}
+	mergeFiles(a, b, func(i, j int) {
+		switch {
+		case j < 0:
+			gone = append(gone, a[i])
+		case i < 0:
+			added = append(added, b[j])
+		}
+	})
+	return added, gone
+}
+
 // mergeFiles walks two sorted lists of files in step, calling step with
 // the positions of each file in both (i, j), in a only (i, -1) or in b
 // only (-1, j).

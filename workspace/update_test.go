@@ -107,8 +107,8 @@ func TestUpdateMatchesAFreshWalk(t *testing.T) {
 }
 
 // TestKeptFromUpdate: what Update recorded of the files it kept lines an
-// index up with its parent exactly as comparing their paths does; an
-// index that is not the other's child is compared by path.
+// index up with its parent exactly as comparing their paths does (Kept,
+// Delta); an index that is not the other's child is compared by path.
 func TestKeptFromUpdate(t *testing.T) {
 	churnSeeds(t, func(t *testing.T, c *churn, ix *Index) {
 		for step := 0; step < 30; step++ {
@@ -119,6 +119,19 @@ func TestKeptFromUpdate(t *testing.T) {
 			wantFrom, wantGone := Kept(ix, &byPath)
 			if fmt.Sprint(from, gone) != fmt.Sprint(wantFrom, wantGone) {
 				t.Fatalf("step %d: recorded %v %v, by path %v %v", step, from, gone, wantFrom, wantGone)
+			}
+			var wantAdded, wantLost []File
+			for j, i := range wantFrom {
+				if i < 0 {
+					wantAdded = append(wantAdded, next.Files[j])
+				}
+			}
+			for _, g := range wantGone {
+				wantLost = append(wantLost, ix.Files[g])
+			}
+			added, lost := Delta(ix, next)
+			if fmt.Sprint(added, lost) != fmt.Sprint(wantAdded, wantLost) {
+				t.Fatalf("step %d: delta %v %v, by path %v %v", step, added, lost, wantAdded, wantLost)
 			}
 			ix = next
 		}
