@@ -349,15 +349,13 @@ func (ix *Index) appendRun(at []int, root int, prefix string, whole bool) []int 
 // Diff lists the files (absolute) in one index and not the other: what
 // an Update added or removed. Both must have the same roots.
 func Diff(a, b *Index) []string {
-	from, gone := Kept(a, b)
-	var out []string
-	for _, i := range gone {
-		out = append(out, a.AbsAt(int(i)))
+	added, gone := Delta(a, b)
+	out := make([]string, 0, len(gone)+len(added))
+	for _, f := range gone {
+		out = append(out, a.Abs(f))
 	}
-	for j, i := range from {
-		if i < 0 {
-			out = append(out, b.AbsAt(j))
-		}
+	for _, f := range added {
+		out = append(out, b.Abs(f))
 	}
 	return out
 }
@@ -366,7 +364,7 @@ func Diff(a, b *Index) []string {
 // from[j] is the position in prev of next's file j, or -1 for a file
 // added; gone are the positions in prev of the files next lacks, in
 // order. Both must have the same roots. It is how arrays kept by file
-// carry over a change (rank.Engine.Updated).
+// carry over a change (rank.Engine.layOut).
 func Kept(prev, next *Index) (from, gone []int32) {
 	from = make([]int32, len(next.Files))
 	if prev.serial != 0 && next.parent == prev.serial {

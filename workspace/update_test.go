@@ -133,6 +133,16 @@ func TestKeptFromUpdate(t *testing.T) {
 			if fmt.Sprint(added, lost) != fmt.Sprint(wantAdded, wantLost) {
 				t.Fatalf("step %d: delta %v %v, by path %v %v", step, added, lost, wantAdded, wantLost)
 			}
+			var wantDiff []string
+			for _, f := range wantLost {
+				wantDiff = append(wantDiff, ix.Abs(f))
+			}
+			for _, f := range wantAdded {
+				wantDiff = append(wantDiff, next.Abs(f))
+			}
+			if got := Diff(ix, next); !slices.Equal(got, wantDiff) {
+				t.Fatalf("step %d: diff %v, want %v", step, got, wantDiff)
+			}
 			ix = next
 		}
 	})
