@@ -227,7 +227,7 @@ type stemName struct {
 
 // stemName is stem sid's text and word starts.
 func (e *Engine) stemName(sid int32) stemName {
-	st := &e.stems[sid]
+	st := e.stemRec(sid)
 	return stemName{e.str(st.text), st.starts}
 }
 
@@ -296,18 +296,29 @@ type builder struct {
 	// moved: how Updated's files line up with the base's, whose groups
 	// by directory and stem finish renumbers (movedRuns).
 	moved movedFiles
+	// ownDirRecs and ownStemRecs are the overlay's records this builder
+	// copied (dir, stem): the others are its base's, not to be written.
+	ownDirRecs, ownStemRecs map[int32]bool
 }
 
-// stem is stem sid to change, in the engine's own stems.
+// stem is stem sid to change: its record in the overlay when there is
+// one (stemRec), else in the engine's own stems.
 func (b *builder) stem(sid int32) *stemInfo {
+	if o := b.e.over; o != nil {
+		return ownRecord(&b.ownStemRecs, o.stemRecs, &o.stemRecSet, sid, b.e.stemRec)
+	}
 	if !b.ownStems {
 		b.e.stems, b.ownStems = slices.Clone(b.e.stems), true
 	}
 	return &b.e.stems[sid]
 }
 
-// dir is directory did to change, in the engine's own dirInfos.
+// dir is directory did to change: its record in the overlay when there
+// is one (dirRec), else in the engine's own dirInfos.
 func (b *builder) dir(did int32) *dirInfo {
+	if o := b.e.over; o != nil {
+		return ownRecord(&b.ownDirRecs, o.dirRecs, &o.dirRecSet, did, b.e.dirRec)
+	}
 	if !b.ownDirs {
 		b.e.dirInfos, b.ownDirs = slices.Clone(b.e.dirInfos), true
 	}
@@ -639,7 +650,7 @@ func (b *builder) add(id int32, f workspace.File, n *nameParts, last *lastDir) {
 	nameInit := n.nameInit
 	xid := b.extOf(n.sqExt)
 	extMask := charMask(n.sqExt)
-	if st := &e.stems[sid]; st.initMask|nameInit != st.initMask || st.extMask|extMask != st.extMask {
+	if st := e.stemRec(sid); st.initMask|nameInit != st.initMask || st.extMask|extMask != st.extMask {
 		st = b.stem(sid)
 		st.initMask |= nameInit
 		st.extMask |= extMask
@@ -650,7 +661,7 @@ func (b *builder) add(id int32, f workspace.File, n *nameParts, last *lastDir) {
 	nameMask := e.stems[sid].mask | extMask
 	did := last.of(b, f.Path[:max(slash-1, 0)])
 	base := uint16(len(f.Path) - slash)
-	if di := &e.dirInfos[did]; di.nameMask|nameMask != di.nameMask || di.nameInit|nameInit != di.nameInit || base > di.nameMax {
+	if di := e.dirRec(did); di.nameMask|nameMask != di.nameMask || di.nameInit|nameInit != di.nameInit || base > di.nameMax {
 		di = b.dir(did)
 		di.nameMask |= nameMask
 		di.nameInit |= nameInit

@@ -38,8 +38,46 @@ type fileOverlay struct {
 	// as every directory's files are asked for in a query's scan.
 	dirs, stems     map[int32][]int32
 	dirSet, stemSet []uint64
+	// dirRecs and stemRecs are the records of the directories and stems
+	// whose names' letters and lengths a file added widened (dirInfo's
+	// nameMask, nameInit, nameMax; stemInfo's initMask, extMask, starts),
+	// marked in dirRecSet and stemRecSet: the arrays stay the base's.
+	dirRecs              map[int32]*dirInfo
+	stemRecs             map[int32]*stemInfo
+	dirRecSet, stemRecSet []uint64
 	// live is how many files the engine has.
 	live int
+}
+
+// dirRec is directory d's record; stemRec stem sid's.
+func (e *Engine) dirRec(d int32) *dirInfo {
+	if o := e.over; o != nil && hasBit(o.dirRecSet, d) {
+		return o.dirRecs[d]
+	}
+	return &e.dirInfos[d]
+}
+
+func (e *Engine) stemRec(sid int32) *stemInfo {
+	if o := e.over; o != nil && hasBit(o.stemRecSet, sid) {
+		return o.stemRecs[sid]
+	}
+	return &e.stems[sid]
+}
+
+// ownRecord is record id of recs (an overlay's dirRecs or stemRecs,
+// marked in set) for a builder to write: copied from what at reads the
+// first time, the record the engine before held being left as it was.
+func ownRecord[T any](own *map[int32]bool, recs map[int32]*T, set *[]uint64, id int32, at func(int32) *T) *T {
+	if *own == nil {
+		*own = map[int32]bool{}
+	}
+	if !(*own)[id] {
+		r := *at(id)
+		recs[id] = &r
+		*set = setBit(*set, id)
+		(*own)[id] = true
+	}
+	return recs[id]
 }
 
 // hasBit reports bit i of set; setBit sets it in set, grown as needed.
@@ -151,11 +189,13 @@ func (e *Engine) inPathOrder(a, b int32) int {
 // change empties a directory or an extension (Updated).
 func (e *Engine) overlaid(next *workspace.Index, added, gone []workspace.File) *Engine {
 	o := &fileOverlay{base: e, live: len(e.files), added: map[workspace.File]int32{},
-		dirs: map[int32][]int32{}, stems: map[int32][]int32{}}
+		dirs: map[int32][]int32{}, stems: map[int32][]int32{}, dirRecs: map[int32]*dirInfo{}, stemRecs: map[int32]*stemInfo{}}
 	if p := e.over; p != nil {
 		o = &fileOverlay{base: p.base, files: slices.Clip(p.files), paths: slices.Clip(p.paths), added: maps.Clone(p.added),
 			gone: slices.Clone(p.gone), dirs: maps.Clone(p.dirs), stems: maps.Clone(p.stems),
-			dirSet: slices.Clone(p.dirSet), stemSet: slices.Clone(p.stemSet), live: p.live}
+			dirSet: slices.Clone(p.dirSet), stemSet: slices.Clone(p.stemSet),
+			dirRecs: maps.Clone(p.dirRecs), stemRecs: maps.Clone(p.stemRecs),
+			dirRecSet: slices.Clone(p.dirRecSet), stemRecSet: slices.Clone(p.stemRecSet), live: p.live}
 	}
 	// The directories and stems whose lists change: the files added to
 	// each, in path order (as added is).

@@ -534,7 +534,7 @@ func (pr *pathRun) oneToken(ctx context.Context, lo, hi int, exts bool) error {
 		// can. In a monorepo, "tests/configuration" reads "tests" in
 		// the directories of every team's tests, and most of their
 		// files were tried one by one.
-		di, left := &e.dirInfos[d], pr.sets[d]&^t.full
+		di, left := e.dirRec(int32(d)), pr.sets[d]&^t.full
 		need, starts := t.need[63-bits.LeadingZeros64(left)], t.chunkStarts(left)
 		if need&^di.nameMask != 0 || starts&di.nameInit == 0 {
 			continue
@@ -570,7 +570,7 @@ func (pr *pathRun) oneToken(ctx context.Context, lo, hi int, exts bool) error {
 	}
 	first := charMask(t.text[:1])
 	for sid := range e.stems {
-		st := &e.stems[sid]
+		st := e.stemRec(int32(sid))
 		if t.need[0]&^(st.mask|st.extMask) != 0 || first&^st.initMask != 0 {
 			continue
 		}
@@ -609,7 +609,7 @@ dirs:
 				return err
 			}
 		}
-		di := &e.dirInfos[d]
+		di := e.dirRec(int32(d))
 		if len(e.dirFiles(d)) == 0 {
 			continue
 		}
@@ -1170,7 +1170,7 @@ func (e *Engine) pathTypos(ctx context.Context, pq *pathQuery, sink *pathSink, i
 		var kept []int32
 		var next []typoState
 		keep := func(k int, d int32, s typoState) {
-			di := &e.dirInfos[d]
+			di := e.dirRec(d)
 			if !readInDirs(t, s, nt) && !typoCanFinish(t, s.a|s.b, di.nameMask, di.nameInit, di.nameMax) {
 				return
 			}

@@ -187,7 +187,7 @@ const patchShare = 16
 // does, when it has a file.
 func (b *builder) firstStarts(sid int32) {
 	e := b.e
-	if ids := e.stemFiles(sid); len(ids) > 0 && e.stems[sid].starts != e.file(ids[0]).starts {
+	if ids := e.stemFiles(sid); len(ids) > 0 && e.stemRec(sid).starts != e.file(ids[0]).starts {
 		b.stem(sid).starts = e.file(ids[0]).starts
 	}
 }

@@ -128,6 +128,13 @@ func TestUpdatedAnswersAsNew(t *testing.T) {
 		if step%5 == 4 {
 			add = append(add, removed...) // back where they were: new ids
 		}
+		if step%3 == 1 {
+			// Letters and a length no name of an existing directory had:
+			// its prunes' masks widened.
+			f := e.ix.Files[r.IntN(len(e.ix.Files))]
+			f.Path = f.Path[:strings.LastIndexByte(f.Path, '/')+1] + "vzqxjkw_yvzqxjkw_yvzqxjkw" + fmt.Sprint(step) + ".go"
+			add = append(add, f)
+		}
 		for range r.IntN(4) {
 			remove = append(remove, e.ix.Files[r.IntN(len(e.ix.Files))])
 		}
@@ -145,8 +152,16 @@ func TestUpdatedAnswersAsNew(t *testing.T) {
 		}
 		updated++
 		queries := []string{"ärger", "über", "ecole", "novel"}
+		squashed := strings.NewReplacer("/", "", ".", "")
 		for _, f := range slices.Concat(add, remove) {
-			queries = append(queries, f.Path, f.Path[strings.LastIndexByte(f.Path, '/')+1:])
+			// The path, its name, the path as one token over the
+			// directories and the name, and that with a letter of the
+			// name left out (find's typo fallback).
+			typoed := f.Path
+			if cut := strings.LastIndexByte(f.Path, '/') + 3; cut < len(f.Path) {
+				typoed = f.Path[:cut] + f.Path[cut+1:]
+			}
+			queries = append(queries, f.Path, f.Path[strings.LastIndexByte(f.Path, '/')+1:], squashed.Replace(f.Path), squashed.Replace(typoed))
 		}
 		for range 40 {
 			queries = append(queries, genQuery(r, next.Files))
