@@ -42,8 +42,8 @@ type fileOverlay struct {
 	// whose names' letters and lengths a file added widened (dirInfo's
 	// nameMask, nameInit, nameMax; stemInfo's initMask, extMask, starts),
 	// marked in dirRecSet and stemRecSet: the arrays stay the base's.
-	dirRecs              map[int32]*dirInfo
-	stemRecs             map[int32]*stemInfo
+	dirRecs               map[int32]*dirInfo
+	stemRecs              map[int32]*stemInfo
 	dirRecSet, stemRecSet []uint64
 	// live is how many files the engine has.
 	live int
