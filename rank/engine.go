@@ -128,7 +128,13 @@ type Engine struct {
 type strRef struct{ off, n uint32 }
 
 // str is the string r points at.
-func (e *Engine) str(r strRef) string { return e.text[r.off : r.off+r.n] }
+func (e *Engine) str(r strRef) string {
+	if end := r.off + r.n; int(end) <= len(e.text) {
+		return e.text[r.off:end]
+	}
+	at := r.off - uint32(len(e.text)) // laid out after the text (fileOverlay.text)
+	return e.over.text[at : at+r.n]
+}
 
 // otherName is a file whose lower-cased base name (name) its squashed
 // stem cannot find (named): a name whose capitals squash keeps
@@ -242,13 +248,17 @@ func (e *Engine) stemsOfLen(n int) []int32 {
 	return e.stemLenIDs[e.stemLenStart[n]:e.stemLenStart[n+1]]
 }
 
-// trigramStems are the stems holding trigram g.
-func (e *Engine) trigramStems(g uint32) []int32 {
+// trigramStems are the stems holding trigram g: those of the laid-out
+// trigram index, and those added since (fileOverlay.trigrams).
+func (e *Engine) trigramStems(g uint32) (laid, added []int32) {
+	if o := e.over; o != nil {
+		added = o.trigrams[g]
+	}
 	k, ok := slices.BinarySearch(e.triKeys, g)
 	if !ok {
-		return nil
+		return nil, added
 	}
-	return e.triStems[e.triStart[k]:e.triStart[k+1]]
+	return e.triStems[e.triStart[k]:e.triStart[k+1]], added
 }
 
 // dirName and dirSq are directory d's own name and its squashed form.
@@ -404,7 +414,11 @@ func (b *builder) finish() *Engine {
 			e.otherCase = append(e.otherCase, otherName{name: r, id: id})
 		}
 	}
-	e.text = extended(e.text, b.text)
+	if o := e.over; o != nil {
+		o.text = extended(o.text, b.text)
+	} else {
+		e.text = extended(e.text, b.text)
+	}
 	slices.SortFunc(e.otherCase, func(a, c otherName) int {
 		return cmp.Or(strings.Compare(e.str(a.name), e.str(c.name)), cmp.Compare(a.id, c.id))
 	})
@@ -459,6 +473,18 @@ func (b *builder) trigramIndex() {
 	e := b.e
 	if len(b.trigrams) == 0 && b.base != nil {
 		return // no new stem: the base's as they are
+	}
+	if o := e.over; o != nil {
+		// The new stems' trigrams in the overlay, the laid-out index
+		// as it is.
+		o.trigrams = maps.Clone(o.trigrams)
+		if o.trigrams == nil {
+			o.trigrams = map[uint32][]int32{}
+		}
+		for g, sids := range b.trigrams {
+			o.trigrams[g] = append(slices.Clip(o.trigrams[g]), sids...)
+		}
+		return
 	}
 	keys := slices.Sorted(maps.Keys(b.trigrams))
 	added := 0
@@ -1022,11 +1048,14 @@ func (e *Engine) typoStems(sq string, maxDist int) map[int32]int {
 	}
 	touched := cs.touched[:0]
 	for _, g := range grams {
-		for _, sid := range e.trigramStems(g) {
-			if cs.n[sid] == 0 {
-				touched = append(touched, sid)
+		laid, added := e.trigramStems(g)
+		for _, sids := range [2][]int32{laid, added} {
+			for _, sid := range sids {
+				if cs.n[sid] == 0 {
+					touched = append(touched, sid)
+				}
+				cs.n[sid]++
 			}
-			cs.n[sid]++
 		}
 	}
 	for _, sid := range touched {

@@ -45,6 +45,12 @@ type fileOverlay struct {
 	dirRecs               map[int32]*dirInfo
 	stemRecs              map[int32]*stemInfo
 	dirRecSet, stemRecSet []uint64
+	// text holds the names laid out since (builder.put): a strRef past
+	// Engine.text reads here (str).
+	text string
+	// trigrams are the stems added since the layout by each of their
+	// trigrams, in the order of their ids (trigramStems).
+	trigrams map[uint32][]int32
 	// live is how many files the engine has.
 	live int
 }
@@ -195,7 +201,7 @@ func (e *Engine) overlaid(next *workspace.Index, added, gone []workspace.File) *
 			gone: slices.Clone(p.gone), dirs: maps.Clone(p.dirs), stems: maps.Clone(p.stems),
 			dirSet: slices.Clone(p.dirSet), stemSet: slices.Clone(p.stemSet),
 			dirRecs: maps.Clone(p.dirRecs), stemRecs: maps.Clone(p.stemRecs),
-			dirRecSet: slices.Clone(p.dirRecSet), stemRecSet: slices.Clone(p.stemRecSet), live: p.live}
+			dirRecSet: slices.Clone(p.dirRecSet), stemRecSet: slices.Clone(p.stemRecSet), trigrams: p.trigrams, text: p.text, live: p.live}
 	}
 	// The directories and stems whose lists change: the files added to
 	// each, in path order (as added is).
@@ -216,6 +222,7 @@ func (e *Engine) overlaid(next *workspace.Index, added, gone []workspace.File) *
 	b := newBuilder(next, e)
 	c := b.e
 	c.over = o
+	b.textBase = len(c.text) + len(o.text)
 	c.otherCase = slices.DeleteFunc(slices.Clone(e.otherCase), func(x otherName) bool { return lost[x.id] })
 	first := int32(len(c.files) + len(o.files))
 	o.files = append(o.files, make([]fileInfo, len(added))...)
