@@ -517,8 +517,7 @@ func (s *Session) applyPending() {
 	s.queuePasses(nil, contentChanges(cur.ix, next, paths))
 	if next != cur.ix {
 		s.watch(next, time.Time{})
-		s.kickRepo()      // files came or went: a checkout, a pull?
-		s.releaseServed() // the build, the diff and the watcher read every path
+		s.kickRepo() // files came or went: a checkout, a pull?
 		s.kickUpkeep()
 	}
 }
