@@ -300,8 +300,8 @@ func (x *Indexer) Sync(ctx context.Context, ix *workspace.Index) (*Index, error)
 // SyncStat is Sync deciding by stats (workspace.StatFiles of ix, nil to
 // stat each file here) whether a file changed.
 func (x *Indexer) SyncStat(ctx context.Context, ix *workspace.Index, stats []workspace.FileStat) (*Index, error) {
-	files := make([]string, len(ix.Files))
-	for i := range ix.Files {
+	files := make([]string, len(ix.Files()))
+	for i := range ix.Files() {
 		files[i] = ix.AbsAt(i)
 	}
 	x.mu.Lock()

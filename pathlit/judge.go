@@ -82,7 +82,7 @@ func Judge(ix *workspace.Index, res *rank.ResolveResult, docPath string, lit Lit
 		return r, moduleOf(places, first.Root, first.Path)
 	}
 	for _, p := range places {
-		if ix.Lookup(p.Root, p.Rel) < 0 && ix.FileAt(p.Root, p.Rel) {
+		if !ix.Contains(p.Root, p.Rel) && ix.FileAt(p.Root, p.Rel) {
 			return Ref{}, false // a real file the index leaves out
 		}
 	}

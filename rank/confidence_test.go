@@ -3,8 +3,6 @@ package rank
 import (
 	"context"
 	"path/filepath"
-	"slices"
-	"strings"
 	"testing"
 
 	"wayfind/vcs/vcstest"
@@ -110,11 +108,11 @@ func TestClassOrder(t *testing.T) {
 // paths); one in other directories than the ones written is of the
 // weaker class.
 func TestLexicalConfidence(t *testing.T) {
-	ix := &workspace.Index{Roots: []string{"/r"}}
+	var ixFiles []workspace.File
 	for _, f := range []string{"pkg/auth/session_store.go", "pkg/auth/login.go", "cmd/tool/main.go"} {
-		ix.Files = append(ix.Files, workspace.File{Path: f})
+		ixFiles = append(ixFiles, workspace.File{Path: f})
 	}
-	slices.SortFunc(ix.Files, func(a, b workspace.File) int { return strings.Compare(a.Path, b.Path) })
+	ix := workspace.NewIndex([]string{"/r"}, ixFiles)
 	e := New(ix)
 	for _, c := range []struct {
 		query, want string

@@ -275,7 +275,7 @@ func (e *Engine) isDirName(sq string) bool {
 func New(ix *workspace.Index) *Engine {
 	b := newBuilder(ix, nil)
 	last := lastDir{id: -1}
-	eachNamed(ix.Files, func(id int32, f workspace.File, n *nameParts) {
+	eachNamed(ix.Files(), func(id int32, f workspace.File, n *nameParts) {
 		b.add(id, f, n, &last)
 	})
 	return b.finish()
@@ -362,7 +362,7 @@ func newBuilder(ix *workspace.Index, base *Engine) *builder {
 	b.ownDirs, b.ownStems = true, true
 	b.e = &Engine{
 		ix:    ix,
-		files: make([]fileInfo, len(ix.Files)),
+		files: make([]fileInfo, len(ix.Files())),
 		// Every directory holding a file, and every ancestor of one, is
 		// a directory the walk went through (Dirs) or the top level:
 		// sized once, the arrays are not copied as they grow (in a
@@ -376,7 +376,7 @@ func newBuilder(ix *workspace.Index, base *Engine) *builder {
 		extID:   map[string]uint16{"": 0},
 		extRefs: []strRef{{}},
 	}
-	b.stemID = make(map[string]int32, len(ix.Files)/4)
+	b.stemID = make(map[string]int32, len(ix.Files())/4)
 	b.dirID = make(map[string]int32, len(ix.Dirs)+1)
 	return b
 }

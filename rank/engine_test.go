@@ -17,11 +17,11 @@ import (
 func TestNamed(t *testing.T) {
 	files := []string{"README.md", "a/readme.md", "b/ReadMe.MD", "readme.txt", "Ärger.go", "ärger.go",
 		"x/foo.Ä", "x/Foo.ä", ".gitignore", "c/.GitIgnore", "ÉCOLE.rs"}
-	ix := &workspace.Index{Roots: []string{"/ws"}}
+	var ixFiles []workspace.File
 	for _, f := range files {
-		ix.Files = append(ix.Files, workspace.File{Path: f})
+		ixFiles = append(ixFiles, workspace.File{Path: f})
 	}
-	workspace.SortFiles(ix.Files)
+	ix := workspace.NewIndex([]string{"/ws"}, ixFiles)
 	e := New(ix)
 	for _, c := range []struct {
 		lb   string
@@ -46,7 +46,7 @@ func TestNamed(t *testing.T) {
 			t.Errorf("named(%q) = %q, want %q", c.lb, got, want)
 		}
 	}
-	for i, f := range ix.Files {
+	for i, f := range ix.Files() {
 		if id, ok := e.fileID(f.Root, f.Path); !ok || int(id) != i {
 			t.Errorf("fileID(%q) = %d, %v; want %d", f.Path, id, ok, i)
 		}
@@ -65,11 +65,11 @@ func TestNameFromTheRecord(t *testing.T) {
 	files := []string{"README.md", "b/ReadMe.MD", "Makefile", ".gitignore", "c/.env.local", "types.d.ts",
 		"x/archive.tar.gz", "Ärger.Gö", "y/name.with-dash", "z/trailing.", "deep/er/still/main.go", "a.b_c"}
 	// Among more files: Updated builds on an engine for a few changes.
-	ix := &workspace.Index{Roots: []string{"/ws"}, Files: genTree(rand.New(rand.NewPCG(1, 2)), 200)}
+	tree := genTree(rand.New(rand.NewPCG(1, 2)), 200)
 	for _, f := range files {
-		ix.Files = append(ix.Files, workspace.File{Path: f})
+		tree = append(tree, workspace.File{Path: f})
 	}
-	workspace.SortFiles(ix.Files)
+	ix := workspace.NewIndex([]string{"/ws"}, tree)
 	built := New(ix)
 	more := changedIndex(ix, []workspace.File{{Path: "new/Added.JS"}, {Path: "new/plain.rs"}}, []workspace.File{{Path: "Makefile"}})
 	updated := built.Updated(more)
@@ -77,7 +77,7 @@ func TestNameFromTheRecord(t *testing.T) {
 		t.Fatal("not updated")
 	}
 	for what, e := range map[string]*Engine{"built": built, "updated": updated} {
-		for _, f := range e.ix.Files {
+		for _, f := range e.ix.Files() {
 			id, _ := e.fileID(f.Root, f.Path)
 			base := path.Base(f.Path)
 			_, ext := splitExt(base)
@@ -103,11 +103,11 @@ func TestFileInfoSize(t *testing.T) {
 // TestDirExists: a directory exists when some root holds a file below it
 // (not merely a name that starts like it).
 func TestDirExists(t *testing.T) {
-	ix := &workspace.Index{Roots: []string{"/a", "/b"}}
+	var ixFiles []workspace.File
 	for _, f := range []workspace.File{{Root: 0, Path: "src/net/http/server.go"}, {Root: 1, Path: "lib/util-x/y.go"}, {Root: 1, Path: "top.go"}} {
-		ix.Files = append(ix.Files, f)
+		ixFiles = append(ixFiles, f)
 	}
-	workspace.SortFiles(ix.Files)
+	ix := workspace.NewIndex([]string{"/a", "/b"}, ixFiles)
 	e := New(ix)
 	for _, c := range []struct {
 		dir  string
@@ -127,25 +127,25 @@ func TestDirExists(t *testing.T) {
 // way; and with a buffer, scoring a candidate allocates nothing for it.
 func TestPathOfBuffer(t *testing.T) {
 	deep := strings.Repeat("Dir/", len(pathBuf{})) + "x.go"
-	ix := &workspace.Index{Roots: []string{"/ws"}}
+	var ixFiles []workspace.File
 	for _, f := range []string{"a/b_c/x.go", deep, "top.go"} {
-		ix.Files = append(ix.Files, workspace.File{Path: f})
+		ixFiles = append(ixFiles, workspace.File{Path: f})
 	}
-	workspace.SortFiles(ix.Files)
+	ix := workspace.NewIndex([]string{"/ws"}, ixFiles)
 	e := New(ix)
-	for id := range ix.Files {
+	for id := range ix.Files() {
 		d := e.files[id].dir
 		var buf pathBuf
 		got, alone := e.pathOf(d, buf[:]), e.pathOf(d, nil)
-		dir := ix.Files[id].Path[:max(strings.LastIndexByte(ix.Files[id].Path, '/'), 0)]
+		dir := ix.Files()[id].Path[:max(strings.LastIndexByte(ix.Files()[id].Path, '/'), 0)]
 		if want := strings.Split(dir, "/"); dir == "" && len(got.comps) != 0 || dir != "" && !slices.Equal(got.comps, want) {
-			t.Errorf("%s: comps %q, want %q", ix.Files[id].Path, got.comps, want)
+			t.Errorf("%s: comps %q, want %q", ix.Files()[id].Path, got.comps, want)
 		}
 		if !slices.Equal(got.comps, alone.comps) || !slices.Equal(got.sq, alone.sq) {
-			t.Errorf("%s: %q %q with a buffer, %q %q without", ix.Files[id].Path, got.comps, got.sq, alone.comps, alone.sq)
+			t.Errorf("%s: %q %q with a buffer, %q %q without", ix.Files()[id].Path, got.comps, got.sq, alone.comps, alone.sq)
 		}
 		if fits := 2*len(got.comps) <= len(buf); fits != (len(got.comps) > 0 && &got.comps[0] == &buf[0] || len(got.comps) == 0) {
-			t.Errorf("%s: %d directories, in the buffer %v", ix.Files[id].Path, len(got.comps), !fits)
+			t.Errorf("%s: %d directories, in the buffer %v", ix.Files()[id].Path, len(got.comps), !fits)
 		}
 	}
 	q, err := ParseFind("b/x")

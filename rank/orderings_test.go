@@ -156,11 +156,11 @@ func TestWordDroppedIsNotATypo(t *testing.T) {
 			t.Errorf("wordApart(%q, %q) allocates %.0f times", c.a, c.b, n)
 		}
 	}
-	ix := &workspace.Index{Roots: []string{"/ws"}}
+	var ixFiles []workspace.File
 	for _, f := range []string{"builtin.h", "builtin/rm.c", "builtin/add.c", "strbuf.h"} {
-		ix.Files = append(ix.Files, workspace.File{Path: f})
+		ixFiles = append(ixFiles, workspace.File{Path: f})
 	}
-	workspace.SortFiles(ix.Files)
+	ix := workspace.NewIndex([]string{"/ws"}, ixFiles)
 	e := New(ix)
 	if got, res := resolved(t, e, ResolveRequest{Path: "builtin-rm.c"}); got == "builtin.h" || slices.Contains(paths(res.Candidates), "builtin.h") {
 		t.Errorf("builtin-rm.c: resolved %q, candidates %v; builtin.h is not it", got, paths(res.Candidates))

@@ -115,9 +115,9 @@ func (e *Engine) file(id int32) *fileInfo {
 func (e *Engine) filePath(id int32) string {
 	switch o := e.over; {
 	case o == nil:
-		return e.ix.Files[id].Path
+		return e.ix.Files()[id].Path
 	case int(id) < len(e.files):
-		return o.base.ix.Files[id].Path
+		return o.base.ix.Files()[id].Path
 	default:
 		return o.paths[int(id)-len(e.files)].Path
 	}

@@ -59,7 +59,7 @@ func genTree(r *rand.Rand, n int) []workspace.File {
 			files = append(files, workspace.File{Path: p})
 		}
 	}
-	workspaceSort(&workspace.Index{Files: files})
+	workspace.SortFiles(files)
 	return files
 }
 
@@ -132,7 +132,7 @@ func TestPrunesChangeNothing(t *testing.T) {
 	}
 	for tree := range trees {
 		files := genTree(r, 20+r.IntN(200))
-		e := New(&workspace.Index{Roots: []string{"/ws"}, Files: files})
+		e := New(workspace.NewIndex([]string{"/ws"}, files))
 		ex := *e
 		ex.exhaustive = true
 		split := *e
@@ -182,7 +182,7 @@ func TestDirReachHalvesAgree(t *testing.T) {
 				files = append(files, f)
 			}
 		}
-		e := New(&workspace.Index{Roots: roots, Files: files})
+		e := New(workspace.NewIndex(roots, files))
 		nd := len(e.dirInfos)
 		for range 10 {
 			pq := newPathQuery(strings.ReplaceAll(genQuery(r, files), " ", ""))
@@ -237,8 +237,8 @@ func FuzzPrunes(f *testing.F) {
 		if len(files) == 0 {
 			return
 		}
-		workspaceSort(&workspace.Index{Files: files})
-		e := New(&workspace.Index{Roots: []string{"/ws"}, Files: files})
+		workspace.SortFiles(files)
+		e := New(workspace.NewIndex([]string{"/ws"}, files))
 		ex := *e
 		ex.exhaustive = true
 		req := FindRequest{Query: query, Limit: len(files), Threshold: 1e-9}
@@ -262,7 +262,7 @@ func TestAlignColumnsIsAlignDirs(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for tree := range 30 {
 		files := genTree(r, 50+r.IntN(200))
-		e := New(&workspace.Index{Roots: []string{"/ws"}, Files: files})
+		e := New(workspace.NewIndex([]string{"/ws"}, files))
 		for range 10 {
 			var comps []string
 			for range 1 + r.IntN(4) {
@@ -300,11 +300,11 @@ func TestAlignColumnsIsAlignDirs(t *testing.T) {
 // alignAll's alignments of many candidates are the ones alignment finds
 // for each candidate directory afterwards, the same as aligned alone.
 func TestAlignAllFound(t *testing.T) {
-	ix := &workspace.Index{Roots: []string{"/ws"}}
+	var ixFiles []workspace.File
 	for i := range alignSplit + 100 {
-		ix.Files = append(ix.Files, workspace.File{Path: fmt.Sprintf("m%d/src/pkg%d/package-info.java", i%37, i)})
+		ixFiles = append(ixFiles, workspace.File{Path: fmt.Sprintf("m%d/src/pkg%d/package-info.java", i%37, i)})
 	}
-	workspace.SortFiles(ix.Files)
+	ix := workspace.NewIndex([]string{"/ws"}, ixFiles)
 	e := New(ix)
 	rq := newResolveQuery("m3/src/pkg/package-info.java")
 	cands, _ := e.resolveCandidates(rq)
@@ -452,8 +452,8 @@ func TestResolveShortlistChangesNothing(t *testing.T) {
 		for i, p := range c.paths {
 			files[i] = workspace.File{Path: p}
 		}
-		workspaceSort(&workspace.Index{Files: files})
-		e := New(&workspace.Index{Roots: []string{"/ws"}, Files: files})
+		workspace.SortFiles(files)
+		e := New(workspace.NewIndex([]string{"/ws"}, files))
 		ex := *e
 		ex.exhaustive = true
 		req := ResolveRequest{Path: "checker/x.go", Current: "/ws/q/y.go", Limit: 3}
@@ -472,8 +472,8 @@ func TestResolveShortlistChangesNothing(t *testing.T) {
 	for i, p := range paths {
 		files[i] = workspace.File{Path: p}
 	}
-	workspaceSort(&workspace.Index{Files: files})
-	e := New(&workspace.Index{Roots: []string{"/ws"}, Files: files})
+	workspace.SortFiles(files)
+	e := New(workspace.NewIndex([]string{"/ws"}, files))
 	var common []string // the paths of the most shared stem
 	for _, p := range paths {
 		if strings.HasPrefix(strings.ToLower(path.Base(p)), "input.") {
@@ -541,7 +541,7 @@ func TestDirTermsMemoIsMatchDirTerms(t *testing.T) {
 		return w
 	}
 	for tree := range 30 {
-		e := New(&workspace.Index{Roots: []string{"/ws"}, Files: genTree(r, 50+r.IntN(300))})
+		e := New(workspace.NewIndex([]string{"/ws"}, genTree(r, 50+r.IntN(300))))
 		for range 10 {
 			terms := make([]string, 1+r.IntN(5))
 			for i := range terms {

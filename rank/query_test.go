@@ -322,7 +322,7 @@ func FuzzScorer(f *testing.F) {
 				return
 			}
 		}
-		e := New(&workspace.Index{Roots: []string{"/ws"}, Files: files})
+		e := New(workspace.NewIndex([]string{"/ws"}, files))
 		ctx := context.Background()
 		if res, err := e.Find(ctx, FindRequest{Query: query}); err == nil {
 			checkBestFirst(t, "find "+query, matchScores(res.Matches))

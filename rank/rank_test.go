@@ -286,14 +286,15 @@ func TestAlternate(t *testing.T) {
 // is there, whatever other files share its name; `current` is nearness
 // only.
 func TestReadAsItsLanguageReads(t *testing.T) {
-	ix := &workspace.Index{Roots: []string{"/ws"}}
+	var ixFiles []workspace.File
 	for _, f := range []string{"pkg/store/README.md", "pkg/store/client.go", "pkg/store/store.go", "pkg/api/client.go",
 		"web/src/app.ts", "web/src/util/helpers.ts", "web/src/widgets/index.tsx", "web/src/esm.ts", "web/src/main.ts",
 		"native/net.c", "native/client.h", "include/client.h", "docs/guide.md", "docs/img/logo.png",
 		"CONTRIBUTING.md", "operator/README.md", "src/app/main.go"} {
-		ix.Files = append(ix.Files, workspace.File{Path: f})
+		ixFiles = append(ixFiles, workspace.File{Path: f})
 	}
-	slices.SortFunc(ix.Files, func(a, b workspace.File) int { return strings.Compare(a.Path, b.Path) })
+	ix := workspace.NewIndex([]string{"/ws"}, ixFiles)
+	slices.SortFunc(ix.Files(), func(a, b workspace.File) int { return strings.Compare(a.Path, b.Path) })
 	e := New(ix)
 	for _, c := range []struct {
 		path, from, current string

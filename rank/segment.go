@@ -24,7 +24,7 @@ const SegmentKind = "engine 3"
 func (e *Engine) Put(w *segment.Writer, saved *workspace.Index) bool {
 	e = e.laidOut()
 	ids := saved.SavedIDs()
-	if len(ids) == 0 || len(saved.Files) != len(e.files) {
+	if len(ids) == 0 || saved.Len() != len(e.files) {
 		return false
 	}
 	segment.Put(w, "index", ids)
@@ -156,7 +156,7 @@ func (e *Engine) check() error {
 	nFiles, nDirs, nStems := len(e.files), len(e.dirInfos), len(e.stems)
 	bad := func(what string) error { return fmt.Errorf("%w: %s", segment.ErrFormat, what) }
 	inText := func(r strRef) bool { return uint64(r.off)+uint64(r.n) <= uint64(len(e.text)) }
-	if nFiles != len(e.ix.Files) || len(e.extRefs) == 0 || len(e.extRefs) > 1<<16 {
+	if nFiles != len(e.ix.Files()) || len(e.extRefs) == 0 || len(e.extRefs) > 1<<16 {
 		return bad("files")
 	}
 	for _, r := range e.extRefs {
@@ -166,7 +166,7 @@ func (e *Engine) check() error {
 	}
 	for id := range e.files {
 		f := &e.files[id]
-		if int(f.root) != e.ix.Files[id].Root || int(f.base) > len(e.ix.Files[id].Path) || int(f.ext) >= len(e.extRefs) ||
+		if int(f.root) != e.ix.Files()[id].Root || int(f.base) > len(e.ix.Files()[id].Path) || int(f.ext) >= len(e.extRefs) ||
 			f.stem < 0 || int(f.stem) >= nStems || f.dir < 0 || int(f.dir) >= nDirs {
 			return bad("files")
 		}

@@ -80,7 +80,7 @@ func TestMappedAnswersAsBuilt(t *testing.T) {
 	}
 	queries := []string{"ärger", "ecole", "strasse"}
 	for range 300 {
-		queries = append(queries, genQuery(r, ix.Files))
+		queries = append(queries, genQuery(r, ix.Files()))
 	}
 	sameAnswers(t, "mapped", built, mapped, queries, FindRequest{Limit: 10})
 	if len(mapped.otherCase) == 0 {

@@ -64,7 +64,7 @@ func NewRepoHistory(roots []string, records []*vcs.Record) *RepoHistory {
 		}
 		return files[a].Path < files[b].Path
 	})
-	h.gone = New(&workspace.Index{Roots: roots, Files: files})
+	h.gone = New(workspace.NewIndex(roots, files))
 	return h
 }
 
@@ -157,7 +157,7 @@ func (e *Engine) MovedDir(root int, dir string) (DirMove, bool) {
 		return DirMove{}, false
 	}
 	rec := h.Record(root)
-	files := h.gone.ix.Files
+	files := h.gone.ix.Files()
 	lo, _ := sort.Find(len(files), func(i int) int {
 		if root != files[i].Root {
 			return root - files[i].Root

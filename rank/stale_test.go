@@ -194,11 +194,12 @@ func TestStandsAlone(t *testing.T) {
 		"split-index.c",
 		"lib/parser.go",
 	}
-	ix := &workspace.Index{Roots: []string{"/r"}}
+	var ixFiles []workspace.File
 	for _, f := range files {
-		ix.Files = append(ix.Files, workspace.File{Path: f})
+		ixFiles = append(ixFiles, workspace.File{Path: f})
 	}
-	sort.Slice(ix.Files, func(a, b int) bool { return ix.Files[a].Path < ix.Files[b].Path })
+	ix := workspace.NewIndex([]string{"/r"}, ixFiles)
+	sort.Slice(ix.Files(), func(a, b int) bool { return ix.Files()[a].Path < ix.Files()[b].Path })
 	e := New(ix)
 	for _, c := range []struct{ query, want string }{
 		{"test_suite/tests/macros.rs", ""}, // directories of this tree, none kept, a plain name

@@ -15,10 +15,10 @@ import (
 func symbolEngine(t *testing.T, files map[string][]string) *Engine {
 	t.Helper()
 	root := "/ws"
-	ix := &workspace.Index{Roots: []string{root}}
+	var ixFiles []workspace.File
 	table := map[string][]symbols.Symbol{}
 	for path, defs := range files {
-		ix.Files = append(ix.Files, workspace.File{Path: path})
+		ixFiles = append(ixFiles, workspace.File{Path: path})
 		var syms []symbols.Symbol
 		for i, d := range defs {
 			kind, qual, _ := strings.Cut(d, " ")
@@ -34,18 +34,8 @@ func symbolEngine(t *testing.T, files map[string][]string) *Engine {
 		}
 		table[filepath.Join(root, path)] = syms
 	}
-	workspaceSort(ix)
+	ix := workspace.NewIndex([]string{root}, ixFiles)
 	return New(ix).WithSymbols(NewSymbolIndex(symbols.TableOf(table), ix.Roots))
-}
-
-func workspaceSort(ix *workspace.Index) {
-	for i := range ix.Files {
-		for j := i + 1; j < len(ix.Files); j++ {
-			if ix.Files[j].Path < ix.Files[i].Path {
-				ix.Files[i], ix.Files[j] = ix.Files[j], ix.Files[i]
-			}
-		}
-	}
 }
 
 var symbolTree = map[string][]string{

@@ -32,7 +32,7 @@ func (e *Engine) Updated(next *workspace.Index) *Engine {
 	}
 	added, gone := workspace.Delta(e.ix, next)
 	patched := e.patched + len(added) + len(gone)
-	if patched > len(next.Files)/patchShare {
+	if patched > next.Len()/patchShare {
 		return nil
 	}
 	c := e.overlaid(next, added, gone)
@@ -50,12 +50,12 @@ func (e *Engine) layOut(next *workspace.Index) *Engine {
 	from, gone := workspace.Kept(e.ix, next)
 	added := len(from) - (len(e.files) - len(gone))
 	patched := e.patched + added + len(gone)
-	if patched > len(next.Files)/patchShare {
+	if patched > next.Len()/patchShare {
 		return nil
 	}
 	b := newBuilder(next, e)
 	c := b.e
-	c.files = make([]fileInfo, len(next.Files))
+	c.files = make([]fileInfo, len(next.Files()))
 	var fresh []int32
 	for j := 0; j < len(from); {
 		if from[j] < 0 {
@@ -74,14 +74,14 @@ func (e *Engine) layOut(next *workspace.Index) *Engine {
 	}
 	b.moved = movedFiles{from: from, gone: gone, fresh: fresh}
 	for _, o := range e.otherCase {
-		f := e.ix.Files[o.id]
+		f := e.ix.Files()[o.id]
 		if id := next.Lookup(f.Root, f.Path); id >= 0 {
 			c.otherCase = append(c.otherCase, otherName{name: o.name, id: int32(id)})
 		}
 	}
 	last := lastDir{id: -1}
 	for _, j := range fresh {
-		f := next.Files[j]
+		f := next.Files()[j]
 		n := namePartsOf(f)
 		b.add(j, f, &n, &last)
 	}
@@ -201,8 +201,7 @@ func (e *Engine) dirAt(dirPath string) (int32, bool) {
 		depth = int32(strings.Count(dirPath, "/") + 1)
 	}
 	for r := range e.ix.Roots {
-		if i := e.ix.FirstUnder(r, dirPath); i >= 0 {
-			f := e.ix.Files[i]
+		if f, ok := e.ix.AnyUnder(r, dirPath); ok {
 			id, _ := e.fileID(f.Root, f.Path)
 			d := e.file(id).dir
 			for e.dirInfos[d].depth > depth {

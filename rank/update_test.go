@@ -14,10 +14,10 @@ import (
 // changedIndex is ix with the files add added and those remove removed,
 // as workspace.Update would give it.
 func changedIndex(ix *workspace.Index, add, remove []workspace.File) *workspace.Index {
-	files := slices.DeleteFunc(slices.Clone(ix.Files), func(f workspace.File) bool { return slices.Contains(remove, f) })
+	files := slices.DeleteFunc(slices.Clone(ix.Files()), func(f workspace.File) bool { return slices.Contains(remove, f) })
 	files = append(files, add...)
 	workspace.SortFiles(files)
-	return &workspace.Index{Roots: ix.Roots, Files: slices.Compact(files)}
+	return workspace.NewIndex(ix.Roots, slices.Compact(files))
 }
 
 // sameAsNew fails t unless u answers every query as New(u's index) does.
@@ -106,7 +106,7 @@ func TestUpdatedAnswersAsNew(t *testing.T) {
 	}
 	files = append(files, workspace.File{Root: 1, Path: "Ünïcode/Ärger.go"}, workspace.File{Path: "docs/ÉCOLE.md"})
 	workspace.SortFiles(files)
-	ix := &workspace.Index{Roots: []string{"/a", "/b"}, Files: files}
+	ix := workspace.NewIndex([]string{"/a", "/b"}, files)
 	e := New(ix)
 	updated, rebuilt := 0, 0
 	var removed []workspace.File
@@ -131,12 +131,12 @@ func TestUpdatedAnswersAsNew(t *testing.T) {
 		if step%3 == 1 {
 			// Letters and a length no name of an existing directory had:
 			// its prunes' masks widened.
-			f := e.ix.Files[r.IntN(len(e.ix.Files))]
+			f := e.ix.Files()[r.IntN(e.ix.Len())]
 			f.Path = f.Path[:strings.LastIndexByte(f.Path, '/')+1] + "vzqxjkw_yvzqxjkw_yvzqxjkw" + fmt.Sprint(step) + ".go"
 			add = append(add, f)
 		}
 		for range r.IntN(4) {
-			remove = append(remove, e.ix.Files[r.IntN(len(e.ix.Files))])
+			remove = append(remove, e.ix.Files()[r.IntN(e.ix.Len())])
 		}
 		removed = remove
 		next := changedIndex(e.ix, add, remove)
@@ -164,7 +164,7 @@ func TestUpdatedAnswersAsNew(t *testing.T) {
 			queries = append(queries, f.Path, f.Path[strings.LastIndexByte(f.Path, '/')+1:], squashed.Replace(f.Path), squashed.Replace(typoed))
 		}
 		for range 40 {
-			queries = append(queries, genQuery(r, next.Files))
+			queries = append(queries, genQuery(r, next.Files()))
 		}
 		sameAsNew(t, fmt.Sprint("step ", step), u, queries)
 		// The base shares its arrays with the update until either
@@ -196,7 +196,7 @@ func TestUpdatedRefuses(t *testing.T) {
 		files = append(files, workspace.File{Path: fmt.Sprintf("many/f%02d.go", i)})
 	}
 	workspace.SortFiles(files)
-	ix := &workspace.Index{Roots: []string{"/r"}, Files: files}
+	ix := workspace.NewIndex([]string{"/r"}, files)
 	e := New(ix)
 	for name, c := range map[string]struct {
 		next *workspace.Index
@@ -209,7 +209,7 @@ func TestUpdatedRefuses(t *testing.T) {
 		"a directory's last file":            {changedIndex(ix, nil, []workspace.File{{Path: "b/three.go"}}), false},
 		"an extension's last file":           {changedIndex(ix, []workspace.File{{Path: "c/five.go"}}, []workspace.File{{Path: "c/four.rs"}}), false},
 		"more than a patchShare-th":          {changedIndex(ix, []workspace.File{{Path: "x/1.go"}, {Path: "x/2.go"}, {Path: "x/3.go"}, {Path: "x/4.go"}, {Path: "x/5.go"}}, nil), false},
-		"other roots":                        {&workspace.Index{Roots: []string{"/s"}, Files: files}, false},
+		"other roots":                        {workspace.NewIndex([]string{"/s"}, files), false},
 	} {
 		if u := e.Updated(c.next); (u != nil) != c.ok {
 			t.Errorf("%s: updated %v, want %v", name, u != nil, c.ok)
@@ -229,7 +229,7 @@ func TestUpdatedSealed(t *testing.T) {
 	var gone []workspace.File
 	for sid := range e.stems {
 		if ids := e.stemFiles(int32(sid)); len(ids) == 1 && len(e.dirFiles(int(e.files[ids[0]].dir))) > 1 {
-			gone = append(gone, ix.Files[ids[0]])
+			gone = append(gone, ix.Files()[ids[0]])
 			break
 		}
 	}

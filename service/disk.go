@@ -63,7 +63,7 @@ func onDisk(eng *rank.Engine, q rank.PathQuery, from string) (wire.Resolve, bool
 		fromRoot, fromRel, fromOK = ix.RootOf(abs)
 	}
 	for _, p := range ix.Places(q.Written(), fromRoot, fromRel, fromOK) {
-		if ix.Lookup(p.Root, p.Rel) >= 0 || !ix.FileAt(p.Root, p.Rel) {
+		if ix.Contains(p.Root, p.Rel) || !ix.FileAt(p.Root, p.Rel) {
 			continue // a file of the index (the engine's answer stands), or none inside its root
 		}
 		t := filepath.Join(ix.Roots[p.Root], filepath.FromSlash(p.Rel))
@@ -249,7 +249,7 @@ func relIn(ix *workspace.Index, r int, q rank.PathQuery) (string, bool) {
 // (see listSkipped); cut is set when a bound stopped the listing.
 func skippedEngine(ctx context.Context, roots []string, dirs []workspace.File) (*rank.Engine, bool) {
 	files, cut := listSkipped(ctx, roots, dirs)
-	return rank.New(&workspace.Index{Roots: roots, Files: files}), cut
+	return rank.New(workspace.NewIndex(roots, files)), cut
 }
 
 // listSkipped lists the regular files under dirs (root-relative, each

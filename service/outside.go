@@ -175,7 +175,7 @@ func hadPath(eng *rank.Engine, rel string, old bool) (int, bool) {
 	ix := eng.Index()
 	h := eng.RepoHistory()
 	for r := range ix.Roots {
-		if ix.Lookup(r, rel) >= 0 {
+		if ix.Contains(r, rel) {
 			return r, true
 		}
 		if _, ok := h.Record(r).Fate(rel); ok && old {

@@ -67,7 +67,7 @@ func (s *Service) Read(ctx context.Context, p ReadParams) (*wire.Read, error) {
 	ix := eng.Index()
 	c := res.Resolved
 	abs := filepath.Join(ix.Roots[c.Root], filepath.FromSlash(c.Path))
-	if ix.Lookup(c.Root, c.Path) < 0 {
+	if !ix.Contains(c.Root, c.Path) {
 		return nil, unreadable("%s is not a file of the workspace", c.Path)
 	}
 	f, size, err := openInside(ix.Roots, c.Root, c.Path)

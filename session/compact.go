@@ -173,7 +173,7 @@ func (s *Session) compact(snap *snapshot, lockWait time.Duration) bool {
 	base.ix, base.eng, base.sealed = ix, eng, true
 	s.store(&base)
 	s.askRepoint()
-	s.opts.Logf("serving %d files from their segments, mapped (%.0f ms)", len(ix.Files), msSince(start))
+	s.opts.Logf("serving %d files from their segments, mapped (%.0f ms)", ix.Len(), msSince(start))
 	return true
 }
 

@@ -156,7 +156,8 @@ func TestWriteBaseKeepsTheIndexOpenSaved(t *testing.T) {
 		}
 		if c.otherSave {
 			// Fewer files, saved with the very same time.
-			fewer := &workspace.Index{Roots: roots, Files: ix.Files[:1], Dirs: ix.Dirs}
+			fewer := workspace.NewIndex(roots, ix.Files()[:1])
+			fewer.Dirs = ix.Dirs
 			if err := workspace.SaveIndex(cache, fewer, workspace.Options{}); err != nil {
 				t.Fatal(err)
 			}
@@ -174,8 +175,8 @@ func TestWriteBaseKeepsTheIndexOpenSaved(t *testing.T) {
 		if rewritten := !after.Equal(at); rewritten != c.rewritten {
 			t.Errorf("%s: index written again %v, want %v", c.name, rewritten, c.rewritten)
 		}
-		if len(got.SavedIDs()) == 0 || !slices.Equal(got.Files, ix.Files) || eng.Len() != len(ix.Files) {
-			t.Errorf("%s: the base serves %v (engine of %d), want %v", c.name, got.Files, eng.Len(), ix.Files)
+		if len(got.SavedIDs()) == 0 || !slices.Equal(got.Files(), ix.Files()) || eng.Len() != ix.Len() {
+			t.Errorf("%s: the base serves %v (engine of %d), want %v", c.name, got.Files(), eng.Len(), ix.Files())
 		}
 	}
 }

@@ -66,7 +66,7 @@ func TestChangesAnswerAsAFreshBuild(t *testing.T) {
 					}
 				}
 				for range 20 {
-					f := eng.Index().Files[r.IntN(len(eng.Index().Files))].Path
+					f := eng.Index().Files()[r.IntN(eng.Index().Len())].Path
 					queries = append(queries, typo(r, f), filepath.Base(f), typo(r, filepath.Base(f)))
 				}
 				sameAnswers(t, fmt.Sprint("step ", step), fresh, eng, queries)
@@ -79,8 +79,8 @@ func TestChangesAnswerAsAFreshBuild(t *testing.T) {
 // resolved, as want does; the engines' indexes are compared first.
 func sameAnswers(t *testing.T, what string, want, got *rank.Engine, queries []string) {
 	t.Helper()
-	if !slices.Equal(want.Index().Files, got.Index().Files) {
-		t.Fatalf("%s: the session's files differ from a walk's:\n%v\n%v", what, got.Index().Files, want.Index().Files)
+	if !slices.Equal(want.Index().Files(), got.Index().Files()) {
+		t.Fatalf("%s: the session's files differ from a walk's:\n%v\n%v", what, got.Index().Files(), want.Index().Files())
 	}
 	ctx := context.Background()
 	for _, q := range queries {

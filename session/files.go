@@ -154,7 +154,7 @@ func (s *Session) build(gen int, roots []string) {
 			// now is not kept waiting for it.
 			s.kickRepo()
 			s.opts.Logf("answering from the saved index of %d files (%.0f ms, engine %s) while the walk checks it",
-				len(o.Index.Files), snap.indexMs, map[bool]string{true: "mapped", false: "built"}[o.Mapped])
+				o.Index.Len(), snap.indexMs, map[bool]string{true: "mapped", false: "built"}[o.Mapped])
 			snap = s.verify(snap, walk)
 		}
 	} else {
@@ -179,7 +179,7 @@ func (s *Session) build(gen int, roots []string) {
 	snap.indexMs = msSince(start)
 	s.store(snap)
 	s.files.apply.Unlock()
-	s.opts.Logf("indexed %d files under %d roots in %.0f ms", len(snap.ix.Files), len(roots), snap.indexMs)
+	s.opts.Logf("indexed %d files under %d roots in %.0f ms", snap.ix.Len(), len(roots), snap.indexMs)
 	progress(100, "indexed", true)
 	s.queuePasses(snap, nil)
 	s.kickRepo()
@@ -270,7 +270,7 @@ func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds())
 func (s *Session) pruneHistory(ix *workspace.Index) {
 	for i, root := range ix.Roots {
 		s.hist.Prune(root, func(rel string) bool {
-			if ix.Lookup(i, rel) >= 0 {
+			if ix.Contains(i, rel) {
 				return true
 			}
 			_, err := os.Stat(ix.Abs(workspace.File{Root: i, Path: rel}))
@@ -509,7 +509,7 @@ func (s *Session) applyPending() {
 		if changed {
 			built := time.Now()
 			snap.eng = s.buildEngine(cur.eng, next)
-			s.opts.Logf("applied %d changed paths: %d files, engine built in %.0f ms", len(paths), len(next.Files), msSince(built))
+			s.opts.Logf("applied %d changed paths: %d files, engine built in %.0f ms", len(paths), next.Len(), msSince(built))
 		}
 		s.store(snap)
 	}

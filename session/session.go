@@ -318,7 +318,7 @@ func (s *Session) requestApplies() bool {
 	}
 	files := 0
 	if cur := s.snap.Load(); cur != nil {
-		files = len(cur.ix.Files)
+		files = cur.ix.Len()
 	}
 	return time.Since(s.files.lastApply) >= minApplyGap && expectedBuild(time.Duration(s.files.buildTook.Load()), files) <= waitForBuild
 }
@@ -426,7 +426,7 @@ func (s *Session) Status() Status {
 	st := Status{Roots: roots}
 	if cur := s.snap.Load(); cur != nil {
 		st.Ready = cur.gen >= want
-		st.Files = len(cur.ix.Files)
+		st.Files = cur.ix.Len()
 		st.IndexMs = cur.indexMs
 		st.IndexStale = cur.stale
 	}

@@ -384,8 +384,8 @@ func TestSealedSegmentsServe(t *testing.T) {
 	third := New(opts)
 	defer third.Close()
 	third.SetRoots([]string{dir})
-	if cur := waitState(t, third, func(cur *snapshot) bool { return cur.sealed }); len(cur.ix.Files) != 5 || !has(t, third, "src/new.go") {
-		t.Errorf("the file added was not written in the base: %v", cur.ix.Files)
+	if cur := waitState(t, third, func(cur *snapshot) bool { return cur.sealed }); cur.ix.Len() != 5 || !has(t, third, "src/new.go") {
+		t.Errorf("the file added was not written in the base: %v", cur.ix.Files())
 	}
 }
 
@@ -690,13 +690,13 @@ func TestReindexFindsWhatWasNotReported(t *testing.T) {
 		}
 		cur := s.snap.Load()
 		walked := workspace.Build([]string{dir}, workspace.Options{})
-		if !slices.Equal(cur.ix.Files, walked.Files) || !slices.Equal(cur.ix.Dirs, walked.Dirs) || !slices.Equal(cur.ix.Skipped, walked.Skipped) {
-			t.Errorf("%s: served %v, a walk lists %v", step.name, cur.ix.Files, walked.Files)
+		if !slices.Equal(cur.ix.Files(), walked.Files()) || !slices.Equal(cur.ix.Dirs, walked.Dirs) || !slices.Equal(cur.ix.Skipped, walked.Skipped) {
+			t.Errorf("%s: served %v, a walk lists %v", step.name, cur.ix.Files(), walked.Files())
 		}
 		if step.name == "nothing changed" && (cur.ix != before.ix || cur.eng != before.eng) {
 			t.Errorf("%s: what was served was replaced", step.name)
 		}
-		for _, f := range walked.Files {
+		for _, f := range walked.Files() {
 			if !has(t, s, f.Path) {
 				t.Errorf("%s: %s is not answered", step.name, f.Path)
 			}

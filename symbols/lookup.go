@@ -52,7 +52,7 @@ func (x *Indexer) Lookup(ctx context.Context, ix *workspace.Index, stats []works
 			x.caches[root] = c
 		}
 		heads := c.heads()
-		for i, f := range ix.Files {
+		for i, f := range ix.Files() {
 			if f.Root != r || LanguageOf(f.Path) == nil {
 				continue
 			}

@@ -133,7 +133,7 @@ func (x *Indexer) Sync(ctx context.Context, ix *workspace.Index) (*Table, SyncSt
 	if load {
 		rels = make([][]string, len(ix.Roots))
 	}
-	for i, f := range ix.Files {
+	for i, f := range ix.Files() {
 		if LanguageOf(f.Path) != nil {
 			files = append(files, ix.AbsAt(i))
 			if load {

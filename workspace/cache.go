@@ -74,12 +74,13 @@ func StatFile(path string) FileStat {
 	return FileStat{}
 }
 
-// StatFiles stats every file of ix, in ix.Files' order, on a few
+// StatFiles stats every file of ix, in ix.files' order, on a few
 // goroutines: one pass that every cache of a one-shot process checks its
 // entries against (a stat is cheap, but every file's together are not).
 // With pace set, in the background (statEach).
 func StatFiles(ix *Index, pace func()) []FileStat {
-	out := make([]FileStat, len(ix.Files))
+	ix = ix.flat()
+	out := make([]FileStat, len(ix.files))
 	statEach(ix, pace, func(i int, st FileStat) { out[i] = st })
 	return out
 }

@@ -131,18 +131,36 @@ func (ix *Index) entriesOf(root int, rel string) map[string]bool {
 		prefix = rel + "/"
 	}
 	known := map[string]bool{}
-	for li, list := range [][]File{ix.Files, ix.Dirs, ix.Skipped} {
+	// The files are the base's less those removed, and those added
+	// (delta.go): a run of the base's is there when not all of it was
+	// removed (live).
+	files, added := ix.files, []File(nil)
+	live := func(lo, hi int) bool { return lo < hi }
+	if d := ix.delta; d != nil {
+		files, added = d.base.files, d.added
+		live = func(lo, hi int) bool {
+			a, _ := slices.BinarySearch(d.removed, int32(lo))
+			b, _ := slices.BinarySearch(d.removed, int32(hi))
+			return b-a < hi-lo
+		}
+	}
+	for li, list := range [][]File{files, added, ix.Dirs, ix.Skipped} {
 		for i := searchList(list, root, prefix); i < len(list) && list[i].Root == root && strings.HasPrefix(list[i].Path, prefix); {
 			rest := list[i].Path[len(prefix):]
 			k := strings.IndexByte(rest, '/')
 			if k < 0 {
 				// Files are files; the walked and skipped are directories.
-				known[rest] = known[rest] || li > 0
+				if li > 0 || live(i, i+1) {
+					known[rest] = known[rest] || li > 1
+				}
 				i++
 				continue
 			}
-			known[rest[:k]] = true
-			i = searchList(list, root, prefix+rest[:k]+"0") // '0' follows '/': past that directory's tree
+			j := searchList(list, root, prefix+rest[:k]+"0") // '0' follows '/': past that directory's tree
+			if li > 0 || live(i, j) {
+				known[rest[:k]] = true
+			}
+			i = j
 		}
 	}
 	return known

@@ -65,7 +65,7 @@ func TestIgnoreMatchesGit(t *testing.T) {
 		ignoredByGit := checkIgnore(t, dir, paths)
 		root, _ := CleanRoots([]string{dir})
 		ours := map[string]bool{}
-		for _, f := range Build(root, Options{}).Files {
+		for _, f := range Build(root, Options{}).Files() {
 			ours[f.Path] = true
 		}
 		gg := goGitMatcher(ignoreFiles)
@@ -245,7 +245,7 @@ func TestIgnoreGitExamples(t *testing.T) {
 			}
 			root, _ := CleanRoots([]string{dir})
 			var got []string
-			for _, f := range Build(root, Options{}).Files {
+			for _, f := range Build(root, Options{}).Files() {
 				got = append(got, f.Path)
 			}
 			if strings.Join(got, ",") != strings.Join(c.want, ",") {

@@ -19,7 +19,7 @@ type Restat struct {
 	// poll's (one file list more in memory when the tree changed between
 	// polls; none when it did not, the index being the same).
 	ix     *Index
-	prints []uint64 // statPrint of each of ix.Files, 0 for a file that could not be stat'ed
+	prints []uint64 // statPrint of each of ix.files, 0 for a file that could not be stat'ed
 }
 
 // Changed stats every file of ix, calling pace (when set) before each
@@ -28,13 +28,14 @@ type Restat struct {
 // to ix are not reported (a walk finds them). The first call has nothing
 // to compare with: it records, and returns ok false.
 func (r *Restat) Changed(ix *Index, pace func()) (changed []string, ok bool) {
-	prints := make([]uint64, len(ix.Files))
+	ix = ix.flat()
+	prints := make([]uint64, len(ix.files))
 	statEach(ix, pace, func(i int, st FileStat) { prints[i] = statPrint(st) })
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ix != nil {
 		ok = true
-		eachCommon(r.ix.Files, ix.Files, func(i, j int) {
+		eachCommon(r.ix.files, ix.files, func(i, j int) {
 			if r.prints[i] != prints[j] {
 				changed = append(changed, ix.AbsAt(j))
 			}
@@ -99,7 +100,8 @@ const statBatch = 64
 // pacedWorkers, calling pace before each statBatch files; and f with each
 // file's stat (from several goroutines, each index once).
 func statEach(ix *Index, pace func(), f func(i int, st FileStat)) {
-	statPaths(len(ix.Files), ix.AbsAt, pace, f)
+	ix = ix.flat()
+	statPaths(len(ix.files), ix.AbsAt, pace, f)
 }
 
 // statPaths is statEach over any n paths, path(i) the i-th.

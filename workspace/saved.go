@@ -60,6 +60,7 @@ func SaveIndex(dir string, ix *Index, opt Options) error {
 		return nil
 	}
 	print := optionsPrint(opt)
+	ix = ix.flat()
 	var errs []error
 	for r, root := range ix.Roots {
 		if err := saveRoot(dir, ix, r, root, print, opt.Pace); err != nil {
@@ -82,7 +83,7 @@ func saveRoot(dir string, ix *Index, r int, root string, print []byte, pace func
 		name   string
 		list   []File
 		prefix string
-	}{{"files", ix.Files, RootPrefix(root)}, {"dirs", ix.Dirs, ""}, {"skipped", ix.Skipped, ""}} {
+	}{{"files", ix.files, RootPrefix(root)}, {"dirs", ix.Dirs, ""}, {"skipped", ix.Skipped, ""}} {
 		lo, hi := rootRange(l.list, r)
 		list := l.list[lo:hi]
 		ends := make([]uint32, len(list))
@@ -150,7 +151,7 @@ func LoadIndex(dir string, roots []string, opt Options) (*Index, bool) {
 	if slashed {
 		// Every Path was cut from its absolute path where the segment
 		// lies, right after its root's prefix: AbsAt reads it from there.
-		ix.tails = ix.Files
+		ix.tails = ix.files
 	}
 	return ix, true
 }
@@ -215,7 +216,7 @@ func loadRoot(ix *Index, r int, seg *segment.Segment, print []byte, pace func())
 		name   string
 		list   *[]File
 		prefix string
-	}{{"files", &ix.Files, prefix}, {"dirs", &ix.Dirs, ""}, {"skipped", &ix.Skipped, ""}}
+	}{{"files", &ix.files, prefix}, {"dirs", &ix.Dirs, ""}, {"skipped", &ix.Skipped, ""}}
 	for _, l := range lists {
 		arena, err1 := seg.String(l.name)
 		ends, err2 := segment.Get[uint32](seg, l.name+".ends")
@@ -291,10 +292,10 @@ func RootPrefix(root string) string {
 // directories and skipped directories: a saved index read back that
 // stands for one in memory (a compaction's), a walk that confirms one.
 func SameFiles(a, b *Index) bool {
-	if !slices.Equal(a.Roots, b.Roots) || len(a.Files) != len(b.Files) {
+	if !slices.Equal(a.Roots, b.Roots) || a.Len() != b.Len() {
 		return false
 	}
-	return slices.Equal(a.Files, b.Files) && slices.Equal(a.Dirs, b.Dirs) && slices.Equal(a.Skipped, b.Skipped)
+	return slices.Equal(a.Files(), b.Files()) && slices.Equal(a.Dirs, b.Dirs) && slices.Equal(a.Skipped, b.Skipped)
 }
 
 // indexLock is the lock file beside a root's saved index: one process
@@ -370,7 +371,8 @@ const repointBatch = 1 << 16
 // index makes each anew). It reads the pages of both; batch, when set, is
 // called after every repointBatch paths (the memory's owner drops them).
 func (ix *Index) Repoint(paths []string, batch func()) ([]string, bool) {
-	if !ix.sharesTails() && len(ix.abs) != len(ix.Files) {
+	ix = ix.flat()
+	if !ix.sharesTails() && len(ix.abs) != len(ix.files) {
 		return paths, false
 	}
 	type rootFiles struct {
@@ -380,7 +382,7 @@ func (ix *Index) Repoint(paths []string, batch func()) ([]string, bool) {
 	}
 	roots := make([]rootFiles, len(ix.Roots))
 	for r, root := range ix.Roots {
-		lo, hi := rootRange(ix.Files, r)
+		lo, hi := rootRange(ix.files, r)
 		roots[r] = rootFiles{prefix: RootPrefix(root), next: lo, end: hi}
 	}
 	out := make([]string, len(paths))
@@ -401,11 +403,11 @@ func (ix *Index) Repoint(paths []string, batch func()) ([]string, bool) {
 			// Within a root, ascending absolute paths are ascending
 			// relative ones: the cursor only moves on.
 			j := rf.next
-			for j < rf.end && ix.Files[j].Path < rel {
+			for j < rf.end && ix.files[j].Path < rel {
 				j++
 			}
 			rf.next = j
-			if j < rf.end && ix.Files[j].Path == rel {
+			if j < rf.end && ix.files[j].Path == rel {
 				out[i] = ix.AbsAt(j)
 			}
 			break

@@ -49,7 +49,7 @@ func TestSavedIndexRoundTrip(t *testing.T) {
 	if !SameFiles(ix, got) {
 		t.Fatalf("loaded %s / %v / %v, walked %s / %v / %v", paths(got), got.Dirs, got.Skipped, paths(ix), ix.Dirs, ix.Skipped)
 	}
-	for i, f := range got.Files {
+	for i, f := range got.Files() {
 		abs := got.AbsAt(i)
 		if abs != ix.AbsAt(i) || !strings.HasSuffix(abs, f.Path) {
 			t.Fatalf("file %d: abs %q, path %q; walked %q", i, abs, f.Path, ix.AbsAt(i))
@@ -133,7 +133,7 @@ func TestSavedIndexRefused(t *testing.T) {
 	for _, rels := range [][]string{{"b.go", "a.go"}, {"a.go", "a.go"}, {"../secret"}, {"a//b"}, {"/etc/passwd"}, {"a/./b"}, {"a/.."}, {"a/"}, {"a\x00b"}} {
 		fake := &Index{Roots: roots[:1]}
 		for _, r := range rels {
-			fake.Files = append(fake.Files, File{Path: r})
+			fake.files = append(fake.files, File{Path: r})
 		}
 		if err := SaveIndex(cache, fake, Options{}); err != nil {
 			t.Fatal(err)
@@ -170,9 +170,9 @@ func FuzzLoadRoot(f *testing.F) {
 		if loadRoot(ix, 0, seg, optionsPrint(Options{}), nil) != nil {
 			return
 		}
-		ix.tails = ix.Files
-		for i, f := range ix.Files {
-			if abs := ix.AbsAt(i); !localPath(f.Path) || abs != ix.Abs(f) || !strings.HasPrefix(abs, RootPrefix(dir)) || i > 0 && !less(ix.Files[i-1], f) {
+		ix.tails = ix.Files()
+		for i, f := range ix.Files() {
+			if abs := ix.AbsAt(i); !localPath(f.Path) || abs != ix.Abs(f) || !strings.HasPrefix(abs, RootPrefix(dir)) || i > 0 && !less(ix.Files()[i-1], f) {
 				t.Fatalf("loaded %q (%q): outside the root or out of order", f.Path, abs)
 			}
 		}
@@ -209,7 +209,7 @@ func TestRepoint(t *testing.T) {
 		t.Fatal("not loaded")
 	}
 	var paths []string
-	for i := range walked.Files {
+	for i := range walked.Files() {
 		paths = append(paths, strings.Clone(walked.AbsAt(i)))
 	}
 	paths = append(paths, filepath.Join(roots[0], "src", "gone.py"), filepath.Join(t.TempDir(), "outside.go"))
@@ -219,7 +219,7 @@ func TestRepoint(t *testing.T) {
 		t.Fatalf("Repoint = %q, %v; want the same paths", got, ok)
 	}
 	own := map[*byte]bool{}
-	for i := range loaded.Files {
+	for i := range loaded.Files() {
 		own[unsafe.StringData(loaded.AbsAt(i))] = true
 	}
 	pointed := 0
@@ -231,10 +231,10 @@ func TestRepoint(t *testing.T) {
 			t.Errorf("%s: neither the loaded index's string nor the one given", p)
 		}
 	}
-	if pointed != len(loaded.Files) {
-		t.Errorf("%d of %d files pointed at the loaded index's strings", pointed, len(loaded.Files))
+	if pointed != loaded.Len() {
+		t.Errorf("%d of %d files pointed at the loaded index's strings", pointed, loaded.Len())
 	}
-	made := &Index{Roots: walked.Roots, Files: walked.Files}
+	made := &Index{Roots: walked.Roots, files: walked.Files()}
 	if _, ok := made.Repoint(paths, nil); ok {
 		t.Error("an index that makes its absolute paths anew each time was pointed at")
 	}

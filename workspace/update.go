@@ -63,20 +63,70 @@ func Update(ix *Index, opt Options, changed []string) (next *Index, ok bool) {
 	// for one file added.
 	var fresh run
 	fresh.files, fresh.abs = w.collect()
-	files, abs, kept := spliceFiles(ix, goneSpans(ix.Files, rewalk, touched), fresh)
 	dirs := spliceList(ix.Dirs, goneSpans(ix.Dirs, rewalk, touched), w.dirs)
 	skipped := spliceList(ix.Skipped, goneSpans(ix.Skipped, rewalk, touched), w.skipped)
-	next = &Index{Roots: ix.Roots, Files: files, abs: abs, Dirs: dirs, Skipped: skipped, serial: serials.Add(1)}
-	if ix.serial != 0 {
-		next.parent, next.kept = ix.serial, kept
+	// The files: the flat base's and the delta's (delta.go), each less
+	// what it held at or under a path read again, with what was read.
+	base := ix
+	var was fileDelta
+	if d := ix.delta; d != nil {
+		base, was = d.base, fileDelta{added: d.added, addedAbs: d.addedAbs, removed: d.removed}
 	}
-	if abs == nil {
-		next.tails = files // every Path the tail of its absolute path (spliceFiles)
-	} else {
-		next.shareTails()
+	baseSpans := goneSpans(base.files, rewalk, touched)
+	var removed []int32
+	k := 0
+	for _, i := range was.removed { // those outside the spans stay removed
+		for k < len(baseSpans) && baseSpans[k].hi <= int(i) {
+			k++
+		}
+		if k == len(baseSpans) || int(i) < baseSpans[k].lo {
+			removed = append(removed, i)
+		}
 	}
-	next.backing = append(slices.Clip(ix.segs), ix.backing...)
-	return next, !sameFiles(ix.Files, files)
+	for _, sp := range baseSpans { // those inside are removed unless read again
+		for i := sp.lo; i < sp.hi; i++ {
+			if j := searchList(fresh.files, base.files[i].Root, base.files[i].Path); j == len(fresh.files) || fresh.files[j] != base.files[i] {
+				removed = append(removed, int32(i))
+			}
+		}
+	}
+	slices.Sort(removed)
+	var added run
+	for j, f := range fresh.files { // what was read that base lacks
+		if i := searchList(base.files, f.Root, f.Path); i == len(base.files) || base.files[i] != f {
+			added.files, added.abs = append(added.files, f), append(added.abs, fresh.abs[j])
+		}
+	}
+	var keptAdded run // the delta's added outside the spans
+	lo := 0
+	for _, sp := range goneSpans(was.added, rewalk, touched) {
+		keptAdded.files, keptAdded.abs = append(keptAdded.files, was.added[lo:sp.lo]...), append(keptAdded.abs, was.addedAbs[lo:sp.lo]...)
+		lo = sp.hi
+	}
+	keptAdded.files, keptAdded.abs = append(keptAdded.files, was.added[lo:]...), append(keptAdded.abs, was.addedAbs[lo:]...)
+	all := mergeRuns(keptAdded, added)
+	next = withDelta(base, all.files, all.abs, removed, dirs, skipped)
+	return next, !slices.Equal(all.files, was.added) || !slices.Equal(removed, was.removed)
+}
+
+// mergeRuns merges two runs sorted in the Index order, with no file in
+// both.
+func mergeRuns(a, b run) run {
+	if len(b.files) == 0 {
+		return a
+	}
+	out := run{files: make([]File, 0, len(a.files)+len(b.files)), abs: make([]string, 0, len(a.files)+len(b.files))}
+	i, j := 0, 0
+	for i < len(a.files) || j < len(b.files) {
+		if j == len(b.files) || i < len(a.files) && less(a.files[i], b.files[j]) {
+			out.files, out.abs = append(out.files, a.files[i]), append(out.abs, a.abs[i])
+			i++
+		} else {
+			out.files, out.abs = append(out.files, b.files[j]), append(out.abs, b.abs[j])
+			j++
+		}
+	}
+	return out
 }
 
 // coveredBy reports whether an ancestor directory of f is also touched.
@@ -246,17 +296,17 @@ func spliceList(list []File, gone []span, fresh []File) []File {
 // those of a walk and of a saved index are; and the runs of ix's files
 // kept whole.
 func spliceFiles(ix *Index, gone []span, fresh run) ([]File, []string, []keptRun) {
-	n := len(ix.Files) + len(fresh.files)
+	n := len(ix.files) + len(fresh.files)
 	files := make([]File, 0, n)
 	var abs []string
 	var kept []keptRun
 	if !ix.sharesTails() || !fresh.tails(ix.Roots) {
 		abs = make([]string, 0, n)
 	}
-	splice(ix.Files, gone, fresh.files,
+	splice(ix.files, gone, fresh.files,
 		func(lo, hi int) {
 			kept = append(kept, keptRun{lo, hi, len(files)})
-			files = append(files, ix.Files[lo:hi]...)
+			files = append(files, ix.files[lo:hi]...)
 			if abs != nil {
 				for i := lo; i < hi; i++ {
 					abs = append(abs, ix.AbsAt(i))
@@ -292,33 +342,40 @@ func sameFiles(a, b []File) bool {
 // not by reading every path, which for each change re-checked read the
 // whole index's pages and tested every known path.
 func Affected(ix *Index, paths []string, known func(path string) []string, want func(rel string) bool) []string {
-	var at []int
+	type hit struct {
+		f   File
+		abs func() string
+	}
+	var at []hit
 	for _, p := range paths {
 		p = filepath.Clean(p)
 		for r, root := range ix.Roots {
 			switch {
 			case within(p, root): // a root inside p: all of it
-				at = ix.appendRun(at, r, "", true)
+				for f, abs := range ix.under(r, "") {
+					at = append(at, hit{f, abs})
+				}
 			case within(root, p):
 				rel, err := filepath.Rel(root, p)
 				if err != nil {
 					continue
 				}
 				rel = filepath.ToSlash(rel)
-				if i := ix.Lookup(r, rel); i >= 0 {
-					at = append(at, i)
+				for f, abs := range ix.under(r, rel) { // rel, its tree, and names that begin like it
+					if f.Path == rel || f.Path[len(rel)] == '/' {
+						at = append(at, hit{f, abs})
+					}
 				}
-				at = ix.appendRun(at, r, rel+"/", false)
 			}
 		}
 	}
-	slices.Sort(at)
-	at = slices.Compact(at)
+	slices.SortFunc(at, func(a, b hit) int { return compareFiles(a.f, b.f) })
+	at = slices.CompactFunc(at, func(a, b hit) bool { return a.f == b.f })
 	seen := map[string]bool{}
 	var out []string
-	for _, i := range at {
-		if want == nil || want(ix.Files[i].Path) {
-			abs := ix.AbsAt(i)
+	for _, h := range at {
+		if want == nil || want(h.f.Path) {
+			abs := h.abs()
 			seen[abs] = true
 			out = append(out, abs)
 		}
@@ -335,15 +392,6 @@ func Affected(ix *Index, paths []string, known func(path string) []string, want 
 		}
 	}
 	return out
-}
-
-// appendRun appends the positions of root's files whose path starts with
-// prefix (every file of the root when whole) to at.
-func (ix *Index) appendRun(at []int, root int, prefix string, whole bool) []int {
-	for i := ix.search(root, prefix); i < len(ix.Files) && ix.Files[i].Root == root && (whole || strings.HasPrefix(ix.Files[i].Path, prefix)); i++ {
-		at = append(at, i)
-	}
-	return at
 }
 
 // Diff lists the files (absolute) in one index and not the other: what
@@ -366,7 +414,8 @@ func Diff(a, b *Index) []string {
 // order. Both must have the same roots. It is how arrays kept by file
 // carry over a change (rank.Engine.layOut).
 func Kept(prev, next *Index) (from, gone []int32) {
-	from = make([]int32, len(next.Files))
+	prev, next = prev.flat(), next.flat()
+	from = make([]int32, len(next.files))
 	if prev.serial != 0 && next.parent == prev.serial {
 		// Update recorded the runs it kept: no path is compared.
 		for j := range from {
@@ -382,7 +431,7 @@ func Kept(prev, next *Index) (from, gone []int32) {
 			}
 			lo = r.hi
 		}
-		for g := lo; g < len(prev.Files); g++ {
+		for g := lo; g < len(prev.files); g++ {
 			gone = append(gone, int32(g))
 		}
 		// A file read again where Update re-walked is the same file:
@@ -396,10 +445,10 @@ func Kept(prev, next *Index) (from, gone []int32) {
 		left := gone[:0]
 		a := 0
 		for _, g := range gone {
-			for a < len(added) && less(next.Files[added[a]], prev.Files[g]) {
+			for a < len(added) && less(next.files[added[a]], prev.files[g]) {
 				a++
 			}
-			if a < len(added) && next.Files[added[a]] == prev.Files[g] {
+			if a < len(added) && next.files[added[a]] == prev.files[g] {
 				from[added[a]] = g
 				a++
 				continue
@@ -408,7 +457,7 @@ func Kept(prev, next *Index) (from, gone []int32) {
 		}
 		return from, left
 	}
-	mergeFiles(prev.Files, next.Files, func(i, j int) {
+	mergeFiles(prev.files, next.files, func(i, j int) {
 		switch {
 		case j < 0:
 			gone = append(gone, int32(i))
@@ -425,15 +474,51 @@ func Kept(prev, next *Index) (from, gone []int32) {
 // prev it kept, only the files outside them are compared — a change's
 // few, not the tree.
 func Delta(prev, next *Index) (added, gone []File) {
-	a, b := prev.Files, next.Files
+	if pb, nb := prev.flatBase(), next.flatBase(); pb == nb && (prev.delta != nil || next.delta != nil) {
+		// Of one base: the deltas compared — the files each added, and
+		// the base's each removed.
+		var pa, na []File
+		var pr, nr []int32
+		if d := prev.delta; d != nil {
+			pa, pr = d.added, d.removed
+		}
+		if d := next.delta; d != nil {
+			na, nr = d.added, d.removed
+		}
+		mergeFiles(pa, na, func(i, j int) {
+			switch {
+			case j < 0:
+				gone = append(gone, pa[i])
+			case i < 0:
+				added = append(added, na[j])
+			}
+		})
+		for i, j := 0, 0; i < len(pr) || j < len(nr); {
+			switch {
+			case j == len(nr) || i < len(pr) && pr[i] < nr[j]:
+				added = append(added, pb.files[pr[i]]) // back
+				i++
+			case i == len(pr) || nr[j] < pr[i]:
+				gone = append(gone, pb.files[nr[j]])
+				j++
+			default:
+				i, j = i+1, j+1
+			}
+		}
+		SortFiles(added)
+		SortFiles(gone)
+		return added, gone
+	}
+	prev, next = prev.flat(), next.flat()
+	a, b := prev.files, next.files
 	if prev.serial != 0 && next.parent == prev.serial {
 		a, b = nil, nil
 		lo, at := 0, 0
 		for _, r := range next.kept {
-			a, b = append(a, prev.Files[lo:r.lo]...), append(b, next.Files[at:r.at]...)
+			a, b = append(a, prev.files[lo:r.lo]...), append(b, next.files[at:r.at]...)
 			lo, at = r.hi, r.at+r.hi-r.lo
 		}
-		a, b = append(a, prev.Files[lo:]...), append(b, next.Files[at:]...)
+		a, b = append(a, prev.files[lo:]...), append(b, next.files[at:]...)
 	}
 	mergeFiles(a, b, func(i, j int) {
 		switch {

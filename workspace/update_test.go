@@ -123,11 +123,11 @@ func TestKeptFromUpdate(t *testing.T) {
 			var wantAdded, wantLost []File
 			for j, i := range wantFrom {
 				if i < 0 {
-					wantAdded = append(wantAdded, next.Files[j])
+					wantAdded = append(wantAdded, next.Files()[j])
 				}
 			}
 			for _, g := range wantGone {
-				wantLost = append(wantLost, ix.Files[g])
+				wantLost = append(wantLost, ix.Files()[g])
 			}
 			added, lost := Delta(ix, next)
 			if fmt.Sprint(added, lost) != fmt.Sprint(wantAdded, wantLost) {
@@ -199,10 +199,11 @@ func TestUpdateIgnoresOutsideAndGitInternals(t *testing.T) {
 // '/'-separated (shareTails).
 func checkAbs(t *testing.T, ix *Index) {
 	t.Helper()
-	if slashed && (len(ix.abs) > 0 || len(ix.Files) > 0 && ix.tails == nil) {
-		t.Fatalf("%d absolute paths kept for %d files (tails %d)", len(ix.abs), len(ix.Files), len(ix.tails))
+	ix = ix.flat()
+	if slashed && (len(ix.abs) > 0 || ix.Len() > 0 && ix.tails == nil) {
+		t.Fatalf("%d absolute paths kept for %d files (tails %d)", len(ix.abs), ix.Len(), len(ix.tails))
 	}
-	for i, f := range ix.Files {
+	for i, f := range ix.Files() {
 		got, want := ix.AbsAt(i), ix.Abs(f)
 		if got != want || !strings.HasSuffix(got, filepath.FromSlash(f.Path)) {
 			t.Fatalf("AbsAt(%d) = %q, want %q", i, got, want)
@@ -251,9 +252,9 @@ func TestAbsAtFilesReplaced(t *testing.T) {
 	}
 	ix := build(t, dir, Options{})
 	checkAbs(t, ix)
-	ix.Files = slices.Clone(ix.Files)
-	ix.Files[1].Path = "d.go"
-	for i, f := range ix.Files {
+	ix.files = slices.Clone(ix.files)
+	ix.files[1].Path = "d.go"
+	for i, f := range ix.files {
 		if got, want := ix.AbsAt(i), filepath.Join(ix.Roots[0], f.Path); got != want {
 			t.Errorf("AbsAt(%d) = %q, want %q", i, got, want)
 		}
@@ -308,7 +309,7 @@ func affectedByReading(ix *Index, paths, known []string, want func(rel string) b
 	under := underAny(paths)
 	seen := map[string]bool{}
 	var out []string
-	for i, f := range ix.Files {
+	for i, f := range ix.Files() {
 		if want != nil && !want(f.Path) {
 			continue
 		}

@@ -67,7 +67,7 @@ func printsOf(ix *Index) map[dirKey]dirPrint {
 	for _, list := range []struct {
 		files []File
 		kind  entryKind
-	}{{ix.Files, entryFile}, {ix.Dirs, entryDir}, {ix.Skipped, entrySkip}} {
+	}{{ix.Files(), entryFile}, {ix.Dirs, entryDir}, {ix.Skipped, entrySkip}} {
 		for _, f := range list.files {
 			k := dirKey{f.Root, parentOf(f.Path)}
 			p := prints[k]

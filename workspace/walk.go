@@ -72,8 +72,13 @@ type File struct {
 // Index is an immutable snapshot of the files under a set of roots.
 type Index struct {
 	Roots []string // absolute, cleaned
-	Files []File   // sorted by (Root, Path); not written once the index is made (AbsAt)
-	// abs[i] is Files[i]'s absolute path when the walk made it (AbsAt):
+	// files are its files sorted by (Root, Path), not written once the
+	// index is made (AbsAt); with a delta, its base's (Files).
+	files []File
+	// delta is what Update changed since the flat index it was made from
+	// (delta.go): nil for an index flat itself.
+	delta *fileDelta
+	// abs[i] is files[i]'s absolute path when the walk made it (AbsAt):
 	// the walk makes each file's absolute path once and its Path is that
 	// string's tail, so the passes that open files share the index's
 	// strings instead of joining every path again each. When every
@@ -161,7 +166,7 @@ func Build(roots []string, opt Options) *Index {
 	}()
 	files, abs := w.collect()
 	<-sorted
-	return (&Index{Roots: roots, Files: files, abs: abs, Dirs: w.dirs, Skipped: w.skipped, serial: serials.Add(1)}).shareTails()
+	return (&Index{Roots: roots, files: files, abs: abs, Dirs: w.dirs, Skipped: w.skipped, serial: serials.Add(1)}).shareTails()
 }
 
 // dirNode is one directory as the walk read it: its files in name order
@@ -268,25 +273,26 @@ func sortedFiles(files []File, abs []string) ([]File, []string) {
 // AbsAt returns the absolute path of Files[i], the walk's own string
 // when it made one.
 func (ix *Index) AbsAt(i int) string {
+	ix = ix.flat()
 	if ix.sharesTails() {
 		// Files is the array shareTails checked (not one put in its
 		// place since): each Path still lies skip bytes into its
 		// absolute path.
-		p := ix.Files[i].Path
-		skip := rootSkip(ix.Roots[ix.Files[i].Root])
+		p := ix.files[i].Path
+		skip := rootSkip(ix.Roots[ix.files[i].Root])
 		return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(p)), -skip)), skip+len(p))
 	}
 	if i < len(ix.abs) {
 		return ix.abs[i]
 	}
-	return ix.Abs(ix.Files[i])
+	return ix.Abs(ix.files[i])
 }
 
 // sharesTails reports whether every Path of ix lies at the end of its
 // absolute path, which AbsAt then reads in front of it: Files is the
 // array shareTails checked, not one put in its place since.
 func (ix *Index) sharesTails() bool {
-	return ix.tails != nil && len(ix.tails) == len(ix.Files) && unsafe.SliceData(ix.tails) == unsafe.SliceData(ix.Files)
+	return ix.tails != nil && len(ix.tails) == len(ix.files) && unsafe.SliceData(ix.tails) == unsafe.SliceData(ix.files)
 }
 
 // tails reports whether each of r's Paths is the tail of its absolute
@@ -317,13 +323,13 @@ func rootSkip(root string) int {
 // the strings lie, so AbsAt never reads in front of a string that is not
 // such a tail.
 func (ix *Index) shareTails() *Index {
-	if len(ix.abs) != len(ix.Files) || len(ix.Files) == 0 {
+	if len(ix.abs) != len(ix.files) || len(ix.files) == 0 {
 		return ix
 	}
-	if !(run{ix.Files, ix.abs}).tails(ix.Roots) {
+	if !(run{ix.files, ix.abs}).tails(ix.Roots) {
 		return ix
 	}
-	ix.abs, ix.tails = nil, ix.Files
+	ix.abs, ix.tails = nil, ix.files
 	return ix
 }
 
@@ -667,7 +673,7 @@ func readIgnoreFile(path, base string) []Pattern {
 
 // search is the position of the first file at or after (root, rel).
 func (ix *Index) search(root int, rel string) int {
-	return searchList(ix.Files, root, rel)
+	return searchList(ix.files, root, rel)
 }
 
 // searchList is where File{root, rel} is or would go in list (sorted,
@@ -677,9 +683,11 @@ func searchList(list []File, root int, rel string) int {
 	return sort.Search(len(list), func(i int) bool { return !less(list[i], File{Root: root, Path: rel}) })
 }
 
-// Lookup returns the file's position for a root-relative path, or -1.
+// Lookup returns the file's position for a root-relative path (in
+// Files), or -1.
 func (ix *Index) Lookup(root int, rel string) int {
-	if i := ix.search(root, rel); i < len(ix.Files) && ix.Files[i] == (File{Root: root, Path: rel}) {
+	ix = ix.flat()
+	if i := ix.search(root, rel); i < len(ix.files) && ix.files[i] == (File{Root: root, Path: rel}) {
 		return i
 	}
 	return -1
@@ -694,23 +702,29 @@ func (ix *Index) HasDir(root int, rel string) bool {
 
 // RootSpan is where root r's files lie in Files: from lo to hi.
 func (ix *Index) RootSpan(r int) (lo, hi int) {
+	ix = ix.flat()
 	return ix.search(r, ""), ix.search(r+1, "")
 }
 
 // HoldsUnder reports whether the index has a file below the root-relative
 // directory dir (never below "": a written path names no directory).
 func (ix *Index) HoldsUnder(root int, dir string) bool {
-	return dir != "" && ix.FirstUnder(root, dir) >= 0
+	if dir == "" {
+		return false
+	}
+	_, ok := ix.AnyUnder(root, dir)
+	return ok
 }
 
 // FirstUnder is the position of the first file below the root-relative
 // directory dir ("": the root's first file), or -1 when there is none.
 func (ix *Index) FirstUnder(root int, dir string) int {
+	ix = ix.flat()
 	prefix := dir + "/"
 	if dir == "" {
 		prefix = ""
 	}
-	if i := ix.search(root, prefix); i < len(ix.Files) && ix.Files[i].Root == root && strings.HasPrefix(ix.Files[i].Path, prefix) {
+	if i := ix.search(root, prefix); i < len(ix.files) && ix.files[i].Root == root && strings.HasPrefix(ix.files[i].Path, prefix) {
 		return i
 	}
 	return -1
@@ -725,7 +739,7 @@ func (ix *Index) Abs(f File) string {
 // a root, not ignored, and not a link leading out.
 func (ix *Index) Has(p string) bool {
 	root, rel, ok := ix.RootOf(p)
-	return ok && ix.Lookup(root, rel) >= 0
+	return ok && ix.Contains(root, rel)
 }
 
 // RootOf returns the root containing the absolute path p and p relative to

@@ -14,7 +14,7 @@ import (
 
 func paths(ix *Index) string {
 	var out []string
-	for _, f := range ix.Files {
+	for _, f := range ix.Files() {
 		out = append(out, f.Path)
 	}
 	return strings.Join(out, ",")
@@ -104,7 +104,7 @@ func TestIncludeDirsAndExcludeGlobs(t *testing.T) {
 		t.Fatalf("default: %s", got)
 	}
 	// the skipped directories are recorded, version-control metadata not
-	if got := paths(&Index{Files: ix.Skipped}); got != "node_modules,vendor" {
+	if got := paths(&Index{files: ix.Skipped}); got != "node_modules,vendor" {
 		t.Fatalf("skipped: %s", got)
 	}
 	got := paths(build(t, dir, Options{IncludeDirs: []string{"vendor", "node_modules"}, ExcludeGlobs: []string{"*.bin"}}))
@@ -119,7 +119,7 @@ func TestIncludeDirsAndExcludeGlobs(t *testing.T) {
 	write(t, filepath.Join(dir, "build", "out.js"), "")
 	write(t, filepath.Join(dir, ".gitignore"), "vendor/\n*.gen.go\nbuild/\n")
 	next, _ := Update(ix, Options{}, []string{filepath.Join(dir, "vendor"), filepath.Join(dir, "build"), filepath.Join(dir, ".gitignore")})
-	if got := paths(&Index{Files: next.Skipped}); got != "build,node_modules" {
+	if got := paths(&Index{files: next.Skipped}); got != "build,node_modules" {
 		t.Fatalf("skipped after update: %s", got)
 	}
 }
@@ -138,8 +138,8 @@ func TestMultipleRootsAndLookup(t *testing.T) {
 		t.Fatalf("roots %v: duplicates and nested roots must fold", roots)
 	}
 	ix := Build(roots, Options{})
-	if len(ix.Files) != 3 {
-		t.Fatalf("files %+v", ix.Files)
+	if ix.Len() != 3 {
+		t.Fatalf("files %+v", ix.Files())
 	}
 	r, rel, ok := ix.RootOf(filepath.Join(b, "sub", "y.go"))
 	if !ok || rel != "sub/y.go" || ix.Lookup(r, rel) < 0 {
@@ -370,7 +370,7 @@ func TestWalkOrderIsPathOrder(t *testing.T) {
 		t.Errorf("the walked tree is not in path order: %v", tree)
 	}
 	var got []string
-	for i, f := range ix.Files {
+	for i, f := range ix.Files() {
 		got = append(got, f.Path)
 		if want := filepath.Join(ix.Roots[0], filepath.FromSlash(f.Path)); ix.AbsAt(i) != want {
 			t.Errorf("AbsAt(%d) = %s, want %s", i, ix.AbsAt(i), want)
@@ -414,7 +414,7 @@ func TestEntryOrderIsPathOrder(t *testing.T) {
 // TestRootSpan: each root's files, by position, in an index of three
 // roots, the middle one empty.
 func TestRootSpan(t *testing.T) {
-	ix := &Index{Roots: []string{"/a", "/b", "/c"}, Files: []File{{0, "x"}, {0, "y/z"}, {2, "a"}}}
+	ix := &Index{Roots: []string{"/a", "/b", "/c"}, files: []File{{0, "x"}, {0, "y/z"}, {2, "a"}}}
 	for r, want := range [][2]int{{0, 2}, {2, 2}, {2, 3}} {
 		if lo, hi := ix.RootSpan(r); lo != want[0] || hi != want[1] {
 			t.Errorf("root %d: %d..%d, want %v", r, lo, hi, want)

@@ -211,7 +211,7 @@ func calibrateRepo(r calRepo, data, mirrors, work string, window, damage int, se
 	for i, p := range paths {
 		files[i] = workspace.File{Path: p}
 	}
-	names := rank.New(&workspace.Index{Roots: []string{root}, Files: files})
+	names := rank.New(workspace.NewIndex([]string{root}, files))
 	git := mirrorOf(mirrors, r.repo)
 	replayed := false
 	if log := filepath.Join(dir, "log.gz"); git == "" && fileExists(log) {
@@ -551,7 +551,7 @@ func calibrateSessions(r calRepo, git, work string, window int, base calAnswer, 
 		return err
 	}
 	root := r.root()
-	eng := rank.New(&workspace.Index{Roots: []string{root}, Files: sq.files})
+	eng := rank.New(workspace.NewIndex([]string{root}, sq.files))
 	cache := filepath.Join(work, "sessions", r.name(), sq.base)
 	rec, err := vcs.Load(cache)
 	if err != nil {

@@ -46,14 +46,14 @@ func contentBench(corpora, work, name string) {
 	}
 	build := time.Since(start)
 	var bytes int64
-	for _, f := range ix.Files {
+	for _, f := range ix.Files() {
 		if st, err := os.Stat(ix.Abs(f)); err == nil {
 			bytes += st.Size()
 		}
 	}
 	fmt.Printf("## content search: %s with generated text\n\n", name)
 	fmt.Printf("%d files, %.0f MB of text; index built in %.2f s on %d cores, %.1f MB of filters (%.0f bytes per file)\n\n",
-		len(ix.Files), float64(bytes)/1e6, build.Seconds(), runtime.NumCPU(), heap/1e6, heap/float64(len(ix.Files)))
+		ix.Len(), float64(bytes)/1e6, build.Seconds(), runtime.NumCPU(), heap/1e6, heap/float64(ix.Len()))
 
 	eng := rank.New(ix).WithContent(ci)
 	keep := ix.Has

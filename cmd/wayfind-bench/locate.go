@@ -140,7 +140,7 @@ func locateCases(name, dir, cacheDir string, seed int) ([]locateCase, error) {
 		return nil, err
 	}
 	defer os.Remove(list.Name())
-	for _, f := range ix.Files {
+	for _, f := range ix.Files() {
 		_, rel, _ := ix.RootOf(ix.Abs(f))
 		fmt.Fprintln(list, rel)
 	}

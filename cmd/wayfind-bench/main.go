@@ -166,7 +166,7 @@ func scaleTest(corpora string, names []string, n int) {
 		}
 		sort.Slice(files, func(a, b int) bool { return files[a].Path < files[b].Path })
 		t0 := time.Now()
-		eng = rank.New(&workspace.Index{Roots: []string{"/scale"}, Files: files})
+		eng = rank.New(workspace.NewIndex([]string{"/scale"}, files))
 		build = time.Since(t0)
 	})
 	start := time.Now()

@@ -402,7 +402,7 @@ func scaleInProcess(corpora, casesPath string, size int, cpuprofile, memprofile 
 	}
 	workspace.SortFiles(files)
 	t0 := time.Now()
-	eng := rank.New(&workspace.Index{Roots: []string{"/scale"}, Files: files})
+	eng := rank.New(workspace.NewIndex([]string{"/scale"}, files))
 	build := time.Since(t0)
 	cs := scaleCases(cases, scs, paths)
 	if only := os.Getenv("WAYFIND_BENCH_ONLY"); only != "" {

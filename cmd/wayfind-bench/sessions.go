@@ -141,7 +141,7 @@ func sessionsBench(repos []string, window int, verbose bool) {
 			byBase[path.Base(f.Path)] = append(byBase[path.Base(f.Path)], f.Path)
 		}
 		root := "/" + name
-		eng := rank.New(&workspace.Index{Roots: []string{root}, Files: rp.files})
+		eng := rank.New(workspace.NewIndex([]string{root}, rp.files))
 		if rec, err := vcs.BuildAt(context.Background(), dir, rp.base, nil); err != nil {
 			fmt.Fprintf(os.Stderr, "%s: no history record: %v\n", name, err)
 		} else {

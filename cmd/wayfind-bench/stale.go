@@ -84,7 +84,7 @@ func staleBench(corpora, work, repos string, names []string, byCorpus map[string
 		var h *rank.RepoHistory
 		indexHeap := heapGrowth(func() { h = rank.NewRepoHistory(ix.Roots, []*vcs.Record{rec}) })
 		heng := eng.WithRepoHistory(h)
-		fmt.Printf("| %s | %d | %d | %d | %.2f | %s | %.0f | %.1f | %d | %.1f |\n", name, len(ix.Files), rec.Commits, rec.Renames,
+		fmt.Printf("| %s | %d | %d | %d | %.2f | %s | %.0f | %.1f | %d | %.1f |\n", name, ix.Len(), rec.Commits, rec.Renames,
 			cold.Seconds(), gitAlone, float64(update.Microseconds())/1000, heap/(1<<20), len(rec.Gone()), indexHeap/(1<<20))
 		for _, c := range cases {
 			o := staleRun(ctx, heng, c, "with", trust, verbose)

@@ -156,7 +156,7 @@ func (oneShot) WaitHistory(context.Context, time.Duration) bool { return true }
 
 func (w oneShot) Status() session.Status {
 	ix := w.eng.Index()
-	return session.Status{Ready: true, Roots: ix.Roots, Files: len(ix.Files)}
+	return session.Status{Ready: true, Roots: ix.Roots, Files: ix.Len()}
 }
 
 func (w oneShot) Reindex(context.Context) (session.Status, error) {

@@ -306,7 +306,7 @@ type indexStats struct {
 }
 
 func (o *output) index(ix *workspace.Index, st symbols.SyncStats, textFiles int, took time.Duration) int {
-	stats := indexStats{Roots: ix.Roots, Files: len(ix.Files), Parseable: st.Files, Parsed: st.Parsed,
+	stats := indexStats{Roots: ix.Roots, Files: ix.Len(), Parseable: st.Files, Parsed: st.Parsed,
 		FromCache: st.FromCache, Symbols: st.Symbols, IndexMs: ms(took), CacheFiles: []string{}, TextFiles: textFiles}
 	if dir, err := workspace.DefaultCacheDir(); err == nil {
 		for _, r := range ix.Roots {
