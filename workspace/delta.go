@@ -117,16 +117,56 @@ func (ix *Index) Contains(r int, rel string) bool {
 }
 
 // AnyUnder is a file below the root-relative directory dir of root r
-// ("": any of the root's), the first in the Index order.
+// ("": any of the root's), the first in the Index order: the base's
+// first not removed, or the delta's first added, whichever sorts first.
 func (ix *Index) AnyUnder(r int, dir string) (File, bool) {
 	prefix := dir + "/"
 	if dir == "" {
 		prefix = ""
 	}
-	for f := range ix.under(r, prefix) {
-		return f, true
+	in := func(list []File, i int) bool {
+		return i < len(list) && list[i].Root == r && strings.HasPrefix(list[i].Path, prefix)
 	}
-	return File{}, false
+	d := ix.delta
+	if d == nil {
+		if i := ix.search(r, prefix); in(ix.files, i) {
+			return ix.files[i], true
+		}
+		return File{}, false
+	}
+	var first File
+	found := false
+	for i := d.base.search(r, prefix); in(d.base.files, i); i++ {
+		if !d.removedAt(i) {
+			first, found = d.base.files[i], true
+			break
+		}
+	}
+	if j := searchList(d.added, r, prefix); in(d.added, j) && (!found || less(d.added[j], first)) {
+		return d.added[j], true
+	}
+	return first, found
+}
+
+// spanOf is the run of list (Index order) of root r's entries whose path
+// starts with prefix (every root's for r < 0): found by search at both
+// ends, not by reading the entries between.
+func spanOf(list []File, r int, prefix string) (lo, hi int) {
+	switch {
+	case r < 0:
+		return 0, len(list)
+	case prefix == "":
+		return searchList(list, r, ""), searchList(list, r+1, "")
+	}
+	lo = searchList(list, r, prefix)
+	if last := prefix[len(prefix)-1]; last < 0xff {
+		// The first path past every one starting with prefix: its last
+		// byte the next.
+		return lo, searchList(list, r, prefix[:len(prefix)-1]+string([]byte{last + 1}))
+	}
+	for hi = lo; hi < len(list) && list[hi].Root == r && strings.HasPrefix(list[hi].Path, prefix); hi++ {
+	}
+	return lo, hi
 }
 
 // under yields, in the Index order, the files of root r whose path
@@ -140,17 +180,7 @@ func (ix *Index) under(r int, prefix string) iter.Seq2[File, func() string] {
 		if d != nil {
 			base = d.base
 		}
-		span := func(list []File) (lo, hi int) {
-			if r < 0 {
-				return 0, len(list)
-			}
-			lo = searchList(list, r, prefix)
-			hi = lo
-			for hi < len(list) && list[hi].Root == r && strings.HasPrefix(list[hi].Path, prefix) {
-				hi++
-			}
-			return lo, hi
-		}
+		span := func(list []File) (lo, hi int) { return spanOf(list, r, prefix) }
 		i, iEnd := span(base.files)
 		var added []File
 		var addedAbs []string
