@@ -280,6 +280,9 @@ func splice(list []File, gone []span, fresh []File, keep func(lo, hi int), add f
 // spliceList is splice into a new list (the walked or skipped
 // directories; fresh in any order).
 func spliceList(list []File, gone []span, fresh []File) []File {
+	if len(gone) == 0 && len(fresh) == 0 {
+		return list // nothing read again: the same list, not a copy
+	}
 	fresh = slices.Clone(fresh)
 	SortFiles(fresh)
 	fresh = slices.Compact(fresh)

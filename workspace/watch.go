@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/fsnotify/fsnotify"
 )
@@ -202,6 +203,9 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 // eachDiff calls gone for each entry of a (a sorted list, Index order)
 // that b lacks, and came for each of b's that a lacks.
 func eachDiff(a, b []File, gone, came func(File)) {
+	if len(a) == len(b) && unsafe.SliceData(a) == unsafe.SliceData(b) {
+		return // one list: an update that changed no directory keeps it
+	}
 	i, j := 0, 0
 	for i < len(a) || j < len(b) {
 		switch {
