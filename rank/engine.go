@@ -41,6 +41,9 @@ import (
 type Engine struct {
 	ix    *workspace.Index
 	files []fileInfo // laid out: file id's record at files[id] (file)
+	// paths are the files laid out (ix.Files() of a laid-out engine):
+	// file id's path at paths[id] (filePath).
+	paths []workspace.File
 	// over is what the changes since the files were laid out added and
 	// removed (Updated), nil for an engine laid out.
 	over *fileOverlay
@@ -537,6 +540,9 @@ func mergeSorted[T any](a, b []T, cmp func(T, T) int) []T {
 // after New or a segment's reading (Mapped): where the halves of the
 // directories meet, each extension's index, the scratch pool.
 func (e *Engine) derive() {
+	if e.over == nil {
+		e.paths = e.ix.Files()
+	}
 	e.counters = &sync.Pool{New: func() any { return &counters{} }}
 	if e.extID == nil {
 		e.extID = make(map[string]uint16, len(e.exts))

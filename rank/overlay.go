@@ -113,14 +113,18 @@ func (e *Engine) file(id int32) *fileInfo {
 // laid-out file's id is its place in the index it was laid out from),
 // not a second header for it in every fileInfo.
 func (e *Engine) filePath(id int32) string {
-	switch o := e.over; {
-	case o == nil:
-		return e.ix.Files()[id].Path
-	case int(id) < len(e.files):
-		return o.base.ix.Files()[id].Path
-	default:
+	if e.over == nil {
+		return e.paths[id].Path // inlined: every candidate's path is read
+	}
+	return e.overlaidPath(id)
+}
+
+// overlaidPath is filePath of an engine with an overlay.
+func (e *Engine) overlaidPath(id int32) string {
+	if o := e.over; int(id) >= len(e.files) {
 		return o.paths[int(id)-len(e.files)].Path
 	}
+	return e.over.base.paths[id].Path
 }
 
 // fileID is the file at a root-relative path. A laid-out file's id is

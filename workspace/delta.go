@@ -57,10 +57,14 @@ func (ix *Index) Files() []File { return ix.flat().files }
 // index with a delta, the one made of its base and delta the first time
 // it is asked for.
 func (ix *Index) flat() *Index {
-	d := ix.delta
-	if d == nil {
+	if ix.delta == nil {
 		return ix
 	}
+	return ix.delta.flatten(ix)
+}
+
+// flatten is flat for ix, an index with delta d, made once.
+func (d *fileDelta) flatten(ix *Index) *Index {
 	d.once.Do(func() {
 		f := &Index{Roots: ix.Roots, Dirs: ix.Dirs, Skipped: ix.Skipped, serial: serials.Add(1),
 			backing: ix.backing}
