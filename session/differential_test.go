@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -87,56 +88,33 @@ func sameAnswers(t *testing.T, what string, want, got *rank.Engine, queries []st
 		for _, req := range []rank.FindRequest{{Query: q, Limit: 10}, {Query: q, Limit: 3, Exact: true}} {
 			a, err1 := want.Find(ctx, req)
 			b, err2 := got.Find(ctx, req)
-			if fmt.Sprint(matchesWithoutIDs(a), err1) != fmt.Sprint(matchesWithoutIDs(b), err2) {
+			if shown(a, err1) != shown(b, err2) {
 				t.Fatalf("%s: find %+v: want %v %v, got %v %v", what, req, a, err1, b, err2)
 			}
 		}
 		req := rank.ResolveRequest{Path: q}
 		c, err1 := want.Resolve(ctx, req)
 		d, err2 := got.Resolve(ctx, req)
-		if fmt.Sprint(resolvedValue(c), err1) != fmt.Sprint(resolvedValue(d), err2) {
+		if shown(c, err1) != shown(d, err2) {
 			t.Fatalf("%s: resolve %q: want %v %v, got %v %v", what, q, c, err1, d, err2)
 		}
 	}
 }
 
-// matchesWithoutIDs is a find's answer with its files' ids cleared: an
-// engine's own numbering (an engine updated keeps its files' ids, one
-// built numbers them in path order), which no answer shows.
-func matchesWithoutIDs(res *rank.FindResult) *rank.FindResult {
-	if res == nil {
-		return nil
+// shown is an answer as a client is shown it (its JSON: paths, scores,
+// reasons, what resolved), or its error: the engines' own numbering of
+// their files (an engine updated keeps its files' ids, one built numbers
+// them in path order) is not part of it. rank's update test compares
+// the engines' answers whole.
+func shown(res any, err error) string {
+	if err != nil {
+		return err.Error()
 	}
-	c := *res
-	c.Matches = slices.Clone(c.Matches)
-	for i := range c.Matches {
-		c.Matches[i].File = 0
+	b, err := json.Marshal(res)
+	if err != nil {
+		return err.Error()
 	}
-	return &c
-}
-
-// resolvedValue is res with the answer it resolved to as a value, not a
-// pointer that differs between two results alike, and its files' ids
-// cleared (matchesWithoutIDs).
-func resolvedValue(res *rank.ResolveResult) any {
-	if res == nil {
-		return res
-	}
-	c := *res
-	c.Candidates = slices.Clone(c.Candidates)
-	for i := range c.Candidates {
-		c.Candidates[i].File = 0
-	}
-	if res.Resolved == nil {
-		return c
-	}
-	c.Resolved = nil
-	r := *res.Resolved
-	r.File = 0
-	return struct {
-		Resolved rank.Candidate
-		rank.ResolveResult
-	}{r, c}
+	return string(b)
 }
 
 // The generated tree: a few directories two deep, names from a small

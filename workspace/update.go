@@ -473,33 +473,28 @@ func Kept(prev, next *Index) (from, gone []int32) {
 
 // Delta is what changed from prev to next, an index updated from it
 // (Update): the files next has and prev lacks, and those prev has and
-// next lacks, each in the Index order. When Update recorded the runs of
-// prev it kept, only the files outside them are compared — a change's
-// few, not the tree.
+// next lacks, each in the Index order. Of one base, their deltas are
+// compared; when Update laid next flat from prev, the files outside the
+// runs it kept — a change's few, not the tree.
 func Delta(prev, next *Index) (added, gone []File) {
-	if pb, nb := prev.flatBase(), next.flatBase(); pb == nb && (prev.delta != nil || next.delta != nil) {
+	var a, b []File // the lists that differ by what changed, compared below
+	ofOneBase := false
+	switch pb := prev.flatBase(); {
+	case pb == next.flatBase() && (prev.delta != nil || next.delta != nil):
 		// Of one base: the deltas compared — the files each added, and
-		// the base's each removed.
-		var pa, na []File
+		// the base's each removed (gone, or back).
+		ofOneBase = true
 		var pr, nr []int32
 		if d := prev.delta; d != nil {
-			pa, pr = d.added, d.removed
+			a, pr = d.added, d.removed
 		}
 		if d := next.delta; d != nil {
-			na, nr = d.added, d.removed
+			b, nr = d.added, d.removed
 		}
-		mergeFiles(pa, na, func(i, j int) {
-			switch {
-			case j < 0:
-				gone = append(gone, pa[i])
-			case i < 0:
-				added = append(added, na[j])
-			}
-		})
 		for i, j := 0, 0; i < len(pr) || j < len(nr); {
 			switch {
 			case j == len(nr) || i < len(pr) && pr[i] < nr[j]:
-				added = append(added, pb.files[pr[i]]) // back
+				added = append(added, pb.files[pr[i]])
 				i++
 			case i == len(pr) || nr[j] < pr[i]:
 				gone = append(gone, pb.files[nr[j]])
@@ -508,20 +503,17 @@ func Delta(prev, next *Index) (added, gone []File) {
 				i, j = i+1, j+1
 			}
 		}
-		SortFiles(added)
-		SortFiles(gone)
-		return added, gone
-	}
-	prev, next = prev.flat(), next.flat()
-	a, b := prev.files, next.files
-	if prev.serial != 0 && next.parent == prev.serial {
-		a, b = nil, nil
+	case prev.serial != 0 && next.parent == prev.serial:
+		// Update recorded the runs of prev it kept: only the files
+		// outside them are compared.
 		lo, at := 0, 0
 		for _, r := range next.kept {
 			a, b = append(a, prev.files[lo:r.lo]...), append(b, next.files[at:r.at]...)
 			lo, at = r.hi, r.at+r.hi-r.lo
 		}
 		a, b = append(a, prev.files[lo:]...), append(b, next.files[at:]...)
+	default:
+		a, b = prev.Files(), next.Files()
 	}
 	mergeFiles(a, b, func(i, j int) {
 		switch {
@@ -531,6 +523,10 @@ func Delta(prev, next *Index) (added, gone []File) {
 			added = append(added, b[j])
 		}
 	})
+	if ofOneBase {
+		SortFiles(added)
+		SortFiles(gone)
+	}
 	return added, gone
 }
 
