@@ -66,10 +66,7 @@ func withoutIDs(res *FindResult) *FindResult {
 		return nil
 	}
 	c := *res
-	c.Matches = slices.Clone(c.Matches)
-	for i := range c.Matches {
-		c.Matches[i].File = 0
-	}
+	c.Matches = clearedIDs(c.Matches, func(m *Match) *int32 { return &m.File })
 	return &c
 }
 
@@ -79,16 +76,21 @@ func candidatesWithoutIDs(res *ResolveResult) *ResolveResult {
 		return nil
 	}
 	c := *res
-	c.Candidates = slices.Clone(c.Candidates)
-	for i := range c.Candidates {
-		c.Candidates[i].File = 0
-	}
+	id := func(c *Candidate) *int32 { return &c.File }
+	c.Candidates = clearedIDs(c.Candidates, id)
 	if c.Resolved != nil {
-		r := *c.Resolved
-		r.File = 0
-		c.Resolved = &r
+		c.Resolved = &clearedIDs([]Candidate{*c.Resolved}, id)[0]
 	}
 	return &c
+}
+
+// clearedIDs is a copy of list with each one's file id (id) zero.
+func clearedIDs[T any](list []T, id func(*T) *int32) []T {
+	list = slices.Clone(list)
+	for i := range list {
+		*id(&list[i]) = 0
+	}
+	return list
 }
 
 // TestUpdatedAnswersAsNew: an engine updated for files added and
