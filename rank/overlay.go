@@ -272,10 +272,8 @@ func (e *Engine) overlaid(next *workspace.Index, added, gone []workspace.File) *
 		o.stems[sid], o.stemSet = remade(old, fresh), setBit(o.stemSet, sid)
 	}
 	c = b.finish()
-	// A directory or an extension a file gone leaves with none is New's
-	// to leave out: a resolve reads whether they exist.
 	for id := range lost {
-		if f := e.file(id); len(c.dirFiles(int(f.dir))) == 0 || !c.holdsExt(f.stem, f.ext) {
+		if c.emptied(e.file(id)) {
 			return nil
 		}
 	}
@@ -284,6 +282,14 @@ func (e *Engine) overlaid(next *workspace.Index, added, gone []workspace.File) *
 		b.firstStarts(sid)
 	}
 	return c
+}
+
+// emptied reports whether e holds no file of the directory or the
+// extension of f, a file gone: New would not know them, and a resolve
+// reads whether a written directory or extension exists (isDirName,
+// extID) — Updated leaves such a change to New.
+func (e *Engine) emptied(f *fileInfo) bool {
+	return len(e.dirFiles(int(f.dir))) == 0 || !e.holdsExt(f.stem, f.ext)
 }
 
 // holdsExt reports whether a file has extension x: looked for first

@@ -86,22 +86,9 @@ func (e *Engine) layOut(next *workspace.Index) *Engine {
 		b.add(j, f, &n, &last)
 	}
 	c = b.finish()
-	if len(gone) > 0 {
-		// An extension a file gone had is still held when another file
-		// of its stem has it (looked at first: the common case, a name
-		// many directories share), else when any file does.
-		held := make(map[uint16]bool)
-		for _, g := range gone {
-			f := &e.files[g]
-			if len(c.dirFiles(int(f.dir))) == 0 {
-				return nil
-			}
-			held[f.ext] = held[f.ext] || slices.ContainsFunc(c.stemFiles(f.stem), func(id int32) bool { return c.files[id].ext == f.ext })
-		}
-		for x, ok := range held {
-			if !ok && !slices.ContainsFunc(c.files, func(f fileInfo) bool { return f.ext == x }) {
-				return nil
-			}
+	for _, g := range gone {
+		if c.emptied(&e.files[g]) {
+			return nil
 		}
 	}
 	// A stem's word starts are its first file's (stemOf, in path order).
