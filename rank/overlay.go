@@ -1,10 +1,8 @@
 package rank
 
 import (
-	"cmp"
 	"maps"
 	"slices"
-	"strings"
 
 	"wayfind/workspace"
 )
@@ -186,10 +184,11 @@ func (e *Engine) stemFiles(sid int32) []int32 {
 	return e.stemFileIDs[e.stemStart[sid]:e.stemStart[sid+1]]
 }
 
-// inPathOrder compares two files in the index's order: by root, then
-// path.
+// inPathOrder compares two files in the index's order
+// (workspace.CompareFiles).
 func (e *Engine) inPathOrder(a, b int32) int {
-	return cmp.Or(cmp.Compare(e.file(a).root, e.file(b).root), strings.Compare(e.filePath(a), e.filePath(b)))
+	return workspace.CompareFiles(workspace.File{Root: int(e.file(a).root), Path: e.filePath(a)},
+		workspace.File{Root: int(e.file(b).root), Path: e.filePath(b)})
 }
 
 // overlaid is e updated to next, an index updated from e's (added and

@@ -110,43 +110,36 @@ func (ix *Index) Contains(r int, rel string) bool {
 	f := File{Root: r, Path: rel}
 	d := ix.delta
 	if d == nil {
-		i := ix.search(r, rel)
-		return i < len(ix.files) && ix.files[i] == f
+		return positionIn(ix.files, f) >= 0
 	}
-	if i := searchList(d.added, r, rel); i < len(d.added) && d.added[i] == f {
+	if positionIn(d.added, f) >= 0 {
 		return true
 	}
-	i := d.base.search(r, rel)
-	return i < len(d.base.files) && d.base.files[i] == f && !d.removedAt(i)
+	i := positionIn(d.base.files, f)
+	return i >= 0 && !d.removedAt(i)
 }
 
 // AnyUnder is a file below the root-relative directory dir of root r
 // ("": any of the root's), the first in the Index order: the base's
 // first not removed, or the delta's first added, whichever sorts first.
 func (ix *Index) AnyUnder(r int, dir string) (File, bool) {
-	prefix := dir + "/"
-	if dir == "" {
-		prefix = ""
-	}
-	in := func(list []File, i int) bool {
-		return i < len(list) && list[i].Root == r && strings.HasPrefix(list[i].Path, prefix)
-	}
 	d := ix.delta
 	if d == nil {
-		if i := ix.search(r, prefix); in(ix.files, i) {
+		if i := ix.FirstUnder(r, dir); i >= 0 {
 			return ix.files[i], true
 		}
 		return File{}, false
 	}
+	prefix := dirPrefix(dir)
 	var first File
 	found := false
-	for i := d.base.search(r, prefix); in(d.base.files, i); i++ {
+	for i, hi := spanOf(d.base.files, r, prefix); i < hi; i++ {
 		if !d.removedAt(i) {
 			first, found = d.base.files[i], true
 			break
 		}
 	}
-	if j := searchList(d.added, r, prefix); in(d.added, j) && (!found || less(d.added[j], first)) {
+	if j, hi := spanOf(d.added, r, prefix); j < hi && (!found || less(d.added[j], first)) {
 		return d.added[j], true
 	}
 	return first, found
@@ -184,13 +177,12 @@ func (ix *Index) under(r int, prefix string) iter.Seq2[File, func() string] {
 		if d != nil {
 			base = d.base
 		}
-		span := func(list []File) (lo, hi int) { return spanOf(list, r, prefix) }
-		i, iEnd := span(base.files)
+		i, iEnd := spanOf(base.files, r, prefix)
 		var added []File
 		var addedAbs []string
 		var rm []int32
 		if d != nil {
-			lo, hi := span(d.added)
+			lo, hi := spanOf(d.added, r, prefix)
 			added, addedAbs = d.added[lo:hi], d.addedAbs[lo:hi]
 			k, _ := slices.BinarySearch(d.removed, int32(i))
 			rm = d.removed[k:]

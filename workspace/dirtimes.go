@@ -156,7 +156,7 @@ func (ix *Index) entriesOf(root int, rel string) map[string]bool {
 				i++
 				continue
 			}
-			j := searchList(list, root, prefix+rest[:k]+"0") // '0' follows '/': past that directory's tree
+			_, j := spanOf(list, root, prefix+rest[:k]+"/") // past that directory's tree
 			if li > 0 || live(i, j) {
 				known[rest[:k]] = true
 			}

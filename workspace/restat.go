@@ -50,7 +50,7 @@ func (r *Restat) Changed(ix *Index, pace func()) (changed []string, ok bool) {
 // matched with the last's when the index changed between them.
 func eachCommon(a, b []File, f func(i, j int)) {
 	for i, j := 0, 0; i < len(a) && j < len(b); {
-		switch c := compareFiles(a[i], b[j]); {
+		switch c := CompareFiles(a[i], b[j]); {
 		case c < 0:
 			i++
 		case c > 0:

@@ -85,7 +85,7 @@ func Update(ix *Index, opt Options, changed []string) (next *Index, ok bool) {
 	}
 	for _, sp := range baseSpans { // those inside are removed unless read again
 		for i := sp.lo; i < sp.hi; i++ {
-			if j := searchList(fresh.files, base.files[i].Root, base.files[i].Path); j == len(fresh.files) || fresh.files[j] != base.files[i] {
+			if positionIn(fresh.files, base.files[i]) < 0 {
 				removed = append(removed, int32(i))
 			}
 		}
@@ -93,7 +93,7 @@ func Update(ix *Index, opt Options, changed []string) (next *Index, ok bool) {
 	slices.Sort(removed)
 	var added run
 	for j, f := range fresh.files { // what was read that base lacks
-		if i := searchList(base.files, f.Root, f.Path); i == len(base.files) || base.files[i] != f {
+		if positionIn(base.files, f) < 0 {
 			added.files, added.abs = append(added.files, f), append(added.abs, fresh.abs[j])
 		}
 	}
@@ -206,19 +206,20 @@ type span struct{ lo, hi int }
 func goneSpans(list []File, rewalk map[int]bool, touched map[File]bool) []span {
 	var spans []span
 	for root := range rewalk {
-		spans = append(spans, span{searchList(list, root, ""), searchList(list, root+1, "")})
+		lo, hi := spanOf(list, root, "")
+		spans = append(spans, span{lo, hi})
 	}
 	for f := range touched {
 		if rewalk[f.Root] {
 			continue
 		}
-		lo := searchList(list, f.Root, f.Path)
-		// The entry itself, then its tree: f.Path+"/" up to f.Path+"0",
-		// '0' following '/' (entries between, "a-b" after "a", stay).
-		if lo < len(list) && list[lo] == f {
+		// The entry itself, then its tree (entries between, "a-b" after
+		// "a", stay).
+		if lo := positionIn(list, f); lo >= 0 {
 			spans = append(spans, span{lo, lo + 1})
 		}
-		spans = append(spans, span{searchList(list, f.Root, f.Path+"/"), searchList(list, f.Root, f.Path+"0")})
+		lo, hi := spanOf(list, f.Root, f.Path+"/")
+		spans = append(spans, span{lo, hi})
 	}
 	slices.SortFunc(spans, func(a, b span) int { return a.lo - b.lo })
 	var out []span
@@ -253,7 +254,7 @@ func splice(list []File, gone []span, fresh []File, keep func(lo, hi int), add f
 				lo = hi
 				break
 			}
-			at := lo + sort.Search(hi-lo, func(i int) bool { return compareFiles(list[lo+i], fresh[j]) >= 0 })
+			at := lo + sort.Search(hi-lo, func(i int) bool { return CompareFiles(list[lo+i], fresh[j]) >= 0 })
 			if at > lo {
 				keep(lo, at)
 				lo = at
@@ -372,7 +373,7 @@ func Affected(ix *Index, paths []string, known func(path string) []string, want 
 			}
 		}
 	}
-	slices.SortFunc(at, func(a, b hit) int { return compareFiles(a.f, b.f) })
+	slices.SortFunc(at, func(a, b hit) int { return CompareFiles(a.f, b.f) })
 	at = slices.CompactFunc(at, func(a, b hit) bool { return a.f == b.f })
 	seen := map[string]bool{}
 	var out []string

@@ -193,7 +193,7 @@ func (w *walker) collect() ([]File, []string) {
 	}
 	files, abs = append(files, w.singles...), append(abs, w.singleAbs...)
 	for i := 1; i < len(files); i++ {
-		if compareFiles(files[i-1], files[i]) >= 0 {
+		if CompareFiles(files[i-1], files[i]) >= 0 {
 			return sortedFiles(files, abs)
 		}
 	}
@@ -261,7 +261,7 @@ func sortedFiles(files []File, abs []string) ([]File, []string) {
 	for i := range files {
 		ps[i] = pair{files[i], abs[i]}
 	}
-	slices.SortFunc(ps, func(a, b pair) int { return compareFiles(a.f, b.f) })
+	slices.SortFunc(ps, func(a, b pair) int { return CompareFiles(a.f, b.f) })
 	ps = slices.CompactFunc(ps, func(a, b pair) bool { return a.f == b.f })
 	files, abs = make([]File, len(ps)), make([]string, len(ps))
 	for i, p := range ps {
@@ -388,19 +388,19 @@ func (w *walker) rootRules(root int) *Rules {
 	return rules
 }
 
-// compareFiles is the Index order: by root, then path.
-func compareFiles(a, b File) int {
+// CompareFiles is the Index order: by root, then path.
+func CompareFiles(a, b File) int {
 	if c := cmp.Compare(a.Root, b.Root); c != 0 {
 		return c
 	}
 	return strings.Compare(a.Path, b.Path)
 }
 
-func less(a, b File) bool { return compareFiles(a, b) < 0 }
+func less(a, b File) bool { return CompareFiles(a, b) < 0 }
 
 // SortFiles puts files in the Index order: by root, then path.
 func SortFiles(fs []File) {
-	slices.SortFunc(fs, compareFiles)
+	slices.SortFunc(fs, CompareFiles)
 }
 
 type walker struct {
@@ -683,21 +683,24 @@ func searchList(list []File, root int, rel string) int {
 	return sort.Search(len(list), func(i int) bool { return !less(list[i], File{Root: root, Path: rel}) })
 }
 
-// Lookup returns the file's position for a root-relative path (in
-// Files), or -1.
-func (ix *Index) Lookup(root int, rel string) int {
-	ix = ix.flat()
-	if i := ix.search(root, rel); i < len(ix.files) && ix.files[i] == (File{Root: root, Path: rel}) {
+// positionIn is f's position in list (sorted, Index order), or -1.
+func positionIn(list []File, f File) int {
+	if i := searchList(list, f.Root, f.Path); i < len(list) && list[i] == f {
 		return i
 	}
 	return -1
 }
 
+// Lookup returns the file's position for a root-relative path (in
+// Files), or -1.
+func (ix *Index) Lookup(root int, rel string) int {
+	return positionIn(ix.flat().files, File{Root: root, Path: rel})
+}
+
 // HasDir reports whether root-relative rel is a directory of the index
 // (walked: Dirs).
 func (ix *Index) HasDir(root int, rel string) bool {
-	i := searchList(ix.Dirs, root, rel)
-	return i < len(ix.Dirs) && ix.Dirs[i] == (File{Root: root, Path: rel})
+	return positionIn(ix.Dirs, File{Root: root, Path: rel}) >= 0
 }
 
 // RootSpan is where root r's files lie in Files: from lo to hi.
@@ -720,14 +723,19 @@ func (ix *Index) HoldsUnder(root int, dir string) bool {
 // directory dir ("": the root's first file), or -1 when there is none.
 func (ix *Index) FirstUnder(root int, dir string) int {
 	ix = ix.flat()
-	prefix := dir + "/"
-	if dir == "" {
-		prefix = ""
-	}
-	if i := ix.search(root, prefix); i < len(ix.files) && ix.files[i].Root == root && strings.HasPrefix(ix.files[i].Path, prefix) {
-		return i
+	if lo, hi := spanOf(ix.files, root, dirPrefix(dir)); lo < hi {
+		return lo
 	}
 	return -1
+}
+
+// dirPrefix is what the paths below the root-relative directory dir
+// start with: dir and a slash, nothing for the root's top ("").
+func dirPrefix(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	return dir + "/"
 }
 
 // Abs returns the absolute filesystem path of f.

@@ -366,7 +366,7 @@ func TestWalkOrderIsPathOrder(t *testing.T) {
 	w.queue(w.rootJob(0))
 	w.run()
 	tree, _ := w.trees[0].appendTree(nil, nil)
-	if !slices.IsSortedFunc(tree, compareFiles) {
+	if !slices.IsSortedFunc(tree, CompareFiles) {
 		t.Errorf("the walked tree is not in path order: %v", tree)
 	}
 	var got []string

@@ -209,10 +209,10 @@ func eachDiff(a, b []File, gone, came func(File)) {
 	i, j := 0, 0
 	for i < len(a) || j < len(b) {
 		switch {
-		case j == len(b) || i < len(a) && compareFiles(a[i], b[j]) < 0:
+		case j == len(b) || i < len(a) && CompareFiles(a[i], b[j]) < 0:
 			gone(a[i])
 			i++
-		case i == len(a) || compareFiles(a[i], b[j]) > 0:
+		case i == len(a) || CompareFiles(a[i], b[j]) > 0:
 			came(b[j])
 			j++
 		default:
