@@ -302,6 +302,7 @@ func (x *Indexer) Sync(ctx context.Context, ix *workspace.Index) (*Index, error)
 func (x *Indexer) SyncStat(ctx context.Context, ix *workspace.Index, stats []workspace.FileStat) (*Index, error) {
 	files := make([]string, len(ix.Files()))
 	for i := range ix.Files() {
+		x.paced(i)
 		files[i] = ix.AbsAt(i)
 	}
 	x.mu.Lock()
@@ -429,6 +430,7 @@ func (x *Indexer) update(ctx context.Context, files []string, stats []workspace.
 		prevOf = old.cursor() // one merge pass instead of a search a file
 	}
 	for i, file := range files {
+		x.paced(i)
 		if stats != nil {
 			if prev := prevOf(file); prev != nil && stats[i].OK && prev.size == stats[i].Size && prev.modTime == stats[i].ModTime {
 				got[i] = prev
@@ -467,7 +469,7 @@ func (x *Indexer) update(ctx context.Context, files []string, stats []workspace.
 		return old, nil // a poll's re-check of files that did not change
 	}
 	var ix *Index
-	if all && holdsAsIs(old, files, got) {
+	if all && x.holdsAsIs(old, files, got) {
 		// Every file re-checked and kept as old holds it (a warm start on
 		// a tree unchanged): a copy of its filters and paths was as
 		// much again at the start's peak, then garbage.
@@ -500,24 +502,37 @@ func (x *Indexer) update(ctx context.Context, files []string, stats []workspace.
 }
 
 // Repoint points the index's paths at ix's own strings of them
-// (workspace.Index.Repoint, batch called as it goes), its filters
-// shared: the index no longer holds, nor reads, the paths of the index
-// it was built from. It returns the index, repointed or, when ix keeps
-// no strings to point at, as it was.
-func (x *Indexer) Repoint(ix *workspace.Index, batch func()) *Index {
+// (workspace.Index.Repoint), its filters shared: the index no longer
+// holds, nor reads, the paths of the index it was built from. It returns
+// the index, repointed or, when ix keeps no strings to point at, as it
+// was.
+func (x *Indexer) Repoint(ix *workspace.Index) *Index {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.cur == nil {
 		return nil
 	}
-	repoint := func(paths []string) ([]string, bool) { return ix.Repoint(paths, batch) }
+	repoint := func(paths []string) ([]string, bool) { return ix.Repoint(paths) }
 	x.cur = &Index{files: x.cur.files.Repointed(repoint), text: x.cur.text}
 	return x.cur
 }
 
+// paced calls Pace every paceBatch files of a loop over every file
+// (i, its count so far): a loop that only compares reads every path, and
+// Pace is where its caller drops what was read.
+func (x *Indexer) paced(i int) {
+	if x.Pace != nil && i%paceBatch == 0 {
+		x.Pace()
+	}
+}
+
+// paceBatch is how many files a loop over every file passes between
+// calls to Pace: a short stretch of work.
+const paceBatch = 1 << 10
+
 // holdsAsIs reports whether got, the filters of every file re-checked
 // (files), are old's own, one a file old holds.
-func holdsAsIs(old *Index, files []string, got []*filter) bool {
+func (x *Indexer) holdsAsIs(old *Index, files []string, got []*filter) bool {
 	if len(got) != old.files.Len() {
 		return false
 	}
@@ -526,6 +541,7 @@ func holdsAsIs(old *Index, files []string, got []*filter) bool {
 		prevOf = old.cursor()
 	}
 	for i, f := range got {
+		x.paced(i)
 		if f == nil || f != prevOf(files[i]) {
 			return false
 		}

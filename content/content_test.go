@@ -109,7 +109,7 @@ func TestRepoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	after := x.Repoint(second, nil)
+	after := x.Repoint(second)
 	afterPaths, _ := contents(after)
 	beforePaths, _ := contents(before)
 	shared := after.lookup(afterPaths[0]) == before.lookup(beforePaths[0])

@@ -74,3 +74,39 @@ func TestReleaseAll(t *testing.T) {
 		t.Fatal("nothing read")
 	}
 }
+
+// TestReleaseKind: the pages of the segments of the kind named leave the
+// process, those of another kind stay.
+func TestReleaseKind(t *testing.T) {
+	text := strings.Repeat("wayfind ", 1<<16)
+	open := func(kind string) *Segment {
+		w := NewWriter(kind)
+		w.String("text", text)
+		s, err := Open(written(t, w), kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := s.String("text")
+		sum := 0
+		for i := 0; i < len(got); i += 1024 {
+			sum += int(got[i]) // read every page in
+		}
+		if sum == 0 || resident(t, s.data) == 0 {
+			t.Fatal("pages read are not resident")
+		}
+		return s
+	}
+	paths, engine := open("paths 1"), open("engine 1")
+	ReleaseKind("paths 1")
+	for _, c := range []struct {
+		s        *Segment
+		resident bool
+	}{{paths, false}, {engine, true}} {
+		if got := resident(t, c.s.data) > 0; got != c.resident {
+			t.Errorf("segment of kind %q: resident %v, want %v", c.s.kind, got, c.resident)
+		}
+		if got, _ := c.s.String("text"); got != text {
+			t.Errorf("segment of kind %q reads back otherwise", c.s.kind)
+		}
+	}
+}

@@ -309,6 +309,21 @@ func ReleaseAll() {
 	}
 }
 
+// ReleaseKind drops the pages of every segment of the given kind the
+// process mapped, served or replaced (ReleaseAll, for one kind): what a
+// pass reads in order is dropped behind it, and what questions read of
+// the other kinds stays.
+func ReleaseKind(kind string) {
+	opened.Lock()
+	list := opened.list
+	opened.Unlock()
+	for _, s := range list {
+		if s.kind == kind {
+			s.Release()
+		}
+	}
+}
+
 // checksum is body's CRC-32C. Of a mapping, each chunk's pages are
 // dropped once summed (release: never of memory of the process's own,
 // whose pages it would zero): a large tree's engine is opened beside

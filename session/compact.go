@@ -118,7 +118,10 @@ func (s *Session) writeOwedBase() {
 	ok, owed := s.compactable(cur)
 	s.mu.Unlock()
 	if ok && owed {
+		written := make(chan struct{})
+		go s.releaseLoop(written)
 		s.compact(cur, closeLockWait)
+		close(written)
 		s.settleOwed()
 	}
 }
@@ -146,6 +149,7 @@ func (s *Session) settleOwed() {
 //
 // lockWait bounds the wait for another process holding the index's lock.
 func (s *Session) compact(snap *snapshot, lockWait time.Duration) bool {
+	defer s.busy()()
 	start := time.Now()
 	s.mu.Lock()
 	s.compaction.tried = snap.seq

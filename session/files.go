@@ -97,6 +97,7 @@ func (s *Session) Reindex(ctx context.Context) (Status, error) {
 	defer s.waiting.Add(-1)
 	s.mu.Lock()
 	s.want++
+	s.supersede()
 	s.bg.forgetAt = s.want
 	s.mu.Unlock()
 	s.kickIndex()
@@ -134,6 +135,7 @@ func (s *Session) indexLoop() {
 // has checked what times cannot tell (workspace.Verify) — else they are
 // walked. A reindex walks them again.
 func (s *Session) build(gen int, roots []string) {
+	defer s.busy()()
 	s.files.apply.Lock()
 	start := time.Now()
 	walk, progress := s.walkOptions()

@@ -104,12 +104,6 @@ func afterRead(ix *workspace.Index, eng *rank.Engine) {
 // not hold the old base, the new one and the engine's segment at once.
 func afterWrite() { segment.ReleaseAll() }
 
-// whileRepointing is the memory's moment inside a repoint of the passes'
-// paths (repointPasses), which reads the pages of the base they were
-// read from and of the one that replaced it: both dropped every batch,
-// so that it holds neither whole.
-func whileRepointing() { segment.ReleaseAll() }
-
 // afterPass is the memory's moment after a pass read the whole tree (a
 // full symbol and content pass, a poll's stat of every file, a walk and
 // its build), and when questions pause: its pages dropped, the memory
@@ -122,21 +116,52 @@ func (s *Session) afterPass() {
 	boundHeap()
 }
 
-// whilePaced is the memory's moment inside paced work (pace), at most
-// once every paceRelease: the pages read so far dropped, the limit set
-// from what the work keeps so far.
-func (s *Session) whilePaced() {
-	now := time.Now().UnixNano()
-	if last := s.pacedRelease.Load(); now-last >= int64(paceRelease) && s.pacedRelease.CompareAndSwap(last, now) {
-		s.releaseServed()
-		boundHeap()
+// busy marks background work under way — a walk, a pass, a compaction
+// — until the returned func is called: meanwhile releaseLoop drops what
+// it reads.
+func (s *Session) busy() (done func()) {
+	if s.working.Add(1) == 1 {
+		select {
+		case s.working0 <- struct{}{}:
+		default:
+		}
+	}
+	return func() { s.working.Add(-1) }
+}
+
+// releaseLoop is the memory's moment while background work is under way
+// (busy): every paceRelease, the pages of the saved indexes' paths read
+// so far are dropped — a pass reads every path once, in order — and the
+// limit is set from what the work keeps so far. The engine's pages stay:
+// questions asked meanwhile read them, the work does not (a compaction
+// reading the engine drops its pages itself: afterWrite).
+//
+// It runs until stop is closed: the session's, or, for the base a
+// session going writes (writeOwedBase), that write's.
+func (s *Session) releaseLoop(stop <-chan struct{}) {
+	for {
+		select {
+		case <-stop:
+			return
+		case <-s.working0:
+		}
+		for s.working.Load() > 0 {
+			select {
+			case <-stop:
+				return
+			case <-time.After(paceRelease):
+			}
+			workspace.ReleaseSaved()
+			boundHeap()
+		}
 	}
 }
 
-// paceRelease is how often paced work drops the pages it read: a second
-// of a pass reads a few megabytes of paths, and a question asked
-// meanwhile reads its few pages again from the page cache.
-const paceRelease = time.Second
+// paceRelease is how often the pages background work read are dropped:
+// a pass that only compares reads paths as fast as memory is read, and
+// what stays resident is what it reads in this long; a question asked
+// meanwhile reads its few paths' pages again from the page cache.
+const paceRelease = 10 * time.Millisecond
 
 // idleRelease reports whether the pages and garbage of the requests since
 // the last release are due to go (upkeepLoop): requests ran since

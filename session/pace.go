@@ -48,5 +48,4 @@ func (s *Session) pace() {
 	// Let a request that has just arrived run on this processor now rather
 	// than at Go's next preemption.
 	runtime.Gosched()
-	s.whilePaced()
 }

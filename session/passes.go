@@ -28,6 +28,10 @@ type backgroundPasses struct {
 	symGen     int               // generation whose symbols the last full pass indexed (-1: none)
 	contentGen int               // generation whose contents it indexed (-1: none)
 	symDone    chan struct{}     // closed and replaced after each pass
+	// stopFull stops the full pass under way, over generation fullGen
+	// (nil: none runs).
+	stopFull context.CancelFunc
+	fullGen  int
 	// repoint: a base was swapped in since the indexes were last
 	// pointed at the served index's paths (repointPasses).
 	repoint bool
@@ -92,6 +96,7 @@ func (s *Session) passLoop() {
 			repoint := s.bg.repoint
 			s.bg.repoint = false
 			s.mu.Unlock()
+			done := s.busy()
 			if repoint {
 				s.repointPasses()
 			}
@@ -99,19 +104,54 @@ func (s *Session) passLoop() {
 				s.bg.symx.Forget() // here, where no pass holds the indexer
 			}
 			if full == nil && len(paths) == 0 && len(edits) == 0 {
+				done()
 				break
 			}
 			var err error
 			if full != nil {
-				err = s.fullPass(ctx, full.gen)
+				pctx, end := s.supersedable(ctx, full.gen)
+				err = s.fullPass(pctx, full.gen)
+				end()
 			} else {
 				err = s.refreshPass(ctx, paths, edits)
 			}
+			done()
 			if err != nil {
 				s.finishPass(-1)
-				return // closed
+				if ctx.Err() != nil {
+					return // closed
+				}
 			}
 		}
+	}
+}
+
+// supersedable is the context of a full pass over generation gen, until
+// end: ended when the session closes, or when a later generation is
+// wanted (supersede) — a pass whose answers would be replaced as soon as
+// they were made does not hold the memory of its tables beside the walk
+// of the next.
+func (s *Session) supersedable(ctx context.Context, gen int) (_ context.Context, end func()) {
+	ctx, stop := context.WithCancel(ctx)
+	s.mu.Lock()
+	s.bg.stopFull, s.bg.fullGen = stop, gen
+	if gen < s.want {
+		stop()
+	}
+	s.mu.Unlock()
+	return ctx, func() {
+		s.mu.Lock()
+		s.bg.stopFull = nil
+		s.mu.Unlock()
+		stop()
+	}
+}
+
+// supersede stops the full pass under way when its generation is older
+// than the one wanted. Under s.mu, where want grows.
+func (s *Session) supersede() {
+	if s.bg.stopFull != nil && s.bg.fullGen < s.want {
+		s.bg.stopFull()
 	}
 }
 
@@ -219,13 +259,13 @@ func (s *Session) repointPasses() {
 		return
 	}
 	if s.bg.symx != nil {
-		t := s.bg.symx.Repoint(cur.ix, whileRepointing)
+		t := s.bg.symx.Repoint(cur.ix)
 		if si := s.bg.symIndex.Load(); si != nil && si.Table() != t {
 			s.bg.symIndex.Store(si.Repointed(t))
 		}
 	}
 	if s.bg.cx != nil {
-		if ci := s.bg.cx.Repoint(cur.ix, whileRepointing); ci != nil {
+		if ci := s.bg.cx.Repoint(cur.ix); ci != nil {
 			s.bg.cIndex.Store(ci)
 		}
 	}

@@ -78,10 +78,11 @@ type Session struct {
 	snap        atomic.Pointer[snapshot]
 	active      atomic.Int32 // requests in progress (Begin)
 	lastRequest atomic.Int64 // when the last one ended, UnixNano
-	// pacedRelease is when paced work last dropped the mapped pages
-	// (pace), UnixNano.
-	pacedRelease atomic.Int64
-	waiting      atomic.Int32 // requests waiting in SymbolEngine
+	// working counts the background work under way (busy); working0
+	// hears it leave zero.
+	working  atomic.Int32
+	working0 chan struct{}
+	waiting  atomic.Int32 // requests waiting in SymbolEngine
 
 	mu      sync.Mutex
 	roots   []string
@@ -140,16 +141,21 @@ func New(opts Options) *Session {
 	s.hist = history.New(history.Options{CacheDir: s.cacheDir,
 		Limit: opts.HistorySize, Logf: opts.Logf, Now: opts.Now})
 	s.files.kick = make(chan struct{}, 1)
+	s.working0 = make(chan struct{}, 1)
 	s.upkeep = make(chan struct{}, 1)
 	s.repo.kick = make(chan struct{}, 1)
 	s.bg = backgroundPasses{kick: make(chan struct{}, 1), symGen: -1, contentGen: -1, symDone: make(chan struct{})}
 	if opts.Watch {
 		s.StartWatching()
 	}
-	s.wg.Add(3)
+	s.wg.Add(4)
 	go s.indexLoop()
 	go s.repoLoop()
 	go s.upkeepLoop()
+	go func() {
+		defer s.wg.Done()
+		s.releaseLoop(s.stop)
+	}()
 	// Background indexing pauses while requests run (see Begin): answers
 	// come first.
 	background := runtime.NumCPU()
@@ -202,6 +208,7 @@ func (s *Session) SetRoots(roots []string) []string {
 	s.mu.Lock()
 	s.roots, s.repo.inRepo = clean, inRepo
 	s.want++
+	s.supersede()
 	s.mu.Unlock()
 	s.kickIndex()
 	return clean

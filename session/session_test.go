@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -750,5 +751,54 @@ func TestReindexWaitsAsBackground(t *testing.T) {
 	end()
 	if st := s.Status(); st.Symbols != 1 || !st.SymbolsReady {
 		t.Errorf("after the reindex: %+v", st)
+	}
+}
+
+// TestNewGenerationStopsTheFullPass: a full pass over a generation that
+// a later one replaces (a reindex, the roots set again) stops where it
+// is rather than parse every file for answers nobody will see; the
+// reindex's pass parses them all again.
+func TestNewGenerationStopsTheFullPass(t *testing.T) {
+	const files = 20
+	dir := t.TempDir()
+	for i := range files {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%02d.go", i)), []byte("package f\n\nfunc F() {}\n"), 0o644)
+	}
+	held, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	var parsed atomic.Int32
+	s := New(Options{NoContent: true, Symbols: symbols.IndexerOptions{CacheDir: "-", Workers: 1,
+		// The first pass is held at its first call, until a reindex is
+		// asked.
+		Pace:     func() { once.Do(func() { close(held); <-release }) },
+		Progress: func(int, int) { parsed.Add(1) },
+	}})
+	defer s.Close()
+	s.SetRoots([]string{dir})
+	<-held
+	s.mu.Lock()
+	first := s.want
+	s.mu.Unlock()
+	reindexed := make(chan error, 1)
+	go func() {
+		_, err := s.Reindex(context.Background())
+		reindexed <- err
+	}()
+	for wanted := false; !wanted; time.Sleep(time.Millisecond) {
+		s.mu.Lock()
+		wanted = s.want > first
+		s.mu.Unlock()
+	}
+	close(release)
+	if err := <-reindexed; err != nil {
+		t.Fatal(err)
+	}
+	if st := s.Status(); st.Symbols != files || !st.SymbolsReady {
+		t.Fatalf("after the reindex's pass: %+v", st)
+	}
+	// The first pass may hand out a file or two before it sees it is
+	// stopped; run whole, it parses every file.
+	if n := parsed.Load(); n >= 2*files-files/2 {
+		t.Errorf("%d files parsed over two generations of %d files: the first pass was not stopped", n, files)
 	}
 }

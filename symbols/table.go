@@ -188,14 +188,14 @@ func (x *Indexer) Forget() {
 }
 
 // Repoint points the table's paths at ix's own strings of them
-// (workspace.Index.Repoint, batch called as it goes), its entries
-// shared: the table no longer holds, nor reads, the paths of the index
-// it was built from. It returns the table, repointed or, when ix keeps
-// no strings to point at, as it was.
-func (x *Indexer) Repoint(ix *workspace.Index, batch func()) *Table {
+// (workspace.Index.Repoint), its entries shared: the table no longer
+// holds, nor reads, the paths of the index it was built from. It returns
+// the table, repointed or, when ix keeps no strings to point at, as it
+// was.
+func (x *Indexer) Repoint(ix *workspace.Index) *Table {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	repoint := func(paths []string) ([]string, bool) { return ix.Repoint(paths, batch) }
+	repoint := func(paths []string) ([]string, bool) { return ix.Repoint(paths) }
 	x.table = &Table{files: x.table.files.Repointed(repoint), count: x.table.count}
 	return x.table
 }

@@ -196,6 +196,11 @@ func (ix *Index) Release() {
 	}
 }
 
+// ReleaseSaved drops the pages of every saved index the process mapped
+// — the served and the replaced, whose paths a pass may still hold —
+// and no other segment's: what a pass over every path brought in.
+func ReleaseSaved() { segment.ReleaseKind(savedKind) }
+
 // slashed: paths are '/'-separated here, so a root-relative path is the
 // tail of the absolute path as it is (elsewhere it is a copy, its
 // separators turned).
@@ -356,10 +361,6 @@ func LockFile(ctx context.Context, dir, name string) (unlock func(), err error) 
 	return func() { l.Unlock() }, nil
 }
 
-// repointBatch is how many paths Repoint reads between calls to its
-// batch: a few megabytes of each mapping's pages.
-const repointBatch = 1 << 16
-
 // Repoint is paths (absolute and ascending, as the content and symbol
 // indexes keep them) with each one that names a file of ix replaced by
 // ix's own string of it (AbsAt), the others as they were. A holder of
@@ -368,9 +369,9 @@ const repointBatch = 1 << 16
 // served: the pages of a replaced base's mapping are not read back in
 // by every pass over the paths. ok is false, and paths as they are,
 // when ix keeps no strings of its absolute paths to point at (a walk's
-// index makes each anew). It reads the pages of both; batch, when set, is
-// called after every repointBatch paths (the memory's owner drops them).
-func (ix *Index) Repoint(paths []string, batch func()) ([]string, bool) {
+// index makes each anew). It reads the pages of both (the memory's owner
+// drops them as it goes).
+func (ix *Index) Repoint(paths []string) ([]string, bool) {
 	ix = ix.flat()
 	if !ix.sharesTails() && len(ix.abs) != len(ix.files) {
 		return paths, false
@@ -387,9 +388,6 @@ func (ix *Index) Repoint(paths []string, batch func()) ([]string, bool) {
 	}
 	out := make([]string, len(paths))
 	for i, p := range paths {
-		if batch != nil && i > 0 && i%repointBatch == 0 {
-			batch()
-		}
 		out[i] = p
 		for r := range roots {
 			rf := &roots[r]

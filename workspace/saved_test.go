@@ -214,7 +214,7 @@ func TestRepoint(t *testing.T) {
 	}
 	paths = append(paths, filepath.Join(roots[0], "src", "gone.py"), filepath.Join(t.TempDir(), "outside.go"))
 	slices.Sort(paths)
-	got, ok := loaded.Repoint(paths, nil)
+	got, ok := loaded.Repoint(paths)
 	if !ok || !slices.Equal(got, paths) {
 		t.Fatalf("Repoint = %q, %v; want the same paths", got, ok)
 	}
@@ -235,7 +235,7 @@ func TestRepoint(t *testing.T) {
 		t.Errorf("%d of %d files pointed at the loaded index's strings", pointed, loaded.Len())
 	}
 	made := &Index{Roots: walked.Roots, files: walked.Files()}
-	if _, ok := made.Repoint(paths, nil); ok {
+	if _, ok := made.Repoint(paths); ok {
 		t.Error("an index that makes its absolute paths anew each time was pointed at")
 	}
 }

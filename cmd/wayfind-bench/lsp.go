@@ -22,6 +22,10 @@ import (
 type lspServer struct {
 	cmd  *exec.Cmd
 	conn jsonrpc2.Conn
+	// lifePeakMB is the server's resident peak over its whole life, its
+	// exit included (the kernel's maximum resident set of the child),
+	// once stop has waited for it; 0 before, or where not reported.
+	lifePeakMB float64
 }
 
 // childPipes joins the child's stdout and stdin into one stream.
@@ -86,6 +90,9 @@ func (s *lspServer) stop() {
 	_ = s.notify("exit", nil)
 	_ = s.conn.Close()
 	_ = s.cmd.Wait()
+	if ru, ok := s.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		s.lifePeakMB = float64(ru.Maxrss) / 1024 // kilobytes on Linux
+	}
 }
 
 // lspCorpus indexes root through the protocol and runs its cases as

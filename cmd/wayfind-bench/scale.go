@@ -160,14 +160,15 @@ func scaleBench(bin, corpora, casesPath, work string, sizes []int, fzfSample, re
 		// The peer walks the tree first: the cold server's figure is then
 		// wayfind's, not the disk's (diskCold above measures that).
 		peer := walkPeer(root)
-		var coldPeak float64
+		var cold *lspServer
 		outs, coldMs, rss, err := lspCorpus(bin, root, slices.Concat(cs, typos), "", false, false, func(s *lspServer) error {
-			coldPeak = vmField(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid), "VmHWM:")
+			cold = s
 			return nil
 		})
 		if err != nil {
 			fatal(err)
 		}
+		coldPeak := cold.lifePeakMB
 		// Warm: a new server on the same cache, its cases asked once the
 		// passes after the file index (symbols, contents) have finished;
 		// then the changes.
@@ -176,6 +177,7 @@ func scaleBench(bin, corpora, casesPath, work string, sizes []int, fzfSample, re
 		if err != nil {
 			fatal(err)
 		}
+		changes.peakMB = changes.server.lifePeakMB
 		hookCalls, err := hookOnTree(bin, root, cache, typos)
 		if err != nil {
 			fatal(err)

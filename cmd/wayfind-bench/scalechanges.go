@@ -80,7 +80,8 @@ type scaleChangeFigures struct {
 	// replaced in the cache (their disk space is held until it exits).
 	deleted   int
 	deletedMB float64
-	peakMB    float64 // the server's resident peak over its whole life
+	peakMB    float64 // the server's resident peak over its whole life (lifePeakMB)
+	server    *lspServer
 }
 
 // deletedMappings counts the distinct files process pid maps that are
@@ -185,7 +186,7 @@ func scaleChanges(root, cache string, reindexes int, out *scaleChangeFigures) fu
 		time.Sleep(idleAfterChanges)
 		out.cacheAfter = listCache(cache)
 		out.deleted, out.deletedMB = deletedMappings(s.cmd.Process.Pid)
-		out.peakMB = vmField(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid), "VmHWM:")
+		out.server = s
 		return nil
 	}
 }
