@@ -440,9 +440,9 @@ func ms(d time.Duration) float64 {
 // serverProcs gives a long-lived server more Go processors than cores.
 // Background indexing keeps cores busy, and Go moves a waiting goroutine
 // onto a busy processor only by preempting, every 10 ms: a request that
-// arrived then waited up to that long (p99 25 ms on test262 while symbols
-// indexed; 5.6 ms with spare processors, where the kernel shares the
-// cores at a finer grain). GOMAXPROCS in the environment still wins.
+// arrived then waited up to that long, where with spare processors the
+// kernel shares the cores at a finer grain. GOMAXPROCS in the
+// environment still wins.
 func serverProcs() {
 	outliveClient()
 	if os.Getenv("GOMAXPROCS") == "" {
