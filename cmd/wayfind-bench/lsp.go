@@ -23,9 +23,40 @@ type lspServer struct {
 	cmd  *exec.Cmd
 	conn jsonrpc2.Conn
 	// lifePeakMB is the server's resident peak over its whole life, its
-	// exit included (the kernel's maximum resident set of the child),
-	// once stop has waited for it; 0 before, or where not reported.
+	// exit included, once stop has waited for it: the larger of the
+	// kernel's maximum resident set of the child and what sampling its
+	// resident set every rssSample saw (the kernel's high-water mark is
+	// not raised by pages dropped with madvise before it looks).
 	lifePeakMB float64
+	sampled    chan sampledPeak // the sampler's maximum, once the child is gone
+}
+
+// sampledPeak is the largest resident set sampling saw, and when.
+type sampledPeak struct {
+	mb float64
+	at time.Time
+}
+
+// rssSample is how often a server's resident set is sampled for its
+// peak: shorter than any phase that raises it.
+const rssSample = 10 * time.Millisecond
+
+// samplePeak samples pid's resident set until it is gone, then sends the
+// largest seen.
+func samplePeak(pid int, out chan<- sampledPeak) {
+	status := fmt.Sprintf("/proc/%d/status", pid)
+	var peak sampledPeak
+	for {
+		rss := vmRSS(status)
+		if rss == 0 {
+			out <- peak
+			return
+		}
+		if rss > peak.mb {
+			peak = sampledPeak{rss, time.Now()}
+		}
+		time.Sleep(rssSample)
+	}
 }
 
 // childPipes joins the child's stdout and stdin into one stream.
@@ -68,7 +99,9 @@ func startLSPArgs(argv ...string) (*lspServer, error) {
 		}
 		return reply(ctx, nil, nil)
 	})
-	return &lspServer{cmd: cmd, conn: conn}, nil
+	s := &lspServer{cmd: cmd, conn: conn, sampled: make(chan sampledPeak, 1)}
+	go samplePeak(cmd.Process.Pid, s.sampled)
+	return s, nil
 }
 
 func (s *lspServer) notify(method string, params any) error {
@@ -90,9 +123,14 @@ func (s *lspServer) stop() {
 	_ = s.notify("exit", nil)
 	_ = s.conn.Close()
 	_ = s.cmd.Wait()
+	peak := <-s.sampled
+	s.lifePeakMB = peak.mb
 	if ru, ok := s.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		s.lifePeakMB = float64(ru.Maxrss) / 1024 // kilobytes on Linux
+		s.lifePeakMB = max(s.lifePeakMB, float64(ru.Maxrss)/1024) // kilobytes on Linux
 	}
+	// When, to be found in the server's log (WAYFIND_BENCH_SERVER_LOG).
+	fmt.Fprintf(os.Stderr, "server %d: resident peak %.0f MB (sampled at %s), %.0f MB over its life\n",
+		s.cmd.Process.Pid, peak.mb, peak.at.Format("15:04:05.000"), s.lifePeakMB)
 }
 
 // lspCorpus indexes root through the protocol and runs its cases as
