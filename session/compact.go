@@ -149,7 +149,7 @@ func (s *Session) settleOwed() {
 //
 // lockWait bounds the wait for another process holding the index's lock.
 func (s *Session) compact(snap *snapshot, lockWait time.Duration) bool {
-	defer s.busy()()
+	defer s.busy(true)()
 	start := time.Now()
 	s.mu.Lock()
 	s.compaction.tried = snap.seq
@@ -262,6 +262,7 @@ func (s *Session) upkeepLoop() {
 	tick := time.NewTicker(compactIdle / 4)
 	defer tick.Stop()
 	var released int64 // lastRequest when what requests read was last dropped
+	var asked int64    // lastRequest at the last wake
 	for {
 		select {
 		case <-s.stop:
@@ -270,6 +271,7 @@ func (s *Session) upkeepLoop() {
 		case <-s.upkeep:
 		}
 		boundHeap() // what requests allocated since is collected past it
+		asked = s.whileAsked(asked)
 		now := time.Now()
 		compacted := false
 		if cur := s.snap.Load(); s.compactDue(cur, now) {

@@ -40,6 +40,29 @@ func TestIdleRelease(t *testing.T) {
 	}
 }
 
+// TestAskedRelease: the paths requests read are dropped at each wake of
+// the upkeep loop after one ended since the last, or while one runs.
+func TestAskedRelease(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		last, seen int64
+		active     int32
+		want       bool
+	}{
+		{"one ended since", 2, 1, 0, true},
+		{"none since", 1, 1, 0, false},
+		{"one runs", 1, 1, 1, true},
+		{"none yet", 0, 0, 0, false},
+	} {
+		s := &Session{}
+		s.lastRequest.Store(c.last)
+		s.active.Store(c.active)
+		if last, got := s.askedRelease(c.seen); got != c.want || last != c.last {
+			t.Errorf("%s: %v, %d", c.name, got, last)
+		}
+	}
+}
+
 // waitState waits, at most ten seconds, until ok holds of the snapshot
 // served.
 func waitState(t *testing.T, s *Session, ok func(*snapshot) bool) *snapshot {

@@ -135,7 +135,7 @@ func (s *Session) indexLoop() {
 // has checked what times cannot tell (workspace.Verify) — else they are
 // walked. A reindex walks them again.
 func (s *Session) build(gen int, roots []string) {
-	defer s.busy()()
+	defer s.busy(false)()
 	s.files.apply.Lock()
 	start := time.Now()
 	walk, progress := s.walkOptions()

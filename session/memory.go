@@ -118,23 +118,32 @@ func (s *Session) afterPass() {
 
 // busy marks background work under way — a walk, a pass, a compaction
 // — until the returned func is called: meanwhile releaseLoop drops what
-// it reads.
-func (s *Session) busy() (done func()) {
+// it reads. readsEngine: the work reads the served engine whole too (a
+// compaction lays it out to write it).
+func (s *Session) busy(readsEngine bool) (done func()) {
+	if readsEngine {
+		s.readingEngine.Add(1)
+	}
 	if s.working.Add(1) == 1 {
 		select {
 		case s.working0 <- struct{}{}:
 		default:
 		}
 	}
-	return func() { s.working.Add(-1) }
+	return func() {
+		s.working.Add(-1)
+		if readsEngine {
+			s.readingEngine.Add(-1)
+		}
+	}
 }
 
 // releaseLoop is the memory's moment while background work is under way
 // (busy): every paceRelease, the pages of the saved indexes' paths read
 // so far are dropped — a pass reads every path once, in order — and the
-// limit is set from what the work keeps so far. The engine's pages stay:
-// questions asked meanwhile read them, the work does not (a compaction
-// reading the engine drops its pages itself: afterWrite).
+// limit is set from what the work keeps so far. The engine's pages stay,
+// for the questions asked meanwhile, unless the work reads the engine
+// whole too.
 //
 // It runs until stop is closed: the session's, or, for the base a
 // session going writes (writeOwedBase), that write's.
@@ -151,7 +160,11 @@ func (s *Session) releaseLoop(stop <-chan struct{}) {
 				return
 			case <-time.After(paceRelease):
 			}
-			workspace.ReleaseSaved()
+			if s.readingEngine.Load() > 0 {
+				segment.ReleaseAll()
+			} else {
+				workspace.ReleaseSaved()
+			}
 			boundHeap()
 		}
 	}
@@ -162,6 +175,28 @@ func (s *Session) releaseLoop(stop <-chan struct{}) {
 // what stays resident is what it reads in this long; a question asked
 // meanwhile reads its few paths' pages again from the page cache.
 const paceRelease = 10 * time.Millisecond
+
+// whileAsked is the memory's moment at each of the upkeep loop's wakes
+// while requests come (askedRelease): the saved indexes' pages they read
+// are dropped. It returns the lastRequest it saw.
+func (s *Session) whileAsked(seen int64) int64 {
+	last, due := s.askedRelease(seen)
+	if due {
+		workspace.ReleaseSaved()
+	}
+	return last
+}
+
+// askedRelease reports whether the saved indexes' pages that requests
+// read are due to go at one of the upkeep loop's wakes (seen: the
+// lastRequest of the wake before; last: this one's): requests ended since
+// or one runs now. Each question reads a few paths here and there, and a
+// long burst of them every page of the index; the engine's pages, which
+// every question reads, stay until requests pause (idleRelease).
+func (s *Session) askedRelease(seen int64) (last int64, due bool) {
+	last = s.lastRequest.Load()
+	return last, last != seen || s.active.Load() > 0
+}
 
 // idleRelease reports whether the pages and garbage of the requests since
 // the last release are due to go (upkeepLoop): requests ran since

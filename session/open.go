@@ -79,6 +79,13 @@ func Open(cacheDir string, roots []string, opt workspace.Options, oo OpenOptions
 		if locked && cacheDir != "-" && !oo.WriteBase {
 			if o.SaveErr = workspace.SaveIndex(cacheDir, o.Index, opt); o.SaveErr == nil {
 				o.indexSavedAt, _ = workspace.SavedAt(cacheDir, roots)
+				// Served from where it was saved, mapped: the walk's
+				// strings of every path go at once, not after the
+				// compaction paced behind the first questions.
+				if saved, ok := workspace.LoadIndex(cacheDir, roots, opt); ok {
+					afterRead(saved, nil)
+					o.Index = saved
+				}
 			}
 		}
 		o.Engine = rank.New(o.Index)

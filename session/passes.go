@@ -96,7 +96,7 @@ func (s *Session) passLoop() {
 			repoint := s.bg.repoint
 			s.bg.repoint = false
 			s.mu.Unlock()
-			done := s.busy()
+			done := s.busy(false)
 			if repoint {
 				s.repointPasses()
 			}
@@ -269,7 +269,10 @@ func (s *Session) repointPasses() {
 			s.bg.cIndex.Store(ci)
 		}
 	}
-	s.releaseServed()
+	// The pages of both bases it read and the path lists it replaced go
+	// at once: the compaction's own drop (upkeepLoop) may have come
+	// before this repoint, which runs beside it.
+	s.afterPass()
 }
 
 // markSymbols records that a full pass has indexed the symbols of

@@ -82,7 +82,10 @@ type Session struct {
 	// hears it leave zero.
 	working  atomic.Int32
 	working0 chan struct{}
-	waiting  atomic.Int32 // requests waiting in SymbolEngine
+	// readingEngine counts the work among it that reads the served
+	// engine whole (busy).
+	readingEngine atomic.Int32
+	waiting       atomic.Int32 // requests waiting in SymbolEngine
 
 	mu      sync.Mutex
 	roots   []string
