@@ -389,6 +389,7 @@ func (s *Session) startPolling() {
 // (EntryChanges), applied: a stat a directory, where a rescan reads
 // every one, so a file made is seen within seconds on any tree.
 func (s *Session) pollDirs() {
+	defer s.busy(false)()
 	cur := s.snap.Load()
 	if cur == nil || !slices.Equal(cur.ix.Roots, s.Roots()) {
 		return // new roots are the next rescan's
@@ -410,6 +411,7 @@ func (s *Session) pollDirs() {
 // time changed since the last poll are re-checked by the indexers (at
 // the first poll, with nothing to compare, every file).
 func (s *Session) rescan() {
+	defer s.busy(false)()
 	roots := s.Roots()
 	cur := s.snap.Load()
 	if cur == nil || !slices.Equal(cur.ix.Roots, roots) {

@@ -116,8 +116,8 @@ func (s *Session) afterPass() {
 	boundHeap()
 }
 
-// busy marks background work under way — a walk, a pass, a compaction
-// — until the returned func is called: meanwhile releaseLoop drops what
+// busy marks background work under way — a walk, a poll, a pass, a
+// compaction — until the returned func is called: meanwhile releaseLoop drops what
 // it reads. readsEngine: the work reads the served engine whole too (a
 // compaction lays it out to write it).
 func (s *Session) busy(readsEngine bool) (done func()) {
