@@ -117,9 +117,9 @@ func (s *Session) afterPass() {
 }
 
 // busy marks background work under way — a walk, a poll, a pass, a
-// compaction — until the returned func is called: meanwhile releaseLoop drops what
-// it reads. readsEngine: the work reads the served engine whole too (a
-// compaction lays it out to write it).
+// compaction — until the returned func is called: meanwhile releaseLoop
+// drops what it reads. readsEngine: the work reads the served engine
+// whole too (a compaction lays it out to write it).
 func (s *Session) busy(readsEngine bool) (done func()) {
 	if readsEngine {
 		s.readingEngine.Add(1)
