@@ -320,3 +320,33 @@ func writeText(t *testing.T, p, text string) {
 		t.Fatal(err)
 	}
 }
+
+// TestOpenServesTheWalkMapped: a server's Open of roots with no base
+// walks them and serves the index from where it saved it, mapped (not
+// the walk's own strings of every path), answering as the walk does; a
+// one-shot process's Open writes the whole base.
+func TestOpenServesTheWalkMapped(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		writeBase bool
+	}{{"server", false}, {"one-shot", true}} {
+		dir, cache := t.TempDir(), t.TempDir()
+		write(t, filepath.Join(dir, "src", "a.go"))
+		write(t, filepath.Join(dir, "src", "b.go"))
+		roots, _ := workspace.CleanRoots([]string{dir})
+		o := Open(cache, roots, workspace.Options{}, OpenOptions{Wait: time.Second, WriteBase: c.writeBase})
+		if o.Saved || o.SaveErr != nil {
+			t.Fatalf("%s: opened %+v", c.name, o)
+		}
+		if len(o.Index.SavedIDs()) == 0 {
+			t.Errorf("%s: the walk's index is served from the heap, not from where it was saved", c.name)
+		}
+		walked := workspace.Build(roots, workspace.Options{})
+		if !workspace.SameFiles(o.Index, walked) {
+			t.Errorf("%s: the index served holds other files than the walk's", c.name)
+		}
+		if !o.Engine.Index().Contains(0, "src/b.go") {
+			t.Errorf("%s: the engine does not answer for src/b.go", c.name)
+		}
+	}
+}

@@ -51,7 +51,8 @@ type OpenOptions struct {
 // date by the directories whose time moved since (workspace.DirTimes: a
 // stat of each directory, where a walk reads them all), the engine mapped
 // when nothing changed, else updated from it for the few files that did
-// (rank.Engine.Updated); with no base, a walk, whose index is saved. Many
+// (rank.Engine.Updated); with no base, a walk, whose index is saved (and,
+// for a server, served from where it was saved, mapped). Many
 // processes opening the same roots at once (an agent's parallel tool
 // calls, an editor and its agent) walk and write once: under the index's
 // lock, the others waiting for it at most oo.Wait, then reading what it
