@@ -21,6 +21,8 @@ var layers = [][]string{
 	{"service"},
 	{"wire", "pathlit"},
 	{"session"},
+	{"base"},
+	{"memory"},
 	{"history", "rank"},
 	{"content", "symbols", "vcs", "rerank"},
 	{"workspace", "ident", "pool", "pathtable"},

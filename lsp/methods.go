@@ -9,6 +9,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"wayfind/memory"
 	"wayfind/rank"
 	"wayfind/service"
 	"wayfind/session"
@@ -103,7 +104,7 @@ type runtimeStats struct {
 
 func readRuntime(gc bool) *runtimeStats {
 	if gc {
-		session.ReturnMemory()
+		memory.Return()
 	}
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)

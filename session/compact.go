@@ -1,16 +1,11 @@
 package session
 
 import (
-	"bufio"
 	"context"
-	"errors"
-	"fmt"
-	"io/fs"
-	"path/filepath"
 	"time"
 
-	"wayfind/rank"
-	"wayfind/segment"
+	"wayfind/base"
+	"wayfind/memory"
 	"wayfind/workspace"
 )
 
@@ -25,37 +20,6 @@ import (
 // place (workspace.WriteRootCache), so a killed writer leaves the last
 // good base; a replaced base stays mapped for the questions that still
 // read it, and its pages are dropped.
-
-// engineName is the engine's segment, in the first root's cache
-// directory: it names the saved index of every root it was built over
-// (rank.Engine.Put).
-const engineName = "engine.seg"
-
-// SavedEngine is the engine a server saved beside the index ix was
-// loaded from (cacheDir: the cache directory), mapped; nil when there is
-// none for that very index. logf, when set, hears why a saved engine
-// is not used.
-func SavedEngine(cacheDir string, ix *workspace.Index, logf func(string, ...any)) *rank.Engine {
-	if len(ix.SavedIDs()) == 0 {
-		return nil
-	}
-	if logf == nil {
-		logf = func(string, ...any) {}
-	}
-	seg, err := segment.Open(filepath.Join(workspace.RootCacheDir(cacheDir, ix.Roots[0]), engineName), rank.SegmentKind)
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			logf("saved engine not read: %v", err)
-		}
-		return nil
-	}
-	eng, err := rank.Mapped(seg, ix)
-	if err != nil {
-		logf("saved engine not used: %v", err)
-		return nil
-	}
-	return eng
-}
 
 // compactor is the compaction's state, under Session.mu.
 type compactor struct {
@@ -162,7 +126,7 @@ func (s *Session) compact(snap *snapshot, lockWait time.Duration) bool {
 	if !locked {
 		return false
 	}
-	ix, eng, err := writeBase(s.cacheDir, snap.ix, snap.eng, paced, snap.indexSavedAt)
+	ix, eng, err := base.Write(s.cacheDir, snap.ix, snap.eng, paced, snap.indexSavedAt)
 	unlock()
 	if err != nil {
 		s.opts.Logf("not compacted: %v", err)
@@ -179,70 +143,6 @@ func (s *Session) compact(snap *snapshot, lockWait time.Duration) bool {
 	s.askRepoint()
 	s.opts.Logf("serving %d files from their segments, mapped (%.0f ms)", ix.Len(), msSince(start))
 	return true
-}
-
-// writeBase writes ix and eng as their roots' base in cacheDir — the
-// index saved (unless it is a saved one), the engine beside it — and
-// reads both back, mapped: what a process serves in their place. The
-// caller holds the index's lock (workspace.LockIndex), so what is read
-// back is what was written. opt.Pace, when set, paces the writes.
-//
-// indexSavedAt, when not zero, is when ix itself was saved (Open saves a
-// walk's index at once, for the processes opening the tree beside it):
-// when the saved index is still of that time and reads back as ix, it is
-// not written again — a large tree's compaction after a cold start, paced
-// behind the first questions, was often cut short by the server's exit
-// before it wrote the engine, and the next start built it.
-func writeBase(cacheDir string, ix *workspace.Index, eng *rank.Engine, opt workspace.Options, indexSavedAt time.Time) (*workspace.Index, *rank.Engine, error) {
-	if cacheDir == "-" {
-		return nil, nil, errors.New("no cache")
-	}
-	if len(ix.SavedIDs()) == 0 {
-		saved, ok := savedAsIs(cacheDir, ix, opt, indexSavedAt)
-		if !ok {
-			if err := workspace.SaveIndex(cacheDir, ix, opt); err != nil {
-				return nil, nil, fmt.Errorf("file index not saved: %w", err)
-			}
-			afterWrite()
-			if saved, ok = workspace.LoadIndex(cacheDir, ix.Roots, opt); !ok {
-				return nil, nil, errors.New("the saved file index did not read back")
-			}
-		}
-		ix = saved
-		afterRead(ix, nil)
-	}
-	w := segment.NewWriter(rank.SegmentKind)
-	w.Pace = opt.Pace
-	if !eng.Put(w, ix) {
-		return nil, nil, errors.New("the engine is not of the saved index")
-	}
-	if err := workspace.WriteRootCache(cacheDir, ix.Roots[0], engineName, func(bw *bufio.Writer) error {
-		_, err := w.WriteTo(bw)
-		return err
-	}); err != nil {
-		return nil, nil, fmt.Errorf("engine not saved: %w", err)
-	}
-	afterWrite()
-	mapped := SavedEngine(cacheDir, ix, func(string, ...any) {})
-	if mapped == nil {
-		return nil, nil, errors.New("the saved engine did not read back")
-	}
-	afterRead(ix, mapped)
-	return ix, mapped, nil
-}
-
-// savedAsIs is the saved index of ix's roots, read, when it was saved at
-// indexSavedAt and holds ix's very files, directories and skipped
-// directories.
-func savedAsIs(cacheDir string, ix *workspace.Index, opt workspace.Options, indexSavedAt time.Time) (*workspace.Index, bool) {
-	if at, ok := workspace.SavedAt(cacheDir, ix.Roots); !ok || indexSavedAt.IsZero() || !at.Equal(indexSavedAt) {
-		return nil, false
-	}
-	saved, ok := workspace.LoadIndex(cacheDir, ix.Roots, opt)
-	if !ok || !workspace.SameFiles(saved, ix) {
-		return nil, false
-	}
-	return saved, true
 }
 
 // kickUpkeep wakes the upkeep loop (a walk owes a compaction, a change
@@ -270,7 +170,7 @@ func (s *Session) upkeepLoop() {
 		case <-tick.C:
 		case <-s.upkeep:
 		}
-		boundHeap() // what requests allocated since is collected past it
+		memory.BoundHeap() // what requests allocated since is collected past it
 		asked = s.whileAsked(asked)
 		now := time.Now()
 		compacted := false

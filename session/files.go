@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"wayfind/base"
+	"wayfind/memory"
 	"wayfind/rank"
 	"wayfind/workspace"
 )
@@ -142,12 +144,12 @@ func (s *Session) build(gen int, roots []string) {
 	progress(0, "walking", false)
 	var snap *snapshot
 	if cur := s.snap.Load(); cur == nil || !slices.Equal(cur.ix.Roots, roots) {
-		o := Open(s.cacheDir, roots, walk, OpenOptions{Wait: s.opts.WaitReady})
+		o := base.Open(s.cacheDir, roots, walk, base.OpenOptions{Wait: s.opts.WaitReady})
 		if o.SaveErr != nil {
 			s.opts.Logf("file index not saved: %v", o.SaveErr)
 		}
 		s.pruneHistory(o.Index) // before the index is seen: its answers weigh no gone file
-		snap = &snapshot{gen: gen, ix: o.Index, eng: o.Engine, sealed: o.Mapped, walked: o.Walked, indexSavedAt: o.indexSavedAt}
+		snap = &snapshot{gen: gen, ix: o.Index, eng: o.Engine, sealed: o.Mapped, walked: o.Walked, indexSavedAt: o.IndexSavedAt}
 		if o.Saved {
 			snap.stale, snap.indexMs = true, msSince(start)
 			s.store(snap)
@@ -291,7 +293,7 @@ func (s *Session) progressFunc() func(int, string, bool) {
 func (s *Session) store(snap *snapshot) {
 	snap.seq = s.seq.Add(1)
 	if prev := s.snap.Swap(snap); prev != nil {
-		afterRead(prev.ix, prev.eng) // replaced: what it read goes
+		memory.AfterRead(prev.ix, prev.eng) // replaced: what it read goes
 	}
 	s.mu.Lock()
 	close(s.swapped)

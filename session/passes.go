@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"wayfind/content"
+	"wayfind/memory"
 	"wayfind/rank"
 	"wayfind/symbols"
 	"wayfind/workspace"
@@ -171,7 +172,7 @@ func (s *Session) fullPass(ctx context.Context, gen int) error {
 	s.awaitQuiet(100*time.Millisecond, 2*time.Second)
 	cur := s.snap.Load()
 	start := time.Now()
-	boundHeap()
+	memory.BoundHeap()
 	s.symbolProgressStart()
 	// While polling, the files are stat'ed before either indexer reads
 	// one: the content pass decides by these stats, and they are the

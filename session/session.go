@@ -123,7 +123,7 @@ type snapshot struct {
 	seq uint64
 	// walked is when the walk this index comes from began.
 	walked time.Time
-	// indexSavedAt is when ix itself was saved (Opened.indexSavedAt;
+	// indexSavedAt is when ix itself was saved (base.Opened.IndexSavedAt;
 	// zero: not known to be).
 	indexSavedAt time.Time
 }

@@ -15,8 +15,8 @@ import (
 
 	"wayfind/daemon"
 	"wayfind/hook"
+	"wayfind/memory"
 	"wayfind/service"
-	"wayfind/session"
 	"wayfind/wire"
 	"wayfind/workspace"
 )
@@ -47,7 +47,7 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			code = exitFound
 		}
 	}()
-	session.OneShotMemory()
+	memory.OneShot()
 	ctx, cancel := context.WithTimeout(ctx, hookBudget)
 	defer cancel()
 	var answered sync.Mutex

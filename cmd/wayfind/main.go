@@ -7,7 +7,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"golang.org/x/term"
 	"io"
 	"os"
 	"path/filepath"
@@ -18,8 +17,11 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/term"
+
 	"wayfind/content"
 	"wayfind/lsp"
+	"wayfind/memory"
 	"wayfind/rank"
 	"wayfind/rerank"
 	"wayfind/service"
@@ -172,7 +174,7 @@ func buildEngine(ctx context.Context, cmd string, opts options, roots []string, 
 	closeModel = func() {}
 	// One question and exit; not index, which parses every file.
 	if cmd != "index" {
-		session.OneShotMemory()
+		memory.OneShot()
 	}
 	ix, eng := openIndex(workspace.CacheDirOf("", logf), roots, workspace.Options{Logf: logf}, logf)
 	var caches *locateCaches

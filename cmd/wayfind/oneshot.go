@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"wayfind/base"
 	"wayfind/history"
 	"wayfind/rank"
 	"wayfind/service"
@@ -163,10 +164,10 @@ func (w oneShot) Reindex(context.Context) (session.Status, error) {
 	return session.Status{}, errors.New("the CLI indexes afresh on every run")
 }
 
-// openIndex opens the roots for a one-shot process (session.Open), a
+// openIndex opens the roots for a one-shot process (base.Open), a
 // base that could not be written for the next process a warning.
 func openIndex(cache string, roots []string, opt workspace.Options, warn func(string, ...any)) (*workspace.Index, *rank.Engine) {
-	o := session.Open(cache, roots, opt, session.OpenOptions{Wait: indexWait, WriteBase: true})
+	o := base.Open(cache, roots, opt, base.OpenOptions{Wait: indexWait, WriteBase: true})
 	if o.SaveErr != nil && cache != "-" {
 		warn("index of %s not saved: %v", roots[0], o.SaveErr)
 	}

@@ -1,0 +1,119 @@
+// Package memory is the process's memory policy, in one file: every
+// limit set, every collection forced and every drop of mapped pages is
+// made here, at the moments its callers name — the servers' session (as
+// a walk grows, while background work reads, after a pass, when
+// requests pause) and the base's opener and writer (after a base is read
+// whole or written). The packages below expose Release and never call
+// it.
+//
+// Two kinds of memory are at stake. The heap, bounded by one soft limit
+// (debug.SetMemoryLimit): the runtime collects as it nears it. And the
+// pages of the mapped bases a question or a pass has read: the kernel's
+// page cache, counted in the process's resident set while mapped in, and
+// read again from that cache when dropped — so they are dropped whenever
+// a reader is done.
+package memory
+
+import (
+	"math"
+	"runtime/debug"
+	"runtime/metrics"
+
+	"wayfind/rank"
+	"wayfind/segment"
+	"wayfind/workspace"
+)
+
+// The server's heap may grow past what it keeps (the live heap) by a
+// quarter of it, and by minHeapGrowth at least, before the runtime
+// collects: what requests and passes allocate is collected every so
+// often rather than let double the heap (Go's default), and a small
+// tree's collections stay rare. The limit follows the live heap: it is
+// set again at each of the moments the session names, so that a heap
+// that grows (a walk, a pass) is never held under what it keeps.
+const (
+	heapGrowthShare = 4
+	minHeapGrowth   = 64 << 20
+)
+
+// oneShotHeap is the heap a one-shot process (a CLI command, the hook)
+// grows to before it collects at all: several times what a question over
+// a large tree allocates, so that a short run spends nothing on
+// collections.
+const oneShotHeap = 1 << 30
+
+// userLimit: the environment chose the limit (GOMEMLIMIT); it is kept.
+var userLimit = debug.SetMemoryLimit(-1) != math.MaxInt64
+
+// BoundHeap sets the server's limit from what the heap keeps now.
+func BoundHeap() {
+	if userLimit {
+		return
+	}
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 {
+		return
+	}
+	debug.SetMemoryLimit(heapLimit(int64(sample[0].Value.Uint64())))
+}
+
+// heapLimit is the server's limit for a heap keeping live bytes.
+func heapLimit(live int64) int64 { return live + max(live/heapGrowthShare, minHeapGrowth) }
+
+// OneShot is a one-shot process's policy: no collection until its heap
+// reaches oneShotHeap. A command that reads every file (index) collects
+// as it goes: it is not one.
+func OneShot() {
+	if userLimit {
+		return
+	}
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(oneShotHeap)
+}
+
+// Return collects and returns what it freed to the system at once (the
+// runtime returns it a few megabytes a second on its own): for a status
+// asked to report the memory kept, not the garbage.
+func Return() { debug.FreeOSMemory() }
+
+// ReleaseMapped drops the mapped pages of every base from the process:
+// the served index's paths and engine's arrays, and those of the bases
+// they replaced, still mapped, whose pages a pass over the paths read
+// from them brought back in (segment.ReleaseAll).
+func ReleaseMapped() { segment.ReleaseAll() }
+
+// ReleaseSaved drops the pages of the saved indexes' paths only — what
+// a pass, a poll or a burst of questions reads here and there of every
+// file — and leaves the engine's, which every question reads.
+func ReleaseSaved() { workspace.ReleaseSaved() }
+
+// AfterRead is the moment after a base was read whole, to be loaded or
+// checked (an open, a write), or replaced by another snapshot: its pages
+// dropped, the next question brings back the few it reads.
+func AfterRead(ix *workspace.Index, eng *rank.Engine) {
+	if ix != nil {
+		ix.Release()
+	}
+	if eng != nil {
+		eng.Release()
+	}
+}
+
+// AfterWrite is the moment after a base was written from the one it
+// replaces, before the new one is read back: the pages the writer read
+// are dropped, so that a compaction does not hold the old base, the new
+// one and the engine's segment at once.
+func AfterWrite() { segment.ReleaseAll() }
+
+// AfterPass is the moment after a pass read the whole tree (a full
+// symbol and content pass, a poll's stat of every file, a walk and its
+// build), and when questions pause: its pages dropped, the scratch kept
+// for the next questions and the garbage returned, the limit set from
+// what is kept.
+func AfterPass() {
+	segment.ReleaseAll()
+	rank.ReleaseScratch()
+	debug.FreeOSMemory()
+	BoundHeap()
+}
