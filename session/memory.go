@@ -10,10 +10,6 @@ import (
 // makes every limit and drop): as a walk grows, while background work
 // reads, while questions come, after a pass, when requests pause.
 
-// releaseServed drops the mapped pages of the bases from the process
-// (memory.ReleaseMapped).
-func (s *Session) releaseServed() { memory.ReleaseMapped() }
-
 // afterPass is the moment after a pass read the whole tree, and when
 // questions pause (memory.AfterPass).
 func (s *Session) afterPass() { memory.AfterPass() }

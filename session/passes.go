@@ -187,7 +187,7 @@ func (s *Session) fullPass(ctx context.Context, gen int) error {
 		if err != nil {
 			return err
 		}
-		s.releaseServed() // the save's sorted keys read every path
+		memory.ReleaseMapped() // the save's sorted keys read every path
 		s.bg.symIndex.Store(rank.NewSymbolIndex(table, cur.ix.Roots))
 		s.opts.Logf("symbols: %d in %d files (%d parsed, %d from the cache) in %.0f ms",
 			st.Symbols, st.Files, st.Parsed, st.FromCache, float64(time.Since(start).Microseconds())/1000)
