@@ -37,7 +37,7 @@ func (s *Session) busy(readsEngine bool) (done func()) {
 }
 
 // releaseLoop is the memory's moment while background work is under way
-// (busy): every paceRelease, the pages of the saved indexes' paths read
+// (busy): every busyRelease, the pages of the saved indexes' paths read
 // so far are dropped — a pass reads every path once, in order — and the
 // limit is set from what the work keeps so far. The engine's pages stay,
 // for the questions asked meanwhile, unless the work reads the engine
@@ -56,7 +56,7 @@ func (s *Session) releaseLoop(stop <-chan struct{}) {
 			select {
 			case <-stop:
 				return
-			case <-time.After(paceRelease):
+			case <-time.After(busyRelease):
 			}
 			if s.readingEngine.Load() > 0 {
 				memory.ReleaseMapped()
@@ -68,11 +68,11 @@ func (s *Session) releaseLoop(stop <-chan struct{}) {
 	}
 }
 
-// paceRelease is how often the pages background work read are dropped:
+// busyRelease is how often the pages background work read are dropped:
 // a pass that only compares reads paths as fast as memory is read, and
 // what stays resident is what it reads in this long; a question asked
 // meanwhile reads its few paths' pages again from the page cache.
-const paceRelease = 10 * time.Millisecond
+const busyRelease = 10 * time.Millisecond
 
 // whileAsked is the memory's moment at each of the upkeep loop's wakes
 // while requests come (askedRelease): the saved indexes' pages they read
