@@ -1,6 +1,7 @@
 package symbols
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -196,7 +197,7 @@ func releaseRead(db *bolt.DB, size int64, k []byte) bool {
 // Save writes put and deletes del, saveBatch entries a transaction.
 func (c *Cache) Save(put map[string]Entry, del []string) error {
 	keys, entries := sortedEntries(put)
-	return c.SaveSorted(keys, entries, del)
+	return c.SaveSorted(context.Background(), keys, entries, del)
 }
 
 // sortedEntries is put as SaveSorted takes it.
@@ -212,20 +213,23 @@ func sortedEntries(put map[string]Entry) (keys []string, entries []Entry) {
 // SaveSorted is Save of keys (ascending, distinct) with their entries:
 // what an indexer has in order already, without a map of every entry
 // and a sort of their paths (a cold pass's save of every entry held
-// both at its peak).
-func (c *Cache) SaveSorted(keys []string, entries []Entry, del []string) error {
+// both at its peak). It stops between transactions once ctx is done (a
+// pass a reindex replaced does not hold its entries beside the next
+// walk while they are written), returning ctx's error: what it wrote
+// stands (each entry stands alone: saveBatch).
+func (c *Cache) SaveSorted(ctx context.Context, keys []string, entries []Entry, del []string) error {
 	if len(keys) == 0 && len(del) == 0 {
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(c.file), 0o700); err != nil {
 		return err
 	}
-	err := c.guard(func() error { return c.save(keys, entries, del) })
-	if err != nil && !errors.Is(err, bolt.ErrTimeout) {
+	err := c.guard(func() error { return c.save(ctx, keys, entries, del) })
+	if err != nil && !errors.Is(err, bolt.ErrTimeout) && ctx.Err() == nil {
 		// A file bbolt cannot open or write is replaced, once.
 		c.logf("symbol cache %s unusable (%v); recreating", c.file, err)
 		c.remove()
-		err = c.guard(func() error { return c.save(keys, entries, del) })
+		err = c.guard(func() error { return c.save(ctx, keys, entries, del) })
 	}
 	return err
 }
@@ -233,7 +237,7 @@ func (c *Cache) SaveSorted(keys []string, entries []Entry, del []string) error {
 // save writes keys in order: bbolt inserts into one in-memory node per
 // leaf until commit, so keys out of order shift that node's entries on
 // every put — quadratic in a first save of a large tree.
-func (c *Cache) save(keys []string, entries []Entry, del []string) error {
+func (c *Cache) save(ctx context.Context, keys []string, entries []Entry, del []string) error {
 	db, err := bolt.Open(c.file, 0o600, &bolt.Options{Timeout: lockWait, InitialMmapSize: mmapFor(c.file, keys, entries)})
 	if err != nil {
 		return err
@@ -243,6 +247,9 @@ func (c *Cache) save(keys []string, entries []Entry, del []string) error {
 	for len(keys) > 0 || first {
 		if c.pace != nil {
 			c.pace()
+		}
+		if err := ctx.Err(); err != nil {
+			return err
 		}
 		n := min(len(keys), saveBatch)
 		batch, values := keys[:n], entries[:n]

@@ -2,6 +2,7 @@ package symbols
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -120,7 +121,7 @@ func TestCacheDiscardsCorruptTruncatedAndOtherVersions(t *testing.T) {
 		}},
 		{"bad entry", func(f string) {
 			c := &Cache{file: f, logf: func(string, ...any) {}}
-			if err := c.guard(func() error { return c.save(nil, nil, nil) }); err != nil {
+			if err := c.guard(func() error { return c.save(context.Background(), nil, nil, nil) }); err != nil {
 				t.Fatal(err)
 			}
 			db := openRaw(t, f)
@@ -314,6 +315,43 @@ func TestSaveInBatches(t *testing.T) {
 		if strings.Contains(one, gone) {
 			t.Errorf("%s, deleted, is still in the cache:\n%s", gone, one)
 		}
+	}
+}
+
+// TestSaveStopsWhenCancelled: a save whose context ends between its
+// transactions stops there with the context's error, and what it wrote
+// stands — a smaller cache, each entry whole.
+func TestSaveStopsWhenCancelled(t *testing.T) {
+	defer func(was int) { saveBatch = was }(saveBatch)
+	saveBatch = 2
+	c := OpenCache(t.TempDir(), "/ws", nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	batches := 0
+	c.pace = func() { // called before each transaction
+		if batches++; batches == 3 {
+			cancel()
+		}
+	}
+	keys := []string{"a.go", "b.go", "c.go", "d.go", "e.go", "f.go", "g.go"}
+	entries := make([]Entry, len(keys))
+	for i := range entries {
+		entries[i] = Entry{Size: int64(i + 1), Symbols: []Symbol{{Name: "S" + keys[i][:1], Kind: Function}}}
+	}
+	if err := c.SaveSorted(ctx, keys, entries, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("SaveSorted cancelled after two transactions: %v, want %v", err, context.Canceled)
+	}
+	var saved []string
+	c.eachEntry(func(k, v []byte) error {
+		e, err := decodeEntry(v)
+		if err != nil || e.Size == 0 || len(e.Symbols) != 1 {
+			t.Errorf("entry %s not whole: %+v, %v", k, e, err)
+		}
+		saved = append(saved, string(k))
+		return nil
+	})
+	if want := keys[:4]; !slices.Equal(saved, want) {
+		t.Errorf("saved %v, want the first two transactions' %v", saved, want)
 	}
 }
 

@@ -92,7 +92,9 @@ func (x *Indexer) Lookup(ctx context.Context, ix *workspace.Index, stats []works
 	if err := ctx.Err(); err != nil {
 		return nil, st, err
 	}
-	x.saveCaches(ix, stale, got, parsed, del)
+	if err := x.saveCaches(ctx, ix, stale, got, parsed, del); err != nil {
+		return nil, st, err
+	}
 	l := &Lookup{roots: ix.Roots, dbs: make([]*bolt.DB, len(ix.Roots))}
 	for r, root := range ix.Roots {
 		c := x.caches[root]

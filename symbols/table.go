@@ -267,7 +267,9 @@ func (x *Indexer) refresh(ctx context.Context, ix *workspace.Index, files []stri
 	if err := ctx.Err(); err != nil {
 		return x.table, st, err
 	}
-	x.saveCaches(ix, files, got, parsed, del)
+	if err := x.saveCaches(ctx, ix, files, got, parsed, del); err != nil {
+		return x.table, st, err
+	}
 	if all {
 		x.table = kept(files, got, keep)
 	} else {
@@ -409,10 +411,12 @@ const planBatch = 64
 // saveCaches writes each root's new and gone entries to its cache, one
 // transaction a root (unless caching is off): the files parsed
 // (files[i] when parsed[i]) with their entries (got[i]), in files'
-// order, which is each root's paths' own for a full pass.
-func (x *Indexer) saveCaches(ix *workspace.Index, files []string, got []Entry, parsed []bool, del map[string][]string) {
+// order, which is each root's paths' own for a full pass. It returns
+// ctx's error when ctx ended the saves (SaveSorted); a cache it cannot
+// write is logged, not returned: the entries are parsed all the same.
+func (x *Indexer) saveCaches(ctx context.Context, ix *workspace.Index, files []string, got []Entry, parsed []bool, del map[string][]string) error {
 	if x.opts.CacheDir == "-" {
-		return
+		return nil
 	}
 	keys, entries := make([][]string, len(ix.Roots)), make([][]Entry, len(ix.Roots))
 	for i, p := range parsed {
@@ -431,10 +435,14 @@ func (x *Indexer) saveCaches(ix *workspace.Index, files []string, got []Entry, p
 		}
 		c.pace = x.opts.Pace
 		ks, es := inOrder(keys[r], entries[r])
-		if err := c.SaveSorted(ks, es, del[root]); err != nil {
+		if err := c.SaveSorted(ctx, ks, es, del[root]); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
 			x.opts.Logf("symbol cache %s not saved: %v", c.File(), err)
 		}
 	}
+	return nil
 }
 
 // inOrder is keys with their entries ascending, each key once (its last
