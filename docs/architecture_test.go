@@ -21,6 +21,7 @@ var layers = [][]string{
 	{"service"},
 	{"wire", "pathlit"},
 	{"session"},
+	{"passes", "treewatch"},
 	{"base"},
 	{"memory"},
 	{"history", "rank"},

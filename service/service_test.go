@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"wayfind/history"
+	"wayfind/passes"
 	"wayfind/pathlit"
 	"wayfind/rank"
 	"wayfind/session"
@@ -24,7 +25,7 @@ type fakeWorkspace struct {
 	history []string // most recent last
 	visited []string
 	reasons []history.Reason
-	vcs     *session.VCSStatus
+	vcs     *passes.VCSStatus
 }
 
 func (w *fakeWorkspace) Engine(context.Context) (*rank.Engine, error) {
@@ -403,7 +404,7 @@ func TestHistoryPending(t *testing.T) {
 	for _, pending := range []bool{false, true} {
 		w.vcs = nil
 		if pending {
-			w.vcs = &session.VCSStatus{Kind: "git"}
+			w.vcs = &passes.VCSStatus{Kind: "git"}
 		}
 		out, _, err := svc.Resolve(ctx, ResolveParams{Path: "b/servr.go"})
 		if err != nil {

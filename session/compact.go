@@ -140,7 +140,7 @@ func (s *Session) compact(snap *snapshot, lockWait time.Duration) bool {
 	base := *snap
 	base.ix, base.eng, base.sealed = ix, eng, true
 	s.store(&base)
-	s.askRepoint()
+	s.idx.Repoint()
 	s.opts.Logf("serving %d files from their segments, mapped (%.0f ms)", ix.Len(), msSince(start))
 	return true
 }
@@ -158,7 +158,6 @@ func (s *Session) kickUpkeep() {
 // what requests read: woken by a walk or a change, and every
 // compactIdle/4 to see whether requests have paused.
 func (s *Session) upkeepLoop() {
-	defer s.wg.Done()
 	tick := time.NewTicker(compactIdle / 4)
 	defer tick.Stop()
 	var released int64 // lastRequest when what requests read was last dropped

@@ -190,7 +190,7 @@ func TestCompactionRepointsThePasses(t *testing.T) {
 	writeText(t, added, "package src\n\nfunc gamma() {}\n")
 	s.Changed([]string{added})
 	waitFor(t, func() bool {
-		si := s.bg.symIndex.Load()
+		si := s.idx.Symbols()
 		return si != nil && len(si.Named("gamma")) == 1 && s.Status().SymbolsReady
 	})
 	applied := s.snap.Load()
@@ -208,7 +208,7 @@ func TestCompactionRepointsThePasses(t *testing.T) {
 		return ok && i >= 0 && unsafe.StringData(cur.ix.AbsAt(i)) == unsafe.StringData(p)
 	}
 	waitFor(t, func() bool {
-		si := s.bg.symIndex.Load()
+		si := s.idx.Symbols()
 		all := true
 		si.Table().Each(func(file string, _ []symbols.Symbol) { all = all && own(file) })
 		for _, name := range []string{"alpha", "beta", "gamma"} {

@@ -15,31 +15,15 @@ import (
 )
 
 // filePass is the file index pass's state: what changed and when it is
-// applied, and how changes are seen (the watcher, or polling).
+// applied (how changes are seen is the session's tracker's: package
+// treewatch).
 type filePass struct {
-	apply   sync.Mutex // serialises index builds and updates
-	kick    chan struct{}
-	watchMu sync.Mutex
-	watcher *workspace.Watcher // nil when off or replaced by polling
-	polling bool
-	// watching: the watcher holds every directory of the roots named
-	// (Sync succeeded for the snapshot of those roots); nil when it
-	// does not (Status.Watching).
-	watching atomic.Pointer[[]string]
-	// walkTook is how long the last walk of every root took (ns), with a
-	// poll's stat of every file: the polling period grows with it
-	// (rescanPeriod).
-	walkTook atomic.Int64
+	apply sync.Mutex // serialises index builds and updates
+	kick  chan struct{}
 	// buildTook is how long the last engine build for the tree took
 	// (ns): whether a request may build one for what the watcher saw
 	// (requestApplies).
 	buildTook atomic.Int64
-	restat    workspace.Restat // polling's file stats, seeded by a full pass
-	// dirTimes are polling's directory stats, and dirPollTook (ns) how
-	// long their last poll took (pollDirs): polls of them come between
-	// the rescans, rescanPeriod of each apart.
-	dirTimes    workspace.DirTimes
-	dirPollTook atomic.Int64
 	// Under Session.mu:
 	pending  []string    // changed paths not yet applied
 	timer    *time.Timer // debounced apply of pending
@@ -56,27 +40,9 @@ type filePass struct {
 // handing each new snapshot to the symbol and content passes.
 
 // StartWatching starts the server-side watcher (or, when the system has
-// none to give, periodic rescans). It is for front ends whose client
-// turned out not to report file changes after all.
-func (s *Session) StartWatching() {
-	s.files.watchMu.Lock()
-	if s.files.watcher != nil || s.files.polling {
-		s.files.watchMu.Unlock()
-		return
-	}
-	w, err := workspace.Watch(s.watched, s.opts.Logf)
-	if err != nil {
-		s.files.watchMu.Unlock()
-		s.opts.Logf("file watcher unavailable (%v); rescanning every %s", err, s.opts.RescanEvery)
-		s.startPolling()
-		return
-	}
-	s.files.watcher = w
-	s.files.watchMu.Unlock()
-	if cur := s.snap.Load(); cur != nil {
-		s.watch(cur.ix, cur.walked)
-	}
-}
+// none to give, polling). It is for front ends whose client turned out
+// not to report file changes after all.
+func (s *Session) StartWatching() { s.tree.Start() }
 
 func (s *Session) kickIndex() {
 	select {
@@ -99,8 +65,8 @@ func (s *Session) Reindex(ctx context.Context) (Status, error) {
 	defer s.waiting.Add(-1)
 	s.mu.Lock()
 	s.want++
-	s.supersede()
-	s.bg.forgetAt = s.want
+	s.idx.Supersede(s.want)
+	s.idx.ForgetFrom(s.want)
 	s.mu.Unlock()
 	s.kickIndex()
 	if _, err := s.LocateEngine(ctx); err != nil {
@@ -112,7 +78,6 @@ func (s *Session) Reindex(ctx context.Context) (Status, error) {
 }
 
 func (s *Session) indexLoop() {
-	defer s.wg.Done()
 	for {
 		select {
 		case <-s.stop:
@@ -156,7 +121,7 @@ func (s *Session) build(gen int, roots []string) {
 			// The repository's history needs an index to answer beside,
 			// not a verified one: read during the walk, an old path asked
 			// now is not kept waiting for it.
-			s.kickRepo()
+			s.repo.Kick()
 			s.opts.Logf("answering from the saved index of %d files (%.0f ms, engine %s) while the walk checks it",
 				o.Index.Len(), snap.indexMs, map[bool]string{true: "mapped", false: "built"}[o.Mapped])
 			snap = s.verify(snap, walk)
@@ -170,7 +135,7 @@ func (s *Session) build(gen int, roots []string) {
 		// the tree beside the one served.
 		walked := time.Now()
 		changed := workspace.Verify(cur.ix, walk)
-		s.files.walkTook.Store(int64(time.Since(walked)))
+		s.tree.Walked(time.Since(walked))
 		snap = &snapshot{gen: gen, ix: cur.ix, eng: cur.eng, sealed: cur.sealed, walked: walked}
 		if len(changed) > 0 {
 			if ix, ok := workspace.Update(cur.ix, s.opts.Walk, changed); ok && ix != cur.ix {
@@ -185,9 +150,9 @@ func (s *Session) build(gen int, roots []string) {
 	s.files.apply.Unlock()
 	s.opts.Logf("indexed %d files under %d roots in %.0f ms", snap.ix.Len(), len(roots), snap.indexMs)
 	progress(100, "indexed", true)
-	s.queuePasses(snap, nil)
-	s.kickRepo()
-	s.watch(snap.ix, snap.walked)
+	s.idx.Full(snap.gen)
+	s.repo.Kick()
+	s.tree.Sync(snap.ix, snap.walked)
 	s.scheduleApply()
 	// What the walk read is garbage now, and its pages read: the base is
 	// written from the heap's copy first when there is one.
@@ -206,7 +171,7 @@ func (s *Session) verify(snap *snapshot, walk workspace.Options) *snapshot {
 	walk.Pace = s.pace
 	walked := time.Now()
 	changed := workspace.Verify(snap.ix, walk)
-	s.files.walkTook.Store(int64(time.Since(walked)))
+	s.tree.Walked(time.Since(walked))
 	next := &snapshot{gen: snap.gen, ix: snap.ix, eng: snap.eng, sealed: snap.sealed, walked: walked}
 	if len(changed) == 0 {
 		return next
@@ -301,141 +266,6 @@ func (s *Session) store(snap *snapshot) {
 	s.mu.Unlock()
 }
 
-// watch brings the watcher up to date with ix. Directories it starts
-// watching may have gained files between the walk and the watch: they are
-// queued as changed once more. After a full index (walked, not zero: when
-// its walk began) those are the directories modified since the walk
-// began (workspace.ChangedSince): re-walking the roots whole would do
-// the first index's work twice.
-func (s *Session) watch(ix *workspace.Index, walked time.Time) {
-	s.files.watchMu.Lock()
-	w := s.files.watcher
-	s.files.watchMu.Unlock()
-	if w == nil {
-		return
-	}
-	added, ok := w.Sync(ix)
-	if !ok {
-		s.startPolling()
-	}
-	if !walked.IsZero() {
-		added = workspace.EntryChanges(ix, workspace.ChangedSince(ix, walked, s.pace))
-	}
-	if len(added) > 0 {
-		s.watched(added)
-	}
-	if ok {
-		// Watching once what changed before the watches is queued too:
-		// an answer after CaughtUp then holds every change since the walk.
-		roots := slices.Clone(ix.Roots)
-		s.files.watching.Store(&roots)
-	}
-}
-
-// rescanShare bounds the time polling spends walking: the period between
-// rescans is at least this many times the last walk of the roots, so
-// that walks never overlap however large the tree: at ten, a rescan
-// costs at most a tenth of one core.
-const rescanShare = 10
-
-// rescanPeriod is the wait between rescans: every (RescanEvery), unless
-// the last walk took longer than a rescanShare-th of that. The polls of
-// the directories' times between them are spaced so too, by their own
-// time (pollDirs).
-func rescanPeriod(every, walkTook time.Duration) time.Duration {
-	return max(every, rescanShare*walkTook)
-}
-
-// isPolling reports whether the session polls the roots (rescan).
-func (s *Session) isPolling() bool {
-	s.files.watchMu.Lock()
-	defer s.files.watchMu.Unlock()
-	return s.files.polling
-}
-
-// startPolling replaces the watcher by periodic rescans of the roots.
-func (s *Session) startPolling() {
-	s.files.watchMu.Lock()
-	defer s.files.watchMu.Unlock()
-	if s.files.polling {
-		return
-	}
-	s.files.polling = true
-	s.files.watching.Store(nil)
-	if s.files.watcher != nil {
-		_ = s.files.watcher.Close()
-		s.files.watcher = nil
-	}
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		lastRescan := time.Now()
-		for {
-			select {
-			case <-s.stop:
-				return
-			case <-time.After(rescanPeriod(s.opts.RescanEvery, time.Duration(s.files.dirPollTook.Load()))):
-			}
-			if time.Since(lastRescan) >= rescanPeriod(s.opts.RescanEvery, time.Duration(s.files.walkTook.Load())) {
-				s.rescan()
-				lastRescan = time.Now()
-			} else {
-				s.pollDirs()
-			}
-		}
-	}()
-}
-
-// pollDirs is polling's quick look between rescans: the directories whose
-// time moved (workspace.DirTimes), narrowed to the entries that changed
-// (EntryChanges), applied: a stat a directory, where a rescan reads
-// every one, so a file made is seen within seconds on any tree.
-func (s *Session) pollDirs() {
-	defer s.busy(false)()
-	cur := s.snap.Load()
-	if cur == nil || !slices.Equal(cur.ix.Roots, s.Roots()) {
-		return // new roots are the next rescan's
-	}
-	start := time.Now()
-	changed := workspace.EntryChanges(cur.ix, s.files.dirTimes.Changed(cur.ix, cur.walked, s.pace))
-	took := time.Since(start)
-	s.files.dirPollTook.Store(int64(took))
-	if len(changed) > 0 {
-		s.opts.Logf("polled %d directories' times in %.0f ms: %d entries changed", len(cur.ix.Dirs)+len(cur.ix.Roots), float64(took.Microseconds())/1000, len(changed))
-	}
-	s.watched(changed)
-}
-
-// rescan is one poll of the roots: the walk compares the tree with the
-// index (workspace.Verify, giving way to requests) and only the
-// directories that differ are applied; without a watcher no event names
-// an edited file, so every file is stat'ed too and those whose size or
-// time changed since the last poll are re-checked by the indexers (at
-// the first poll, with nothing to compare, every file).
-func (s *Session) rescan() {
-	defer s.busy(false)()
-	roots := s.Roots()
-	cur := s.snap.Load()
-	if cur == nil || !slices.Equal(cur.ix.Roots, roots) {
-		s.watched(roots)
-		s.queuePasses(nil, roots)
-		return
-	}
-	walk := s.opts.Walk
-	walk.Pace = s.pace // nothing waits on it: answers come from the index meanwhile
-	start := time.Now()
-	s.watched(workspace.Verify(cur.ix, walk))
-	if s.bg.symx != nil || s.bg.cx != nil { // else nothing reads contents
-		if edited, ok := s.files.restat.Changed(cur.ix, s.pace); !ok {
-			s.queuePasses(nil, roots)
-		} else if len(edited) > 0 {
-			s.queuePasses(nil, edited)
-		}
-	}
-	s.files.walkTook.Store(int64(time.Since(start)))
-	s.afterPass() // the stats read every path
-}
-
 // Changed reports paths (absolute) that were created, changed or deleted.
 // They are applied shortly, or at once by the next Engine call, so the next
 // answer reflects them.
@@ -508,7 +338,7 @@ func (s *Session) applyPending() {
 	start := time.Now()
 	next, changed := workspace.Update(cur.ix, s.opts.Walk, paths)
 	if slices.ContainsFunc(paths, func(p string) bool { return slices.Contains(cur.ix.Roots, p) }) {
-		s.files.walkTook.Store(int64(time.Since(start))) // a root re-walked: a rescan
+		s.tree.Walked(time.Since(start)) // a root re-walked: a rescan
 	}
 	if next != cur.ix {
 		snap := &snapshot{gen: cur.gen, ix: next, eng: cur.eng, walked: cur.walked, indexMs: cur.indexMs}
@@ -520,10 +350,10 @@ func (s *Session) applyPending() {
 		s.store(snap)
 	}
 	s.files.apply.Unlock()
-	s.queuePasses(nil, contentChanges(cur.ix, next, paths))
+	s.idx.Recheck(contentChanges(cur.ix, next, paths))
 	if next != cur.ix {
-		s.watch(next, time.Time{})
-		s.kickRepo() // files came or went: a checkout, a pull?
+		s.tree.Sync(next, time.Time{})
+		s.repo.Kick() // files came or went: a checkout, a pull?
 		s.kickUpkeep()
 	}
 }

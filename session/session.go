@@ -14,10 +14,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"wayfind/content"
 	"wayfind/history"
+	"wayfind/passes"
 	"wayfind/rank"
 	"wayfind/symbols"
+	"wayfind/treewatch"
 	"wayfind/workspace"
 )
 
@@ -70,8 +71,9 @@ var ErrNotReady = errors.New("the workspace index is still being built; try agai
 var ErrClosed = errors.New("session closed")
 
 // Session is safe for concurrent use. Its live state is here; the file
-// index pass (filePass, files.go) and the symbol and content passes
-// (backgroundPasses, passes.go) each keep their own.
+// index pass (filePass, files.go) keeps its own, and the passes that
+// follow it theirs (package passes: the symbol and content indexes, the
+// repository's history).
 type Session struct {
 	opts Options
 
@@ -102,8 +104,9 @@ type Session struct {
 	compaction compactor
 	upkeep     chan struct{}
 	seq        atomic.Uint64 // the last snapshot's (store)
-	bg         backgroundPasses
-	repo       repoPass
+	tree       *treewatch.Tracker
+	idx        *passes.Indexes
+	repo       *passes.Repo
 	stop       chan struct{}
 	wg         sync.WaitGroup
 }
@@ -146,49 +149,28 @@ func New(opts Options) *Session {
 	s.files.kick = make(chan struct{}, 1)
 	s.working0 = make(chan struct{}, 1)
 	s.upkeep = make(chan struct{}, 1)
-	s.repo.kick = make(chan struct{}, 1)
-	s.bg = backgroundPasses{kick: make(chan struct{}, 1), symGen: -1, contentGen: -1, symDone: make(chan struct{})}
-	if opts.Watch {
-		s.StartWatching()
-	}
-	s.wg.Add(4)
-	go s.indexLoop()
-	go s.repoLoop()
-	go s.upkeepLoop()
-	go func() {
-		defer s.wg.Done()
-		s.releaseLoop(s.stop)
-	}()
+	s.repo = passes.NewRepo(s.cacheDir, opts.Logf)
 	// Background indexing pauses while requests run (see Begin): answers
 	// come first.
-	background := runtime.NumCPU()
-	if !opts.NoContent {
-		s.bg.cx = &content.Indexer{Workers: background, Pace: s.pace, Logf: opts.Logf,
-			CacheDir: s.cacheDir}
+	s.idx = passes.NewIndexes(passHost{s}, passes.Options{Symbols: opts.Symbols, NoSymbols: opts.NoSymbols, NoContent: opts.NoContent,
+		CacheDir: s.cacheDir, Workers: runtime.NumCPU(), Logf: opts.Logf, SymbolProgress: opts.SymbolProgress})
+	s.tree = treewatch.New(treeHost{s}, treewatch.Options{RescanEvery: opts.RescanEvery, Walk: opts.Walk, Logf: opts.Logf})
+	if opts.Watch {
+		s.tree.Start()
 	}
-	if !opts.NoSymbols || !opts.NoContent {
-		so := opts.Symbols
-		if so.Workers == 0 {
-			so.Workers = background
-		}
-		if so.Pace == nil {
-			so.Pace = s.pace
-		}
-		if so.Logf == nil {
-			so.Logf = opts.Logf
-		}
-		user := so.Progress
-		so.Progress = func(done, total int) {
-			if user != nil {
-				user(done, total)
-			}
-			s.symbolProgress(done, total)
-		}
-		if !opts.NoSymbols {
-			s.bg.symx = symbols.NewIndexer(so)
-		}
+	// The passes' context ends when the session closes.
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-s.stop
+		cancel()
+	}()
+	for _, loop := range []func(){s.indexLoop, s.upkeepLoop, func() { s.releaseLoop(s.stop) },
+		func() { s.repo.Run(ctx) }, func() { s.idx.Run(ctx) }} {
 		s.wg.Add(1)
-		go s.passLoop()
+		go func() {
+			defer s.wg.Done()
+			loop()
+		}()
 	}
 	return s
 }
@@ -207,11 +189,11 @@ func (s *Session) SetRoots(roots []string) []string {
 	}
 	clean, _ = workspace.CleanRoots(clean) // drop nested and duplicate roots
 	s.hist.SetRoots(clean)
-	inRepo := inRepository(clean)
+	s.repo.SetRoots(clean)
 	s.mu.Lock()
-	s.roots, s.repo.inRepo = clean, inRepo
+	s.roots = clean
 	s.want++
-	s.supersede()
+	s.idx.Supersede(s.want)
 	s.mu.Unlock()
 	s.kickIndex()
 	return clean
@@ -356,16 +338,16 @@ const buildPerFile = time.Microsecond
 // withIndexes attaches to e what the background has ready: the symbol
 // index, the content index and the reranking model.
 func (s *Session) withIndexes(e *rank.Engine) *rank.Engine {
-	if si := s.bg.symIndex.Load(); si != nil {
+	if si := s.idx.Symbols(); si != nil {
 		e = e.WithSymbols(si)
 	}
-	if ci := s.bg.cIndex.Load(); ci != nil {
+	if ci := s.idx.Contents(); ci != nil {
 		e = e.WithContent(ci)
 	}
 	if m := s.model.Load(); m != nil && m.r != nil {
 		e = e.WithReranker(m.r, m.opts)
 	}
-	if h := s.repo.hist.Load(); h != nil && slices.Equal(h.Roots(), e.Index().Roots) {
+	if h := s.repo.History(e.Index().Roots); h != nil {
 		e = e.WithRepoHistory(h)
 	}
 	return e
@@ -425,7 +407,7 @@ type Status struct {
 	Model        ModelStatus
 	// VCS is the repository history's state; nil when no root is in a
 	// repository.
-	VCS *VCSStatus
+	VCS *passes.VCSStatus
 }
 
 // Status answers at once, without waiting for an index.
@@ -440,24 +422,18 @@ func (s *Session) Status() Status {
 		st.IndexMs = cur.indexMs
 		st.IndexStale = cur.stale
 	}
-	if w := s.files.watching.Load(); w != nil {
-		st.Watching = slices.Equal(*w, roots)
-	}
-	st.Polling = s.isPolling()
-	st.VCS = s.vcsStatus()
-	st.Symbols = s.bg.symIndex.Load().Len()
-	st.ContentFiles = s.bg.cIndex.Load().Len()
+	st.Watching = s.tree.Watching(roots)
+	st.Polling = s.tree.Polling()
+	st.VCS = s.repo.Status()
+	st.Symbols = s.idx.Symbols().Len()
+	st.ContentFiles = s.idx.Contents().Len()
 	if m := s.model.Load(); m != nil {
 		st.Model = m.status
 		if m.reranked != nil {
 			st.Model.Reranked = m.reranked()
 		}
 	}
-	s.mu.Lock()
-	st.SymbolsReady = s.bg.symGen >= want && s.bg.full == nil
-	st.ContentReady = (s.bg.contentGen >= want || s.bg.cx == nil) && s.bg.full == nil
-	st.SymbolsMs = s.bg.symMs
-	s.mu.Unlock()
+	st.SymbolsReady, st.ContentReady, st.SymbolsMs = s.idx.State(want)
 	return st
 }
 
@@ -494,12 +470,7 @@ func (s *Session) Close() {
 			defer c.Close() // after the loops that may still be answering
 		}
 	}
-	s.files.watchMu.Lock()
-	if s.files.watcher != nil {
-		_ = s.files.watcher.Close()
-		s.files.watcher = nil
-	}
-	s.files.watchMu.Unlock()
+	s.tree.Close()
 	s.wg.Wait()
 	s.writeOwedBase()
 	s.hist.Close() // what is pending reaches the disk

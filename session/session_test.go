@@ -260,24 +260,6 @@ func TestSymbolsFollowTheSession(t *testing.T) {
 	}
 }
 
-// A rescan costs at most a rescanShare-th of the time: small trees are
-// polled every RescanEvery, a tree whose walk takes seconds less often.
-func TestRescanPeriod(t *testing.T) {
-	every := 5 * time.Second
-	for _, c := range []struct {
-		walk, want time.Duration
-	}{
-		{0, every},
-		{every / rescanShare, every}, // the crossing: still every
-		{every/rescanShare + time.Second, rescanShare * (every/rescanShare + time.Second)}, // past it: rescanShare walks
-		{7 * time.Second, 70 * time.Second},                                                // a million files
-	} {
-		if got := rescanPeriod(every, c.walk); got != c.want {
-			t.Errorf("rescanPeriod(%v, %v) = %v, want %v", every, c.walk, got, c.want)
-		}
-	}
-}
-
 // TestSavedIndexAnswersFirst: a server new to a root answers from the
 // file index the last one saved (Open), brought up to date by directory
 // times — a file made and one deleted since are answered at once — and
@@ -522,7 +504,7 @@ func TestPollingSeesChurn(t *testing.T) {
 	if !has(t, s, "src/a.go") {
 		t.Fatal("first index misses src/a.go")
 	}
-	s.startPolling()
+	s.tree.StartPolling()
 	write(t, filepath.Join(dir, "src", "deep", "er", "b.go"))
 	os.Remove(filepath.Join(dir, "src", "a.go"))
 	deadline := time.Now().Add(10 * time.Second)
@@ -547,8 +529,8 @@ func TestPollingDirTimes(t *testing.T) {
 	if !has(t, s, "src/a.go") {
 		t.Fatal("first index misses src/a.go")
 	}
-	s.pollDirs() // the first: what changed while the walk ran (nothing)
-	s.pollDirs()
+	s.tree.PollDirs() // the first: what changed while the walk ran (nothing)
+	s.tree.PollDirs()
 	s.mu.Lock()
 	pending := len(s.files.pending)
 	s.mu.Unlock()
@@ -559,7 +541,7 @@ func TestPollingDirTimes(t *testing.T) {
 	os.Remove(filepath.Join(dir, "src", "a.go"))
 	later := time.Now().Add(time.Minute) // whatever the clock's grain
 	os.Chtimes(filepath.Join(dir, "src"), later, later)
-	s.pollDirs()
+	s.tree.PollDirs()
 	deadline := time.Now().Add(5 * time.Second)
 	for !has(t, s, "src/deep/c.go") || has(t, s, "src/a.go") {
 		if time.Now().After(deadline) {
@@ -583,7 +565,7 @@ func TestPollingSeesEdits(t *testing.T) {
 	if _, err := s.SymbolEngine(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	s.startPolling()
+	s.tree.StartPolling()
 	for i, name := range []string{"Beta", "Gamma"} { // an edit before the first poll or after it, then one surely after
 		os.WriteFile(a, []byte("package a\n\nfunc "+name+"() {}\n"), 0o644)
 		deadline := time.Now().Add(10 * time.Second)
@@ -597,31 +579,6 @@ func TestPollingSeesEdits(t *testing.T) {
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
-	}
-}
-
-// TestPollingSeededByTheFullPass: a session that polls stats its files
-// before its full pass reads them, so its first poll compares with those
-// stats (re-checking only files edited since) instead of having nothing
-// to compare with and re-checking every file.
-func TestPollingSeededByTheFullPass(t *testing.T) {
-	dir := t.TempDir()
-	a := filepath.Join(dir, "src", "a.go")
-	write(t, a)
-	write(t, filepath.Join(dir, "src", "b.go"))
-	s := New(Options{RescanEvery: time.Hour, Symbols: noCache, NoContent: true})
-	defer s.Close()
-	s.startPolling()
-	s.SetRoots([]string{dir})
-	eng, err := s.SymbolEngine(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	later := time.Now().Add(time.Minute)
-	os.Chtimes(a, later, later)
-	edited, ok := s.files.restat.Changed(eng.Index(), nil)
-	if !ok || !slices.Equal(edited, []string{a}) {
-		t.Errorf("first poll after the full pass: %v (compared: %v), want only %s", edited, ok, a)
 	}
 }
 
@@ -680,8 +637,7 @@ func TestReindexFindsWhatWasNotReported(t *testing.T) {
 // TestReindexWaitsAsBackground: a reindex, inside a request, counts as
 // waiting for the background work from its start, so that pace never
 // holds that work behind it — also while the index is being rebuilt,
-// before the reindex waits for the passes; and it forgets the symbols
-// through the pass loop, not itself.
+// before the reindex waits for the passes.
 func TestReindexWaitsAsBackground(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n\nfunc Alpha() {}\n"), 0o644)
@@ -708,12 +664,6 @@ func TestReindexWaitsAsBackground(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("a reindex under way: %d requests active, %d of them waiting for the background work", s.active.Load(), s.waiting.Load())
 		}
-	}
-	s.mu.Lock()
-	forgetAt, want := s.bg.forgetAt, s.want
-	s.mu.Unlock()
-	if forgetAt != want {
-		t.Errorf("the symbols to forget from generation %d, want %d", forgetAt, want)
 	}
 	s.files.apply.Unlock()
 	held = false

@@ -1,0 +1,97 @@
+package treewatch
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"wayfind/workspace"
+)
+
+// A rescan costs at most a rescanShare-th of the time: small trees are
+// polled every RescanEvery, a tree whose walk takes seconds less often.
+func TestRescanPeriod(t *testing.T) {
+	every := 5 * time.Second
+	for _, c := range []struct {
+		walk, want time.Duration
+	}{
+		{0, every},
+		{every / rescanShare, every}, // the crossing: still every
+		{every/rescanShare + time.Second, rescanShare * (every/rescanShare + time.Second)}, // past it: rescanShare walks
+		{7 * time.Second, 70 * time.Second},                                                // a million files
+	} {
+		if got := rescanPeriod(every, c.walk); got != c.want {
+			t.Errorf("rescanPeriod(%v, %v) = %v, want %v", every, c.walk, got, c.want)
+		}
+	}
+}
+
+// fakeHost serves one index and records what the tracker queues.
+type fakeHost struct {
+	ix      *workspace.Index
+	walked  time.Time
+	mu      sync.Mutex
+	changed []string
+	edited  []string
+}
+
+func (h *fakeHost) Served() (*workspace.Index, time.Time) { return h.ix, h.walked }
+func (h *fakeHost) Roots() []string                       { return h.ix.Roots }
+func (h *fakeHost) Changed(p []string) {
+	h.mu.Lock()
+	h.changed = append(h.changed, p...)
+	h.mu.Unlock()
+}
+func (h *fakeHost) Edited(p []string)   { h.mu.Lock(); h.edited = append(h.edited, p...); h.mu.Unlock() }
+func (h *fakeHost) ReadsContents() bool { return true }
+func (h *fakeHost) Pace()               {}
+func (h *fakeHost) Busy() func()        { return func() {} }
+func (h *fakeHost) AfterPass()          {}
+
+func walked(t *testing.T, files ...string) *fakeHost {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(f), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	roots, err := workspace.CleanRoots([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	ix := workspace.Build(roots, workspace.Options{})
+	return &fakeHost{ix: ix, walked: start}
+}
+
+// TestPollStatsSeedsTheFirstPoll: the stats a full pass takes while
+// polling are the first rescan's baseline, so that it re-checks only the
+// files edited since rather than, with nothing to compare, every file;
+// and a tracker that watches takes none.
+func TestPollStatsSeedsTheFirstPoll(t *testing.T) {
+	h := walked(t, "src/a.go", "src/b.go")
+	tr := New(h, Options{RescanEvery: time.Hour})
+	defer tr.Close()
+	if st := tr.PollStats(h.ix); st != nil {
+		t.Fatalf("a tracker that does not poll stat'ed %d files", len(st))
+	}
+	tr.StartPolling()
+	if st := tr.PollStats(h.ix); len(st) != 2 {
+		t.Fatalf("PollStats while polling: %d stats, want 2", len(st))
+	}
+	a := h.ix.Abs(workspace.File{Root: 0, Path: "src/a.go"})
+	later := time.Now().Add(time.Minute)
+	os.Chtimes(a, later, later)
+	tr.rescan()
+	if !slices.Equal(h.edited, []string{a}) {
+		t.Errorf("the first rescan after the pass re-checks %v, want only %s", h.edited, a)
+	}
+}
