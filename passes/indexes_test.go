@@ -101,8 +101,8 @@ func TestFullPassWaitsForTheBase(t *testing.T) {
 }
 
 // TestSupersedeStopsAnOlderPass: a full pass over a generation older
-// than the one wanted stops where it is — asked while it runs, or before
-// it begins — and the next generation's pass indexes every file.
+// than the one wanted stops where it is, and the next generation's pass
+// (a reindex's, parsing every file again) indexes every file.
 func TestSupersedeStopsAnOlderPass(t *testing.T) {
 	const files = 20
 	h := tree(t, files)
@@ -119,6 +119,7 @@ func TestSupersedeStopsAnOlderPass(t *testing.T) {
 	<-held
 	h.want.Store(2)
 	x.Supersede(2)
+	x.ForgetFrom(2) // as a reindex: the next pass parses every file again
 	x.Full(2)
 	close(release)
 	if !x.Wait(context.Background(), h.Wanted, ForSymbols, 10*time.Second) {
