@@ -26,7 +26,7 @@ var layers = [][]string{
 	{"memory"},
 	{"history", "rank"},
 	{"content", "symbols", "vcs", "rerank"},
-	{"workspace", "ident", "pool", "pathtable"},
+	{"workspace", "ident", "pool", "pathtable", "pacing"},
 	{"segment"},
 }
 

@@ -362,8 +362,8 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 	if caps.processID > 0 {
 		go s.watchParent(caps.processID)
 	}
-	s.sess.LoadModel(session.ModelConfig{Dir: opts.Model.Dir, Precision: opts.Model.Precision, Lib: opts.Model.OrtLib,
-		Threads: opts.Model.Threads, TopK: opts.Model.TopK, Margin: opts.Model.Margin, Weight: opts.Model.Weight})
+	service.LoadModel(s.sess, service.ModelConfig{Dir: opts.Model.Dir, Precision: opts.Model.Precision, Lib: opts.Model.OrtLib,
+		Threads: opts.Model.Threads, TopK: opts.Model.TopK, Margin: opts.Model.Margin, Weight: opts.Model.Weight}, s.userLog)
 	return initializeResult{Capabilities: s.capabilities(), ServerInfo: serverInfo{Name: "wayfind", Version: s.opts.Version}}, nil
 }
 

@@ -18,6 +18,8 @@ import (
 	"math"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync/atomic"
+	"time"
 
 	"wayfind/rank"
 	"wayfind/segment"
@@ -116,4 +118,92 @@ func AfterPass() {
 	rank.ReleaseScratch()
 	debug.FreeOSMemory()
 	BoundHeap()
+}
+
+// Work is one workspace's background work under way — a walk, a poll, a
+// pass, a compaction, the base a closing session writes (Busy) — whose
+// reads are dropped as it goes (Release).
+type Work struct {
+	working       atomic.Int32
+	readingEngine atomic.Int32  // among it, work that reads the served engine whole
+	started       chan struct{} // hears working leave zero
+}
+
+// NewWork is a workspace's background work, none under way.
+func NewWork() *Work { return &Work{started: make(chan struct{}, 1)} }
+
+// Busy marks work under way until done is called. readsEngine: it reads
+// the served engine whole too (a compaction lays it out to write it).
+func (w *Work) Busy(readsEngine bool) (done func()) {
+	if readsEngine {
+		w.readingEngine.Add(1)
+	}
+	if w.working.Add(1) == 1 {
+		select {
+		case w.started <- struct{}{}:
+		default:
+		}
+	}
+	return func() {
+		w.working.Add(-1)
+		if readsEngine {
+			w.readingEngine.Add(-1)
+		}
+	}
+}
+
+// busyRelease is how often the pages background work read are dropped:
+// a pass that only compares reads paths as fast as memory is read, and
+// what stays resident is what it reads in this long; a question asked
+// meanwhile reads its few paths' pages again from the page cache.
+const busyRelease = 10 * time.Millisecond
+
+// Release is the moment while work is under way (Busy), until stop is
+// closed: every busyRelease, the pages of the saved indexes' paths read
+// so far are dropped — a pass reads every path once, in order — and the
+// limit is set from what the work keeps so far. The engine's pages stay,
+// for the questions asked meanwhile, unless the work reads the engine
+// whole too.
+func (w *Work) Release(stop <-chan struct{}) {
+	for {
+		select {
+		case <-stop:
+			return
+		case <-w.started:
+		}
+		for w.working.Load() > 0 {
+			select {
+			case <-stop:
+				return
+			case <-time.After(busyRelease):
+			}
+			if w.readingEngine.Load() > 0 {
+				ReleaseMapped()
+			} else {
+				ReleaseSaved()
+			}
+			BoundHeap()
+		}
+	}
+}
+
+// AskedDue reports whether the saved indexes' pages that requests read
+// are due to go at a wake of the workspace's upkeep (ReleaseSaved): a
+// request ended since the last wake (last, the end of the last request,
+// differs from seen, the last wake's) or one runs now. Each question
+// reads a few paths here and there, and a long burst of them every page
+// of the index; the engine's pages, which every question reads, stay
+// until requests pause (IdleDue).
+func AskedDue(seen, last int64, running bool) bool {
+	return last != seen || running
+}
+
+// IdleDue reports whether the pages and garbage of the requests since the
+// last such drop (released: the end of the last request then) are due
+// to go (AfterPass): requests ran since, none runs now, and the last
+// ended idle ago — past a burst of questions (an agent's, a user typing
+// into a picker), so that a question rarely maps again what the one
+// before it read.
+func IdleDue(released, last int64, running bool, now time.Time, idle time.Duration) bool {
+	return last != released && !running && now.Sub(time.Unix(0, last)) >= idle
 }

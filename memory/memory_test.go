@@ -3,6 +3,7 @@ package memory
 import (
 	"runtime/debug"
 	"testing"
+	"time"
 )
 
 // TestHeapLimit: a server's heap may grow by a quarter of what it keeps,
@@ -29,5 +30,49 @@ func TestBoundHeapKeepsAChoice(t *testing.T) {
 	BoundHeap()
 	if got := debug.SetMemoryLimit(-1); got != 123<<20 {
 		t.Errorf("BoundHeap changed a chosen limit of 123 MB to %d", got)
+	}
+}
+
+// TestIdleDue: what requests read is dropped once after them, when none
+// runs and the last ended idle ago.
+func TestIdleDue(t *testing.T) {
+	const idle = 10 * time.Second
+	now := time.Unix(1000, 0)
+	ended := now.Add(-idle).UnixNano()
+	for _, c := range []struct {
+		name           string
+		last, released int64
+		running        bool
+		want           bool
+	}{
+		{"idle long enough", ended, 0, false, true},
+		{"dropped since", ended, ended, false, false},
+		{"a request runs", ended, 0, true, false},
+		{"ended just under idle ago", ended + 1, 0, false, false},
+		{"no request yet", 0, 0, false, false},
+	} {
+		if got := IdleDue(c.released, c.last, c.running, now, idle); got != c.want {
+			t.Errorf("%s: %v", c.name, got)
+		}
+	}
+}
+
+// TestAskedDue: the paths requests read are dropped at each wake of the
+// upkeep after one ended since the last, or while one runs.
+func TestAskedDue(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		last, seen int64
+		running    bool
+		want       bool
+	}{
+		{"one ended since", 2, 1, false, true},
+		{"none since", 1, 1, false, false},
+		{"one runs", 1, 1, true, true},
+		{"none yet", 0, 0, false, false},
+	} {
+		if got := AskedDue(c.seen, c.last, c.running); got != c.want {
+			t.Errorf("%s: %v", c.name, got)
+		}
 	}
 }

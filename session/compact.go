@@ -57,8 +57,8 @@ func (s *Session) compactDue(cur *snapshot, now time.Time) bool {
 	if ok, owed := s.compactable(cur); !ok || owed {
 		return ok
 	}
-	return s.active.Load() == 0 && len(s.files.pending) == 0 &&
-		now.Sub(time.Unix(0, s.lastRequest.Load())) >= compactIdle && now.Sub(s.files.lastApply) >= compactIdle
+	return !s.req.Running() && len(s.files.pending) == 0 &&
+		now.Sub(time.Unix(0, s.req.LastEnded())) >= compactIdle && now.Sub(s.files.lastApply) >= compactIdle
 }
 
 // compactable reports whether cur may be compacted — on the heap, not
@@ -83,7 +83,7 @@ func (s *Session) writeOwedBase() {
 	s.mu.Unlock()
 	if ok && owed {
 		written := make(chan struct{})
-		go s.releaseLoop(written)
+		go s.work.Release(written)
 		s.compact(cur, closeLockWait)
 		close(written)
 		s.settleOwed()
@@ -160,8 +160,8 @@ func (s *Session) kickUpkeep() {
 func (s *Session) upkeepLoop() {
 	tick := time.NewTicker(compactIdle / 4)
 	defer tick.Stop()
-	var released int64 // lastRequest when what requests read was last dropped
-	var asked int64    // lastRequest at the last wake
+	var released int64 // the last request's end when what requests read was last dropped
+	var asked int64    // the last request's end at the last wake
 	for {
 		select {
 		case <-s.stop:
@@ -177,8 +177,8 @@ func (s *Session) upkeepLoop() {
 			compacted = s.compact(cur, s.opts.WaitReady)
 		}
 		s.settleOwed()
-		last, due := s.idleRelease(released, now)
-		if compacted || due {
+		last := s.req.LastEnded()
+		if compacted || memory.IdleDue(released, last, s.req.Running(), now, releaseIdle) {
 			// A compaction leaves the heap's copies and the pages it
 			// read: one drop serves it and the requests before it.
 			s.afterPass()

@@ -14,55 +14,6 @@ import (
 	"wayfind/workspace"
 )
 
-// TestIdleRelease: what requests read is dropped once after them, when
-// none runs and the last ended releaseIdle ago.
-func TestIdleRelease(t *testing.T) {
-	now := time.Unix(1000, 0)
-	ended := now.Add(-releaseIdle).UnixNano()
-	for _, c := range []struct {
-		name           string
-		last, released int64
-		active         int32
-		want           bool
-	}{
-		{"idle long enough", ended, 0, 0, true},
-		{"dropped since", ended, ended, 0, false},
-		{"a request runs", ended, 0, 1, false},
-		{"ended just under releaseIdle ago", ended + 1, 0, 0, false},
-		{"no request yet", 0, 0, 0, false},
-	} {
-		s := &Session{}
-		s.lastRequest.Store(c.last)
-		s.active.Store(c.active)
-		if _, got := s.idleRelease(c.released, now); got != c.want {
-			t.Errorf("%s: %v", c.name, got)
-		}
-	}
-}
-
-// TestAskedRelease: the paths requests read are dropped at each wake of
-// the upkeep loop after one ended since the last, or while one runs.
-func TestAskedRelease(t *testing.T) {
-	for _, c := range []struct {
-		name       string
-		last, seen int64
-		active     int32
-		want       bool
-	}{
-		{"one ended since", 2, 1, 0, true},
-		{"none since", 1, 1, 0, false},
-		{"one runs", 1, 1, 1, true},
-		{"none yet", 0, 0, 0, false},
-	} {
-		s := &Session{}
-		s.lastRequest.Store(c.last)
-		s.active.Store(c.active)
-		if last, got := s.askedRelease(c.seen); got != c.want || last != c.last {
-			t.Errorf("%s: %v, %d", c.name, got, last)
-		}
-	}
-}
-
 // waitState waits, at most ten seconds, until ok holds of the snapshot
 // served.
 func waitState(t *testing.T, s *Session, ok func(*snapshot) bool) *snapshot {

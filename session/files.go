@@ -61,8 +61,7 @@ func (s *Session) kickIndex() {
 // behind the reindex's own request for its longest pause at every file,
 // so that a large tree's reindex never returned.
 func (s *Session) Reindex(ctx context.Context) (Status, error) {
-	s.waiting.Add(1)
-	defer s.waiting.Add(-1)
+	defer s.req.Waiting()()
 	s.mu.Lock()
 	s.want++
 	s.idx.Supersede(s.want)

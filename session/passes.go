@@ -43,7 +43,9 @@ func (h passHost) BeforeFull(ctx context.Context) error {
 	}
 }
 
-func (h passHost) AwaitQuiet(quiet, maxWait time.Duration) { h.s.awaitQuiet(quiet, maxWait) }
+func (h passHost) AwaitQuiet(quiet, maxWait time.Duration) {
+	h.s.req.AwaitQuiet(quiet, maxWait, h.s.stop)
+}
 
 func (h passHost) PollStats(ix *workspace.Index) []workspace.FileStat { return h.s.tree.PollStats(ix) }
 
@@ -73,9 +75,9 @@ func (s *Session) passEngine(ctx context.Context, contents bool) (*rank.Engine, 
 	if err != nil || !s.idx.On() {
 		return eng, err
 	}
-	s.waiting.Add(1)
+	waited := s.req.Waiting()
 	ready := s.idx.Wait(ctx, passHost{s}.Wanted, contents, s.opts.WaitReady)
-	s.waiting.Add(-1)
+	waited()
 	if !ready {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

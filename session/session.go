@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"wayfind/history"
+	"wayfind/memory"
+	"wayfind/pacing"
 	"wayfind/passes"
 	"wayfind/rank"
 	"wayfind/symbols"
@@ -77,17 +79,11 @@ var ErrClosed = errors.New("session closed")
 type Session struct {
 	opts Options
 
-	snap        atomic.Pointer[snapshot]
-	active      atomic.Int32 // requests in progress (Begin)
-	lastRequest atomic.Int64 // when the last one ended, UnixNano
-	// working counts the background work under way (busy); working0
-	// hears it leave zero.
-	working  atomic.Int32
-	working0 chan struct{}
-	// readingEngine counts the work among it that reads the served
-	// engine whole (busy).
-	readingEngine atomic.Int32
-	waiting       atomic.Int32 // requests waiting in SymbolEngine
+	snap atomic.Pointer[snapshot]
+	// req are the requests, which background work gives way to
+	// (pacing); work is that work, whose reads are dropped as it goes.
+	req  pacing.Requests
+	work *memory.Work
 
 	mu      sync.Mutex
 	roots   []string
@@ -147,7 +143,7 @@ func New(opts Options) *Session {
 	s.hist = history.New(history.Options{CacheDir: s.cacheDir,
 		Limit: opts.HistorySize, Logf: opts.Logf, Now: opts.Now})
 	s.files.kick = make(chan struct{}, 1)
-	s.working0 = make(chan struct{}, 1)
+	s.work = memory.NewWork()
 	s.upkeep = make(chan struct{}, 1)
 	s.repo = passes.NewRepo(s.cacheDir, opts.Logf)
 	// Background indexing pauses while requests run (see Begin): answers
@@ -164,7 +160,7 @@ func New(opts Options) *Session {
 		<-s.stop
 		cancel()
 	}()
-	for _, loop := range []func(){s.indexLoop, s.upkeepLoop, func() { s.releaseLoop(s.stop) },
+	for _, loop := range []func(){s.indexLoop, s.upkeepLoop, func() { s.work.Release(s.stop) },
 		func() { s.repo.Run(ctx) }, func() { s.idx.Run(ctx) }} {
 		s.wg.Add(1)
 		go func() {
@@ -199,6 +195,13 @@ func (s *Session) SetRoots(roots []string) []string {
 	return clean
 }
 
+// Begin marks a request in progress until end is called: background
+// work gives way to it meanwhile (package pacing).
+func (s *Session) Begin() (end func()) { return s.req.Begin() }
+
+// pace holds background work while requests run (pacing.Requests.Pace).
+func (s *Session) pace() { s.req.Pace() }
+
 // Roots returns the roots asked for (the index may still be catching up).
 func (s *Session) Roots() []string {
 	s.mu.Lock()
@@ -231,9 +234,9 @@ func (s *Session) Engine(ctx context.Context) (*rank.Engine, error) {
 	if s.requestApplies() {
 		// The request waits for the index, which may be walking paced
 		// (verifying a saved index): it must not hold that walk up.
-		s.waiting.Add(1)
+		done := s.req.Waiting()
 		s.applyPending()
-		s.waiting.Add(-1)
+		done()
 	}
 	return s.withIndexes(s.snap.Load().eng), nil
 }
@@ -257,11 +260,11 @@ func (s *Session) CaughtUp(ctx context.Context) error {
 	}
 	s.wg.Add(1) // under mu, before Close's Wait
 	s.mu.Unlock()
-	s.waiting.Add(1)
+	waited := s.req.Waiting()
 	applied := make(chan struct{})
 	go func() {
 		defer s.wg.Done()
-		defer s.waiting.Add(-1)
+		defer waited()
 		defer close(applied)
 		s.applyPending()
 	}()

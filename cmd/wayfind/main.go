@@ -25,7 +25,6 @@ import (
 	"wayfind/rank"
 	"wayfind/rerank"
 	"wayfind/service"
-	"wayfind/session"
 	"wayfind/symbols"
 	"wayfind/workspace"
 )
@@ -290,7 +289,7 @@ type options struct {
 
 	maxFileBytes  int
 	minConfidence float64
-	model         session.ModelConfig
+	model         service.ModelConfig
 }
 
 type listFlag []string
@@ -416,7 +415,7 @@ func parseFlags(cmd string, args []string, tty bool) (options, error) {
 }
 
 // modelFlags are the reranking model's flags (find, resolve, locate, mcp).
-func modelFlags(fs *flag.FlagSet, m *session.ModelConfig) {
+func modelFlags(fs *flag.FlagSet, m *service.ModelConfig) {
 	fs.StringVar(&m.Dir, "model-dir", "", "")
 	fs.StringVar(&m.Precision, "precision", "", "")
 	fs.StringVar(&m.Lib, "ort-lib", "", "")

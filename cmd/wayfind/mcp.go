@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"wayfind/mcpserver"
+	"wayfind/service"
 	"wayfind/session"
 	"wayfind/workspace"
 )
@@ -18,7 +19,7 @@ import (
 func serveMCP(ctx context.Context, args []string, stderr io.Writer) int {
 	var roots listFlag
 	var quiet bool
-	var model session.ModelConfig
+	var model service.ModelConfig
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Var(&roots, "root", "")
@@ -48,7 +49,7 @@ func serveMCP(ctx context.Context, args []string, stderr io.Writer) int {
 		// The current directory until (unless) the client names its roots.
 		sess.SetRoots([]string{"."})
 	}
-	sess.LoadModel(model)
+	service.LoadModel(sess, model, logf)
 	server := mcpserver.New(sess, mcpserver.Options{Version: Version, ClientRoots: len(roots) == 0, Logf: logf})
 	if err := server.Run(ctx, &mcpserver.Stdio{In: os.Stdin, Out: os.Stdout}); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		logf("%v", err)

@@ -1,4 +1,4 @@
-package session
+package service
 
 import (
 	"os"
@@ -6,6 +6,7 @@ import (
 
 	"wayfind/rank"
 	"wayfind/rerank"
+	"wayfind/session"
 )
 
 // ModelConfig is what a front end was told about the optional reranking
@@ -42,23 +43,24 @@ func (c ModelConfig) RerankOptions() rank.RerankOptions {
 	return rank.RerankOptions{Margin: c.Margin, Weight: c.Weight, Min: c.TopK}
 }
 
-// LoadModel loads the configured model in the background; until it is
-// loaded, and for good when it cannot be, answers are lexical. A failure
-// is one log line and find/status's model.reason.
-func (s *Session) LoadModel(c ModelConfig) {
+// LoadModel loads the configured model in the background for the
+// session's answers; until it is loaded, and for good when it cannot
+// be, answers are lexical. A failure is one log line and find/status's
+// model.reason.
+func LoadModel(s *session.Session, c ModelConfig, logf func(string, ...any)) {
 	c = c.WithEnvironment()
 	if c.Dir == "" {
 		return
 	}
 	go func() {
-		m, err := rerank.Load(c.LoadOptions(s.opts.Logf))
+		m, err := rerank.Load(c.LoadOptions(logf))
 		if err != nil {
-			s.opts.Logf("model not loaded, answers stay lexical: %v", err)
-			s.SetModel(nil, rank.RerankOptions{}, ModelStatus{Reason: err.Error()}, nil)
+			logf("model not loaded, answers stay lexical: %v", err)
+			s.SetModel(nil, rank.RerankOptions{}, session.ModelStatus{Reason: err.Error()}, nil)
 			return
 		}
 		info := m.Info()
-		s.opts.Logf("model %s (%s) loaded in %.0f ms", info.Name, info.Precision, info.LoadMs)
-		s.SetModel(m, c.RerankOptions(), ModelStatus{Name: info.Name, Precision: info.Precision, LoadMs: info.LoadMs}, m.Reranked)
+		logf("model %s (%s) loaded in %.0f ms", info.Name, info.Precision, info.LoadMs)
+		s.SetModel(m, c.RerankOptions(), session.ModelStatus{Name: info.Name, Precision: info.Precision, LoadMs: info.LoadMs}, m.Reranked)
 	}()
 }
