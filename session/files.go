@@ -123,26 +123,15 @@ func (s *Session) build(gen int, roots []string) {
 			s.repo.Kick()
 			s.opts.Logf("answering from the saved index of %d files (%.0f ms, engine %s) while the walk checks it",
 				o.Index.Len(), snap.indexMs, map[bool]string{true: "mapped", false: "built"}[o.Mapped])
-			snap = s.verify(snap, walk)
+			paced := walk
+			paced.Pace = s.pace
+			snap = s.verify(snap, paced)
 		}
 	} else {
 		// A reindex walks the whole tree, checking each directory against
-		// what is served (workspace.Verify) rather than listing it again:
-		// the served index and engine are updated for what differs (as a
-		// fresh build would answer: the differential test), kept as they
-		// are when nothing does, and the walk holds no second index of
-		// the tree beside the one served.
-		walked := time.Now()
-		changed := workspace.Verify(cur.ix, walk)
-		s.tree.Walked(time.Since(walked))
-		snap = &snapshot{gen: gen, ix: cur.ix, eng: cur.eng, sealed: cur.sealed, walked: walked}
-		if len(changed) > 0 {
-			if ix, ok := workspace.Update(cur.ix, s.opts.Walk, changed); ok && ix != cur.ix {
-				snap.ix, snap.sealed = ix, false
-				snap.eng = s.buildEngine(cur.eng, ix)
-				s.pruneHistory(ix)
-			}
-		}
+		// what is served rather than listing it again, unpaced: it was
+		// asked for.
+		snap = s.verify(&snapshot{gen: gen, ix: cur.ix, eng: cur.eng, sealed: cur.sealed}, walk)
 	}
 	snap.indexMs = msSince(start)
 	s.store(snap)
@@ -162,12 +151,13 @@ func (s *Session) build(gen int, roots []string) {
 	}
 }
 
-// verify walks the tree behind the requests (paced) to check the saved
-// index snap serves; the snapshot that follows serves snap's index and
-// engine, no longer stale, when the tree holds the same files, else what
-// differs applied.
+// verify walks the tree to check the index snap serves, each directory
+// against the index (workspace.Verify); the snapshot that follows serves
+// snap's index and engine, no longer stale, when the tree holds the same
+// files, else updated for what differs — as a fresh build would answer
+// (the differential test), with no second index of the tree held beside
+// the one served.
 func (s *Session) verify(snap *snapshot, walk workspace.Options) *snapshot {
-	walk.Pace = s.pace
 	walked := time.Now()
 	changed := workspace.Verify(snap.ix, walk)
 	s.tree.Walked(time.Since(walked))
@@ -175,10 +165,14 @@ func (s *Session) verify(snap *snapshot, walk workspace.Options) *snapshot {
 	if len(changed) == 0 {
 		return next
 	}
-	s.opts.Logf("the saved index differs from the tree in %d directories", len(changed))
-	next.ix, _ = workspace.Update(snap.ix, s.opts.Walk, changed)
-	next.eng, next.sealed = s.buildEngine(snap.eng, next.ix), false
-	s.pruneHistory(next.ix)
+	s.opts.Logf("the index served differs from the tree in %d directories", len(changed))
+	if ix, files := workspace.Update(snap.ix, s.opts.Walk, changed); ix != snap.ix {
+		next.ix, next.sealed = ix, false
+		if files { // else only directories differ: the engine stays
+			next.eng = s.buildEngine(snap.eng, ix)
+			s.pruneHistory(ix)
+		}
+	}
 	return next
 }
 
