@@ -21,7 +21,7 @@ var layers = [][]string{
 	{"service"},
 	{"wire", "pathlit"},
 	{"session"},
-	{"passes", "treewatch"},
+	{"passes", "treewatch", "compaction"},
 	{"base"},
 	{"memory"},
 	{"history", "rank"},

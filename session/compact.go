@@ -1,36 +1,18 @@
 package session
 
 import (
-	"context"
 	"time"
 
-	"wayfind/base"
+	"wayfind/compaction"
 	"wayfind/memory"
+	"wayfind/rank"
 	"wayfind/workspace"
 )
 
-// A snapshot is served from its base — the saved file index (files.idx)
-// and the engine written beside it (engine.seg), both immutable segments
-// mapped read-only, whose pages are the kernel's page cache, shared by
-// every process on the root — or, after a walk or a change, from copies
-// on the heap. Compaction writes what the heap serves as a new base and
-// swaps it in: one worker (upkeepLoop) decides when, as soon as a walk
-// has built a whole tree, else once changes have stood and requests
-// paused (compactIdle). Each write goes to a temporary file renamed into
-// place (workspace.WriteRootCache), so a killed writer leaves the last
-// good base; a replaced base stays mapped for the questions that still
-// read it, and its pages are dropped.
-
-// compactor is the compaction's state, under Session.mu.
-type compactor struct {
-	// owed is closed once the compaction a walk asked for is done (nil:
-	// none owed); the full pass waits for it, to read the base rather
-	// than hold the heap's copy of the tree through the pass.
-	owed chan struct{}
-	// tried is the last snapshot compaction was tried on (its seq): a
-	// failure is not retried until the snapshot changes.
-	tried uint64
-}
+// The session's base is written and swapped in by its compactor (package
+// compaction); one worker (upkeepLoop) decides when: as soon as a walk
+// has built a whole tree (compactNow), else once changes have stood and
+// requests paused (compactIdle).
 
 // compactIdle is how long changes stand, with no request running, before
 // they are compacted: past a burst of edits or questions, so that a
@@ -40,35 +22,60 @@ const compactIdle = 10 * time.Second
 // compactNow asks for the served snapshot to be compacted at once (a
 // walk built it whole).
 func (s *Session) compactNow() {
-	s.mu.Lock()
-	if s.compaction.owed == nil {
-		s.compaction.owed = make(chan struct{})
-	}
-	s.mu.Unlock()
+	s.compactor.Owe()
 	s.kickUpkeep()
 }
 
-// compactDue reports whether cur is to be compacted now: it is on the
-// heap, not stale, not tried, and either a walk owes it or it has stood
-// compactIdle with no request and no change pending.
-func (s *Session) compactDue(cur *snapshot, now time.Time) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if ok, owed := s.compactable(cur); !ok || owed {
-		return ok
+// view is what compaction sees of cur.
+func (cur *snapshot) view() compaction.Snapshot {
+	if cur == nil {
+		return compaction.Snapshot{}
 	}
-	return !s.req.Running() && len(s.files.pending) == 0 &&
-		now.Sub(time.Unix(0, s.req.LastEnded())) >= compactIdle && now.Sub(s.files.lastApply) >= compactIdle
+	return compaction.Snapshot{Seq: cur.seq, Index: cur.ix, Engine: cur.eng, Heap: !cur.sealed && !cur.stale, SavedAt: cur.indexSavedAt}
 }
 
-// compactable reports whether cur may be compacted — on the heap, not
-// stale, not tried — and whether a walk owes its base. Under s.mu.
-func (s *Session) compactable(cur *snapshot) (ok, owed bool) {
-	if cur == nil || cur.sealed || cur.stale || cur.seq == s.compaction.tried {
-		return false, false
-	}
-	return true, s.compaction.owed != nil
+// compactDue reports whether cur is to be compacted now: a walk owes it,
+// or it has stood compactIdle with no request and no change pending.
+func (s *Session) compactDue(cur *snapshot, now time.Time) bool {
+	s.mu.Lock()
+	pending := len(s.files.pending) > 0
+	lastApply := s.files.lastApply
+	s.mu.Unlock()
+	quiet := !s.req.Running() && !pending &&
+		now.Sub(time.Unix(0, s.req.LastEnded())) >= compactIdle && now.Sub(lastApply) >= compactIdle
+	return s.compactor.Due(cur.view(), quiet)
 }
+
+// compact writes snap as a new base and serves it in snap's place
+// (compaction.Compactor.Compact); lockWait bounds the wait for another
+// process holding the index's lock.
+func (s *Session) compact(snap *snapshot, lockWait time.Duration) bool {
+	return s.compactor.Compact(snap.view(), lockWait)
+}
+
+// compactHost is the session as its compactor sees it.
+type compactHost struct{ s *Session }
+
+// Swap serves the base written from snapshot seq in its place — the same
+// files in the same order, so answers and the passes' indexes do not
+// change — and has the passes point their paths at it.
+func (h compactHost) Swap(seq uint64, ix *workspace.Index, eng *rank.Engine) bool {
+	s := h.s
+	s.files.apply.Lock()
+	defer s.files.apply.Unlock()
+	cur := s.snap.Load()
+	if cur == nil || cur.seq != seq {
+		return false
+	}
+	base := *cur
+	base.ix, base.eng, base.sealed = ix, eng, true
+	s.store(&base)
+	s.idx.Repoint()
+	return true
+}
+
+func (h compactHost) Busy(readsEngine bool) (done func()) { return h.s.busy(readsEngine) }
+func (h compactHost) Pace()                               { h.s.pace() }
 
 // writeOwedBase writes the base a walk owes before the session goes
 // (Close, once its loops have ended: a walk that ended as the session
@@ -78,15 +85,12 @@ func (s *Session) compactable(cur *snapshot) (ok, owed bool) {
 // may not have come to it; with no request left, it is not held back.
 func (s *Session) writeOwedBase() {
 	cur := s.snap.Load()
-	s.mu.Lock()
-	ok, owed := s.compactable(cur)
-	s.mu.Unlock()
-	if ok && owed {
+	if ok, owed := s.compactor.Compactable(cur.view()); ok && owed {
 		written := make(chan struct{})
 		go s.work.Release(written)
 		s.compact(cur, closeLockWait)
 		close(written)
-		s.settleOwed()
+		s.compactor.Settle()
 	}
 }
 
@@ -94,56 +98,6 @@ func (s *Session) writeOwedBase() {
 // process's hold on the index's lock to write the base it owes: its exit
 // is not held up for it, the next start builds what it did not write.
 const closeLockWait = time.Second
-
-// settleOwed marks the owed compaction done, if it was.
-func (s *Session) settleOwed() {
-	s.mu.Lock()
-	if s.compaction.owed != nil {
-		close(s.compaction.owed)
-		s.compaction.owed = nil
-	}
-	s.mu.Unlock()
-}
-
-// compact writes snap as a new base and serves it in snap's place — the
-// same files in the same order, so answers and the passes' indexes do
-// not change. Nothing happens when the cache is off or the snapshot was
-// replaced meanwhile (a change applied): the heap's copy stays. It
-// gives way to requests (pace). It reports whether it swapped.
-//
-// lockWait bounds the wait for another process holding the index's lock.
-func (s *Session) compact(snap *snapshot, lockWait time.Duration) bool {
-	defer s.busy(true)()
-	start := time.Now()
-	s.mu.Lock()
-	s.compaction.tried = snap.seq
-	s.mu.Unlock()
-	paced := s.opts.Walk
-	paced.Pace = s.pace
-	ctx, cancel := context.WithTimeout(context.Background(), lockWait)
-	unlock, locked := workspace.LockIndex(ctx, s.cacheDir, snap.ix.Roots)
-	cancel()
-	if !locked {
-		return false
-	}
-	ix, eng, err := base.Write(s.cacheDir, snap.ix, snap.eng, paced, snap.indexSavedAt)
-	unlock()
-	if err != nil {
-		s.opts.Logf("not compacted: %v", err)
-		return false
-	}
-	s.files.apply.Lock()
-	defer s.files.apply.Unlock()
-	if s.snap.Load() != snap {
-		return false
-	}
-	base := *snap
-	base.ix, base.eng, base.sealed = ix, eng, true
-	s.store(&base)
-	s.idx.Repoint()
-	s.opts.Logf("serving %d files from their segments, mapped (%.0f ms)", ix.Len(), msSince(start))
-	return true
-}
 
 // kickUpkeep wakes the upkeep loop (a walk owes a compaction, a change
 // was applied).
@@ -176,7 +130,7 @@ func (s *Session) upkeepLoop() {
 		if cur := s.snap.Load(); s.compactDue(cur, now) {
 			compacted = s.compact(cur, s.opts.WaitReady)
 		}
-		s.settleOwed()
+		s.compactor.Settle()
 		last := s.req.LastEnded()
 		if compacted || memory.IdleDue(released, last, s.req.Running(), now, releaseIdle) {
 			// A compaction leaves the heap's copies and the pages it

@@ -98,9 +98,7 @@ func closeOwingABase(t *testing.T, lockHeld bool) {
 	cur := s.snap.Load()
 	next, _ := workspace.Update(cur.ix, workspace.Options{}, []string{filepath.Join(dir, "src", "added.go")})
 	s.store(&snapshot{gen: cur.gen, ix: next, eng: rank.New(next), walked: cur.walked})
-	s.mu.Lock()
-	s.compaction.owed = make(chan struct{})
-	s.mu.Unlock()
+	s.compactor.Owe()
 	if lockHeld {
 		unlock, ok := workspace.LockIndex(context.Background(), cache, []string{dir})
 		if !ok {

@@ -29,9 +29,7 @@ func (h passHost) Wanted() int {
 // BeforeFull waits for the compaction a walk owes: the snapshot to read
 // is the compacted one (build).
 func (h passHost) BeforeFull(ctx context.Context) error {
-	h.s.mu.Lock()
-	owed := h.s.compaction.owed
-	h.s.mu.Unlock()
+	owed := h.s.compactor.Owed()
 	if owed == nil {
 		return nil
 	}

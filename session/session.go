@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"wayfind/compaction"
 	"wayfind/history"
 	"wayfind/memory"
 	"wayfind/pacing"
@@ -95,16 +96,16 @@ type Session struct {
 	// decided once: "-" when there is none).
 	cacheDir string
 
-	model      atomic.Pointer[modelState]
-	files      filePass
-	compaction compactor
-	upkeep     chan struct{}
-	seq        atomic.Uint64 // the last snapshot's (store)
-	tree       *treewatch.Tracker
-	idx        *passes.Indexes
-	repo       *passes.Repo
-	stop       chan struct{}
-	wg         sync.WaitGroup
+	model     atomic.Pointer[modelState]
+	files     filePass
+	compactor *compaction.Compactor
+	upkeep    chan struct{}
+	seq       atomic.Uint64 // the last snapshot's (store)
+	tree      *treewatch.Tracker
+	idx       *passes.Indexes
+	repo      *passes.Repo
+	stop      chan struct{}
+	wg        sync.WaitGroup
 }
 
 type snapshot struct {
@@ -146,6 +147,7 @@ func New(opts Options) *Session {
 	s.work = memory.NewWork()
 	s.upkeep = make(chan struct{}, 1)
 	s.repo = passes.NewRepo(s.cacheDir, opts.Logf)
+	s.compactor = compaction.New(compactHost{s}, s.cacheDir, opts.Walk, opts.Logf)
 	// Background indexing pauses while requests run (see Begin): answers
 	// come first.
 	s.idx = passes.NewIndexes(passHost{s}, passes.Options{Symbols: opts.Symbols, NoSymbols: opts.NoSymbols, NoContent: opts.NoContent,
