@@ -140,16 +140,65 @@ func openBase(cacheDir string, roots []string, opt workspace.Options) (Opened, b
 	}
 	base := SavedEngine(cacheDir, saved, opt.Logf)
 	memory.AfterRead(nil, base)
-	switch {
-	case base != nil && o.Index == saved:
+	if base != nil && o.Index == saved {
 		o.Engine, o.Mapped = base, true
-	case base != nil:
-		o.Engine = base.Updated(o.Index) // nil when much changed
-	}
-	if o.Engine == nil {
-		o.Engine = rank.New(o.Index)
+	} else {
+		o.Engine = Engine(base, o.Index)
 	}
 	return o, true
+}
+
+// Engine is the engine of ix: prev updated for the few files that
+// changed (rank.Engine.Updated, linear in the tree with no name split),
+// else built anew (prev nil: always).
+func Engine(prev *rank.Engine, ix *workspace.Index) *rank.Engine {
+	if prev != nil {
+		if eng := prev.Updated(ix); eng != nil {
+			return eng
+		}
+	}
+	return rank.New(ix)
+}
+
+// Checked is what a walk found of an index served (Check).
+type Checked struct {
+	// Index and Engine are what the tree holds: those checked when it
+	// holds the same files and directories, else updated.
+	Index  *workspace.Index
+	Engine *rank.Engine
+	// Walked is when the walk began, WalkTook how long it took.
+	Walked   time.Time
+	WalkTook time.Duration
+	// Differ counts the directories that differ; BuildTook is how long
+	// the engine took to build again (0: the files did not differ).
+	Differ    int
+	BuildTook time.Duration
+}
+
+// Check walks the tree (walk) to check ix, served with eng, each
+// directory against the index rather than listing it again
+// (workspace.Verify): ix and eng are kept when the tree holds the same
+// files, else updated for what differs — as a fresh build would answer
+// (the session's differential test), with no second index of the tree
+// held beside the one checked. The engine is built again only when the
+// files differ, not when only directories do.
+func Check(ix *workspace.Index, eng *rank.Engine, walk workspace.Options) Checked {
+	c := Checked{Index: ix, Engine: eng, Walked: time.Now()}
+	changed := workspace.Verify(ix, walk)
+	c.WalkTook, c.Differ = time.Since(c.Walked), len(changed)
+	if len(changed) == 0 {
+		return c
+	}
+	update := walk
+	update.Pace, update.Progress = nil, nil // the few directories that differ, at once
+	next, files := workspace.Update(ix, update, changed)
+	c.Index = next
+	if files {
+		built := time.Now()
+		c.Engine = Engine(eng, next)
+		c.BuildTook = time.Since(built)
+	}
+	return c
 }
 
 // engineName is the engine's segment, in the first root's cache

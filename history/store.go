@@ -349,6 +349,20 @@ func (s *Store) Prune(root string, exists func(rel string) bool) {
 	}
 }
 
+// PruneGone forgets the visited files of ix's roots that are gone: not in
+// ix and not on disk (a file the index leaves out, opened anyway, stays).
+func (s *Store) PruneGone(ix *workspace.Index) {
+	for i, root := range ix.Roots {
+		s.Prune(root, func(rel string) bool {
+			if ix.Contains(i, rel) {
+				return true
+			}
+			_, err := os.Stat(ix.Abs(workspace.File{Root: i, Path: rel}))
+			return err == nil
+		})
+	}
+}
+
 // Flush writes what the files have not seen yet, then reads each back:
 // another process's visits to the same root join this one's.
 func (s *Store) Flush() error {

@@ -23,7 +23,7 @@ const compactIdle = 10 * time.Second
 // walk built it whole).
 func (s *Session) compactNow() {
 	s.compactor.Owe()
-	s.kickUpkeep()
+	wake(s.upkeep)
 }
 
 // view is what compaction sees of cur.
@@ -37,12 +37,8 @@ func (cur *snapshot) view() compaction.Snapshot {
 // compactDue reports whether cur is to be compacted now: a walk owes it,
 // or it has stood compactIdle with no request and no change pending.
 func (s *Session) compactDue(cur *snapshot, now time.Time) bool {
-	s.mu.Lock()
-	pending := len(s.files.pending) > 0
-	lastApply := s.files.lastApply
-	s.mu.Unlock()
-	quiet := !s.req.Running() && !pending &&
-		now.Sub(time.Unix(0, s.req.LastEnded())) >= compactIdle && now.Sub(lastApply) >= compactIdle
+	quiet := !s.req.Running() && s.changes.Settled(now, compactIdle) &&
+		now.Sub(time.Unix(0, s.req.LastEnded())) >= compactIdle
 	return s.compactor.Due(cur.view(), quiet)
 }
 
@@ -98,15 +94,6 @@ func (s *Session) writeOwedBase() {
 // process's hold on the index's lock to write the base it owes: its exit
 // is not held up for it, the next start builds what it did not write.
 const closeLockWait = time.Second
-
-// kickUpkeep wakes the upkeep loop (a walk owes a compaction, a change
-// was applied).
-func (s *Session) kickUpkeep() {
-	select {
-	case s.upkeep <- struct{}{}:
-	default:
-	}
-}
 
 // upkeepLoop is the one worker behind compaction and the idle drop of
 // what requests read: woken by a walk or a change, and every

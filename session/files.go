@@ -2,37 +2,20 @@ package session
 
 import (
 	"context"
-	"os"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"wayfind/base"
 	"wayfind/memory"
-	"wayfind/rank"
 	"wayfind/workspace"
 )
 
-// filePass is the file index pass's state: what changed and when it is
-// applied (how changes are seen is the session's tracker's: package
-// treewatch).
+// filePass is the file index pass's state (how changes are seen and
+// batched is the session's tracker's and queue's: package treewatch).
 type filePass struct {
 	apply sync.Mutex // serialises index builds and updates
 	kick  chan struct{}
-	// buildTook is how long the last engine build for the tree took
-	// (ns): whether a request may build one for what the watcher saw
-	// (requestApplies).
-	buildTook atomic.Int64
-	// Under Session.mu:
-	pending  []string    // changed paths not yet applied
-	timer    *time.Timer // debounced apply of pending
-	timerSet bool        // timer is scheduled
-	reported bool        // pending holds changes a client reported
-	// applyingReported: changes a client reported are being applied
-	// (the timer took them): a request waits for them too.
-	applyingReported bool
-	lastApply        time.Time // when pending changes were last applied
 }
 
 // The file index pass: walking the roots into a snapshot, keeping it
@@ -44,22 +27,18 @@ type filePass struct {
 // not to report file changes after all.
 func (s *Session) StartWatching() { s.tree.Start() }
 
-func (s *Session) kickIndex() {
+// wake signals a loop's kick channel ch, unless a signal is pending.
+func wake(ch chan struct{}) {
 	select {
-	case s.files.kick <- struct{}{}:
+	case ch <- struct{}{}:
 	default:
 	}
 }
 
 // Reindex rebuilds the index from scratch and waits for it, symbols
-// (parsed again whatever the cache says) and contents included.
-//
-// The request waits for background work, so it counts as waiting for it
-// (pace does not hold the work up for it), and the symbols are forgotten
-// by the pass loop before the full pass, not here: a reindex asked while
-// a pass held the symbol indexer waited for that pass, which pace held
-// behind the reindex's own request for its longest pause at every file,
-// so that a large tree's reindex never returned.
+// (parsed again whatever the cache says: passes.Indexes.ForgetFrom) and
+// contents included. The request waits for background work, so it
+// counts as waiting for it: pace does not hold the work up for it.
 func (s *Session) Reindex(ctx context.Context) (Status, error) {
 	defer s.req.Waiting()()
 	s.mu.Lock()
@@ -67,7 +46,7 @@ func (s *Session) Reindex(ctx context.Context) (Status, error) {
 	s.idx.Supersede(s.want)
 	s.idx.ForgetFrom(s.want)
 	s.mu.Unlock()
-	s.kickIndex()
+	wake(s.files.kick)
 	if _, err := s.LocateEngine(ctx); err != nil {
 		return s.Status(), err
 	}
@@ -112,7 +91,7 @@ func (s *Session) build(gen int, roots []string) {
 		if o.SaveErr != nil {
 			s.opts.Logf("file index not saved: %v", o.SaveErr)
 		}
-		s.pruneHistory(o.Index) // before the index is seen: its answers weigh no gone file
+		s.hist.PruneGone(o.Index) // before the index is seen: its answers weigh no gone file
 		snap = &snapshot{gen: gen, ix: o.Index, eng: o.Engine, sealed: o.Mapped, walked: o.Walked, indexSavedAt: o.IndexSavedAt}
 		if o.Saved {
 			snap.stale, snap.indexMs = true, msSince(start)
@@ -141,7 +120,7 @@ func (s *Session) build(gen int, roots []string) {
 	s.idx.Full(snap.gen)
 	s.repo.Kick()
 	s.tree.Sync(snap.ix, snap.walked)
-	s.scheduleApply()
+	s.changes.Schedule()
 	// What the walk read is garbage now, and its pages read: the base is
 	// written from the heap's copy first when there is one.
 	if !snap.sealed {
@@ -151,102 +130,45 @@ func (s *Session) build(gen int, roots []string) {
 	}
 }
 
-// verify walks the tree to check the index snap serves, each directory
-// against the index (workspace.Verify); the snapshot that follows serves
-// snap's index and engine, no longer stale, when the tree holds the same
-// files, else updated for what differs — as a fresh build would answer
-// (the differential test), with no second index of the tree held beside
-// the one served.
+// verify walks the tree to check the index snap serves (base.Check):
+// the snapshot that follows serves what the tree holds, no longer stale.
 func (s *Session) verify(snap *snapshot, walk workspace.Options) *snapshot {
-	walked := time.Now()
-	changed := workspace.Verify(snap.ix, walk)
-	s.tree.Walked(time.Since(walked))
-	next := &snapshot{gen: snap.gen, ix: snap.ix, eng: snap.eng, sealed: snap.sealed, walked: walked}
-	if len(changed) == 0 {
-		return next
+	c := base.Check(snap.ix, snap.eng, walk)
+	s.tree.Walked(c.WalkTook)
+	next := &snapshot{gen: snap.gen, ix: c.Index, eng: c.Engine, sealed: snap.sealed && c.Index == snap.ix, walked: c.Walked}
+	if c.Differ > 0 {
+		s.opts.Logf("the index served differs from the tree in %d directories", c.Differ)
 	}
-	s.opts.Logf("the index served differs from the tree in %d directories", len(changed))
-	if ix, files := workspace.Update(snap.ix, s.opts.Walk, changed); ix != snap.ix {
-		next.ix, next.sealed = ix, false
-		if files { // else only directories differ: the engine stays
-			next.eng = s.buildEngine(snap.eng, ix)
-			s.pruneHistory(ix)
-		}
+	if c.BuildTook > 0 {
+		s.changes.Built(c.BuildTook)
+		s.hist.PruneGone(c.Index)
 	}
 	return next
 }
 
-// buildEngine is the engine of ix: updated from base for the few files
-// that changed (rank.Engine.Updated, linear in the tree with no name
-// split), else built from scratch (base nil: always).
-func (s *Session) buildEngine(base *rank.Engine, ix *workspace.Index) *rank.Engine {
-	built := time.Now()
-	var eng *rank.Engine
-	if base != nil {
-		eng = base.Updated(ix)
-	}
-	if eng == nil {
-		eng = rank.New(ix)
-	}
-	s.files.buildTook.Store(int64(time.Since(built)))
-	return eng
-}
-
 // walkOptions are the session's walk options with its progress reports:
-// a walk's share is the first 80%.
+// a walk's share is the first 80%. The memory's limit follows what the
+// walk keeps (growing).
 func (s *Session) walkOptions() (workspace.Options, func(int, string, bool)) {
-	progress := s.progressFunc()
+	progress := s.opts.Progress
 	walk := s.opts.Walk
-	var last atomic.Int64
-	var shown atomic.Int32
-	walk.Progress = func(read, found int64) {
-		if s.opts.Walk.Progress != nil {
-			s.opts.Walk.Progress(read, found)
-		}
-		now := time.Now().UnixMilli()
-		if prev := last.Load(); now-prev < 100 || !last.CompareAndSwap(prev, now) {
-			return
-		}
+	user := walk.Progress
+	pct := workspace.Percent(80, 100*time.Millisecond, func(pct int, advanced bool) {
 		s.growing()
-		// The walk finds directories as it reads them, so read/found can
-		// fall back; a progress bar must not.
-		pct := int32(80 * read / max(found, 1))
-		for {
-			old := shown.Load()
-			if pct <= old {
-				return
-			}
-			if shown.CompareAndSwap(old, pct) {
-				break
-			}
+		if advanced {
+			progress(pct, "walking", false)
 		}
-		progress(int(pct), "walking", false)
+	})
+	walk.Progress = func(read, found int64) {
+		if user != nil {
+			user(read, found)
+		}
+		pct(read, found)
 	}
 	return walk, progress
 }
 
 func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
-
-// pruneHistory forgets visited files that are gone: not in the index and
-// not on disk (a file the index leaves out, opened anyway, stays).
-func (s *Session) pruneHistory(ix *workspace.Index) {
-	for i, root := range ix.Roots {
-		s.hist.Prune(root, func(rel string) bool {
-			if ix.Contains(i, rel) {
-				return true
-			}
-			_, err := os.Stat(ix.Abs(workspace.File{Root: i, Path: rel}))
-			return err == nil
-		})
-	}
-}
-
-func (s *Session) progressFunc() func(int, string, bool) {
-	if s.opts.Progress == nil {
-		return func(int, string, bool) {}
-	}
-	return s.opts.Progress
-}
 
 func (s *Session) store(snap *snapshot) {
 	snap.seq = s.seq.Add(1)
@@ -262,64 +184,19 @@ func (s *Session) store(snap *snapshot) {
 // Changed reports paths (absolute) that were created, changed or deleted.
 // They are applied shortly, or at once by the next Engine call, so the next
 // answer reflects them.
-func (s *Session) Changed(paths []string) {
-	s.changed(paths, true)
-}
+func (s *Session) Changed(paths []string) { s.changes.Add(paths, true) }
 
 // watched queues what the session's own watcher or rescans saw: applied
-// within minApplyGap, not necessarily before the next answer (a stream of
-// file events must not rebuild the engine for every request).
-func (s *Session) watched(paths []string) {
-	s.changed(paths, false)
-}
-
-func (s *Session) changed(paths []string, reported bool) {
-	if len(paths) == 0 {
-		return
-	}
-	s.mu.Lock()
-	s.files.pending = append(s.files.pending, paths...)
-	s.files.reported = s.files.reported || reported
-	s.mu.Unlock()
-	s.scheduleApply()
-}
-
-func (s *Session) scheduleApply() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed || len(s.files.pending) == 0 {
-		return
-	}
-	// The timer runs from the first change of a batch and is not pushed
-	// back by later ones: a steady stream of changes (a build writing
-	// files) is applied every so often, not when it stops.
-	if s.files.timerSet {
-		return
-	}
-	s.files.timerSet = true
-	delay := max(debounce, minApplyGap-time.Since(s.files.lastApply))
-	if s.files.timer == nil {
-		s.files.timer = time.AfterFunc(delay, func() { s.applyPending() })
-		return
-	}
-	s.files.timer.Reset(delay)
-}
+// shortly, not necessarily before the next answer (a stream of file
+// events must not rebuild the engine for every request:
+// treewatch.Queue.Due).
+func (s *Session) watched(paths []string) { s.changes.Add(paths, false) }
 
 // applyPending folds the pending changes into a new snapshot.
 func (s *Session) applyPending() {
 	s.files.apply.Lock()
-	s.mu.Lock()
-	paths := s.files.pending
-	s.files.pending = nil
-	s.files.applyingReported = s.files.reported
-	s.files.timerSet, s.files.reported = false, false
-	s.files.lastApply = time.Now()
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		s.files.applyingReported = false
-		s.mu.Unlock()
-	}()
+	paths, done := s.changes.Take()
+	defer done()
 	cur := s.snap.Load()
 	if len(paths) == 0 || cur == nil {
 		if cur == nil && len(paths) > 0 { // nothing indexed yet: the first build sees it all
@@ -337,7 +214,8 @@ func (s *Session) applyPending() {
 		snap := &snapshot{gen: cur.gen, ix: next, eng: cur.eng, walked: cur.walked, indexMs: cur.indexMs}
 		if changed {
 			built := time.Now()
-			snap.eng = s.buildEngine(cur.eng, next)
+			snap.eng = base.Engine(cur.eng, next)
+			s.changes.Built(time.Since(built))
 			s.opts.Logf("applied %d changed paths: %d files, engine built in %.0f ms", len(paths), next.Len(), msSince(built))
 		}
 		s.store(snap)
@@ -347,7 +225,7 @@ func (s *Session) applyPending() {
 	if next != cur.ix {
 		s.tree.Sync(next, time.Time{})
 		s.repo.Kick() // files came or went: a checkout, a pull?
-		s.kickUpkeep()
+		wake(s.upkeep)
 	}
 }
 

@@ -58,14 +58,9 @@ type Options struct {
 	SymbolProgress func(pct int, msg string, done bool)
 }
 
-// Defaults.
-const (
-	DefaultWaitReady = 20 * time.Second
-	debounce         = 30 * time.Millisecond
-	// minApplyGap is the least time between two engine rebuilds for file
-	// changes, and so the most a reported change can wait.
-	minApplyGap = 100 * time.Millisecond
-)
+// DefaultWaitReady is how long Engine waits for the roots' first index
+// unless told otherwise.
+const DefaultWaitReady = 20 * time.Second
 
 // ErrNotReady is returned when no index of the roots finished in time.
 var ErrNotReady = errors.New("the workspace index is still being built; try again shortly")
@@ -99,9 +94,10 @@ type Session struct {
 	model     atomic.Pointer[modelState]
 	files     filePass
 	compactor *compaction.Compactor
-	upkeep    chan struct{}
+	upkeep    chan struct{} // wakes the upkeep loop: a walk owes a compaction, a change was applied
 	seq       atomic.Uint64 // the last snapshot's (store)
 	tree      *treewatch.Tracker
+	changes   *treewatch.Queue
 	idx       *passes.Indexes
 	repo      *passes.Repo
 	stop      chan struct{}
@@ -139,6 +135,9 @@ func New(opts Options) *Session {
 	if opts.Logf == nil {
 		opts.Logf = func(string, ...any) {}
 	}
+	if opts.Progress == nil {
+		opts.Progress = func(int, string, bool) {}
+	}
 	s := &Session{opts: opts, swapped: make(chan struct{}), stop: make(chan struct{})}
 	s.cacheDir = workspace.CacheDirOf(opts.Symbols.CacheDir, opts.Logf)
 	s.hist = history.New(history.Options{CacheDir: s.cacheDir,
@@ -152,6 +151,7 @@ func New(opts Options) *Session {
 	// come first.
 	s.idx = passes.NewIndexes(passHost{s}, passes.Options{Symbols: opts.Symbols, NoSymbols: opts.NoSymbols, NoContent: opts.NoContent,
 		CacheDir: s.cacheDir, Workers: runtime.NumCPU(), Logf: opts.Logf, SymbolProgress: opts.SymbolProgress})
+	s.changes = treewatch.NewQueue(s.applyPending)
 	s.tree = treewatch.New(treeHost{s}, treewatch.Options{RescanEvery: opts.RescanEvery, Walk: opts.Walk, Logf: opts.Logf})
 	if opts.Watch {
 		s.tree.Start()
@@ -193,7 +193,7 @@ func (s *Session) SetRoots(roots []string) []string {
 	s.want++
 	s.idx.Supersede(s.want)
 	s.mu.Unlock()
-	s.kickIndex()
+	wake(s.files.kick)
 	return clean
 }
 
@@ -297,48 +297,14 @@ func (s *Session) awaitSnapshot(ctx context.Context, ok func(*snapshot) bool) er
 }
 
 // requestApplies reports whether a request applies the pending changes
-// before it is answered. Changes a client reported are in the next
-// answer. What the watcher saw is too, unless the engine was rebuilt
-// under minApplyGap ago (rebuilding for every request under a stream of
-// file events only churned memory) or a build takes longer than
-// waitForBuild: then the timer applies it within minApplyGap, and the
-// answers come from the snapshot meanwhile — a request is not made to
-// wait seconds for a change nobody asked about.
+// before it is answered (treewatch.Queue.Due).
 func (s *Session) requestApplies() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.files.reported || s.files.applyingReported {
-		return true // applyPending waits for the apply under way
-	}
-	if len(s.files.pending) == 0 {
-		return false
-	}
 	files := 0
 	if cur := s.snap.Load(); cur != nil {
 		files = cur.ix.Len()
 	}
-	return time.Since(s.files.lastApply) >= minApplyGap && expectedBuild(time.Duration(s.files.buildTook.Load()), files) <= waitForBuild
+	return s.changes.Due(files)
 }
-
-// waitForBuild is the longest engine build a request waits for to see
-// what the watcher saw: a tenth of a second, below what a person
-// notices.
-const waitForBuild = 100 * time.Millisecond
-
-// expectedBuild is how long building the engine for a tree of files is
-// expected to take: the last build's time (took), or, when none was
-// measured (the engine was mapped from its segment), buildPerFile a
-// file: a server started warm has measured none.
-func expectedBuild(took time.Duration, files int) time.Duration {
-	if took > 0 {
-		return took
-	}
-	return time.Duration(files) * buildPerFile
-}
-
-// buildPerFile is about what rank.New takes a file on two cores
-// (docs/BENCHMARKS.md).
-const buildPerFile = time.Microsecond
 
 // withIndexes attaches to e what the background has ready: the symbol
 // index, the content index and the reranking model.
@@ -465,9 +431,7 @@ func (s *Session) Close() {
 		return
 	}
 	s.closed = true
-	if s.files.timer != nil {
-		s.files.timer.Stop()
-	}
+	s.changes.Close()
 	s.mu.Unlock()
 	close(s.stop)
 	if m := s.model.Load(); m != nil {

@@ -63,12 +63,10 @@ func TestChangesReportedAreInTheNextAnswer(t *testing.T) {
 	}
 }
 
-// TestSlowBuildsAreNotWaitedFor: a request applies what the watcher saw
-// itself only while the tree's engine builds quickly; when a build takes
-// longer than waitForBuild (a million files), the timer applies it and
-// the answers come from the snapshot meanwhile. A client's report is
-// always in the next answer.
-func TestSlowBuildsAreNotWaitedFor(t *testing.T) {
+// TestSlowBuildsArriveByTheTimer: what the watcher saw is applied by
+// the timer when a build takes longer than a request waits for
+// (treewatch.Queue.Due).
+func TestSlowBuildsArriveByTheTimer(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "a.go"))
 	s := New(Options{Symbols: noCache})
@@ -77,48 +75,7 @@ func TestSlowBuildsAreNotWaitedFor(t *testing.T) {
 	if !has(t, s, "a.go") {
 		t.Fatal("first index misses a.go")
 	}
-	time.Sleep(2 * minApplyGap)
-	for _, c := range []struct {
-		build    time.Duration
-		reported bool
-		want     bool
-	}{
-		{time.Millisecond, false, true},
-		{waitForBuild + time.Millisecond, false, false},
-		{waitForBuild + time.Millisecond, true, true},
-	} {
-		s.files.buildTook.Store(int64(c.build))
-		s.mu.Lock()
-		s.files.pending, s.files.reported = []string{filepath.Join(dir, "a.go")}, c.reported
-		s.files.lastApply = time.Now().Add(-2 * minApplyGap)
-		s.mu.Unlock()
-		if got := s.requestApplies(); got != c.want {
-			t.Errorf("build %v, reported %v: a request applies %v, want %v", c.build, c.reported, got, c.want)
-		}
-	}
-	s.mu.Lock()
-	s.files.pending, s.files.reported = nil, false
-	s.mu.Unlock()
-	// Before a build was measured (a mapped engine), the tree's size says.
-	for _, c := range []struct {
-		took  time.Duration
-		files int
-		want  time.Duration
-	}{
-		{0, 57_000, 57_000 * buildPerFile},
-		{0, 1_000_000, 1_000_000 * buildPerFile},
-		{30 * time.Millisecond, 1_000_000, 30 * time.Millisecond},
-	} {
-		if got := expectedBuild(c.took, c.files); got != c.want {
-			t.Errorf("expectedBuild(%v, %d) = %v, want %v", c.took, c.files, got, c.want)
-		}
-	}
-	if expectedBuild(0, 57_000) > waitForBuild || expectedBuild(0, 1_000_000) <= waitForBuild {
-		t.Errorf("a request should wait for test262's build (%v) and not for a million files' (%v); waitForBuild is %v",
-			expectedBuild(0, 57_000), expectedBuild(0, 1_000_000), waitForBuild)
-	}
-	// Slow builds: what the watcher saw still arrives, by the timer.
-	s.files.buildTook.Store(int64(time.Hour))
+	s.changes.Built(time.Hour)
 	write(t, filepath.Join(dir, "b.go"))
 	s.watched([]string{dir})
 	deadline := time.Now().Add(5 * time.Second)
@@ -531,11 +488,8 @@ func TestPollingDirTimes(t *testing.T) {
 	}
 	s.tree.PollDirs() // the first: what changed while the walk ran (nothing)
 	s.tree.PollDirs()
-	s.mu.Lock()
-	pending := len(s.files.pending)
-	s.mu.Unlock()
-	if pending != 0 {
-		t.Fatalf("polls of an unchanged tree queued %d changes", pending)
+	if !s.changes.Settled(time.Now(), 0) {
+		t.Fatal("polls of an unchanged tree queued changes")
 	}
 	write(t, filepath.Join(dir, "src", "deep", "c.go"))
 	os.Remove(filepath.Join(dir, "src", "a.go"))

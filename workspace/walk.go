@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 	"unsafe"
 
@@ -767,4 +768,24 @@ func (ix *Index) RootOf(p string) (root int, rel string, ok bool) {
 		}
 	}
 	return 0, "", false
+}
+
+// Percent is an Options.Progress that reports a walk's progress as a
+// percentage of share (the walk's part of a larger job): report hears it
+// at most once per interval, advanced when it grew since the last
+// report. The walk finds directories as it reads them, so read/found can
+// fall back; the percentage does not.
+func Percent(share int64, interval time.Duration, report func(pct int, advanced bool)) func(read, found int64) {
+	var last atomic.Int64
+	var shown atomic.Int64
+	return func(read, found int64) {
+		now := time.Now().UnixNano()
+		if prev := last.Load(); now-prev < int64(interval) || !last.CompareAndSwap(prev, now) {
+			return
+		}
+		pct := share * read / max(found, 1)
+		old := shown.Load()
+		advanced := pct > old && shown.CompareAndSwap(old, pct)
+		report(int(max(pct, old)), advanced)
+	}
 }

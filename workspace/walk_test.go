@@ -421,3 +421,21 @@ func TestRootSpan(t *testing.T) {
 		}
 	}
 }
+
+// TestPercent: a walk's progress is its share of the job, and never falls
+// back when the walk finds directories faster than it reads them.
+func TestPercent(t *testing.T) {
+	type heard struct {
+		pct      int
+		advanced bool
+	}
+	var got []heard
+	p := Percent(80, 0, func(pct int, advanced bool) { got = append(got, heard{pct, advanced}) })
+	for _, c := range [][2]int64{{1, 4}, {2, 4}, {3, 12}, {6, 12}, {12, 12}} {
+		p(c[0], c[1])
+	}
+	want := []heard{{20, true}, {40, true}, {40, false}, {40, false}, {80, true}}
+	if !slices.Equal(got, want) {
+		t.Errorf("heard %v, want %v", got, want)
+	}
+}
