@@ -31,6 +31,12 @@ type Snapshot struct {
 	// Heap: served from copies on the heap — neither a base (mapped) nor
 	// a saved index still checked by its walk.
 	Heap bool
+	// Overlay: on the heap only as an overlay of the few files changed
+	// since a mapped base (rank.Engine.Mapped; the index's delta is
+	// bounded too): the heap holds little, and a compaction would write
+	// the whole tree for those few files, replacing a base that stays
+	// mapped for the life of the process (package segment).
+	Overlay bool
 	// SavedAt is when Index itself was saved (base.Opened.IndexSavedAt;
 	// zero: not known to be).
 	SavedAt time.Time
@@ -113,11 +119,13 @@ func (c *Compactor) Compactable(cur Snapshot) (ok, owed bool) {
 }
 
 // Due reports whether cur is to be compacted now: it may be
-// (Compactable), and either a walk owes it or its owner is quiet (its
-// changes have stood, and requests paused).
+// (Compactable), and either a walk owes it, or it is more than an
+// overlay over its base and its owner is quiet (its changes have stood,
+// and requests paused). An overlay is compacted when it outgrows its
+// bound: the engine is then built anew, on the heap.
 func (c *Compactor) Due(cur Snapshot, quiet bool) bool {
 	ok, owed := c.Compactable(cur)
-	return ok && (owed || quiet)
+	return ok && (owed || quiet && !cur.Overlay)
 }
 
 // Compact writes snap as a new base and has the host serve it in snap's

@@ -140,6 +140,11 @@ func Mapped(seg *segment.Segment, ix *workspace.Index) (e *Engine, err error) {
 	return e, nil
 }
 
+// Mapped reports whether the engine's arrays are read from a segment
+// where they lie: all of them, or all but an overlay of the few files
+// changed since (Updated, bounded by patchShare).
+func (e *Engine) Mapped() bool { return e.seg != nil }
+
 // Release drops the pages of the segment the engine is read from out of
 // the process (segment.Segment.Release): a question brings back the ones
 // it reads. Nothing for an engine built.

@@ -11,8 +11,9 @@ import (
 
 // The session's base is written and swapped in by its compactor (package
 // compaction); one worker (upkeepLoop) decides when: as soon as a walk
-// has built a whole tree (compactNow), else once changes have stood and
-// requests paused (compactIdle).
+// has built a whole tree on the heap (compactNow), else once changes
+// have stood and requests paused (compactIdle) — unless all they left
+// on the heap is an overlay over the base (compaction.Snapshot.Overlay).
 
 // compactIdle is how long changes stand, with no request running, before
 // they are compacted: past a burst of edits or questions, so that a
@@ -31,7 +32,8 @@ func (cur *snapshot) view() compaction.Snapshot {
 	if cur == nil {
 		return compaction.Snapshot{}
 	}
-	return compaction.Snapshot{Seq: cur.seq, Index: cur.ix, Engine: cur.eng, Heap: !cur.sealed && !cur.stale, SavedAt: cur.indexSavedAt}
+	heap := !cur.sealed && !cur.stale
+	return compaction.Snapshot{Seq: cur.seq, Index: cur.ix, Engine: cur.eng, Heap: heap, Overlay: heap && cur.eng.Mapped(), SavedAt: cur.indexSavedAt}
 }
 
 // compactDue reports whether cur is to be compacted now: a walk owes it,

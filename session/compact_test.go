@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -72,6 +73,50 @@ func TestCompactApplied(t *testing.T) {
 	ix, ok := workspace.LoadIndex(cache, []string{dir}, workspace.Options{})
 	if !ok || ix.Lookup(0, "src/added.go") < 0 {
 		t.Error("the saved index lacks the file added")
+	}
+}
+
+// TestOverlayIsNotCompacted: a change to a tree large enough for the
+// engine to take it as an overlay over the mapped base (rank's
+// patchShare) leaves the base as it is — no whole tree written for one
+// file, no base replaced while it stays mapped — however long it stands;
+// a reindex that finds a file made keeps the base as well; both answer
+// for the file.
+func TestOverlayIsNotCompacted(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	for i := range 64 {
+		write(t, filepath.Join(dir, "src", fmt.Sprintf("f%02d.go", i)))
+	}
+	s := New(Options{Symbols: symbols.IndexerOptions{CacheDir: cache}, NoSymbols: true, NoContent: true})
+	defer s.Close()
+	s.SetRoots([]string{dir})
+	sealed := waitState(t, s, func(cur *snapshot) bool { return cur.sealed })
+	savedAt, _ := workspace.SavedAt(cache, []string{dir})
+	write(t, filepath.Join(dir, "src", "added.go"))
+	s.Changed([]string{filepath.Join(dir, "src", "added.go")})
+	if !has(t, s, "src/added.go") {
+		t.Fatal("the file added is not found")
+	}
+	applied := s.snap.Load()
+	if applied.sealed || !applied.eng.Mapped() || applied.eng == sealed.eng {
+		t.Fatalf("the change is not served as an overlay over the mapped base: sealed %v, mapped %v", applied.sealed, applied.eng.Mapped())
+	}
+	if s.compactDue(applied, time.Now().Add(10*compactIdle)) {
+		t.Error("an overlay is compacted once it has stood")
+	}
+	write(t, filepath.Join(dir, "src", "made.go"))
+	if _, err := s.Reindex(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if !has(t, s, "src/made.go") || !has(t, s, "src/added.go") {
+		t.Error("after the reindex, a file made or added is not found")
+	}
+	// Compacted already (sealed), or owed: a base written for one file.
+	if cur := s.snap.Load(); !cur.eng.Mapped() || cur.sealed || s.compactor.Owed() != nil {
+		t.Errorf("the reindex built the engine anew (%v) or compacted it (%v, owed %v) for one file made", !cur.eng.Mapped(), cur.sealed, s.compactor.Owed() != nil)
+	}
+	if at, _ := workspace.SavedAt(cache, []string{dir}); !at.Equal(savedAt) {
+		t.Errorf("the base was written again (saved at %v, then %v)", savedAt, at)
 	}
 }
 

@@ -122,8 +122,10 @@ func (s *Session) build(gen int, roots []string) {
 	s.tree.Sync(snap.ix, snap.walked)
 	s.changes.Schedule()
 	// What the walk read is garbage now, and its pages read: the base is
-	// written from the heap's copy first when there is one.
-	if !snap.sealed {
+	// written from the heap's copy first when there is one — not for an
+	// overlay over the base (a reindex, or a saved index, that found a
+	// few files changed: compaction.Snapshot.Overlay).
+	if !snap.sealed && !snap.eng.Mapped() {
 		s.compactNow()
 	} else {
 		s.afterPass()
