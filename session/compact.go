@@ -11,9 +11,9 @@ import (
 
 // The session's base is written and swapped in by its compactor (package
 // compaction); one worker (upkeepLoop) decides when: as soon as a walk
-// has built a whole tree on the heap (compactNow), else once changes
-// have stood and requests paused (compactIdle) — unless all they left
-// on the heap is an overlay over the base (compaction.Snapshot.Overlay).
+// has served what is not the base (compactNow), else once changes have
+// stood and requests paused (compactIdle) — unless all they left on the
+// heap is an overlay over the base (compaction.Snapshot.Overlay).
 
 // compactIdle is how long changes stand, with no request running, before
 // they are compacted: past a burst of edits or questions, so that a

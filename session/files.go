@@ -122,10 +122,12 @@ func (s *Session) build(gen int, roots []string) {
 	s.tree.Sync(snap.ix, snap.walked)
 	s.changes.Schedule()
 	// What the walk read is garbage now, and its pages read: the base is
-	// written from the heap's copy first when there is one — not for an
-	// overlay over the base (a reindex, or a saved index, that found a
-	// few files changed: compaction.Snapshot.Overlay).
-	if !snap.sealed && !snap.eng.Mapped() {
+	// written from the heap's copy first when there is one — an overlay
+	// too (a reindex, or a saved index, that found a few files changed):
+	// the full pass that follows would lay its index flat on the heap
+	// beside its own tables, where it reads the base's list where it
+	// lies.
+	if !snap.sealed {
 		s.compactNow()
 	} else {
 		s.afterPass()
