@@ -260,6 +260,12 @@ func (x *Indexes) Run(ctx context.Context) {
 				if ctx.Err() != nil {
 					return
 				}
+				if full {
+					// Stopped (Supersede): what it held goes back now,
+					// not once the next generation's walk has grown
+					// beside it.
+					x.host.AfterPass()
+				}
 			}
 		}
 	}

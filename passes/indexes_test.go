@@ -102,7 +102,8 @@ func TestFullPassWaitsForTheBase(t *testing.T) {
 
 // TestSupersedeStopsAnOlderPass: a full pass over a generation older
 // than the one wanted stops where it is, and the next generation's pass
-// (a reindex's, parsing every file again) indexes every file.
+// (a reindex's, parsing every file again) indexes every file; what the
+// stopped pass held goes back at once (AfterPass).
 func TestSupersedeStopsAnOlderPass(t *testing.T) {
 	const files = 20
 	h := tree(t, files)
@@ -122,11 +123,16 @@ func TestSupersedeStopsAnOlderPass(t *testing.T) {
 	x.ForgetFrom(2) // as a reindex: the next pass parses every file again
 	x.Full(2)
 	close(release)
-	if !x.Wait(context.Background(), h.Wanted, ForSymbols, 10*time.Second) {
+	if !x.Wait(context.Background(), h.Wanted, ForContents, 10*time.Second) { // its end
 		t.Fatal("the second generation's pass did not end")
 	}
 	if x.Symbols().Len() != files {
 		t.Errorf("%d symbols after the second pass, want %d", x.Symbols().Len(), files)
+	}
+	// The moment after a pass: once for the pass stopped, twice for the
+	// one run whole (after its symbols, at its end).
+	if n := h.passes.Load(); n != 3 {
+		t.Errorf("%d moments after a pass, want 3 (the pass stopped's, then two)", n)
 	}
 	// The first pass may hand out a file or two before it sees it is
 	// stopped; run whole, it parses every file.
