@@ -33,9 +33,11 @@ type Snapshot struct {
 	Heap bool
 	// Overlay: on the heap only as an overlay of the few files changed
 	// since a mapped base (rank.Engine.Mapped; the index's delta is
-	// bounded too): the heap holds little, and a compaction would write
-	// the whole tree for those few files, replacing a base that stays
-	// mapped for the life of the process (package segment).
+	// bounded too): the heap holds little, and compacting it when it
+	// stands (Due) would write the whole tree for those few files,
+	// replacing a base that stays mapped for the life of the process
+	// (package segment). A walk's overlay is owed all the same (Owe):
+	// the full pass after a walk lays the index flat on the heap.
 	Overlay bool
 	// SavedAt is when Index itself was saved (base.Opened.IndexSavedAt;
 	// zero: not known to be).

@@ -122,11 +122,8 @@ func (s *Session) build(gen int, roots []string) {
 	s.tree.Sync(snap.ix, snap.walked)
 	s.changes.Schedule()
 	// What the walk read is garbage now, and its pages read: the base is
-	// written from the heap's copy first when there is one — an overlay
-	// too (a reindex, or a saved index, that found a few files changed):
-	// the full pass that follows would lay its index flat on the heap
-	// beside its own tables, where it reads the base's list where it
-	// lies.
+	// written from the heap's copy first, an overlay's too (the full pass
+	// would lay its index flat on the heap: compaction.Snapshot.Overlay).
 	if !snap.sealed {
 		s.compactNow()
 	} else {

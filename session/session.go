@@ -58,8 +58,7 @@ type Options struct {
 	SymbolProgress func(pct int, msg string, done bool)
 }
 
-// DefaultWaitReady is how long Engine waits for the roots' first index
-// unless told otherwise.
+// DefaultWaitReady is how long Engine waits for the roots' first index.
 const DefaultWaitReady = 20 * time.Second
 
 // ErrNotReady is returned when no index of the roots finished in time.
@@ -69,9 +68,8 @@ var ErrNotReady = errors.New("the workspace index is still being built; try agai
 var ErrClosed = errors.New("session closed")
 
 // Session is safe for concurrent use. Its live state is here; the file
-// index pass (filePass, files.go) keeps its own, and the passes that
-// follow it theirs (package passes: the symbol and content indexes, the
-// repository's history).
+// index pass (filePass, files.go) keeps its own, and the packages it
+// tells theirs (passes, treewatch, compaction, pacing).
 type Session struct {
 	opts Options
 
