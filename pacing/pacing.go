@@ -49,7 +49,7 @@ const maxPause = 50 * time.Millisecond
 // Pace holds a background worker while requests run (those waiting for
 // the background work aside), for at most maxPause.
 func (r *Requests) Pace() {
-	for waited := time.Duration(0); r.active.Load() > r.waiting.Load() && waited < maxPause; waited += time.Millisecond {
+	for waited := time.Duration(0); !r.AllWaiting() && waited < maxPause; waited += time.Millisecond {
 		time.Sleep(time.Millisecond)
 	}
 	// Let a request that has just arrived run on this processor now rather
