@@ -114,6 +114,9 @@ type Engine struct {
 	// (pathReadings reads each on its own core), 0 for a tree too small
 	// to be worth it (pathSplitFiles).
 	halfDir int
+	// mergeSplit, when set, is the fewest named files find merges in
+	// two halves (else alignSplit): tests split trees of a few files.
+	mergeSplit int
 	// exhaustive turns find's prunes and resolve's shortlist off, and
 	// resolve's scoring on two cores (prune_test.go proves they change
 	// nothing).

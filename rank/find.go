@@ -1,11 +1,14 @@
 package rank
 
 import (
+	"cmp"
 	"context"
+	"maps"
 	"math"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // A find query is read three ways, and each file keeps its best reading:
@@ -213,19 +216,8 @@ type finder struct {
 	active      bool // activity orders ties (a root has a history record)
 	aboveTypos  int  // files no typo reading can outrank (exact when no dir or ext factor applies)
 	abovePaths  int  // likewise for path readings
-	// dirTerms reads the directory terms while merge scores many files.
-	dirTerms *dirTermsMemo
 	// exts keeps the extension affinity last scored.
 	exts extMemo
-}
-
-// namedFiles counts the files of the name readings.
-func (f *finder) namedFiles(hits map[int32]nameMatch) int {
-	n := 0
-	for sid := range hits {
-		n += len(f.e.stemFiles(sid))
-	}
-	return n
 }
 
 // factors: directory terms, an extension or the impl preference can lower
@@ -415,52 +407,144 @@ func (f *finder) merge(hits map[int32]nameMatch, paths map[int32]Match) ([]Match
 	e, q, impl := f.e, f.q, f.req.Impl
 	symHits := e.symbolFiles(q, impl)
 	top := newTopK(f.keep)
-	// push takes a name or symbol reading (scored before the
-	// tie-breaks); a better path reading of the same file, settled by
-	// the path sink already, stands in for it.
-	push := func(m Match) {
-		if pm, ok := paths[m.File]; ok {
-			delete(paths, m.File)
-			if pm.raw > m.Score {
-				top.push(pm)
-				return
-			}
-		}
-		if s, ok := f.settle(m.File, m.Score, top); ok {
-			m.Score = s
+	runs, n := f.namedRuns(hits)
+	if split := cmp.Or(e.mergeSplit, alignSplit); n >= split && n > 1 {
+		// The files of names many share (index.js, package-info.java)
+		// in two halves on two cores, each into its own top: a file
+		// kept by neither half's top would be kept by no top of them
+		// all, since each half's worst ranks no higher than the whole's.
+		memo := memoizes(q.Dirs) && !e.exhaustive
+		a, b := splitRuns(runs, n)
+		var other *mergeHalf
+		var wg sync.WaitGroup
+		wg.Go(func() { other = f.mergeHalf(b, paths, symHits, newTopK(f.keep), memo) })
+		mine := f.mergeHalf(a, paths, symHits, top, memo)
+		wg.Wait()
+		seen := top.seen + other.top.seen
+		for _, m := range other.top.h {
 			top.push(m)
 		}
-	}
-	if n := f.namedFiles(hits); n >= alignSplit && memoizes(q.Dirs) && !e.exhaustive {
-		f.dirTerms = dirTermsMemos.take()
-		f.dirTerms.reset(e, q.Dirs)
-		defer func() { dirTermsMemos.put(f.dirTerms); f.dirTerms = nil }()
-	}
-	for sid, nm := range hits {
-		for _, id := range e.stemFiles(sid) {
-			m := e.scoreFile(q, id, nm, impl, f.dirTerms, &f.exts)
-			if sh, ok := symHits[id]; ok {
-				delete(symHits, id)
-				if s := e.scoreFile(q, id, sh, impl, f.dirTerms, &f.exts); s.Score > m.Score {
-					m.Score, m.Reason = s.Score, s.Reason
-				}
-				m.MatchedIn = append(slices.Clone(m.MatchedIn), "symbol")
+		top.seen = seen
+		for _, h := range []*mergeHalf{mine, other} {
+			for _, id := range h.fromPaths {
+				delete(paths, id)
 			}
-			push(m)
+			for _, id := range h.fromSymbols {
+				delete(symHits, id)
+			}
+		}
+	} else {
+		h := f.mergeHalf(runs, paths, symHits, top, false)
+		for _, id := range h.fromPaths {
+			delete(paths, id)
+		}
+		for _, id := range h.fromSymbols {
+			delete(symHits, id)
 		}
 	}
 	for id, sh := range symHits {
-		m := e.scoreFile(q, id, sh, impl, f.dirTerms, &f.exts)
+		m := e.scoreFile(q, id, sh, impl, nil, &f.exts)
 		m.MatchedIn = inSymbol
 		if len(q.Dirs) > 0 && m.Score < sh.score*dirTermsFloor {
 			continue // directory terms the file does not match
 		}
-		push(m)
+		f.push(m, paths, top)
+		delete(paths, id)
 	}
 	for _, m := range paths {
 		top.push(m) // settled by the path sink
 	}
 	return top.sorted(), top.seen
+}
+
+// namedRun is the files of one name the query matched, scored alike.
+type namedRun struct {
+	ids []int32
+	nm  nameMatch
+}
+
+// namedRuns are the files of the names hit, in the names' order (a
+// half of them is then the same whatever order the map gave), and how
+// many.
+func (f *finder) namedRuns(hits map[int32]nameMatch) ([]namedRun, int) {
+	sids := slices.Sorted(maps.Keys(hits))
+	runs := make([]namedRun, 0, len(sids))
+	n := 0
+	for _, sid := range sids {
+		ids := f.e.stemFiles(sid)
+		runs = append(runs, namedRun{ids, hits[sid]})
+		n += len(ids)
+	}
+	return runs, n
+}
+
+// splitRuns cuts runs of n files in two of n/2 and the rest.
+func splitRuns(runs []namedRun, n int) (a, b []namedRun) {
+	half := n / 2
+	for i, r := range runs {
+		if half < len(r.ids) {
+			a = append(slices.Clone(runs[:i]), namedRun{r.ids[:half], r.nm})
+			b = append([]namedRun{{r.ids[half:], r.nm}}, runs[i+1:]...)
+			return a, b
+		}
+		half -= len(r.ids)
+	}
+	return runs, nil
+}
+
+// mergeHalf is what merging some of the named files left: the top they
+// were pushed into, and the files whose path reading or symbol reading
+// they took (to be dropped from those maps, which it only reads: the
+// other half reads them at the same time).
+type mergeHalf struct {
+	top                    *topK
+	fromPaths, fromSymbols []int32
+}
+
+// mergeHalf scores runs' files into top, a symbol reading of a file
+// standing in when better; memo: directory terms read through a memo of
+// its own.
+func (f *finder) mergeHalf(runs []namedRun, paths map[int32]Match, symHits map[int32]nameMatch, top *topK, memo bool) *mergeHalf {
+	e, q, impl := f.e, f.q, f.req.Impl
+	h := &mergeHalf{top: top}
+	var dirTerms *dirTermsMemo
+	if memo {
+		dirTerms = dirTermsMemos.take()
+		dirTerms.reset(e, q.Dirs)
+		defer dirTermsMemos.put(dirTerms)
+	}
+	var exts extMemo
+	for _, r := range runs {
+		for _, id := range r.ids {
+			m := e.scoreFile(q, id, r.nm, impl, dirTerms, &exts)
+			if sh, ok := symHits[id]; ok {
+				h.fromSymbols = append(h.fromSymbols, id)
+				if s := e.scoreFile(q, id, sh, impl, dirTerms, &exts); s.Score > m.Score {
+					m.Score, m.Reason = s.Score, s.Reason
+				}
+				m.MatchedIn = append(slices.Clone(m.MatchedIn), "symbol")
+			}
+			if _, ok := paths[id]; ok {
+				h.fromPaths = append(h.fromPaths, id)
+			}
+			f.push(m, paths, top)
+		}
+	}
+	return h
+}
+
+// push takes a name or symbol reading into top (scored before the
+// tie-breaks); a better path reading of the same file, settled by the
+// path sink already, stands in for it.
+func (f *finder) push(m Match, paths map[int32]Match, top *topK) {
+	if pm, ok := paths[m.File]; ok && pm.raw > m.Score {
+		top.push(pm)
+		return
+	}
+	if s, ok := f.settle(m.File, m.Score, top); ok {
+		m.Score = s
+		top.push(m)
+	}
 }
 
 // typoFallback: when nothing fits well, the path readings again with one

@@ -122,7 +122,8 @@ func genQuery(r *rand.Rand, files []workspace.File) string {
 // returns without them, at every limit from 1 to 10, with and without a
 // history, a current file and the impl preference — and so does a big
 // tree's reading of its directories in two halves at once (halfDir),
-// wherever they are cut.
+// wherever they are cut, with the files of the names it matched merged
+// in two halves, each into a top of its own.
 func TestPrunesChangeNothing(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	ctx := context.Background()
@@ -137,6 +138,7 @@ func TestPrunesChangeNothing(t *testing.T) {
 		ex.exhaustive = true
 		split := *e
 		split.halfDir = 1 + r.IntN(max(len(e.dirInfos)-1, 1))
+		split.mergeSplit = 1 // every name's files merged in two halves
 		for range queries {
 			req := FindRequest{Query: genQuery(r, files), Impl: r.IntN(4) == 0}
 			if r.IntN(3) == 0 {

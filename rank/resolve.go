@@ -208,6 +208,12 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	rq.scratch.priced = grow(rq.scratch.priced, len(rq.alignedAll))[:len(rq.alignedAll)]
 	rq.pricedAll = rq.scratch.priced
 	for k, a := range rq.alignedAll {
+		if k > 0 && a == rq.alignedAll[k-1] {
+			// Neighbours in path order often align alike (the
+			// fixtures of one directory): priced once.
+			rq.pricedAll[k] = rq.pricedAll[k-1]
+			continue
+		}
 		rq.pricedAll[k] = a.score(rq.foreign)
 	}
 	rq.dirsKnown = e.knownDirs(rq)

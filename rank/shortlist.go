@@ -112,8 +112,13 @@ func (e *Engine) scoreFiles(ctx context.Context, rq *resolveQuery, cands []candi
 	return all, nil
 }
 
-// ranksBefore is better (the one result order) for two scored files.
+// ranksBefore is better (the one result order) for two scored files;
+// their paths are read only when the scores tie (the shortlist compares
+// tens of thousands of files, each path read a cache miss).
 func (e *Engine) ranksBefore(a, b *scoredFile) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
 	return RanksBefore(a.score, b.score, e.filePath(a.id), e.filePath(b.id), int(e.file(a.id).root), int(e.file(b.id).root))
 }
 
