@@ -196,19 +196,17 @@ func releaseRead(db *bolt.DB, size int64, k []byte) bool {
 
 // Save writes put and deletes del, saveBatch entries a transaction.
 func (c *Cache) Save(put map[string]Entry, del []string) error {
-	keys, entries := sortedEntries(put)
-	return c.SaveSorted(context.Background(), keys, entries, del)
+	keys := slices.Sorted(maps.Keys(put))
+	return c.SaveSorted(context.Background(), keys, func(i int) *Entry {
+		e := put[keys[i]]
+		return &e
+	}, del)
 }
 
-// sortedEntries is put as SaveSorted takes it.
-func sortedEntries(put map[string]Entry) (keys []string, entries []Entry) {
-	keys = slices.Sorted(maps.Keys(put))
-	entries = make([]Entry, len(keys))
-	for i, k := range keys {
-		entries[i] = put[k]
-	}
-	return keys, entries
-}
+// EntryAt is the entry of a save's i-th key. A save reads its entries
+// where their indexer holds them, a transaction's worth at a time,
+// rather than from a copy of them all.
+type EntryAt func(i int) *Entry
 
 // SaveSorted is Save of keys (ascending, distinct) with their entries:
 // what an indexer has in order already, without a map of every entry
@@ -217,19 +215,19 @@ func sortedEntries(put map[string]Entry) (keys []string, entries []Entry) {
 // pass a reindex replaced does not hold its entries beside the next
 // walk while they are written), returning ctx's error: what it wrote
 // stands (each entry stands alone: saveBatch).
-func (c *Cache) SaveSorted(ctx context.Context, keys []string, entries []Entry, del []string) error {
+func (c *Cache) SaveSorted(ctx context.Context, keys []string, entry EntryAt, del []string) error {
 	if len(keys) == 0 && len(del) == 0 {
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(c.file), 0o700); err != nil {
 		return err
 	}
-	err := c.guard(func() error { return c.save(ctx, keys, entries, del) })
+	err := c.guard(func() error { return c.save(ctx, keys, entry, del) })
 	if err != nil && !errors.Is(err, bolt.ErrTimeout) && ctx.Err() == nil {
 		// A file bbolt cannot open or write is replaced, once.
 		c.logf("symbol cache %s unusable (%v); recreating", c.file, err)
 		c.remove()
-		err = c.guard(func() error { return c.save(ctx, keys, entries, del) })
+		err = c.guard(func() error { return c.save(ctx, keys, entry, del) })
 	}
 	return err
 }
@@ -237,26 +235,26 @@ func (c *Cache) SaveSorted(ctx context.Context, keys []string, entries []Entry, 
 // save writes keys in order: bbolt inserts into one in-memory node per
 // leaf until commit, so keys out of order shift that node's entries on
 // every put — quadratic in a first save of a large tree.
-func (c *Cache) save(ctx context.Context, keys []string, entries []Entry, del []string) error {
-	db, err := bolt.Open(c.file, 0o600, &bolt.Options{Timeout: lockWait, InitialMmapSize: mmapFor(c.file, keys, entries)})
+func (c *Cache) save(ctx context.Context, keys []string, entry EntryAt, del []string) error {
+	db, err := bolt.Open(c.file, 0o600, &bolt.Options{Timeout: lockWait, InitialMmapSize: mmapFor(c.file, keys, entry)})
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	first := true
-	for len(keys) > 0 || first {
+	for from := 0; from < len(keys) || first; {
 		if c.pace != nil {
 			c.pace()
 		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		n := min(len(keys), saveBatch)
-		batch, values := keys[:n], entries[:n]
-		keys, entries = keys[n:], entries[n:]
-		if err := db.Update(func(tx *bolt.Tx) error { return saveBatchTx(tx, batch, values, del, first) }); err != nil {
+		n := min(len(keys)-from, saveBatch)
+		batch, at := keys[from:from+n], func(i int) *Entry { return entry(from + i) }
+		if err := db.Update(func(tx *bolt.Tx) error { return saveBatchTx(tx, batch, at, del, first) }); err != nil {
 			return err
 		}
+		from += n
 		first, del = false, nil
 	}
 	return nil
@@ -273,7 +271,7 @@ var saveBatch = 1 << 16 // a variable for tests
 // saveBatchTx writes keys with their entries and, in the first
 // transaction of a save, deletes del, with the name and member buckets'
 // links of those files.
-func saveBatchTx(tx *bolt.Tx, keys []string, entries []Entry, del []string, first bool) error {
+func saveBatchTx(tx *bolt.Tx, keys []string, entry EntryAt, del []string, first bool) error {
 	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
 	if err != nil {
 		return err
@@ -311,11 +309,11 @@ func saveBatchTx(tx *bolt.Tx, keys []string, entries []Entry, del []string, firs
 		}
 	}
 	for i, k := range keys {
-		e := entries[i]
+		e := entry(i)
 		unlink(k)
 		links.file(k, e.Symbols, true)
 		// A fresh buffer each: bbolt keeps the slice until commit.
-		if err := files.Put([]byte(k), encodeEntry(nil, e)); err != nil {
+		if err := files.Put([]byte(k), encodeEntry(nil, *e)); err != nil {
 			return err
 		}
 	}
@@ -330,14 +328,14 @@ func saveBatchTx(tx *bolt.Tx, keys []string, entries []Entry, del []string, firs
 // large tree did that over and over, allocating far more and taking
 // longer than with the file mapped once. The mapping is address space
 // only.
-func mmapFor(file string, keys []string, entries []Entry) int {
+func mmapFor(file string, keys []string, entry EntryAt) int {
 	n := 0
 	if fi, err := os.Stat(file); err == nil {
 		n = int(fi.Size())
 	}
 	add := 0
 	for i, k := range keys {
-		e := &entries[i]
+		e := entry(i)
 		add += len(k) + 32 // the key, its stats and the count of symbols
 		for i := range e.Symbols {
 			// Its encoding, and the path again under its name.

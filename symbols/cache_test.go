@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -229,8 +230,11 @@ func TestMmapForCoversTheSave(t *testing.T) {
 			}
 			put[fmt.Sprintf("r%d/src/module%03d/sub/file_%05d.go", round, i/50, i)] = Entry{Size: int64(i), ModTime: int64(i), Symbols: syms}
 		}
-		keys, entries := sortedEntries(put)
-		room := mmapFor(c.File(), keys, entries)
+		keys := slices.Sorted(maps.Keys(put))
+		room := mmapFor(c.File(), keys, func(i int) *Entry {
+			e := put[keys[i]]
+			return &e
+		})
 		if err := c.Save(put, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -338,7 +342,7 @@ func TestSaveStopsWhenCancelled(t *testing.T) {
 	for i := range entries {
 		entries[i] = Entry{Size: int64(i + 1), Symbols: []Symbol{{Name: "S" + keys[i][:1], Kind: Function}}}
 	}
-	if err := c.SaveSorted(ctx, keys, entries, nil); !errors.Is(err, context.Canceled) {
+	if err := c.SaveSorted(ctx, keys, func(i int) *Entry { return &entries[i] }, nil); !errors.Is(err, context.Canceled) {
 		t.Fatalf("SaveSorted cancelled after two transactions: %v, want %v", err, context.Canceled)
 	}
 	var saved []string
@@ -387,5 +391,28 @@ func TestLoadAligned(t *testing.T) {
 	ok := []bool{false}
 	if gone := missing.Load([]string{"a.go"}, make([]Entry, 1), ok); gone != nil || ok[0] {
 		t.Errorf("a missing cache: gone %v, ok %v", gone, ok)
+	}
+}
+
+// TestInOrder: a save's keys with the positions of their entries come out
+// ascending, each key once with its last entry's position; keys already
+// ascending come back as they were, without a copy.
+func TestInOrder(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		keys     []string
+		at       []int32
+		wantKeys []string
+		wantAt   []int32
+	}{
+		{"ascending", []string{"a.go", "b.go", "c.go"}, []int32{4, 7, 9}, []string{"a.go", "b.go", "c.go"}, []int32{4, 7, 9}},
+		{"out of order", []string{"c.go", "a.go", "b.go"}, []int32{0, 1, 2}, []string{"a.go", "b.go", "c.go"}, []int32{1, 2, 0}},
+		{"a key twice: its last entry", []string{"b.go", "a.go", "b.go"}, []int32{0, 1, 2}, []string{"a.go", "b.go"}, []int32{1, 2}},
+		{"none", nil, nil, nil, nil},
+	} {
+		keys, at := inOrder(c.keys, c.at)
+		if !slices.Equal(keys, c.wantKeys) || !slices.Equal(at, c.wantAt) {
+			t.Errorf("%s: %v %v, want %v %v", c.name, keys, at, c.wantKeys, c.wantAt)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package symbols
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -418,13 +419,28 @@ func (x *Indexer) saveCaches(ctx context.Context, ix *workspace.Index, files []s
 	if x.opts.CacheDir == "-" {
 		return nil
 	}
-	keys, entries := make([][]string, len(ix.Roots)), make([][]Entry, len(ix.Roots))
+	// Each root's keys, and where each key's entry lies in got: a save
+	// reads the entries there, not from a copy of every one (a full
+	// pass's save of a large tree held both at its peak).
+	n := make([]int, len(ix.Roots))
+	roots := make([]int32, len(files))
 	for i, p := range parsed {
-		if !p {
-			continue
+		roots[i] = -1
+		if p {
+			if root, _, ok := ix.RootOf(files[i]); ok {
+				roots[i] = int32(root)
+				n[root]++
+			}
 		}
-		if root, rel, ok := ix.RootOf(files[i]); ok {
-			keys[root], entries[root] = append(keys[root], rel), append(entries[root], got[i])
+	}
+	keys, at := make([][]string, len(ix.Roots)), make([][]int32, len(ix.Roots))
+	for r := range ix.Roots {
+		keys[r], at[r] = make([]string, 0, n[r]), make([]int32, 0, n[r])
+	}
+	for i, r := range roots {
+		if r >= 0 {
+			_, rel, _ := ix.RootOf(files[i])
+			keys[r], at[r] = append(keys[r], rel), append(at[r], int32(i))
 		}
 	}
 	for r, root := range ix.Roots {
@@ -434,8 +450,8 @@ func (x *Indexer) saveCaches(ctx context.Context, ix *workspace.Index, files []s
 			x.caches[root] = c
 		}
 		c.pace = x.opts.Pace
-		ks, es := inOrder(keys[r], entries[r])
-		if err := c.SaveSorted(ctx, ks, es, del[root]); err != nil {
+		ks, pos := inOrder(keys[r], at[r])
+		if err := c.SaveSorted(ctx, ks, func(i int) *Entry { return &got[pos[i]] }, del[root]); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -445,18 +461,23 @@ func (x *Indexer) saveCaches(ctx context.Context, ix *workspace.Index, files []s
 	return nil
 }
 
-// inOrder is keys with their entries ascending, each key once (its last
-// entry): as given when they are (a full pass's, in the index's order),
-// else sorted (a refresh's, of paths in any order).
-func inOrder(keys []string, entries []Entry) ([]string, []Entry) {
+// inOrder is keys with the positions of their entries, ascending, each
+// key once (its last entry): as given when they are (a full pass's, in
+// the index's order), else sorted (a refresh's, of paths in any order).
+func inOrder(keys []string, at []int32) ([]string, []int32) {
 	for i := 1; i < len(keys); i++ {
 		if keys[i-1] >= keys[i] {
-			m := make(map[string]Entry, len(keys))
+			last := make(map[string]int32, len(keys))
 			for j, k := range keys {
-				m[k] = entries[j]
+				last[k] = at[j]
 			}
-			return sortedEntries(m)
+			sorted := slices.Sorted(maps.Keys(last))
+			pos := make([]int32, len(sorted))
+			for j, k := range sorted {
+				pos[j] = last[k]
+			}
+			return sorted, pos
 		}
 	}
-	return keys, entries
+	return keys, at
 }
