@@ -31,11 +31,24 @@ type lspServer struct {
 	sampled    chan sampledPeak // the sampler's maximum, once the child is gone
 }
 
-// sampledPeak is the largest resident set sampling saw, and when.
+// sampledPeak is the largest resident set sampling saw, when, and what
+// it was made of: anonymous memory (heaps) and mapped files, and which
+// files (mappedFiles, read when a peak past peakDetailMB is first seen
+// and again each peakDetailStep above the last read: smaps is slow to
+// read at every sample).
 type sampledPeak struct {
-	mb float64
-	at time.Time
+	mb, anonMB, fileMB float64
+	files              string
+	at                 time.Time
 }
+
+// peakDetailMB and peakDetailStep: when the sampler reads which mapped
+// files a peak holds — near issue 53's bound of 500 MB, and not at
+// every megabyte of a climb.
+const (
+	peakDetailMB   = 400
+	peakDetailStep = 5
+)
 
 // rssSample is how often a server's resident set is sampled for its
 // peak: shorter than any phase that raises it.
@@ -46,14 +59,20 @@ const rssSample = 10 * time.Millisecond
 func samplePeak(pid int, out chan<- sampledPeak) {
 	status := fmt.Sprintf("/proc/%d/status", pid)
 	var peak sampledPeak
+	detailed := 0.0 // the peak whose files were last read
 	for {
-		rss := vmRSS(status)
+		b, _ := os.ReadFile(status)
+		rss := statusField(b, "VmRSS:")
 		if rss == 0 {
 			out <- peak
 			return
 		}
 		if rss > peak.mb {
-			peak = sampledPeak{rss, time.Now()}
+			files := peak.files
+			if rss >= peakDetailMB && rss >= detailed+peakDetailStep {
+				files, detailed = mappedFiles(pid), rss
+			}
+			peak = sampledPeak{rss, statusField(b, "RssAnon:"), statusField(b, "RssFile:"), files, time.Now()}
 		}
 		time.Sleep(rssSample)
 	}
@@ -129,8 +148,8 @@ func (s *lspServer) stop() {
 		s.lifePeakMB = max(s.lifePeakMB, float64(ru.Maxrss)/1024) // kilobytes on Linux
 	}
 	// When, to be found in the server's log (WAYFIND_BENCH_SERVER_LOG).
-	fmt.Fprintf(os.Stderr, "server %d: resident peak %.0f MB (sampled at %s), %.0f MB over its life\n",
-		s.cmd.Process.Pid, peak.mb, peak.at.Format("15:04:05.000"), s.lifePeakMB)
+	fmt.Fprintf(os.Stderr, "server %d: resident peak %.0f MB (sampled at %s: anonymous %.0f, mapped files %.0f; %s), %.0f MB over its life\n",
+		s.cmd.Process.Pid, peak.mb, peak.at.Format("15:04:05.000"), peak.anonMB, peak.fileMB, peak.files, s.lifePeakMB)
 }
 
 // lspCorpus indexes root through the protocol and runs its cases as

@@ -524,10 +524,13 @@ func vmRSS(status string) float64 { return vmField(status, "VmRSS:") }
 // vmField reads one size of a /proc status file (VmRSS:, VmHWM: the peak)
 // in MB.
 func vmField(status, field string) float64 {
-	b, err := os.ReadFile(status)
-	if err != nil {
-		return 0
-	}
+	b, _ := os.ReadFile(status)
+	return statusField(b, field)
+}
+
+// statusField is one size of a /proc status file's text, in MB (0 when
+// it has none).
+func statusField(b []byte, field string) float64 {
 	for _, line := range strings.Split(string(b), "\n") {
 		if strings.HasPrefix(line, field) {
 			f := strings.Fields(line)
@@ -632,3 +635,38 @@ func lspBench(bin, corpora, work string, names []string, byCorpus map[string][]b
 	fmt.Println()
 	report(all, withFzf, verbose)
 }
+
+// noiseProbe is the machine's own noise, the peer of a latency's tail: a
+// fixed computation of about work (calibrated first, no memory touched
+// beyond a few words), timed n times in this process, one after another
+// like the questions. On a shared virtual machine its p99 can be several
+// times its p50, and a question's p99 cannot be smaller in proportion.
+func noiseProbe(n int, work time.Duration) (p50, p99 time.Duration) {
+	x := uint64(1)
+	spin := func(iters int) {
+		for range iters {
+			x = x*6364136223846793005 + 1442695040888963407
+		}
+	}
+	iters := 1 << 16
+	for {
+		t0 := time.Now()
+		spin(iters)
+		if took := time.Since(t0); took >= work/4 {
+			iters = int(float64(iters) * float64(work) / float64(took))
+			break
+		}
+		iters *= 2
+	}
+	var d []time.Duration
+	for range n {
+		t0 := time.Now()
+		spin(iters)
+		d = append(d, time.Since(t0))
+	}
+	noiseSink = x
+	return quantile(d, 0.5), quantile(d, 0.99)
+}
+
+// noiseSink keeps noiseProbe's computation from being optimized away.
+var noiseSink uint64

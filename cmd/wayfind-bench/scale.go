@@ -174,6 +174,7 @@ func scaleBench(bin, corpora, casesPath, work string, sizes []int, fzfSample, re
 		// then the changes.
 		var changes scaleChangeFigures
 		settled, warmMs, warmRSS, err := lspCorpus(bin, root, slices.Concat(cs, typos), "", false, true, scaleChanges(root, cache, reindexes, &changes))
+		noise50, noise99 := noiseProbe(len(typos)/2, noiseWork)
 		if err != nil {
 			fatal(err)
 		}
@@ -207,9 +208,9 @@ func scaleBench(bin, corpora, casesPath, work string, sizes []int, fzfSample, re
 			}
 			return fmt.Sprintf("%s / %s ms, %s", ms(quantile(lat, 0.5)), ms(quantile(lat, 0.99)), pct(right, len(asked)))
 		}
-		scaleExtraRows = append(scaleExtraRows, fmt.Sprintf("| %d | %d | %s | %s | %s | %s | %.0f / %.0f | %s / %s ms, found %d of %d | %s / %s ms, read or named first %d of %d | %d: %d files, %.0f MB → %d files, %.0f MB; %d replaced files still mapped, %.0f MB |",
+		scaleExtraRows = append(scaleExtraRows, fmt.Sprintf("| %d | %d | %s | %s | %s | %s | %s / %s ms | %.0f / %.0f | %s / %s ms, found %d of %d | %s / %s ms, read or named first %d of %d | %d: %d files, %.0f MB → %d files, %.0f MB; %d replaced files still mapped, %.0f MB |",
 			size, len(typos)/2, typoRow(typoOuts[0]), typoRow(typoOuts[1]), typoRow(typoSettled[0]), typoRow(typoSettled[1]),
-			coldPeak, changes.peakMB, ms(quantile(changes.added, 0.5)), ms(quantile(changes.added, 1)), changes.addedFound, len(changes.added),
+			ms(noise50), ms(noise99), coldPeak, changes.peakMB, ms(quantile(changes.added, 0.5)), ms(quantile(changes.added, 1)), changes.addedFound, len(changes.added),
 			ms(hookP50), ms(hookP90), hookRight, len(hookCalls),
 			changes.reindexes, changes.cacheBefore.files, float64(changes.cacheBefore.bytes)/(1<<20), changes.cacheAfter.files, float64(changes.cacheAfter.bytes)/(1<<20), changes.deleted, changes.deletedMB))
 		if extra, _ := setDiff(changes.cacheAfter.names, changes.cacheBefore.names); len(extra) > 0 {
@@ -280,13 +281,17 @@ func scaleBench(bin, corpora, casesPath, work string, sizes []int, fzfSample, re
 			}
 		}
 	}
-	fmt.Printf("\nQuestions and changes nobody wrote (%s: the %d most common names, %d files each, the name's 2nd and 3rd letters swapped; right: resolved to the file or, unresolved, listing it; found first). The hook: `wayfind hook` as Claude Code runs it, a Read of each typo's path, on the warm server's cache.\n\n", commonTypoCategory, commonNames, commonEach)
-	fmt.Println("| files | typo paths | at ready: resolve p50 / p99, right | at ready: find p50 / p99, first | settled: resolve | settled: find | peak RSS MB cold / warm (all phases) | one file added: first answer p50 / slowest | hook: p50 / p90 | reindexes: cache before → after |")
-	fmt.Println("|---:|---:|---|---|---|---|---|---|---|---|")
+	fmt.Printf("\nQuestions and changes nobody wrote (%s: the %d most common names, %d files each, the name's 2nd and 3rd letters swapped; right: resolved to the file or, unresolved, listing it; found first). The hook: `wayfind hook` as Claude Code runs it, a Read of each typo's path, on the warm server's cache. The machine's noise beside them: a fixed computation of about %s, timed as many times as there are typo paths, in the bench's process once the settled server has finished (noiseProbe).\n\n", commonTypoCategory, commonNames, commonEach, noiseWork)
+	fmt.Println("| files | typo paths | at ready: resolve p50 / p99, right | at ready: find p50 / p99, first | settled: resolve | settled: find | the machine: a fixed computation p50 / p99 | peak RSS MB cold / warm (all phases) | one file added: first answer p50 / slowest | hook: p50 / p90 | reindexes: cache before → after |")
+	fmt.Println("|---:|---:|---|---|---|---|---|---|---|---|---|")
 	for _, r := range scaleExtraRows {
 		fmt.Println(r)
 	}
 }
+
+// noiseWork is the fixed computation the machine's noise is timed on:
+// about what the slowest common-name typos take to answer.
+const noiseWork = 15 * time.Millisecond
 
 // The common-name typos: the commonNames most common names, commonEach
 // files of each.
@@ -406,14 +411,15 @@ func scaleInProcess(corpora, casesPath string, size int, cpuprofile, memprofile 
 	t0 := time.Now()
 	eng := rank.New(workspace.NewIndex([]string{"/scale"}, files))
 	build := time.Since(t0)
-	cs := scaleCases(cases, scs, paths)
+	cs := slices.Concat(scaleCases(cases, scs, paths), commonNameTypos(paths, commonNames, commonEach))
 	if only := os.Getenv("WAYFIND_BENCH_ONLY"); only != "" {
-		// A developer's few questions (their queries, "|" between),
-		// asked ten times each: the profile of a tail.
+		// A developer's few questions (their queries, "|" between, or
+		// a category's name: every question of it), asked ten times
+		// each: the profile of a tail.
 		want := strings.Split(only, "|")
 		var some []benchCase
 		for _, c := range cs {
-			if slices.Contains(want, c.Query) {
+			if slices.Contains(want, c.Query) || slices.Contains(want, c.Category) {
 				for range 10 {
 					some = append(some, c)
 				}
@@ -442,34 +448,44 @@ func scaleInProcess(corpora, casesPath string, size int, cpuprofile, memprofile 
 		}()
 	}
 	var outs []outcome
-	lat := map[string][]time.Duration{}
-	alloc := map[string]uint64{} // bytes allocated by each kind's questions
+	lat := map[string][]time.Duration{} // by group: the kind, the common-name typos apart
+	alloc := map[string]uint64{}        // bytes allocated by each group's questions
+	group := func(c benchCase) string {
+		if c.Category == commonTypoCategory {
+			return c.Kind + ", " + commonTypoCategory
+		}
+		return c.Kind
+	}
+	groups := []string{"find", "resolve", "find, " + commonTypoCategory, "resolve, " + commonTypoCategory}
 	var before, after runtime.MemStats
 	for _, c := range cs {
 		runtime.ReadMemStats(&before)
 		o := run(eng, c)
 		runtime.ReadMemStats(&after)
-		alloc[c.Kind] += after.TotalAlloc - before.TotalAlloc
+		alloc[group(c)] += after.TotalAlloc - before.TotalAlloc
 		outs = append(outs, o)
-		lat[c.Kind] = append(lat[c.Kind], o.elapsed)
+		lat[group(c)] = append(lat[group(c)], o.elapsed)
 	}
 	defer func() {
-		for _, kind := range []string{"find", "resolve"} {
-			if n := len(lat[kind]); n > 0 {
-				fmt.Printf("%s: %.2f MB allocated a question on average\n", kind, float64(alloc[kind])/float64(n)/(1<<20))
+		for _, g := range groups {
+			if n := len(lat[g]); n > 0 {
+				fmt.Printf("%s: %.2f MB allocated a question on average\n", g, float64(alloc[g])/float64(n)/(1<<20))
 			}
 		}
 	}()
-	fmt.Printf("| files | engine build ms | kind | cases | top-1 | p50 ms | p99 ms | max ms |\n|---:|---:|---|---:|---:|---:|---:|---:|\n")
-	for _, kind := range []string{"find", "resolve"} {
+	fmt.Printf("| files | engine build ms | questions | cases | top-1 | p50 ms | p99 ms | max ms |\n|---:|---:|---|---:|---:|---:|---:|---:|\n")
+	for _, g := range groups {
 		top := 0
 		for _, o := range outs {
-			if o.c.Kind == kind && (kind == "find" && scaleFindRight(o) || kind == "resolve" && o.top1) {
+			if group(o.c) == g && (o.c.Kind == "find" && scaleFindRight(o) || o.c.Kind == "resolve" && o.top1) {
 				top++
 			}
 		}
-		d := lat[kind]
-		fmt.Printf("| %d | %.0f | %s | %d | %s | %s | %s | %s |\n", size, float64(build.Milliseconds()), kind, len(d), pct(top, len(d)),
+		d := lat[g]
+		if len(d) == 0 {
+			continue
+		}
+		fmt.Printf("| %d | %.0f | %s | %d | %s | %s | %s | %s |\n", size, float64(build.Milliseconds()), g, len(d), pct(top, len(d)),
 			ms(quantile(d, 0.5)), ms(quantile(d, 0.99)), ms(quantile(d, 1)))
 	}
 	slices.SortFunc(outs, func(a, b outcome) int { return cmp.Compare(b.elapsed, a.elapsed) })
