@@ -73,6 +73,11 @@ func (s *Session) passEngine(ctx context.Context, contents bool) (*rank.Engine, 
 	if err != nil || !s.idx.On() {
 		return eng, err
 	}
+	// Not held through the wait: the snapshot it is of may be replaced
+	// meanwhile (a walk's, by the base compacted from it), and a request
+	// holding it would keep the walk's copy of the tree, and the base it
+	// was over, on the heap through the whole pass.
+	eng = nil
 	waited := s.req.Waiting()
 	ready := s.idx.Wait(ctx, passHost{s}.Wanted, contents, s.opts.WaitReady)
 	waited()
@@ -81,6 +86,9 @@ func (s *Session) passEngine(ctx context.Context, contents bool) (*rank.Engine, 
 			return nil, ctx.Err()
 		}
 		s.opts.Logf("still indexing symbols and contents; answering from what is indexed so far (%d symbols)", s.idx.Symbols().Len())
+	}
+	if eng, err = s.Engine(ctx); err != nil {
+		return nil, err
 	}
 	return s.withIndexes(eng), nil
 }

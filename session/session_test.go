@@ -678,3 +678,46 @@ func TestNewGenerationStopsTheFullPass(t *testing.T) {
 		t.Errorf("%d files parsed over two generations of %d files: the first pass was not stopped", n, files)
 	}
 }
+
+// TestWaitingRequestAnswersFromTheBaseSwappedIn: a request that waits for
+// the passes (LocateEngine, as a reindex does) answers from the snapshot
+// served when its wait ends — after a reindex that found a file made,
+// the base compacted from the walk — not from the one served when it
+// began, which it would otherwise keep on the heap through the pass (at
+// 1M files the walk's copy of the tree and the base it was over).
+func TestWaitingRequestAnswersFromTheBaseSwappedIn(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"src/a.go", "src/b.go", "docs/readme.md"} {
+		write(t, filepath.Join(dir, filepath.FromSlash(p)))
+	}
+	s := New(Options{Symbols: symbols.IndexerOptions{CacheDir: t.TempDir()}})
+	defer s.Close()
+	s.SetRoots([]string{dir})
+	waitState(t, s, func(cur *snapshot) bool { return cur.sealed })
+	if _, err := s.LocateEngine(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		write(t, filepath.Join(dir, "src", fmt.Sprintf("made%d.go", i)))
+		reindexed := make(chan error, 1)
+		wanted := passHost{s}.Wanted()
+		go func() {
+			_, err := s.Reindex(context.Background())
+			reindexed <- err
+		}()
+		for (passHost{s}).Wanted() == wanted { // the reindex asked for
+			time.Sleep(time.Millisecond)
+		}
+		eng, err := s.LocateEngine(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := <-reindexed; err != nil {
+			t.Fatal(err)
+		}
+		cur := s.snap.Load()
+		if !cur.sealed || eng.Index() != cur.ix {
+			t.Fatalf("reindex %d: answered from %p (%d files), served %p (%d files, sealed %v)", i, eng.Index(), eng.Index().Len(), cur.ix, cur.ix.Len(), cur.sealed)
+		}
+	}
+}
