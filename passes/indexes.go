@@ -84,9 +84,10 @@ type Indexes struct {
 	contentGen int               // generation whose contents it indexed (-1: none)
 	done       chan struct{}     // closed and replaced after each pass
 	// stopFull stops the full pass under way, over generation fullGen
-	// (nil: none runs).
-	stopFull context.CancelFunc
-	fullGen  int
+	// (nil: none runs); fullEnded is closed once it has ended.
+	stopFull  context.CancelFunc
+	fullGen   int
+	fullEnded chan struct{}
 	// repoint: a base was swapped in since the indexes were last
 	// pointed at the served index's paths (repoint).
 	repoint bool
@@ -249,7 +250,12 @@ func (x *Indexes) Run(ctx context.Context) {
 			var err error
 			if full {
 				pctx, end := x.supersedable(ctx, gen)
-				err = x.fullPass(pctx, gen)
+				if err = x.fullPass(pctx, gen); err != nil && ctx.Err() == nil {
+					// Stopped (Supersede): what it held goes back now,
+					// before the next generation's walk, which waits
+					// for it (AwaitSuperseded), grows.
+					x.host.AfterPass()
+				}
 				end()
 			} else {
 				err = x.refreshPass(ctx, paths, edits)
@@ -260,12 +266,6 @@ func (x *Indexes) Run(ctx context.Context) {
 				if ctx.Err() != nil {
 					return
 				}
-				if full {
-					// Stopped (Supersede): what it held goes back now,
-					// not once the next generation's walk has grown
-					// beside it.
-					x.host.AfterPass()
-				}
 			}
 		}
 	}
@@ -275,8 +275,9 @@ func (x *Indexes) Run(ctx context.Context) {
 // end: ended with ctx, or when a later generation is wanted (Supersede).
 func (x *Indexes) supersedable(ctx context.Context, gen int) (_ context.Context, end func()) {
 	ctx, stop := context.WithCancel(ctx)
+	ended := make(chan struct{})
 	x.mu.Lock()
-	x.stopFull, x.fullGen = stop, gen
+	x.stopFull, x.fullGen, x.fullEnded = stop, gen, ended
 	x.mu.Unlock()
 	// After stopFull is set: a Supersede before it is seen here.
 	if gen < x.host.Wanted() {
@@ -284,9 +285,28 @@ func (x *Indexes) supersedable(ctx context.Context, gen int) (_ context.Context,
 	}
 	return ctx, func() {
 		x.mu.Lock()
-		x.stopFull = nil
+		x.stopFull, x.fullEnded = nil, nil
 		x.mu.Unlock()
 		stop()
+		close(ended)
+	}
+}
+
+// AwaitSuperseded waits, at most d, for the full pass under way to end
+// when its generation is older than gen (Supersede stopped it) — having
+// given back what it held: the walk of generation gen then does not
+// grow beside the tables, or the cache save, of the pass it replaces.
+func (x *Indexes) AwaitSuperseded(gen int, d time.Duration) {
+	x.mu.Lock()
+	ended := x.fullEnded
+	older := ended != nil && x.fullGen < gen
+	x.mu.Unlock()
+	if !older {
+		return
+	}
+	select {
+	case <-ended:
+	case <-time.After(d):
 	}
 }
 

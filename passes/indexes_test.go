@@ -140,3 +140,41 @@ func TestSupersedeStopsAnOlderPass(t *testing.T) {
 		t.Errorf("%d files parsed over two generations of %d files: the first pass was not stopped", n, files)
 	}
 }
+
+// TestAwaitSupersededWaitsForTheStoppedPass: a walk of a new generation
+// waits for the full pass it superseded to end and give back what it
+// held; with no older pass under way it does not wait at all.
+func TestAwaitSupersededWaitsForTheStoppedPass(t *testing.T) {
+	h := tree(t, 20)
+	h.want.Store(1)
+	held, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	x := NewIndexes(h, Options{NoContent: true, Workers: 1, Symbols: symbols.IndexerOptions{CacheDir: "-",
+		Pace: func() { once.Do(func() { close(held); <-release }) },
+	}})
+	run(t, x)
+	x.Full(1)
+	<-held
+	h.want.Store(2)
+	x.Supersede(2)
+	returned := make(chan struct{})
+	go func() {
+		x.AwaitSuperseded(2, time.Minute)
+		close(returned)
+	}()
+	select {
+	case <-returned:
+		t.Fatal("the wait ended while the stopped pass still held its tables")
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	<-returned
+	if n := h.passes.Load(); n != 1 {
+		t.Errorf("%d moments after a pass when the wait ended, want 1 (the stopped pass's)", n)
+	}
+	start := time.Now()
+	x.AwaitSuperseded(3, time.Minute) // no pass under way
+	if waited := time.Since(start); waited > time.Second {
+		t.Errorf("waited %v with no pass under way", waited)
+	}
+}

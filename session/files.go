@@ -74,12 +74,21 @@ func (s *Session) indexLoop() {
 	}
 }
 
+// supersededWait bounds how long a walk waits for the pass it
+// superseded to stop: a pass stops within one file or one of its save's
+// transactions, far less than this, and a walk is never held long
+// behind one that does not.
+const supersededWait = 2 * time.Second
+
 // build indexes roots as generation gen. Roots new to the session are
 // opened (Open): a saved index, brought up to date by directory times,
 // answers at once — marked stale until a walk paced behind the requests
 // has checked what times cannot tell (workspace.Verify) — else they are
 // walked. A reindex walks them again.
 func (s *Session) build(gen int, roots []string) {
+	// The pass this generation superseded gives back what it held first
+	// (it stops between files, or between its save's transactions).
+	s.idx.AwaitSuperseded(gen, supersededWait)
 	defer s.busy(false)()
 	s.files.apply.Lock()
 	start := time.Now()
