@@ -289,7 +289,11 @@ func run(eng *rank.Engine, c benchCase) outcome {
 func fzfFirst(listing, query string) string {
 	cmd := exec.Command("fzf", "--filter", query, "--scheme=path")
 	cmd.Stdin = strings.NewReader(listing)
-	out, _ := cmd.Output()
+	out, err := cmd.Output()
+	if execErr := (*exec.Error)(nil); errors.As(err, &execErr) {
+		// Not the exit status of no match (1): no peer to measure beside.
+		fatal(fmt.Errorf("fzf, the peer the find figures stand beside, cannot run (%w): make deps installs it", err))
+	}
 	first, _, _ := strings.Cut(string(out), "\n")
 	return first
 }
