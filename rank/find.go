@@ -408,6 +408,7 @@ func (f *finder) merge(hits map[int32]nameMatch, paths map[int32]Match) ([]Match
 	symHits := e.symbolFiles(q, impl)
 	top := newTopK(f.keep)
 	runs, n := f.namedRuns(hits)
+	var halves []*mergeHalf
 	if split := cmp.Or(e.mergeSplit, alignSplit); n >= split && n > 1 {
 		// The files of names many share (index.js, package-info.java)
 		// in two halves on two cores, each into its own top: a file
@@ -418,23 +419,18 @@ func (f *finder) merge(hits map[int32]nameMatch, paths map[int32]Match) ([]Match
 		var other *mergeHalf
 		var wg sync.WaitGroup
 		wg.Go(func() { other = f.mergeHalf(b, paths, symHits, newTopK(f.keep), memo) })
-		mine := f.mergeHalf(a, paths, symHits, top, memo)
+		halves = append(halves, f.mergeHalf(a, paths, symHits, top, memo))
 		wg.Wait()
 		seen := top.seen + other.top.seen
 		for _, m := range other.top.h {
 			top.push(m)
 		}
 		top.seen = seen
-		for _, h := range []*mergeHalf{mine, other} {
-			for _, id := range h.fromPaths {
-				delete(paths, id)
-			}
-			for _, id := range h.fromSymbols {
-				delete(symHits, id)
-			}
-		}
+		halves = append(halves, other)
 	} else {
-		h := f.mergeHalf(runs, paths, symHits, top, false)
+		halves = append(halves, f.mergeHalf(runs, paths, symHits, top, false))
+	}
+	for _, h := range halves {
 		for _, id := range h.fromPaths {
 			delete(paths, id)
 		}

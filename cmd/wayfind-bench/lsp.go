@@ -43,7 +43,7 @@ type sampledPeak struct {
 }
 
 // peakDetailMB and peakDetailStep: when the sampler reads which mapped
-// files a peak holds — near issue 53's bound of 500 MB, and not at
+// files a peak holds — near the bound issue 53 sets on a server's resident set, and not at
 // every megabyte of a climb.
 const (
 	peakDetailMB   = 400
