@@ -86,8 +86,7 @@ const supersededWait = 2 * time.Second
 // has checked what times cannot tell (workspace.Verify) — else they are
 // walked. A reindex walks them again.
 func (s *Session) build(gen int, roots []string) {
-	// The pass this generation superseded gives back what it held first
-	// (it stops between files, or between its save's transactions).
+	// The pass this generation superseded gives back what it held first.
 	s.idx.AwaitSuperseded(gen, supersededWait)
 	defer s.busy(false)()
 	s.files.apply.Lock()
