@@ -4,7 +4,7 @@
 // a walk grows, while background work reads, after a pass, when
 // requests pause) and the base's opener and writer (after a base is read
 // whole or written). The packages below expose Release and never call
-// it.
+// it. (resident_*.go only reads what the kernel counts.)
 //
 // Two kinds of memory are at stake. The heap, bounded by one soft limit
 // (debug.SetMemoryLimit): the runtime collects as it nears it. And the
@@ -38,6 +38,30 @@ const (
 	minHeapGrowth   = 64 << 20
 )
 
+// residentBudget is what the server's resident set stays under — its
+// heap and the pages of the mapped bases it has read — while the heap
+// it keeps leaves room: the growth above is cut to what the budget
+// leaves after the mapped pages resident when the limit is set
+// (mappedResident), so that on a large tree a background pass collects
+// more often rather than take the process past it. The budget is the
+// resident set a million files' server is held to (docs/BENCHMARKS.md,
+// "Scale"), less budgetSlack.
+//
+// budgetSlack is what the set may gain between two settings of the
+// limit: the runtime's limit is soft (it collects as the heap nears it,
+// and returns freed pages a few megabytes a second), and mapped pages a
+// question reads come in between.
+const (
+	residentBudget = 500<<20 - budgetSlack
+	budgetSlack    = 32 << 20
+)
+
+// minHeapShare: however little the budget leaves, the heap may grow by
+// an eighth of what it keeps before the runtime collects — a heap that
+// the budget cannot hold (a larger tree than it was set for) is
+// collected every eighth of itself, not after each allocation.
+const minHeapShare = 8
+
 // oneShotHeap is the heap a one-shot process (a CLI command, the hook)
 // grows to before it collects at all: several times what a question over
 // a large tree allocates, so that a short run spends nothing on
@@ -47,7 +71,10 @@ const oneShotHeap = 1 << 30
 // userLimit: the environment chose the limit (GOMEMLIMIT); it is kept.
 var userLimit = debug.SetMemoryLimit(-1) != math.MaxInt64
 
-// BoundHeap sets the server's limit from what the heap keeps now.
+// BoundHeap sets the server's limit from what the heap keeps now and
+// the mapped pages resident now — the saved indexes' dropped first when
+// the heap's growth and they would pass the budget together: pages read
+// again from the page cache are cheaper than a heap collected more often.
 func BoundHeap() {
 	if userLimit {
 		return
@@ -57,11 +84,29 @@ func BoundHeap() {
 	if sample[0].Value.Kind() != metrics.KindUint64 {
 		return
 	}
-	debug.SetMemoryLimit(heapLimit(int64(sample[0].Value.Uint64())))
+	live := int64(sample[0].Value.Uint64())
+	mapped := mappedResident()
+	if overBudget(heapLimit(live, 0), mapped) {
+		ReleaseSaved()
+		mapped = mappedResident()
+	}
+	debug.SetMemoryLimit(heapLimit(live, mapped))
 }
 
-// heapLimit is the server's limit for a heap keeping live bytes.
-func heapLimit(live int64) int64 { return live + max(live/heapGrowthShare, minHeapGrowth) }
+// heapLimit is the server's limit for a heap keeping live bytes while
+// mapped bytes of mapped files are resident: its growth (heapGrowthShare,
+// minHeapGrowth), cut to what residentBudget leaves, and never under
+// live's share (minHeapShare).
+func heapLimit(live, mapped int64) int64 {
+	limit := min(live+max(live/heapGrowthShare, minHeapGrowth), residentBudget-mapped)
+	return max(limit, live+live/minHeapShare)
+}
+
+// overBudget reports whether a heap limited to limit and mapped bytes of
+// mapped pages would pass the resident budget.
+func overBudget(limit, mapped int64) bool {
+	return limit < math.MaxInt64-mapped && limit+mapped > residentBudget
+}
 
 // OneShot is a one-shot process's policy: no collection until its heap
 // reaches oneShotHeap. A command that reads every file (index) collects

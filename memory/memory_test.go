@@ -1,21 +1,64 @@
 package memory
 
 import (
+	"math"
+	"runtime"
 	"runtime/debug"
 	"testing"
 	"time"
 )
 
 // TestHeapLimit: a server's heap may grow by a quarter of what it keeps,
-// and by minHeapGrowth at least.
+// and by minHeapGrowth at least, as far as the resident budget leaves
+// after the mapped pages resident — and by an eighth of it whatever the
+// budget leaves.
 func TestHeapLimit(t *testing.T) {
 	const mb = 1 << 20
-	for _, c := range []struct{ live, want int64 }{
-		{0, 64 * mb}, {40 * mb, 104 * mb}, {256 * mb, 320 * mb}, {300 * mb, 375 * mb}, {4096 * mb, 5120 * mb},
+	for _, c := range []struct{ live, mapped, want int64 }{
+		{0, 0, 64 * mb},
+		{40 * mb, 30 * mb, 104 * mb},
+		{256 * mb, 30 * mb, 320 * mb},
+		{300 * mb, 30 * mb, 375 * mb},
+		// The budget (468 MB) less 100 MB mapped leaves 368: under 375.
+		{300 * mb, 100 * mb, 368 * mb},
+		// It leaves 318, under an eighth's growth (337.5).
+		{300 * mb, 150 * mb, 337*mb + mb/2},
+		{4096 * mb, 0, 4608 * mb},
 	} {
-		if got := heapLimit(c.live); got != c.want {
-			t.Errorf("heapLimit(%d MB) = %d MB, want %d", c.live/mb, got/mb, c.want/mb)
+		if got := heapLimit(c.live, c.mapped); got != c.want {
+			t.Errorf("heapLimit(%d MB live, %d MB mapped) = %.1f MB, want %.1f", c.live/mb, c.mapped/mb, float64(got)/mb, float64(c.want)/mb)
 		}
+	}
+}
+
+// TestOverBudget: the saved indexes' pages go when they and the heap's
+// limit pass the budget together; never under no limit at all.
+func TestOverBudget(t *testing.T) {
+	const mb = 1 << 20
+	for _, c := range []struct {
+		name          string
+		limit, mapped int64
+		want          bool
+	}{
+		{"under", 264 * mb, 200 * mb, false},
+		{"at the budget", 268 * mb, 200 * mb, false},
+		{"past it", 264 * mb, 205 * mb, true},
+		{"no limit", math.MaxInt64, 200 * mb, false},
+	} {
+		if got := overBudget(c.limit, c.mapped); got != c.want {
+			t.Errorf("%s: overBudget = %v", c.name, got)
+		}
+	}
+}
+
+// TestMappedResident: the mapped pages of a file read are counted.
+func TestMappedResident(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("statm is Linux's")
+	}
+	before := mappedResident()
+	if before <= 0 {
+		t.Fatalf("mappedResident = %d: the test binary's own text is mapped", before)
 	}
 }
 
