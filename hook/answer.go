@@ -51,7 +51,7 @@ func Answer(ctx context.Context, ev Event, disk Disk, trail Trail, open func() (
 	case "PreToolUse":
 		return preToolUse(ctx, ev, disk, trail, open)
 	case "PostToolUse", "PostToolUseFailure":
-		if ev.Tool != "Bash" {
+		if ev.Tool != shellTool {
 			return nil, nil
 		}
 		return afterShell(ctx, ev, disk, trail, open)
@@ -74,6 +74,9 @@ func preToolUse(ctx context.Context, ev Event, disk Disk, trail Trail, open func
 			trail.Add(abs(p, ev.Cwd))
 		}
 		return writeInto(ctx, ev, disk, open)
+	}
+	if ev.Tool == shellTool {
+		return beforeShell(ctx, ev, disk, trail, open)
 	}
 	p, field, dir := pathOf(ev)
 	if p == "" {

@@ -113,3 +113,17 @@ func pathField(ev Event, f string) string {
 	}
 	return p
 }
+
+// Subject is what the event's call names, for a log: its path, or its
+// shell command.
+func Subject(ev Event) string {
+	if ev.Tool == shellTool {
+		c, _ := ev.Input[shellField].(string)
+		return c
+	}
+	if p, _, _ := pathOf(ev); p != "" {
+		return p
+	}
+	p, _ := ev.Input["file_path"].(string)
+	return p
+}

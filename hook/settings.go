@@ -12,11 +12,11 @@ import (
 )
 
 // The entries Install writes into a Claude Code settings file: before a
-// tool that takes a path, and after a shell command. Each runs command
+// tool that takes a path or a shell command, and after a shell command. Each runs command
 // (the wayfind binary's absolute path and "hook"), at most Timeout
 // seconds: a hook that takes longer is not waited for.
 var entries = []struct{ event, matcher string }{
-	{"PreToolUse", "Read|Edit|MultiEdit|NotebookEdit|Write|Glob|Grep|LS"},
+	{"PreToolUse", "Read|Edit|MultiEdit|NotebookEdit|Write|Glob|Grep|LS|Bash"},
 	{"PostToolUse", "Bash"},
 	{"PostToolUseFailure", "Bash"},
 }

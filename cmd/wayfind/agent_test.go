@@ -122,6 +122,11 @@ func TestClaudeCode(t *testing.T) {
 		{Name: "Read", Input: map[string]any{"file_path": in("config.go")}},                // a name two files share
 		{Name: "Write", Input: map[string]any{"file_path": in("newdir/new.go"), "content": "package newdir\n"}},
 		{Name: "Read", Input: map[string]any{"file_path": in("README.md")}},
+		// The same paths read through the shell.
+		{Name: "Bash", Input: map[string]any{"command": "cat internal/lsp/cache/symbols.go", "description": "read"}},
+		{Name: "Bash", Input: map[string]any{"command": "sed -n '1,5p' pkg/util/strutil.go", "description": "read"}},
+		{Name: "Bash", Input: map[string]any{"command": "cd internal/lsp/cache && head -n 4 symbols.go", "description": "read"}},
+		{Name: "Bash", Input: map[string]any{"command": "wc -l config.go", "description": "count"}},
 	}
 	run := runClaude(t, claude, repo.dir, script, binary, false)
 	res := run.ToolResults
@@ -139,6 +144,10 @@ func TestClaudeCode(t *testing.T) {
 			strings.Contains(res[6], "services/cart/config.go") && strings.Index(res[6], "services/ship/config.go") < strings.Index(res[6], "services/cart/config.go")},
 		{"a Write creates the new file where asked", fileExists(in("newdir/new.go"))},
 		{"an existing path is untouched", strings.Contains(res[8], "the readme")},
+		{"a moved file's old path in a shell command reads the file", strings.Contains(res[9], "symbols line =")},
+		{"a renamed file's old path in sed -n reads it", strings.Contains(res[10], "strutil line")},
+		{"a cd into a moved directory goes where it went, and reads there", strings.Contains(res[11], "symbols line")},
+		{"a name two files share is left as written: the command fails", strings.Contains(res[12], "No such file")},
 	}
 	failed := false
 	for _, c := range checks {

@@ -98,7 +98,10 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if said == "" {
 		said = s.Context
 	}
-	log.printf("%s %s %s: %s %s (%.1f ms%s)", ev.Name, ev.Tool, ev.Input["file_path"], s.Decision, firstLine(said), msSince(start), asked.answeredBy())
+	if c, ok := s.UpdatedInput["command"].(string); ok {
+		said = "→ " + c + ": " + said
+	}
+	log.printf("%s %s %q: %s %s (%.1f ms%s)", ev.Name, ev.Tool, hook.Subject(ev), s.Decision, firstLine(said), msSince(start), asked.answeredBy())
 	return exitFound
 }
 
