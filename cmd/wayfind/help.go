@@ -159,7 +159,7 @@ flags:
   --quiet           no log lines on stderr
   --model-dir DIR   an ONNX ColBERT model to order close calls (default none)
 `,
-	"hook": `usage: wayfind hook                                  (an agent harness runs this)
+	"hook": `usage: wayfind hook [--harness claude|codex]           (an agent harness runs this)
        wayfind hook install   [--user | --project | --settings FILE]
        wayfind hook uninstall [--user | --project | --settings FILE]
 
@@ -175,12 +175,22 @@ NotebookEdit; Glob, Grep, LS take a directory) whose path names nothing:
   - a file the history deleted → the call is denied, naming the commit;
   - otherwise → denied with the candidates, best first, each with why.
 
+A Bash command is read as bash reads it: a path that a command in it
+reads (cat, head, sed -n, grep, ls, cd, pytest, go test ./PKG, …), that
+names nothing and is resolved, is replaced in the command, the rest left
+byte for byte; a write target, a word the shell expands, and every word
+of a command that writes are never touched.
+
 A path that exists costs a stat; nothing is rewritten then, nor a Write
 (a new file is legitimate: one line says when its directory moved). After
 a Bash command whose output says a file is not there, a line says where
 it went. Any error of its own, an event it does not know, a path it cannot
 help with: no answer, the call goes ahead. Lines go to hook.log in the
 cache directory.
+
+--harness says whose contract the answer is in: claude (the default),
+or codex (Codex CLI's hooks: a rewrite is an allow, its sandbox around
+the command).
 
 install writes the hook into ~/.claude/settings.json (--user, the default)
 or the project's .claude/settings.json (--project), keeping every other

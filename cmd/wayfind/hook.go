@@ -29,6 +29,15 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if len(args) > 0 && (args[0] == "install" || args[0] == "uninstall") {
 		return hookSettings(args[0], args[1:], stdout, stderr)
 	}
+	harness := hook.ClaudeCode
+	if len(args) == 2 && args[0] == "--harness" {
+		h, err := hook.ParseHarness(args[1])
+		if err != nil {
+			fmt.Fprintf(stderr, "wayfind hook: %v\n", err)
+			return exitInput
+		}
+		harness, args = h, args[2:]
+	}
 	if len(args) > 0 {
 		fmt.Fprintf(stderr, "wayfind hook: unknown argument %q (see: wayfind hook --help)\n", args[0])
 		return exitInput
@@ -75,6 +84,7 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		trail = hook.OpenTrail(filepath.Join(cache, "hook"), ev.SessionID)
 	}
 	out, err := answerSafely(ctx, ev, disk, trail, open)
+	out = harness.In(out)
 	switch {
 	case err != nil:
 		log.printf("%s %s: %v (%.1f ms)", ev.Name, ev.Tool, err, msSince(start))

@@ -151,7 +151,8 @@ func (m *codexModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // codexTool finds the tool the request offers for an MCP tool of the
 // server named wayfind: a function in a namespace of that server (as
 // Codex 0.169 groups them: namespace mcp__wayfind), or a function named
-// with the server's prefix.
+// with the server's prefix — or for one of Codex's own tools, by its
+// name (exec_command, its shell).
 func codexTool(tools []json.RawMessage, tool string) (namespace, name string) {
 	type fn struct {
 		Type  string `json:"type"`
@@ -171,6 +172,8 @@ func codexTool(tools []json.RawMessage, tool string) (namespace, name string) {
 				}
 			}
 		case t.Type == "function" && strings.Contains(t.Name, "wayfind") && strings.HasSuffix(t.Name, "_"+tool):
+			return "", t.Name
+		case t.Type == "function" && t.Name == tool:
 			return "", t.Name
 		}
 	}
@@ -194,8 +197,10 @@ func tomlString(s string) string {
 }
 
 // runCodex plays script in Codex CLI, headless in dir, with wayfind mcp
-// --root dir as its MCP server, and returns what the harness returned.
-func runCodex(t *testing.T, codex, dir string, script []codexCall) *codexRun {
+// --root dir as its MCP server (and hooks, TOML appended to its config:
+// trusted for the run, as a person trusts them once in the TUI), and
+// returns what the harness returned.
+func runCodex(t *testing.T, codex, dir string, script []codexCall, hooks string) *codexRun {
 	t.Helper()
 	model := &codexModel{script: script, offered: map[string]string{}}
 	srv := httptest.NewServer(model)
@@ -239,7 +244,7 @@ args = ["mcp", "--root", %s]
 env = { WAYFIND_CACHE_DIR = %s }
 startup_timeout_sec = 30
 tool_timeout_sec = 60
-`, tomlString(srv.URL+"/v1"), tomlString(binary), tomlString(dir), tomlString(os.Getenv("WAYFIND_CACHE_DIR")))
+`, tomlString(srv.URL+"/v1"), tomlString(binary), tomlString(dir), tomlString(os.Getenv("WAYFIND_CACHE_DIR"))) + hooks
 	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +262,11 @@ tool_timeout_sec = 60
 		"https_proxy=http://127.0.0.1:9", "http_proxy=http://127.0.0.1:9", "all_proxy=http://127.0.0.1:9", "no_proxy=127.0.0.1,localhost")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, codex, "exec", "--json", "--ephemeral", "follow the script")
+	args := []string{"exec", "--json", "--ephemeral", "follow the script"}
+	if hooks != "" {
+		args = append(args[:1], append([]string{"--dangerously-bypass-hook-trust"}, args[1:]...)...)
+	}
+	cmd := exec.CommandContext(ctx, codex, args...)
 	cmd.Env, cmd.Dir = env, dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -297,7 +306,7 @@ func TestCodexMCP(t *testing.T) {
 		{Tool: "path_resolve", Args: map[string]any{"path": old}},
 		{Tool: "read_resolved", Args: map[string]any{"path": old}},
 	}
-	run := runCodex(t, codex, repo.dir, script)
+	run := runCodex(t, codex, repo.dir, script, "")
 	t.Logf("tools as Codex offered them to the model: %q", run.offered)
 	if len(run.stray) > 0 {
 		t.Logf("other requests to the model server: %q", run.stray)
@@ -361,4 +370,52 @@ func codexJoined(outputs [][]string) []string {
 		out[i] = strings.Join(parts, "\n")
 	}
 	return out
+}
+
+// TestCodexHook: an agent in Codex CLI runs shell commands over paths
+// its repository's history moved, with `wayfind hook --harness codex` as
+// its PreToolUse and PostToolUse hook: each reads the file meant.
+func TestCodexHook(t *testing.T) {
+	codex := codexBinary(t)
+	repo := newAgentRepo(t)
+	hooks := fmt.Sprintf(`
+[[hooks.PreToolUse]]
+matcher = "Bash"
+[[hooks.PreToolUse.hooks]]
+type = "command"
+command = %s
+timeout = 10
+
+[[hooks.PostToolUse]]
+matcher = "Bash"
+[[hooks.PostToolUse.hooks]]
+type = "command"
+command = %s
+timeout = 10
+`, tomlString(binary+" hook --harness codex"), tomlString(binary+" hook --harness codex"))
+	script := []codexCall{
+		{Tool: "exec_command", Args: map[string]any{"cmd": "cat internal/lsp/cache/symbols.go"}},
+		{Tool: "exec_command", Args: map[string]any{"cmd": "sed -n '1,4p' pkg/util/strutil.go"}},
+		{Tool: "exec_command", Args: map[string]any{"cmd": "head -n 2 README.md"}},
+		{Tool: "exec_command", Args: map[string]any{"cmd": "wc -l config.go"}},
+	}
+	run := runCodex(t, codex, repo.dir, script, hooks)
+	out := codexJoined(run.outputs)
+	checks := []struct {
+		what string
+		ok   bool
+	}{
+		{"a moved file's old path in cat reads the file", strings.Contains(out[0], "symbols line =")},
+		{"a renamed file's old path in sed -n reads it", strings.Contains(out[1], "strutil line")},
+		{"an existing path is untouched", strings.Contains(out[2], "the readme")},
+		{"a name two files share is left as written: the command fails", strings.Contains(out[3], "No such file")},
+	}
+	for _, c := range checks {
+		if !c.ok {
+			t.Errorf("%s:\ntool outputs:\n%s", c.what, strings.Join(numbered(out), "\n"))
+		}
+	}
+	if t.Failed() {
+		t.Logf("hook.log:\n%s", mustRead(t, filepath.Join(os.Getenv("WAYFIND_CACHE_DIR"), "hook.log")))
+	}
 }
