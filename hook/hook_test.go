@@ -315,3 +315,71 @@ func TestTranscript(t *testing.T) {
 		t.Errorf("no transcript: %v", got)
 	}
 }
+
+// TestInstallRefuses: a file Install may not write, or whose hooks it
+// cannot merge into, is refused with a clear error and left byte for
+// byte; a symbolic link is written through, and stays a link.
+func TestInstallRefuses(t *testing.T) {
+	dir := t.TempDir()
+	cmd := Command("wayfind")
+	for _, c := range []struct {
+		name, text string
+		mode       os.FileMode
+		want       error
+	}{
+		{"read-only", `{"model":"opus"}`, 0o444, ErrReadOnly},
+		{"an event that is not a list", `{"hooks":{"PreToolUse":{"matcher":"Bash"}}}`, 0o644, ErrSettings},
+		{"hooks not an object", `{"hooks":[]}`, 0o644, ErrSettings},
+	} {
+		p := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-")+".json")
+		os.WriteFile(p, []byte(c.text), c.mode)
+		os.Chmod(p, c.mode)
+		if _, err := Install(p, cmd); !errors.Is(err, c.want) || !strings.Contains(err.Error(), "not changed") {
+			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		}
+		if b, _ := os.ReadFile(p); string(b) != c.text {
+			t.Errorf("%s: changed to %q", c.name, b)
+		}
+	}
+
+	// Settings kept with one's dotfiles: the link stays, its target takes
+	// the hook; uninstall gives the target back its meaning.
+	target := filepath.Join(dir, "dotfiles", "claude.json")
+	os.MkdirAll(filepath.Dir(target), 0o755)
+	mine := "{\n  \"model\": \"opus\",\n  \"env\": {\"A\": \"1\"}\n}\n"
+	os.WriteFile(target, []byte(mine), 0o600)
+	link := filepath.Join(dir, "home", ".claude", "settings.json")
+	os.MkdirAll(filepath.Dir(link), 0o755)
+	if err := os.Symlink("../../dotfiles/claude.json", link); err != nil {
+		t.Fatal(err)
+	}
+	if changed, err := Install(link, cmd); err != nil || !changed {
+		t.Fatalf("install through a link: %v %v", changed, err)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v", err)
+	}
+	if b, _ := os.ReadFile(target); !strings.Contains(string(b), "wayfind hook") || !strings.Contains(string(b), `"opus"`) {
+		t.Errorf("the target after install:\n%s", b)
+	}
+	if changed, err := Uninstall(link); err != nil || !changed {
+		t.Fatalf("uninstall through a link: %v %v", changed, err)
+	}
+	var before, after any
+	json.Unmarshal([]byte(mine), &before)
+	b, _ := os.ReadFile(target)
+	json.Unmarshal(b, &after)
+	if fmt.Sprint(before) != fmt.Sprint(after) {
+		t.Errorf("after uninstall the target says %s, before %s", b, mine)
+	}
+	// A link to a file not made yet: made where it leads.
+	dangling := filepath.Join(dir, "home2", "settings.json")
+	os.MkdirAll(filepath.Dir(dangling), 0o755)
+	os.Symlink(filepath.Join(dir, "dotfiles", "new.json"), dangling)
+	if _, err := Install(dangling, cmd); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "dotfiles", "new.json")); err != nil || !strings.Contains(string(b), "wayfind hook") {
+		t.Errorf("a dangling link's target: %v %s", err, b)
+	}
+}

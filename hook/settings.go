@@ -57,13 +57,17 @@ var ErrSettings = errors.New("settings file is not a JSON object")
 // Install writes wayfind's hook entries into the settings file at path
 // (made when missing), keeping every other setting and hook as it was
 // and in its order; entries of an earlier install are replaced. changed
-// is false when the file already held exactly these entries.
+// is false when the file already held exactly these entries. An event's
+// value that is not a list of groups is not Install's to replace: the
+// file is left as it is (ErrSettings).
 func Install(path, command string) (changed bool, err error) {
-	return edit(path, func(hooks *object) {
+	return edit(path, func(hooks *object) error {
 		for _, e := range entries {
 			var groups []json.RawMessage
 			if raw, ok := hooks.get(e.event); ok {
-				_ = json.Unmarshal(raw, &groups)
+				if err := json.Unmarshal(raw, &groups); err != nil {
+					return fmt.Errorf("%w (\"hooks\".%q is not a list)", ErrSettings, e.event)
+				}
 			}
 			groups = withoutOurs(groups)
 			g, _ := json.Marshal(map[string]any{"matcher": e.matcher, "hooks": []any{map[string]any{"type": "command", "command": command, "timeout": Timeout}}})
@@ -71,6 +75,7 @@ func Install(path, command string) (changed bool, err error) {
 			b, _ := json.Marshal(groups)
 			hooks.set(e.event, b)
 		}
+		return nil
 	})
 }
 
@@ -80,7 +85,7 @@ func Uninstall(path string) (changed bool, err error) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
-	return edit(path, func(hooks *object) {
+	return edit(path, func(hooks *object) error {
 		for _, e := range entries {
 			raw, ok := hooks.get(e.event)
 			if !ok {
@@ -92,12 +97,26 @@ func Uninstall(path string) (changed bool, err error) {
 			}
 			if left := withoutOurs(groups); len(left) == 0 {
 				hooks.del(e.event)
-			} else {
+			} else if len(left) < len(groups) || !sameGroups(left, groups) {
 				b, _ := json.Marshal(left)
 				hooks.set(e.event, b)
 			}
 		}
+		return nil
 	})
+}
+
+// sameGroups: a and b hold the same groups, byte for byte.
+func sameGroups(a, b []json.RawMessage) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !bytes.Equal(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // withoutOurs is groups without wayfind's hooks: a group left with no
@@ -149,9 +168,21 @@ func withoutOurs(groups []json.RawMessage) []json.RawMessage {
 	return out
 }
 
+// ErrReadOnly: the settings file may not be written (its mode says so);
+// it is left as it is.
+var ErrReadOnly = errors.New("settings file is read-only")
+
 // edit applies change to the "hooks" object of the settings at path and
-// writes the file back (atomically, its mode kept) when that changed it.
-func edit(path string, change func(hooks *object)) (bool, error) {
+// writes the file back when that changed it: where a symbolic link at
+// path leads (a settings file kept with one's dotfiles stays where it
+// is, and stays a link), atomically (a temporary beside it, renamed), its
+// mode kept. A file whose mode forbids writing is refused, not
+// overwritten; so is one change refuses.
+func edit(path string, change func(hooks *object) error) (bool, error) {
+	path, err := linkTarget(path)
+	if err != nil {
+		return false, err
+	}
 	old, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false, err
@@ -168,23 +199,32 @@ func edit(path string, change func(hooks *object)) (bool, error) {
 			return false, fmt.Errorf("%s: %w (\"hooks\" is not an object); not changed", path, ErrSettings)
 		}
 	}
-	change(&hooks)
-	if len(hooks.keys) == 0 {
+	before := len(hooks.keys)
+	if err := change(&hooks); err != nil {
+		return false, fmt.Errorf("%s: %w; not changed", path, err)
+	}
+	if len(hooks.keys) == 0 && before > 0 {
 		top.del("hooks")
-	} else {
+	} else if len(hooks.keys) > 0 {
 		top.set("hooks", hooks.bytes())
+	}
+	if bytes.Equal(top.bytes(), compact(old)) || (len(old) == 0 && len(top.keys) == 0) {
+		return false, nil
 	}
 	var out bytes.Buffer
 	if err := json.Indent(&out, top.bytes(), "", "  "); err != nil {
 		return false, err
 	}
 	out.WriteByte('\n')
-	if bytes.Equal(out.Bytes(), old) || (len(old) == 0 && len(top.keys) == 0) {
+	if bytes.Equal(out.Bytes(), old) {
 		return false, nil
 	}
 	mode := fs.FileMode(0o644)
 	if st, err := os.Stat(path); err == nil {
 		mode = st.Mode().Perm()
+		if mode&0o222 == 0 {
+			return false, fmt.Errorf("%s: %w (mode %v); not changed", path, ErrReadOnly, mode)
+		}
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return false, err
@@ -206,6 +246,41 @@ func edit(path string, change func(hooks *object)) (bool, error) {
 		return false, err
 	}
 	return true, os.Rename(tmp.Name(), path)
+}
+
+// compact is b's JSON with its insignificant space removed (b itself
+// when it is not JSON): two files that say the same are equal so.
+func compact(b []byte) []byte {
+	var out bytes.Buffer
+	if json.Compact(&out, b) != nil {
+		return b
+	}
+	return out.Bytes()
+}
+
+// maxLinks bounds the symbolic links followed from a settings path (a
+// loop of links is an error, as the system's own bound makes it).
+const maxLinks = 40
+
+// linkTarget is the file path names once its symbolic links are
+// followed — a link whose target does not exist yet leads to where the
+// file is to be made.
+func linkTarget(path string) (string, error) {
+	for range maxLinks {
+		st, err := os.Lstat(path)
+		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		to, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(path), to)
+		}
+		path = to
+	}
+	return "", fmt.Errorf("%s: too many symbolic links", path)
 }
 
 // object is a JSON object that keeps its keys' order and its values as

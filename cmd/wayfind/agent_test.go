@@ -83,7 +83,12 @@ func newAgentRepo(t *testing.T) agentRepo {
 // after the install when gone is set), and returns what it returned.
 func runClaude(t *testing.T, claude, dir string, script []claudetest.Call, hookBin string, gone bool) *claudetest.Result {
 	t.Helper()
+	// The hook's binary first on PATH: the install writes it by name, and
+	// the harness finds it there — until it is gone.
 	s := claudetest.Session{Claude: claude, Dir: dir, Home: t.TempDir()}
+	if hookBin != "" {
+		s.Env = []string{"PATH=" + filepath.Dir(hookBin) + string(os.PathListSeparator) + os.Getenv("PATH")}
+	}
 	res, err := s.Run(context.Background(), script, func(env []string) error {
 		if hookBin == "" {
 			return nil

@@ -194,7 +194,10 @@ the command).
 
 install writes the hook into ~/.claude/settings.json (--user, the default)
 or the project's .claude/settings.json (--project), keeping every other
-setting and hook; a file that is not JSON is left as it is. Idempotent.
+setting and hook, through a symbolic link to where it leads; it runs
+wayfind by name when PATH finds it, else this binary by its path. A file
+that is not JSON, an event whose value is not a list, a read-only file:
+left as they are, with an error. Idempotent.
 
 For an agent that calls tools itself, wayfind mcp serves the same answers
 (see: wayfind mcp --help).

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"sync"
@@ -342,7 +343,7 @@ func hookSettings(verb string, args []string, stdout, stderr io.Writer) int {
 	var changed bool
 	var err error
 	if verb == "install" {
-		bin, e := os.Executable()
+		bin, e := hookBinary()
 		if e != nil {
 			fmt.Fprintf(stderr, "wayfind hook install: where is this binary? %v\n", e)
 			return exitInput
@@ -366,6 +367,17 @@ func hookSettings(verb string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "wayfind hook: uninstalled from %s\n", path)
 	}
 	return exitFound
+}
+
+// hookBinary is how an installed hook names wayfind: by name when PATH
+// finds one — the hook keeps working when the binary that installed it
+// goes (a checkout's ./bin/wayfind) or is upgraded in place — else by
+// this binary's absolute path.
+func hookBinary() (string, error) {
+	if _, err := exec.LookPath("wayfind"); err == nil {
+		return "wayfind", nil
+	}
+	return os.Executable()
 }
 
 // cacheLog appends a one-shot process's lines to a log in the cache
