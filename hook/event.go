@@ -36,6 +36,18 @@ type Event struct {
 	// (PostToolUseFailure).
 	Response json.RawMessage `json:"tool_response"`
 	Error    string          `json:"error"`
+	// TurnID is Codex CLI's (its events carry the turn; Claude Code's do
+	// not): whose contract the answer is in (Sender).
+	TurnID string `json:"turn_id"`
+}
+
+// Sender is the harness that sent ev: Codex CLI when the event names its
+// turn, else Claude Code.
+func (ev Event) Sender() Harness {
+	if ev.TurnID != "" {
+		return Codex
+	}
+	return ClaudeCode
 }
 
 // maxEvent bounds what is read of an event: a tool's input or answer is

@@ -17,12 +17,10 @@ const (
 	Codex Harness = "codex"
 )
 
-// ParseHarness is the harness named name ("" is Claude Code's).
+// ParseHarness is the harness named name.
 func ParseHarness(name string) (Harness, error) {
 	switch h := Harness(name); h {
-	case "", ClaudeCode:
-		return ClaudeCode, nil
-	case Codex:
+	case ClaudeCode, Codex:
 		return h, nil
 	}
 	return "", fmt.Errorf("unknown harness %q (claude, codex)", name)

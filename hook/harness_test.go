@@ -2,6 +2,7 @@ package hook
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -29,5 +30,21 @@ func TestHarnessIn(t *testing.T) {
 	}
 	if rewrite.Specific.Decision != "" {
 		t.Errorf("In changed its argument")
+	}
+}
+
+// TestSender: Codex CLI's events name their turn; Claude Code's do not.
+func TestSender(t *testing.T) {
+	for _, c := range []struct {
+		event string
+		want  Harness
+	}{
+		{`{"session_id":"s","turn_id":"t1","transcript_path":null,"cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`, Codex},
+		{`{"session_id":"s","transcript_path":"/t.jsonl","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`, ClaudeCode},
+	} {
+		ev, err := ReadEvent(strings.NewReader(c.event))
+		if err != nil || ev.Sender() != c.want {
+			t.Errorf("%s: %v %v, want %v", c.event, ev.Sender(), err, c.want)
+		}
 	}
 }

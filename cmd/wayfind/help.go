@@ -188,9 +188,9 @@ it went. Any error of its own, an event it does not know, a path it cannot
 help with: no answer, the call goes ahead. Lines go to hook.log in the
 cache directory.
 
---harness says whose contract the answer is in: claude (the default),
-or codex (Codex CLI's hooks: a rewrite is an allow, its sandbox around
-the command).
+--harness says whose contract the answer is in: claude, or codex (Codex
+CLI's hooks: a rewrite is an allow, its sandbox around the command);
+without it, the event's sender's (Codex's events name their turn).
 
 install writes the hook into ~/.claude/settings.json (--user, the default)
 or the project's .claude/settings.json (--project), keeping every other

@@ -30,7 +30,7 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if len(args) > 0 && (args[0] == "install" || args[0] == "uninstall") {
 		return hookSettings(args[0], args[1:], stdout, stderr)
 	}
-	harness := hook.ClaudeCode
+	var harness hook.Harness // "": the event's sender
 	if len(args) == 2 && args[0] == "--harness" {
 		h, err := hook.ParseHarness(args[1])
 		if err != nil {
@@ -85,6 +85,9 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		trail = hook.OpenTrail(filepath.Join(cache, "hook"), ev.SessionID)
 	}
 	out, err := answerSafely(ctx, ev, disk, trail, open)
+	if harness == "" {
+		harness = ev.Sender()
+	}
 	out = harness.In(out)
 	switch {
 	case err != nil:

@@ -374,7 +374,8 @@ func codexJoined(outputs [][]string) []string {
 
 // TestCodexHook: an agent in Codex CLI runs shell commands over paths
 // its repository's history moved, with `wayfind hook --harness codex` as
-// its PreToolUse and PostToolUse hook: each reads the file meant.
+// its PreToolUse and PostToolUse hook — the first with no flag at all:
+// the hook knows Codex's events — each reads the file meant.
 func TestCodexHook(t *testing.T) {
 	codex := codexBinary(t)
 	repo := newAgentRepo(t)
@@ -392,7 +393,7 @@ matcher = "Bash"
 type = "command"
 command = %s
 timeout = 10
-`, tomlString(binary+" hook --harness codex"), tomlString(binary+" hook --harness codex"))
+`, tomlString(binary+" hook"), tomlString(binary+" hook --harness codex"))
 	script := []codexCall{
 		{Tool: "exec_command", Args: map[string]any{"cmd": "cat internal/lsp/cache/symbols.go"}},
 		{Tool: "exec_command", Args: map[string]any{"cmd": "sed -n '1,4p' pkg/util/strutil.go"}},
