@@ -6,7 +6,7 @@ FUZZTIME ?= 30s
 
 PREFIX   ?= $(HOME)/.local
 
-.PHONY: build install run test test-agent test-vscode deps ort check vscode bench bench-stale bench-sessions bench-calibrate bench-agent calibration-data bench-history bench-symbols-gopls bench-lsp bench-symbols bench-content bench-locate bench-scale bench-mcp bench-model soak fuzz clean
+.PHONY: build install run test test-agent test-vscode plugin deps ort check vscode bench bench-stale bench-sessions bench-calibrate bench-agent calibration-data bench-history bench-symbols-gopls bench-lsp bench-symbols bench-content bench-locate bench-scale bench-mcp bench-model soak fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wayfind
@@ -60,6 +60,11 @@ test-agent: deps
 # screenshots of every step in vscode-client/e2e/artifacts/.
 test-vscode: deps
 	./scripts/vscode-e2e.sh
+
+# The Claude Code plugin with its own binary (plugin/bin/wayfind, for a
+# machine without wayfind on PATH).
+plugin:
+	$(GO) build -o plugin/bin/wayfind ./cmd/wayfind
 
 # The VS Code extension, packaged: vscode-client/dist/wayfind.vsix.
 vscode: deps
@@ -193,4 +198,4 @@ fuzz:
 	$(GO) test ./hook -run '^$$' -fuzz '^FuzzEvent$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10s
 
 clean:
-	rm -rf bin
+	rm -rf bin plugin/bin/wayfind

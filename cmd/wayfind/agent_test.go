@@ -11,6 +11,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -207,4 +208,72 @@ func mustRead(t *testing.T, p string) string {
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
+}
+
+// TestClaudeCodePlugin: the repository's plugin (plugin/, as `claude
+// --plugin-dir` loads it, the way /plugin install lays it out) runs the
+// wayfind PATH finds, else its own bin/'s: a moved file's old path, read
+// and cat'ed, reads the file; with no wayfind anywhere, the calls go
+// ahead as without it.
+func TestClaudeCodePlugin(t *testing.T) {
+	claude := claudeBinary(t)
+	for _, c := range []struct {
+		name            string
+		onPath, besides bool
+		reads           bool // the old paths read the files
+	}{
+		{"wayfind on PATH", true, false, true},
+		{"wayfind in the plugin's bin/", false, true, true},
+		{"no wayfind", false, false, false},
+	} {
+		// The plugin as the repository has it, its bin/ without the binary
+		// make plugin leaves there, unless the case puts it.
+		plugin := filepath.Join(t.TempDir(), "plugin")
+		if out, err := exec.Command("cp", "-r", "../../plugin", plugin).CombinedOutput(); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		os.Remove(filepath.Join(plugin, "bin", "wayfind"))
+		if c.besides {
+			if out, err := exec.Command("cp", binary, filepath.Join(plugin, "bin", "wayfind")).CombinedOutput(); err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+		}
+		repo := newAgentRepo(t)
+		in := func(p string) string { return filepath.Join(repo.dir, filepath.FromSlash(p)) }
+		path := "/usr/bin:/bin" // sh, git; no wayfind
+		if c.onPath {
+			path = filepath.Dir(binary) + string(os.PathListSeparator) + path
+		}
+		s := claudetest.Session{Claude: claude, Dir: repo.dir, Home: t.TempDir(), Env: []string{"PATH=" + path}, Args: []string{"--plugin-dir", plugin}}
+		run, err := s.Run(context.Background(), []claudetest.Call{
+			{Name: "Read", Input: map[string]any{"file_path": in("internal/lsp/cache/symbols.go")}},
+			{Name: "Bash", Input: map[string]any{"command": "cat pkg/util/strutil.go", "description": "read"}},
+		}, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		res := run.ToolResults
+		if got := strings.Contains(res[0], "symbols line =") && strings.Contains(res[1], "strutil line"); got != c.reads {
+			t.Errorf("%s: the old paths read the files: %v, want %v\n%s", c.name, got, c.reads, strings.Join(numbered(res), "\n"))
+		}
+		if !c.reads && !strings.Contains(res[1], "No such file") {
+			t.Errorf("%s: the command did not run as written:\n%s", c.name, strings.Join(numbered(res), "\n"))
+		}
+	}
+}
+
+// TestPluginVersion: the plugin says the version of the binary it is
+// built with (a marketplace updates a plugin only when it changes).
+func TestPluginVersion(t *testing.T) {
+	b, err := os.ReadFile("../../plugin/.claude-plugin/plugin.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	}
+	if err := json.Unmarshal(b, &p); err != nil || p.Name != "wayfind" || p.Version != Version {
+		t.Errorf("plugin.json: %+v (%v), want wayfind %s", p, err, Version)
+	}
 }

@@ -183,7 +183,9 @@ type Session struct {
 	Home   string // its isolated HOME
 	// Env is added to the harness's environment (and the hook's, which
 	// inherits it).
-	Env     []string
+	Env []string
+	// Args are added to the harness's command line (--plugin-dir DIR).
+	Args    []string
 	Timeout time.Duration
 }
 
@@ -222,8 +224,9 @@ func (s Session) Run(ctx context.Context, script []Call, before func(env []strin
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, s.Claude, "-p", "follow the script", "--output-format", "stream-json", "--verbose",
-		"--permission-mode", "acceptEdits")
+	args := append([]string{"-p", "follow the script", "--output-format", "stream-json", "--verbose",
+		"--permission-mode", "acceptEdits"}, s.Args...)
+	cmd := exec.CommandContext(ctx, s.Claude, args...)
 	cmd.Env, cmd.Dir = env, s.Dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
