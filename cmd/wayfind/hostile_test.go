@@ -70,6 +70,12 @@ func TestHostileTreeFrontEnds(t *testing.T) {
 				}
 				events = append(events, hookEvent(tr.Root, tool, map[string]any{field: full}))
 			}
+			// The same path in shell commands that read it, as written and
+			// from its directory.
+			quote := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+			for _, command := range []string{"cat " + quote(p), "ls -la " + quote(p), "cd " + quote(filepath.Dir(full)) + " && head -n 5 " + quote(filepath.Base(full))} {
+				events = append(events, hookEvent(tr.Root, "Bash", map[string]any{"command": command}))
+			}
 		}
 		// What a harness names beside the call: a transcript that never
 		// ends, one that blocks, one that is not there.
