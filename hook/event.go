@@ -39,12 +39,19 @@ type Event struct {
 	// TurnID is Codex CLI's (its events carry the turn; Claude Code's do
 	// not): whose contract the answer is in (Sender).
 	TurnID string `json:"turn_id"`
+	// geminiTool is the Gemini CLI tool the event was read from (its
+	// names and fields made Claude Code's: fromGemini); "" for others.
+	geminiTool string
 }
 
-// Sender is the harness that sent ev: Codex CLI when the event names its
-// turn, else Claude Code.
+// Sender is the harness that sent ev: Gemini CLI when it was read from
+// one of its events, Codex CLI when the event names its turn, else
+// Claude Code.
 func (ev Event) Sender() Harness {
-	if ev.TurnID != "" {
+	switch {
+	case ev.geminiTool != "":
+		return Gemini
+	case ev.TurnID != "":
 		return Codex
 	}
 	return ClaudeCode
@@ -70,7 +77,7 @@ func ReadEvent(r io.Reader) (Event, error) {
 	if ev.Name == "" {
 		return Event{}, fmt.Errorf("not a hook event: no hook_event_name")
 	}
-	return ev, nil
+	return fromGemini(ev), nil
 }
 
 // Output is the hook's answer on stdout (nil: none, the call goes ahead).

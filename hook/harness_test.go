@@ -1,9 +1,12 @@
 package hook
 
 import (
+	"context"
 	"reflect"
 	"strings"
 	"testing"
+
+	"wayfind/wire"
 )
 
 // TestHarnessIn: each harness's answer to the same event.
@@ -45,6 +48,58 @@ func TestSender(t *testing.T) {
 		ev, err := ReadEvent(strings.NewReader(c.event))
 		if err != nil || ev.Sender() != c.want {
 			t.Errorf("%s: %v %v, want %v", c.event, ev.Sender(), err, c.want)
+		}
+	}
+}
+
+// TestGemini: Gemini CLI's events are read in Claude Code's names, and
+// the answers written its way — only what changed, in its own fields.
+func TestGemini(t *testing.T) {
+	moved := wire.Resolve{Resolved: &wire.Candidate{URI: "file:///ws/new/a.go", Path: "new/a.go", Range: &wire.Range{}},
+		Moved: &wire.HistoryNote{Path: "old/a.go", Commit: "3f2a1c9e", Date: "2024-05-01", Subject: "move a"}}
+	req := &fakeRequests{
+		resolve: map[string]wire.Resolve{"/ws/old/a.go": moved, "/ws/config.go": {Candidates: []wire.Candidate{
+			{URI: "file:///ws/a/config.go", Path: "a/config.go"}, {URI: "file:///ws/b/config.go", Path: "b/config.go"}}}},
+		dirs: map[string]*wire.DirMove{"/ws/old": {From: "old", To: "new", URI: "file:///ws/new", Moved: 3, Followed: 3, Commit: moved.Moved}},
+	}
+	disk := fakeDisk{"/ws/new/a.go": "file", "/ws/new": "dir", "/ws/README.md": "file"}
+	for _, c := range []struct {
+		name, event, want string
+	}{
+		{"read_file of a moved file: its file_path merged over the call",
+			`{"hook_event_name":"BeforeTool","cwd":"/ws","tool_name":"read_file","tool_input":{"file_path":"/ws/old/a.go"}}`,
+			`{"hookSpecificOutput":{"tool_input":{"file_path":"/ws/new/a.go"},"additionalContext":"wayfind: /ws/old/a.go moved to /ws/new/a.go in 3f2a1c9 (2024-05-01) \"move a\""}}`},
+		{"a shell command: its command",
+			`{"hook_event_name":"BeforeTool","cwd":"/ws","tool_name":"run_shell_command","tool_input":{"command":"cat old/a.go","description":"d"}}`,
+			`{"hookSpecificOutput":{"tool_input":{"command":"cat new/a.go"},"additionalContext":"wayfind: old/a.go moved to /ws/new/a.go in 3f2a1c9 (2024-05-01) \"move a\""}}`},
+		{"list_directory of a moved directory: its dir_path",
+			`{"hook_event_name":"BeforeTool","cwd":"/ws","tool_name":"list_directory","tool_input":{"dir_path":"/ws/old"}}`,
+			`{"hookSpecificOutput":{"tool_input":{"dir_path":"/ws/new"},"additionalContext":"wayfind: old moved to new in 3f2a1c9 (2024-05-01) \"move a\" (3 of the 3 files the history followed)"}}`},
+		{"a name two files share: denied, the candidates the reason",
+			`{"hook_event_name":"BeforeTool","cwd":"/ws","tool_name":"read_file","tool_input":{"file_path":"config.go"}}`,
+			`{"decision":"deny","reason":"wayfind: no file at config.go. Candidates, best first:\n1. /ws/a/config.go ()\n2. /ws/b/config.go ()"}`},
+		{"after a shell command that failed: a line",
+			`{"hook_event_name":"AfterTool","cwd":"/ws","tool_name":"run_shell_command","tool_input":{"command":"cat old/a.go"},"tool_response":{"llmContent":"Output: cat: old/a.go: No such file or directory\nExit Code: 1"}}`,
+			`{"hookSpecificOutput":{"additionalContext":"wayfind: old/a.go moved to new/a.go in 3f2a1c9 (2024-05-01) \"move a\""}}`},
+		{"an existing file: nothing",
+			`{"hook_event_name":"BeforeTool","cwd":"/ws","tool_name":"read_file","tool_input":{"file_path":"/ws/README.md"}}`, `null`},
+		{"a tool it does not know: nothing",
+			`{"hook_event_name":"BeforeTool","cwd":"/ws","tool_name":"write_file","tool_input":{"file_path":"/ws/old/a.go"}}`, `null`},
+	} {
+		ev, err := ReadEvent(strings.NewReader(c.event))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Sender() != Gemini {
+			t.Errorf("%s: sender %v", c.name, ev.Sender())
+		}
+		out, err := Answer(context.Background(), ev, disk, nil, func() (Requests, error) { return req, nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Gemini.Encode(ev, Gemini.In(out))
+		if err != nil || string(b) != c.want {
+			t.Errorf("%s:\n got %s (%v)\nwant %s", c.name, b, err, c.want)
 		}
 	}
 }

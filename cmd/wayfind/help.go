@@ -159,7 +159,7 @@ flags:
   --quiet           no log lines on stderr
   --model-dir DIR   an ONNX ColBERT model to order close calls (default none)
 `,
-	"hook": `usage: wayfind hook [--harness claude|codex]           (an agent harness runs this)
+	"hook": `usage: wayfind hook [--harness claude|codex|gemini]    (an agent harness runs this)
        wayfind hook install   [--user | --project | --settings FILE]
        wayfind hook uninstall [--user | --project | --settings FILE]
 
@@ -188,9 +188,11 @@ it went. Any error of its own, an event it does not know, a path it cannot
 help with: no answer, the call goes ahead. Lines go to hook.log in the
 cache directory.
 
---harness says whose contract the answer is in: claude, or codex (Codex
-CLI's hooks: a rewrite is an allow, its sandbox around the command);
-without it, the event's sender's (Codex's events name their turn).
+--harness says whose contract the answer is in: claude, codex (Codex
+CLI's hooks: a rewrite is an allow, its sandbox around the command) or
+gemini (Gemini CLI's BeforeTool and AfterTool, its tools' own names);
+without it, the event's sender's (Codex's events name their turn,
+Gemini's are named their way).
 
 install writes the hook into ~/.claude/settings.json (--user, the default)
 or the project's .claude/settings.json (--project), keeping every other

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -96,7 +95,7 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	case out == nil:
 		return exitFound
 	}
-	b, err := json.Marshal(out)
+	b, err := harness.Encode(ev, out)
 	if err != nil {
 		log.printf("%s %s: answer not written: %v", ev.Name, ev.Tool, err)
 		return exitFound
