@@ -2,7 +2,7 @@ package main
 
 // The hook through the real agent harness (issue 46):
 //
-//	wayfind-bench agent -mirrors DIR -bin bin/wayfind [-half held-out] [-per 30]
+//	wayfind-bench agent -mirrors DIR -bin bin/wayfind [-half held-out] [-per 30] [-tool read|shell]
 //
 // Each repository of the half is checked out at the HEAD split.tsv
 // records (files whose blobs the store lacks checked out empty), and its
@@ -14,6 +14,13 @@ package main
 // named first; another file read; nothing useful. Then the time the hook
 // adds, by itself: `wayfind hook` answering an existing path and a stale
 // one on a repository seen before, beside a process that does nothing.
+//
+// -tool shell asks the same paths inside shell commands instead (Bash
+// calls: cat, sed -n, head -n, grep -n in turn; a path with a :line
+// suffix, and one whose file is checked out empty, are left out — no
+// shell command is written so, and an empty file's output cannot tell
+// which file was read): the file meant was read when the command's
+// output is what the same command prints on that file.
 
 import (
 	"bufio"
@@ -34,6 +41,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"mvdan.cc/sh/v3/syntax"
 
 	"wayfind/hook/claudetest"
 )
@@ -63,8 +72,12 @@ func agentCmd(args []string) error {
 	claude := fs.String("claude", claudetest.Binary("."), "the Claude Code binary")
 	work := fs.String("work", filepath.Join(os.TempDir(), "wayfind-bench-agent"), "checkouts and the hook's cache")
 	runs := fs.Int("runs", 41, "hook timing: calls of each kind")
+	tool := fs.String("tool", "read", "the calls: read (Read) or shell (Bash commands)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *tool != "read" && *tool != "shell" {
+		return fmt.Errorf("agent: -tool read or shell")
 	}
 	if *mirrors == "" || *claude == "" {
 		return fmt.Errorf("agent: -mirrors and a Claude Code binary (-claude, or make deps) are needed")
@@ -109,13 +122,16 @@ func agentCmd(args []string) error {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", r.repo, err)
 			continue
 		}
-		cases = sampleByCategory(cases, *per)
 		tree := filepath.Join(*work, "trees", r.name())
 		empty, err := checkoutTree(git, r.head, tree)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", r.repo, err)
 			continue
 		}
+		if *tool == "shell" {
+			cases = shellCases(cases, tree)
+		}
+		cases = sampleByCategory(cases, *per)
 		// The repository seen before: the hook's first call indexes it and
 		// reads its history (timed: the cold start), as an agent's first
 		// stale path would.
@@ -132,6 +148,9 @@ func agentCmd(args []string) error {
 				p = filepath.Join(tree, p)
 			}
 			script[i] = claudetest.Call{Name: "Read", Input: map[string]any{"file_path": p}}
+			if *tool == "shell" {
+				script[i] = claudetest.Call{Name: "Bash", Input: map[string]any{"command": shellCommands[i%len(shellCommands)](c.Query), "description": "read"}}
+			}
 		}
 		logAt := hookLogSize(cache)
 		for _, hooked := range []bool{true, false} {
@@ -157,7 +176,12 @@ func agentCmd(args []string) error {
 			wall := time.Since(t0)
 			read := res.ReadFiles()
 			for i, c := range cases {
-				o := judgeAgent(tree, *c.Expected, read[i], res.ToolResults[i])
+				var o agentOutcome
+				if *tool == "shell" {
+					o = judgeShell(tree, shellCommands[i%len(shellCommands)], *c.Expected, res.ToolResults[i])
+				} else {
+					o = judgeAgent(tree, *c.Expected, read[i], res.ToolResults[i])
+				}
 				m := mark{right: o == agentRead, first: o == agentRead || o == agentNamed, wrong: o == agentOther, none: o == agentNothing}
 				if hooked {
 					rows.add(m, "**wayfind hook**", "hook, "+c.Category)
@@ -185,7 +209,11 @@ func agentCmd(args []string) error {
 	if calls == 0 {
 		return fmt.Errorf("agent: no repository ran")
 	}
-	fmt.Println("| Read calls | calls | " + strings.Join(agentOutcomeNames[:], " | ") + " | read or named first |")
+	asked := "Read calls"
+	if *tool == "shell" {
+		asked = "shell commands (cat, sed -n, head -n, grep -n)"
+	}
+	fmt.Println("| " + asked + " | calls | " + strings.Join(agentOutcomeNames[:], " | ") + " | read or named first |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
 	// Without the hook, with it, then its categories in order.
 	category := func(k string) int {
@@ -442,7 +470,7 @@ func hookLogSize(cache string) int64 {
 	return st.Size()
 }
 
-var hookLogMs = regexp.MustCompile(`^\S+ PreToolUse Read .* \(([0-9.]+) ms\)$`)
+var hookLogMs = regexp.MustCompile(`^\S+ PreToolUse (?:Read|Bash) .* \(([0-9.]+) ms\)$`)
 
 // hookLogTimes are the times of the PreToolUse answers hook.log holds
 // past offset at.
@@ -468,4 +496,64 @@ func hookLogTimes(cache string, at int64) []time.Duration {
 func firstLineOf(s string) string {
 	l, _, _ := strings.Cut(s, "\n")
 	return l
+}
+
+// shellCommands are the commands a stale path is asked in, in turn: each
+// of a path as the agent wrote it, quoted as bash needs.
+var shellCommands = []func(p string) string{
+	func(p string) string { return "cat " + shellQuote(p) },
+	func(p string) string { return "sed -n '1,40p' " + shellQuote(p) },
+	func(p string) string { return "head -n 30 " + shellQuote(p) },
+	func(p string) string { return "grep -n '' " + shellQuote(p) },
+}
+
+func shellQuote(p string) string {
+	q, err := syntax.Quote(p, syntax.LangBash)
+	if err != nil {
+		return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+	}
+	return q
+}
+
+// lineSuffix: a path that ends in :LINE (a compiler's, an editor's).
+var lineSuffix = regexp.MustCompile(`:\d+(:\d+)?$`)
+
+// shellCases are the cases a shell command can be asked with and judged
+// by: no :line suffix, and the file meant not empty in tree.
+func shellCases(cases []calCase, tree string) []calCase {
+	var out []calCase
+	for _, c := range cases {
+		if c.Expected == nil || lineSuffix.MatchString(c.Query) {
+			continue
+		}
+		if st, err := os.Stat(filepath.Join(tree, *c.Expected)); err != nil || st.Size() == 0 {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// judgeShell is what a shell command came to: the file meant read when
+// its output is what the command prints on that file (run here, in
+// tree); another file when it printed something else and did not fail
+// for want of the file.
+func judgeShell(tree string, command func(string) string, expected, result string) agentOutcome {
+	want, err := shellOutput(tree, command(expected))
+	got := strings.TrimSpace(result)
+	switch {
+	case err == nil && got == strings.TrimSpace(want):
+		return agentRead
+	case got == "" || strings.Contains(got, "No such file or directory") || strings.HasPrefix(got, "Exit code"):
+		return agentNothing
+	}
+	return agentOther
+}
+
+// shellOutput is what command prints in dir.
+func shellOutput(dir, command string) (string, error) {
+	cmd := exec.Command("sh", "-c", command)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	return string(out), err
 }
