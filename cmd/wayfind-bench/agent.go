@@ -45,6 +45,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"wayfind/hook/claudetest"
+	"wayfind/hook/codextest"
 )
 
 // agentOutcome is what one Read call came to.
@@ -73,11 +74,16 @@ func agentCmd(args []string) error {
 	work := fs.String("work", filepath.Join(os.TempDir(), "wayfind-bench-agent"), "checkouts and the hook's cache")
 	runs := fs.Int("runs", 41, "hook timing: calls of each kind")
 	tool := fs.String("tool", "read", "the calls: read (Read) or shell (Bash commands)")
+	harness := fs.String("harness", "claude", "the harness: claude (Claude Code) or codex (Codex CLI: shell commands only)")
+	codexBin := fs.String("codex", codextest.Binary("."), "the Codex CLI binary")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *tool != "read" && *tool != "shell" {
 		return fmt.Errorf("agent: -tool read or shell")
+	}
+	if *harness != "claude" && *harness != "codex" || *harness == "codex" && (*tool != "shell" || *codexBin == "") {
+		return fmt.Errorf("agent: -harness claude, or codex with -tool shell (and a Codex binary: -codex, or make deps)")
 	}
 	if *mirrors == "" || *claude == "" {
 		return fmt.Errorf("agent: -mirrors and a Claude Code binary (-claude, or make deps) are needed")
@@ -97,7 +103,11 @@ func agentCmd(args []string) error {
 		}
 	}
 	cache := filepath.Join(*work, "cache")
-	header("hook through Claude Code", fmt.Sprintf(", %s, half %s, %d stale paths a repository", claudeVersion(*claude), *half, *per))
+	if *harness == "codex" {
+		header("hook through Codex CLI", fmt.Sprintf(", %s, half %s, %d stale paths a repository", claudeVersion(*codexBin), *half, *per))
+	} else {
+		header("hook through Claude Code", fmt.Sprintf(", %s, half %s, %d stale paths a repository", claudeVersion(*claude), *half, *per))
+	}
 	// rows: "no hook", "**wayfind hook**", then "hook, CATEGORY".
 	var rows tallies[string]
 	rows.row("no hook")
@@ -156,37 +166,30 @@ func agentCmd(args []string) error {
 		for _, hooked := range []bool{true, false} {
 			home := filepath.Join(*work, "home", r.name(), strconv.FormatBool(hooked))
 			os.RemoveAll(home)
-			s := claudetest.Session{Claude: *claude, Dir: tree, Home: home, Env: []string{"WAYFIND_CACHE_DIR=" + cache}, Timeout: 20 * time.Minute}
 			t0 := time.Now()
-			res, err := s.Run(context.Background(), script, func(env []string) error {
-				if !hooked {
-					return nil
-				}
-				install := exec.Command(wayfind, "hook", "install", "--user")
-				install.Env, install.Dir = env, tree
-				if out, err := install.CombinedOutput(); err != nil {
-					return fmt.Errorf("hook install: %v: %s", err, out)
-				}
-				return nil
-			})
+			var results, read []string
+			if *harness == "codex" {
+				results, err = runCodexScript(*codexBin, tree, home, cache, wayfind, shellScript(cases), hooked)
+			} else {
+				results, read, err = runClaudeScript(*claude, tree, home, cache, wayfind, script, hooked)
+			}
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "%s: %v\n", r.repo, err)
 				break
 			}
 			wall := time.Since(t0)
-			read := res.ReadFiles()
 			for i, c := range cases {
 				var o agentOutcome
 				if *tool == "shell" {
-					o = judgeShell(tree, shellCommands[i%len(shellCommands)], *c.Expected, res.ToolResults[i])
+					o = judgeShell(tree, shellCommands[i%len(shellCommands)], *c.Expected, results[i])
 				} else {
-					o = judgeAgent(tree, *c.Expected, read[i], res.ToolResults[i])
+					o = judgeAgent(tree, *c.Expected, read[i], results[i])
 				}
 				m := mark{right: o == agentRead, first: o == agentRead || o == agentNamed, wrong: o == agentOther, none: o == agentNothing}
 				if hooked {
 					rows.add(m, "**wayfind hook**", "hook, "+c.Category)
 					if o != agentRead && os.Getenv("WAYFIND_BENCH_VERBOSE") != "" {
-						fmt.Fprintf(os.Stderr, "%s %s: %s (want %s): %s\n", r.repo, agentOutcomeNames[o], c.Query, *c.Expected, firstLineOf(res.ToolResults[i]))
+						fmt.Fprintf(os.Stderr, "%s %s: %s (want %s): %s\n", r.repo, agentOutcomeNames[o], c.Query, *c.Expected, firstLineOf(results[i]))
 					}
 				} else {
 					rows.add(m, "no hook")
@@ -540,15 +543,23 @@ func shellCases(cases []calCase, tree string) []calCase {
 // for want of the file.
 func judgeShell(tree string, command func(string) string, expected, result string) agentOutcome {
 	want, err := shellOutput(tree, command(expected))
-	got := strings.TrimSpace(result)
+	got, want := strings.TrimSpace(result), strings.TrimSpace(want)
 	switch {
-	case err == nil && got == strings.TrimSpace(want):
+	case err == nil && got == want:
 		return agentRead
+	case err == nil && len(want) > 2*shellCut && len(got) > shellCut && got[:shellCut] == want[:shellCut]:
+		return agentRead // a long output the harness cut, the same at its start
 	case got == "" || strings.Contains(got, "No such file or directory") || strings.HasPrefix(got, "Exit code"):
 		return agentNothing
 	}
 	return agentOther
 }
+
+// shellCut: a harness cuts a long output (Claude Code past 30,000
+// characters, Codex past its token budget); one whose first shellCut
+// bytes are the expected output's — longer than a license header — is
+// the file's.
+const shellCut = 4000
 
 // shellOutput is what command prints in dir.
 func shellOutput(dir, command string) (string, error) {
@@ -556,4 +567,60 @@ func shellOutput(dir, command string) (string, error) {
 	cmd.Dir = dir
 	out, err := cmd.Output()
 	return string(out), err
+}
+
+// runClaudeScript plays script in Claude Code, headless in tree (HOME
+// home, the hook's cache cache), with `wayfind hook` installed when
+// hooked, and returns each call's result and the file each Read read.
+func runClaudeScript(claude, tree, home, cache, wayfind string, script []claudetest.Call, hooked bool) (results, read []string, err error) {
+	s := claudetest.Session{Claude: claude, Dir: tree, Home: home, Env: []string{"WAYFIND_CACHE_DIR=" + cache}, Timeout: 20 * time.Minute}
+	res, err := s.Run(context.Background(), script, func(env []string) error {
+		if !hooked {
+			return nil
+		}
+		install := exec.Command(wayfind, "hook", "install", "--user")
+		install.Env, install.Dir = env, tree
+		if out, err := install.CombinedOutput(); err != nil {
+			return fmt.Errorf("hook install: %v: %s", err, out)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return res.ToolResults, res.ReadFiles(), nil
+}
+
+// shellScript is each case's shell command (shellCommands in turn) as a
+// call of Codex's shell.
+func shellScript(cases []calCase) []codextest.Call {
+	script := make([]codextest.Call, len(cases))
+	for i, c := range cases {
+		script[i] = codextest.Call{Tool: "exec_command", Args: map[string]any{"cmd": shellCommands[i%len(shellCommands)](c.Query)}}
+	}
+	return script
+}
+
+// runCodexScript plays script in Codex CLI, headless in tree (HOME home,
+// the hook's cache cache), with `wayfind hook` as its PreToolUse and
+// PostToolUse hook on Bash when hooked, and returns each command's
+// output.
+func runCodexScript(codex, tree, home, cache, wayfind string, script []codextest.Call, hooked bool) ([]string, error) {
+	config := ""
+	if hooked {
+		for _, event := range []string{"PreToolUse", "PostToolUse"} {
+			config += fmt.Sprintf("\n[[hooks.%s]]\nmatcher = \"Bash\"\n[[hooks.%s.hooks]]\ntype = \"command\"\ncommand = %s\ntimeout = 10\n",
+				event, event, codextest.TOMLString(wayfind+" hook"))
+		}
+	}
+	s := codextest.Session{Codex: codex, Dir: tree, Home: home, Config: config, TrustHooks: hooked, Env: []string{"WAYFIND_CACHE_DIR=" + cache}, Timeout: 20 * time.Minute}
+	res, err := s.Run(context.Background(), script)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(res.Outputs))
+	for i, parts := range res.Outputs {
+		out[i] = codextest.Output(parts)
+	}
+	return out, nil
 }
