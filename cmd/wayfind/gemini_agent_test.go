@@ -24,15 +24,14 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"wayfind/hook/claudetest"
 )
 
 // geminiBinary is the harness to drive: $WAYFIND_GEMINI, else the one
 // make deps installs.
 func geminiBinary(t *testing.T) string {
-	installed := ""
-	if p, err := filepath.Abs("../../testdata/clients/gemini/node_modules/.bin/gemini"); err == nil && fileExists(p) {
-		installed = p
-	}
+	installed := claudetest.Installed("../..", "testdata/clients/gemini/node_modules/.bin/gemini")
 	return harnessBinary(t, "WAYFIND_GEMINI", installed, "@google/gemini-cli (testdata/clients/gemini)")
 }
 

@@ -28,7 +28,14 @@ import (
 // repository's top directory): its platform package's, as npm lays it
 // out with install scripts off. "" when there is none.
 func Binary(top string) string {
-	found, _ := filepath.Glob(filepath.Join(top, "testdata/clients/claude-code/node_modules/@anthropic-ai/claude-code-*/claude"))
+	return Installed(top, "testdata/clients/claude-code/node_modules/@anthropic-ai/claude-code-*/claude")
+}
+
+// Installed is the first file under top that matches pattern (an agent
+// harness's binary where make deps lays it out), as an absolute path; ""
+// when there is none.
+func Installed(top, pattern string) string {
+	found, _ := filepath.Glob(filepath.Join(top, pattern))
 	if len(found) == 0 {
 		return ""
 	}

@@ -30,15 +30,7 @@ import (
 // node_modules/@openai/codex-<os>-<arch>/vendor/<target>/bin/codex; the
 // package's bin/codex.js only finds and execs it). "" when there is none.
 func Binary(top string) string {
-	found, _ := filepath.Glob(filepath.Join(top, "testdata/clients/codex/node_modules/@openai/codex-*/vendor/*/bin/codex"))
-	if len(found) == 0 {
-		return ""
-	}
-	bin, err := filepath.Abs(found[0])
-	if err != nil {
-		return ""
-	}
-	return bin
+	return claudetest.Installed(top, "testdata/clients/codex/node_modules/@openai/codex-*/vendor/*/bin/codex")
 }
 
 // Call is one turn of the scripted model: an MCP tool of the server
