@@ -41,19 +41,19 @@ ort: deps
 	@./scripts/ort.sh
 
 test: deps ort check
-	$(GO) test -race -count=1 -skip '^Test(ClaudeCode|Codex|GeminiHook)' ./...
+	$(GO) test -race -count=1 -skip '^Test(ClaudeCode|Codex|GeminiHook|OpencodeHook)' ./...
 	$(MAKE) --no-print-directory test-agent
 	cd vscode-client && npm test --silent
 	$(MAKE) --no-print-directory test-vscode
 
-# The hook in the real Claude Code, Codex CLI and Gemini CLI, and the MCP
-# server in the real Codex CLI (pinned in testdata/clients/, installed by
-# make deps from npm), each run headless against the test's own scripted
-# model API on 127.0.0.1: no network, a dummy key, an isolated HOME
-# (cmd/wayfind/agent_test.go, mcp_agent_test.go, gemini_agent_test.go).
-# CI=true: a missing harness fails.
+# The hook in the real Claude Code, Codex CLI, Gemini CLI and opencode,
+# and the MCP server in the real Codex CLI (pinned in testdata/clients/,
+# installed by make deps from npm), each run headless against the test's
+# own scripted model API on 127.0.0.1: no network, a dummy key, an
+# isolated HOME (cmd/wayfind/*agent_test.go). CI=true: a missing harness
+# fails.
 test-agent: deps
-	CI=true $(GO) test -race -count=1 -run '^Test(ClaudeCode|Codex|GeminiHook)' ./cmd/wayfind
+	CI=true $(GO) test -race -count=1 -run '^Test(ClaudeCode|Codex|GeminiHook|OpencodeHook)' ./cmd/wayfind
 
 # The extension in a real VS Code: code-server 4.99.4 (VS Code 1.99.3)
 # driven through Debian's Chromium (scripts/vscode-e2e.sh installs both);

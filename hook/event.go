@@ -39,18 +39,19 @@ type Event struct {
 	// TurnID is Codex CLI's (its events carry the turn; Claude Code's do
 	// not): whose contract the answer is in (Sender).
 	TurnID string `json:"turn_id"`
-	// geminiTool is the Gemini CLI tool the event was read from (its
-	// names and fields made Claude Code's: fromGemini); "" for others.
-	geminiTool string
+	// from is the harness of its own names the event was read from, and
+	// foreignTool its tool's name there (fromForeign); "" for others.
+	from        Harness
+	foreignTool string
 }
 
-// Sender is the harness that sent ev: Gemini CLI when it was read from
-// one of its events, Codex CLI when the event names its turn, else
-// Claude Code.
+// Sender is the harness that sent ev: the one of its own names it was
+// read from (Gemini CLI, opencode), Codex CLI when the event names its
+// turn, else Claude Code.
 func (ev Event) Sender() Harness {
 	switch {
-	case ev.geminiTool != "":
-		return Gemini
+	case ev.from != "":
+		return ev.from
 	case ev.TurnID != "":
 		return Codex
 	}
@@ -77,7 +78,7 @@ func ReadEvent(r io.Reader) (Event, error) {
 	if ev.Name == "" {
 		return Event{}, fmt.Errorf("not a hook event: no hook_event_name")
 	}
-	return fromGemini(ev), nil
+	return fromForeign(ev), nil
 }
 
 // Output is the hook's answer on stdout (nil: none, the call goes ahead).

@@ -8,7 +8,7 @@ import (
 
 // Harness is the agent CLI whose hook contract an answer is written in.
 // Each sends its event on stdin and reads one answer on stdout; the
-// events are read in Claude Code's names (fromGemini), answered, and the
+// events are read in Claude Code's names (fromForeign), answered, and the
 // answer made what the sender takes (In) and written its way (Encode).
 type Harness string
 
@@ -21,25 +21,29 @@ const (
 	// "allow", refuses "ask", and a reason only beside a decision.
 	Codex Harness = "codex"
 	// Gemini (Gemini CLI's hooks) names its events and tools its own way
-	// (BeforeTool, read_file; fromGemini), merges a hookSpecificOutput's
+	// (BeforeTool, read_file; fromForeign), merges a hookSpecificOutput's
 	// tool_input over the call, and denies with a top-level decision.
 	Gemini Harness = "gemini"
+	// Opencode is opencode through the plugin this repository ships
+	// (plugin/opencode): its plugin events and tools (tool.execute.before,
+	// read), args merged over the call, a denial thrown.
+	Opencode Harness = "opencode"
 )
 
 // ParseHarness is the harness named name.
 func ParseHarness(name string) (Harness, error) {
 	switch h := Harness(name); h {
-	case ClaudeCode, Codex, Gemini:
+	case ClaudeCode, Codex, Gemini, Opencode:
 		return h, nil
 	}
-	return "", fmt.Errorf("unknown harness %q (claude, codex, gemini)", name)
+	return "", fmt.Errorf("unknown harness %q (claude, codex, gemini, opencode)", name)
 }
 
 // In is out as h can take it (nil: no answer). A rewrite Claude Code
 // takes without a decision — the call going through its own permissions
 // as written — is an "allow" in Codex, whose sandbox and approval policy
 // still stand around the command; a change put to the person ("ask")
-// has no form in Codex or Gemini and is not made.
+// has no form in Codex, Gemini or opencode and is not made.
 func (h Harness) In(out *Output) *Output {
 	if out == nil || out.Specific == nil || h == ClaudeCode {
 		return out
@@ -54,55 +58,83 @@ func (h Harness) In(out *Output) *Output {
 	return &Output{Specific: &s}
 }
 
-// geminiTools are Gemini CLI's tools the hook answers, each as the Claude
-// Code tool it is read as, and its fields' names here by theirs there.
-var geminiTools = map[string]struct {
+// foreignTool is a harness's tool the hook answers: the Claude Code tool
+// it is read as, and its fields' names here by theirs there.
+type foreignTool struct {
 	tool   string
 	fields map[string]string
-}{
-	"read_file":         {"Read", map[string]string{"file_path": "file_path"}},
-	"list_directory":    {"LS", map[string]string{"dir_path": "path"}},
-	"glob":              {"Glob", map[string]string{"dir_path": "path"}},
-	"grep_search":       {"Grep", map[string]string{"dir_path": "path"}},
-	"run_shell_command": {shellTool, map[string]string{"command": shellField}},
 }
 
-// geminiEvents are Gemini CLI's events by the Claude Code event each is
-// read as.
-var geminiEvents = map[string]string{"BeforeTool": "PreToolUse", "AfterTool": "PostToolUse"}
+// foreign are the harnesses that name their events and tools their own
+// way: each one's events by the Claude Code event each is read as, and
+// its tools.
+var foreign = map[Harness]struct {
+	events map[string]string
+	tools  map[string]foreignTool
+}{
+	Gemini: {
+		events: map[string]string{"BeforeTool": "PreToolUse", "AfterTool": "PostToolUse"},
+		tools: map[string]foreignTool{
+			"read_file":         {"Read", map[string]string{"file_path": "file_path"}},
+			"list_directory":    {"LS", map[string]string{"dir_path": "path"}},
+			"glob":              {"Glob", map[string]string{"dir_path": "path"}},
+			"grep_search":       {"Grep", map[string]string{"dir_path": "path"}},
+			"run_shell_command": {shellTool, map[string]string{"command": shellField}},
+		},
+	},
+	// opencode's events are its plugins' (plugin/opencode/wayfind.js sends
+	// them as they come: the tool's id and its args).
+	Opencode: {
+		events: map[string]string{"tool.execute.before": "PreToolUse", "tool.execute.after": "PostToolUse"},
+		tools: map[string]foreignTool{
+			"read":  {"Read", map[string]string{"filePath": "file_path"}},
+			"list":  {"LS", map[string]string{"path": "path"}},
+			"glob":  {"Glob", map[string]string{"path": "path"}},
+			"grep":  {"Grep", map[string]string{"path": "path"}},
+			"bash":  {shellTool, map[string]string{"command": shellField}},
+			"edit":  {"Edit", map[string]string{"filePath": "file_path"}},
+			"write": {"Write", map[string]string{"filePath": "file_path"}},
+		},
+	},
+}
 
-// fromGemini is ev read in Claude Code's names when Gemini CLI sent it
-// (its event and tool names, and the tool's fields, made Claude Code's;
-// its tool's answer — llmContent, and an error's message — as the
-// failure's text), else ev itself. A Gemini tool the hook does not know
-// keeps its name, and is answered as any tool it does not know: not.
-func fromGemini(ev Event) Event {
-	name, ok := geminiEvents[ev.Name]
-	if !ok {
-		return ev
-	}
-	ev.Name, ev.geminiTool = name, ev.Tool
-	t, known := geminiTools[ev.Tool]
-	if !known {
-		return ev
-	}
-	in := map[string]any{}
-	for k, v := range ev.Input {
-		if ours, ok := t.fields[k]; ok {
-			k = ours
+// fromForeign is ev read in Claude Code's names when a harness of its own
+// names sent it (its event and tool names, and the tool's fields, made
+// Claude Code's; its tool's answer — Gemini's llmContent and error,
+// opencode's output — as the failure's text), else ev itself. A tool the
+// hook does not know keeps its name, and is answered as any tool it does
+// not know: not.
+func fromForeign(ev Event) Event {
+	for h, f := range foreign {
+		name, ok := f.events[ev.Name]
+		if !ok {
+			continue
 		}
-		in[k] = v
-	}
-	ev.Tool, ev.Input = t.tool, in
-	var resp struct {
-		LLMContent any `json:"llmContent"`
-		Error      any `json:"error"`
-	}
-	if json.Unmarshal(ev.Response, &resp) == nil && (resp.LLMContent != nil || resp.Error != nil) {
-		// Its shell's answer begins "Output: " before the command's own
-		// first line.
-		ev.Error = strings.TrimPrefix(textOf(resp.LLMContent), "Output: ") + "\n" + textOf(resp.Error)
-		ev.Response = nil
+		ev.Name, ev.from, ev.foreignTool = name, h, ev.Tool
+		t, known := f.tools[ev.Tool]
+		if !known {
+			return ev
+		}
+		in := map[string]any{}
+		for k, v := range ev.Input {
+			if ours, ok := t.fields[k]; ok {
+				k = ours
+			}
+			in[k] = v
+		}
+		ev.Tool, ev.Input = t.tool, in
+		var resp struct {
+			LLMContent any `json:"llmContent"`
+			Error      any `json:"error"`
+			Output     any `json:"output"`
+		}
+		if json.Unmarshal(ev.Response, &resp) == nil && (resp.LLMContent != nil || resp.Error != nil || resp.Output != nil) {
+			// Gemini's shell's answer begins "Output: " before the
+			// command's own first line.
+			ev.Error = strings.TrimPrefix(textOf(resp.LLMContent), "Output: ") + "\n" + textOf(resp.Error) + "\n" + textOf(resp.Output)
+			ev.Response = nil
+		}
+		return ev
 	}
 	return ev
 }
@@ -138,32 +170,57 @@ type geminiSpecific struct {
 	Context   string         `json:"additionalContext,omitempty"`
 }
 
+// opencodeOutput is an answer as the opencode plugin reads it: args to
+// merge over the call's (only what changed, in the tool's own fields), a
+// denial's reason (the plugin throws it: the model reads it as the tool's
+// error), a line for the model (added to the tool's output after it).
+type opencodeOutput struct {
+	Args    map[string]any `json:"args,omitempty"`
+	Deny    string         `json:"deny,omitempty"`
+	Context string         `json:"context,omitempty"`
+}
+
 // Encode is out (In's) as h's harness reads it, for ev (the event as
 // ReadEvent made it).
 func (h Harness) Encode(ev Event, out *Output) ([]byte, error) {
-	if h != Gemini || out == nil || out.Specific == nil {
+	if _, own := foreign[h]; !own || out == nil || out.Specific == nil {
 		return json.Marshal(out)
 	}
 	s := out.Specific
-	g := geminiOutput{}
+	changed := changedFields(ev, s.UpdatedInput)
+	deny := ""
 	if s.Decision == "deny" {
-		g.Decision, g.Reason = "deny", s.Reason
+		deny = s.Reason
 	}
-	spec := &geminiSpecific{Context: s.Context}
-	if s.UpdatedInput != nil {
-		t := geminiTools[ev.geminiTool]
-		spec.ToolInput = map[string]any{}
-		for theirs, ours := range t.fields {
-			if v, ok := s.UpdatedInput[ours]; ok && v != ev.Input[ours] {
-				spec.ToolInput[theirs] = v
-			}
-		}
-		if len(spec.ToolInput) == 0 {
-			spec.ToolInput = nil
-		}
+	if h == Opencode {
+		return json.Marshal(opencodeOutput{Args: changed, Deny: deny, Context: s.Context})
 	}
-	if spec.ToolInput != nil || spec.Context != "" {
-		g.Specific = spec
+	g := geminiOutput{}
+	if deny != "" {
+		g.Decision, g.Reason = "deny", deny
+	}
+	if changed != nil || s.Context != "" {
+		g.Specific = &geminiSpecific{ToolInput: changed, Context: s.Context}
 	}
 	return json.Marshal(g)
+}
+
+// changedFields are the fields of updated (in Claude Code's names) that
+// differ from ev's input, in the names of the tool ev was read from; nil
+// when none.
+func changedFields(ev Event, updated map[string]any) map[string]any {
+	if updated == nil {
+		return nil
+	}
+	t := foreign[ev.from].tools[ev.foreignTool]
+	out := map[string]any{}
+	for theirs, ours := range t.fields {
+		if v, ok := updated[ours]; ok && v != ev.Input[ours] {
+			out[theirs] = v
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }

@@ -103,3 +103,47 @@ func TestGemini(t *testing.T) {
 		}
 	}
 }
+
+// TestOpencode: the opencode plugin's events are read in Claude Code's
+// names, and answered as the plugin applies them.
+func TestOpencode(t *testing.T) {
+	moved := wire.Resolve{Resolved: &wire.Candidate{URI: "file:///ws/new/a.go", Path: "new/a.go"},
+		Moved: &wire.HistoryNote{Path: "old/a.go", Commit: "3f2a1c9e", Date: "2024-05-01", Subject: "move a"}}
+	req := &fakeRequests{resolve: map[string]wire.Resolve{"/ws/old/a.go": moved, "/ws/config.go": {Candidates: []wire.Candidate{
+		{URI: "file:///ws/a/config.go", Path: "a/config.go"}, {URI: "file:///ws/b/config.go", Path: "b/config.go"}}}}}
+	disk := fakeDisk{"/ws/new/a.go": "file", "/ws/new": "dir"}
+	for _, c := range []struct {
+		name, event, want string
+	}{
+		{"read of a moved file: its filePath",
+			`{"hook_event_name":"tool.execute.before","cwd":"/ws","tool_name":"read","tool_input":{"filePath":"/ws/old/a.go","offset":3}}`,
+			`{"args":{"filePath":"/ws/new/a.go"},"context":"wayfind: /ws/old/a.go moved to /ws/new/a.go in 3f2a1c9 (2024-05-01) \"move a\""}`},
+		{"bash: its command",
+			`{"hook_event_name":"tool.execute.before","cwd":"/ws","tool_name":"bash","tool_input":{"command":"cat old/a.go","description":"d"}}`,
+			`{"args":{"command":"cat new/a.go"},"context":"wayfind: old/a.go moved to /ws/new/a.go in 3f2a1c9 (2024-05-01) \"move a\""}`},
+		{"a name two files share: denied",
+			`{"hook_event_name":"tool.execute.before","cwd":"/ws","tool_name":"read","tool_input":{"filePath":"/ws/config.go"}}`,
+			`{"deny":"wayfind: no file at /ws/config.go. Candidates, best first:\n1. /ws/a/config.go ()\n2. /ws/b/config.go ()"}`},
+		{"after a bash that failed: a line",
+			`{"hook_event_name":"tool.execute.after","cwd":"/ws","tool_name":"bash","tool_input":{},"tool_response":{"output":"cat: old/a.go: No such file or directory\n"}}`,
+			`{"context":"wayfind: old/a.go moved to new/a.go in 3f2a1c9 (2024-05-01) \"move a\""}`},
+		{"an edit's rewrite is not made (no ask there)",
+			`{"hook_event_name":"tool.execute.before","cwd":"/ws","tool_name":"edit","tool_input":{"filePath":"/ws/old/a.go","oldString":"a","newString":"b"}}`, `null`},
+	} {
+		ev, err := ReadEvent(strings.NewReader(c.event))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Sender() != Opencode {
+			t.Errorf("%s: sender %v", c.name, ev.Sender())
+		}
+		out, err := Answer(context.Background(), ev, disk, nil, func() (Requests, error) { return req, nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Opencode.Encode(ev, Opencode.In(out))
+		if err != nil || string(b) != c.want {
+			t.Errorf("%s:\n got %s (%v)\nwant %s", c.name, b, err, c.want)
+		}
+	}
+}
