@@ -178,10 +178,15 @@ func agentCmd(args []string) error {
 				break
 			}
 			wall := time.Since(t0)
+			var said map[string]hookSaid
+			if hooked && *tool == "shell" {
+				said = hookSaidOf(cache, logAt)
+			}
 			for i, c := range cases {
 				var o agentOutcome
 				if *tool == "shell" {
-					o = judgeShell(tree, shellCommands[i%len(shellCommands)], *c.Expected, results[i])
+					command := shellCommands[i%len(shellCommands)]
+					o = judgeShell(tree, command, *c.Expected, results[i], said[command(c.Query)])
 				} else {
 					o = judgeAgent(tree, *c.Expected, read[i], results[i])
 				}
@@ -537,22 +542,89 @@ func shellCases(cases []calCase, tree string) []calCase {
 	return out
 }
 
-// judgeShell is what a shell command came to: the file meant read when
-// its output is what the command prints on that file (run here, in
-// tree); another file when it printed something else and did not fail
-// for want of the file.
-func judgeShell(tree string, command func(string) string, expected, result string) agentOutcome {
+// judgeShell is what a shell command came to. The file meant was read
+// when the hook rewrote the command to name it and the command did not
+// fail (the output is the harness's to format: a line ending, a cut of a
+// long output), or when its output is what the command prints on that
+// file; another file when the hook rewrote it to name another; named
+// first when the command ran as written and failed, and the hook's line
+// after it named the file meant first; else nothing useful.
+func judgeShell(tree string, command func(string) string, expected, result string, said hookSaid) agentOutcome {
 	want, err := shellOutput(tree, command(expected))
 	got, want := strings.TrimSpace(result), strings.TrimSpace(want)
+	failed := got == "" || strings.Contains(got, "No such file or directory") || strings.HasPrefix(got, "Exit code") || strings.Contains(got, "was blocked")
+	abs := filepath.Join(tree, expected)
 	switch {
 	case err == nil && got == want:
 		return agentRead
-	case err == nil && len(want) > 2*shellCut && len(got) > shellCut && got[:shellCut] == want[:shellCut]:
-		return agentRead // a long output the harness cut, the same at its start
-	case got == "" || strings.Contains(got, "No such file or directory") || strings.HasPrefix(got, "Exit code"):
+	case said.rewritten != "" && !failed && (namesPath(said.rewritten, expected) || namesPath(said.rewritten, abs)):
+		return agentRead
+	case said.rewritten != "" && !failed:
+		return agentOther
+	case said.told == expected || said.told == abs:
+		return agentNamed
+	case failed:
 		return agentNothing
 	}
 	return agentOther
+}
+
+// namesPath reports whether a shell command has p as one of its words.
+func namesPath(command, p string) bool {
+	for _, w := range strings.Fields(command) {
+		if strings.Trim(w, `'"`) == p {
+			return true
+		}
+	}
+	return false
+}
+
+// hookSaid is what the hook's log says it did with one shell command: the
+// command it rewrote it to ("" none), and the file its line after the
+// command named first ("" none).
+type hookSaid struct {
+	rewritten, told string
+}
+
+// hookLogBash reads a line of the hook's log about a Bash call: the
+// event, the command (as %q wrote it) and what was said.
+var hookLogBash = regexp.MustCompile(`^\S+ (PreToolUse|PostToolUse|PostToolUseFailure) Bash ("(?:[^"\\]|\\.)*"): \S* ?(.*) \([0-9.]+ ms`)
+
+// toldFile is the file a line after a failed command names first.
+var toldFile = regexp.MustCompile(`(?: is | moved to |the likeliest is )(\S+)`)
+
+// hookSaidOf is what the hook's log (in cache, from offset at) says of
+// each shell command.
+func hookSaidOf(cache string, at int64) map[string]hookSaid {
+	out := map[string]hookSaid{}
+	f, err := os.Open(filepath.Join(cache, "hook.log"))
+	if err != nil {
+		return out
+	}
+	defer f.Close()
+	f.Seek(at, io.SeekStart)
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		m := hookLogBash.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		command, err := strconv.Unquote(m[2])
+		if err != nil {
+			continue
+		}
+		s := out[command]
+		if m[1] == "PreToolUse" {
+			if rest, ok := strings.CutPrefix(m[3], "→ "); ok {
+				s.rewritten, _, _ = strings.Cut(rest, ": wayfind: ")
+			}
+		} else if t := toldFile.FindStringSubmatch(m[3]); t != nil {
+			s.told = strings.TrimSuffix(t[1], ";")
+		}
+		out[command] = s
+	}
+	return out
 }
 
 // shellCut: a harness cuts a long output (Claude Code past 30,000
