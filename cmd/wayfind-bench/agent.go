@@ -546,9 +546,10 @@ func shellCases(cases []calCase, tree string) []calCase {
 // when the hook rewrote the command to name it and the command did not
 // fail (the output is the harness's to format: a line ending, a cut of a
 // long output), or when its output is what the command prints on that
-// file; another file when the hook rewrote it to name another; named
-// first when the command ran as written and failed, and the hook's line
-// after it named the file meant first; else nothing useful.
+// file; another file only when the hook rewrote it to name another (as
+// written, it names nothing there); named first when the command ran as
+// written and the hook's line after it named the file meant first; else
+// nothing useful.
 func judgeShell(tree string, command func(string) string, expected, result string, said hookSaid) agentOutcome {
 	want, err := shellOutput(tree, command(expected))
 	got, want := strings.TrimSpace(result), strings.TrimSpace(want)
@@ -563,10 +564,10 @@ func judgeShell(tree string, command func(string) string, expected, result strin
 		return agentOther
 	case said.told == expected || said.told == abs:
 		return agentNamed
-	case failed:
-		return agentNothing
 	}
-	return agentOther
+	// Run as written, the command named a path that is not there: whatever
+	// it printed (a sandbox's refusal, a harness's words), it read no file.
+	return agentNothing
 }
 
 // namesPath reports whether a shell command has p as one of its words.
