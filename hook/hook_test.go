@@ -87,6 +87,8 @@ func TestAnswer(t *testing.T) {
 		{"a shell command that named a moved file: a line after it", Event{Name: "PostToolUse", Tool: "Bash", Cwd: "/ws",
 			Response: json.RawMessage(`{"stdout":"","stderr":"cat: old/a.go: No such file or directory\n"}`)}, "", nil, "old/a.go moved to new/a.go"},
 		{"a failed shell command: the same", Event{Name: "PostToolUseFailure", Tool: "Bash", Cwd: "/ws", Error: "ls: cannot access 'gone.go': No such file or directory"}, "", nil, "gone.go was deleted in aa11bb2"},
+		{"Codex's answer of a shell command, one string: the same", Event{Name: "PostToolUse", Tool: "Bash", Cwd: "/ws", TurnID: "t",
+			Response: json.RawMessage(`"cat: old/a.go: No such file or directory\n"`)}, "", nil, "old/a.go moved to new/a.go"},
 	}
 	for _, c := range cases {
 		before := opened

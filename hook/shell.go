@@ -34,11 +34,16 @@ const maxShellPaths = 3
 // there, a line per such path under the roots: where it went (the history
 // moved or deleted it, or one file is clearly meant), else nothing.
 func afterShell(ctx context.Context, ev Event, disk Disk, trail Trail, open func() (Requests, error)) (*Output, error) {
+	// The tool's answer: Claude Code's {stdout, stderr}, or Codex CLI's
+	// output as one string.
 	text := ev.Error
 	var resp struct {
 		Stdout, Stderr string
 	}
-	if json.Unmarshal(ev.Response, &resp) == nil {
+	var output string
+	if json.Unmarshal(ev.Response, &output) == nil {
+		text += "\n" + output
+	} else if json.Unmarshal(ev.Response, &resp) == nil {
 		text += "\n" + resp.Stderr + "\n" + resp.Stdout
 	}
 	paths := missingPaths(text)
