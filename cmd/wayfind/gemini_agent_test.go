@@ -146,9 +146,7 @@ func runGemini(t *testing.T, gemini, dir string, script []geminiCall, hooks stri
 		}
 		env = append(env, kv)
 	}
-	env = append(env, "HOME="+home, "GEMINI_API_KEY=test-dummy", "GOOGLE_GEMINI_BASE_URL="+srv.URL,
-		"NO_BROWSER=true", "HTTPS_PROXY=http://127.0.0.1:9", "HTTP_PROXY=http://127.0.0.1:9", "NO_PROXY=127.0.0.1,localhost",
-		"https_proxy=http://127.0.0.1:9", "http_proxy=http://127.0.0.1:9", "no_proxy=127.0.0.1,localhost")
+	env = append(append(env, "HOME="+home, "GEMINI_API_KEY=test-dummy", "GOOGLE_GEMINI_BASE_URL="+srv.URL, "NO_BROWSER=true"), claudetest.NoNetwork...)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, gemini, "-p", "follow the script", "--yolo", "--output-format", "json")

@@ -155,9 +155,8 @@ func runOpencode(t *testing.T, opencode, dir, plugin string, script []opencodeCa
 		base = append(base, kv)
 	}
 	base = append(base, "HOME="+home, "OPENCODE_CONFIG="+cfg, "OPENCODE_DISABLE_MODELS_FETCH=true", "OPENCODE_DISABLE_AUTOUPDATE=true",
-		"OPENCODE_DISABLE_DEFAULT_PLUGINS=true", "OPENCODE_DISABLE_LSP_DOWNLOAD=true", "OPENCODE_DISABLE_SHARE=true", "OPENCODE_DISABLE_CLAUDE_CODE=true", "npm_config_offline=true",
-		"HTTPS_PROXY=http://127.0.0.1:9", "HTTP_PROXY=http://127.0.0.1:9", "NO_PROXY=127.0.0.1,localhost",
-		"https_proxy=http://127.0.0.1:9", "http_proxy=http://127.0.0.1:9", "no_proxy=127.0.0.1,localhost")
+		"OPENCODE_DISABLE_DEFAULT_PLUGINS=true", "OPENCODE_DISABLE_LSP_DOWNLOAD=true", "OPENCODE_DISABLE_SHARE=true", "OPENCODE_DISABLE_CLAUDE_CODE=true", "npm_config_offline=true")
+	base = append(base, claudetest.NoNetwork...)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, opencode, "run", "--dir", dir, "--format", "json", "follow the script")

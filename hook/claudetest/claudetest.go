@@ -31,6 +31,14 @@ func Binary(top string) string {
 	return Installed(top, "testdata/clients/claude-code/node_modules/@anthropic-ai/claude-code-*/claude")
 }
 
+// NoNetwork is the environment that sends anything but a model on
+// 127.0.0.1 to a proxy that is not there: a harness run against a
+// scripted model reaches nothing else.
+var NoNetwork = []string{
+	"HTTPS_PROXY=http://127.0.0.1:9", "HTTP_PROXY=http://127.0.0.1:9", "ALL_PROXY=http://127.0.0.1:9", "NO_PROXY=127.0.0.1,localhost",
+	"https_proxy=http://127.0.0.1:9", "http_proxy=http://127.0.0.1:9", "all_proxy=http://127.0.0.1:9", "no_proxy=127.0.0.1,localhost",
+}
+
 // Installed is the first file under top that matches pattern (an agent
 // harness's binary where make deps lays it out), as an absolute path; ""
 // when there is none.

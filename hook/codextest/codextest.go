@@ -253,11 +253,7 @@ unbounded_connection_retries = false
 		}
 		env = append(env, kv)
 	}
-	// Anything but the model on 127.0.0.1 goes to a proxy that is not
-	// there.
-	env = append(env, "HOME="+s.Home, "CODEX_HOME="+codexHome, "WAYFIND_SCRIPTED_KEY=sk-test-dummy",
-		"HTTPS_PROXY=http://127.0.0.1:9", "HTTP_PROXY=http://127.0.0.1:9", "ALL_PROXY=http://127.0.0.1:9", "NO_PROXY=127.0.0.1,localhost",
-		"https_proxy=http://127.0.0.1:9", "http_proxy=http://127.0.0.1:9", "all_proxy=http://127.0.0.1:9", "no_proxy=127.0.0.1,localhost")
+	env = append(append(env, "HOME="+s.Home, "CODEX_HOME="+codexHome, "WAYFIND_SCRIPTED_KEY=sk-test-dummy"), claudetest.NoNetwork...)
 	env = append(env, s.Env...)
 	timeout := s.Timeout
 	if timeout == 0 {
