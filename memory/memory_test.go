@@ -19,9 +19,9 @@ func TestHeapLimit(t *testing.T) {
 		{40 * mb, 30 * mb, 104 * mb},
 		{256 * mb, 30 * mb, 320 * mb},
 		{300 * mb, 30 * mb, 375 * mb},
-		// The budget (468 MB) less 100 MB mapped leaves 368: under 375.
+		// What the budget leaves after the mapped pages is under the growth.
 		{300 * mb, 100 * mb, 368 * mb},
-		// It leaves 318, under an eighth's growth (337.5).
+		// What it leaves is under an eighth's growth: the eighth stands.
 		{300 * mb, 150 * mb, 337*mb + mb/2},
 		{4096 * mb, 0, 4608 * mb},
 	} {
