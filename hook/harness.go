@@ -3,7 +3,6 @@ package hook
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 )
 
 // Harness is the agent CLI whose hook contract an answer is written in.
@@ -100,8 +99,8 @@ var foreign = map[Harness]struct {
 
 // fromForeign is ev read in Claude Code's names when a harness of its own
 // names sent it (its event and tool names, and the tool's fields, made
-// Claude Code's; its tool's answer — Gemini's llmContent and error,
-// opencode's output — as the failure's text), else ev itself. A tool the
+// Claude Code's; its tool's answer is read in its own shape:
+// answerText), else ev itself. A tool the
 // hook does not know keeps its name, and is answered as any tool it does
 // not know: not.
 func fromForeign(ev Event) Event {
@@ -123,37 +122,9 @@ func fromForeign(ev Event) Event {
 			in[k] = v
 		}
 		ev.Tool, ev.Input = t.tool, in
-		var resp struct {
-			LLMContent any `json:"llmContent"`
-			Error      any `json:"error"`
-			Output     any `json:"output"`
-		}
-		if json.Unmarshal(ev.Response, &resp) == nil && (resp.LLMContent != nil || resp.Error != nil || resp.Output != nil) {
-			// Gemini's shell's answer begins "Output: " before the
-			// command's own first line.
-			ev.Error = strings.TrimPrefix(textOf(resp.LLMContent), "Output: ") + "\n" + textOf(resp.Error) + "\n" + textOf(resp.Output)
-			ev.Response = nil
-		}
 		return ev
 	}
 	return ev
-}
-
-// textOf is a tool answer's part as text: a string, an error's message,
-// else its JSON.
-func textOf(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return v
-	case map[string]any:
-		if m, ok := v["message"].(string); ok {
-			return m
-		}
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
 }
 
 // geminiOutput is an answer as Gemini CLI reads it.

@@ -34,19 +34,7 @@ const maxShellPaths = 3
 // there, a line per such path under the roots: where it went (the history
 // moved or deleted it, or one file is clearly meant), else nothing.
 func afterShell(ctx context.Context, ev Event, disk Disk, trail Trail, open func() (Requests, error)) (*Output, error) {
-	// The tool's answer: Claude Code's {stdout, stderr}, or Codex CLI's
-	// output as one string.
-	text := ev.Error
-	var resp struct {
-		Stdout, Stderr string
-	}
-	var output string
-	if json.Unmarshal(ev.Response, &output) == nil {
-		text += "\n" + output
-	} else if json.Unmarshal(ev.Response, &resp) == nil {
-		text += "\n" + resp.Stderr + "\n" + resp.Stdout
-	}
-	paths := missingPaths(text)
+	paths := missingPaths(ev.Error + "\n" + answerText(ev.Response))
 	if len(paths) == 0 {
 		return nil, nil
 	}
@@ -83,6 +71,44 @@ func afterShell(ctx context.Context, ev Event, disk Disk, trail Trail, open func
 		return nil, nil
 	}
 	return &Output{Specific: &Specific{Event: ev.Name, Context: strings.Join(lines, "\n")}}, nil
+}
+
+// answerText is a shell command's answer as text, in each harness's
+// shape: Claude Code's {stdout, stderr}, Codex CLI's output as one
+// string, Gemini CLI's {llmContent, error} (its shell's llmContent begins
+// "Output: " before the command's own first line), opencode's {output}.
+func answerText(response json.RawMessage) string {
+	var output string
+	if json.Unmarshal(response, &output) == nil {
+		return output
+	}
+	var resp struct {
+		Stdout, Stderr string
+		LLMContent     any `json:"llmContent"`
+		Error          any `json:"error"`
+		Output         any `json:"output"`
+	}
+	if json.Unmarshal(response, &resp) != nil {
+		return ""
+	}
+	return strings.Join([]string{resp.Stderr, resp.Stdout, strings.TrimPrefix(textOf(resp.LLMContent), "Output: "), textOf(resp.Error), textOf(resp.Output)}, "\n")
+}
+
+// textOf is a tool answer's part as text: a string, an error's message,
+// else its JSON.
+func textOf(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	case map[string]any:
+		if m, ok := v["message"].(string); ok {
+			return m
+		}
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
 }
 
 // missingPaths are the paths text says are not there, in order, each
