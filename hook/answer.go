@@ -168,15 +168,27 @@ func rewritten(ev Event, field, asked string, res wire.Resolve) *Output {
 			in["offset"] = r.Start.Line + 1
 		}
 	}
-	line := fmt.Sprintf("wayfind: %s is %s", asked, to)
-	if m := res.Moved; m != nil {
-		line = fmt.Sprintf("wayfind: %s %s", asked, service.HistoryLine("moved to "+to, m))
-	}
+	line := fileLine(asked, to, res.Moved)
 	decision := "allow"
 	if editTools[ev.Tool] {
 		decision = "ask"
 	}
 	return &Output{Specific: &Specific{Event: ev.Name, Decision: decision, Reason: line, UpdatedInput: in, Context: line}}
+}
+
+// fileLine is the line that says asked is the file at to: the move that
+// took it there when the history says so (moved).
+func fileLine(asked, to string, moved *wire.HistoryNote) string {
+	if moved != nil {
+		return fmt.Sprintf("wayfind: %s %s", asked, service.HistoryLine("moved to "+to, moved))
+	}
+	return fmt.Sprintf("wayfind: %s is %s", asked, to)
+}
+
+// dirLine is the line that says the history moved directory asked's
+// files to to (m).
+func dirLine(asked, to string, m *wire.DirMove) string {
+	return fmt.Sprintf("wayfind: %s %s (%d of the %d files the history followed)", asked, service.HistoryLine("moved to "+to, m.Commit), m.Moved, m.Followed)
 }
 
 // told lets the call go ahead unchanged with a line for the model.
@@ -228,7 +240,7 @@ func movedDir(ctx context.Context, ev Event, field, full string, open func() (Re
 	}
 	in := maps.Clone(ev.Input)
 	in[field] = to
-	line := fmt.Sprintf("wayfind: %s %s (%d of the %d files the history followed)", m.From, service.HistoryLine("moved to "+m.To, m.Commit), m.Moved, m.Followed)
+	line := dirLine(m.From, m.To, m)
 	return &Output{Specific: &Specific{Event: ev.Name, Decision: "allow", Reason: line, UpdatedInput: in, Context: line}}, nil
 }
 

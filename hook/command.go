@@ -2,14 +2,12 @@ package hook
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"path/filepath"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"wayfind/service"
 	"wayfind/wire"
 )
 
@@ -316,7 +314,7 @@ func resolveWord(ctx context.Context, req Requests, ev Event, w shellWord, full 
 	if w.dir {
 		if m, err := req.MovedDir(ctx, full); err == nil && m != nil {
 			if to, ok := wire.FilePath(m.URI); ok && disk.IsDir(to) {
-				return to, fmt.Sprintf("wayfind: %s %s (%d of the %d files the history followed)", w.path, service.HistoryLine("moved to "+to, m.Commit), m.Moved, m.Followed)
+				return to, dirLine(w.path, to, m)
 			}
 		}
 	}
@@ -331,8 +329,5 @@ func resolveWord(ctx context.Context, req Requests, ev Event, w shellWord, full 
 	if !ok || !disk.IsFile(to) {
 		return "", ""
 	}
-	if m := res.Moved; m != nil {
-		return to, fmt.Sprintf("wayfind: %s %s", w.path, service.HistoryLine("moved to "+to, m))
-	}
-	return to, fmt.Sprintf("wayfind: %s is %s", w.path, to)
+	return to, fileLine(w.path, to, res.Moved)
 }
