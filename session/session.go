@@ -276,6 +276,15 @@ func (s *Session) CaughtUp(ctx context.Context) error {
 	}
 }
 
+// Fresh returns once the answers are as fresh as a stat of every
+// directory would make them: the directories no watch holds are stat'ed
+// now (none when a watcher holds them all), and every change seen is
+// applied (CaughtUp).
+func (s *Session) Fresh(ctx context.Context) error {
+	s.tree.PollNow()
+	return s.CaughtUp(ctx)
+}
+
 // awaitSnapshot waits until ok holds of the snapshot served, or ctx
 // ends (its error).
 func (s *Session) awaitSnapshot(ctx context.Context, ok func(*snapshot) bool) error {
@@ -361,8 +370,9 @@ type Status struct {
 	// while polling, before the watcher is set up, or without one (a
 	// client reports changes itself).
 	Watching bool
-	// Polling: changes are looked for by polling the roots, the watcher
-	// unavailable or given up (the kernel's watch limit ran out).
+	// Polling: changes are looked for by polling the directories no
+	// watch holds — all of them without a watcher, those past the
+	// kernel's watch limit with one (Fresh stats them at once).
 	Polling bool
 	// Symbols counts the symbols indexed; SymbolsReady is true once the
 	// current roots' symbols have all been read.

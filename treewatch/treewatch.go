@@ -1,10 +1,12 @@
 // Package treewatch is how a live workspace sees its tree change: a
-// watcher on every directory (workspace.Watcher), or, when the system
-// has none to give (the kernel's watch limit), polling — a stat of every
-// directory between rescans (workspace.DirTimes), and rescans at their
-// own period that check what times cannot tell (workspace.Verify) and
-// find files edited in place by their stats (workspace.Restat). It says
-// what changed; its host (the session) applies it.
+// watcher on every directory (workspace.Watcher), or, for the directories
+// the system has no watch to give (the kernel's watch limit: a tree over
+// it is watched in part, and with no watcher at all not at all), polling
+// — a stat of each such directory between rescans (workspace.DirTimes),
+// and rescans at their own period that check what times cannot tell
+// (workspace.Verify) and find files edited in place by their stats
+// (workspace.Restat). It says what changed; its host (the session)
+// applies it.
 package treewatch
 
 import (
@@ -46,7 +48,10 @@ type Options struct {
 	RescanEvery time.Duration
 	// Walk is how a rescan walks the roots.
 	Walk workspace.Options
-	Logf func(format string, args ...any)
+	// WatchLimit is the most watches the system lets this user hold
+	// (nil: the system's, workspace.WatchLimit).
+	WatchLimit func() int
+	Logf       func(format string, args ...any)
 }
 
 // Tracker watches or polls its host's roots. It is safe for concurrent
@@ -57,8 +62,13 @@ type Tracker struct {
 
 	mu      sync.Mutex
 	watcher *workspace.Watcher // nil when off or replaced by polling
+	// polling: the poll loop runs — for the directories the watcher
+	// leaves out, or for all when there is no watcher.
 	polling bool
-	closed  bool
+	// pollMu keeps one poll of the directories' times at a time: the
+	// loop's and PollNow's.
+	pollMu sync.Mutex
+	closed bool
 	// watching: the watcher holds every directory of the roots named
 	// (Sync succeeded for the index of those roots); nil when it does
 	// not.
@@ -94,7 +104,7 @@ func (t *Tracker) Start() {
 		t.mu.Unlock()
 		return
 	}
-	w, err := workspace.Watch(t.host.Changed, t.opts.Logf)
+	w, err := workspace.Watch(t.host.Changed, t.opts.Logf, t.opts.WatchLimit)
 	if err != nil {
 		t.mu.Unlock()
 		t.opts.Logf("file watcher unavailable (%v); rescanning every %s", err, t.opts.RescanEvery)
@@ -113,8 +123,9 @@ func (t *Tracker) Start() {
 // queued as changed once more. After a full index (walked, not zero: when
 // its walk began) those are the directories modified since the walk
 // began (workspace.ChangedSince): re-walking the roots whole would do
-// the first index's work twice. When the watcher cannot hold them all,
-// polling replaces it.
+// the first index's work twice. The directories the watcher cannot hold
+// (the kernel's watch limit) are polled beside it; when it cannot hold
+// even the roots, polling replaces it.
 func (t *Tracker) Sync(ix *workspace.Index, walked time.Time) {
 	t.mu.Lock()
 	w := t.watcher
@@ -126,17 +137,23 @@ func (t *Tracker) Sync(ix *workspace.Index, walked time.Time) {
 	if !ok {
 		t.StartPolling()
 	}
+	_, unwatched := w.Unwatched()
+	if ok && len(unwatched) > 0 {
+		t.startLoop()
+	}
 	if !walked.IsZero() {
 		added = workspace.EntryChanges(ix, workspace.ChangedSince(ix, walked, t.host.Pace))
 	}
 	if len(added) > 0 {
 		t.host.Changed(added)
 	}
-	if ok {
+	if ok && len(unwatched) == 0 {
 		// Watching once what changed before the watches is queued too:
 		// an answer applied after it holds every change since the walk.
 		roots := slices.Clone(ix.Roots)
 		t.watching.Store(&roots)
+	} else {
+		t.watching.Store(nil)
 	}
 }
 
@@ -147,7 +164,7 @@ func (t *Tracker) Watching(roots []string) bool {
 	return w != nil && slices.Equal(*w, roots)
 }
 
-// Polling reports whether the roots are polled.
+// Polling reports whether the roots are polled, in whole or in part.
 func (t *Tracker) Polling() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -187,16 +204,24 @@ func rescanPeriod(every, walkTook time.Duration) time.Duration {
 // StartPolling replaces the watcher by polling the roots until Close.
 func (t *Tracker) StartPolling() {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.polling || t.closed {
-		return
-	}
-	t.polling = true
 	t.watching.Store(nil)
 	if t.watcher != nil {
 		_ = t.watcher.Close()
 		t.watcher = nil
 	}
+	t.mu.Unlock()
+	t.startLoop()
+}
+
+// startLoop starts the poll loop, once: the times of the directories no
+// watch holds between rescans of the roots, until Close.
+func (t *Tracker) startLoop() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.polling || t.closed {
+		return
+	}
+	t.polling = true
 	t.wg.Add(1)
 	go func() {
 		defer t.wg.Done()
@@ -217,22 +242,54 @@ func (t *Tracker) StartPolling() {
 	}()
 }
 
-// PollDirs is polling's quick look between rescans: the directories whose
-// time moved (workspace.DirTimes), narrowed to the entries that changed
-// (EntryChanges), queued: a stat a directory, where a rescan reads every
-// one, so a file made is seen within seconds on any tree.
+// PollDirs is polling's quick look between rescans: the directories no
+// watch holds whose time moved (workspace.DirTimes), narrowed to the
+// entries that changed (EntryChanges), queued: a stat a directory, where
+// a rescan reads every one, so a file made is seen within seconds on any
+// tree. It gives way to requests (Pace).
 func (t *Tracker) PollDirs() {
 	defer t.host.Busy()()
+	t.pollDirs(t.host.Pace)
+}
+
+// PollNow is PollDirs for a request that waits on it, at full speed: once
+// it returns, every change made before it to a directory no watch holds
+// is queued — with the watcher's own (the host's to apply), every change
+// to the tree. Nothing is polled when the watcher holds every directory.
+func (t *Tracker) PollNow() {
+	if t.Polling() {
+		t.pollDirs(nil)
+	}
+}
+
+func (t *Tracker) pollDirs(pace func()) {
+	t.pollMu.Lock()
+	defer t.pollMu.Unlock()
 	ix, walked := t.host.Served()
 	if ix == nil || !slices.Equal(ix.Roots, t.host.Roots()) {
 		return // new roots are the next rescan's
 	}
+	t.mu.Lock()
+	w := t.watcher
+	t.mu.Unlock()
 	start := time.Now()
-	changed := workspace.EntryChanges(ix, t.dirTimes.Changed(ix, walked, t.host.Pace))
+	var dirs []string
+	n := len(ix.Dirs) + len(ix.Roots)
+	if w == nil {
+		dirs = t.dirTimes.Changed(ix, walked, pace)
+	} else {
+		roots, unwatched := w.Unwatched()
+		if !slices.Equal(roots, ix.Roots) {
+			return // the watcher's next Sync is this index's
+		}
+		n = len(unwatched)
+		dirs = t.dirTimes.ChangedIn(ix, unwatched, walked, pace)
+	}
+	changed := workspace.EntryChanges(ix, dirs)
 	took := time.Since(start)
 	t.dirPollTook.Store(int64(took))
 	if len(changed) > 0 {
-		t.opts.Logf("polled %d directories' times in %.0f ms: %d entries changed", len(ix.Dirs)+len(ix.Roots), float64(took.Microseconds())/1000, len(changed))
+		t.opts.Logf("polled %d directories' times in %.0f ms: %d entries changed", n, float64(took.Microseconds())/1000, len(changed))
 	}
 	t.host.Changed(changed)
 }

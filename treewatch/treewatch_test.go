@@ -95,3 +95,48 @@ func TestPollStatsSeedsTheFirstPoll(t *testing.T) {
 		t.Errorf("the first rescan after the pass re-checks %v, want only %s", h.edited, a)
 	}
 }
+
+// TestPartWatchedPartPolled: a tree past the watch limit is watched in
+// part and polled for the rest: a file made in a directory no watch
+// holds is queued by PollNow, at once, and one made in a watched
+// directory by the watcher; the tracker is not Watching (not every
+// directory is seen as it changes) but Polling.
+func TestPartWatchedPartPolled(t *testing.T) {
+	h := walked(t, "a/x.go", "b/y.go", "c/z.go")
+	// The root and 3 directories; a limit of 3 gives the watcher 1: the
+	// root, and a, b and c are polled.
+	tr := New(h, Options{RescanEvery: time.Hour, WatchLimit: func() int { return 3 }})
+	defer tr.Close()
+	tr.Start()
+	if tr.Watching(h.ix.Roots) || !tr.Polling() {
+		t.Fatalf("watching %v, polling %v: want a watcher in part and polling", tr.Watching(h.ix.Roots), tr.Polling())
+	}
+	root := h.ix.Roots[0]
+	queued := func(p string) bool {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return slices.Contains(h.changed, p)
+	}
+	tr.PollNow() // the first poll: what changed since the walk (nothing)
+	made := filepath.Join(root, "b", "new.go")
+	if err := os.WriteFile(made, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Minute) // whatever the clock's grain
+	os.Chtimes(filepath.Join(root, "b"), later, later)
+	tr.PollNow()
+	if !queued(made) {
+		t.Fatalf("a file made in an unwatched directory: queued %q", h.changed)
+	}
+	top := filepath.Join(root, "top.go")
+	if err := os.WriteFile(top, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !queued(top) {
+		if time.Now().After(deadline) {
+			t.Fatalf("a file made in the watched root: queued %q", h.changed)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

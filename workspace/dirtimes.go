@@ -21,10 +21,13 @@ import (
 // ignore file edited in place.
 type DirTimes struct {
 	mu sync.Mutex
-	// ix is the last poll's index: its roots, then its directories, are
-	// what prints holds the stat of (0: could not be stat'ed).
-	ix     *Index
-	prints []uint64
+	// roots and dirs are what the last poll stat'ed — roots only when it
+	// stat'ed them too — and prints holds their stats in that order (0:
+	// could not be stat'ed).
+	roots     []string
+	withRoots bool
+	dirs      []File
+	prints    []uint64
 }
 
 // Changed stats ix's roots and directories, calling pace (when set)
@@ -36,18 +39,32 @@ type DirTimes struct {
 // then — it may have read them before their change — and those it cannot
 // stat (gone).
 func (t *DirTimes) Changed(ix *Index, walked time.Time, pace func()) []string {
-	nr := len(ix.Roots)
+	return t.changed(ix, true, ix.Dirs, walked, pace)
+}
+
+// ChangedIn is Changed for dirs alone, directories of ix (in its order)
+// that nothing else watches: a watcher that holds the rest of the tree
+// and the roots (Watcher.Unwatched).
+func (t *DirTimes) ChangedIn(ix *Index, dirs []File, walked time.Time, pace func()) []string {
+	return t.changed(ix, false, dirs, walked, pace)
+}
+
+func (t *DirTimes) changed(ix *Index, withRoots bool, dirs []File, walked time.Time, pace func()) []string {
+	nr := 0
+	if withRoots {
+		nr = len(ix.Roots)
+	}
 	abs := func(i int) string {
 		if i < nr {
 			return ix.Roots[i]
 		}
-		d := ix.Dirs[i-nr]
+		d := dirs[i-nr]
 		return RootPrefix(ix.Roots[d.Root]) + filepath.FromSlash(d.Path)
 	}
-	prints := make([]uint64, nr+len(ix.Dirs))
+	prints := make([]uint64, nr+len(dirs))
 	var since []bool // first call: whether each was changed since walked
 	t.mu.Lock()
-	first := t.ix == nil || !slices.Equal(t.ix.Roots, ix.Roots)
+	first := t.prints == nil || t.withRoots != withRoots || !slices.Equal(t.roots, ix.Roots)
 	t.mu.Unlock()
 	if first {
 		since = make([]bool, len(prints))
@@ -74,13 +91,13 @@ func (t *DirTimes) Changed(ix *Index, walked time.Time, pace func()) []string {
 				changed = append(changed, abs(r))
 			}
 		}
-		eachCommon(t.ix.Dirs, ix.Dirs, func(i, j int) {
+		eachCommon(t.dirs, dirs, func(i, j int) {
 			if t.prints[nr+i] != prints[nr+j] {
 				changed = append(changed, abs(nr+j))
 			}
 		})
 	}
-	t.ix, t.prints = ix, prints
+	t.roots, t.withRoots, t.dirs, t.prints = ix.Roots, withRoots, dirs, prints
 	return changed
 }
 

@@ -250,29 +250,60 @@ func TestPacedWalkReadsOneAtATime(t *testing.T) {
 	}
 }
 
-// TestWatcherGivesUpPastTheLimit: a tree with more directories than the
-// system lets one user watch goes to rescans at once, no watch added.
-func TestWatcherGivesUpPastTheLimit(t *testing.T) {
+// TestWatcherPastTheLimit: a tree with more directories than the
+// system lets one user watch is watched in part — the roots, then
+// directories in index order up to half the limit — and the rest are
+// Unwatched, for polling; a Sync after an update keeps that split,
+// watching what it brings while the budget lasts; a tree within the
+// limit is watched whole; a root that cannot be watched is no watcher.
+func TestWatcherPastTheLimit(t *testing.T) {
 	dir := t.TempDir()
-	for _, p := range []string{"a/b/x.go", "c/y.go"} {
+	for _, p := range []string{"a/b/x.go", "c/y.go", "d/e/f/z.go"} {
 		write(t, filepath.Join(dir, p), "")
 	}
 	ix := build(t, dir, Options{})
-	defer func(f func() int) { watchLimit = f }(watchLimit)
-	watchLimit = func() int { return len(ix.Dirs) } // the roots need one more
-	w, err := Watch(func([]string) {}, nil)
+	// 7 directories and the root: a limit of 7 gives this watcher 3.
+	w, err := Watch(func([]string) {}, nil, func() int { return len(ix.Dirs) })
 	if err != nil {
 		t.Skip("no watcher here:", err)
 	}
 	defer w.Close()
-	if added, ok := w.Sync(ix); ok || len(added) > 0 || len(w.w.WatchList()) > 0 {
-		t.Errorf("past the limit: added %q, ok %v, watching %d", added, ok, len(w.w.WatchList()))
+	added, ok := w.Sync(ix)
+	wantWatched := []string{dir, filepath.Join(dir, "a"), filepath.Join(dir, "a/b")}
+	if !ok || !slices.Equal(added, wantWatched) || len(w.w.WatchList()) != 3 {
+		t.Fatalf("past the limit: added %q, ok %v, watching %d; want %q", added, ok, len(w.w.WatchList()), wantWatched)
 	}
-	watchLimit = func() int { return len(ix.Dirs) + 1 }
-	w2, _ := Watch(func([]string) {}, nil)
+	roots, unwatched := w.Unwatched()
+	if want := []File{{0, "c"}, {0, "d"}, {0, "d/e"}, {0, "d/e/f"}}; !slices.Equal(roots, ix.Roots) || !slices.Equal(unwatched, want) {
+		t.Fatalf("unwatched %v, want %v", unwatched, want)
+	}
+	// An update that removes a watched directory and brings two: one
+	// fits the budget freed, the other is left out.
+	must(t, os.RemoveAll(filepath.Join(dir, "a/b")))
+	write(t, filepath.Join(dir, "a/g/w.go"), "")
+	write(t, filepath.Join(dir, "h/v.go"), "")
+	next, _ := Update(ix, Options{}, []string{filepath.Join(dir, "a/b"), filepath.Join(dir, "a/g"), filepath.Join(dir, "h")})
+	added, ok = w.Sync(next)
+	if !ok || !slices.Equal(added, []string{filepath.Join(dir, "a/g")}) {
+		t.Fatalf("after the update: added %q, ok %v", added, ok)
+	}
+	if _, unwatched := w.Unwatched(); !slices.Equal(unwatched, []File{{0, "c"}, {0, "d"}, {0, "d/e"}, {0, "d/e/f"}, {0, "h"}}) {
+		t.Fatalf("after the update: unwatched %v", unwatched)
+	}
+
+	w2, _ := Watch(func([]string) {}, nil, func() int { return len(next.Dirs) + 1 })
 	defer w2.Close()
-	if added, ok := w2.Sync(ix); !ok || len(added) != len(ix.Dirs)+1 {
+	if added, ok := w2.Sync(next); !ok || len(added) != len(next.Dirs)+1 {
 		t.Errorf("within the limit: added %q, ok %v", added, ok)
+	}
+	if _, unwatched := w2.Unwatched(); len(unwatched) != 0 {
+		t.Errorf("within the limit: unwatched %v", unwatched)
+	}
+
+	w3, _ := Watch(func([]string) {}, nil, func() int { return 1 }) // half of it is no watch, not even the root's
+	defer w3.Close()
+	if added, ok := w3.Sync(next); ok || len(added) > 0 || len(w3.w.WatchList()) > 0 {
+		t.Errorf("no room for the root: added %q, ok %v, watching %d", added, ok, len(w3.w.WatchList()))
 	}
 }
 
@@ -287,7 +318,7 @@ func TestWatcherFollowsUpdates(t *testing.T) {
 	}
 	ix := build(t, dir, Options{})
 	events := make(chan []string, 64)
-	w, err := Watch(func(p []string) { events <- p }, nil)
+	w, err := Watch(func(p []string) { events <- p }, nil, nil)
 	if err != nil {
 		t.Skip("no watcher here:", err)
 	}
@@ -336,7 +367,12 @@ func TestWatcherFollowsUpdates(t *testing.T) {
 	// hold it: the kernel dropped its watch; the next Sync adds it back.
 	os.RemoveAll(filepath.Join(dir, "d"))
 	deadline := time.Now().Add(5 * time.Second)
-	for slices.Contains(watching(), "d") && time.Now().Before(deadline) {
+	lost := func() bool {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return w.lost[filepath.Join(dir, "d")]
+	}
+	for !lost() && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond) // the event reaches forget
 	}
 	write(t, filepath.Join(dir, "d/z.go"), "")

@@ -12,13 +12,14 @@ import (
 
 // Watcher reports paths that changed under the roots, for Update. Linux
 // has no recursive watch, so every indexed directory is watched on its own
-// (Sync adds what a new index walked); when the kernel's watch limit runs
-// out, Watcher says so through Exhausted and the caller falls back to
-// rescanning.
+// (Sync adds what a new index walked). A tree with more directories than
+// the kernel lets this user watch is watched in part (watchBudget): the
+// directories left out are Unwatched, for the caller to poll.
 type Watcher struct {
 	w       *fsnotify.Watcher
 	onPaths func([]string)
 	logf    func(string, ...any)
+	limit   func() int // the system's watch limit (WatchLimit)
 
 	mu        sync.Mutex
 	exhausted bool
@@ -30,15 +31,19 @@ type Watcher struct {
 	// (and fsnotify's): it was a second copy of every directory's path.
 	synced *Index
 	lost   map[string]bool
-	done   chan struct{}
+	// unwatched are synced's directories no watch holds (index order,
+	// never written once made: Unwatched hands it out), and held how
+	// many watches this watcher holds, roots included.
+	unwatched []File
+	held      int
+	done      chan struct{}
 }
-
-// watchLimit is the system's watch limit (a variable for tests).
-var watchLimit = systemWatchLimit
 
 // Watch starts a watcher; onPaths receives each batch of changed absolute
 // paths (created, written, removed or renamed) as the kernel reports them.
-func Watch(onPaths func([]string), logf func(string, ...any)) (*Watcher, error) {
+// limit is the most watches the system lets this user hold (nil: the
+// system's, WatchLimit).
+func Watch(onPaths func([]string), logf func(string, ...any), limit func() int) (*Watcher, error) {
 	fw, err := fsnotify.NewBufferedWatcher(4096)
 	if err != nil {
 		return nil, err
@@ -46,7 +51,10 @@ func Watch(onPaths func([]string), logf func(string, ...any)) (*Watcher, error) 
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	w := &Watcher{w: fw, onPaths: onPaths, logf: logf, lost: map[string]bool{}, done: make(chan struct{})}
+	if limit == nil {
+		limit = WatchLimit
+	}
+	w := &Watcher{w: fw, onPaths: onPaths, logf: logf, limit: limit, lost: map[string]bool{}, done: make(chan struct{})}
 	go w.loop()
 	return w, nil
 }
@@ -103,12 +111,27 @@ func (w *Watcher) forget(paths []string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, p := range paths {
-		if w.synced != nil && watchedDir(w.synced, p) && !w.lost[p] {
+		if w.synced != nil && watchedDir(w.synced, p) && !w.lost[p] && !w.isUnwatched(p) {
 			if _, err := filepath.EvalSymlinks(p); err != nil {
 				w.lost[p] = true
+				w.held--
 			}
 		}
 	}
+}
+
+// isUnwatched reports whether absolute p is one of the synced index's
+// directories no watch holds; w.mu is held.
+func (w *Watcher) isUnwatched(p string) bool {
+	if len(w.unwatched) == 0 {
+		return false
+	}
+	root, rel, ok := w.synced.RootOf(p)
+	if !ok {
+		return false
+	}
+	_, found := slices.BinarySearchFunc(w.unwatched, File{Root: root, Path: filepath.ToSlash(rel)}, CompareFiles)
+	return found
 }
 
 // watchedDir reports whether absolute p is what a watcher synced with ix
@@ -120,52 +143,96 @@ func watchedDir(ix *Index, p string) bool {
 
 // WatchLimit is the most watches the system lets this user hold, 0 when
 // it is not known.
-func WatchLimit() int { return watchLimit() }
+func WatchLimit() int { return systemWatchLimit() }
 
-// watchable reports whether a watcher can hold every directory of ix:
-// the roots and its directories within the system's watch limit (when
-// one is known).
-func watchable(ix *Index) bool {
-	limit := watchLimit()
-	return limit <= 0 || len(ix.Dirs)+len(ix.Roots) <= limit
+// watchBudget is how many watches a watcher of ix may hold: every
+// directory and root when the system's limit holds them all (or no limit
+// is known); else half the limit, leaving the other half to the user's
+// editors and tools, which watch trees of their own — and the rest of the
+// tree is polled (Unwatched), a stat a directory, where before a tree
+// over the limit was polled whole.
+func watchBudget(ix *Index, limit int) int {
+	n := len(ix.Dirs) + len(ix.Roots)
+	if limit <= 0 || n <= limit {
+		return n
+	}
+	return limit / 2
 }
 
-// Sync watches the roots and every directory of ix not yet watched, and
-// returns the directories newly watched: files made in them between the
-// walk and the watch were missed, so the caller should Update them once
-// more. It reports false when the kernel's watch limit has run out.
+// Sync watches the roots and every directory of ix not yet watched,
+// within watchBudget, and returns the directories newly watched: files
+// made in them between the walk and the watch were missed, so the caller
+// should Update them once more. The directories left out, for the budget
+// or because the kernel refused more watches, are Unwatched. It reports
+// false when not even the roots can be watched: the caller polls the
+// whole tree.
 func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.exhausted {
 		return nil, false
 	}
-	// Roots and directories are distinct (CleanRoots drops nested roots):
-	// the limit is known before every directory's path is made.
-	if !watchable(ix) {
-		// More directories than the system lets one user watch: adding
-		// watches until the kernel refuses took time and kernel memory,
-		// all then given up.
-		w.exhausted = true
-		w.logf("file watcher: %d directories and the system's inotify limit is %d watches; falling back to periodic rescans%s", len(ix.Dirs)+len(ix.Roots), watchLimit(), raiseWatchLimit)
-		return nil, false
+	limit := w.limit()
+	budget := watchBudget(ix, limit)
+	full := budget == len(ix.Dirs)+len(ix.Roots)
+	refused := false // the kernel's limit reached: no more watches are tried
+	watch := func(p string) bool {
+		if refused || w.held >= budget {
+			return false
+		}
+		if err := w.w.Add(p); err != nil {
+			if isWatchLimit(err) {
+				refused = true
+				w.logf("file watcher: the system's inotify watch limit is reached (%v) after %d watches; polling the directories left out%s", err, w.held, raiseWatchLimit)
+				return false
+			}
+			// Vanished meanwhile: its parent's event covers it, and should
+			// the walk find it again, the next Sync tries it again.
+			w.lost[p] = true
+			return true
+		}
+		w.held++
+		added = append(added, p)
+		return true
 	}
-	var want []string // directories to watch, absolute
 	unwatch := func(p string) {
+		// A watch the kernel dropped (a directory deleted) may be
+		// removed before forget hears of it: it was held all the same.
 		_ = w.w.Remove(p)
+		if !w.lost[p] && !w.isUnwatched(p) {
+			w.held--
+		}
 		delete(w.lost, p)
 	}
+	var unwatched []File
 	if last := w.synced; last != nil && slices.Equal(last.Roots, ix.Roots) {
 		// An index updated from the last one: what its directories gained
 		// and lost, read from both lists in order — a change to a large
 		// tree is not a map of every directory (that was most of the
 		// time a change took to be answered).
+		var came []File
 		eachDiff(last.Dirs, ix.Dirs, func(d File) { unwatch(ix.Abs(d)) },
-			func(d File) { want = append(want, ix.Abs(d)) })
-		for p := range w.lost {
-			if watchedDir(ix, p) {
-				want = append(want, p)
+			func(d File) { came = append(came, d) })
+		lost := w.lost
+		w.lost = map[string]bool{}
+		for p := range lost {
+			if watchedDir(ix, p) && !watch(p) {
+				root, rel, _ := ix.RootOf(p)
+				came = append(came, File{Root: root, Path: filepath.ToSlash(rel)})
 			}
+		}
+		for _, d := range came {
+			if !watch(ix.Abs(d)) {
+				unwatched = append(unwatched, d)
+			}
+		}
+		if len(unwatched) > 0 || len(w.unwatched) > 0 {
+			// The last list less the directories gone, and those left out
+			// now, in index order.
+			kept := slices.DeleteFunc(slices.Clone(w.unwatched), func(d File) bool { return !ix.HasDir(d.Root, d.Path) })
+			unwatched = append(kept, unwatched...)
+			slices.SortFunc(unwatched, CompareFiles)
+			unwatched = slices.CompactFunc(unwatched, func(a, b File) bool { return CompareFiles(a, b) == 0 })
 		}
 	} else {
 		if last != nil {
@@ -176,28 +243,43 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 				unwatch(last.Abs(d))
 			}
 		}
-		want = slices.Clone(ix.Roots)
-		for _, d := range ix.Dirs {
-			want = append(want, ix.Abs(d))
-		}
-	}
-	clear(w.lost)
-	for _, d := range want {
-		if err := w.w.Add(d); err != nil {
-			if isWatchLimit(err) {
+		clear(w.lost)
+		w.held = 0
+		for _, r := range ix.Roots {
+			if !watch(r) {
+				// A root unwatched is every change at the top of the tree
+				// unseen: poll it all.
+				for _, r := range ix.Roots {
+					unwatch(r)
+				}
 				w.exhausted = true
-				w.logf("file watcher: the system's inotify watch limit is reached (%v); falling back to periodic rescans%s", err, raiseWatchLimit)
-				return added, false
+				w.synced, w.unwatched = nil, nil
+				return nil, false
 			}
-			// Vanished meanwhile: its parent's event covers it, and should
-			// the walk find it again, the next Sync tries it again.
-			w.lost[d] = true
-			continue
 		}
-		added = append(added, d)
+		for _, d := range ix.Dirs {
+			if !watch(ix.Abs(d)) {
+				unwatched = append(unwatched, d)
+			}
+		}
+		if !full && len(unwatched) > 0 {
+			w.logf("file watcher: %d directories and the system's inotify limit is %d watches; watching %d, polling the times of %d%s", len(ix.Dirs)+len(ix.Roots), limit, w.held, len(unwatched), raiseWatchLimit)
+		}
 	}
-	w.synced = ix
+	w.synced, w.unwatched = ix, unwatched
 	return added, true
+}
+
+// Unwatched are the roots of the index the last Sync watched and its
+// directories that no watch holds (index order; not to be written), for
+// the caller to poll (DirTimes.ChangedIn).
+func (w *Watcher) Unwatched() (roots []string, dirs []File) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.synced == nil {
+		return nil, nil
+	}
+	return w.synced.Roots, w.unwatched
 }
 
 // eachDiff calls gone for each entry of a (a sorted list, Index order)

@@ -503,8 +503,8 @@ func scaleInProcess(corpora, casesPath string, size int, cpuprofile, memprofile 
 // cache written by a one-shot `wayfind resolve` (the base a hook finds
 // warm), then the common-name typos through the hook as Claude Code runs
 // it, the daemon it starts answering once it can; the kernel's watch
-// limit beside, since the daemon answers only while it watches every
-// directory.
+// limit beside, since past it the daemon watches the tree in part and
+// stats the rest for each answer.
 func scaleHookBench(bin, corpora, work string, sizes []int) {
 	scs := readScaleCorpora(corpora)
 	largest := slices.Max(sizes)

@@ -20,10 +20,9 @@ import (
 // one-shot processes that ask about them (package daemon), until nobody
 // has asked for daemonIdle. The hook starts it when the roots it opened
 // itself are a large tree (daemonDue, startDaemon); a second daemon of
-// the same roots leaves at once. It leaves too when it cannot watch the
-// roots after all (the kernel's watch limit), saying so in daemon.off
-// beside its socket so that hooks do not start it again for a while
-// (daemonOffFor).
+// the same roots leaves at once. A tree past the kernel's watch limit is
+// watched in part, the rest polled, and each answer waits on a stat of
+// the directories no watch holds (daemonWorkspace.Fresh).
 func runDaemon(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	clean, ok := backgroundRoots("daemon", args, stderr, true)
 	if !ok {
@@ -65,17 +64,8 @@ func runDaemon(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	outdated := func() bool { b, err := daemon.Build(); return err != nil || b != build }
 	go func() {
 		for ctx.Err() == nil {
-			// A daemon that polls answers nobody (daemonWorkspace.Fresh):
-			// it leaves, and says why for the hooks.
-			if sess.Status().Polling {
-				why := "the roots cannot be watched (the kernel's watch limit: fs.inotify.max_user_watches)"
-				_ = os.WriteFile(filepath.Join(filepath.Dir(sock), daemonOff), []byte(why+"\n"), 0o600)
-				log.printf("%s: leaving: %s", clean[0], why)
-				stop()
-				return
-			}
-			// Nor can anybody reach a daemon whose socket is gone (its
-			// cache removed, or pruned); and one whose binary is gone or
+			// Nobody can reach a daemon whose socket is gone (its cache
+			// removed, or pruned); and one whose binary is gone or
 			// replaced (an uninstall, an upgrade) answers for no build
 			// that asks.
 			if st, err := os.Stat(sock); err != nil || listening == nil || !os.SameFile(st, listening) {
@@ -104,23 +94,14 @@ func runDaemon(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	return exitFound
 }
 
-// The daemon's lock and its note that it cannot watch, beside its
-// socket.
-const (
-	daemonLock = "daemon.lock"
-	daemonOff  = "daemon.off"
-)
+// daemonLock is the daemon's lock, beside its socket.
+const daemonLock = "daemon.lock"
 
 // daemonIdle: a daemon leaves once nobody has asked for this long — an
 // agent's pause between calls (the model thinking, a person reading)
 // is minutes, and past it the memory a large tree's session holds is
 // given back; the next hook opens the roots itself and starts it again.
 const daemonIdle = 15 * time.Minute
-
-// daemonOffFor: how long a daemon's "cannot watch" keeps hooks from
-// starting another — the watch limit is the system's, raised by hand
-// if ever: an hour of one-shot answers after it is raised.
-const daemonOffFor = time.Hour
 
 // daemonDirs: a hook that opened a tree of this many directories itself
 // starts a daemon for the next calls. Its own look at the tree is a stat
@@ -140,16 +121,14 @@ type daemonWorkspace struct {
 func (w daemonWorkspace) Fresh(ctx context.Context) error {
 	st := w.sess.Status()
 	switch {
-	case st.Polling:
-		return errors.New("the daemon polls the roots: it may not have seen the latest changes")
 	case !st.Ready:
 		return errors.New("the daemon is opening the roots")
-	case !st.Watching:
+	case !st.Watching && !st.Polling:
 		return errors.New("the daemon is setting up its watcher")
 	}
 	ctx, cancel := context.WithTimeout(ctx, daemon.FreshWait)
 	defer cancel()
-	return unavailable(w.sess.CaughtUp(ctx))
+	return unavailable(w.sess.Fresh(ctx))
 }
 
 // Resolve and MovedDir are the request layer's, the session's own
@@ -193,18 +172,13 @@ func startDaemon(roots []string) error {
 
 // daemonDue reports whether a hook that opened its roots itself — dirs
 // directories, under a watch limit of limit (workspace.WatchLimit) —
-// starts a daemon (listening at sock) for the next calls: the tree is
-// large (daemonDirs); the limit is known and the tree takes at most
-// half of it (a daemon answers only while it watches every directory,
-// and the user's editors and tools hold watches of their own: one that
-// could not would walk the tree, then leave); no daemon was listening
+// starts a daemon for the next calls: the tree is large (daemonDirs);
+// the limit is known (a system whose watcher needs a descriptor a file
+// is not one to watch a large tree with); and no daemon was listening
 // (one that was is opening, or not fresh yet: another would leave at
-// once); and none said lately that it cannot watch the roots
-// (daemonOffFor).
-func daemonDue(dirs, limit int, dialed bool, sock string) bool {
-	if dirs < daemonDirs || limit <= 0 || 2*dirs > limit || dialed {
-		return false
-	}
-	st, err := os.Stat(filepath.Join(filepath.Dir(sock), daemonOff))
-	return err != nil || time.Since(st.ModTime()) >= daemonOffFor
+// once). A tree past the limit is watched in part (workspace.Watcher),
+// and the daemon stats only the rest for an answer, where the hook
+// would stat every directory and load the index besides.
+func daemonDue(dirs, limit int, dialed bool) bool {
+	return dirs >= daemonDirs && limit > 0 && !dialed
 }

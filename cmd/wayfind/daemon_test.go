@@ -139,37 +139,22 @@ func writeFile(t *testing.T, p, text string) {
 }
 
 func TestDaemonDue(t *testing.T) {
-	dir := t.TempDir()
-	sock := filepath.Join(dir, "daemon.sock")
-	off := filepath.Join(dir, daemonOff)
-	room := 2 * daemonDirs // a watch limit the tree takes half of
 	tests := []struct {
 		name   string
 		dirs   int
 		limit  int
 		dialed bool
-		offAge time.Duration // 0: no daemon.off
 		want   bool
 	}{
-		{name: "a small tree", dirs: daemonDirs - 1, limit: room, want: false},
-		{name: "a large tree", dirs: daemonDirs, limit: room, want: true},
-		{name: "a large tree, past half the watch limit", dirs: daemonDirs, limit: room - 1, want: false},
+		{name: "a small tree", dirs: daemonDirs - 1, limit: 4 * daemonDirs, want: false},
+		{name: "a large tree", dirs: daemonDirs, limit: 4 * daemonDirs, want: true},
+		{name: "a large tree past the watch limit (watched in part)", dirs: daemonDirs, limit: daemonDirs - 1, want: true},
 		{name: "a large tree, the watch limit unknown", dirs: daemonDirs, limit: 0, want: false},
-		{name: "a daemon listening", dirs: daemonDirs, limit: room, dialed: true, want: false},
-		{name: "a daemon that could not watch, lately", dirs: daemonDirs, limit: room, offAge: time.Minute, want: false},
-		{name: "a daemon that could not watch, long ago", dirs: daemonDirs, limit: room, offAge: daemonOffFor + time.Minute, want: true},
+		{name: "a daemon listening", dirs: daemonDirs, limit: 4 * daemonDirs, dialed: true, want: false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			os.Remove(off)
-			if tt.offAge > 0 {
-				writeFile(t, off, "cannot watch\n")
-				at := time.Now().Add(-tt.offAge)
-				if err := os.Chtimes(off, at, at); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if got := daemonDue(tt.dirs, tt.limit, tt.dialed, sock); got != tt.want {
+			if got := daemonDue(tt.dirs, tt.limit, tt.dialed); got != tt.want {
 				t.Fatalf("daemonDue = %v, want %v", got, tt.want)
 			}
 		})

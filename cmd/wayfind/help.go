@@ -222,12 +222,13 @@ watcher on every directory, answers over a socket in the roots' cache
 directory that only you can open. A hook on a large tree — fifty thousand
 directories and more, where its own look at the roots, a stat of every
 directory, takes longer than a tenth of a second — starts it in the
-background, when the tree takes at most half the kernel's watch limit
-(fs.inotify.max_user_watches; other tools hold watches too); the hook asks it first and answers itself when
-it cannot (still opening). It leaves after 15 minutes without a question,
-when its binary is replaced, when its socket is gone, or at once when the
-roots cannot be watched after all (it says so in daemon.off, and hooks do
-not start it again for an hour). It logs to daemon.log in the cache
+background; the hook asks it first and answers itself when it cannot
+(still opening). A tree with more directories than the kernel's watch
+limit (fs.inotify.max_user_watches) is watched in part — half the limit,
+the rest left to your other tools — and the daemon stats the directories
+no watch holds before each answer. It leaves after 15 minutes without a
+question, when its binary is replaced, or when its socket is gone. It
+logs to daemon.log in the cache
 directory. A second daemon of the same roots leaves at once.
 `,
 	"completion": `usage: wayfind completion bash|zsh|fish

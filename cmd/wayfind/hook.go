@@ -191,7 +191,7 @@ func hookRequests(ctx context.Context, cwd, cache string, log *cacheLog) (*daemo
 func hookOwnRequests(ctx context.Context, roots []string, cache, sock string, log *cacheLog, dialed bool) (hook.Requests, error) {
 	logf := func(string, ...any) {}
 	ix, eng := openIndex(cache, roots, workspace.Options{Logf: logf}, log.printf)
-	if sock != "" && daemonDue(len(ix.Dirs)+len(ix.Roots), workspace.WatchLimit(), dialed, sock) {
+	if sock != "" && daemonDue(len(ix.Dirs)+len(ix.Roots), workspace.WatchLimit(), dialed) {
 		if err := startDaemon(roots); err != nil {
 			log.printf("daemon for %s not started: %v", roots[0], err)
 		}
