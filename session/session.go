@@ -36,6 +36,11 @@ type Options struct {
 	// Watch starts a server-side file watcher. Front ends whose client
 	// reports file changes itself leave it off and call Changed.
 	Watch bool
+	// WatchInPart: a tree past the kernel's watch limit is watched in
+	// part and the rest polled (workspace.WatchOptions.InPart), for a
+	// front end that answers fresh on demand (Fresh: the daemon); else
+	// it is polled whole.
+	WatchInPart bool
 	// WaitReady bounds how long Engine waits for an index of the current
 	// roots; 0 means DefaultWaitReady.
 	WaitReady time.Duration
@@ -150,7 +155,8 @@ func New(opts Options) *Session {
 	s.idx = passes.NewIndexes(passHost{s}, passes.Options{Symbols: opts.Symbols, NoSymbols: opts.NoSymbols, NoContent: opts.NoContent,
 		CacheDir: s.cacheDir, Workers: runtime.NumCPU(), Logf: opts.Logf, SymbolProgress: opts.SymbolProgress})
 	s.changes = treewatch.NewQueue(s.applyPending)
-	s.tree = treewatch.New(treeHost{s}, treewatch.Options{RescanEvery: opts.RescanEvery, Walk: opts.Walk, Logf: opts.Logf})
+	s.tree = treewatch.New(treeHost{s}, treewatch.Options{RescanEvery: opts.RescanEvery, Walk: opts.Walk, Logf: opts.Logf,
+		Watch: workspace.WatchOptions{InPart: opts.WatchInPart}})
 	if opts.Watch {
 		s.tree.Start()
 	}
@@ -372,7 +378,8 @@ type Status struct {
 	Watching bool
 	// Polling: changes are looked for by polling the directories no
 	// watch holds — all of them without a watcher, those past the
-	// kernel's watch limit with one (Fresh stats them at once).
+	// kernel's watch limit with one (WatchInPart; Fresh stats them at
+	// once).
 	Polling bool
 	// Symbols counts the symbols indexed; SymbolsReady is true once the
 	// current roots' symbols have all been read.

@@ -48,10 +48,10 @@ type Options struct {
 	RescanEvery time.Duration
 	// Walk is how a rescan walks the roots.
 	Walk workspace.Options
-	// WatchLimit is the most watches the system lets this user hold
-	// (nil: the system's, workspace.WatchLimit).
-	WatchLimit func() int
-	Logf       func(format string, args ...any)
+	// Watch is how the watcher meets the kernel's watch limit: a tree
+	// past it watched in part (InPart) or polled whole.
+	Watch workspace.WatchOptions
+	Logf  func(format string, args ...any)
 }
 
 // Tracker watches or polls its host's roots. It is safe for concurrent
@@ -104,7 +104,7 @@ func (t *Tracker) Start() {
 		t.mu.Unlock()
 		return
 	}
-	w, err := workspace.Watch(t.host.Changed, t.opts.Logf, t.opts.WatchLimit)
+	w, err := workspace.Watch(t.host.Changed, t.opts.Logf, t.opts.Watch)
 	if err != nil {
 		t.mu.Unlock()
 		t.opts.Logf("file watcher unavailable (%v); rescanning every %s", err, t.opts.RescanEvery)

@@ -105,7 +105,7 @@ func TestPartWatchedPartPolled(t *testing.T) {
 	h := walked(t, "a/x.go", "b/y.go", "c/z.go")
 	// The root and 3 directories; a limit of 3 gives the watcher 1: the
 	// root, and a, b and c are polled.
-	tr := New(h, Options{RescanEvery: time.Hour, WatchLimit: func() int { return 3 }})
+	tr := New(h, Options{RescanEvery: time.Hour, Watch: workspace.WatchOptions{Limit: func() int { return 3 }, InPart: true}})
 	defer tr.Close()
 	tr.Start()
 	if tr.Watching(h.ix.Roots) || !tr.Polling() {

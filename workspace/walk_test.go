@@ -263,7 +263,7 @@ func TestWatcherPastTheLimit(t *testing.T) {
 	}
 	ix := build(t, dir, Options{})
 	// 7 directories and the root: a limit of 7 gives this watcher 3.
-	w, err := Watch(func([]string) {}, nil, func() int { return len(ix.Dirs) })
+	w, err := Watch(func([]string) {}, nil, WatchOptions{Limit: func() int { return len(ix.Dirs) }, InPart: true})
 	if err != nil {
 		t.Skip("no watcher here:", err)
 	}
@@ -291,7 +291,7 @@ func TestWatcherPastTheLimit(t *testing.T) {
 		t.Fatalf("after the update: unwatched %v", unwatched)
 	}
 
-	w2, _ := Watch(func([]string) {}, nil, func() int { return len(next.Dirs) + 1 })
+	w2, _ := Watch(func([]string) {}, nil, WatchOptions{Limit: func() int { return len(next.Dirs) + 1 }, InPart: true})
 	defer w2.Close()
 	if added, ok := w2.Sync(next); !ok || len(added) != len(next.Dirs)+1 {
 		t.Errorf("within the limit: added %q, ok %v", added, ok)
@@ -300,10 +300,16 @@ func TestWatcherPastTheLimit(t *testing.T) {
 		t.Errorf("within the limit: unwatched %v", unwatched)
 	}
 
-	w3, _ := Watch(func([]string) {}, nil, func() int { return 1 }) // half of it is no watch, not even the root's
+	w3, _ := Watch(func([]string) {}, nil, WatchOptions{Limit: func() int { return 1 }, InPart: true}) // half of it is no watch, not even the root's
 	defer w3.Close()
 	if added, ok := w3.Sync(next); ok || len(added) > 0 || len(w3.w.WatchList()) > 0 {
 		t.Errorf("no room for the root: added %q, ok %v, watching %d", added, ok, len(w3.w.WatchList()))
+	}
+	// Not asked to watch in part: past the limit, no watch at all.
+	w4, _ := Watch(func([]string) {}, nil, WatchOptions{Limit: func() int { return len(next.Dirs) }})
+	defer w4.Close()
+	if added, ok := w4.Sync(next); ok || len(added) > 0 || len(w4.w.WatchList()) > 0 {
+		t.Errorf("past the limit, not in part: added %q, ok %v, watching %d", added, ok, len(w4.w.WatchList()))
 	}
 }
 
@@ -318,7 +324,7 @@ func TestWatcherFollowsUpdates(t *testing.T) {
 	}
 	ix := build(t, dir, Options{})
 	events := make(chan []string, 64)
-	w, err := Watch(func(p []string) { events <- p }, nil, nil)
+	w, err := Watch(func(p []string) { events <- p }, nil, WatchOptions{})
 	if err != nil {
 		t.Skip("no watcher here:", err)
 	}

@@ -13,13 +13,14 @@ import (
 // Watcher reports paths that changed under the roots, for Update. Linux
 // has no recursive watch, so every indexed directory is watched on its own
 // (Sync adds what a new index walked). A tree with more directories than
-// the kernel lets this user watch is watched in part (watchBudget): the
-// directories left out are Unwatched, for the caller to poll.
+// the kernel lets this user watch is watched in part when the caller asks
+// (WatchOptions.InPart, watchBudget): the directories left out are
+// Unwatched, for the caller to poll; else not at all.
 type Watcher struct {
 	w       *fsnotify.Watcher
 	onPaths func([]string)
 	logf    func(string, ...any)
-	limit   func() int // the system's watch limit (WatchLimit)
+	opts    WatchOptions
 
 	mu        sync.Mutex
 	exhausted bool
@@ -39,11 +40,22 @@ type Watcher struct {
 	done      chan struct{}
 }
 
+// WatchOptions are how a watcher meets the kernel's watch limit.
+type WatchOptions struct {
+	// Limit is the most watches the system lets this user hold (nil: the
+	// system's, WatchLimit).
+	Limit func() int
+	// InPart: a tree past the limit is watched in part (watchBudget) and
+	// the rest left to the caller to poll; else not at all, the whole
+	// polled. Watches held cost the process memory (the watcher's own
+	// map of each path), which a server's memory bound at a million
+	// files cannot spare, where a daemon answering fresh lives on them.
+	InPart bool
+}
+
 // Watch starts a watcher; onPaths receives each batch of changed absolute
 // paths (created, written, removed or renamed) as the kernel reports them.
-// limit is the most watches the system lets this user hold (nil: the
-// system's, WatchLimit).
-func Watch(onPaths func([]string), logf func(string, ...any), limit func() int) (*Watcher, error) {
+func Watch(onPaths func([]string), logf func(string, ...any), opts WatchOptions) (*Watcher, error) {
 	fw, err := fsnotify.NewBufferedWatcher(4096)
 	if err != nil {
 		return nil, err
@@ -51,10 +63,10 @@ func Watch(onPaths func([]string), logf func(string, ...any), limit func() int) 
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	if limit == nil {
-		limit = WatchLimit
+	if opts.Limit == nil {
+		opts.Limit = WatchLimit
 	}
-	w := &Watcher{w: fw, onPaths: onPaths, logf: logf, limit: limit, lost: map[string]bool{}, done: make(chan struct{})}
+	w := &Watcher{w: fw, onPaths: onPaths, logf: logf, opts: opts, lost: map[string]bool{}, done: make(chan struct{})}
 	go w.loop()
 	return w, nil
 }
@@ -147,16 +159,18 @@ func WatchLimit() int { return systemWatchLimit() }
 
 // watchBudget is how many watches a watcher of ix may hold: every
 // directory and root when the system's limit holds them all (or no limit
-// is known); else half the limit, leaving the other half to the user's
-// editors and tools, which watch trees of their own — and the rest of the
-// tree is polled (Unwatched), a stat a directory, where before a tree
-// over the limit was polled whole.
-func watchBudget(ix *Index, limit int) int {
+// is known); else, watching in part, half the limit, leaving the other
+// half to the user's editors and tools, which watch trees of their own —
+// the rest of the tree polled (Unwatched), a stat a directory; else none.
+func watchBudget(ix *Index, limit int, inPart bool) int {
 	n := len(ix.Dirs) + len(ix.Roots)
-	if limit <= 0 || n <= limit {
+	switch {
+	case limit <= 0 || n <= limit:
 		return n
+	case inPart:
+		return limit / 2
 	}
-	return limit / 2
+	return 0
 }
 
 // Sync watches the roots and every directory of ix not yet watched,
@@ -172,8 +186,8 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 	if w.exhausted {
 		return nil, false
 	}
-	limit := w.limit()
-	budget := watchBudget(ix, limit)
+	limit := w.opts.Limit()
+	budget := watchBudget(ix, limit, w.opts.InPart)
 	full := budget == len(ix.Dirs)+len(ix.Roots)
 	refused := false // the kernel's limit reached: no more watches are tried
 	watch := func(p string) bool {
@@ -211,8 +225,12 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 		// tree is not a map of every directory (that was most of the
 		// time a change took to be answered).
 		var came []File
-		eachDiff(last.Dirs, ix.Dirs, func(d File) { unwatch(ix.Abs(d)) },
-			func(d File) { came = append(came, d) })
+		goneUnwatched := false
+		eachDiff(last.Dirs, ix.Dirs, func(d File) {
+			p := ix.Abs(d)
+			goneUnwatched = goneUnwatched || w.isUnwatched(p)
+			unwatch(p)
+		}, func(d File) { came = append(came, d) })
 		lost := w.lost
 		w.lost = map[string]bool{}
 		for p := range lost {
@@ -226,11 +244,19 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 				unwatched = append(unwatched, d)
 			}
 		}
-		if len(unwatched) > 0 || len(w.unwatched) > 0 {
+		switch {
+		case len(unwatched) == 0 && !goneUnwatched:
+			// Most updates: the list stands (a change to a large tree is
+			// not a look at every directory it left out).
+			unwatched = w.unwatched
+		default:
 			// The last list less the directories gone, and those left out
 			// now, in index order.
-			kept := slices.DeleteFunc(slices.Clone(w.unwatched), func(d File) bool { return !ix.HasDir(d.Root, d.Path) })
-			unwatched = append(kept, unwatched...)
+			kept := w.unwatched
+			if goneUnwatched {
+				kept = slices.DeleteFunc(slices.Clone(kept), func(d File) bool { return !ix.HasDir(d.Root, d.Path) })
+			}
+			unwatched = append(slices.Clone(kept), unwatched...)
 			slices.SortFunc(unwatched, CompareFiles)
 			unwatched = slices.CompactFunc(unwatched, func(a, b File) bool { return CompareFiles(a, b) == 0 })
 		}
@@ -254,6 +280,9 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 				}
 				w.exhausted = true
 				w.synced, w.unwatched = nil, nil
+				if budget < len(ix.Roots) {
+					w.logf("file watcher: %d directories and the system's inotify limit is %d watches; polling them%s", len(ix.Dirs)+len(ix.Roots), limit, raiseWatchLimit)
+				}
 				return nil, false
 			}
 		}

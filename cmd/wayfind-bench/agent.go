@@ -151,6 +151,13 @@ func agentCmd(args []string) error {
 			continue
 		}
 		cold = append(cold, time.Since(t0))
+		// A log longer than the hook reads itself is read by the
+		// `wayfind history` it started in the background: the calls are
+		// of a repository seen before, its history read.
+		if err := historyRead(wayfind, cache, tree); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", r.repo, err)
+			continue
+		}
 		script := make([]claudetest.Call, len(cases))
 		for i, c := range cases {
 			p := c.Query
@@ -301,6 +308,27 @@ func hookEvent(dir, path string) []byte {
 func runWithEvent(cmd *exec.Cmd, dir, path string) error {
 	cmd.Stdin = bytes.NewReader(hookEvent(dir, path))
 	return cmd.Run()
+}
+
+// historyRead returns once tree's history is in cache: `wayfind history`
+// reads it, or says another process is (the one a hook started), and
+// is asked again until that one is done.
+func historyRead(wayfind, cache, tree string) error {
+	deadline := time.Now().Add(30 * time.Minute)
+	for {
+		cmd := exec.Command(wayfind, "history", "--root", tree)
+		cmd.Env = append(os.Environ(), "WAYFIND_CACHE_DIR="+cache)
+		out, err := cmd.Output()
+		switch {
+		case err != nil:
+			return fmt.Errorf("wayfind history: %v", err)
+		case !strings.Contains(string(out), "another process is reading"):
+			return nil
+		case time.Now().After(deadline):
+			return fmt.Errorf("history of %s not read within 30 minutes", tree)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 }
 
 // hookCall runs `wayfind hook` on a Read of path, as the harness would.

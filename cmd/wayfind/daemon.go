@@ -54,7 +54,7 @@ func runDaemon(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitFound
 	}
 	serverProcs()
-	sess := session.New(session.Options{Watch: true, NoSymbols: true, NoContent: true, Logf: log.printf})
+	sess := session.New(session.Options{Watch: true, WatchInPart: true, NoSymbols: true, NoContent: true, Logf: log.printf})
 	defer sess.Close()
 	sess.SetRoots(clean)
 	say("%s: answering on %s", clean[0], sock)
