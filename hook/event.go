@@ -36,6 +36,9 @@ type Event struct {
 	// (PostToolUseFailure).
 	Response json.RawMessage `json:"tool_response"`
 	Error    string          `json:"error"`
+	// Result is Copilot CLI's name for the tool's answer (fromForeign
+	// reads it as Response).
+	Result json.RawMessage `json:"tool_result"`
 	// TurnID is Codex CLI's (its events carry the turn; Claude Code's do
 	// not): whose contract the answer is in (Sender).
 	TurnID string `json:"turn_id"`
@@ -46,8 +49,8 @@ type Event struct {
 }
 
 // Sender is the harness that sent ev: the one of its own names it was
-// read from (Gemini CLI, opencode), Codex CLI when the event names its
-// turn, else Claude Code.
+// read from (Gemini CLI, opencode, Copilot CLI when told), Codex CLI
+// when the event names its turn, else Claude Code.
 func (ev Event) Sender() Harness {
 	switch {
 	case ev.from != "":
@@ -62,8 +65,12 @@ func (ev Event) Sender() Harness {
 // at most some megabytes (a Write's content, a command's output).
 const maxEvent = 64 << 20
 
-// ReadEvent reads one event.
-func ReadEvent(r io.Reader) (Event, error) {
+// ReadEvent reads one event, its sender told by the event itself.
+func ReadEvent(r io.Reader) (Event, error) { return ReadEventFrom(r, "") }
+
+// ReadEventFrom reads one event that told sent ("": the event says which
+// harness sent it; Sender).
+func ReadEventFrom(r io.Reader, told Harness) (Event, error) {
 	b, err := io.ReadAll(io.LimitReader(r, maxEvent+1))
 	if err != nil {
 		return Event{}, err
@@ -78,7 +85,7 @@ func ReadEvent(r io.Reader) (Event, error) {
 	if ev.Name == "" {
 		return Event{}, fmt.Errorf("not a hook event: no hook_event_name")
 	}
-	return fromForeign(ev), nil
+	return fromForeign(ev, told), nil
 }
 
 // Output is the hook's answer on stdout (nil: none, the call goes ahead).

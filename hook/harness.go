@@ -27,22 +27,29 @@ const (
 	// (plugin/opencode): its plugin events and tools (tool.execute.before,
 	// read), args merged over the call, a denial thrown.
 	Opencode Harness = "opencode"
+	// Copilot is GitHub Copilot CLI's hooks in the form it shares with VS
+	// Code (events named as Claude Code's, PreToolUse; tools too, Read and
+	// Bash, but its Read's path is "path"); it replaces the call's input
+	// with an updatedInput beside "allow". Its events cannot be told from
+	// Claude Code's: the hook is told (--harness copilot).
+	Copilot Harness = "copilot"
 )
 
 // ParseHarness is the harness named name.
 func ParseHarness(name string) (Harness, error) {
 	switch h := Harness(name); h {
-	case ClaudeCode, Codex, Gemini, Opencode:
+	case ClaudeCode, Codex, Gemini, Opencode, Copilot:
 		return h, nil
 	}
-	return "", fmt.Errorf("unknown harness %q (claude, codex, gemini, opencode)", name)
+	return "", fmt.Errorf("unknown harness %q (claude, codex, gemini, opencode, copilot)", name)
 }
 
 // In is out as h can take it (nil: no answer). A rewrite Claude Code
 // takes without a decision — the call going through its own permissions
 // as written — is an "allow" in Codex, whose sandbox and approval policy
 // still stand around the command; a change put to the person ("ask")
-// has no form in Codex, Gemini or opencode and is not made.
+// has no form in Codex, Gemini, opencode or Copilot CLI's prompt mode
+// and is not made.
 func (h Harness) In(out *Output) *Output {
 	if out == nil || out.Specific == nil || h == ClaudeCode {
 		return out
@@ -70,6 +77,9 @@ type foreignTool struct {
 var foreign = map[Harness]struct {
 	events map[string]string
 	tools  map[string]foreignTool
+	// told: the events are named as Claude Code's, so read as this
+	// harness's only when the hook is told so.
+	told bool
 }{
 	Gemini: {
 		events: map[string]string{"BeforeTool": "PreToolUse", "AfterTool": "PostToolUse"},
@@ -95,19 +105,33 @@ var foreign = map[Harness]struct {
 			"write": {"Write", map[string]string{"filePath": "file_path"}},
 		},
 	},
+	// Copilot CLI's events in its VS Code form: its view tool is "Read"
+	// with a "path", its bash "Bash" (its other tools keep names of their
+	// own, and are not answered).
+	Copilot: {
+		events: map[string]string{"PreToolUse": "PreToolUse", "PostToolUse": "PostToolUse"},
+		tools: map[string]foreignTool{
+			"Read": {"Read", map[string]string{"path": "file_path"}},
+			"Bash": {shellTool, map[string]string{"command": shellField}},
+		},
+		told: true,
+	},
 }
 
 // fromForeign is ev read in Claude Code's names when a harness of its own
 // names sent it (its event and tool names, and the tool's fields, made
 // Claude Code's; its tool's answer is read in its own shape:
-// answerText), else ev itself. A tool the
-// hook does not know keeps its name, and is answered as any tool it does
-// not know: not.
-func fromForeign(ev Event) Event {
+// answerText), else ev itself; told is the harness the hook was told
+// sent it ("": the event says). A tool the hook does not know keeps its
+// name, and is answered as any tool it does not know: not.
+func fromForeign(ev Event, told Harness) Event {
 	for h, f := range foreign {
 		name, ok := f.events[ev.Name]
-		if !ok {
+		if !ok || f.told && h != told {
 			continue
+		}
+		if len(ev.Response) == 0 {
+			ev.Response = ev.Result
 		}
 		ev.Name, ev.from, ev.foreignTool = name, h, ev.Tool
 		t, known := f.tools[ev.Tool]
@@ -158,6 +182,13 @@ func (h Harness) Encode(ev Event, out *Output) ([]byte, error) {
 		return json.Marshal(out)
 	}
 	s := out.Specific
+	if h == Copilot {
+		// Claude Code's answer, the input whole in the tool's own names:
+		// Copilot CLI replaces the call's input with it.
+		c := *s
+		c.UpdatedInput = theirFields(ev, s.UpdatedInput)
+		return json.Marshal(Output{Specific: &c})
+	}
 	changed := changedFields(ev, s.UpdatedInput)
 	deny := ""
 	if s.Decision == "deny" {
@@ -192,6 +223,26 @@ func changedFields(ev Event, updated map[string]any) map[string]any {
 	}
 	if len(out) == 0 {
 		return nil
+	}
+	return out
+}
+
+// theirFields is updated (an input whole, in Claude Code's names) in the
+// names of the tool ev was read from; nil stays nil.
+func theirFields(ev Event, updated map[string]any) map[string]any {
+	if updated == nil {
+		return nil
+	}
+	ours := map[string]string{}
+	for theirs, our := range foreign[ev.from].tools[ev.foreignTool].fields {
+		ours[our] = theirs
+	}
+	out := map[string]any{}
+	for k, v := range updated {
+		if theirs, ok := ours[k]; ok {
+			k = theirs
+		}
+		out[k] = v
 	}
 	return out
 }

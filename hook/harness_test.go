@@ -147,3 +147,54 @@ func TestOpencode(t *testing.T) {
 		}
 	}
 }
+
+// TestCopilot: Copilot CLI's events, in the form it shares with VS Code,
+// are read as Copilot's only when the hook is told (they are named as
+// Claude Code's), its Read's "path" as file_path, and answered in Claude
+// Code's form with the input whole in Copilot's own names.
+func TestCopilot(t *testing.T) {
+	moved := wire.Resolve{Resolved: &wire.Candidate{URI: "file:///ws/new/a.go", Path: "new/a.go"},
+		Moved: &wire.HistoryNote{Path: "old/a.go", Commit: "3f2a1c9e", Date: "2024-05-01", Subject: "move a"}}
+	req := &fakeRequests{resolve: map[string]wire.Resolve{"/ws/old/a.go": moved, "/ws/config.go": {Candidates: []wire.Candidate{
+		{URI: "file:///ws/a/config.go", Path: "a/config.go"}, {URI: "file:///ws/b/config.go", Path: "b/config.go"}}}}}
+	disk := fakeDisk{"/ws/new/a.go": "file", "/ws/new": "dir"}
+	for _, c := range []struct {
+		name, event, want string
+	}{
+		{"Read (its view) of a moved file: the input whole, its path",
+			`{"hook_event_name":"PreToolUse","session_id":"s","timestamp":"2026-11-28T00:10:31.741Z","cwd":"/ws","tool_name":"Read","tool_input":{"path":"/ws/old/a.go","view_range":[1,20]}}`,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"wayfind: /ws/old/a.go moved to /ws/new/a.go in 3f2a1c9 (2024-05-01) \"move a\"","updatedInput":{"path":"/ws/new/a.go","view_range":[1,20]},"additionalContext":"wayfind: /ws/old/a.go moved to /ws/new/a.go in 3f2a1c9 (2024-05-01) \"move a\""}}`},
+		{"Bash: its command",
+			`{"hook_event_name":"PreToolUse","cwd":"/ws","tool_name":"Bash","tool_input":{"command":"cat old/a.go","description":"d"}}`,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"cat new/a.go","description":"d"},"additionalContext":"wayfind: old/a.go moved to /ws/new/a.go in 3f2a1c9 (2024-05-01) \"move a\""}}`},
+		{"a name two files share: denied",
+			`{"hook_event_name":"PreToolUse","cwd":"/ws","tool_name":"Read","tool_input":{"path":"/ws/config.go"}}`,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"wayfind: no file at /ws/config.go. Candidates, best first:\n1. /ws/a/config.go ()\n2. /ws/b/config.go ()"}}`},
+		{"after a Bash that failed: a line (its tool_result)",
+			`{"hook_event_name":"PostToolUse","cwd":"/ws","tool_name":"Bash","tool_input":{"command":"cat old/a.go"},"tool_result":{"result_type":"success","text_result_for_llm":"cat: old/a.go: No such file or directory\n<shellId: 0 completed with exit code 1>"}}`,
+			`{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"wayfind: old/a.go moved to new/a.go in 3f2a1c9 (2024-05-01) \"move a\""}}`},
+		{"a tool of its own names: nothing",
+			`{"hook_event_name":"PreToolUse","cwd":"/ws","tool_name":"edit","tool_input":{"path":"/ws/old/a.go"}}`, `null`},
+	} {
+		ev, err := ReadEventFrom(strings.NewReader(c.event), Copilot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Sender() != Copilot {
+			t.Errorf("%s: sender %v", c.name, ev.Sender())
+		}
+		out, err := Answer(context.Background(), ev, disk, nil, func() (Requests, error) { return req, nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Copilot.Encode(ev, Copilot.In(out))
+		if err != nil || string(b) != c.want {
+			t.Errorf("%s:\n got %s (%v)\nwant %s", c.name, b, err, c.want)
+		}
+	}
+	// Not told: the same event is Claude Code's, its "path" no Read's.
+	ev, _ := ReadEvent(strings.NewReader(`{"hook_event_name":"PreToolUse","cwd":"/ws","tool_name":"Read","tool_input":{"path":"/ws/old/a.go"}}`))
+	if ev.Sender() != ClaudeCode || ev.Input["file_path"] != nil {
+		t.Errorf("not told: sender %v, input %v", ev.Sender(), ev.Input)
+	}
+}

@@ -76,7 +76,8 @@ func afterShell(ctx context.Context, ev Event, disk Disk, trail Trail, open func
 // answerText is a shell command's answer as text, in each harness's
 // shape: Claude Code's {stdout, stderr}, Codex CLI's output as one
 // string, Gemini CLI's {llmContent, error} (its shell's llmContent begins
-// "Output: " before the command's own first line), opencode's {output}.
+// "Output: " before the command's own first line), opencode's {output},
+// Copilot CLI's {text_result_for_llm}.
 func answerText(response json.RawMessage) string {
 	var output string
 	if json.Unmarshal(response, &output) == nil {
@@ -87,11 +88,12 @@ func answerText(response json.RawMessage) string {
 		LLMContent     any `json:"llmContent"`
 		Error          any `json:"error"`
 		Output         any `json:"output"`
+		ForLLM         any `json:"text_result_for_llm"`
 	}
 	if json.Unmarshal(response, &resp) != nil {
 		return ""
 	}
-	return strings.Join([]string{resp.Stderr, resp.Stdout, strings.TrimPrefix(textOf(resp.LLMContent), "Output: "), textOf(resp.Error), textOf(resp.Output)}, "\n")
+	return strings.Join([]string{resp.Stderr, resp.Stdout, strings.TrimPrefix(textOf(resp.LLMContent), "Output: "), textOf(resp.Error), textOf(resp.Output), textOf(resp.ForLLM)}, "\n")
 }
 
 // textOf is a tool answer's part as text: a string, an error's message,

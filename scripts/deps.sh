@@ -26,7 +26,7 @@ command -v npm >/dev/null || need+=(npm)
 # npm packages, pinned by package-lock.json; reinstalled only when the lock
 # file is newer than what is installed. Install scripts never run (esbuild
 # finds its platform binary through its optional dependency).
-for dir in testdata/clients/node testdata/clients/inspector testdata/clients/claude-code testdata/clients/codex testdata/clients/gemini testdata/clients/opencode vscode-client; do
+for dir in testdata/clients/node testdata/clients/inspector testdata/clients/claude-code testdata/clients/codex testdata/clients/gemini testdata/clients/opencode testdata/clients/copilot vscode-client; do
   if [ ! -f "$dir/node_modules/.package-lock.json" ] ||
      [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
     echo "deps: npm ci in $dir" >&2

@@ -280,6 +280,13 @@ func hookTiming(wayfind, cache string, r *calRepo, cases []calCase, tree string,
 		{"wayfind version (the binary, doing nothing)", func(int) error { return exec.Command(wayfind, "version").Run() }},
 		{"wayfind hook, an existing path", func(int) error { _, err := hookCall(wayfind, cache, tree, existing); return err }},
 		{"wayfind hook, a stale path (the repository seen before)", func(i int) error { _, err := hookCall(wayfind, cache, tree, stale(i)); return err }},
+		{"wayfind hook, a shell command of existing files (`grep -n main FILE | head`)", func(int) error {
+			cmd := exec.Command(wayfind, "hook")
+			cmd.Env = append(os.Environ(), "WAYFIND_CACHE_DIR="+cache, "CLAUDE_PROJECT_DIR="+tree)
+			cmd.Dir = tree
+			cmd.Stdin = bytes.NewReader(shellEvent(tree, "grep -n main "+strconv.Quote(existing)+" | head -20"))
+			return cmd.Run()
+		}},
 	}
 	fmt.Printf("Hook timing on %s (%s), %d calls of each, wall time process start included:\n\n", r.repo, tree, runs)
 	fmt.Println("| call | p50 | p90 |")
@@ -302,6 +309,13 @@ func hookTiming(wayfind, cache string, r *calRepo, cases []calCase, tree string,
 func hookEvent(dir, path string) []byte {
 	b, _ := json.Marshal(map[string]any{"session_id": "bench", "cwd": dir, "hook_event_name": "PreToolUse",
 		"tool_name": "Read", "tool_input": map[string]any{"file_path": path}})
+	return b
+}
+
+// shellEvent is a PreToolUse event of a Bash command in the project dir.
+func shellEvent(dir, command string) []byte {
+	b, _ := json.Marshal(map[string]any{"session_id": "bench", "cwd": dir, "hook_event_name": "PreToolUse",
+		"tool_name": "Bash", "tool_input": map[string]any{"command": command}})
 	return b
 }
 

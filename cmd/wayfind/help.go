@@ -159,7 +159,7 @@ flags:
   --quiet           no log lines on stderr
   --model-dir DIR   an ONNX ColBERT model to order close calls (default none)
 `,
-	"hook": `usage: wayfind hook [--harness claude|codex|gemini|opencode]  (an agent harness runs this)
+	"hook": `usage: wayfind hook [--harness claude|codex|gemini|opencode|copilot]  (an agent harness runs this)
        wayfind hook install   [--user | --project | --settings FILE]
        wayfind hook uninstall [--user | --project | --settings FILE]
 
@@ -190,10 +190,12 @@ cache directory.
 
 --harness says whose contract the answer is in: claude, codex (Codex
 CLI's hooks: a rewrite is an allow, its sandbox around the command) or
-gemini (Gemini CLI's BeforeTool and AfterTool, its tools' own names) or
-opencode (its plugin's events, plugin/opencode/wayfind.js); without it,
-the event's sender's (Codex's events name their turn, Gemini's and
-opencode's are named their way).
+gemini (Gemini CLI's BeforeTool and AfterTool, its tools' own names),
+opencode (its plugin's events, plugin/opencode/wayfind.js) or copilot
+(GitHub Copilot CLI's PreToolUse and PostToolUse in its VS Code form,
+its view's path); without it, the event's sender's (Codex's events name
+their turn, Gemini's and opencode's are named their way; Copilot's look
+like Claude Code's, so say it).
 
 install writes the hook into ~/.claude/settings.json (--user, the default)
 or the project's .claude/settings.json (--project), keeping every other

@@ -67,7 +67,7 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		hookExit(exitFound)
 	})
 	defer watchdog.Stop()
-	ev, err := hook.ReadEvent(stdin)
+	ev, err := hook.ReadEventFrom(stdin, harness)
 	if err != nil {
 		log.printf("event not read: %v", err)
 		return exitFound

@@ -1,0 +1,108 @@
+package main
+
+// The hook in the real GitHub Copilot CLI: run headless (copilot -p)
+// against a scripted OpenAI-compatible API on 127.0.0.1 (its BYOK
+// provider, COPILOT_OFFLINE: no GitHub, no network, a dummy key, an
+// isolated HOME), with `wayfind hook --harness copilot` as its
+// PreToolUse and PostToolUse hooks in the user's settings, in the form
+// Copilot CLI shares with VS Code. The script is the model (opencodeModel:
+// the same chat completions API); what the harness sends back as each
+// tool message is what an agent would have read. make deps installs the
+// harness (@github/copilot's Linux build, pinned in
+// testdata/clients/copilot); CI requires it.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"wayfind/hook/claudetest"
+)
+
+// copilotBinary is the harness to drive: $WAYFIND_COPILOT, else the one
+// make deps installs.
+func copilotBinary(t *testing.T) string {
+	installed := claudetest.Installed("../..", "testdata/clients/copilot/node_modules/@github/copilot-linux-x64/copilot")
+	return harnessBinary(t, "WAYFIND_COPILOT", installed, "@github/copilot-linux-x64 (testdata/clients/copilot)")
+}
+
+// runCopilot plays script in Copilot CLI, headless in dir, with hookCmd
+// as its PreToolUse and PostToolUse hooks, and returns the tool messages
+// it sent the model.
+func runCopilot(t *testing.T, copilot, dir, hookCmd string, script []opencodeCall) []string {
+	t.Helper()
+	model := &opencodeModel{script: script}
+	srv := httptest.NewServer(model)
+	defer srv.Close()
+	home := t.TempDir()
+	hooks := []map[string]any{{"type": "command", "bash": hookCmd, "timeoutSec": 10}}
+	settings, _ := json.Marshal(map[string]any{"hooks": map[string]any{"PreToolUse": hooks, "PostToolUse": hooks}})
+	if err := os.MkdirAll(filepath.Join(home, ".copilot"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".copilot", "settings.json"), settings, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "COPILOT_") || strings.HasPrefix(k, "GH_") || strings.HasPrefix(k, "GITHUB_") || strings.HasPrefix(k, "XDG_") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, "HOME="+home, "COPILOT_OFFLINE=true", "COPILOT_AUTO_UPDATE=false", "COPILOT_PROVIDER_BASE_URL="+srv.URL+"/v1",
+		"COPILOT_PROVIDER_API_KEY=test-dummy", "COPILOT_MODEL=gpt-4.1", "PWD="+dir)
+	env = append(env, claudetest.NoNetwork...)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, copilot, "-p", "follow the script", "--allow-all-tools", "--no-auto-update")
+	cmd.Env, cmd.Dir = env, dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	model.mu.Lock()
+	results := model.results
+	model.mu.Unlock()
+	if err != nil || len(results) != len(script) {
+		t.Fatalf("copilot: %v; %d tool results for %d calls: %q\nstdout: %s\nstderr: %s", err, len(results), len(script), results, tailText(stdout.String()), tailText(stderr.String()))
+	}
+	return results
+}
+
+// TestCopilotHook: an agent in Copilot CLI views and cat's paths its
+// repository's history moved: each reads the file meant; a name two
+// files share is denied with the candidates; a command that failed on a
+// path too far from any file to rewrite is followed by what wayfind knows
+// of it; with wayfind gone from where the hook names it, the calls go
+// ahead as written.
+func TestCopilotHook(t *testing.T) {
+	copilot := copilotBinary(t)
+	for _, c := range []struct {
+		name  string
+		bin   string
+		reads bool
+	}{
+		{"wayfind", binary, true},
+		{"no wayfind", filepath.Join(t.TempDir(), "none"), false},
+	} {
+		repo := newAgentRepo(t)
+		in := func(p string) string { return filepath.Join(repo.dir, filepath.FromSlash(p)) }
+		res := runCopilot(t, copilot, repo.dir, c.bin+" hook --harness copilot", []opencodeCall{
+			{Tool: "view", Args: map[string]any{"path": in("internal/lsp/cache/symbols.go")}},
+			{Tool: "bash", Args: map[string]any{"command": "sed -n '1,4p' pkg/util/strutil.go", "description": "read"}},
+			{Tool: "view", Args: map[string]any{"path": in("config.go")}},
+		})
+		got := strings.Contains(res[0], "symbols line =") && strings.Contains(res[1], "strutil line")
+		named := strings.Contains(res[2], "services/cart/config.go") && strings.Contains(res[2], "services/ship/config.go")
+		if got != c.reads || named != c.reads {
+			t.Errorf("%s: the old paths read the files %v, the shared name's candidates named %v; want %v:\n%s", c.name, got, named, c.reads, strings.Join(numbered(res), "\n"))
+		}
+	}
+}
