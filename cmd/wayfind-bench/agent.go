@@ -46,6 +46,7 @@ import (
 
 	"wayfind/hook/claudetest"
 	"wayfind/hook/codextest"
+	"wayfind/hook/geminitest"
 )
 
 // agentOutcome is what one Read call came to.
@@ -74,16 +75,20 @@ func agentCmd(args []string) error {
 	work := fs.String("work", filepath.Join(os.TempDir(), "wayfind-bench-agent"), "checkouts and the hook's cache")
 	runs := fs.Int("runs", 41, "hook timing: calls of each kind")
 	tool := fs.String("tool", "read", "the calls: read (Read) or shell (Bash commands)")
-	harness := fs.String("harness", "claude", "the harness: claude (Claude Code) or codex (Codex CLI: shell commands only)")
+	harness := fs.String("harness", "claude", "the harness: claude (Claude Code), codex (Codex CLI: shell commands only) or gemini (Gemini CLI: read_file, run_shell_command)")
 	codexBin := fs.String("codex", codextest.Binary("."), "the Codex CLI binary")
+	geminiBin := fs.String("gemini", geminitest.Binary("."), "the Gemini CLI binary")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *tool != "read" && *tool != "shell" {
 		return fmt.Errorf("agent: -tool read or shell")
 	}
-	if *harness != "claude" && *harness != "codex" || *harness == "codex" && (*tool != "shell" || *codexBin == "") {
-		return fmt.Errorf("agent: -harness claude, or codex with -tool shell (and a Codex binary: -codex, or make deps)")
+	switch {
+	case *harness != "claude" && *harness != "codex" && *harness != "gemini",
+		*harness == "codex" && (*tool != "shell" || *codexBin == ""),
+		*harness == "gemini" && *geminiBin == "":
+		return fmt.Errorf("agent: -harness claude, codex with -tool shell (and a Codex binary: -codex, or make deps), or gemini (and a Gemini CLI: -gemini, or make deps)")
 	}
 	if *mirrors == "" || *claude == "" {
 		return fmt.Errorf("agent: -mirrors and a Claude Code binary (-claude, or make deps) are needed")
@@ -105,6 +110,8 @@ func agentCmd(args []string) error {
 	cache := filepath.Join(*work, "cache")
 	if *harness == "codex" {
 		header("hook through Codex CLI", fmt.Sprintf(", %s, half %s, %d stale paths a repository", claudeVersion(*codexBin), *half, *per))
+	} else if *harness == "gemini" {
+		header("hook through Gemini CLI", fmt.Sprintf(", Gemini CLI %s, half %s, %d stale paths a repository", claudeVersion(*geminiBin), *half, *per))
 	} else {
 		header("hook through Claude Code", fmt.Sprintf(", %s, half %s, %d stale paths a repository", claudeVersion(*claude), *half, *per))
 	}
@@ -177,6 +184,12 @@ func agentCmd(args []string) error {
 			var results, read []string
 			if *harness == "codex" {
 				results, err = runCodexScript(*codexBin, tree, home, cache, wayfind, shellScript(cases), hooked)
+			} else if *harness == "gemini" {
+				var failed []bool
+				results, failed, err = runGeminiScript(*geminiBin, tree, home, cache, wayfind, geminiScript(script), hooked)
+				if err == nil && *tool == "read" {
+					read = geminiReads(script, failed, hookReadsOf(cache, logAt))
+				}
 			} else {
 				results, read, err = runClaudeScript(*claude, tree, home, cache, wayfind, script, hooked)
 			}
@@ -738,4 +751,103 @@ func runCodexScript(codex, tree, home, cache, wayfind string, script []codextest
 		out[i] = codextest.Output(parts)
 	}
 	return out, nil
+}
+
+// geminiScript is script (Claude Code's calls) as Gemini CLI's tools:
+// Read as read_file, Bash as run_shell_command.
+func geminiScript(script []claudetest.Call) []geminitest.Call {
+	out := make([]geminitest.Call, len(script))
+	for i, c := range script {
+		switch c.Name {
+		case "Read":
+			out[i] = geminitest.Call{Tool: "read_file", Args: map[string]any{"file_path": c.Input["file_path"]}}
+		default:
+			out[i] = geminitest.Call{Tool: "run_shell_command", Args: map[string]any{"command": c.Input["command"], "description": "read"}}
+		}
+	}
+	return out
+}
+
+// runGeminiScript plays script in Gemini CLI, headless in tree (HOME
+// home, the hook's cache cache), with `wayfind hook` as its BeforeTool
+// and AfterTool hook when hooked, and returns each call's answer as the
+// model read it (its output, else the functionResponse's JSON) and
+// whether it failed (an error in its place).
+func runGeminiScript(gemini, tree, home, cache, wayfind string, script []geminitest.Call, hooked bool) ([]string, []bool, error) {
+	hooks := ""
+	if hooked {
+		command, _ := json.Marshal(wayfind + " hook")
+		hooks = fmt.Sprintf(`{
+    "BeforeTool": [{"matcher": "read_file|list_directory|glob|grep_search|run_shell_command", "hooks": [{"type": "command", "command": %s, "timeout": 10000}]}],
+    "AfterTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": %s, "timeout": 10000}]}]
+  }`, command, command)
+	}
+	s := geminitest.Session{Gemini: gemini, Dir: tree, Home: home, Hooks: hooks, Env: []string{"WAYFIND_CACHE_DIR=" + cache}, Timeout: 20 * time.Minute}
+	responses, err := s.Run(context.Background(), script)
+	if err != nil {
+		return nil, nil, err
+	}
+	out, failed := make([]string, len(responses)), make([]bool, len(responses))
+	for i, r := range responses {
+		var resp struct {
+			Output *string `json:"output"`
+			Error  any     `json:"error"`
+		}
+		out[i] = r
+		if json.Unmarshal([]byte(r), &resp) != nil || resp.Error != nil || resp.Output == nil {
+			failed[i] = true
+			continue
+		}
+		out[i] = *resp.Output
+	}
+	return out, failed, nil
+}
+
+// hookLogRead reads a line of the hook's log where it rewrote a Read: the
+// path asked (as %q wrote it) and the line it said.
+var hookLogRead = regexp.MustCompile(`^\S+ PreToolUse Read ("(?:[^"\\]|\\.)*"): allow (wayfind: .*)$`)
+
+// readTarget is the file a rewritten Read's line says it read instead.
+var readTarget = regexp.MustCompile(` (?:moved to|is) (/\S+)`)
+
+// hookReadsOf is what the hook's log (in cache, from offset at) says
+// each Read it rewrote read instead: the path asked → the file.
+func hookReadsOf(cache string, at int64) map[string]string {
+	out := map[string]string{}
+	f, err := os.Open(filepath.Join(cache, "hook.log"))
+	if err != nil {
+		return out
+	}
+	defer f.Close()
+	f.Seek(at, io.SeekStart)
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		m := hookLogRead.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		asked, err := strconv.Unquote(m[1])
+		if err != nil {
+			continue
+		}
+		if t := readTarget.FindStringSubmatch(m[2]); t != nil {
+			out[asked] = t[1]
+		}
+	}
+	return out
+}
+
+// geminiReads is the file each Read of script read in Gemini CLI: where
+// the hook rewrote it to, when the harness answered with the file's
+// contents rather than an error ("" when none was read).
+func geminiReads(script []claudetest.Call, failed []bool, rewrote map[string]string) []string {
+	read := make([]string, len(script))
+	for i, c := range script {
+		p, _ := c.Input["file_path"].(string)
+		if to, ok := rewrote[p]; ok && !failed[i] {
+			read[i] = to
+		}
+	}
+	return read
 }
