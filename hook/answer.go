@@ -28,6 +28,9 @@ type Requests interface {
 type Disk interface {
 	IsFile(abs string) bool
 	IsDir(abs string) bool
+	// LinesWithin is how many whole lines of file abs, from line from
+	// (1-based) on, fit in budget bytes, and whether they reach its end.
+	LinesWithin(abs string, from, budget int) (lines int, toEnd bool)
 }
 
 // Trail is where the agent has been this session, kept by the hook
@@ -106,7 +109,7 @@ func preToolUse(ctx context.Context, ev Event, disk Disk, trail Trail, open func
 	var out *Output
 	switch {
 	case res.Resolved != nil:
-		out = rewritten(ev, field, p, res)
+		out = rewritten(ev, field, p, res, disk)
 	case res.Gone != nil && res.Confidence >= rank.ResolvedConfidence:
 		out = denied(ev, fmt.Sprintf("wayfind: %s was %s; no file took its place.", p, service.HistoryLine("deleted", res.Gone))+otherCopies(res))
 	case res.Gone != nil:
@@ -154,18 +157,33 @@ func resolveParams(ev Event, path string, disk Disk, trail Trail) service.Resolv
 }
 
 // rewritten is the call with its path set to the file resolved: a Read's
-// line suffix becomes its offset. A read goes ahead; a change is shown
-// to the person with the path rewritten, never approved for them.
-func rewritten(ev Event, field, asked string, res wire.Resolve) *Output {
+// line suffix becomes its offset, and a Read of more than the harness
+// reads at once is given a limit (readWindow). A read goes ahead; a
+// change is shown to the person with the path rewritten, never approved
+// for them.
+func rewritten(ev Event, field, asked string, res wire.Resolve, disk Disk) *Output {
 	to, ok := wire.FilePath(res.Resolved.URI)
 	if !ok {
 		return nil
 	}
 	in := maps.Clone(ev.Input)
 	in[field] = to
-	if r := res.Resolved.Range; r != nil && ev.Tool == "Read" {
-		if _, set := in["offset"]; !set {
-			in["offset"] = r.Start.Line + 1
+	if ev.Tool == "Read" {
+		if r := res.Resolved.Range; r != nil {
+			if _, set := in["offset"]; !set {
+				in["offset"] = r.Start.Line + 1
+			}
+		}
+		if _, set := in["limit"]; !set {
+			from := 1
+			if o, ok := in["offset"].(int); ok {
+				from = o
+			} else if o, ok := in["offset"].(float64); ok {
+				from = int(o)
+			}
+			if lines, toEnd := disk.LinesWithin(to, from, readWindow); !toEnd {
+				in["limit"] = max(lines, 1)
+			}
 		}
 	}
 	line := fileLine(asked, to, res.Moved)
@@ -175,6 +193,15 @@ func rewritten(ev Event, field, asked string, res wire.Resolve) *Output {
 	}
 	return &Output{Specific: &Specific{Event: ev.Name, Decision: decision, Reason: line, UpdatedInput: in, Context: line}}
 }
+
+// readWindow bounds what a rewritten Read reads at once, in bytes. A
+// harness refuses a Read of more than it takes whole — Claude Code a file
+// over 256 KB, or an answer over 25,000 tokens — and says to read a part;
+// the model, not told where the path led, reads the old path again and
+// again. 48 KiB stays under both: at the densest text, about three bytes
+// a token, with the line numbers the harness adds (a seventh more at
+// twenty-byte lines), about 18,000 tokens.
+const readWindow = 48 << 10
 
 // fileLine is the line that says asked is the file at to: the move that
 // took it there when the history says so (moved).

@@ -228,7 +228,9 @@ func changedFields(ev Event, updated map[string]any) map[string]any {
 }
 
 // theirFields is updated (an input whole, in Claude Code's names) in the
-// names of the tool ev was read from; nil stays nil.
+// names of the tool ev was read from, less what Claude Code's tool takes
+// and that one does not (a Read's offset and limit: Copilot CLI's view
+// has a view_range); nil stays nil.
 func theirFields(ev Event, updated map[string]any) map[string]any {
 	if updated == nil {
 		return nil
@@ -240,9 +242,10 @@ func theirFields(ev Event, updated map[string]any) map[string]any {
 	out := map[string]any{}
 	for k, v := range updated {
 		if theirs, ok := ours[k]; ok {
-			k = theirs
+			out[theirs] = v
+		} else if _, theirsToo := ev.Input[k]; theirsToo {
+			out[k] = v
 		}
-		out[k] = v
 	}
 	return out
 }

@@ -42,6 +42,15 @@ type fakeDisk map[string]string // path → "file" or "dir"
 func (d fakeDisk) IsFile(p string) bool { return d[p] == "file" }
 func (d fakeDisk) IsDir(p string) bool  { return d[p] == "dir" }
 
+// LinesWithin: a file named "large" is 100 lines of 1 KiB; the others fit.
+func (d fakeDisk) LinesWithin(p string, from, budget int) (int, bool) {
+	if !strings.Contains(p, "large") {
+		return 0, true
+	}
+	left := 100 - (from - 1)
+	return min(left, budget>>10), budget>>10 >= left
+}
+
 func TestAnswer(t *testing.T) {
 	moved := wire.Resolve{Resolved: &wire.Candidate{URI: "file:///ws/new/a.go", Path: "new/a.go",
 		Range: &wire.Range{Start: wire.Position{Line: 11}}}, Exact: false,
@@ -53,7 +62,8 @@ func TestAnswer(t *testing.T) {
 	ambiguous := wire.Resolve{Candidates: []wire.Candidate{{URI: "file:///ws/a/config.go", Path: "a/config.go", Reasons: []string{"name:exact"}},
 		{URI: "file:///ws/b/config.go", Path: "b/config.go", Reasons: []string{"name:exact"}}}}
 	req := &fakeRequests{
-		resolve: map[string]wire.Resolve{"/ws/old/a.go:12": moved, "/ws/old/a.go": moved, "/ws/gone.go": gone, "/ws/sure/gone.go": goneSure, "/ws/config.go": ambiguous},
+		resolve: map[string]wire.Resolve{"/ws/old/a.go:12": moved, "/ws/old/a.go": moved, "/ws/old/large.go": {Resolved: &wire.Candidate{URI: "file:///ws/new/large.go", Path: "new/large.go"}},
+			"/ws/old/large.go:90": {Resolved: &wire.Candidate{URI: "file:///ws/new/large.go", Path: "new/large.go", Range: &wire.Range{Start: wire.Position{Line: 89}}}}, "/ws/gone.go": gone, "/ws/sure/gone.go": goneSure, "/ws/config.go": ambiguous},
 		dirs:    map[string]*wire.DirMove{"/ws/old": {From: "old", To: "new", URI: "file:///ws/new", Moved: 3, Followed: 3, Commit: moved.Moved}},
 	}
 	disk := fakeDisk{"/ws/README.md": "file", "/ws/src": "dir", "/ws/new": "dir"}
@@ -72,6 +82,12 @@ func TestAnswer(t *testing.T) {
 		{"an existing path: nothing, no index opened", ev("PreToolUse", "Read", map[string]any{"file_path": "/ws/README.md"}), "", nil, ""},
 		{"a moved file's old path, with a line: the Read rewritten, its offset the line", ev("PreToolUse", "Read", map[string]any{"file_path": "/ws/old/a.go:12"}),
 			"allow", map[string]any{"file_path": "/ws/new/a.go", "offset": 12}, "moved to /ws/new/a.go in 3f2a1c9 (2024-05-01)"},
+		{"a rewritten Read of more than readWindow: a limit, the lines that fit", ev("PreToolUse", "Read", map[string]any{"file_path": "/ws/old/large.go"}),
+			"allow", map[string]any{"file_path": "/ws/new/large.go", "limit": 48}, "is /ws/new/large.go"},
+		{"the same from a line near its end: what is left fits, no limit", ev("PreToolUse", "Read", map[string]any{"file_path": "/ws/old/large.go:90"}),
+			"allow", map[string]any{"file_path": "/ws/new/large.go", "offset": 90}, "is /ws/new/large.go"},
+		{"the same with a limit asked: the asker's", ev("PreToolUse", "Read", map[string]any{"file_path": "/ws/old/large.go", "limit": 5}),
+			"allow", map[string]any{"file_path": "/ws/new/large.go", "limit": 5}, "is /ws/new/large.go"},
 		{"an Edit's rewrite is put to the person", ev("PreToolUse", "Edit", map[string]any{"file_path": "/ws/old/a.go", "old_string": "x", "new_string": "y"}),
 			"ask", map[string]any{"file_path": "/ws/new/a.go", "old_string": "x", "new_string": "y"}, "moved to"},
 		{"a deleted file below the promise: the call goes ahead, the commit named", ev("PreToolUse", "Read", map[string]any{"file_path": "gone.go"}), "", nil, `likely deleted in aa11bb2 (2024-06-01) "remove gone"`},

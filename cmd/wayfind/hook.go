@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -150,6 +151,41 @@ func (hookDisk) IsFile(p string) bool {
 func (hookDisk) IsDir(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
+}
+
+// LinesWithin reads at most from's lines and budget bytes of p.
+func (hookDisk) LinesWithin(p string, from, budget int) (int, bool) {
+	f, err := os.Open(p)
+	if err != nil {
+		return 0, true // not read: nothing to bound
+	}
+	defer f.Close()
+	r := bufio.NewReader(f)
+	for line := 1; line < from; {
+		_, err := r.ReadSlice('\n')
+		switch {
+		case err == nil:
+			line++
+		case errors.Is(err, bufio.ErrBufferFull): // the same line goes on
+		default:
+			return 0, true
+		}
+	}
+	lines, used := 0, 0
+	for {
+		chunk, err := r.ReadSlice('\n')
+		used += len(chunk)
+		if used > budget {
+			return lines, false
+		}
+		switch {
+		case err == nil:
+			lines++
+		case errors.Is(err, bufio.ErrBufferFull):
+		default:
+			return lines, true
+		}
+	}
 }
 
 // hookRequests is the request layer over the project the event's working
