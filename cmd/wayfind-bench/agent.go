@@ -538,22 +538,30 @@ var hookLogMs = regexp.MustCompile(`^\S+ PreToolUse (?:Read|Bash) .* \(([0-9.]+)
 // hookLogTimes are the times of the PreToolUse answers hook.log holds
 // past offset at.
 func hookLogTimes(cache string, at int64) []time.Duration {
-	f, err := os.Open(filepath.Join(cache, "hook.log"))
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	f.Seek(at, io.SeekStart)
 	var out []time.Duration
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		if m := hookLogMs.FindStringSubmatch(sc.Text()); m != nil {
+	hookLogLines(cache, at, func(line string) {
+		if m := hookLogMs.FindStringSubmatch(line); m != nil {
 			v, _ := strconv.ParseFloat(m[1], 64)
 			out = append(out, time.Duration(v*float64(time.Millisecond)))
 		}
-	}
+	})
 	return out
+}
+
+// hookLogLines calls f with each line of the hook's log in cache from
+// offset at.
+func hookLogLines(cache string, at int64, f func(line string)) {
+	log, err := os.Open(filepath.Join(cache, "hook.log"))
+	if err != nil {
+		return
+	}
+	defer log.Close()
+	log.Seek(at, io.SeekStart)
+	sc := bufio.NewScanner(log)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		f(sc.Text())
+	}
 }
 
 func firstLineOf(s string) string {
@@ -653,22 +661,14 @@ var toldFile = regexp.MustCompile(`(?: is | moved to |the likeliest is )(\S+)`)
 // each shell command.
 func hookSaidOf(cache string, at int64) map[string]hookSaid {
 	out := map[string]hookSaid{}
-	f, err := os.Open(filepath.Join(cache, "hook.log"))
-	if err != nil {
-		return out
-	}
-	defer f.Close()
-	f.Seek(at, io.SeekStart)
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		m := hookLogBash.FindStringSubmatch(sc.Text())
+	hookLogLines(cache, at, func(line string) {
+		m := hookLogBash.FindStringSubmatch(line)
 		if m == nil {
-			continue
+			return
 		}
 		command, err := strconv.Unquote(m[2])
 		if err != nil {
-			continue
+			return
 		}
 		s := out[command]
 		if m[1] == "PreToolUse" {
@@ -679,7 +679,7 @@ func hookSaidOf(cache string, at int64) map[string]hookSaid {
 			s.told = strings.TrimSuffix(t[1], ";")
 		}
 		out[command] = s
-	}
+	})
 	return out
 }
 
@@ -814,27 +814,17 @@ var readTarget = regexp.MustCompile(` (?:moved to|is) (/\S+)`)
 // each Read it rewrote read instead: the path asked → the file.
 func hookReadsOf(cache string, at int64) map[string]string {
 	out := map[string]string{}
-	f, err := os.Open(filepath.Join(cache, "hook.log"))
-	if err != nil {
-		return out
-	}
-	defer f.Close()
-	f.Seek(at, io.SeekStart)
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		m := hookLogRead.FindStringSubmatch(sc.Text())
+	hookLogLines(cache, at, func(line string) {
+		m := hookLogRead.FindStringSubmatch(line)
 		if m == nil {
-			continue
+			return
 		}
-		asked, err := strconv.Unquote(m[1])
-		if err != nil {
-			continue
+		if asked, err := strconv.Unquote(m[1]); err == nil {
+			if t := readTarget.FindStringSubmatch(m[2]); t != nil {
+				out[asked] = t[1]
+			}
 		}
-		if t := readTarget.FindStringSubmatch(m[2]); t != nil {
-			out[asked] = t[1]
-		}
-	}
+	})
 	return out
 }
 

@@ -5,23 +5,19 @@ package main
 // provider, COPILOT_OFFLINE: no GitHub, no network, a dummy key, an
 // isolated HOME), with `wayfind hook --harness copilot` as its
 // PreToolUse and PostToolUse hooks in the user's settings, in the form
-// Copilot CLI shares with VS Code. The script is the model (opencodeModel:
+// Copilot CLI shares with VS Code. The script is the model (chatModel:
 // the same chat completions API); what the harness sends back as each
 // tool message is what an agent would have read. make deps installs the
 // harness (@github/copilot's Linux build, pinned in
 // testdata/clients/copilot); CI requires it.
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"wayfind/hook/claudetest"
 )
@@ -36,9 +32,9 @@ func copilotBinary(t *testing.T) string {
 // runCopilot plays script in Copilot CLI, headless in dir, with hookCmd
 // as its PreToolUse and PostToolUse hooks, and returns the tool messages
 // it sent the model.
-func runCopilot(t *testing.T, copilot, dir, hookCmd string, script []opencodeCall) []string {
+func runCopilot(t *testing.T, copilot, dir, hookCmd string, script []chatCall) []string {
 	t.Helper()
-	model := &opencodeModel{script: script}
+	model := &chatModel{script: script}
 	srv := httptest.NewServer(model)
 	defer srv.Close()
 	home := t.TempDir()
@@ -60,20 +56,7 @@ func runCopilot(t *testing.T, copilot, dir, hookCmd string, script []opencodeCal
 	env = append(env, "HOME="+home, "COPILOT_OFFLINE=true", "COPILOT_AUTO_UPDATE=false", "COPILOT_PROVIDER_BASE_URL="+srv.URL+"/v1",
 		"COPILOT_PROVIDER_API_KEY=test-dummy", "COPILOT_MODEL=gpt-4.1", "PWD="+dir)
 	env = append(env, claudetest.NoNetwork...)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, copilot, "-p", "follow the script", "--allow-all-tools", "--no-auto-update")
-	cmd.Env, cmd.Dir = env, dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	model.mu.Lock()
-	results := model.results
-	model.mu.Unlock()
-	if err != nil || len(results) != len(script) {
-		t.Fatalf("copilot: %v; %d tool results for %d calls: %q\nstdout: %s\nstderr: %s", err, len(results), len(script), results, tailText(stdout.String()), tailText(stderr.String()))
-	}
-	return results
+	return model.play(t, env, dir, copilot, "-p", "follow the script", "--allow-all-tools", "--no-auto-update")
 }
 
 // TestCopilotHook: an agent in Copilot CLI views and cat's paths its
@@ -94,7 +77,7 @@ func TestCopilotHook(t *testing.T) {
 	} {
 		repo := newAgentRepo(t)
 		in := func(p string) string { return filepath.Join(repo.dir, filepath.FromSlash(p)) }
-		res := runCopilot(t, copilot, repo.dir, c.bin+" hook --harness copilot", []opencodeCall{
+		res := runCopilot(t, copilot, repo.dir, c.bin+" hook --harness copilot", []chatCall{
 			{Tool: "view", Args: map[string]any{"path": in("internal/lsp/cache/symbols.go")}},
 			{Tool: "bash", Args: map[string]any{"command": "sed -n '1,4p' pkg/util/strutil.go", "description": "read"}},
 			{Tool: "view", Args: map[string]any{"path": in("config.go")}},

@@ -38,23 +38,24 @@ func opencodeBinary(t *testing.T) string {
 // opencodeVersion is the opencode make deps installs, and its plugin SDK.
 const opencodeVersion = "1.18.33"
 
-// opencodeCall is one turn of the scripted model: a tool and its args.
-type opencodeCall struct {
+// chatCall is one turn of the scripted model: a tool and its args.
+type chatCall struct {
 	Tool string
 	Args map[string]any
 }
 
-// opencodeModel is an OpenAI-compatible chat completions API (streamed)
+// chatModel is an OpenAI-compatible chat completions API (streamed, as
+// opencode and Copilot CLI ask it)
 // that answers turn k of a request offering tools with script[k] as a
 // tool call, then with text; it keeps the tool messages of the latest
 // request, in order. A request without tools (a title) gets text.
-type opencodeModel struct {
+type chatModel struct {
 	mu      sync.Mutex
-	script  []opencodeCall
+	script  []chatCall
 	results []string
 }
 
-func (m *opencodeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (m *chatModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	raw, _ := io.ReadAll(r.Body)
 	var body struct {
 		Messages []struct {
@@ -107,9 +108,9 @@ func (m *opencodeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // runOpencode plays script in opencode, headless in dir, with the
 // plugin file plugin, and returns the tool messages it sent the model.
-func runOpencode(t *testing.T, opencode, dir, plugin string, script []opencodeCall, env []string) []string {
+func runOpencode(t *testing.T, opencode, dir, plugin string, script []chatCall, env []string) []string {
 	t.Helper()
-	model := &opencodeModel{script: script}
+	model := &chatModel{script: script}
 	srv := httptest.NewServer(model)
 	defer srv.Close()
 	home := t.TempDir()
@@ -157,18 +158,26 @@ func runOpencode(t *testing.T, opencode, dir, plugin string, script []opencodeCa
 	base = append(base, "HOME="+home, "OPENCODE_CONFIG="+cfg, "OPENCODE_DISABLE_MODELS_FETCH=true", "OPENCODE_DISABLE_AUTOUPDATE=true",
 		"OPENCODE_DISABLE_DEFAULT_PLUGINS=true", "OPENCODE_DISABLE_LSP_DOWNLOAD=true", "OPENCODE_DISABLE_SHARE=true", "OPENCODE_DISABLE_CLAUDE_CODE=true", "npm_config_offline=true")
 	base = append(base, claudetest.NoNetwork...)
+	return model.play(t, append(append(base, "PWD="+dir), env...), dir, opencode, "run", "--dir", dir, "--format", "json", "follow the script")
+}
+
+// play runs a harness (bin with args, its environment env, in dir) to
+// its end, within two minutes, with m its model, and returns the tool
+// messages m kept: one for each of its script's calls.
+func (m *chatModel) play(t *testing.T, env []string, dir, bin string, args ...string) []string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, opencode, "run", "--dir", dir, "--format", "json", "follow the script")
-	cmd.Env, cmd.Dir = append(append(base, "PWD="+dir), env...), dir
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env, cmd.Dir = env, dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
-	model.mu.Lock()
-	results := model.results
-	model.mu.Unlock()
-	if err != nil || len(results) != len(script) {
-		t.Fatalf("opencode: %v; %d tool results for %d calls: %q\nstdout: %s\nstderr: %s", err, len(results), len(script), results, tailText(stdout.String()), tailText(stderr.String()))
+	m.mu.Lock()
+	results := m.results
+	m.mu.Unlock()
+	if err != nil || len(results) != len(m.script) {
+		t.Fatalf("%s: %v; %d tool results for %d calls: %q\nstdout: %s\nstderr: %s", filepath.Base(bin), err, len(results), len(m.script), results, tailText(stdout.String()), tailText(stderr.String()))
 	}
 	return results
 }
@@ -193,7 +202,7 @@ func TestOpencodeHook(t *testing.T) {
 	} {
 		repo := newAgentRepo(t)
 		in := func(p string) string { return filepath.Join(repo.dir, filepath.FromSlash(p)) }
-		res := runOpencode(t, opencode, repo.dir, plugin, []opencodeCall{
+		res := runOpencode(t, opencode, repo.dir, plugin, []chatCall{
 			{Tool: "read", Args: map[string]any{"filePath": in("internal/lsp/cache/symbols.go")}},
 			{Tool: "bash", Args: map[string]any{"command": "sed -n '1,4p' pkg/util/strutil.go", "description": "read"}},
 			{Tool: "read", Args: map[string]any{"filePath": in("config.go")}},
