@@ -109,9 +109,9 @@ func agentCmd(args []string) error {
 	}
 	cache := filepath.Join(*work, "cache")
 	if *harness == "codex" {
-		header("hook through Codex CLI", fmt.Sprintf(", %s, half %s, %d stale paths a repository", claudeVersion(*codexBin), *half, *per))
+		header("hook through Codex CLI", fmt.Sprintf(", %s, half %s, %d stale paths a repository", harnessVersion("Codex CLI", *codexBin), *half, *per))
 	} else if *harness == "gemini" {
-		header("hook through Gemini CLI", fmt.Sprintf(", Gemini CLI %s, half %s, %d stale paths a repository", claudeVersion(*geminiBin), *half, *per))
+		header("hook through Gemini CLI", fmt.Sprintf(", %s, half %s, %d stale paths a repository", harnessVersion("Gemini CLI", *geminiBin), *half, *per))
 	} else {
 		header("hook through Claude Code", fmt.Sprintf(", %s, half %s, %d stale paths a repository", claudeVersion(*claude), *half, *per))
 	}
@@ -515,12 +515,15 @@ func checkoutTree(git, head, dir string) (int, error) {
 	return empty, os.WriteFile(marker, []byte(strconv.Itoa(empty)+"\n"), 0o644)
 }
 
-func claudeVersion(bin string) string {
+func claudeVersion(bin string) string { return harnessVersion("Claude Code", bin) }
+
+// harnessVersion is a harness's name and what its --version says.
+func harnessVersion(name, bin string) string {
 	out, err := exec.Command(bin, "--version").Output()
 	if err != nil {
-		return "Claude Code (version unknown)"
+		return name + " (version unknown)"
 	}
-	return "Claude Code " + strings.TrimSpace(string(out))
+	return name + " " + strings.TrimSpace(string(out))
 }
 
 // hookLogSize is where hook.log ends now: the lines after it are a
