@@ -262,18 +262,21 @@ func TestClaudeCodePlugin(t *testing.T) {
 	}
 }
 
-// TestPluginVersion: the plugin says the version of the binary it is
-// built with (a marketplace updates a plugin only when it changes).
+// TestPluginVersion: the plugin and the Gemini CLI extension say the
+// version of the binary they are built with (a marketplace updates a
+// plugin only when it changes).
 func TestPluginVersion(t *testing.T) {
-	b, err := os.ReadFile("../../plugin/.claude-plugin/plugin.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var p struct {
-		Name    string `json:"name"`
-		Version string `json:"version"`
-	}
-	if err := json.Unmarshal(b, &p); err != nil || p.Name != "wayfind" || p.Version != Version {
-		t.Errorf("plugin.json: %+v (%v), want wayfind %s", p, err, Version)
+	for _, manifest := range []string{"../../plugin/.claude-plugin/plugin.json", "../../plugin/gemini/gemini-extension.json"} {
+		b, err := os.ReadFile(manifest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var p struct {
+			Name    string `json:"name"`
+			Version string `json:"version"`
+		}
+		if err := json.Unmarshal(b, &p); err != nil || p.Name != "wayfind" || p.Version != Version {
+			t.Errorf("%s: %+v (%v), want wayfind %s", manifest, p, err, Version)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -74,4 +75,61 @@ func TestGeminiHook(t *testing.T) {
 	if t.Failed() {
 		t.Logf("hook.log:\n%s", mustRead(t, filepath.Join(os.Getenv("WAYFIND_CACHE_DIR"), "hook.log")))
 	}
+}
+
+// TestGeminiExtension: the repository's Gemini CLI extension
+// (plugin/gemini, linked: gemini extensions link) runs the plugin's
+// launcher as its BeforeTool and AfterTool hook — wayfind from PATH, else
+// the plugin's bin/, else the hook steps aside: a moved file's old path
+// and a renamed one's in sed -n read the files meant; with no wayfind the
+// calls go ahead as written.
+func TestGeminiExtension(t *testing.T) {
+	gemini := geminiBinary(t)
+	for _, c := range []struct {
+		name            string
+		onPath, besides bool
+		reads           bool
+	}{
+		{"wayfind on PATH", true, false, true},
+		{"wayfind in the plugin's bin/", false, true, true},
+		{"no wayfind", false, false, false},
+	} {
+		plugin := filepath.Join(t.TempDir(), "plugin")
+		if out, err := exec.Command("cp", "-r", "../../plugin", plugin).CombinedOutput(); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		os.Remove(filepath.Join(plugin, "bin", "wayfind"))
+		if c.besides {
+			if out, err := exec.Command("cp", binary, filepath.Join(plugin, "bin", "wayfind")).CombinedOutput(); err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+		}
+		repo := newAgentRepo(t)
+		in := func(p string) string { return filepath.Join(repo.dir, filepath.FromSlash(p)) }
+		// node and git stay on PATH; wayfind only when the case puts it.
+		path := filepath.Dir(geminiNode(t)) + string(os.PathListSeparator) + "/usr/bin:/bin"
+		if c.onPath {
+			path = filepath.Dir(binary) + string(os.PathListSeparator) + path
+		}
+		res, err := geminitest.Session{Gemini: gemini, Dir: repo.dir, Home: t.TempDir(), Extensions: []string{filepath.Join(plugin, "gemini")},
+			Env: []string{"PATH=" + path}}.Run(context.Background(), []geminitest.Call{
+			{Tool: "read_file", Args: map[string]any{"file_path": in("internal/lsp/cache/symbols.go")}},
+			{Tool: "run_shell_command", Args: map[string]any{"command": "sed -n '1,4p' pkg/util/strutil.go", "description": "read"}},
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := strings.Contains(res[0], "symbols line =") && strings.Contains(res[1], "strutil line"); got != c.reads {
+			t.Errorf("%s: the old paths read the files: %v, want %v\n%s", c.name, got, c.reads, strings.Join(numbered(res), "\n"))
+		}
+	}
+}
+
+// geminiNode is the node the Gemini CLI runs on.
+func geminiNode(t *testing.T) string {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("no node:", err)
+	}
+	return node
 }

@@ -118,7 +118,10 @@ type Session struct {
 	Dir    string // where it runs (the project)
 	Home   string // its isolated HOME
 	// Hooks is the user settings' "hooks" object (JSON; "" none).
-	Hooks   string
+	Hooks string
+	// Extensions are directories linked as the user's extensions before
+	// the run (gemini extensions link DIR --consent).
+	Extensions []string
 	Env     []string // added to the harness's environment (and its hooks')
 	Timeout time.Duration
 }
@@ -162,6 +165,13 @@ func (s Session) Run(ctx context.Context, script []Call) ([]string, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	for _, ext := range s.Extensions {
+		link := exec.CommandContext(ctx, s.Gemini, "extensions", "link", ext, "--consent")
+		link.Env, link.Dir = env, s.Dir
+		if out, err := link.CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("gemini extensions link %s: %v: %s", ext, err, out)
+		}
+	}
 	cmd := exec.CommandContext(ctx, s.Gemini, "-p", "follow the script", "--yolo", "--output-format", "json")
 	cmd.Env, cmd.Dir = env, s.Dir
 	var stdout, stderr bytes.Buffer
