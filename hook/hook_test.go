@@ -64,7 +64,7 @@ func TestAnswer(t *testing.T) {
 	req := &fakeRequests{
 		resolve: map[string]wire.Resolve{"/ws/old/a.go:12": moved, "/ws/old/a.go": moved, "/ws/old/large.go": {Resolved: &wire.Candidate{URI: "file:///ws/new/large.go", Path: "new/large.go"}},
 			"/ws/old/large.go:90": {Resolved: &wire.Candidate{URI: "file:///ws/new/large.go", Path: "new/large.go", Range: &wire.Range{Start: wire.Position{Line: 89}}}}, "/ws/gone.go": gone, "/ws/sure/gone.go": goneSure, "/ws/config.go": ambiguous},
-		dirs:    map[string]*wire.DirMove{"/ws/old": {From: "old", To: "new", URI: "file:///ws/new", Moved: 3, Followed: 3, Commit: moved.Moved}},
+		dirs: map[string]*wire.DirMove{"/ws/old": {From: "old", To: "new", URI: "file:///ws/new", Moved: 3, Followed: 3, Commit: moved.Moved}},
 	}
 	disk := fakeDisk{"/ws/README.md": "file", "/ws/src": "dir", "/ws/new": "dir"}
 	opened := 0

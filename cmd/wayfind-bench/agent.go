@@ -771,6 +771,10 @@ func geminiScript(script []claudetest.Call) []geminitest.Call {
 	return out
 }
 
+// geminiSession is how many calls a Gemini CLI session of the bench
+// plays (runGeminiScript).
+const geminiSession = 10
+
 // runGeminiScript plays script in Gemini CLI, headless in tree (HOME
 // home, the hook's cache cache), with `wayfind hook` as its BeforeTool
 // and AfterTool hook when hooked, and returns each call's answer as the
@@ -785,10 +789,17 @@ func runGeminiScript(gemini, tree, home, cache, wayfind string, script []geminit
     "AfterTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": %s, "timeout": 10000}]}]
   }`, command, command)
 	}
-	s := geminitest.Session{Gemini: gemini, Dir: tree, Home: home, Hooks: hooks, Env: []string{"WAYFIND_CACHE_DIR=" + cache}, Timeout: 20 * time.Minute}
-	responses, err := s.Run(context.Background(), script)
-	if err != nil {
-		return nil, nil, err
+	// Sessions of geminiSession calls each: Gemini CLI's turns slow as a
+	// session grows (thirty calls took eight seconds a turn, ten a third
+	// of one), and the hook answers each call alike in any session.
+	var responses []string
+	for lo := 0; lo < len(script); lo += geminiSession {
+		s := geminitest.Session{Gemini: gemini, Dir: tree, Home: filepath.Join(home, strconv.Itoa(lo)), Hooks: hooks, Env: []string{"WAYFIND_CACHE_DIR=" + cache}, Timeout: 20 * time.Minute}
+		got, err := s.Run(context.Background(), script[lo:min(lo+geminiSession, len(script))])
+		if err != nil {
+			return nil, nil, err
+		}
+		responses = append(responses, got...)
 	}
 	out, failed := make([]string, len(responses)), make([]bool, len(responses))
 	for i, r := range responses {

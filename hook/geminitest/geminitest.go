@@ -122,8 +122,8 @@ type Session struct {
 	// Extensions are directories linked as the user's extensions before
 	// the run (gemini extensions link DIR --consent).
 	Extensions []string
-	Env     []string // added to the harness's environment (and its hooks')
-	Timeout time.Duration
+	Env        []string // added to the harness's environment (and its hooks')
+	Timeout    time.Duration
 }
 
 // Run plays script and returns the functionResponses the harness sent
