@@ -192,6 +192,9 @@ func agentCmd(args []string) error {
 				}
 			} else {
 				results, read, err = runClaudeScript(*claude, tree, home, cache, wayfind, script, hooked)
+				if err == nil {
+					read = imagesRead(script, read, hookReadsOf(cache, logAt))
+				}
 			}
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "%s: %v\n", r.repo, err)
@@ -854,4 +857,20 @@ func geminiReads(script []claudetest.Call, failed []bool, rewrote map[string]str
 		}
 	}
 	return read
+}
+
+// imagesRead is read with each image a Read returned (claudetest.ImageRead:
+// the harness says it read one, not which) as the file the hook's log
+// says it rewrote that Read to ("" when it did not: the path asked was
+// read as written).
+func imagesRead(script []claudetest.Call, read []string, rewrote map[string]string) []string {
+	out := slices.Clone(read)
+	for i, r := range out {
+		if r != claudetest.ImageRead || i >= len(script) {
+			continue
+		}
+		p, _ := script[i].Input["file_path"].(string)
+		out[i] = rewrote[p]
+	}
+	return out
 }

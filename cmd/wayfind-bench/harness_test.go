@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"wayfind/hook/claudetest"
 )
 
 func TestReadCases(t *testing.T) {
@@ -178,5 +180,20 @@ func TestEverySubcommandParsesHelp(t *testing.T) {
 		if err := sc.run([]string{"-h"}); err == nil {
 			t.Errorf("%s -h ran", name)
 		}
+	}
+}
+
+// TestImagesRead: an image a Read returned is the file the hook
+// rewrote that Read to; other reads stand.
+func TestImagesRead(t *testing.T) {
+	script := []claudetest.Call{
+		{Name: "Read", Input: map[string]any{"file_path": "/t/old.png"}},
+		{Name: "Read", Input: map[string]any{"file_path": "/t/old.go"}},
+		{Name: "Read", Input: map[string]any{"file_path": "/t/asis.png"}},
+	}
+	read := []string{claudetest.ImageRead, "/t/new.go", claudetest.ImageRead}
+	got := imagesRead(script, read, map[string]string{"/t/old.png": "/t/new.png", "/t/old.go": "/t/new.go"})
+	if want := []string{"/t/new.png", "/t/new.go", ""}; !slices.Equal(got, want) {
+		t.Errorf("imagesRead = %q, want %q", got, want)
 	}
 }

@@ -260,7 +260,8 @@ func (s Session) Run(ctx context.Context, script []Call, before func(env []strin
 
 // ReadFiles are, in the order of the calls, the file each Read returned
 // as the harness reports it (its tool_use_result's file path; "" for a
-// call that read nothing).
+// call that read nothing; ImageRead for an image, which the harness
+// reports without its path).
 func (r *Result) ReadFiles() []string {
 	var out []string
 	for _, line := range r.Stream {
@@ -270,10 +271,16 @@ func (r *Result) ReadFiles() []string {
 		tr, _ := line["tool_use_result"].(map[string]any)
 		file, _ := tr["file"].(map[string]any)
 		p, _ := file["filePath"].(string)
+		if tr["type"] == "image" && p == "" {
+			p = ImageRead
+		}
 		out = append(out, p)
 	}
 	return out
 }
+
+// ImageRead stands in ReadFiles for a Read that returned an image.
+const ImageRead = "(an image)"
 
 func tail(s string, n int) string {
 	if len(s) > n {
