@@ -226,18 +226,7 @@ func TestClaudeCodePlugin(t *testing.T) {
 		{"wayfind in the plugin's bin/", false, true, true},
 		{"no wayfind", false, false, false},
 	} {
-		// The plugin as the repository has it, its bin/ without the binary
-		// make plugin leaves there, unless the case puts it.
-		plugin := filepath.Join(t.TempDir(), "plugin")
-		if out, err := exec.Command("cp", "-r", "../../plugin", plugin).CombinedOutput(); err != nil {
-			t.Fatalf("%v: %s", err, out)
-		}
-		os.Remove(filepath.Join(plugin, "bin", "wayfind"))
-		if c.besides {
-			if out, err := exec.Command("cp", binary, filepath.Join(plugin, "bin", "wayfind")).CombinedOutput(); err != nil {
-				t.Fatalf("%v: %s", err, out)
-			}
-		}
+		plugin := pluginCopy(t, c.besides)
 		repo := newAgentRepo(t)
 		in := func(p string) string { return filepath.Join(repo.dir, filepath.FromSlash(p)) }
 		path := "/usr/bin:/bin" // sh, git; no wayfind
@@ -260,6 +249,24 @@ func TestClaudeCodePlugin(t *testing.T) {
 			t.Errorf("%s: the command did not run as written:\n%s", c.name, strings.Join(numbered(res), "\n"))
 		}
 	}
+}
+
+// pluginCopy is the plugin as the repository has it, copied, its bin/
+// without the binary make plugin leaves there unless besides puts the
+// one under test there.
+func pluginCopy(t *testing.T, besides bool) string {
+	t.Helper()
+	plugin := filepath.Join(t.TempDir(), "plugin")
+	if out, err := exec.Command("cp", "-r", "../../plugin", plugin).CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	os.Remove(filepath.Join(plugin, "bin", "wayfind"))
+	if besides {
+		if out, err := exec.Command("cp", binary, filepath.Join(plugin, "bin", "wayfind")).CombinedOutput(); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+	}
+	return plugin
 }
 
 // TestPluginVersion: the plugin and the Gemini CLI extension say the

@@ -94,16 +94,7 @@ func TestGeminiExtension(t *testing.T) {
 		{"wayfind in the plugin's bin/", false, true, true},
 		{"no wayfind", false, false, false},
 	} {
-		plugin := filepath.Join(t.TempDir(), "plugin")
-		if out, err := exec.Command("cp", "-r", "../../plugin", plugin).CombinedOutput(); err != nil {
-			t.Fatalf("%v: %s", err, out)
-		}
-		os.Remove(filepath.Join(plugin, "bin", "wayfind"))
-		if c.besides {
-			if out, err := exec.Command("cp", binary, filepath.Join(plugin, "bin", "wayfind")).CombinedOutput(); err != nil {
-				t.Fatalf("%v: %s", err, out)
-			}
-		}
+		plugin := pluginCopy(t, c.besides)
 		repo := newAgentRepo(t)
 		in := func(p string) string { return filepath.Join(repo.dir, filepath.FromSlash(p)) }
 		// node and git stay on PATH; wayfind only when the case puts it.
