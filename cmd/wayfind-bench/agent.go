@@ -812,7 +812,17 @@ func runGeminiScript(gemini, tree, home, cache, wayfind string, script []geminit
 		}
 		out[i] = r
 		if json.Unmarshal([]byte(r), &resp) != nil || resp.Error != nil || resp.Output == nil {
+			// A refusal's words as the model read them: the error's
+			// message (a denial's reason, the candidates in it).
 			failed[i] = true
+			switch e := resp.Error.(type) {
+			case string:
+				out[i] = e
+			case map[string]any:
+				if m, ok := e["message"].(string); ok {
+					out[i] = m
+				}
+			}
 			continue
 		}
 		out[i] = *resp.Output
