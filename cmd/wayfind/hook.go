@@ -30,23 +30,29 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if len(args) > 0 && (args[0] == "install" || args[0] == "uninstall") {
 		return hookSettings(args[0], args[1:], stdout, stderr)
 	}
+	start := time.Now()
+	cache := workspace.CacheDirOf("", nil)
+	log := &cacheLog{dir: cache}
+	defer log.Close()
+	// Arguments it does not know (a newer plugin's hook command run by an
+	// older wayfind) are said, and the call goes ahead: the harnesses read
+	// a hook's exit 2 as "block this call" (Claude Code, Copilot CLI), and
+	// a hook that cannot answer must not block every call.
 	var harness hook.Harness // "": the event's sender
 	if len(args) == 2 && args[0] == "--harness" {
 		h, err := hook.ParseHarness(args[1])
 		if err != nil {
 			fmt.Fprintf(stderr, "wayfind hook: %v\n", err)
-			return exitInput
+			log.printf("%v: stepped aside", err)
+			return exitFound
 		}
 		harness, args = h, args[2:]
 	}
 	if len(args) > 0 {
 		fmt.Fprintf(stderr, "wayfind hook: unknown argument %q (see: wayfind hook --help)\n", args[0])
-		return exitInput
+		log.printf("unknown argument %q: stepped aside", args[0])
+		return exitFound
 	}
-	start := time.Now()
-	cache := workspace.CacheDirOf("", nil)
-	log := &cacheLog{dir: cache}
-	defer log.Close()
 	// Whatever happens from here, the harness's call is not broken: a
 	// panic is logged and answered with nothing, exit 0; memory is held
 	// to the one-shot bound; past hookBudget the hook steps aside before

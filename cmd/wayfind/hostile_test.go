@@ -164,3 +164,26 @@ func TestHookLogPrivate(t *testing.T) {
 		t.Errorf("the cache directory: %v %v, want 700", dst.Mode().Perm(), err)
 	}
 }
+
+// TestHookUnknownArguments: a hook command this binary does not
+// understand (a newer plugin's, run by an older wayfind) lets the call go
+// ahead — exit 0, no answer — where exit 2 would have the harness block
+// every call; why is said on stderr and in hook.log.
+func TestHookUnknownArguments(t *testing.T) {
+	cache := filepath.Join(t.TempDir(), "cache")
+	ev, _ := json.Marshal(map[string]any{"session_id": "s", "cwd": t.TempDir(), "hook_event_name": "PreToolUse",
+		"tool_name": "Read", "tool_input": map[string]any{"file_path": "/nowhere/a.go"}})
+	for _, args := range [][]string{{"--harness", "nosuch"}, {"--later-flag"}, {"--harness", "copilot", "extra"}} {
+		c := exec.Command(binary, append([]string{"hook"}, args...)...)
+		c.Env = append(os.Environ(), "WAYFIND_CACHE_DIR="+cache)
+		c.Stdin = bytes.NewReader(ev)
+		var out, errb bytes.Buffer
+		c.Stdout, c.Stderr = &out, &errb
+		if err := c.Run(); err != nil || out.Len() > 0 || errb.Len() == 0 {
+			t.Errorf("hook %q: %v, stdout %q, stderr %q; want exit 0, no answer, why on stderr", args, err, out.String(), errb.String())
+		}
+	}
+	if log, err := os.ReadFile(filepath.Join(cache, "hook.log")); err != nil || !strings.Contains(string(log), "stepped aside") {
+		t.Errorf("hook.log: %q %v", log, err)
+	}
+}
