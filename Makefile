@@ -41,7 +41,7 @@ ort: deps
 	@./scripts/ort.sh
 
 test: deps ort check
-	$(GO) test -race -count=1 -skip '^Test(ClaudeCode|Codex|GeminiHook|GeminiExtension|OpencodeHook|CopilotHook)' ./...
+	$(GO) test -race -count=1 -skip '^Test(ClaudeCode|Codex|GeminiHook|GeminiExtension|OpencodeHook|CopilotHook|CopilotPlugin)' ./...
 	$(MAKE) --no-print-directory test-agent
 	cd vscode-client && npm test --silent
 	$(MAKE) --no-print-directory test-vscode
@@ -53,7 +53,7 @@ test: deps ort check
 # isolated HOME (cmd/wayfind/*agent_test.go). CI=true: a missing harness
 # fails.
 test-agent: deps
-	CI=true $(GO) test -race -count=1 -run '^Test(ClaudeCode|Codex|GeminiHook|GeminiExtension|OpencodeHook|CopilotHook)' ./cmd/wayfind
+	CI=true $(GO) test -race -count=1 -run '^Test(ClaudeCode|Codex|GeminiHook|GeminiExtension|OpencodeHook|CopilotHook|CopilotPlugin)' ./cmd/wayfind
 
 # The extension in a real VS Code: code-server 4.99.4 (VS Code 1.99.3)
 # driven through Debian's Chromium (scripts/vscode-e2e.sh installs both);

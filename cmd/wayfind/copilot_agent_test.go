@@ -30,33 +30,41 @@ func copilotBinary(t *testing.T) string {
 }
 
 // runCopilot plays script in Copilot CLI, headless in dir, with hookCmd
-// as its PreToolUse and PostToolUse hooks, and returns the tool messages
-// it sent the model.
-func runCopilot(t *testing.T, copilot, dir, hookCmd string, script []chatCall) []string {
+// as its PreToolUse and PostToolUse hooks ("": none in the settings), the
+// plugin directory plugin ("": none) and env added, and returns the tool
+// messages it sent the model.
+func runCopilot(t *testing.T, copilot, dir, hookCmd, plugin string, env []string, script []chatCall) []string {
 	t.Helper()
 	model := &chatModel{script: script}
 	srv := httptest.NewServer(model)
 	defer srv.Close()
 	home := t.TempDir()
-	hooks := []map[string]any{{"type": "command", "bash": hookCmd, "timeoutSec": 10}}
-	settings, _ := json.Marshal(map[string]any{"hooks": map[string]any{"PreToolUse": hooks, "PostToolUse": hooks}})
+	settings := []byte("{}")
+	if hookCmd != "" {
+		hooks := []map[string]any{{"type": "command", "bash": hookCmd, "timeoutSec": 10}}
+		settings, _ = json.Marshal(map[string]any{"hooks": map[string]any{"PreToolUse": hooks, "PostToolUse": hooks}})
+	}
 	if err := os.MkdirAll(filepath.Join(home, ".copilot"), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(home, ".copilot", "settings.json"), settings, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var env []string
+	var base []string
 	for _, kv := range os.Environ() {
 		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "COPILOT_") || strings.HasPrefix(k, "GH_") || strings.HasPrefix(k, "GITHUB_") || strings.HasPrefix(k, "XDG_") {
 			continue
 		}
-		env = append(env, kv)
+		base = append(base, kv)
 	}
-	env = append(env, "HOME="+home, "COPILOT_OFFLINE=true", "COPILOT_AUTO_UPDATE=false", "COPILOT_PROVIDER_BASE_URL="+srv.URL+"/v1",
+	base = append(base, "HOME="+home, "COPILOT_OFFLINE=true", "COPILOT_AUTO_UPDATE=false", "COPILOT_PROVIDER_BASE_URL="+srv.URL+"/v1",
 		"COPILOT_PROVIDER_API_KEY=test-dummy", "COPILOT_MODEL=gpt-4.1", "PWD="+dir)
-	env = append(env, claudetest.NoNetwork...)
-	return model.play(t, env, dir, copilot, "-p", "follow the script", "--allow-all-tools", "--no-auto-update")
+	base = append(append(base, claudetest.NoNetwork...), env...)
+	args := []string{"-p", "follow the script", "--allow-all-tools", "--no-auto-update"}
+	if plugin != "" {
+		args = append(args, "--plugin-dir", plugin)
+	}
+	return model.play(t, base, dir, copilot, args...)
 }
 
 // TestCopilotHook: an agent in Copilot CLI views and cat's paths its
@@ -77,7 +85,7 @@ func TestCopilotHook(t *testing.T) {
 	} {
 		repo := newAgentRepo(t)
 		in := func(p string) string { return filepath.Join(repo.dir, filepath.FromSlash(p)) }
-		res := runCopilot(t, copilot, repo.dir, c.bin+" hook --harness copilot", []chatCall{
+		res := runCopilot(t, copilot, repo.dir, c.bin+" hook --harness copilot", "", nil, []chatCall{
 			{Tool: "view", Args: map[string]any{"path": in("internal/lsp/cache/symbols.go")}},
 			{Tool: "bash", Args: map[string]any{"command": "sed -n '1,4p' pkg/util/strutil.go", "description": "read"}},
 			{Tool: "view", Args: map[string]any{"path": in("config.go")}},
@@ -86,6 +94,40 @@ func TestCopilotHook(t *testing.T) {
 		named := strings.Contains(res[2], "services/cart/config.go") && strings.Contains(res[2], "services/ship/config.go")
 		if got != c.reads || named != c.reads {
 			t.Errorf("%s: the old paths read the files %v, the shared name's candidates named %v; want %v:\n%s", c.name, got, named, c.reads, strings.Join(numbered(res), "\n"))
+		}
+	}
+}
+
+// TestCopilotPlugin: the repository's plugin directory is a Copilot CLI
+// plugin too (plugin.json, copilot-hooks.json, through the same launcher
+// as Claude Code's): with --plugin-dir and no settings edit, a moved
+// file's old path and a renamed one's in sed -n read the files meant —
+// wayfind from PATH, else the plugin's bin/ — and with neither the calls
+// go ahead as written.
+func TestCopilotPlugin(t *testing.T) {
+	copilot := copilotBinary(t)
+	for _, c := range []struct {
+		name            string
+		onPath, besides bool
+		reads           bool
+	}{
+		{"wayfind on PATH", true, false, true},
+		{"wayfind in the plugin's bin/", false, true, true},
+		{"no wayfind", false, false, false},
+	} {
+		plugin := pluginCopy(t, c.besides)
+		repo := newAgentRepo(t)
+		in := func(p string) string { return filepath.Join(repo.dir, filepath.FromSlash(p)) }
+		path := "/usr/bin:/bin" // sh, git; no wayfind
+		if c.onPath {
+			path = filepath.Dir(binary) + string(os.PathListSeparator) + path
+		}
+		res := runCopilot(t, copilot, repo.dir, "", plugin, []string{"PATH=" + path}, []chatCall{
+			{Tool: "view", Args: map[string]any{"path": in("internal/lsp/cache/symbols.go")}},
+			{Tool: "bash", Args: map[string]any{"command": "sed -n '1,4p' pkg/util/strutil.go", "description": "read"}},
+		})
+		if got := strings.Contains(res[0], "symbols line =") && strings.Contains(res[1], "strutil line"); got != c.reads {
+			t.Errorf("%s: the old paths read the files: %v, want %v\n%s", c.name, got, c.reads, strings.Join(numbered(res), "\n"))
 		}
 	}
 }
