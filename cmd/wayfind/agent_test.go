@@ -217,22 +217,11 @@ func fileExists(p string) bool {
 // ahead as without it.
 func TestClaudeCodePlugin(t *testing.T) {
 	claude := claudeBinary(t)
-	for _, c := range []struct {
-		name            string
-		onPath, besides bool
-		reads           bool // the old paths read the files
-	}{
-		{"wayfind on PATH", true, false, true},
-		{"wayfind in the plugin's bin/", false, true, true},
-		{"no wayfind", false, false, false},
-	} {
+	for _, c := range pluginCases {
 		plugin := pluginCopy(t, c.besides)
 		repo := newAgentRepo(t)
 		in := func(p string) string { return filepath.Join(repo.dir, filepath.FromSlash(p)) }
-		path := "/usr/bin:/bin" // sh, git; no wayfind
-		if c.onPath {
-			path = filepath.Dir(binary) + string(os.PathListSeparator) + path
-		}
+		path := c.path()
 		s := claudetest.Session{Claude: claude, Dir: repo.dir, Home: t.TempDir(), Env: []string{"PATH=" + path}, Args: []string{"--plugin-dir", plugin}}
 		run, err := s.Run(context.Background(), []claudetest.Call{
 			{Name: "Read", Input: map[string]any{"file_path": in("internal/lsp/cache/symbols.go")}},
@@ -249,6 +238,31 @@ func TestClaudeCodePlugin(t *testing.T) {
 			t.Errorf("%s: the command did not run as written:\n%s", c.name, strings.Join(numbered(res), "\n"))
 		}
 	}
+}
+
+// pluginCases are where a plugin's test finds wayfind: on PATH, in the
+// plugin's bin/ (make plugin), nowhere — then the calls go ahead as
+// written (reads: whether the old paths read the files).
+type pluginCase struct {
+	name            string
+	onPath, besides bool
+	reads           bool
+}
+
+var pluginCases = []pluginCase{
+	{"wayfind on PATH", true, false, true},
+	{"wayfind in the plugin's bin/", false, true, true},
+	{"no wayfind", false, false, false},
+}
+
+// path is the case's PATH: sh and git, dirs (a harness's own runtime),
+// and the wayfind under test when it is on PATH.
+func (c pluginCase) path(dirs ...string) string {
+	path := strings.Join(append(dirs, "/usr/bin", "/bin"), string(os.PathListSeparator))
+	if c.onPath {
+		path = filepath.Dir(binary) + string(os.PathListSeparator) + path
+	}
+	return path
 }
 
 // pluginCopy is the plugin as the repository has it, copied, its bin/

@@ -106,23 +106,11 @@ func TestCopilotHook(t *testing.T) {
 // go ahead as written.
 func TestCopilotPlugin(t *testing.T) {
 	copilot := copilotBinary(t)
-	for _, c := range []struct {
-		name            string
-		onPath, besides bool
-		reads           bool
-	}{
-		{"wayfind on PATH", true, false, true},
-		{"wayfind in the plugin's bin/", false, true, true},
-		{"no wayfind", false, false, false},
-	} {
+	for _, c := range pluginCases {
 		plugin := pluginCopy(t, c.besides)
 		repo := newAgentRepo(t)
 		in := func(p string) string { return filepath.Join(repo.dir, filepath.FromSlash(p)) }
-		path := "/usr/bin:/bin" // sh, git; no wayfind
-		if c.onPath {
-			path = filepath.Dir(binary) + string(os.PathListSeparator) + path
-		}
-		res := runCopilot(t, copilot, repo.dir, "", plugin, []string{"PATH=" + path}, []chatCall{
+		res := runCopilot(t, copilot, repo.dir, "", plugin, []string{"PATH=" + c.path()}, []chatCall{
 			{Tool: "view", Args: map[string]any{"path": in("internal/lsp/cache/symbols.go")}},
 			{Tool: "bash", Args: map[string]any{"command": "sed -n '1,4p' pkg/util/strutil.go", "description": "read"}},
 		})

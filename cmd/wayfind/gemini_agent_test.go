@@ -85,25 +85,13 @@ func TestGeminiHook(t *testing.T) {
 // calls go ahead as written.
 func TestGeminiExtension(t *testing.T) {
 	gemini := geminiBinary(t)
-	for _, c := range []struct {
-		name            string
-		onPath, besides bool
-		reads           bool
-	}{
-		{"wayfind on PATH", true, false, true},
-		{"wayfind in the plugin's bin/", false, true, true},
-		{"no wayfind", false, false, false},
-	} {
+	for _, c := range pluginCases {
 		plugin := pluginCopy(t, c.besides)
 		repo := newAgentRepo(t)
 		in := func(p string) string { return filepath.Join(repo.dir, filepath.FromSlash(p)) }
-		// node and git stay on PATH; wayfind only when the case puts it.
-		path := filepath.Dir(geminiNode(t)) + string(os.PathListSeparator) + "/usr/bin:/bin"
-		if c.onPath {
-			path = filepath.Dir(binary) + string(os.PathListSeparator) + path
-		}
+		// node stays on PATH: the harness runs on it.
 		res, err := geminitest.Session{Gemini: gemini, Dir: repo.dir, Home: t.TempDir(), Extensions: []string{filepath.Join(plugin, "gemini")},
-			Env: []string{"PATH=" + path}}.Run(context.Background(), []geminitest.Call{
+			Env: []string{"PATH=" + c.path(filepath.Dir(geminiNode(t)))}}.Run(context.Background(), []geminitest.Call{
 			{Tool: "read_file", Args: map[string]any{"file_path": in("internal/lsp/cache/symbols.go")}},
 			{Tool: "run_shell_command", Args: map[string]any{"command": "sed -n '1,4p' pkg/util/strutil.go", "description": "read"}},
 		})
