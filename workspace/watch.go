@@ -178,7 +178,8 @@ func watchBudget(ix *Index, limit int, inPart bool) int {
 // made in them between the walk and the watch were missed, so the caller
 // should Update them once more. The directories left out, for the budget
 // or because the kernel refused more watches, are Unwatched. It reports
-// false when not even the roots can be watched: the caller polls the
+// false when not even the roots can be watched, or when the kernel
+// refused a watcher that may not watch in part: the caller polls the
 // whole tree.
 func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 	w.mu.Lock()
@@ -189,6 +190,14 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 	limit := w.opts.Limit()
 	budget := watchBudget(ix, limit, w.opts.InPart)
 	full := budget == len(ix.Dirs)+len(ix.Roots)
+	// giveUp leaves the whole tree to polling (the caller closes the
+	// watcher): not even the roots can be watched, or the kernel refused
+	// a watcher that may not watch in part.
+	giveUp := func() ([]string, bool) {
+		w.exhausted = true
+		w.synced, w.unwatched = nil, nil
+		return nil, false
+	}
 	refused := false // the kernel's limit reached: no more watches are tried
 	watch := func(p string) bool {
 		if refused || w.held >= budget {
@@ -197,7 +206,11 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 		if err := w.w.Add(p); err != nil {
 			if isWatchLimit(err) {
 				refused = true
-				w.logf("file watcher: the system's inotify watch limit is reached (%v) after %d watches; polling the directories left out%s", err, w.held, raiseWatchLimit)
+				then := "falling back to periodic rescans"
+				if w.opts.InPart {
+					then = "polling the directories left out"
+				}
+				w.logf("file watcher: the system's inotify watch limit is reached (%v) after %d watches; %s%s", err, w.held, then, raiseWatchLimit)
 				return false
 			}
 			// Vanished meanwhile: its parent's event covers it, and should
@@ -278,12 +291,10 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 				for _, r := range ix.Roots {
 					unwatch(r)
 				}
-				w.exhausted = true
-				w.synced, w.unwatched = nil, nil
 				if budget < len(ix.Roots) {
 					w.logf("file watcher: %d directories and the system's inotify limit is %d watches; polling them%s", len(ix.Dirs)+len(ix.Roots), limit, raiseWatchLimit)
 				}
-				return nil, false
+				return giveUp()
 			}
 		}
 		for _, d := range ix.Dirs {
@@ -294,6 +305,12 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 		if !full && len(unwatched) > 0 {
 			w.logf("file watcher: %d directories and the system's inotify limit is %d watches; watching %d, polling the times of %d%s", len(ix.Dirs)+len(ix.Roots), limit, w.held, len(unwatched), raiseWatchLimit)
 		}
+	}
+	if refused && !w.opts.InPart {
+		// The tree fit the limit, but others' watches left too few: a
+		// watcher that may not watch in part polls the whole tree, as
+		// WatchOptions.InPart says.
+		return giveUp()
 	}
 	w.synced, w.unwatched = ix, unwatched
 	return added, true
