@@ -97,46 +97,71 @@ func TestPollStatsSeedsTheFirstPoll(t *testing.T) {
 }
 
 // TestPartWatchedPartPolled: a tree past the watch limit is watched in
-// part and polled for the rest: a file made in a directory no watch
-// holds is queued by PollNow, at once, and one made in a watched
-// directory by the watcher; the tracker is not Watching (not every
-// directory is seen as it changes) but Polling.
+// part — inotify watches, then fanotify marks — and polled for the rest.
+// With no marks, a file made in a directory no watch holds is queued by
+// PollNow, at once, and one made in a watched directory by the watcher;
+// the tracker is not Watching (not every directory is seen as it
+// changes) but Polling. With marks for the rest, it is Watching and a
+// file made in a marked directory is queued by its event.
 func TestPartWatchedPartPolled(t *testing.T) {
-	h := walked(t, "a/x.go", "b/y.go", "c/z.go")
-	// The root and 3 directories; a limit of 3 gives the watcher 1: the
-	// root, and a, b and c are polled.
-	tr := New(h, Options{RescanEvery: time.Hour, Watch: workspace.WatchOptions{Limit: func() int { return 3 }, InPart: true}})
-	defer tr.Close()
-	tr.Start()
-	if tr.Watching(h.ix.Roots) || !tr.Polling() {
-		t.Fatalf("watching %v, polling %v: want a watcher in part and polling", tr.Watching(h.ix.Roots), tr.Polling())
-	}
-	root := h.ix.Roots[0]
-	queued := func(p string) bool {
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		return slices.Contains(h.changed, p)
-	}
-	tr.PollNow() // the first poll: what changed since the walk (nothing)
-	made := filepath.Join(root, "b", "new.go")
-	if err := os.WriteFile(made, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	later := time.Now().Add(time.Minute) // whatever the clock's grain
-	os.Chtimes(filepath.Join(root, "b"), later, later)
-	tr.PollNow()
-	if !queued(made) {
-		t.Fatalf("a file made in an unwatched directory: queued %q", h.changed)
-	}
-	top := filepath.Join(root, "top.go")
-	if err := os.WriteFile(top, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for !queued(top) {
-		if time.Now().After(deadline) {
-			t.Fatalf("a file made in the watched root: queued %q", h.changed)
-		}
-		time.Sleep(5 * time.Millisecond)
+	for _, c := range []struct {
+		name  string
+		marks int // the system's mark limit: the watcher takes half
+	}{
+		{"no marks", 0},
+		{"marks for the rest", 6},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := walked(t, "a/x.go", "b/y.go", "c/z.go")
+			// The root and 3 directories; a limit of 3 gives the watcher
+			// 1: the root, and a, b and c are marked or polled.
+			if c.marks > 0 && workspace.CanMark() != nil {
+				t.Skip("no fanotify marks here:", workspace.CanMark())
+			}
+			tr := New(h, Options{RescanEvery: time.Hour, Watch: workspace.WatchOptions{
+				Limit: func() int { return 3 }, MarkLimit: func() int { return c.marks }, InPart: true}})
+			defer tr.Close()
+			tr.Start()
+			marked := c.marks > 0
+			if marked != tr.Watching(h.ix.Roots) || marked == tr.Polling() {
+				t.Fatalf("watching %v, polling %v", tr.Watching(h.ix.Roots), tr.Polling())
+			}
+			root := h.ix.Roots[0]
+			queued := func(p string) bool {
+				h.mu.Lock()
+				defer h.mu.Unlock()
+				return slices.Contains(h.changed, p)
+			}
+			awaitQueued := func(p string) {
+				t.Helper()
+				deadline := time.Now().Add(5 * time.Second)
+				for !queued(p) {
+					if time.Now().After(deadline) {
+						t.Fatalf("%s not queued: %q", p, h.changed)
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+			}
+			tr.PollNow() // the first poll: what changed since the walk (nothing)
+			made := filepath.Join(root, "b", "new.go")
+			if err := os.WriteFile(made, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if marked {
+				awaitQueued(made)
+			} else {
+				later := time.Now().Add(time.Minute) // whatever the clock's grain
+				os.Chtimes(filepath.Join(root, "b"), later, later)
+				tr.PollNow()
+				if !queued(made) {
+					t.Fatalf("a file made in an unwatched directory: queued %q", h.changed)
+				}
+			}
+			top := filepath.Join(root, "top.go")
+			if err := os.WriteFile(top, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			awaitQueued(top)
+		})
 	}
 }

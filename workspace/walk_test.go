@@ -263,7 +263,7 @@ func TestWatcherPastTheLimit(t *testing.T) {
 	}
 	ix := build(t, dir, Options{})
 	// 7 directories and the root: a limit of 7 gives this watcher 3.
-	w, err := Watch(func([]string) {}, nil, WatchOptions{Limit: func() int { return len(ix.Dirs) }, InPart: true})
+	w, err := Watch(func([]string) {}, nil, WatchOptions{Limit: func() int { return len(ix.Dirs) }, MarkLimit: noMarks, InPart: true})
 	if err != nil {
 		t.Skip("no watcher here:", err)
 	}
@@ -291,7 +291,7 @@ func TestWatcherPastTheLimit(t *testing.T) {
 		t.Fatalf("after the update: unwatched %v", unwatched)
 	}
 
-	w2, _ := Watch(func([]string) {}, nil, WatchOptions{Limit: func() int { return len(next.Dirs) + 1 }, InPart: true})
+	w2, _ := Watch(func([]string) {}, nil, WatchOptions{Limit: func() int { return len(next.Dirs) + 1 }, MarkLimit: noMarks, InPart: true})
 	defer w2.Close()
 	if added, ok := w2.Sync(next); !ok || len(added) != len(next.Dirs)+1 {
 		t.Errorf("within the limit: added %q, ok %v", added, ok)
@@ -300,7 +300,7 @@ func TestWatcherPastTheLimit(t *testing.T) {
 		t.Errorf("within the limit: unwatched %v", unwatched)
 	}
 
-	w3, _ := Watch(func([]string) {}, nil, WatchOptions{Limit: func() int { return 1 }, InPart: true}) // half of it is no watch, not even the root's
+	w3, _ := Watch(func([]string) {}, nil, WatchOptions{Limit: func() int { return 1 }, MarkLimit: noMarks, InPart: true}) // half of it is no watch, not even the root's
 	defer w3.Close()
 	if added, ok := w3.Sync(next); ok || len(added) > 0 || len(w3.w.WatchList()) > 0 {
 		t.Errorf("no room for the root: added %q, ok %v, watching %d", added, ok, len(w3.w.WatchList()))
@@ -310,6 +310,93 @@ func TestWatcherPastTheLimit(t *testing.T) {
 	defer w4.Close()
 	if added, ok := w4.Sync(next); ok || len(added) > 0 || len(w4.w.WatchList()) > 0 {
 		t.Errorf("past the limit, not in part: added %q, ok %v, watching %d", added, ok, len(w4.w.WatchList()))
+	}
+}
+
+// noMarks is a system with no fanotify marks to give.
+func noMarks() int { return 0 }
+
+// TestWatcherMarksPastTheLimit: past inotify's share the watcher marks
+// directories with fanotify, within its share of that limit, and polls
+// only the rest; a marked directory's events come as a watched one's;
+// one deleted frees its mark for a directory an update brings; a tree
+// within inotify's limit opens no marks.
+func TestWatcherMarksPastTheLimit(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"a/b/x.go", "c/y.go", "d/e/f/z.go"} {
+		write(t, filepath.Join(dir, p), "")
+	}
+	ix := build(t, dir, Options{})
+	events := make(chan []string, 64)
+	// 7 directories and the root: limits of 7 and 4 give 3 watches and 2 marks.
+	w, err := Watch(func(p []string) { events <- p }, nil, WatchOptions{Limit: func() int { return len(ix.Dirs) }, MarkLimit: func() int { return 4 }, InPart: true})
+	if err != nil {
+		t.Skip("no watcher here:", err)
+	}
+	defer w.Close()
+	if err := CanMark(); err != nil {
+		t.Skip("no fanotify marks here:", err)
+	}
+	added, ok := w.Sync(ix)
+	abs := func(rels ...string) []string {
+		var out []string
+		for _, r := range rels {
+			out = append(out, filepath.Join(dir, filepath.FromSlash(r)))
+		}
+		return out
+	}
+	fanned := func() []File {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return slices.Clone(w.fanned)
+	}
+	if want := abs(".", "a", "a/b", "c", "d"); !ok || !slices.Equal(added, want) || len(w.w.WatchList()) != 3 {
+		t.Fatalf("past the limit: added %q, ok %v, watching %d; want %q", added, ok, len(w.w.WatchList()), want)
+	}
+	if got, want := fanned(), []File{{0, "c"}, {0, "d"}}; !slices.Equal(got, want) {
+		t.Fatalf("marked %v, want %v", got, want)
+	}
+	if _, unwatched := w.Unwatched(); !slices.Equal(unwatched, []File{{0, "d/e"}, {0, "d/e/f"}}) {
+		t.Fatalf("unwatched %v", unwatched)
+	}
+	// A marked directory's events: a file made in it, named whole.
+	await := func(want string) {
+		t.Helper()
+		deadline := time.After(5 * time.Second)
+		for {
+			select {
+			case p := <-events:
+				if slices.Contains(p, want) {
+					return
+				}
+			case <-deadline:
+				t.Fatalf("no event for %s", want)
+			}
+		}
+	}
+	write(t, filepath.Join(dir, "c/new.go"), "")
+	await(filepath.Join(dir, "c/new.go"))
+	// A marked directory deleted: its mark is let go, and the update
+	// that brings a directory marks it in its place.
+	must(t, os.RemoveAll(filepath.Join(dir, "c")))
+	await(filepath.Join(dir, "c"))
+	write(t, filepath.Join(dir, "h/v.go"), "")
+	next, _ := Update(ix, Options{}, abs("c", "h"))
+	added, ok = w.Sync(next)
+	if !ok || !slices.Equal(added, abs("h")) {
+		t.Fatalf("after the update: added %q, ok %v", added, ok)
+	}
+	if got, want := fanned(), []File{{0, "d"}, {0, "h"}}; !slices.Equal(got, want) {
+		t.Fatalf("after the update: marked %v, want %v", got, want)
+	}
+	write(t, filepath.Join(dir, "h/later.go"), "")
+	await(filepath.Join(dir, "h/later.go"))
+
+	// Within inotify's limit: no marks opened.
+	w2, _ := Watch(func([]string) {}, nil, WatchOptions{Limit: func() int { return len(next.Dirs) + 1 }, MarkLimit: func() int { return 4 }, InPart: true})
+	defer w2.Close()
+	if _, ok := w2.Sync(next); !ok || w2.marks != nil {
+		t.Errorf("within the limit: ok %v, marks opened %v", ok, w2.marks != nil)
 	}
 }
 

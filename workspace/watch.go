@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"errors"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -14,8 +15,10 @@ import (
 // has no recursive watch, so every indexed directory is watched on its own
 // (Sync adds what a new index walked). A tree with more directories than
 // the kernel lets this user watch is watched in part when the caller asks
-// (WatchOptions.InPart, watchBudget): the directories left out are
-// Unwatched, for the caller to poll; else not at all.
+// (WatchOptions.InPart, watchBudget): past inotify's budget by fanotify
+// marks, the kernel's second budget (dirMarks, markBudget), and the
+// directories left out of both are Unwatched, for the caller to poll;
+// else not at all.
 type Watcher struct {
 	w       *fsnotify.Watcher
 	onPaths func([]string)
@@ -37,17 +40,39 @@ type Watcher struct {
 	// many watches this watcher holds, roots included.
 	unwatched []File
 	held      int
-	done      chan struct{}
+	// marks hold the directories past inotify's budget, within
+	// markBudget (InPart only; opened by the first Sync that needs them;
+	// marksFailed where the system gives none); fanned are synced's
+	// directories a mark holds (index order), marked how many marks are
+	// held, and fannedLost that an event said one of fanned is gone.
+	marks       *dirMarks
+	marksFailed bool
+	fanned      []File
+	marked      int
+	fannedLost  bool
+	done        chan struct{}
 }
+
+// heldBy is what holds a directory Sync was asked to watch.
+type heldBy int
+
+const (
+	unheld   heldBy = iota // no watch: left for the caller to poll
+	byWatch                // an inotify watch
+	byMark                 // a fanotify mark
+	vanished               // gone before its watch: its parent's event covers it
+)
 
 // WatchOptions are how a watcher meets the kernel's watch limit.
 type WatchOptions struct {
 	// Limit is the most watches the system lets this user hold (nil: the
-	// system's, WatchLimit).
-	Limit func() int
-	// InPart: a tree past the limit is watched in part (watchBudget) and
-	// the rest left to the caller to poll; else not at all, the whole
-	// polled. Watches held cost the process memory (the watcher's own
+	// system's, WatchLimit), and MarkLimit the most fanotify marks (nil:
+	// the system's).
+	Limit     func() int
+	MarkLimit func() int
+	// InPart: a tree past the limit is watched in part (watchBudget,
+	// then marks within markBudget) and the rest left to the caller to
+	// poll; else not at all, the whole polled. Watches held cost the process memory (the watcher's own
 	// map of each path), which a server's memory bound at a million
 	// files cannot spare, where a daemon answering fresh lives on them.
 	InPart bool
@@ -65,6 +90,9 @@ func Watch(onPaths func([]string), logf func(string, ...any), opts WatchOptions)
 	}
 	if opts.Limit == nil {
 		opts.Limit = WatchLimit
+	}
+	if opts.MarkLimit == nil {
+		opts.MarkLimit = systemMarkLimit
 	}
 	w := &Watcher{w: fw, onPaths: onPaths, logf: logf, opts: opts, lost: map[string]bool{}, done: make(chan struct{})}
 	go w.loop()
@@ -100,19 +128,35 @@ func (w *Watcher) loop() {
 				return
 			}
 			if errors.Is(err, fsnotify.ErrEventOverflow) {
-				// Events were lost: only a rescan of the roots can recover.
-				w.logf("file watcher overflowed; rescanning")
-				w.mu.Lock()
-				var roots []string
-				if w.synced != nil {
-					roots = slices.Clone(w.synced.Roots)
-				}
-				w.mu.Unlock()
-				w.onPaths(roots)
+				w.overflowed()
 				continue
 			}
 			w.logf("file watcher: %v", err)
 		}
+	}
+}
+
+// overflowed: events were lost, and only a rescan of the roots can
+// recover.
+func (w *Watcher) overflowed() {
+	w.logf("file watcher overflowed; rescanning")
+	w.mu.Lock()
+	var roots []string
+	if w.synced != nil {
+		roots = slices.Clone(w.synced.Roots)
+	}
+	w.mu.Unlock()
+	w.onPaths(roots)
+}
+
+// fromMarks takes the marks' events as the loop takes inotify's.
+func (w *Watcher) fromMarks(paths []string, overflowed bool) {
+	if len(paths) > 0 {
+		w.forget(paths)
+		w.onPaths(paths)
+	}
+	if overflowed {
+		w.overflowed()
 	}
 }
 
@@ -126,7 +170,12 @@ func (w *Watcher) forget(paths []string) {
 		if w.synced != nil && watchedDir(w.synced, p) && !w.lost[p] && !w.isUnwatched(p) {
 			if _, err := filepath.EvalSymlinks(p); err != nil {
 				w.lost[p] = true
-				w.held--
+				if w.isFanned(p) {
+					w.marked--
+					w.fannedLost = true
+				} else {
+					w.held--
+				}
 			}
 		}
 	}
@@ -134,15 +183,23 @@ func (w *Watcher) forget(paths []string) {
 
 // isUnwatched reports whether absolute p is one of the synced index's
 // directories no watch holds; w.mu is held.
-func (w *Watcher) isUnwatched(p string) bool {
-	if len(w.unwatched) == 0 {
+func (w *Watcher) isUnwatched(p string) bool { return w.listed(w.unwatched, p) }
+
+// isFanned reports whether absolute p is one of the synced index's
+// directories a mark holds; w.mu is held.
+func (w *Watcher) isFanned(p string) bool { return w.listed(w.fanned, p) }
+
+// listed reports whether absolute p is in list, directories of the
+// synced index in its order.
+func (w *Watcher) listed(list []File, p string) bool {
+	if len(list) == 0 {
 		return false
 	}
 	root, rel, ok := w.synced.RootOf(p)
 	if !ok {
 		return false
 	}
-	_, found := slices.BinarySearchFunc(w.unwatched, File{Root: root, Path: filepath.ToSlash(rel)}, CompareFiles)
+	_, found := slices.BinarySearchFunc(list, File{Root: root, Path: filepath.ToSlash(rel)}, CompareFiles)
 	return found
 }
 
@@ -159,102 +216,173 @@ func WatchLimit() int { return systemWatchLimit() }
 
 // watchBudget is how many watches a watcher of ix may hold: every
 // directory and root when the system's limit holds them all (or no limit
-// is known); else, watching in part, half the limit, leaving the other
-// half to the user's editors and tools, which watch trees of their own —
-// the rest of the tree polled (Unwatched), a stat a directory; else none.
+// is known); else, watching in part, its share of the limit (shareOf) —
+// the rest of the tree marked (markBudget) or polled (Unwatched), a stat
+// a directory; else none.
 func watchBudget(ix *Index, limit int, inPart bool) int {
 	n := len(ix.Dirs) + len(ix.Roots)
 	switch {
 	case limit <= 0 || n <= limit:
 		return n
 	case inPart:
-		return limit / 2
+		return shareOf(limit)
 	}
 	return 0
 }
 
+// markBudget is how many fanotify marks a watcher watching in part may
+// hold, its share of the system's limit (none when unknown).
+func markBudget(limit int) int { return shareOf(max(limit, 0)) }
+
+// shareOf is a watcher's share of one of the kernel's per-user budgets
+// when its tree will not fit: half, the other half left to the user's
+// editors and tools, which watch trees of their own.
+func shareOf(limit int) int { return limit / 2 }
+
 // Sync watches the roots and every directory of ix not yet watched,
-// within watchBudget, and returns the directories newly watched: files
-// made in them between the walk and the watch were missed, so the caller
-// should Update them once more. The directories left out, for the budget
-// or because the kernel refused more watches, are Unwatched. It reports
-// false when not even the roots can be watched, or when the kernel
-// refused a watcher that may not watch in part: the caller polls the
-// whole tree.
+// within watchBudget and then markBudget, and returns the directories
+// newly watched: files made in them between the walk and the watch were
+// missed, so the caller should Update them once more. The directories
+// left out, for the budgets or because the kernel refused more, are
+// Unwatched. It reports false when not even the roots can be watched, or
+// when the kernel refused a watcher that may not watch in part: the
+// caller polls the whole tree.
 func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
+	var drop *dirMarks // marks let go of, closed once w.mu is free: their loop may wait on it
+	defer func() {
+		if drop != nil {
+			drop.close()
+		}
+	}()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.exhausted {
 		return nil, false
 	}
+	dropMarks := func() {
+		drop, w.marks = w.marks, nil
+		w.fanned, w.marked, w.fannedLost = nil, 0, false
+	}
 	limit := w.opts.Limit()
 	budget := watchBudget(ix, limit, w.opts.InPart)
 	full := budget == len(ix.Dirs)+len(ix.Roots)
+	marks := 0
+	if w.opts.InPart {
+		marks = markBudget(w.opts.MarkLimit())
+	}
 	// giveUp leaves the whole tree to polling (the caller closes the
 	// watcher): not even the roots can be watched, or the kernel refused
 	// a watcher that may not watch in part.
 	giveUp := func() ([]string, bool) {
 		w.exhausted = true
 		w.synced, w.unwatched = nil, nil
+		dropMarks()
 		return nil, false
 	}
-	refused := false // the kernel's limit reached: no more watches are tried
-	watch := func(p string) bool {
-		if refused || w.held >= budget {
-			return false
+	refused, markRefused := false, false // a kernel's limit reached: no more are tried
+	mark := func(p string) heldBy {
+		if markRefused || w.marked >= marks || w.marksFailed {
+			return unheld
 		}
-		if err := w.w.Add(p); err != nil {
-			if isWatchLimit(err) {
-				refused = true
-				then := "falling back to periodic rescans"
-				if w.opts.InPart {
-					then = "polling the directories left out"
-				}
-				w.logf("file watcher: the system's inotify watch limit is reached (%v) after %d watches; %s%s", err, w.held, then, raiseWatchLimit)
-				return false
+		if w.marks == nil {
+			m, err := newDirMarks(w.fromMarks)
+			if err != nil {
+				w.marksFailed = true
+				w.logf("file watcher: no fanotify marks here (%v); polling the directories inotify cannot hold", err)
+				return unheld
 			}
-			// Vanished meanwhile: its parent's event covers it, and should
-			// the walk find it again, the next Sync tries it again.
-			w.lost[p] = true
-			return true
+			w.marks = m
 		}
-		w.held++
-		added = append(added, p)
-		return true
+		err := w.marks.add(p)
+		switch {
+		case err == nil:
+			w.marked++
+			added = append(added, p)
+			return byMark
+		case errors.Is(err, fs.ErrNotExist):
+			w.lost[p] = true
+			return vanished
+		case isMarkLimit(err):
+			w.logf("file watcher: the system's fanotify mark limit is reached (%v) after %d marks; polling the directories left out", err, w.marked)
+		default:
+			w.logf("file watcher: no fanotify mark for %s (%v); polling the directories left out", p, err)
+		}
+		markRefused = true
+		return unheld
+	}
+	watch := func(p string) heldBy {
+		if !refused && w.held < budget {
+			err := w.w.Add(p)
+			if err == nil {
+				w.held++
+				added = append(added, p)
+				return byWatch
+			}
+			if !isWatchLimit(err) {
+				// Vanished meanwhile: its parent's event covers it, and
+				// should the walk find it again, the next Sync tries it
+				// again.
+				w.lost[p] = true
+				return vanished
+			}
+			refused = true
+			then := "falling back to periodic rescans"
+			if w.opts.InPart {
+				then = "marking or polling the directories left out"
+			}
+			w.logf("file watcher: the system's inotify watch limit is reached (%v) after %d watches; %s%s", err, w.held, then, raiseWatchLimit)
+		}
+		return mark(p)
 	}
 	unwatch := func(p string) {
-		// A watch the kernel dropped (a directory deleted) may be
-		// removed before forget hears of it: it was held all the same.
-		_ = w.w.Remove(p)
-		if !w.lost[p] && !w.isUnwatched(p) {
+		switch {
+		case w.lost[p], w.isUnwatched(p):
+			// A watch the kernel dropped (a directory deleted) may be
+			// removed before forget hears of it: it was held all the same.
+			_ = w.w.Remove(p)
+		case w.isFanned(p):
+			w.marks.remove(p)
+			w.marked--
+		default:
+			_ = w.w.Remove(p)
 			w.held--
 		}
 		delete(w.lost, p)
 	}
-	var unwatched []File
+	// sortedUnion is a directory list in index order, without repeats.
+	sortedUnion := func(a, b []File) []File {
+		u := append(slices.Clone(a), b...)
+		slices.SortFunc(u, CompareFiles)
+		return slices.CompactFunc(u, func(a, b File) bool { return CompareFiles(a, b) == 0 })
+	}
+	var unwatched, fanned []File
 	if last := w.synced; last != nil && slices.Equal(last.Roots, ix.Roots) {
 		// An index updated from the last one: what its directories gained
 		// and lost, read from both lists in order — a change to a large
 		// tree is not a map of every directory (that was most of the
 		// time a change took to be answered).
 		var came []File
-		goneUnwatched := false
+		goneUnwatched, goneFanned := false, w.fannedLost
 		eachDiff(last.Dirs, ix.Dirs, func(d File) {
 			p := ix.Abs(d)
 			goneUnwatched = goneUnwatched || w.isUnwatched(p)
+			goneFanned = goneFanned || w.isFanned(p)
 			unwatch(p)
 		}, func(d File) { came = append(came, d) })
 		lost := w.lost
 		w.lost = map[string]bool{}
 		for p := range lost {
-			if watchedDir(ix, p) && !watch(p) {
+			if watchedDir(ix, p) {
 				root, rel, _ := ix.RootOf(p)
 				came = append(came, File{Root: root, Path: filepath.ToSlash(rel)})
 			}
 		}
 		for _, d := range came {
-			if !watch(ix.Abs(d)) {
+			switch watch(ix.Abs(d)) {
+			case unheld:
 				unwatched = append(unwatched, d)
+			case byMark:
+				fanned = append(fanned, d)
 			}
 		}
 		switch {
@@ -269,11 +397,23 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 			if goneUnwatched {
 				kept = slices.DeleteFunc(slices.Clone(kept), func(d File) bool { return !ix.HasDir(d.Root, d.Path) })
 			}
-			unwatched = append(slices.Clone(kept), unwatched...)
-			slices.SortFunc(unwatched, CompareFiles)
-			unwatched = slices.CompactFunc(unwatched, func(a, b File) bool { return CompareFiles(a, b) == 0 })
+			unwatched = sortedUnion(kept, unwatched)
+		}
+		switch {
+		case len(fanned) == 0 && !goneFanned:
+			fanned = w.fanned
+		default:
+			// The marked less those gone or lost (a lost one marked
+			// again is among the new), and the new.
+			kept := w.fanned
+			if goneFanned {
+				kept = slices.DeleteFunc(slices.Clone(kept), func(d File) bool { return !ix.HasDir(d.Root, d.Path) || lost[ix.Abs(d)] })
+			}
+			fanned = sortedUnion(kept, fanned)
+			w.fannedLost = false
 		}
 	} else {
+		dropMarks() // every mark goes with the group
 		if last != nil {
 			for _, r := range last.Roots {
 				unwatch(r)
@@ -285,7 +425,7 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 		clear(w.lost)
 		w.held = 0
 		for _, r := range ix.Roots {
-			if !watch(r) {
+			if h := watch(r); h != byWatch && h != vanished {
 				// A root unwatched is every change at the top of the tree
 				// unseen: poll it all.
 				for _, r := range ix.Roots {
@@ -298,12 +438,15 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 			}
 		}
 		for _, d := range ix.Dirs {
-			if !watch(ix.Abs(d)) {
+			switch watch(ix.Abs(d)) {
+			case unheld:
 				unwatched = append(unwatched, d)
+			case byMark:
+				fanned = append(fanned, d)
 			}
 		}
-		if !full && len(unwatched) > 0 {
-			w.logf("file watcher: %d directories and the system's inotify limit is %d watches; watching %d, polling the times of %d%s", len(ix.Dirs)+len(ix.Roots), limit, w.held, len(unwatched), raiseWatchLimit)
+		if !full && len(unwatched)+len(fanned) > 0 {
+			w.logf("file watcher: %d directories and the system's inotify limit is %d watches; watching %d, marking %d (fanotify), polling the times of %d%s", len(ix.Dirs)+len(ix.Roots), limit, w.held, w.marked, len(unwatched), raiseWatchLimit)
 		}
 	}
 	if refused && !w.opts.InPart {
@@ -312,7 +455,7 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 		// WatchOptions.InPart says.
 		return giveUp()
 	}
-	w.synced, w.unwatched = ix, unwatched
+	w.synced, w.unwatched, w.fanned = ix, unwatched, fanned
 	return added, true
 }
 
@@ -354,5 +497,22 @@ func eachDiff(a, b []File, gone, came func(File)) {
 func (w *Watcher) Close() error {
 	err := w.w.Close()
 	<-w.done
+	w.mu.Lock()
+	m := w.marks
+	w.marks = nil
+	w.mu.Unlock()
+	if m != nil {
+		m.close() // w.mu free: the marks' loop may wait on it
+	}
+	return err
+}
+
+// CanMark reports why this system gives no fanotify marks (nil when it
+// does): a watcher watching in part then polls what inotify cannot hold.
+func CanMark() error {
+	m, err := newDirMarks(func([]string, bool) {})
+	if err == nil {
+		m.close()
+	}
 	return err
 }
