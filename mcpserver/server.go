@@ -12,7 +12,10 @@ import (
 	"encoding/json"
 	"errors"
 	"github.com/google/jsonschema-go/jsonschema"
+	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -69,6 +72,7 @@ type Options struct {
 // New returns the MCP server over sess.
 func New(sess *session.Session, o Options) *mcp.Server {
 	svc := service.New(sess)
+	var named atomic.Bool // the client named its roots (roots/list)
 	useClientRoots := func(ctx context.Context, ss *mcp.ServerSession) {
 		res, err := ss.ListRoots(ctx, nil)
 		if err != nil || res == nil || len(res.Roots) == 0 {
@@ -82,6 +86,7 @@ func New(sess *session.Session, o Options) *mcp.Server {
 		}
 		if len(dirs) > 0 {
 			o.Logf("roots from the client: %s", strings.Join(dirs, ", "))
+			named.Store(true)
 			sess.SetRoots(dirs)
 		}
 	}
@@ -91,6 +96,7 @@ func New(sess *session.Session, o Options) *mcp.Server {
 		Capabilities: &mcp.ServerCapabilities{},
 	}
 	if o.ClientRoots {
+		opts.Capabilities.Experimental = map[string]any{codexSandboxMeta: map[string]any{}}
 		opts.InitializedHandler = func(ctx context.Context, req *mcp.InitializedRequest) {
 			if p := req.Session.InitializeParams(); p != nil && p.Capabilities != nil && p.Capabilities.RootsV2 != nil {
 				useClientRoots(ctx, req.Session)
@@ -101,6 +107,9 @@ func New(sess *session.Session, o Options) *mcp.Server {
 		}
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "wayfind", Version: o.Version}, opts)
+	if o.ClientRoots {
+		server.AddReceivingMiddleware(codexCwd(sess, &named, o.Logf))
+	}
 	roots := sess.Roots
 
 	mcp.AddTool(server, tool[pathResolveIn]("path_resolve", "Resolve a path", true,
@@ -209,4 +218,52 @@ func answer(v any, err error) (*mcp.CallToolResult, any, error) {
 		return nil, nil, err
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil, nil
+}
+
+// codexSandboxMeta is where Codex CLI says, in each tool call's _meta,
+// the directory its session works in (sandboxCwd, a file URI), to a
+// server that declares it among its experimental capabilities. Codex
+// asks for no roots (roots/list), and a server a plugin starts runs in
+// the plugin's own directory: without it, a server with no --root would
+// search the plugin.
+const codexSandboxMeta = "codex/sandbox-state-meta"
+
+// codexCwd takes the roots from Codex's sandboxCwd, before the call is
+// answered, while the client has named none of its own (named).
+func codexCwd(sess *session.Session, named *atomic.Bool, logf func(string, ...any)) mcp.Middleware {
+	var mu sync.Mutex
+	last := ""
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method != "tools/call" || named.Load() {
+				return next(ctx, method, req)
+			}
+			if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok {
+				if dir, ok := sandboxCwd(p.Meta); ok {
+					mu.Lock()
+					if dir != last {
+						last = dir
+						logf("roots from Codex's sandbox directory: %s", dir)
+						sess.SetRoots([]string{dir})
+					}
+					mu.Unlock()
+				}
+			}
+			return next(ctx, method, req)
+		}
+	}
+}
+
+// sandboxCwd reads the directory in meta's codexSandboxMeta: a file URI,
+// or (older versions) an absolute path.
+func sandboxCwd(meta mcp.Meta) (string, bool) {
+	state, _ := meta[codexSandboxMeta].(map[string]any)
+	cwd, _ := state["sandboxCwd"].(string)
+	if p, ok := wire.FilePath(cwd); ok {
+		return p, true
+	}
+	if filepath.IsAbs(cwd) {
+		return filepath.Clean(cwd), true
+	}
+	return "", false
 }

@@ -283,11 +283,11 @@ func pluginCopy(t *testing.T, besides bool) string {
 	return plugin
 }
 
-// TestPluginVersion: the plugin (Claude Code's and Copilot CLI's manifests) and the Gemini CLI extension say the
+// TestPluginVersion: the plugin (Claude Code's, Codex CLI's and Copilot CLI's manifests) and the Gemini CLI extension say the
 // version of the binary they are built with (a marketplace updates a
 // plugin only when it changes).
 func TestPluginVersion(t *testing.T) {
-	for _, manifest := range []string{"../../plugin/.claude-plugin/plugin.json", "../../plugin/plugin.json", "../../plugin/gemini/gemini-extension.json"} {
+	for _, manifest := range []string{"../../plugin/.claude-plugin/plugin.json", "../../plugin/.codex-plugin/plugin.json", "../../plugin/plugin.json", "../../plugin/gemini/gemini-extension.json"} {
 		b, err := os.ReadFile(manifest)
 		if err != nil {
 			t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -182,5 +183,60 @@ timeout = 10
 	}
 	if t.Failed() {
 		t.Logf("hook.log:\n%s", mustRead(t, filepath.Join(os.Getenv("WAYFIND_CACHE_DIR"), "hook.log")))
+	}
+}
+
+// TestCodexPlugin: this repository is a Codex CLI marketplace and its
+// plugin a Codex plugin — added and installed as a person does (`codex
+// plugin marketplace add`, `codex plugin add wayfind@wayfind`), no hook
+// or server written in config.toml — and a stale path in a shell command
+// reads the file meant, and the plugin's MCP server answers for the
+// project; with wayfind on PATH, in the plugin's bin/, and nowhere (the
+// command runs as written).
+func TestCodexPlugin(t *testing.T) {
+	codex := codexBinary(t)
+	for _, c := range pluginCases {
+		plugin := pluginCopy(t, c.besides)
+		market := filepath.Dir(plugin)
+		if err := os.MkdirAll(filepath.Join(market, ".claude-plugin"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := exec.Command("cp", "../../.claude-plugin/marketplace.json", filepath.Join(market, ".claude-plugin")).CombinedOutput(); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		repo := newAgentRepo(t)
+		// Its hooks trusted for the run, as a person trusts them once in
+		// the TUI: Codex runs no plugin hook before that (tried: the
+		// commands ran as written).
+		s := codextest.Session{Codex: codex, Dir: repo.dir, Home: t.TempDir(), Plugins: true, TrustHooks: true, Env: []string{"PATH=" + c.path()}}
+		config, err := s.Plugin(context.Background(), market, "wayfind", "wayfind")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Config = config
+		script := []codextest.Call{
+			{Tool: "exec_command", Args: map[string]any{"cmd": "cat internal/lsp/cache/symbols.go"}},
+			{Tool: "exec_command", Args: map[string]any{"cmd": "sed -n '1,4p' pkg/util/strutil.go"}},
+		}
+		if c.reads {
+			script = append(script, codextest.Call{Tool: "path_resolve", Args: map[string]any{"path": "internal/lsp/cache/symbols.go"}})
+		}
+		run, err := s.Run(context.Background(), script)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		out := codexJoined(run.Outputs)
+		if c.reads {
+			// The plugin's MCP server, started in the plugin's directory,
+			// searches the project Codex works in.
+			var res struct{ Resolved *struct{ Path string } }
+			codexAnswer(t, run.Outputs[2], &res)
+			if res.Resolved == nil || res.Resolved.Path != "gopls/internal/cache/symbols.go" {
+				t.Errorf("%s: the plugin's path_resolve: %s", c.name, out[2])
+			}
+		}
+		if got := strings.Contains(out[0], "symbols line =") && strings.Contains(out[1], "strutil line"); got != c.reads {
+			t.Errorf("%s: the old paths read the files: %v, want %v\n%s", c.name, got, c.reads, strings.Join(numbered(out), "\n"))
+		}
 	}
 }

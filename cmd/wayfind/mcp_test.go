@@ -319,3 +319,51 @@ func TestMCPClientRoots(t *testing.T) {
 		t.Errorf("path_resolve under the client's root: %+v", res)
 	}
 }
+
+// TestMCPCodexSandboxCwd: without --root and with a client that names no
+// roots (Codex CLI), the directory Codex says its session works in — in
+// each tool call's _meta, to a server that declares the capability — is
+// searched, from the call that says it; a client's own roots come first.
+func TestMCPCodexSandboxCwd(t *testing.T) {
+	root, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "locate"))
+	other, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "symbols"))
+	meta := func(dir string) map[string]any {
+		return map[string]any{"codex/sandbox-state-meta": map[string]any{"sandboxCwd": wire.FileURI(dir)}}
+	}
+	type answer struct {
+		Root     string
+		Resolved *struct{ Path string }
+	}
+	resolve := func(c *mcpClient, dir string) answer {
+		var r toolResult
+		if e := c.call("tools/call", map[string]any{"name": "path_resolve", "arguments": map[string]any{"path": "include/session.h:2"}, "_meta": meta(dir)}, &r); e != nil || r.IsError || len(r.Content) != 1 {
+			t.Fatalf("path_resolve: %+v %+v", e, r)
+		}
+		var res answer
+		if err := json.Unmarshal([]byte(r.Content[0].Text), &res); err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	c := startMCP(t, nil, nil)
+	if res := resolve(c, root); res.Resolved == nil || res.Resolved.Path != "include/session.h" || res.Root != root {
+		t.Errorf("under Codex's directory: %+v", res)
+	}
+	// A client that names its roots: Codex's meta does not move them.
+	c2 := startMCP(t, nil, []string{root})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var st wire.Status
+		c2.tool("roots_list", map[string]any{}, &st)
+		if len(st.Roots) == 1 && st.Roots[0] == wire.FileURI(root) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("client roots never used: %+v", st)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if res := resolve(c2, other); res.Root != root {
+		t.Errorf("the client's roots, with Codex's meta beside: searched %s", res.Root)
+	}
+}

@@ -200,6 +200,9 @@ type Session struct {
 	// TrustHooks runs the hooks Config names without the trust a person
 	// gives each once in the TUI (--dangerously-bypass-hook-trust).
 	TrustHooks bool
+	// Plugins turns Codex's plugins on (Config names the marketplace and
+	// the plugin, installed beforehand by Plugin).
+	Plugins bool
 	// Env is added to the harness's environment (and its hooks').
 	Env     []string
 	Timeout time.Duration
@@ -238,23 +241,15 @@ stream_max_retries = 0
 enabled = false
 
 [features]
-plugins = false
+plugins = %t
 remote_plugin = false
 apps = false
 unbounded_connection_retries = false
-`, TOMLString(srv.URL+"/v1")) + s.Config
+`, TOMLString(srv.URL+"/v1"), s.Plugins) + s.Config
 	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(config), 0o644); err != nil {
 		return nil, err
 	}
-	var env []string
-	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "OPENAI_") || strings.HasPrefix(k, "CODEX_") || k == "RUST_LOG" {
-			continue // no real key, no other Codex home
-		}
-		env = append(env, kv)
-	}
-	env = append(append(env, "HOME="+s.Home, "CODEX_HOME="+codexHome, "WAYFIND_SCRIPTED_KEY=sk-test-dummy"), claudetest.NoNetwork...)
-	env = append(env, s.Env...)
+	env := s.env(codexHome)
 	timeout := s.Timeout
 	if timeout == 0 {
 		timeout = 2 * time.Minute
@@ -280,6 +275,41 @@ unbounded_connection_retries = false
 		return res, fmt.Errorf("%d tool outputs for %d calls: %q\ntools offered: %q\ncodex's events: %s\nstderr: %s", len(res.Outputs), len(script), res.Outputs, res.Offered, stdout.String(), stderr.String())
 	}
 	return res, nil
+}
+
+// env is the harness's environment: no real key, no other Codex home,
+// no network, and the session's own.
+func (s Session) env(codexHome string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "OPENAI_") || strings.HasPrefix(k, "CODEX_") || k == "RUST_LOG" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(append(env, "HOME="+s.Home, "CODEX_HOME="+codexHome, "WAYFIND_SCRIPTED_KEY=sk-test-dummy"), claudetest.NoNetwork...)
+	return append(env, s.Env...)
+}
+
+// Plugin installs a plugin as a person does, into the session's home:
+// the local marketplace at dir added (`codex plugin marketplace add`),
+// then its plugin (`codex plugin add PLUGIN@MARKETPLACE`). It returns
+// the TOML that keeps both in the run's config.toml (Run writes it
+// afresh), for Config.
+func (s Session) Plugin(ctx context.Context, dir, plugin, marketplace string) (string, error) {
+	codexHome := filepath.Join(s.Home, ".codex")
+	if err := os.MkdirAll(codexHome, 0o755); err != nil {
+		return "", err
+	}
+	for _, args := range [][]string{{"plugin", "marketplace", "add", dir}, {"plugin", "add", plugin + "@" + marketplace}} {
+		cmd := exec.CommandContext(ctx, s.Codex, args...)
+		cmd.Env, cmd.Dir = s.env(codexHome), s.Dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("codex %s: %v: %s", strings.Join(args, " "), err, out)
+		}
+	}
+	return fmt.Sprintf("\n[marketplaces.%s]\nsource_type = \"local\"\nsource = %s\n\n[plugins.%s]\nenabled = true\n",
+		marketplace, TOMLString(dir), TOMLString(plugin+"@"+marketplace)), nil
 }
 
 // Output is a shell command's output as Codex sends it back: what
