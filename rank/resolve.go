@@ -260,6 +260,9 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 		if res.Resolved != nil || res.Gone != nil {
 			res.Basis = BasisHistory
 		}
+	} else if kin := e.kinReadings(rq, scored, limit); len(kin) > 0 {
+		// No file read by its name, nor by the history: its kin, listed.
+		scored, res.Basis = kin, BasisUnsupported
 	} else if ci := contradiction(rq, scored); ci > 0 {
 		// Two readings point at different files: where the user has been
 		// may settle it; otherwise it is a tie to report, the two first.

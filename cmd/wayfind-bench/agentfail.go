@@ -272,6 +272,15 @@ func agentfailCmd(args []string) error {
 			failed += len(by[k])
 			continue
 		}
+		// The repository seen before, as an agent's is after its first
+		// calls: its history read whole (a one-shot resolve leaves a long
+		// log to a background reader and answers without it meanwhile,
+		// which made the figure depend on the machine's load).
+		if err := historyRead(wayfind, cache, tree); err != nil {
+			fmt.Fprintf(os.Stderr, "%s@%.12s: %v\n", k.repo, k.commit, err)
+			failed += len(by[k])
+			continue
+		}
 		for _, c := range by[k] {
 			query, dir := afQuery(c, tree)
 			a, err := askWayfind(wayfind, tree, dir, query, cache)
