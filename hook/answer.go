@@ -58,6 +58,11 @@ func Answer(ctx context.Context, ev Event, disk Disk, trail Trail, open func() (
 			return nil, nil
 		}
 		return afterShell(ctx, ev, disk, trail, open)
+	case "BeforeModel":
+		if ev.Sender() != Gemini {
+			return nil, nil
+		}
+		return beforeModel(ctx, ev, disk, trail, open)
 	}
 	return nil, nil
 }

@@ -39,6 +39,9 @@ type Event struct {
 	// Result is Copilot CLI's name for the tool's answer (fromForeign
 	// reads it as Response).
 	Result json.RawMessage `json:"tool_result"`
+	// LLMRequest is the request Gemini CLI's BeforeModel is about to send
+	// (its text messages; beforeModel adds one).
+	LLMRequest json.RawMessage `json:"llm_request"`
 	// TurnID is Codex CLI's (its events carry the turn; Claude Code's do
 	// not): whose contract the answer is in (Sender).
 	TurnID string `json:"turn_id"`
@@ -104,6 +107,9 @@ type Specific struct {
 	UpdatedInput map[string]any `json:"updatedInput,omitempty"`
 	// Context is a line the model reads beside the tool's answer.
 	Context string `json:"additionalContext,omitempty"`
+	// Message is said to the model as a message of its own, after the
+	// last turn's tool answers (Gemini CLI's BeforeModel: beforeModel).
+	Message string `json:"-"`
 }
 
 // pathTools are the tools that take an existing path, and the input

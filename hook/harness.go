@@ -82,7 +82,7 @@ var foreign = map[Harness]struct {
 	told bool
 }{
 	Gemini: {
-		events: map[string]string{"BeforeTool": "PreToolUse", "AfterTool": "PostToolUse"},
+		events: map[string]string{"BeforeTool": "PreToolUse", "AfterTool": "PostToolUse", "BeforeModel": "BeforeModel"},
 		tools: map[string]foreignTool{
 			"read_file":         {"Read", map[string]string{"file_path": "file_path"}},
 			"list_directory":    {"LS", map[string]string{"dir_path": "path"}},
@@ -163,6 +163,30 @@ type geminiSpecific struct {
 	// the tool's own fields.
 	ToolInput map[string]any `json:"tool_input,omitempty"`
 	Context   string         `json:"additionalContext,omitempty"`
+	// LLMRequest is BeforeModel's request as it goes: its messages, those
+	// it came with in order (Gemini CLI lays them over its contents one
+	// for one) and then those added. Nothing else of it: a config given
+	// replaces the request's whole.
+	LLMRequest *geminiRequest `json:"llm_request,omitempty"`
+}
+
+type geminiRequest struct {
+	Messages []json.RawMessage `json:"messages"`
+}
+
+// withMessage is BeforeModel's request (raw, as the event carried it)
+// with a user message of text after its own.
+func withMessage(raw json.RawMessage, text string) (*geminiRequest, error) {
+	var req geminiRequest
+	if err := json.Unmarshal(raw, &req); err != nil {
+		return nil, fmt.Errorf("BeforeModel's llm_request: %w", err)
+	}
+	m, err := json.Marshal(map[string]string{"role": "user", "content": text})
+	if err != nil {
+		return nil, err
+	}
+	req.Messages = append(req.Messages, m)
+	return &req, nil
 }
 
 // opencodeOutput is an answer as the opencode plugin reads it: args to
@@ -198,6 +222,13 @@ func (h Harness) Encode(ev Event, out *Output) ([]byte, error) {
 		return json.Marshal(opencodeOutput{Args: changed, Deny: deny, Context: s.Context})
 	}
 	g := geminiOutput{}
+	if s.Message != "" {
+		req, err := withMessage(ev.LLMRequest, s.Message)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(geminiOutput{Specific: &geminiSpecific{LLMRequest: req}})
+	}
 	if deny != "" {
 		g.Decision, g.Reason = "deny", deny
 	}

@@ -2,6 +2,10 @@ package hook
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -200,5 +204,69 @@ func TestCopilot(t *testing.T) {
 	ev, _ := ReadEvent(strings.NewReader(`{"hook_event_name":"PreToolUse","cwd":"/ws","tool_name":"Read","tool_input":{"path":"/ws/old/a.go"}}`))
 	if ev.Sender() != ClaudeCode || ev.Input["file_path"] != nil {
 		t.Errorf("not told: sender %v, input %v", ev.Sender(), ev.Input)
+	}
+}
+
+// TestGeminiBeforeModel: a call Gemini CLI refused as outside its
+// workspace (before any BeforeTool) is read from the session's transcript
+// at the next BeforeModel, answered as its BeforeTool would have been,
+// and said in a message added after the request's own (echoed in order:
+// Gemini CLI lays them over its contents one for one); nothing for a turn
+// whose calls were not refused, for an earlier turn's refusal, without a
+// transcript.
+func TestGeminiBeforeModel(t *testing.T) {
+	moved := wire.Resolve{Resolved: &wire.Candidate{URI: "file:///ws/new/a.go", Path: "new/a.go"},
+		Moved: &wire.HistoryNote{Path: "old/a.go", Commit: "3f2a1c9e", Date: "2024-05-01", Subject: "move a"}}
+	req := &fakeRequests{resolve: map[string]wire.Resolve{
+		"/home/dev/proj/old/a.go": moved,
+		"/home/dev/proj/config.go": {Candidates: []wire.Candidate{{URI: "file:///ws/a/config.go", Path: "a/config.go"}, {URI: "file:///ws/b/config.go", Path: "b/config.go"}}},
+	}}
+	dir := t.TempDir()
+	turn := func(status, path, errText string) string {
+		return fmt.Sprintf(`{"id":"m1","type":"gemini","content":"","toolCalls":[{"id":"c1","name":"read_file","args":{"file_path":%q},"result":[{"functionResponse":{"id":"c1","name":"read_file","response":{"error":%q}}}],"status":%q}]}`, path, errText, status)
+	}
+	refused := func(p string) string {
+		return turn("error", p, `Path not in workspace: Attempted path "`+p+`" resolves outside the allowed workspace directories: /ws`)
+	}
+	transcript := func(name string, lines ...string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	messages := `[{"role":"user","content":"context"},{"role":"user","content":"follow the script"}]`
+	event := func(tp string) string {
+		return fmt.Sprintf(`{"hook_event_name":"BeforeModel","cwd":"/ws","transcript_path":%q,"llm_request":{"model":"m","messages":%s,"config":{"temperature":1}}}`, tp, messages)
+	}
+	withNote := func(note string) string {
+		b, _ := json.Marshal(note)
+		return `{"hookSpecificOutput":{"llm_request":{"messages":[{"role":"user","content":"context"},{"role":"user","content":"follow the script"},{"content":` + string(b) + `,"role":"user"}]}}}`
+	}
+	for _, c := range []struct{ name, event, want string }{
+		{"a refused read of a moved file: the file, said after the refusal",
+			event(transcript("moved.jsonl", `{"sessionId":"s"}`, `{"id":"m1","type":"gemini","content":""}`, refused("/home/dev/proj/old/a.go"), `{"id":"u2","type":"user","content":[]}`)),
+			withNote(`wayfind: /home/dev/proj/old/a.go moved to /ws/new/a.go in 3f2a1c9 (2024-05-01) "move a" (the path was refused as outside the workspace; read that file)`)},
+		{"a refused read of a shared name: the candidates",
+			event(transcript("shared.jsonl", refused("/home/dev/proj/config.go"))),
+			withNote("wayfind: no file at /home/dev/proj/config.go. Candidates, best first:\n1. /ws/a/config.go ()\n2. /ws/b/config.go ()")},
+		{"a read that failed otherwise: nothing",
+			event(transcript("other.jsonl", turn("error", "/ws/old/a.go", "File not found"))), `null`},
+		{"a refusal in an earlier turn: nothing",
+			event(transcript("earlier.jsonl", refused("/home/dev/proj/old/a.go"), turn("success", "/ws/new/a.go", ""))), `null`},
+		{"no transcript: nothing", event(""), `null`},
+	} {
+		ev, err := ReadEvent(strings.NewReader(c.event))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := Answer(context.Background(), ev, fakeDisk{}, nil, func() (Requests, error) { return req, nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Gemini.Encode(ev, Gemini.In(out))
+		if err != nil || string(b) != c.want {
+			t.Errorf("%s:\n got %s (%v)\nwant %s", c.name, b, err, c.want)
+		}
 	}
 }

@@ -386,8 +386,19 @@ func judgeAgent(tree, expected, read, result string) agentOutcome {
 			return agentNamed
 		}
 	}
+	if _, note, ok := strings.Cut(result, noteMark); ok {
+		// Said after the call, not in its answer (Gemini CLI's
+		// BeforeModel, after a refusal): the file it says the path is.
+		if t := readTarget.FindStringSubmatch(note); t != nil && t[1] == want {
+			return agentNamed
+		}
+	}
 	return agentNothing
 }
+
+// noteMark sets apart, in a call's result as the judge reads it, what a
+// hook said to the model after the call (geminitest.Result.Notes).
+const noteMark = "\n[said after the call] "
 
 // sampleByCategory takes n of the cases, the categories in turn, each
 // category's cases shuffled with a fixed seed.
@@ -783,28 +794,36 @@ const geminiSession = 10
 // and AfterTool hook when hooked, and returns each call's answer as the
 // model read it (its output, else the functionResponse's JSON) and
 // whether it failed (an error in its place).
-func runGeminiScript(gemini, tree, home, cache, wayfind string, script []geminitest.Call, hooked bool) ([]string, []bool, error) {
+func runGeminiScript(gemini, tree, home, cache, wayfind string, script []geminitest.Call, hooked bool) (out []string, failed []bool, err error) {
 	hooks := ""
 	if hooked {
 		command, _ := json.Marshal(wayfind + " hook")
 		hooks = fmt.Sprintf(`{
     "BeforeTool": [{"matcher": "read_file|list_directory|glob|grep_search|run_shell_command", "hooks": [{"type": "command", "command": %s, "timeout": 10000}]}],
-    "AfterTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": %s, "timeout": 10000}]}]
-  }`, command, command)
+    "AfterTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": %s, "timeout": 10000}]}],
+    "BeforeModel": [{"hooks": [{"type": "command", "command": %s, "timeout": 10000}]}]
+  }`, command, command, command)
 	}
 	// Sessions of geminiSession calls each: Gemini CLI's turns slow as a
 	// session grows (thirty calls took eight seconds a turn, ten a third
 	// of one), and the hook answers each call alike in any session.
-	var responses []string
+	var responses, notes []string
 	for lo := 0; lo < len(script); lo += geminiSession {
 		s := geminitest.Session{Gemini: gemini, Dir: tree, Home: filepath.Join(home, strconv.Itoa(lo)), Hooks: hooks, Env: []string{"WAYFIND_CACHE_DIR=" + cache}, Timeout: 20 * time.Minute}
-		got, err := s.Run(context.Background(), script[lo:min(lo+geminiSession, len(script))])
+		got, err := s.Play(context.Background(), script[lo:min(lo+geminiSession, len(script))])
 		if err != nil {
 			return nil, nil, err
 		}
-		responses = append(responses, got...)
+		responses, notes = append(responses, got.Responses...), append(notes, got.Notes...)
 	}
-	out, failed := make([]string, len(responses)), make([]bool, len(responses))
+	defer func() {
+		for i, n := range notes {
+			if n != "" && i < len(out) {
+				out[i] += noteMark + n
+			}
+		}
+	}()
+	out, failed = make([]string, len(responses)), make([]bool, len(responses))
 	for i, r := range responses {
 		var resp struct {
 			Output *string `json:"output"`

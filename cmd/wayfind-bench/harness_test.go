@@ -143,6 +143,11 @@ func TestJudgeAgent(t *testing.T) {
 		{"", "wayfind: old/x.go is not there. Candidates, best first:\n1. /t/new/x.go (name:exact)\n2. /t/y.go (…)", agentNamed},
 		{"", "wayfind: old/x.go is not there. Candidates, best first:\n1. /t/y.go (name:exact)", agentNothing},
 		{"", "File does not exist.", agentNothing},
+		// Said after a refusal (Gemini CLI's BeforeModel): the file named.
+		{"", `{"error":"Path not in workspace"}` + noteMark + "wayfind: /home/u/old/x.go moved to /t/new/x.go in abc1234 (2024-01-01) \"m\" (the path was refused)", agentNamed},
+		{"", `{"error":"Path not in workspace"}` + noteMark + "wayfind: /home/u/old/x.go is /t/y.go (the path was refused)", agentNothing},
+		// The same words in the call's own answer are no note.
+		{"", "wayfind: /home/u/old/x.go moved to /t/new/x.go", agentNothing},
 	} {
 		if got := judgeAgent("/t", "new/x.go", c.read, c.result); got != c.want {
 			t.Errorf("read %q, result %q: %v, want %v", c.read, c.result, got, c.want)

@@ -46,18 +46,23 @@ func TestGeminiHook(t *testing.T) {
 	command := binary + " hook"
 	hooks := fmt.Sprintf(`{
     "BeforeTool": [{"matcher": "read_file|list_directory|glob|grep_search|run_shell_command", "hooks": [{"type": "command", "command": %q, "timeout": 10000}]}],
-    "AfterTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": %q, "timeout": 10000}]}]
-  }`, command, command)
+    "AfterTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": %q, "timeout": 10000}]}],
+    "BeforeModel": [{"hooks": [{"type": "command", "command": %q, "timeout": 10000}]}]
+  }`, command, command, command)
 	script := []geminitest.Call{
 		{Tool: "read_file", Args: map[string]any{"file_path": in("internal/lsp/cache/symbols.go")}},
 		{Tool: "run_shell_command", Args: map[string]any{"command": "sed -n '1,4p' pkg/util/strutil.go", "description": "read"}},
 		{Tool: "read_file", Args: map[string]any{"file_path": in("config.go")}},
 		{Tool: "read_file", Args: map[string]any{"file_path": in("README.md")}},
+		// Another machine's checkout: Gemini CLI refuses it before
+		// BeforeTool; BeforeModel tells the model where it is.
+		{Tool: "read_file", Args: map[string]any{"file_path": "/home/dev/src/proj/internal/lsp/cache/symbols.go"}},
 	}
-	res, err := geminitest.Session{Gemini: gemini, Dir: repo.dir, Home: t.TempDir(), Hooks: hooks}.Run(context.Background(), script)
+	played, err := geminitest.Session{Gemini: gemini, Dir: repo.dir, Home: t.TempDir(), Hooks: hooks}.Play(context.Background(), script)
 	if err != nil {
 		t.Fatal(err)
 	}
+	res, notes := played.Responses, played.Notes
 	checks := []struct {
 		what string
 		ok   bool
@@ -66,10 +71,12 @@ func TestGeminiHook(t *testing.T) {
 		{"a renamed file's old path in sed -n reads it", strings.Contains(res[1], "strutil line")},
 		{"a name two files share is denied with the candidates", strings.Contains(res[2], "services/cart/config.go") && strings.Contains(res[2], "services/ship/config.go")},
 		{"an existing path is untouched", strings.Contains(res[3], "the readme")},
+		{"another checkout's path, refused by Gemini CLI, is named after the refusal", strings.Contains(res[4], "Path not in workspace") && strings.Contains(notes[4], in("gopls/internal/cache/symbols.go"))},
+		{"nothing is said after the others", notes[0]+notes[1]+notes[2]+notes[3] == ""},
 	}
 	for _, c := range checks {
 		if !c.ok {
-			t.Errorf("%s:\n%s", c.what, strings.Join(numbered(res), "\n"))
+			t.Errorf("%s:\n%s\nnotes: %q", c.what, strings.Join(numbered(res), "\n"), notes)
 		}
 	}
 	if t.Failed() {
@@ -79,10 +86,11 @@ func TestGeminiHook(t *testing.T) {
 
 // TestGeminiExtension: the repository's Gemini CLI extension
 // (plugin/gemini, linked: gemini extensions link) runs the plugin's
-// launcher as its BeforeTool and AfterTool hook — wayfind from PATH, else
-// the plugin's bin/, else the hook steps aside: a moved file's old path
-// and a renamed one's in sed -n read the files meant; with no wayfind the
-// calls go ahead as written.
+// launcher as its BeforeTool, AfterTool and BeforeModel hook — wayfind
+// from PATH, else the plugin's bin/, else the hook steps aside: a moved
+// file's old path and a renamed one's in sed -n read the files meant,
+// and another checkout's path, which Gemini CLI refuses itself, is named
+// after the refusal; with no wayfind the calls go ahead as written.
 func TestGeminiExtension(t *testing.T) {
 	gemini := geminiBinary(t)
 	for _, c := range pluginCases {
@@ -90,16 +98,21 @@ func TestGeminiExtension(t *testing.T) {
 		repo := newAgentRepo(t)
 		in := func(p string) string { return filepath.Join(repo.dir, filepath.FromSlash(p)) }
 		// node stays on PATH: the harness runs on it.
-		res, err := geminitest.Session{Gemini: gemini, Dir: repo.dir, Home: t.TempDir(), Extensions: []string{filepath.Join(plugin, "gemini")},
-			Env: []string{"PATH=" + c.path(filepath.Dir(geminiNode(t)))}}.Run(context.Background(), []geminitest.Call{
+		played, err := geminitest.Session{Gemini: gemini, Dir: repo.dir, Home: t.TempDir(), Extensions: []string{filepath.Join(plugin, "gemini")},
+			Env: []string{"PATH=" + c.path(filepath.Dir(geminiNode(t)))}}.Play(context.Background(), []geminitest.Call{
 			{Tool: "read_file", Args: map[string]any{"file_path": in("internal/lsp/cache/symbols.go")}},
 			{Tool: "run_shell_command", Args: map[string]any{"command": "sed -n '1,4p' pkg/util/strutil.go", "description": "read"}},
+			{Tool: "read_file", Args: map[string]any{"file_path": "/home/dev/src/proj/internal/lsp/cache/symbols.go"}},
 		})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
+		res := played.Responses
 		if got := strings.Contains(res[0], "symbols line =") && strings.Contains(res[1], "strutil line"); got != c.reads {
 			t.Errorf("%s: the old paths read the files: %v, want %v\n%s", c.name, got, c.reads, strings.Join(numbered(res), "\n"))
+		}
+		if got := strings.Contains(played.Notes[2], in("gopls/internal/cache/symbols.go")); got != c.reads {
+			t.Errorf("%s: another checkout's path named after Gemini CLI refused it: %v, want %v (notes %q)", c.name, got, c.reads, played.Notes)
 		}
 	}
 }

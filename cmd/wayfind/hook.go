@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -114,10 +115,7 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	stdout.Write(append(b, '\n'))
 	answered.Unlock()
 	s := out.Specific
-	said := s.Reason
-	if said == "" {
-		said = s.Context
-	}
+	said := cmp.Or(s.Reason, s.Context, s.Message)
 	if c, ok := s.UpdatedInput["command"].(string); ok {
 		said = "→ " + c + ": " + said
 	}

@@ -46,7 +46,10 @@ type model struct {
 	mu        sync.Mutex
 	script    []Call
 	responses []string
-	asked     []string
+	// notes are, by response, the text of the user's messages after it
+	// (a hook's, added to the request: BeforeModel).
+	notes []string
+	asked []string
 }
 
 func (m *model) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -56,7 +59,9 @@ func (m *model) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	m.mu.Unlock()
 	var body struct {
 		Contents []struct {
+			Role  string `json:"role"`
 			Parts []struct {
+				Text             string `json:"text"`
 				FunctionResponse *struct {
 					Name     string         `json:"name"`
 					Response map[string]any `json:"response"`
@@ -69,13 +74,20 @@ func (m *model) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "not here", http.StatusNotFound)
 		return
 	}
-	var responses []string
+	var responses, notes []string
 	for _, c := range body.Contents {
 		for _, p := range c.Parts {
-			if p.FunctionResponse != nil {
+			switch {
+			case p.FunctionResponse != nil:
 				b, _ := json.Marshal(p.FunctionResponse.Response)
 				responses = append(responses, string(b))
+				notes = append(notes, "")
+			case c.Role == "user" && p.Text != "" && len(notes) > 0:
+				notes[len(notes)-1] += p.Text
 			}
+		}
+		if c.Role == "model" && len(notes) > 0 && notes[len(notes)-1] == "" {
+			notes[len(notes)-1] = "" // the model spoke: later text is no note of that response
 		}
 	}
 	part := map[string]any{"text": "done"}
@@ -84,6 +96,9 @@ func (m *model) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if len(body.Tools) > 0 {
 		if step > len(m.responses) {
 			m.responses = responses
+		}
+		if step >= len(m.notes) {
+			m.notes = notes
 		}
 		if step < len(m.script) {
 			part = map[string]any{"functionCall": map[string]any{"name": m.script[step].Tool, "args": m.script[step].Args}}
@@ -130,6 +145,19 @@ type Session struct {
 // the model, in order; an error when the run failed or sent back fewer
 // than the script's calls.
 func (s Session) Run(ctx context.Context, script []Call) ([]string, error) {
+	res, err := s.Play(ctx, script)
+	return res.Responses, err
+}
+
+// Result is what the model was sent: each call's functionResponse and,
+// beside it, the text of any message after it (Notes: a BeforeModel
+// hook's, added to the request).
+type Result struct {
+	Responses, Notes []string
+}
+
+// Play is Run, with the notes.
+func (s Session) Play(ctx context.Context, script []Call) (Result, error) {
 	m := &model{script: script}
 	srv := httptest.NewServer(m)
 	defer srv.Close()
@@ -145,10 +173,10 @@ func (s Session) Run(ctx context.Context, script []Call) ([]string, error) {
   "hooks": %s
 }`, hooks)
 	if err := os.MkdirAll(filepath.Join(s.Home, ".gemini"), 0o755); err != nil {
-		return nil, err
+		return Result{}, err
 	}
 	if err := os.WriteFile(filepath.Join(s.Home, ".gemini", "settings.json"), []byte(settings), 0o644); err != nil {
-		return nil, err
+		return Result{}, err
 	}
 	var env []string
 	for _, kv := range os.Environ() {
@@ -169,7 +197,7 @@ func (s Session) Run(ctx context.Context, script []Call) ([]string, error) {
 		link := exec.CommandContext(ctx, s.Gemini, "extensions", "link", ext, "--consent")
 		link.Env, link.Dir = env, s.Dir
 		if out, err := link.CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("gemini extensions link %s: %v: %s", ext, err, out)
+			return Result{}, fmt.Errorf("gemini extensions link %s: %v: %s", ext, err, out)
 		}
 	}
 	cmd := exec.CommandContext(ctx, s.Gemini, "-p", "follow the script", "--yolo", "--output-format", "json")
@@ -178,12 +206,14 @@ func (s Session) Run(ctx context.Context, script []Call) ([]string, error) {
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	m.mu.Lock()
-	responses, asked := m.responses, m.asked
+	res := Result{Responses: m.responses, Notes: m.notes}
+	asked := m.asked
 	m.mu.Unlock()
-	if err != nil || len(responses) != len(script) {
-		return responses, fmt.Errorf("gemini: %v; %d responses for %d calls: %q\nasked: %q\nstdout: %s\nstderr: %s", err, len(responses), len(script), responses, asked, tail(stdout.String()), tail(stderr.String()))
+	res.Notes = append(res.Notes, make([]string, max(0, len(res.Responses)-len(res.Notes)))...)[:len(res.Responses)]
+	if err != nil || len(res.Responses) != len(script) {
+		return res, fmt.Errorf("gemini: %v; %d responses for %d calls: %q\nasked: %q\nstdout: %s\nstderr: %s", err, len(res.Responses), len(script), res.Responses, asked, tail(stdout.String()), tail(stderr.String()))
 	}
-	return responses, nil
+	return res, nil
 }
 
 func tail(s string) string {
