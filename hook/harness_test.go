@@ -218,7 +218,7 @@ func TestGeminiBeforeModel(t *testing.T) {
 	moved := wire.Resolve{Resolved: &wire.Candidate{URI: "file:///ws/new/a.go", Path: "new/a.go"},
 		Moved: &wire.HistoryNote{Path: "old/a.go", Commit: "3f2a1c9e", Date: "2024-05-01", Subject: "move a"}}
 	req := &fakeRequests{resolve: map[string]wire.Resolve{
-		"/home/dev/proj/old/a.go": moved,
+		"/home/dev/proj/old/a.go":  moved,
 		"/home/dev/proj/config.go": {Candidates: []wire.Candidate{{URI: "file:///ws/a/config.go", Path: "a/config.go"}, {URI: "file:///ws/b/config.go", Path: "b/config.go"}}},
 	}}
 	dir := t.TempDir()
