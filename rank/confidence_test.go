@@ -68,7 +68,7 @@ func TestClassesThatResolve(t *testing.T) {
 		}
 	}
 	for _, c := range []Class{ClassExact, ClassHistoryMoved, ClassHistoryNear, ClassHistoryTwoLives, ClassHistorySplit, ClassHistoryGone, ClassHistoryDocument, ClassLexical, ClassLexicalElsewhere,
-		ClassLexicalExtension, ClassLexicalTail, ClassForeignTail, ClassNearerCoCommitted, ClassNearerLead, ClassNearer, ClassSharedName, ClassUnsupported, ClassTie} {
+		ClassLexicalExtension, ClassLexicalTail, ClassForeignTail, ClassNearerCoCommitted, ClassNearerLead, ClassNearer, ClassSharedName, ClassUnsupported, ClassUnsupportedKin, ClassTie} {
 		if _, ok := classConfidence[c]; !ok {
 			t.Errorf("%s has no measured confidence", c)
 		}
@@ -85,6 +85,7 @@ func TestClassOrder(t *testing.T) {
 		{ClassNearerCoCommitted, ClassNearerLead},
 		{ClassNearer, ClassTie},
 		{ClassUnsupported, ClassTie},
+		{ClassUnsupportedKin, ClassTie},
 	} {
 		if classConfidence[pair[0]] <= classConfidence[pair[1]] {
 			t.Errorf("%s (%.2f) should be above %s (%.2f)", pair[0], classConfidence[pair[0]], pair[1], classConfidence[pair[1]])

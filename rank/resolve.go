@@ -133,6 +133,8 @@ const (
 	// readDocument (a history answer): read from an earlier place of the
 	// document it is written in.
 	readDocument
+	// readKin: no file read by the name; its kin listed (kin.go).
+	readKin
 )
 
 // DefaultLimit is the number of candidates or matches when the caller names none.
@@ -262,7 +264,7 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 		}
 	} else if kin := e.kinReadings(rq, scored, limit); len(kin) > 0 {
 		// No file read by its name, nor by the history: its kin, listed.
-		scored, res.Basis = kin, BasisUnsupported
+		scored, res.Basis, res.reading = kin, BasisUnsupported, readKin
 	} else if ci := contradiction(rq, scored); ci > 0 {
 		// Two readings point at different files: where the user has been
 		// may settle it; otherwise it is a tie to report, the two first.
@@ -314,7 +316,9 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	if res.Resolved == nil && res.Gone == nil && res.Basis != BasisTie && len(scored) > 0 {
 		top := scored[0]
 		res.Resolved = &top
-		res.reading = e.readingOf(rq, qpath, &top)
+		if res.reading != readKin {
+			res.reading = e.readingOf(rq, qpath, &top)
+		}
 	}
 	if len(scored) > limit {
 		scored = scored[:limit]
