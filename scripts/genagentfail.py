@@ -13,8 +13,11 @@ for the rules; `wayfind-bench agentfail` replays them).
         --mini gpt5mini-live=/work/.mirror/RussellRyanH+CSCI-635-LiveSWE-Agent/repo:ab2510bc68d3ac6287e9944e5b49110a1503f263:results/live-gpt-5-mini-verified \
         --openhands claude35-openhands=/work/.mirror/All-Hands-AI+OpenHands/repo:4ce8594d56:evaluation/evaluation_outputs/outputs/princeton-nlp__SWE-bench_Verified-test/CodeActAgent/claude-3-5-sonnet-20241022_maxiter_50_N_v0.15.0-no-hint-no-condensation-run_1 \
         --sweetdream glm45=/work/.mirror/sweetdream0530+swe_bench_submission/repo:HEAD:submission_trajectories \
+        --sweagent gpt4-coder=/work/.mirror/NL2Code+CodeR/repo:d63468344bc215bbabb8f0c1ba4af24897a946df:trajs \
+        … (every source: testdata/agentfail/README.md has the whole command) \
         --commits testdata/agentfail/base_commits.tsv \
         --mirrors /work/.mirror \
+        --halves testdata/agentfail/cases.jsonl.gz \
         --out testdata/agentfail/cases.jsonl.gz
 
 Arguments:
@@ -25,6 +28,8 @@ Arguments:
                                      under PATH; repeatable
   --sweetdream LABEL=GITDIR:REV:PATH trajectory.jsonl files with their own
                                      base_commit; repeatable
+  --sweagent LABEL=GITDIR:REV:PATH   SWE-agent 0.x *.traj files (CodeR's too);
+                                     repeatable
   --commits FILE      instance_id TAB base_commit TAB where it was read, for the
                       trajectories that do not carry their task's base commit
   --mirrors DIR       git mirrors of the tasks' repositories (OWNER+NAME/repo or
@@ -33,6 +38,10 @@ Arguments:
                       the whole history; without one, the trajectory alone
   --out FILE          the cases (gzip, one JSON object a line)
   --stats FILE        also write the counts as JSON here
+  --halves FILE       a cases file whose ids keep their `half` (a case there
+                      without one is "tuning"); every other case is
+                      "held-out" (read before --out is written, so it may be
+                      the same file)
   --survey            keep the tasks with no base commit or no mirror,
                       unchecked (to see what a new source holds; not for
                       the cases file)
@@ -106,8 +115,9 @@ class Step:
     """One action of an agent: its tool calls (as shell text or an editor
     call) and the observation."""
 
-    def __init__(self, n, shell=None, editor=None, obs="", rc=None):
+    def __init__(self, n, shell=None, editor=None, obs="", rc=None, cwd=None):
         self.n, self.shell, self.editor, self.obs, self.rc = n, shell, editor, obs, rc
+        self.cwd = cwd  # the working directory the trajectory records before it, if any
 
 
 class Traj:
@@ -119,6 +129,19 @@ class Traj:
         self.commit, self.commit_from = commit, commit_from
 
 
+def load_json(body, name):
+    """A trajectory file's JSON, or None (said on stderr) when the snapshot
+    lacks its blob (files of 4 MiB and more) or it does not parse."""
+    if not body:
+        print(f"{name}: no blob in the mirror (skipped)", file=sys.stderr)
+        return None
+    try:
+        return json.loads(body)
+    except ValueError:
+        print(f"{name}: not JSON (skipped)", file=sys.stderr)
+        return None
+
+
 BASH_BLOCK = re.compile(r"```bash\s*\n(.*?)\n```", re.S)
 
 
@@ -127,7 +150,9 @@ def mini_trajs(label, gitdir, rev, under):
     for p in listing(gitdir, rev, under):
         if not p.endswith(".traj.json"):
             continue
-        d = json.loads(blobs.read(f"{rev}:{p}"))
+        d = load_json(blobs.read(f"{rev}:{p}"), f"{gitdir_repo(gitdir)}:{p}")
+        if d is None:
+            continue
         inst = d.get("instance_id") or posixpath.basename(p)[: -len(".traj.json")]
         cwd = d.get("info", {}).get("config", {}).get("environment", {}).get("cwd") or "/testbed"
         ms = d["messages"]
@@ -230,6 +255,43 @@ def sweetdream_trajs(label, gitdir, rev, under):
             inst = inst or (e.get("metadata") or {}).get("instance_id")
         yield Traj(label, f"{gitdir_repo(gitdir)}:{p}", inst, "/testbed", False, steps, commit,
                    f"{gitdir_repo(gitdir)}:{p}")
+
+
+def sweagent_trajs(label, gitdir, rev, under):
+    """SWE-agent 0.x .traj files: one shell session (its cwd carried over,
+    recorded in each step's state) at /OWNER__NAME, with the agent's own
+    commands (open, create, find_file, search_dir, search_file, edit …)."""
+    blobs = Blobs(gitdir)
+    for p in listing(gitdir, rev, under):
+        if not p.endswith(".traj"):
+            continue
+        d = load_json(blobs.read(f"{rev}:{p}"), f"{gitdir_repo(gitdir)}:{p}")
+        if d is None:
+            continue
+        inst = posixpath.basename(p)[: -len(".traj")]
+        root = "/" + inst.rsplit("-", 1)[0]
+        m0 = re.search(r"\(Current directory: (/[^)\s]*)\)",
+                       next((m.get("content") or "" for m in d.get("history", []) if m.get("role") == "user"), ""))
+        if m0:
+            root = m0.group(1).rstrip("/") or root
+        steps, cwd = [], root
+        for t in d.get("trajectory", []):
+            act = (t.get("action") or "").strip()
+            try:
+                state = json.loads(t.get("state") or "{}")
+            except ValueError:
+                state = {}
+            if re.match(r"(edit|plan)\b", act):
+                # edit N:M, its replacement text up to end_of_edit (CodeR's
+                # plan, its JSON up to end_of_plan): no path.
+                act = ""
+            if act.strip():
+                steps.append(Step(len(steps), shell=act, obs=t.get("observation") or "", cwd=cwd))
+            else:
+                steps.append(Step(len(steps), obs=t.get("observation") or "", cwd=cwd))
+            cwd = state.get("working_dir") or cwd
+        yield Traj(label, f"{gitdir_repo(gitdir)}:{p}", inst, root, True, steps,
+                   submission=(d.get("info") or {}).get("submission"))
 
 
 def gitdir_repo(gitdir):
@@ -347,6 +409,13 @@ def accesses_of(words, cwd):
         for pos, a in items:
             acc.append(Access(tool, a, kind, pos + 1, cwd))
 
+    def add_pytest(items):
+        # pytest DIR (a name without an extension) collects a directory: a
+        # directory question, like ls of such a name.
+        for pos, a in items:
+            dirq = not posixpath.splitext(posixpath.basename(pytest_path(a).rstrip("/")))[1]
+            acc.append(Access("pytest", a, "list" if dirq else "read", pos + 1, cwd))
+
     if prog == "cd":
         ops = nonopt(args)
         if ops:
@@ -387,11 +456,11 @@ def accesses_of(words, cwd):
         elif "-m" in args:
             mi = args.index("-m")
             if mi + 1 < len(args) and args[mi + 1] == "pytest":
-                add("pytest", pytest_ops(args[mi + 2:], mi + 2), "read")
+                add_pytest(pytest_ops(args[mi + 2:], mi + 2))
         elif ops:
             add(prog, ops[:1], "read")
     elif prog in ("pytest", "py.test"):
-        add("pytest", pytest_ops(args, 0), "read")
+        add_pytest(pytest_ops(args, 0))
     elif prog in ("touch", "mkdir"):
         add(prog, nonopt(args, ("-m", "-t", "-d", "-r")), "write")
     elif prog == "rm":
@@ -563,6 +632,8 @@ def extract(traj, tree, gitdir, stats):
         if not st.shell:
             continue
         step_cwd = cwd if traj.persistent_cd else traj.root
+        if st.cwd:
+            step_cwd = st.cwd
         cmds = simple_commands(st.shell)
         if cmds is None:
             stats["unparsed commands"] += 1
@@ -703,10 +774,13 @@ def main():
     ap.add_argument("--mini", action="append", default=[])
     ap.add_argument("--openhands", action="append", default=[])
     ap.add_argument("--sweetdream", action="append", default=[])
+    ap.add_argument("--sweagent", action="append", default=[])
     ap.add_argument("--commits")
     ap.add_argument("--mirrors")
     ap.add_argument("--out", required=True)
     ap.add_argument("--stats")
+    ap.add_argument("--halves", help="a cases file (gzip) whose ids keep their half; its cases without one are "
+                    "the tuning half; every other case is held out")
     ap.add_argument("--survey", action="store_true", help="keep tasks without a base commit (unchecked; to see which commits are needed)")
     o = ap.parse_args()
     commits = {}
@@ -720,7 +794,8 @@ def main():
     cases = []
     trees = {}
     for kind, specs, reader in (("mini", o.mini, mini_trajs), ("openhands", o.openhands, openhands_trajs),
-                                ("sweetdream", o.sweetdream, sweetdream_trajs)):
+                                ("sweetdream", o.sweetdream, sweetdream_trajs),
+                                ("sweagent", o.sweagent, sweagent_trajs)):
         for spec in specs:
             label, rest = spec.split("=", 1)
             gitdir, rev, under = rest.split(":", 2)
@@ -766,6 +841,16 @@ def main():
                     if tree is not None:
                         c["truth_kind"] = c["truth_kind"] and tree.kind(c["truth"])
                     cases.append(c)
+    if o.halves:
+        # Read before the output is written (it may be the same file).
+        halves = {}
+        with gzip.open(o.halves, "rt") as f:
+            for line in f:
+                c = json.loads(line)
+                halves[c["id"]] = c.get("half", "tuning")
+        for c in cases:
+            c["half"] = halves.get(c["id"], "held-out")
+        cases.sort(key=lambda c: c["half"] != "tuning")  # the tuning half first, each in source order
     with gzip.open(o.out, "wt") as f:
         for c in cases:
             f.write(json.dumps(c, ensure_ascii=False) + "\n")
@@ -773,7 +858,12 @@ def main():
     summary = {"stats": dict(stats), "trajectories by agent": dict(per_agent), "cases": len(cases),
                "by kind, scratch, truth": {f"{k} scratch={s} truth={t}": v for (k, s, t), v in sorted(by.items())},
                "by repo": dict(collections.Counter(c["repo"] for c in cases)),
-               "by agent": dict(collections.Counter(c["agent"] for c in cases))}
+               "by agent": dict(collections.Counter(c["agent"] for c in cases)),
+               "by half, kind, scratch, truth": {f"{h} {k} scratch={s} truth={t}": v for (h, k, s, t), v in sorted(
+                   collections.Counter((c.get("half"), c["kind"], c["scratch"], c["truth"] is not None)
+                                       for c in cases).items(), key=str)},
+               "by half and repo": {f"{h} {r}": v for (h, r), v in sorted(
+                   collections.Counter((c.get("half"), c["repo"]) for c in cases).items(), key=str)}}
     print(json.dumps(summary, indent=1))
     if o.stats:
         with open(o.stats, "w") as f:

@@ -28,10 +28,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -55,6 +57,8 @@ type afCase struct {
 	Truth       *string  `json:"truth"`
 	TruthKind   *string  `json:"truth_kind"`
 	Source      string   `json:"source"`
+	// Half: tuning (read to make a rule) or held-out (never read).
+	Half string `json:"half"`
 }
 
 func (c afCase) truth() string {
@@ -148,6 +152,7 @@ func afQuery(c afCase, tree string) (query, dir string) {
 type afAnswer struct {
 	resolved, first string // root-relative; "" for none
 	gone            bool   // said to be deleted (nothing resolved)
+	class           string // the answer's class (rank.Class)
 }
 
 // afOutcome judges an answer: right, told (the truth first but not
@@ -192,7 +197,7 @@ func askWayfind(bin, tree, dir, query, cache string) (afAnswer, error) {
 		}
 		return strings.TrimSuffix(p, "/")
 	}
-	var a afAnswer
+	a := afAnswer{class: env.Result.Class}
 	if env.Result.Resolved != nil {
 		a.resolved = rel(env.Result.Resolved.Path)
 	}
@@ -212,6 +217,7 @@ func agentfailCmd(args []string) error {
 	only := fs.String("repo", "", "only this repository (OWNER/NAME)")
 	keep := fs.Bool("keep", false, "keep the checkouts (else each is removed once its cases are asked)")
 	verbose := fs.Bool("v", false, "print every answer to a case with a truth (standard error)")
+	half := fs.String("half", "held-out", "the cases of this half: tuning (read to make rules), held-out (quoted), or all")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -230,8 +236,16 @@ func agentfailCmd(args []string) error {
 	type key struct{ repo, commit string }
 	by := map[key][]afCase{}
 	var keys []key
+	if *half != "tuning" && *half != "held-out" && *half != "all" {
+		return fmt.Errorf("agentfail: -half tuning, held-out or all")
+	}
+	if *verbose && *half != "tuning" {
+		// What is read of an answer to fix something is no longer held
+		// out: its answers are for the tuning half.
+		return fmt.Errorf("agentfail: -v prints answers, which only the tuning half may show (-half tuning)")
+	}
 	for _, c := range cases {
-		if *only != "" && c.Repo != *only {
+		if *only != "" && c.Repo != *only || *half != "all" && c.Half != *half {
 			continue
 		}
 		k := key{c.Repo, c.Commit}
@@ -247,7 +261,11 @@ func agentfailCmd(args []string) error {
 		return keys[i].commit < keys[j].commit
 	})
 	cache := filepath.Join(*work, "cache")
-	header("agents' failed file accesses", fmt.Sprintf(", %d cases, %s", len(cases), filepath.Base(*casesPath)))
+	n := 0
+	for _, k := range keys {
+		n += len(by[k])
+	}
+	header("agents' failed file accesses", fmt.Sprintf(", %d cases (half %s), %s", n, *half, filepath.Base(*casesPath)))
 	var rows tallies[string]
 	for _, r := range []string{"read", "list", "write", "scratch (the agent's own)", "with the agent's fix", "nothing meant (no fix)", "**all**"} {
 		rows.row(r)
@@ -257,6 +275,7 @@ func agentfailCmd(args []string) error {
 		answer string
 	}
 	var wrongs []wrongAnswer
+	wrongBy := map[string]int{} // the wrong answers' classes
 	scratchN, scratchAlone := 0, 0
 	noMirror := map[string]int{}
 	failed := 0
@@ -312,6 +331,7 @@ func agentfailCmd(args []string) error {
 			}
 			if o.wrong {
 				wrongs = append(wrongs, wrongAnswer{c, a.resolved})
+				wrongBy[a.class]++
 			}
 		}
 		if !*keep {
@@ -340,6 +360,17 @@ func agentfailCmd(args []string) error {
 	}
 	fmt.Println()
 	if len(wrongs) > 0 {
+		fmt.Print("Wrong answers by their class:")
+		for _, cl := range slices.Sorted(maps.Keys(wrongBy)) {
+			fmt.Printf(" %s %d;", cl, wrongBy[cl])
+		}
+		fmt.Println()
+		fmt.Println()
+		if *half == "held-out" {
+			// Read, a held-out answer is no longer held out: only the
+			// tuning half lists them.
+			return nil
+		}
 		fmt.Println("Wrong answers:")
 		fmt.Println()
 		fmt.Println("| id | path | cwd | answer | truth |")
