@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -201,11 +200,4 @@ func isMarkLimit(err error) bool { return errors.Is(err, syscall.ENOSPC) }
 // systemMarkLimit is the most fanotify marks one user may hold
 // (max_user_marks), or 0 when unknown — an older kernel, without marks
 // for a user without privilege.
-func systemMarkLimit() int {
-	b, err := os.ReadFile("/proc/sys/fs/fanotify/max_user_marks")
-	if err != nil {
-		return 0
-	}
-	n, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	return n
-}
+func systemMarkLimit() int { return procLimit("/proc/sys/fs/fanotify/max_user_marks") }

@@ -385,33 +385,24 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 				fanned = append(fanned, d)
 			}
 		}
-		switch {
-		case len(unwatched) == 0 && !goneUnwatched:
-			// Most updates: the list stands (a change to a large tree is
-			// not a look at every directory it left out).
-			unwatched = w.unwatched
-		default:
-			// The last list less the directories gone, and those left out
-			// now, in index order.
-			kept := w.unwatched
-			if goneUnwatched {
-				kept = slices.DeleteFunc(slices.Clone(kept), func(d File) bool { return !ix.HasDir(d.Root, d.Path) })
+		// Most updates leave both lists as they stand (a change to a large
+		// tree is not a look at every directory it left out); else each is
+		// the last less the directories gone (the marked, less those lost
+		// too: one marked again is among the new), and the new, in index
+		// order.
+		merged := func(list []File, gone bool, drop func(File) bool, added []File) []File {
+			if len(added) == 0 && !gone {
+				return list
 			}
-			unwatched = sortedUnion(kept, unwatched)
-		}
-		switch {
-		case len(fanned) == 0 && !goneFanned:
-			fanned = w.fanned
-		default:
-			// The marked less those gone or lost (a lost one marked
-			// again is among the new), and the new.
-			kept := w.fanned
-			if goneFanned {
-				kept = slices.DeleteFunc(slices.Clone(kept), func(d File) bool { return !ix.HasDir(d.Root, d.Path) || lost[ix.Abs(d)] })
+			kept := list
+			if gone {
+				kept = slices.DeleteFunc(slices.Clone(list), drop)
 			}
-			fanned = sortedUnion(kept, fanned)
-			w.fannedLost = false
+			return sortedUnion(kept, added)
 		}
+		unwatched = merged(w.unwatched, goneUnwatched, func(d File) bool { return !ix.HasDir(d.Root, d.Path) }, unwatched)
+		fanned = merged(w.fanned, goneFanned, func(d File) bool { return !ix.HasDir(d.Root, d.Path) || lost[ix.Abs(d)] }, fanned)
+		w.fannedLost = false
 	} else {
 		dropMarks() // every mark goes with the group
 		if last != nil {

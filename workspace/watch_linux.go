@@ -16,8 +16,11 @@ func isWatchLimit(err error) bool {
 
 // systemWatchLimit is the most watches one user may hold (inotify's
 // max_user_watches), or 0 when unknown.
-func systemWatchLimit() int {
-	b, err := os.ReadFile("/proc/sys/fs/inotify/max_user_watches")
+func systemWatchLimit() int { return procLimit("/proc/sys/fs/inotify/max_user_watches") }
+
+// procLimit is the number in a /proc/sys file, 0 when it cannot be read.
+func procLimit(file string) int {
+	b, err := os.ReadFile(file)
 	if err != nil {
 		return 0
 	}

@@ -297,22 +297,29 @@ func TestMCP(t *testing.T) {
 	}
 }
 
-// TestMCPClientRoots: without --root, the client's roots are searched.
-func TestMCPClientRoots(t *testing.T) {
-	root, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "locate"))
-	c := startMCP(t, nil, []string{root})
+// awaitRoots waits until the server searches root alone (its status
+// says so): the client's roots, asked for after initialized.
+func (c *mcpClient) awaitRoots(root string) {
+	c.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		var st wire.Status
 		c.tool("roots_list", map[string]any{}, &st)
 		if len(st.Roots) == 1 && st.Roots[0] == wire.FileURI(root) {
-			break
+			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("client roots never used: %+v", st)
+			c.t.Fatalf("client roots never used: %+v", st)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// TestMCPClientRoots: without --root, the client's roots are searched.
+func TestMCPClientRoots(t *testing.T) {
+	root, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "locate"))
+	c := startMCP(t, nil, []string{root})
+	c.awaitRoots(root)
 	var res wire.Resolve
 	c.tool("path_resolve", map[string]any{"path": "include/session.h:2"}, &res)
 	if res.Resolved == nil || res.Resolved.Path != "include/session.h" {
@@ -351,18 +358,7 @@ func TestMCPCodexSandboxCwd(t *testing.T) {
 	}
 	// A client that names its roots: Codex's meta does not move them.
 	c2 := startMCP(t, nil, []string{root})
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		var st wire.Status
-		c2.tool("roots_list", map[string]any{}, &st)
-		if len(st.Roots) == 1 && st.Roots[0] == wire.FileURI(root) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("client roots never used: %+v", st)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	c2.awaitRoots(root)
 	if res := resolve(c2, other); res.Root != root {
 		t.Errorf("the client's roots, with Codex's meta beside: searched %s", res.Root)
 	}
