@@ -55,8 +55,10 @@ func TestGeminiHook(t *testing.T) {
 		{Tool: "read_file", Args: map[string]any{"file_path": in("config.go")}},
 		{Tool: "read_file", Args: map[string]any{"file_path": in("README.md")}},
 		// Another machine's checkout: Gemini CLI refuses it before
-		// BeforeTool; BeforeModel tells the model where it is.
+		// BeforeTool; BeforeModel tells the model where it is (not the
+		// session's last call: the message is in the next request alone).
 		{Tool: "read_file", Args: map[string]any{"file_path": "/home/dev/src/proj/internal/lsp/cache/symbols.go"}},
+		{Tool: "read_file", Args: map[string]any{"file_path": in("README.md")}},
 	}
 	played, err := geminitest.Session{Gemini: gemini, Dir: repo.dir, Home: t.TempDir(), Hooks: hooks}.Play(context.Background(), script)
 	if err != nil {
@@ -72,7 +74,7 @@ func TestGeminiHook(t *testing.T) {
 		{"a name two files share is denied with the candidates", strings.Contains(res[2], "services/cart/config.go") && strings.Contains(res[2], "services/ship/config.go")},
 		{"an existing path is untouched", strings.Contains(res[3], "the readme")},
 		{"another checkout's path, refused by Gemini CLI, is named after the refusal", strings.Contains(res[4], "Path not in workspace") && strings.Contains(notes[4], in("gopls/internal/cache/symbols.go"))},
-		{"nothing is said after the others", notes[0]+notes[1]+notes[2]+notes[3] == ""},
+		{"nothing is said after the others", notes[0]+notes[1]+notes[2]+notes[3]+notes[5] == ""},
 	}
 	for _, c := range checks {
 		if !c.ok {

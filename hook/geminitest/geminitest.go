@@ -47,7 +47,7 @@ type model struct {
 	script    []Call
 	responses []string
 	// notes are, by response, the text of the user's messages after it
-	// (a hook's, added to the request: BeforeModel).
+	// in any request (a hook's, added to one request: BeforeModel).
 	notes []string
 	asked []string
 }
@@ -97,8 +97,15 @@ func (m *model) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if step > len(m.responses) {
 			m.responses = responses
 		}
-		if step >= len(m.notes) {
-			m.notes = notes
+		// A hook's message is in the one request it was added to, not in
+		// the history after it: each is kept from the request it came in.
+		for i, n := range notes {
+			if i >= len(m.notes) {
+				m.notes = append(m.notes, "")
+			}
+			if n != "" {
+				m.notes[i] = n
+			}
 		}
 		if step < len(m.script) {
 			part = map[string]any{"functionCall": map[string]any{"name": m.script[step].Tool, "args": m.script[step].Args}}
