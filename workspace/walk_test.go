@@ -400,6 +400,38 @@ func TestWatcherMarksPastTheLimit(t *testing.T) {
 	}
 }
 
+// TestWatcherMarkRefused: a directory that refuses a mark for a reason of
+// its own (here: no longer a directory) is polled, and the directories
+// after it are still marked.
+func TestWatcherMarkRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"a/x.go", "b/y.go", "c/z.go"} {
+		write(t, filepath.Join(dir, p), "")
+	}
+	ix := build(t, dir, Options{})
+	must(t, os.RemoveAll(filepath.Join(dir, "b")))
+	write(t, filepath.Join(dir, "b"), "") // b is a file now: no directory mark
+	// The root and 3 directories: limits of 2 and 10 give 1 watch and 5 marks.
+	w, err := Watch(func([]string) {}, nil, WatchOptions{Limit: func() int { return 2 }, MarkLimit: func() int { return 10 }, InPart: true})
+	if err != nil {
+		t.Skip("no watcher here:", err)
+	}
+	defer w.Close()
+	if err := CanMark(); err != nil {
+		t.Skip("no fanotify marks here:", err)
+	}
+	if _, ok := w.Sync(ix); !ok {
+		t.Fatal("not watching")
+	}
+	_, unwatched := w.Unwatched()
+	w.mu.Lock()
+	fanned := slices.Clone(w.fanned)
+	w.mu.Unlock()
+	if !slices.Equal(fanned, []File{{0, "a"}, {0, "c"}}) || !slices.Equal(unwatched, []File{{0, "b"}}) {
+		t.Errorf("marked %v, polled %v; want a and c marked, b polled", fanned, unwatched)
+	}
+}
+
 // TestWatcherFollowsUpdates: a Sync after an Update watches the
 // directories the update brought and lets go of those it lost, and a
 // directory deleted and made again is watched again — what a Sync over

@@ -280,6 +280,7 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 		return nil, false
 	}
 	refused, markRefused := false, false // a kernel's limit reached: no more are tried
+	markFailed := false                  // a directory refused a mark for a reason of its own (said once)
 	mark := func(p string) heldBy {
 		if markRefused || w.marked >= marks || w.marksFailed {
 			return unheld
@@ -304,10 +305,13 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 			return vanished
 		case isMarkLimit(err):
 			w.logf("file watcher: the system's fanotify mark limit is reached (%v) after %d marks; polling the directories left out", err, w.marked)
-		default:
-			w.logf("file watcher: no fanotify mark for %s (%v); polling the directories left out", p, err)
+			markRefused = true
+		case !markFailed:
+			// This directory's own (unreadable, on a file system without
+			// handles): it is polled, and the next ones still marked.
+			markFailed = true
+			w.logf("file watcher: no fanotify mark for %s (%v); polling it and any other so refused", p, err)
 		}
-		markRefused = true
 		return unheld
 	}
 	watch := func(p string) heldBy {
