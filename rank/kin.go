@@ -84,16 +84,25 @@ func (e *Engine) wordKin(rq *resolveQuery, limit int) []Candidate {
 			}
 		}
 	}
-	ubiquitous := func(w string) bool {
-		k := slices.Index(qWords, w)
-		return len(files) >= kinUbiquitousFrom && float64(held[k]) > kinUbiquitous*float64(len(files))
+	ubiquitous := make([]bool, len(qWords)) // by written word, decided once
+	for k := range qWords {
+		ubiquitous[k] = len(files) >= kinUbiquitousFrom && float64(held[k]) > kinUbiquitous*float64(len(files))
+	}
+	// saysNothing: a name's word c is one of the ubiquitous written words.
+	saysNothing := func(c string) bool {
+		for k, w := range qWords {
+			if ubiquitous[k] && kinWord(w, c) > 0 {
+				return true
+			}
+		}
+		return false
 	}
 	var out []Candidate
 	for i, id := range files {
 		shared, whole, apart := 0.0, false, 0
 		used := make([]bool, len(names[i]))
-		for _, w := range qWords {
-			if ubiquitous(w) {
+		for k, w := range qWords {
+			if ubiquitous[k] {
 				continue
 			}
 			best, at := 0.0, -1
@@ -111,7 +120,7 @@ func (e *Engine) wordKin(rq *resolveQuery, limit int) []Candidate {
 			}
 		}
 		for j, c := range names[i] {
-			if !used[j] && !slices.ContainsFunc(qWords, func(w string) bool { return ubiquitous(w) && kinWord(w, c) > 0 }) {
+			if !used[j] && !saysNothing(c) {
 				apart++
 			}
 		}

@@ -42,15 +42,15 @@ type Watcher struct {
 	held      int
 	// marks hold the directories past inotify's budget, within
 	// markBudget (InPart only; opened by the first Sync that needs them;
-	// marksFailed where the system gives none); fanned are synced's
+	// noMarks where the system gives none); fanned are synced's
 	// directories a mark holds (index order), marked how many marks are
 	// held, and fannedLost that an event said one of fanned is gone.
-	marks       *dirMarks
-	marksFailed bool
-	fanned      []File
-	marked      int
-	fannedLost  bool
-	done        chan struct{}
+	marks      *dirMarks
+	noMarks    bool
+	fanned     []File
+	marked     int
+	fannedLost bool
+	done       chan struct{}
 }
 
 // heldBy is what holds a directory Sync was asked to watch.
@@ -72,9 +72,10 @@ type WatchOptions struct {
 	MarkLimit func() int
 	// InPart: a tree past the limit is watched in part (watchBudget,
 	// then marks within markBudget) and the rest left to the caller to
-	// poll; else not at all, the whole polled. Watches held cost the process memory (the watcher's own
-	// map of each path), which a server's memory bound at a million
-	// files cannot spare, where a daemon answering fresh lives on them.
+	// poll; else not at all, the whole polled. Watches held cost the
+	// process memory (the watcher's own map of each path), which a
+	// server's memory bound at a million files cannot spare, where a
+	// daemon answering fresh lives on them.
 	InPart bool
 }
 
@@ -282,13 +283,13 @@ func (w *Watcher) Sync(ix *Index) (added []string, ok bool) {
 	refused, markRefused := false, false // a kernel's limit reached: no more are tried
 	markFailed := false                  // a directory refused a mark for a reason of its own (said once)
 	mark := func(p string) heldBy {
-		if markRefused || w.marked >= marks || w.marksFailed {
+		if markRefused || w.marked >= marks || w.noMarks {
 			return unheld
 		}
 		if w.marks == nil {
 			m, err := newDirMarks(w.fromMarks)
 			if err != nil {
-				w.marksFailed = true
+				w.noMarks = true
 				w.logf("file watcher: no fanotify marks here (%v); polling the directories inotify cannot hold", err)
 				return unheld
 			}

@@ -794,7 +794,7 @@ const geminiSession = 10
 // and AfterTool hook when hooked, and returns each call's answer as the
 // model read it (its output, else the functionResponse's JSON) and
 // whether it failed (an error in its place).
-func runGeminiScript(gemini, tree, home, cache, wayfind string, script []geminitest.Call, hooked bool) (out []string, failed []bool, err error) {
+func runGeminiScript(gemini, tree, home, cache, wayfind string, script []geminitest.Call, hooked bool) ([]string, []bool, error) {
 	hooks := ""
 	if hooked {
 		command, _ := json.Marshal(wayfind + " hook")
@@ -816,14 +816,7 @@ func runGeminiScript(gemini, tree, home, cache, wayfind string, script []geminit
 		}
 		responses, notes = append(responses, got.Responses...), append(notes, got.Notes...)
 	}
-	defer func() {
-		for i, n := range notes {
-			if n != "" && i < len(out) {
-				out[i] += noteMark + n
-			}
-		}
-	}()
-	out, failed = make([]string, len(responses)), make([]bool, len(responses))
+	out, failed := make([]string, len(responses)), make([]bool, len(responses))
 	for i, r := range responses {
 		var resp struct {
 			Output *string `json:"output"`
@@ -845,6 +838,11 @@ func runGeminiScript(gemini, tree, home, cache, wayfind string, script []geminit
 			continue
 		}
 		out[i] = *resp.Output
+	}
+	for i, n := range notes { // Play gives one a response
+		if n != "" {
+			out[i] += noteMark + n
+		}
 	}
 	return out, failed, nil
 }

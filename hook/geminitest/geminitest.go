@@ -75,19 +75,21 @@ func (m *model) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var responses, notes []string
+	afterResponse := false // a user's text here follows a response, before the model speaks again
 	for _, c := range body.Contents {
+		if c.Role == "model" {
+			afterResponse = false
+		}
 		for _, p := range c.Parts {
 			switch {
 			case p.FunctionResponse != nil:
 				b, _ := json.Marshal(p.FunctionResponse.Response)
 				responses = append(responses, string(b))
 				notes = append(notes, "")
-			case c.Role == "user" && p.Text != "" && len(notes) > 0:
+				afterResponse = true
+			case c.Role == "user" && p.Text != "" && afterResponse:
 				notes[len(notes)-1] += p.Text
 			}
-		}
-		if c.Role == "model" && len(notes) > 0 && notes[len(notes)-1] == "" {
-			notes[len(notes)-1] = "" // the model spoke: later text is no note of that response
 		}
 	}
 	part := map[string]any{"text": "done"}
