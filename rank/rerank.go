@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -58,6 +59,67 @@ func (e *Engine) WithReranker(r Reranker, o RerankOptions) *Engine {
 	c := *e
 	c.rr, c.rro = r, o.withDefaults()
 	return &c
+}
+
+// ModelSlot holds the model a long-lived front end loads in the
+// background: the engines it attaches to once the model is set ask it
+// about close calls. The zero value holds none.
+type ModelSlot struct{ cur atomic.Pointer[slotted] }
+
+// ModelStatus describes a slot's model for find/status.
+type ModelStatus struct {
+	Loaded    bool
+	Name      string
+	Precision string
+	LoadMs    float64
+	Reranked  int64
+	Reason    string // why no model is loaded, when one was asked for
+}
+
+type slotted struct {
+	r        Reranker
+	opts     RerankOptions
+	status   ModelStatus
+	reranked func() int64
+}
+
+// Set makes the engines attached from now on ask r (nil r records why
+// there is no model); reranked reports the model's running count of
+// reranked queries.
+func (m *ModelSlot) Set(r Reranker, opts RerankOptions, st ModelStatus, reranked func() int64) {
+	st.Loaded = r != nil
+	m.cur.Store(&slotted{r: r, opts: opts, status: st, reranked: reranked})
+}
+
+// Attach returns e asking the slot's model, or e when it holds none.
+func (m *ModelSlot) Attach(e *Engine) *Engine {
+	if c := m.cur.Load(); c != nil && c.r != nil {
+		return e.WithReranker(c.r, c.opts)
+	}
+	return e
+}
+
+// Status describes the model held, with its count so far.
+func (m *ModelSlot) Status() ModelStatus {
+	c := m.cur.Load()
+	if c == nil {
+		return ModelStatus{}
+	}
+	st := c.status
+	if c.reranked != nil {
+		st.Reranked = c.reranked()
+	}
+	return st
+}
+
+// Close closes the model held, if it has a Close; the engines still
+// answering must be done with it.
+func (m *ModelSlot) Close() {
+	if c := m.cur.Load(); c != nil {
+		if cl, ok := c.r.(interface{ Close() }); ok {
+			cl.Close()
+		}
+	}
 }
 
 // rerankK is the most candidates one query sends to the model.

@@ -97,3 +97,42 @@ func TestRerankMarginAndBand(t *testing.T) {
 		}
 	}
 }
+
+// closingModel is a fakeModel that records its Close.
+type closingModel struct {
+	fakeModel
+	closed bool
+}
+
+func (c *closingModel) Close() { c.closed = true }
+
+// TestModelSlot: an empty slot or one holding only a reason attaches
+// nothing; a model set is attached to engines from then on, its status
+// counts what it reranked, and Close closes it.
+func TestModelSlot(t *testing.T) {
+	var slot ModelSlot
+	e := &Engine{}
+	if got := slot.Attach(e); got != e || slot.Status() != (ModelStatus{}) {
+		t.Fatalf("an empty slot attached %+v, status %+v", got.rr, slot.Status())
+	}
+	slot.Set(nil, RerankOptions{}, ModelStatus{Reason: "no model in dir"}, nil)
+	if got := slot.Attach(e); got.rr != nil {
+		t.Errorf("a reason attached a model")
+	}
+	if st := slot.Status(); st.Loaded || st.Reason != "no model in dir" {
+		t.Errorf("status %+v", st)
+	}
+	m := &closingModel{}
+	slot.Set(m, RerankOptions{Margin: 0.2}, ModelStatus{Name: "model"}, func() int64 { return 7 })
+	got := slot.Attach(e)
+	if got.rr != Reranker(m) || got.rro.Margin != 0.2 || e.rr != nil {
+		t.Errorf("attached %v %+v; the engine given changed: %v", got.rr, got.rro, e.rr)
+	}
+	if st := slot.Status(); st != (ModelStatus{Loaded: true, Name: "model", Reranked: 7}) {
+		t.Errorf("status %+v", st)
+	}
+	slot.Close()
+	if !m.closed {
+		t.Error("Close left the model open")
+	}
+}

@@ -56,11 +56,11 @@ func LoadModel(s *session.Session, c ModelConfig, logf func(string, ...any)) {
 		m, err := rerank.Load(c.LoadOptions(logf))
 		if err != nil {
 			logf("model not loaded, answers stay lexical: %v", err)
-			s.SetModel(nil, rank.RerankOptions{}, session.ModelStatus{Reason: err.Error()}, nil)
+			s.Model().Set(nil, rank.RerankOptions{}, rank.ModelStatus{Reason: err.Error()}, nil)
 			return
 		}
 		info := m.Info()
 		logf("model %s (%s) loaded in %.0f ms", info.Name, info.Precision, info.LoadMs)
-		s.SetModel(m, c.RerankOptions(), session.ModelStatus{Name: info.Name, Precision: info.Precision, LoadMs: info.LoadMs}, m.Reranked)
+		s.Model().Set(m, c.RerankOptions(), rank.ModelStatus{Name: info.Name, Precision: info.Precision, LoadMs: info.LoadMs}, m.Reranked)
 	}()
 }

@@ -73,7 +73,7 @@ func (h compactHost) Swap(seq uint64, ix *workspace.Index, eng *rank.Engine) boo
 }
 
 func (h compactHost) Busy(readsEngine bool) (done func()) { return h.s.busy(readsEngine) }
-func (h compactHost) Pace()                               { h.s.pace() }
+func (h compactHost) Pace()                               { h.s.req.Pace() }
 
 // writeOwedBase writes the base a walk owes before the session goes
 // (Close, once its loops have ended: a walk that ended as the session

@@ -10,8 +10,17 @@ import (
 )
 
 // passHost is the session as the passes that follow its file index see
-// it (passes.Host), and treeHost as its tracker sees it (treewatch.Host).
-type passHost struct{ s *Session }
+// it (passes.Host), and treeHost as its tracker sees it (treewatch.Host);
+// both are background work (background).
+type passHost struct{ background }
+
+// background is the session as its background work sees it: held while
+// requests run, busy while it reads, a pass's end (memory.go).
+type background struct{ s *Session }
+
+func (b background) Pace()               { b.s.req.Pace() }
+func (b background) Busy() (done func()) { return b.s.busy(false) }
+func (b background) AfterPass()          { b.s.afterPass() }
 
 func (h passHost) Index() *workspace.Index {
 	if cur := h.s.snap.Load(); cur != nil {
@@ -47,10 +56,6 @@ func (h passHost) AwaitQuiet(quiet, maxWait time.Duration) {
 
 func (h passHost) PollStats(ix *workspace.Index) []workspace.FileStat { return h.s.tree.PollStats(ix) }
 
-func (h passHost) Pace()               { h.s.pace() }
-func (h passHost) Busy() (done func()) { return h.s.busy(false) }
-func (h passHost) AfterPass()          { h.s.afterPass() }
-
 // SymbolEngine is Engine once the current roots' symbols are indexed too:
 // it waits for the first full pass of the roots (bounded like Engine),
 // then answers from what is indexed, which after a timeout may be part of
@@ -79,7 +84,7 @@ func (s *Session) passEngine(ctx context.Context, contents bool) (*rank.Engine, 
 	// was over, on the heap through the whole pass.
 	eng = nil
 	waited := s.req.Waiting()
-	ready := s.idx.Wait(ctx, passHost{s}.Wanted, contents, s.opts.WaitReady)
+	ready := s.idx.Wait(ctx, passHost{background{s}}.Wanted, contents, s.opts.WaitReady)
 	waited()
 	if !ready {
 		if ctx.Err() != nil {
@@ -104,7 +109,7 @@ func (s *Session) WaitHistory(ctx context.Context, d time.Duration) bool {
 	return s.repo.Wait(ctx, d)
 }
 
-type treeHost struct{ s *Session }
+type treeHost struct{ background }
 
 func (h treeHost) Served() (*workspace.Index, time.Time) {
 	if cur := h.s.snap.Load(); cur != nil {
@@ -117,6 +122,3 @@ func (h treeHost) Roots() []string        { return h.s.Roots() }
 func (h treeHost) Changed(paths []string) { h.s.watched(paths) }
 func (h treeHost) Edited(paths []string)  { h.s.idx.Recheck(paths) }
 func (h treeHost) ReadsContents() bool    { return h.s.idx.On() }
-func (h treeHost) Pace()                  { h.s.pace() }
-func (h treeHost) Busy() (done func())    { return h.s.busy(false) }
-func (h treeHost) AfterPass()             { h.s.afterPass() }

@@ -94,7 +94,7 @@ type Session struct {
 	// decided once: "-" when there is none).
 	cacheDir string
 
-	model     atomic.Pointer[modelState]
+	model     rank.ModelSlot
 	files     filePass
 	compactor *compaction.Compactor
 	upkeep    chan struct{} // wakes the upkeep loop: a walk owes a compaction, a change was applied
@@ -152,10 +152,10 @@ func New(opts Options) *Session {
 	s.compactor = compaction.New(compactHost{s}, s.cacheDir, opts.Walk, opts.Logf)
 	// Background indexing pauses while requests run (see Begin): answers
 	// come first.
-	s.idx = passes.NewIndexes(passHost{s}, passes.Options{Symbols: opts.Symbols, NoSymbols: opts.NoSymbols, NoContent: opts.NoContent,
+	s.idx = passes.NewIndexes(passHost{background{s}}, passes.Options{Symbols: opts.Symbols, NoSymbols: opts.NoSymbols, NoContent: opts.NoContent,
 		CacheDir: s.cacheDir, Workers: runtime.NumCPU(), Logf: opts.Logf, SymbolProgress: opts.SymbolProgress})
 	s.changes = treewatch.NewQueue(s.applyPending)
-	s.tree = treewatch.New(treeHost{s}, treewatch.Options{RescanEvery: opts.RescanEvery, Walk: opts.Walk, Logf: opts.Logf,
+	s.tree = treewatch.New(treeHost{background{s}}, treewatch.Options{RescanEvery: opts.RescanEvery, Walk: opts.Walk, Logf: opts.Logf,
 		Watch: workspace.WatchOptions{InPart: opts.WatchInPart}})
 	if opts.Watch {
 		s.tree.Start()
@@ -204,9 +204,6 @@ func (s *Session) SetRoots(roots []string) []string {
 // Begin marks a request in progress until end is called: background
 // work gives way to it meanwhile (package pacing).
 func (s *Session) Begin() (end func()) { return s.req.Begin() }
-
-// pace holds background work while requests run (pacing.Requests.Pace).
-func (s *Session) pace() { s.req.Pace() }
 
 // Roots returns the roots asked for (the index may still be catching up).
 func (s *Session) Roots() []string {
@@ -328,39 +325,16 @@ func (s *Session) withIndexes(e *rank.Engine) *rank.Engine {
 	if ci := s.idx.Contents(); ci != nil {
 		e = e.WithContent(ci)
 	}
-	if m := s.model.Load(); m != nil && m.r != nil {
-		e = e.WithReranker(m.r, m.opts)
-	}
+	e = s.model.Attach(e)
 	if h := s.repo.History(e.Index().Roots); h != nil {
 		e = e.WithRepoHistory(h)
 	}
 	return e
 }
 
-// ModelStatus describes the reranking model for find/status.
-type ModelStatus struct {
-	Loaded    bool
-	Name      string
-	Precision string
-	LoadMs    float64
-	Reranked  int64
-	Reason    string // why no model is loaded, when one was asked for
-}
-
-type modelState struct {
-	r        rank.Reranker
-	opts     rank.RerankOptions
-	status   ModelStatus
-	reranked func() int64
-}
-
-// SetModel makes every engine the session hands out ask r about close
-// calls (nil r records why there is no model). reranked reports the
-// model's running count of reranked queries.
-func (s *Session) SetModel(r rank.Reranker, opts rank.RerankOptions, st ModelStatus, reranked func() int64) {
-	st.Loaded = r != nil
-	s.model.Store(&modelState{r: r, opts: opts, status: st, reranked: reranked})
-}
+// Model is the slot for the reranking model every engine the session
+// hands out asks about close calls (service.LoadModel fills it).
+func (s *Session) Model() *rank.ModelSlot { return &s.model }
 
 // Status describes the session for find/status.
 type Status struct {
@@ -390,7 +364,7 @@ type Status struct {
 	ContentFiles int
 	// ContentReady is true once the current roots' text is indexed.
 	ContentReady bool
-	Model        ModelStatus
+	Model        rank.ModelStatus
 	// VCS is the repository history's state; nil when no root is in a
 	// repository.
 	VCS *passes.VCSStatus
@@ -413,12 +387,7 @@ func (s *Session) Status() Status {
 	st.VCS = s.repo.Status()
 	st.Symbols = s.idx.Symbols().Len()
 	st.ContentFiles = s.idx.Contents().Len()
-	if m := s.model.Load(); m != nil {
-		st.Model = m.status
-		if m.reranked != nil {
-			st.Model.Reranked = m.reranked()
-		}
-	}
+	st.Model = s.model.Status()
 	st.SymbolsReady, st.ContentReady, st.SymbolsMs = s.idx.State(want)
 	return st
 }
@@ -449,11 +418,7 @@ func (s *Session) Close() {
 	s.changes.Close()
 	s.mu.Unlock()
 	close(s.stop)
-	if m := s.model.Load(); m != nil {
-		if c, ok := m.r.(interface{ Close() }); ok {
-			defer c.Close() // after the loops that may still be answering
-		}
-	}
+	defer s.model.Close() // after the loops that may still be answering
 	s.tree.Close()
 	s.wg.Wait()
 	s.writeOwedBase()

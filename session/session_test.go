@@ -700,12 +700,12 @@ func TestWaitingRequestAnswersFromTheBaseSwappedIn(t *testing.T) {
 	for i := range 3 {
 		write(t, filepath.Join(dir, "src", fmt.Sprintf("made%d.go", i)))
 		reindexed := make(chan error, 1)
-		wanted := passHost{s}.Wanted()
+		wanted := passHost{background{s}}.Wanted()
 		go func() {
 			_, err := s.Reindex(context.Background())
 			reindexed <- err
 		}()
-		for (passHost{s}).Wanted() == wanted { // the reindex asked for
+		for (passHost{background{s}}).Wanted() == wanted { // the reindex asked for
 			time.Sleep(time.Millisecond)
 		}
 		eng, err := s.LocateEngine(context.Background())
