@@ -117,9 +117,9 @@ type Engine struct {
 	// mergeSplit, when set, is the fewest named files find merges in
 	// two halves (else alignSplit): tests split trees of a few files.
 	mergeSplit int
-	// exhaustive turns find's prunes and resolve's shortlist off, and
-	// resolve's scoring on two cores (prune_test.go proves they change
-	// nothing).
+	// exhaustive turns find's prunes, the directory reading's pair
+	// test and resolve's shortlist off, and resolve's scoring on two
+	// cores (prune_test.go proves they change nothing).
 	exhaustive bool
 	// seg is the segment the arrays are read from (Mapped), nil when
 	// they were built (New); after Updated, the one its base's were,
@@ -217,6 +217,10 @@ type dirLink struct {
 	parent   int32  // the enclosing directory, -1 for a root's top level
 	words    uint32 // where its words start in dirWords (the next directory's end them)
 	initMask uint64 // charMask of the first letters of its words
+	// pairMask is pairMask of each of its words: the two letters a
+	// chunk read of it begins with (dirMinChunk), or the one of a word
+	// of one letter.
+	pairMask uint64
 }
 
 // stemInfo is a distinct squashed stem: the files sharing it are
@@ -894,6 +898,7 @@ func (b *builder) dirOf(dirPath string) int32 {
 		last = words(name)
 		for _, w := range last {
 			link.initMask |= charMask(w[:1])
+			link.pairMask |= pairBit(w[0], pairSecond(w))
 		}
 	}
 	did := int32(len(e.dirInfos))

@@ -151,8 +151,10 @@ type pathToken struct {
 	full    uint64 // bit len(text): the token read completely
 	letters uint64 // charMask(text)
 	// first[p] is charMask(text[p:p+1]): a chunk starting at p needs a
-	// word starting with it.
+	// word starting with it; pairs[p] the pairBits of a directory word
+	// that reads from p: text[p] alone, or text[p:p+2].
 	first []uint64
+	pairs []uint64
 	// once[p] holds the letters that occur exactly once in text[p:]: the
 	// only ones one edit can do without.
 	once []uint64
@@ -189,9 +191,14 @@ func newPathQuery(raw string) *pathQuery {
 			tok.eq[t[i]] |= 1 << i
 		}
 		tok.first = make([]uint64, len(t))
+		tok.pairs = make([]uint64, len(t))
 		tok.once = make([]uint64, len(t)+1)
 		for p := len(t) - 1; p >= 0; p-- {
 			tok.first[p] = charMask(t[p : p+1])
+			tok.pairs[p] = pairBit(t[p], 0)
+			if p+1 < len(t) {
+				tok.pairs[p] |= pairBit(t[p], t[p+1])
+			}
 			tok.need[p] = tok.need[p+1] | tok.first[p]
 			if tok.need[p+1]&tok.first[p] == 0 {
 				tok.once[p] = tok.once[p+1] | tok.first[p] // first time seen
@@ -212,21 +219,24 @@ func newPathQuery(raw string) *pathQuery {
 	return pq
 }
 
-// startable is charMask of the letters a chunk may begin with from the
-// positions in s: a directory none of whose words begins with one reads
-// nothing more of the token, and its words need not be looked at (most
-// directories, and the words are where a monorepo's directory scan missed
-// the cache).
-func (t *pathToken) startable(s uint64) uint64 {
+// pairable is the pairBits a directory word may begin with to read more
+// of the token from the positions in s: a directory none of whose words
+// begins with one reads nothing more of it, and its words need not be
+// looked at (most directories, and the words are where a monorepo's
+// directory scan missed the cache).
+func (t *pathToken) pairable(s uint64) uint64 {
 	if s == 1 {
-		return t.first[0] // nothing read yet: most directories, for most tokens
+		return t.pairs[0] // nothing read yet: most directories, for most tokens
 	}
 	var m uint64
 	for s &= t.full - 1; s != 0; s &= s - 1 {
-		m |= t.first[bits.TrailingZeros64(s)]
+		m |= t.pairs[bits.TrailingZeros64(s)]
 	}
 	return m
 }
+
+// pairBit's test holds for chunks of two letters or more.
+const _ = uint(dirMinChunk - 2)
 
 // advance returns the positions reached by reading a prefix of w (of at
 // least minLen bytes, or all of w) from any position in s.
@@ -344,7 +354,7 @@ func (e *Engine) dirReachOf(pq *pathQuery, sets []uint64, lo, hi, from, below in
 
 // readDir extends the positions s read above directory d by d's words.
 func (e *Engine) readDir(t *pathToken, s uint64, d int32) uint64 {
-	if e.dirLinks[d].initMask&t.startable(s) == 0 {
+	if e.dirLinks[d].pairMask&t.pairable(s) == 0 && !e.exhaustive {
 		return s // no word of it can start a chunk
 	}
 	for ws := e.wordsOf(d); ws != ""; {

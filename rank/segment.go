@@ -12,7 +12,7 @@ import (
 // SegmentKind is the kind of segment an engine is written as (Put) and
 // read from (Mapped). The records' layouts are checked by the segment
 // itself; the version changes when what the arrays mean does.
-const SegmentKind = "engine 3"
+const SegmentKind = "engine 4"
 
 // Put adds the engine's arrays to a segment, as they lie, with the ids
 // of saved, an index loaded from saved files (workspace.Index.SavedIDs)

@@ -83,6 +83,27 @@ func eachWord(s string, fn func(start, end int)) {
 
 // charMask is the set of [a-z0-9] bytes in an already squashed string; a
 // query can only be a subsequence of a name whose mask contains its own.
+// pairBit is the bit of a directory word's first two letters (b is 0
+// for a word of one letter) in a mask of 64, hashed: a chunk of at
+// least dirMinChunk bytes read from position p of a token begins with
+// the token's own two letters there, so a directory whose words begin
+// with none of the pairs a token may go on with reads nothing more of
+// it — a test far finer than the first letter alone (a few words a
+// directory set a few bits of 64, where their first letters set the
+// commonest of 37).
+func pairBit(a, b byte) uint64 {
+	return 1 << ((uint32(a)<<8 | uint32(b)) * 0x9E3779B1 >> 26)
+}
+
+// pairSecond is the second letter pairBit takes of w: 0 for a word of
+// one letter.
+func pairSecond(w string) byte {
+	if len(w) < 2 {
+		return 0
+	}
+	return w[1]
+}
+
 func charMask(s string) uint64 {
 	var m uint64
 	for i := 0; i < len(s); i++ {
