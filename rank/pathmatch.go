@@ -392,11 +392,15 @@ func (e *Engine) nameBack(t *pathToken, f *fileInfo) uint64 {
 	}
 	text := e.stemText(f.stem)
 	end := len(text)
-	for i := min(end, 64) - 1; i >= 0; i-- {
-		if startsWord(f.starts, i) {
-			g |= t.back(g, text[i:end], 1)
-			end = i
-		}
+	// The words from the last back (startsWord's starts, byte by byte).
+	starts := f.starts | 1
+	if end < 64 {
+		starts &= 1<<end - 1
+	}
+	for starts != 0 {
+		i := 63 - bits.LeadingZeros64(starts)
+		g |= t.back(g, text[i:end], 1)
+		end, starts = i, starts&^(1<<i)
 	}
 	return g
 }
