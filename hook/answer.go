@@ -95,7 +95,7 @@ func preToolUse(ctx context.Context, ev Event, disk Disk, trail Trail, open func
 		if disk.IsDir(full) || disk.IsFile(full) {
 			return nil, nil
 		}
-		return movedDir(ctx, ev, field, full, open)
+		return movedDir(ctx, ev, field, full, disk, trail, open)
 	}
 	if disk.IsFile(full) {
 		if trail != nil {
@@ -259,20 +259,23 @@ func pathOrURI(c wire.Candidate) string {
 	return c.Path
 }
 
-// movedDir rewrites a directory tool's path to where the history moved
-// the directory's files.
-func movedDir(ctx context.Context, ev Event, field, full string, open func() (Requests, error)) (*Output, error) {
-	m, err := askMovedDir(ctx, full, open)
-	if err != nil || m == nil {
+// movedDir rewrites a directory tool's path to where the directory is
+// now (resolveDir).
+func movedDir(ctx context.Context, ev Event, field, full string, disk Disk, trail Trail, open func() (Requests, error)) (*Output, error) {
+	req, err := open()
+	if err != nil || req == nil {
 		return nil, err
 	}
-	to, ok := wire.FilePath(m.URI)
-	if !ok {
+	asked, _ := ev.Input[field].(string)
+	to, m, line := resolveDir(ctx, req, ev, asked, full, disk, trail)
+	if to == "" {
 		return nil, nil
+	}
+	if m != nil {
+		line = dirLine(m.From, m.To, m)
 	}
 	in := maps.Clone(ev.Input)
 	in[field] = to
-	line := dirLine(m.From, m.To, m)
 	return &Output{Specific: &Specific{Event: ev.Name, Decision: "allow", Reason: line, UpdatedInput: in, Context: line}}, nil
 }
 

@@ -3,6 +3,7 @@ package hook
 import (
 	"context"
 	"maps"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -312,10 +313,11 @@ const (
 // line that says so; "" when it does not.
 func resolveWord(ctx context.Context, req Requests, ev Event, w shellWord, full string, disk Disk, trail Trail) (to, line string) {
 	if w.dir {
-		if m, err := req.MovedDir(ctx, full); err == nil && m != nil {
-			if to, ok := wire.FilePath(m.URI); ok && disk.IsDir(to) {
-				return to, dirLine(w.path, to, m)
+		if to, m, line := resolveDir(ctx, req, ev, w.path, full, disk, trail); to != "" || !w.file {
+			if m != nil {
+				line = dirLine(w.path, to, m)
 			}
+			return to, line
 		}
 	}
 	if !w.file {
@@ -330,4 +332,63 @@ func resolveWord(ctx context.Context, req Requests, ev Event, w shellWord, full 
 		return "", ""
 	}
 	return to, fileLine(w.path, to, res.Moved)
+}
+
+// resolveDir is where a path that may name a directory (asked, as
+// written; full, read from the cwd) is now, and the line that says so:
+// where the history moved the files under it, else — written without an
+// extension — the directory of the file it resolves to, when that
+// directory is the one written (`_pytest/assertion` resolves to
+// src/_pytest/assertion/__init__.py: the directory asked for is
+// src/_pytest/assertion, not its package's file). "" when neither; m
+// is the history's move when it is that (the caller words its line).
+func resolveDir(ctx context.Context, req Requests, ev Event, asked, full string, disk Disk, trail Trail) (to string, m *wire.DirMove, line string) {
+	if m, err := req.MovedDir(ctx, full); err == nil && m != nil {
+		if to, ok := wire.FilePath(m.URI); ok && disk.IsDir(to) {
+			return to, m, ""
+		}
+	}
+	if path.Ext(strings.TrimRight(asked, "/")) != "" {
+		return "", nil, ""
+	}
+	res, _, err := req.Resolve(ctx, resolveParams(ev, full, disk, trail))
+	if err != nil || res.Resolved == nil {
+		return "", nil, ""
+	}
+	file, ok := wire.FilePath(res.Resolved.URI)
+	if !ok {
+		return "", nil, ""
+	}
+	if dir := filepath.Dir(file); namesDir(full, dir) && disk.IsDir(dir) {
+		return dir, nil, fileLine(asked, dir, res.Moved)
+	}
+	return "", nil, ""
+}
+
+// namesDir reports whether the path asked (absolute, cleaned) names
+// directory dir by its last components: every component of asked's
+// below its longest common ancestor with dir ends dir, in order.
+func namesDir(asked, dir string) bool {
+	asked = filepath.Clean(asked)
+	var tail []string
+	for a := asked; ; a = filepath.Dir(a) {
+		if a == dir || strings.HasPrefix(dir, strings.TrimSuffix(a, string(filepath.Separator))+string(filepath.Separator)) {
+			break // the ancestor asked and dir share
+		}
+		if a == filepath.Dir(a) {
+			return false
+		}
+		tail = append(tail, filepath.Base(a))
+	}
+	if len(tail) == 0 {
+		return false // asked is dir or above it
+	}
+	d := dir
+	for _, c := range tail {
+		if filepath.Base(d) != c {
+			return false
+		}
+		d = filepath.Dir(d)
+	}
+	return true
 }

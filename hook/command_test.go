@@ -126,13 +126,15 @@ func TestBeforeShell(t *testing.T) {
 			"/ws/tests/test_o.py": file("/ws/tests/unit/test_o.py"),
 			"/ws/odd.go":          file("/ws/has space.go"),
 			"/ws/dir.go":          file("/ws/new"), // a directory: never a file's answer
+			"/ws/pkg/assertion":   file("/ws/src/pkg/assertion/__init__.py"),
+			"/ws/lib/util":        file("/ws/lib/util.py"),
 			"/ws/config.go": {Candidates: []wire.Candidate{{URI: "file:///ws/a/config.go", Path: "a/config.go"},
 				{URI: "file:///ws/b/config.go", Path: "b/config.go"}}},
 		},
 		dirs: map[string]*wire.DirMove{"/ws/old": {From: "old", To: "new", URI: "file:///ws/new", Moved: 3, Followed: 3, Commit: moved.Moved}},
 	}
 	disk := fakeDisk{"/ws/new/a.go": "file", "/ws/sub": "dir", "/ws/sub/new.go": "file", "/ws/tests/unit/test_o.py": "file",
-		"/ws/has space.go": "file", "/ws/new": "dir", "/ws/README.md": "file", "/ws/a/config.go": "file", "/ws/b/config.go": "file"}
+		"/ws/has space.go": "file", "/ws/new": "dir", "/ws/src/pkg/assertion": "dir", "/ws/src/pkg/assertion/__init__.py": "file", "/ws/lib/util.py": "file", "/ws/README.md": "file", "/ws/a/config.go": "file", "/ws/b/config.go": "file"}
 	for _, c := range []struct {
 		command, want, says string
 	}{
@@ -144,6 +146,12 @@ func TestBeforeShell(t *testing.T) {
 		{"cd old && ls", "cd new && ls", "old moved to /ws/new"},
 		{"pytest tests/test_o.py::test_x -q", "pytest tests/unit/test_o.py::test_x -q", "is /ws/tests/unit/test_o.py"},
 		{"cat odd.go", "cat 'has space.go'", "odd.go is"},
+		{"ls pkg/assertion", "ls src/pkg/assertion", "pkg/assertion is /ws/src/pkg/assertion"},
+		{"grep -rn assert_ pkg/assertion", "grep -rn assert_ src/pkg/assertion", "pkg/assertion is /ws/src/pkg/assertion"},
+		{"cd pkg/assertion && ls", "cd src/pkg/assertion && ls", "is /ws/src/pkg/assertion"},
+		{"cat pkg/assertion", "cat src/pkg/assertion/__init__.py", "is /ws/src/pkg/assertion/__init__.py"},
+		{"ls lib/util", "ls lib/util.py", "lib/util is /ws/lib/util.py"},
+		{"cd lib/util", "", ""},
 		{"cat README.md", "", ""},
 		{"cat config.go", "", ""},
 		{"cat dir.go", "", ""},
@@ -175,6 +183,29 @@ func TestBeforeShell(t *testing.T) {
 		}
 		if s.Decision != "" || !strings.Contains(s.Context, c.says) {
 			t.Errorf("%q: decision %q, context %q; want no decision, saying %q", c.command, s.Decision, s.Context, c.says)
+		}
+	}
+}
+
+// TestNamesDir: a path names a directory when the components below what
+// the two share end the directory, in order.
+func TestNamesDir(t *testing.T) {
+	for _, c := range []struct {
+		asked, dir string
+		want       bool
+	}{
+		{"/ws/_pytest/assertion", "/ws/src/_pytest/assertion", true},
+		{"/ws/assertion", "/ws/src/_pytest/assertion", true},
+		{"/ws/_pytest/assertion/", "/ws/src/_pytest/assertion", true},
+		{"/ws/pytest/assertion", "/ws/src/_pytest/assertion", false},
+		{"/ws/_pytest/assert", "/ws/src/_pytest/assertion", false},
+		{"/ws/lib/util", "/ws/lib", false},
+		{"/ws/src", "/ws/src/_pytest/assertion", false},
+		{"/ws", "/ws", false},
+		{"/other/assertion", "/ws/src/_pytest/assertion", false},
+	} {
+		if got := namesDir(c.asked, c.dir); got != c.want {
+			t.Errorf("namesDir(%q, %q) = %v, want %v", c.asked, c.dir, got, c.want)
 		}
 	}
 }
