@@ -22,6 +22,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"encoding/json"
 	"errors"
@@ -36,6 +37,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
 
 	"wayfind/wire"
 )
@@ -171,6 +175,84 @@ func judgeAgentFail(c afCase, a afAnswer) afOutcome {
 	}
 }
 
+// askHookDir asks a directory question (a list case) as an agent's
+// harness would, through `wayfind hook`: the program's call as Claude
+// Code makes it — a shell command for the programs the hook reads
+// (`ls`, `cd`, `grep -r`, `pytest` …; `find` and the others are run as
+// they are, unread), else a Glob of the directory (SWE-agent's
+// find_file and search_dir, an editor's view) — and what the hook
+// rewrote the path to is the answer. The hook names no candidate for a
+// directory: nothing is told.
+func askHookDir(bin, tree, dir, query, cache, tool string) (afAnswer, error) {
+	var input map[string]any
+	name := "Bash"
+	switch program, _, _ := strings.Cut(tool, " "); program {
+	case "ls", "cd", "pushd", "tree", "stat", "pytest", "py.test", "find", "du", "git":
+		input = map[string]any{"command": program + " " + shellQuote(query)}
+	case "grep", "egrep", "rg":
+		input = map[string]any{"command": program + " -rn x " + shellQuote(query)}
+	default:
+		name, input = "Glob", map[string]any{"pattern": "*", "path": query}
+	}
+	ev, _ := json.Marshal(map[string]any{"session_id": "agentfail", "cwd": dir, "hook_event_name": "PreToolUse",
+		"tool_name": name, "tool_input": input})
+	cmd := exec.Command(bin, "hook")
+	cmd.Dir = dir
+	cmd.Stdin = bytes.NewReader(ev)
+	cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+tree, "WAYFIND_CACHE_DIR="+cache)
+	out, err := cmd.Output()
+	if err != nil {
+		return afAnswer{}, fmt.Errorf("wayfind hook %q: %v", query, err)
+	}
+	var o struct {
+		Specific struct {
+			UpdatedInput map[string]any `json:"updatedInput"`
+		} `json:"hookSpecificOutput"`
+	}
+	if len(bytes.TrimSpace(out)) > 0 {
+		if err := json.Unmarshal(out, &o); err != nil {
+			return afAnswer{}, fmt.Errorf("wayfind hook %q: %v", query, err)
+		}
+	}
+	to := ""
+	switch v := o.Specific.UpdatedInput; {
+	case v == nil:
+	case name == "Glob":
+		to, _ = v["path"].(string)
+	default:
+		command, _ := v["command"].(string)
+		to = lastShellWord(command)
+	}
+	a := afAnswer{}
+	if to != "" {
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(dir, to)
+		}
+		if r, err := filepath.Rel(tree, to); err == nil {
+			a.resolved = filepath.ToSlash(r)
+		}
+	}
+	return a, nil
+}
+
+// lastShellWord is a command's last word as the shell reads it, its
+// quotes read ("" when it does not parse or ends otherwise).
+func lastShellWord(command string) string {
+	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return ""
+	}
+	call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return ""
+	}
+	w, err := expand.Literal(nil, call.Args[len(call.Args)-1])
+	if err != nil {
+		return ""
+	}
+	return w
+}
+
 // askWayfind runs `wayfind resolve` on one query.
 func askWayfind(bin, tree, dir, query, cache string) (afAnswer, error) {
 	cmd := exec.Command(bin, "resolve", "--root", tree, "--format", "json", "--limit", "5", "--", query)
@@ -302,7 +384,13 @@ func agentfailCmd(args []string) error {
 		}
 		for _, c := range by[k] {
 			query, dir := afQuery(c, tree)
-			a, err := askWayfind(wayfind, tree, dir, query, cache)
+			ask := askWayfind
+			if c.Kind == "list" {
+				ask = func(bin, tree, dir, query, cache string) (afAnswer, error) {
+					return askHookDir(bin, tree, dir, query, cache, c.Tool)
+				}
+			}
+			a, err := ask(wayfind, tree, dir, query, cache)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "%s: %v\n", c.ID, err)
 				failed++

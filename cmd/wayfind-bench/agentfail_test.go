@@ -83,3 +83,19 @@ func TestJudgeAgentFail(t *testing.T) {
 		}
 	}
 }
+
+// TestLastShellWord: the path a rewritten command ends with, as the
+// shell reads it.
+func TestLastShellWord(t *testing.T) {
+	for _, c := range []struct{ command, want string }{
+		{"ls src/_pytest/assertion", "src/_pytest/assertion"},
+		{"grep -rn x '/t/has space/d'", "/t/has space/d"},
+		{`cd "a b"`, "a b"},
+		{"ls a && ls b", ""},
+		{"ls 'unclosed", ""},
+	} {
+		if got := lastShellWord(c.command); got != c.want {
+			t.Errorf("lastShellWord(%q) = %q, want %q", c.command, got, c.want)
+		}
+	}
+}
