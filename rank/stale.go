@@ -248,6 +248,9 @@ func (e *Engine) readStale(ctx context.Context, req ResolveRequest, q PathQuery)
 		return nil, nil
 	}
 	st := &staleReading{root: c.Root, old: c.Path, fate: fate, lexical: c.lexical, exact: res.Exact || q.Absolute && endsWithPath(q, c.Path) || searchPath(req, q) && tailOf(q.Path, c.Path)}
+	if !st.exact && !nearOld(q, c) {
+		return nil, nil
+	}
 	if st.exact {
 		st.lexical = 1
 	} else {
@@ -349,6 +352,20 @@ func judgeStale(st *staleReading, todayBest float64, todayDecides bool) staleVer
 // too little text survived).
 func outlivesDeletion(today Candidate) bool {
 	return today.lexical >= ResolveMin && today.ev.dirs == dirExact && today.ev.stemKept
+}
+
+// nearOld reports whether c, an old path read from q but not as q
+// wrote it, is a near name of it (history/near): what a typo of a path
+// keeps — its extension (case aside, or one of its family; none for
+// none) and the directories written (all, their tail, or one mistyped).
+// A guess at a layout is near an old path by its stem alone
+// (sphinx/ext/napoleon.py and doc/ext/napoleon.rst, tests/roots/linkcheck
+// and sphinx/linkcheck.py): the history never had it.
+func nearOld(q PathQuery, c *Candidate) bool {
+	written, old := pathExt(q.Path), pathExt(c.Path)
+	a, _ := extAffinity(written, old)
+	ext := written == old || written != "" && a >= extFamilyAffinity
+	return ext && (c.ev.dirsWritten == 0 || c.ev.dirs.keepsWritten() || c.ev.dirs == dirClose)
 }
 
 // staleCandidate is today's file an old path leads to, scored by the

@@ -388,3 +388,35 @@ func TestReferenceReadInItsLife(t *testing.T) {
 		}
 	}
 }
+
+// TestNearOld: a near name of an old path keeps the extension written
+// (or one of its family) and the directories written; a guess at another
+// layout that shares only a stem is not one.
+func TestNearOld(t *testing.T) {
+	for _, c := range []struct {
+		written, old string
+		dirs         dirReading
+		dirsWritten  int
+		want         bool
+	}{
+		{"sphinx/builders/htmll.py", "sphinx/builders/html.py", dirExact, 2, true},
+		{"builders/htmll.py", "sphinx/builders/html.py", dirMissingPrefix, 1, true},
+		{"sphinx/buidlers/html.py", "sphinx/builders/htm.py", dirClose, 2, true},
+		{"src/Widget.tsx", "src/widget.ts", dirExact, 1, true},
+		{"htmll.py", "sphinx/builders/html.py", dirNone, 0, true},
+		{"sphinx/ext/napoleon.py", "doc/ext/napoleon.rst", dirPartial, 2, false},
+		{"sphinx/ext/napoleon.py", "sphinx/ext/napoleon.rst", dirExact, 2, false},
+		{"tests/roots/linkcheck", "sphinx/linkcheck.py", dirNone, 2, false},
+		{"tests/roots/linkcheck", "tests/roots/linkchek", dirExact, 2, true},
+		{"sphinx/directives/toctree.py", "sphinx/environment/managers/toctree.py", dirPartial, 2, false},
+	} {
+		q, err := ParsePath(c.written)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cand := &Candidate{Path: c.old, ev: evidence{dirs: c.dirs, dirsWritten: c.dirsWritten}}
+		if got := nearOld(q, cand); got != c.want {
+			t.Errorf("nearOld(%q, %q, %v) = %v, want %v", c.written, c.old, c.dirs, got, c.want)
+		}
+	}
+}
