@@ -30,6 +30,8 @@ Arguments:
                                      base_commit; repeatable
   --sweagent LABEL=GITDIR:REV:PATH   SWE-agent 0.x *.traj files (CodeR's too);
                                      repeatable
+  --claudecode LABEL=GITDIR:REV:PATH Claude Code session logs (*.jsonl), the
+                                     task named in the prompt; repeatable
   --commits FILE      instance_id TAB base_commit TAB where it was read, for the
                       trajectories that do not carry their task's base commit
   --mirrors DIR       git mirrors of the tasks' repositories (OWNER+NAME/repo or
@@ -115,9 +117,10 @@ class Step:
     """One action of an agent: its tool calls (as shell text or an editor
     call) and the observation."""
 
-    def __init__(self, n, shell=None, editor=None, obs="", rc=None, cwd=None):
+    def __init__(self, n, shell=None, editor=None, obs="", rc=None, cwd=None, tool=None):
         self.n, self.shell, self.editor, self.obs, self.rc = n, shell, editor, obs, rc
         self.cwd = cwd  # the working directory the trajectory records before it, if any
+        self.tool = tool  # a file tool's call: (name, path, kind); obs is its error, if any
 
 
 class Traj:
@@ -292,6 +295,96 @@ def sweagent_trajs(label, gitdir, rev, under):
             cwd = state.get("working_dir") or cwd
         yield Traj(label, f"{gitdir_repo(gitdir)}:{p}", inst, root, True, steps,
                    submission=(d.get("info") or {}).get("submission"))
+
+
+CC_TOOL_ERROR = re.compile(r"^<tool_use_error>(?:File does not exist\.|(?:Path|Directory) does not exist: (.*?))"
+                           r"(?: Current working directory: .*)?(?:</tool_use_error>)?$")
+
+
+def claudecode_trajs(label, gitdir, rev, under):
+    """Claude Code session logs (one JSONL a session): the user's prompt
+    names the task (`instance_id: …`); each assistant line's tool_use calls
+    (Bash, Read, Edit, Write, Grep, Glob, LS) with the session's cwd at the
+    call, their tool_result answers on a later user line. The Bash shell's
+    cwd carries over (the recorded cwd is used). The agent clones the task's
+    repository into `testbed` under the session's project directory and
+    checks out the base commit itself: the root is PROJECT/testbed. A
+    project directory recorded as `./NAME` (a publisher's stand-in for the
+    absolute path it removed) is read as `/NAME`, in the cwds, the calls and
+    their answers alike. The last `git diff` the agent printed stands for
+    its submission (its pre-image blobs confirm the base commit)."""
+    blobs = Blobs(gitdir)
+    text_of = lambda c: c if isinstance(c, str) else "".join(
+        x.get("text", "") for x in c or [] if isinstance(x, dict))
+    for p in listing(gitdir, rev, under):
+        if not p.endswith(".jsonl"):
+            continue
+        body = blobs.read(f"{rev}:{p}")
+        if not body:
+            print(f"{gitdir_repo(gitdir)}:{p}: no blob in the mirror (skipped)", file=sys.stderr)
+            continue
+        events = []
+        for line in body.decode("utf-8", "replace").splitlines():
+            try:
+                e = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(e, dict):
+                events.append(e)
+        inst = None
+        for e in events:
+            if e.get("type") == "user" and isinstance(e.get("message"), dict):
+                m0 = re.search(r"instance_id:\s*([\w.-]+__[\w.-]+-\d+)", text_of(e["message"].get("content")))
+                if m0:
+                    inst = m0.group(1)
+                    break
+        project = next((e["cwd"] for e in events if e.get("cwd")), "/testbed")
+        anon = lambda s: s
+        if project.startswith("./"):
+            name = project[2:].split("/")[0]
+            stand_in = re.compile(r"(?<![\w.~/-])\./" + re.escape(name) + r"(?![\w.-])")
+            anon = lambda s, stand_in=stand_in, name=name: stand_in.sub("/" + name, s) if s else s
+            project = "/" + name
+        root = project.rstrip("/") + "/testbed"
+        results = {}
+        for e in events:
+            c = (e.get("message") or {}).get("content") if isinstance(e.get("message"), dict) else None
+            for x in c if isinstance(c, list) else []:
+                if isinstance(x, dict) and x.get("type") == "tool_result":
+                    results[x.get("tool_use_id")] = (anon(text_of(x.get("content"))), bool(x.get("is_error")))
+        steps, diff, skip = [], None, None
+        for e in events:
+            c = (e.get("message") or {}).get("content") if isinstance(e.get("message"), dict) else None
+            if e.get("type") != "assistant" or not isinstance(c, list):
+                continue
+            cwd = anon(e.get("cwd")) or project
+            for x in c:
+                if not isinstance(x, dict) or x.get("type") != "tool_use" or x.get("id") not in results:
+                    continue
+                obs, err = results[x["id"]]
+                name, inp = x.get("name"), x.get("input") or {}
+                if name == "Bash" and inp.get("command"):
+                    cmd = anon(inp["command"])
+                    if re.search(r"\bgit\s+clone\b", cmd) and (cwd == root or cwd.startswith(root + "/")):
+                        # A second clone inside its own checkout: the tree
+                        # the agent worked in is not the commit's.
+                        skip = "the session cloned the repository again inside its checkout"
+                    steps.append(Step(len(steps), shell=cmd, obs=obs, cwd=cwd))
+                    if (re.search(r"\bgit\b(?:\s+-C\s+\S+)?\s+diff\b(?![^|;&\n]*\.\.)", cmd)
+                            and re.search(r"^diff --git ", obs, re.M)):
+                        diff = obs
+                elif name in ("Read", "Edit", "MultiEdit", "Write") and inp.get("file_path"):
+                    steps.append(Step(len(steps), tool=(name, anon(inp["file_path"]), "write" if name == "Write" else "read"),
+                                      obs=obs if err else "", cwd=cwd))
+                elif name in ("Grep", "Glob", "LS") and inp.get("path"):
+                    q = anon(inp["path"])
+                    # Grep searches a directory recursively: a name without
+                    # an extension is a directory question (as grep -r's).
+                    kind = "read" if name == "Grep" and posixpath.splitext(q.rstrip("/"))[1] else "list"
+                    steps.append(Step(len(steps), tool=(name, q, kind), obs=obs if err else "", cwd=cwd))
+        t = Traj(label, f"{gitdir_repo(gitdir)}:{p}", inst, root, True, steps, submission=diff)
+        t.skip = skip
+        yield t
 
 
 def gitdir_repo(gitdir):
@@ -615,6 +708,26 @@ def extract(traj, tree, gitdir, stats):
     cwd = traj.root
     for st in traj.steps:
         lines = st.obs.replace("\r", "").split("\n")
+        if st.tool:
+            # A file tool's call (Claude Code's Read, Grep, Glob …): its
+            # own error says its one path does not exist ("File does not
+            # exist." names none; "Path does not exist: X" must name it).
+            tname, p, kind = st.tool
+            if SKIP_ARG.search(p) or p in (".", "..", "/") or not p.strip():
+                continue
+            tcwd = st.cwd or cwd
+            a = Access(tname, p, kind, 1, tcwd)
+            absp = norm(tcwd, p)
+            bad = None
+            for line in lines:
+                m = CC_TOOL_ERROR.match(line.strip())
+                if m and (m.group(1) is None or m.group(1).rstrip("/") in (p.rstrip("/"), absp.rstrip("/"))):
+                    bad = line.strip()
+                    break
+            events.append((st.n, 0, a, absp, bad, tname + " " + p))
+            if kind == "write" and not bad:
+                created.add(absp.rstrip("/"))
+            continue
         if st.editor:
             cmd, p = st.editor
             kind = "write" if cmd == "create" else "read"
@@ -775,6 +888,7 @@ def main():
     ap.add_argument("--openhands", action="append", default=[])
     ap.add_argument("--sweetdream", action="append", default=[])
     ap.add_argument("--sweagent", action="append", default=[])
+    ap.add_argument("--claudecode", action="append", default=[])
     ap.add_argument("--commits")
     ap.add_argument("--mirrors")
     ap.add_argument("--out", required=True)
@@ -795,7 +909,8 @@ def main():
     trees = {}
     for kind, specs, reader in (("mini", o.mini, mini_trajs), ("openhands", o.openhands, openhands_trajs),
                                 ("sweetdream", o.sweetdream, sweetdream_trajs),
-                                ("sweagent", o.sweagent, sweagent_trajs)):
+                                ("sweagent", o.sweagent, sweagent_trajs),
+                                ("claudecode", o.claudecode, claudecode_trajs)):
         for spec in specs:
             label, rest = spec.split("=", 1)
             gitdir, rev, under = rest.split(":", 2)
@@ -803,6 +918,9 @@ def main():
                 stats["trajectories"] += 1
                 per_agent[label] += 1
                 if not t.instance:
+                    continue
+                if getattr(t, "skip", None):
+                    stats[f"skipped: {t.skip}"] += 1
                     continue
                 if not t.commit and t.instance in commits:
                     t.commit, t.commit_from = commits[t.instance]
