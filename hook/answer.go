@@ -267,7 +267,7 @@ func movedDir(ctx context.Context, ev Event, field, full string, disk Disk, trai
 		return nil, err
 	}
 	asked, _ := ev.Input[field].(string)
-	to, m, line := resolveDir(ctx, req, ev, asked, full, disk, trail)
+	to, m, line := resolveDir(ctx, req, full, asked, disk, resolveOnce(ctx, req, ev, full, disk, trail))
 	if to == "" {
 		return nil, nil
 	}

@@ -312,8 +312,9 @@ const (
 // files under it (a word that may name one), else a file's — and the
 // line that says so; "" when it does not.
 func resolveWord(ctx context.Context, req Requests, ev Event, w shellWord, full string, disk Disk, trail Trail) (to, line string) {
+	resolve := resolveOnce(ctx, req, ev, full, disk, trail) // a word that may name either is asked once
 	if w.dir {
-		if to, m, line := resolveDir(ctx, req, ev, w.path, full, disk, trail); to != "" || !w.file {
+		if to, m, line := resolveDir(ctx, req, full, w.path, disk, resolve); to != "" || !w.file {
 			if m != nil {
 				line = dirLine(w.path, to, m)
 			}
@@ -323,7 +324,7 @@ func resolveWord(ctx context.Context, req Requests, ev Event, w shellWord, full 
 	if !w.file {
 		return "", ""
 	}
-	res, _, err := req.Resolve(ctx, resolveParams(ev, full, disk, trail))
+	res, err := resolve()
 	if err != nil || res.Resolved == nil {
 		return "", ""
 	}
@@ -334,6 +335,21 @@ func resolveWord(ctx context.Context, req Requests, ev Event, w shellWord, full 
 	return to, fileLine(w.path, to, res.Moved)
 }
 
+// resolveOnce is the request layer's resolution of full, asked at the
+// first call and kept for the next.
+func resolveOnce(ctx context.Context, req Requests, ev Event, full string, disk Disk, trail Trail) func() (wire.Resolve, error) {
+	var res wire.Resolve
+	var err error
+	asked := false
+	return func() (wire.Resolve, error) {
+		if !asked {
+			res, _, err = req.Resolve(ctx, resolveParams(ev, full, disk, trail))
+			asked = true
+		}
+		return res, err
+	}
+}
+
 // resolveDir is where a path that may name a directory (asked, as
 // written; full, read from the cwd) is now, and the line that says so:
 // where the history moved the files under it, else — written without an
@@ -342,7 +358,7 @@ func resolveWord(ctx context.Context, req Requests, ev Event, w shellWord, full 
 // src/_pytest/assertion/__init__.py: the directory asked for is
 // src/_pytest/assertion, not its package's file). "" when neither; m
 // is the history's move when it is that (the caller words its line).
-func resolveDir(ctx context.Context, req Requests, ev Event, asked, full string, disk Disk, trail Trail) (to string, m *wire.DirMove, line string) {
+func resolveDir(ctx context.Context, req Requests, full, asked string, disk Disk, resolve func() (wire.Resolve, error)) (to string, m *wire.DirMove, line string) {
 	if m, err := req.MovedDir(ctx, full); err == nil && m != nil {
 		if to, ok := wire.FilePath(m.URI); ok && disk.IsDir(to) {
 			return to, m, ""
@@ -351,7 +367,7 @@ func resolveDir(ctx context.Context, req Requests, ev Event, asked, full string,
 	if path.Ext(strings.TrimRight(asked, "/")) != "" {
 		return "", nil, ""
 	}
-	res, _, err := req.Resolve(ctx, resolveParams(ev, full, disk, trail))
+	res, err := resolve()
 	if err != nil || res.Resolved == nil {
 		return "", nil, ""
 	}

@@ -209,3 +209,19 @@ func TestNamesDir(t *testing.T) {
 		}
 	}
 }
+
+// TestDirWordAskedOnce: a word that may name a directory or a file (ls's)
+// is resolved once, whichever it turns out to name.
+func TestDirWordAskedOnce(t *testing.T) {
+	req := &fakeRequests{resolve: map[string]wire.Resolve{
+		"/ws/lib/util": {Resolved: &wire.Candidate{URI: "file:///ws/lib/util.py", Path: "lib/util.py"}}}}
+	disk := fakeDisk{"/ws/lib": "dir", "/ws/lib/util.py": "file"}
+	ev := Event{Name: "PreToolUse", Tool: "Bash", Cwd: "/ws", Input: map[string]any{"command": "ls lib/util"}}
+	out, err := Answer(context.Background(), ev, disk, nil, func() (Requests, error) { return req, nil })
+	if err != nil || out == nil || out.Specific.UpdatedInput["command"] != "ls lib/util.py" {
+		t.Fatalf("answered %+v, %v", out, err)
+	}
+	if len(req.asked) != 1 {
+		t.Errorf("resolved %d times, want once", len(req.asked))
+	}
+}
