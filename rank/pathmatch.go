@@ -228,9 +228,15 @@ func (t *pathToken) pairable(s uint64) uint64 {
 	if s == 1 {
 		return t.pairs[0] // nothing read yet: most directories, for most tokens
 	}
+	return unionAt(t.pairs, s&(t.full-1))
+}
+
+// unionAt is the union of table's masks at the positions in s (a
+// token's per-position table: its first letters, its pairs).
+func unionAt(table []uint64, s uint64) uint64 {
 	var m uint64
-	for s &= t.full - 1; s != 0; s &= s - 1 {
-		m |= t.pairs[bits.TrailingZeros64(s)]
+	for ; s != 0; s &= s - 1 {
+		m |= table[bits.TrailingZeros64(s)]
 	}
 	return m
 }
@@ -1335,13 +1341,7 @@ func typoNameLongEnough(t *pathToken, s uint64, n uint16) bool {
 
 // chunkStarts is the letters a chunk can begin with from positions left
 // (short of the end): a word of the name must begin with one of them.
-func (t *pathToken) chunkStarts(left uint64) uint64 {
-	var m uint64
-	for b := left; b != 0; b &= b - 1 {
-		m |= t.first[bits.TrailingZeros64(b)]
-	}
-	return m
-}
+func (t *pathToken) chunkStarts(left uint64) uint64 { return unionAt(t.first, left) }
 
 // typoNameFinishes reads file id's name on from the directory's positions
 // a (no edit used) and b (edit used): whether token t can be read whole.
