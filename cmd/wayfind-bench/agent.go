@@ -297,11 +297,8 @@ func hookTiming(wayfind, cache string, r *calRepo, cases []calCase, tree string,
 		{"wayfind hook, an existing path", func(int) error { _, err := hookCall(wayfind, cache, tree, existing); return err }},
 		{"wayfind hook, a stale path (the repository seen before)", func(i int) error { _, err := hookCall(wayfind, cache, tree, stale(i)); return err }},
 		{"wayfind hook, a shell command of existing files (`grep -n main FILE | head`)", func(int) error {
-			cmd := exec.Command(wayfind, "hook")
-			cmd.Env = append(os.Environ(), "WAYFIND_CACHE_DIR="+cache, "CLAUDE_PROJECT_DIR="+tree)
-			cmd.Dir = tree
-			cmd.Stdin = bytes.NewReader(shellEvent(tree, "grep -n main "+strconv.Quote(existing)+" | head -20"))
-			return cmd.Run()
+			_, err := runHook(wayfind, cache, tree, tree, shellEvent(tree, "grep -n main "+strconv.Quote(existing)+" | head -20"))
+			return err
 		}},
 	}
 	fmt.Printf("Hook timing on %s (%s), %d calls of each, wall time process start included:\n\n", r.repo, tree, runs)
@@ -363,10 +360,16 @@ func historyRead(wayfind, cache, tree string) error {
 
 // hookCall runs `wayfind hook` on a Read of path, as the harness would.
 func hookCall(wayfind, cache, dir, path string) ([]byte, error) {
+	return runHook(wayfind, cache, dir, dir, hookEvent(dir, path))
+}
+
+// runHook runs `wayfind hook` on event in dir, for the project at
+// project, its cache at cache: its output.
+func runHook(wayfind, cache, project, dir string, event []byte) ([]byte, error) {
 	cmd := exec.Command(wayfind, "hook")
-	cmd.Env = append(os.Environ(), "WAYFIND_CACHE_DIR="+cache, "CLAUDE_PROJECT_DIR="+dir)
+	cmd.Env = append(os.Environ(), "WAYFIND_CACHE_DIR="+cache, "CLAUDE_PROJECT_DIR="+project)
 	cmd.Dir = dir
-	cmd.Stdin = bytes.NewReader(hookEvent(dir, path))
+	cmd.Stdin = bytes.NewReader(event)
 	return cmd.Output()
 }
 

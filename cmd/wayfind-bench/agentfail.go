@@ -196,11 +196,7 @@ func askHookDir(bin, tree, dir, query, cache, tool string) (afAnswer, error) {
 	}
 	ev, _ := json.Marshal(map[string]any{"session_id": "agentfail", "cwd": dir, "hook_event_name": "PreToolUse",
 		"tool_name": name, "tool_input": input})
-	cmd := exec.Command(bin, "hook")
-	cmd.Dir = dir
-	cmd.Stdin = bytes.NewReader(ev)
-	cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+tree, "WAYFIND_CACHE_DIR="+cache)
-	out, err := cmd.Output()
+	out, err := runHook(bin, cache, tree, dir, ev)
 	if err != nil {
 		return afAnswer{}, fmt.Errorf("wayfind hook %q: %v", query, err)
 	}

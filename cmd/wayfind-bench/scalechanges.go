@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
 	"io/fs"
 	"net/url"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
@@ -212,11 +210,8 @@ func hookOnTree(bin, root, cache string, cases []benchCase) (calls []hookAnswer,
 		}
 		ev, _ := json.Marshal(map[string]any{"session_id": "bench", "cwd": root, "hook_event_name": "PreToolUse",
 			"tool_name": "Read", "tool_input": map[string]any{"file_path": filepath.Join(root, c.Query)}})
-		cmd := exec.Command(bin, "hook")
-		cmd.Stdin = bytes.NewReader(ev)
-		cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+root, "WAYFIND_CACHE_DIR="+cache)
 		t0 := time.Now()
-		outBytes, err := cmd.Output()
+		outBytes, err := runHook(bin, cache, root, root, ev)
 		call := hookAnswer{took: time.Since(t0)}
 		if err != nil {
 			return calls, fmt.Errorf("hook: %v", err)
