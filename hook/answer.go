@@ -218,8 +218,12 @@ func fileLine(asked, to string, moved *wire.HistoryNote) string {
 }
 
 // dirLine is the line that says the history moved directory asked's
-// files to to (m).
+// files to to (m), or, when it followed none (a reading of the path, not
+// a move), that asked is to.
 func dirLine(asked, to string, m *wire.DirMove) string {
+	if m.Followed == 0 {
+		return fileLine(asked, to, nil)
+	}
 	return fmt.Sprintf("wayfind: %s %s (%d of the %d files the history followed)", asked, service.HistoryLine("moved to "+to, m.Commit), m.Moved, m.Followed)
 }
 

@@ -131,7 +131,8 @@ func TestBeforeShell(t *testing.T) {
 			"/ws/config.go": {Candidates: []wire.Candidate{{URI: "file:///ws/a/config.go", Path: "a/config.go"},
 				{URI: "file:///ws/b/config.go", Path: "b/config.go"}}},
 		},
-		dirs: map[string]*wire.DirMove{"/ws/old": {From: "old", To: "new", URI: "file:///ws/new", Moved: 3, Followed: 3, Commit: moved.Moved}},
+		dirs: map[string]*wire.DirMove{"/ws/old": {From: "old", To: "new", URI: "file:///ws/new", Moved: 3, Followed: 3, Commit: moved.Moved},
+			"/ws/ws/sub": {From: "ws/sub", To: "sub", URI: "file:///ws/sub"}}, // a reading: no history followed
 	}
 	disk := fakeDisk{"/ws/new/a.go": "file", "/ws/sub": "dir", "/ws/sub/new.go": "file", "/ws/tests/unit/test_o.py": "file",
 		"/ws/has space.go": "file", "/ws/new": "dir", "/ws/src/pkg/assertion": "dir", "/ws/src/pkg/assertion/__init__.py": "file", "/ws/lib/util.py": "file", "/ws/README.md": "file", "/ws/a/config.go": "file", "/ws/b/config.go": "file"}
@@ -151,6 +152,7 @@ func TestBeforeShell(t *testing.T) {
 		{"cd pkg/assertion && ls", "cd src/pkg/assertion && ls", "is /ws/src/pkg/assertion"},
 		{"cat pkg/assertion", "cat src/pkg/assertion/__init__.py", "is /ws/src/pkg/assertion/__init__.py"},
 		{"ls lib/util", "ls lib/util.py", "lib/util is /ws/lib/util.py"},
+		{"ls ws/sub", "ls sub", "ws/sub is /ws/sub"},
 		{"cd lib/util", "", ""},
 		{"cat README.md", "", ""},
 		{"cat config.go", "", ""},

@@ -65,7 +65,8 @@ func TestAnswer(t *testing.T) {
 		resolve: map[string]wire.Resolve{"/ws/old/a.go:12": moved, "/ws/old/a.go": moved, "/ws/old/large.go": {Resolved: &wire.Candidate{URI: "file:///ws/new/large.go", Path: "new/large.go"}},
 			"/ws/old/large.go:90": {Resolved: &wire.Candidate{URI: "file:///ws/new/large.go", Path: "new/large.go", Range: &wire.Range{Start: wire.Position{Line: 89}}}}, "/ws/gone.go": gone, "/ws/sure/gone.go": goneSure, "/ws/config.go": ambiguous,
 			"/ws/pkg/assertion": {Resolved: &wire.Candidate{URI: "file:///ws/src/pkg/assertion/__init__.py", Path: "src/pkg/assertion/__init__.py"}}},
-		dirs: map[string]*wire.DirMove{"/ws/old": {From: "old", To: "new", URI: "file:///ws/new", Moved: 3, Followed: 3, Commit: moved.Moved}},
+		dirs: map[string]*wire.DirMove{"/ws/old": {From: "old", To: "new", URI: "file:///ws/new", Moved: 3, Followed: 3, Commit: moved.Moved},
+			"/ws/ws/src": {From: "ws/src", To: "src", URI: "file:///ws/src"}}, // a reading: no history followed
 	}
 	disk := fakeDisk{"/ws/README.md": "file", "/ws/src": "dir", "/ws/new": "dir", "/ws/src/pkg/assertion": "dir"}
 	opened := 0
@@ -97,6 +98,7 @@ func TestAnswer(t *testing.T) {
 		{"an ambiguous name: denied with the candidates, best first", ev("PreToolUse", "Read", map[string]any{"file_path": "config.go"}), "deny", nil, "1. /ws/a/config.go (name:exact)\n2. /ws/b/config.go"},
 		{"nothing to offer: nothing said", ev("PreToolUse", "Read", map[string]any{"file_path": "/ws/nothing.go"}), "", nil, ""},
 		{"a directory that moved: the Glob rewritten", ev("PreToolUse", "Glob", map[string]any{"pattern": "*.go", "path": "/ws/old"}), "allow", map[string]any{"pattern": "*.go", "path": "/ws/new"}, "old moved to new"},
+		{"a directory the root's name was written before: the Glob rewritten", ev("PreToolUse", "Glob", map[string]any{"pattern": "*.go", "path": "ws/src"}), "allow", map[string]any{"pattern": "*.go", "path": "/ws/src"}, "wayfind: ws/src is src"},
 		{"a package's directory written without its prefix: the Glob rewritten to the directory, not its __init__.py", ev("PreToolUse", "Grep", map[string]any{"pattern": "x", "path": "pkg/assertion"}),
 			"allow", map[string]any{"pattern": "x", "path": "/ws/src/pkg/assertion"}, "pkg/assertion is /ws/src/pkg/assertion"},
 		{"a Write is never rewritten; into a moved directory, a line", ev("PreToolUse", "Write", map[string]any{"file_path": "/ws/old/b.go", "content": "x"}), "", nil, "old moved to new"},

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"wayfind/rank"
+	"wayfind/workspace"
 )
 
 // Paths outside the roots. An absolute path that is not inside a root
@@ -26,6 +27,10 @@ import (
 //     asked for instead, its answer of its own class (rank.ClassForeignTail,
 //     whose held-out precision says whether it resolves) — a one-component
 //     tail (main.go, README.md) is anybody's.
+// A path inside a root that names the root from inside it
+// (testbed/sympy/core.py in a root …/testbed with no testbed of its own)
+// is read the same way: the root's name the foreign prefix, what follows
+// it the tail (placeInside).
 // Anything else outside the roots gets no answer at all. A path written
 // in a document (a request's From) that begins with '/' is not this
 // machine's: it names the document's site from its top (a Markdown link
@@ -55,18 +60,26 @@ func resolvePlaced(ctx context.Context, eng *rank.Engine, req rank.ResolveReques
 		// (MovedDir), never with a file of a similar name.
 		return nothingFor(q), placedNowhere, req.Path, nil
 	}
-	placed := placedInside
-	if q.Absolute && !sitePath(req, q) {
-		var ask string
+	placed, ask := placedInside, ""
+	switch {
+	case q.Absolute && !sitePath(req, q):
 		placed, ask = place(eng, q)
 		if placed == placedNowhere {
 			return nothingFor(q), placed, req.Path, nil
 		}
-		if ask != "" {
-			req.Path = ask + q.Suffix
-			if q.Fragment != "" {
-				req.Path += "#" + q.Fragment
+	case !q.Absolute && q.Up == 0 && req.From == "":
+		// A relative path is read from the roots' tops (a document's,
+		// From, from the document).
+		for r := range eng.Index().Roots {
+			if placed, ask = placeInside(eng, r, q.Path); placed != placedInside {
+				break
 			}
+		}
+	}
+	if ask != "" {
+		req.Path = ask + q.Suffix
+		if q.Fragment != "" {
+			req.Path += "#" + q.Fragment
 		}
 	}
 	res, err := eng.Resolve(ctx, req)
@@ -107,8 +120,8 @@ func place(eng *rank.Engine, q rank.PathQuery) (placement, string) {
 	ix := eng.Index()
 	if !q.Drive {
 		local := string(filepath.Separator) + filepath.FromSlash(q.Path)
-		if _, _, ok := ix.RootOf(local); ok {
-			return placedInside, ""
+		if r, rel, ok := ix.RootOf(local); ok {
+			return placeInside(eng, r, rel)
 		}
 		if real, ok := realLocation(local); ok {
 			if _, _, in := ix.RootOf(real); in {
@@ -146,6 +159,34 @@ func place(eng *rank.Engine, q rank.PathQuery) (placement, string) {
 	return placedNowhere, ""
 }
 
+// placeInside reads a path inside root r (rel, root-relative): as
+// written, unless it names the root from inside it (rootNamedAgain) and
+// what follows the root's name is a file of today or a path the
+// repository's history had — then that, as the tail behind a foreign
+// prefix (placedForeign): the root's own path is the prefix written
+// twice.
+func placeInside(eng *rank.Engine, r int, rel string) (placement, string) {
+	if rest, ok := rootNamedAgain(eng.Index(), r, rel); ok && hadIn(eng, r, rest, true) {
+		return placedForeign, filepath.ToSlash(filepath.Join(eng.Index().Roots[r], filepath.FromSlash(rest)))
+	}
+	return placedInside, ""
+}
+
+// rootNamedAgain is what follows the root's own name at the top of rel
+// (testbed/sympy/core/basic.py in a root /x/testbed: sympy/core/basic.py)
+// when root r holds nothing by that name at its top: a path written
+// from the root as if from its parent (an agent whose `cd` into its
+// checkout carried over to the next command), which is read as the path
+// after the name. ok is false for any other path.
+func rootNamedAgain(ix *workspace.Index, r int, rel string) (rest string, ok bool) {
+	name := filepath.Base(ix.Roots[r])
+	rest, ok = strings.CutPrefix(rel, name+"/")
+	if !ok || rest == "" || ix.Contains(r, name) || ix.HoldsUnder(r, name) {
+		return "", false
+	}
+	return rest, true
+}
+
 // realLocation is the real location of a local absolute path that may
 // not exist: its deepest existing directory's real path, joined with the
 // rest (a project reached through a link: /home/u/proj → /data/proj).
@@ -173,16 +214,22 @@ func realLocation(p string) (string, bool) {
 // the repository's history had.
 func hadPath(eng *rank.Engine, rel string, old bool) (int, bool) {
 	ix := eng.Index()
-	h := eng.RepoHistory()
 	for r := range ix.Roots {
-		if ix.Contains(r, rel) {
-			return r, true
-		}
-		if _, ok := h.Record(r).Fate(rel); ok && old {
+		if hadIn(eng, r, rel, old) {
 			return r, true
 		}
 	}
 	return 0, false
+}
+
+// hadIn reports whether root-relative rel is a file of today in root r,
+// or (old) a path r's repository history had.
+func hadIn(eng *rank.Engine, r int, rel string, old bool) bool {
+	if eng.Index().Contains(r, rel) {
+		return true
+	}
+	_, had := eng.RepoHistory().Record(r).Fate(rel)
+	return had && old
 }
 
 // nothingFor is the answer to a path outside the roots that is nothing

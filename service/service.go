@@ -434,7 +434,10 @@ func (s *Service) Literal(ctx context.Context, docPath string, lit pathlit.Liter
 // MovedDir says where the files of a directory that no file of today is
 // under went, when the repository's history moved most of them to one
 // directory (rank.Engine.MovedDir): nil when it did not, or dir is not
-// a directory of a root.
+// a directory of a root. A directory that names its root from inside it
+// (rootNamedAgain) is the directory after the root's name when that is
+// one of today (Followed 0: no history), else where the history moved
+// that.
 func (s *Service) MovedDir(ctx context.Context, dir string) (*wire.DirMove, error) {
 	eng, err := s.ws.Engine(ctx)
 	if err != nil {
@@ -451,6 +454,14 @@ func (s *Service) MovedDir(ctx context.Context, dir string) (*wire.DirMove, erro
 	}
 	if !ok || q.Up > 0 {
 		return nil, nil
+	}
+	if rest, again := rootNamedAgain(ix, root, rel); again {
+		if ix.HoldsUnder(root, rest) {
+			// The root named from inside it, before a directory of today:
+			// that directory, no history followed.
+			return &wire.DirMove{From: rel, To: rest, URI: wire.FileURI(filepath.Join(ix.Roots[root], filepath.FromSlash(rest)))}, nil
+		}
+		rel = rest // where the history moved what follows the name
 	}
 	m, ok := eng.MovedDir(root, rel)
 	if !ok {

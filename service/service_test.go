@@ -547,3 +547,79 @@ func TestOutsideTheRoots(t *testing.T) {
 		}
 	}
 }
+
+// A path that names its root from inside it (testbed/b/server.go in a
+// root named testbed, written as if from its parent) is the path after
+// the root's name, of class foreign/tail, relative or absolute, and so is
+// a directory (MovedDir, no history followed); a root that holds a
+// directory of its own name reads such a path as written, and a path
+// after the name that is nothing of the tree's is not read so.
+func TestRootNamedFromInside(t *testing.T) {
+	treeOf := func(name string, files ...string) (*Service, string) {
+		dir := filepath.Join(t.TempDir(), name)
+		for _, p := range files {
+			full := filepath.Join(dir, filepath.FromSlash(p))
+			os.MkdirAll(filepath.Dir(full), 0o755)
+			os.WriteFile(full, []byte("x\n"), 0o644)
+		}
+		roots, err := workspace.CleanRoots([]string{dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return New(&fakeWorkspace{eng: rank.New(workspace.Build(roots, workspace.Options{}))}), roots[0]
+	}
+	testbed, tbRoot := treeOf("testbed", "b/server.go", "b/client.go", "setup.py")
+	pkg, pkgRoot := treeOf("pkg", "pkg/core.py", "core.py", "docs/index.rst")
+	cases := []struct {
+		svc               *Service
+		path, want, class string
+	}{
+		{testbed, "testbed/b/server.go", "b/server.go", "foreign/tail"},
+		{testbed, tbRoot + "/testbed/b/server.go:3", "b/server.go", "foreign/tail"},
+		{testbed, tbRoot + "/b/testbed/b/server.go", "b/server.go", "lexical/tail"}, // not at the root's top: the engine's reading
+		{testbed, "testbed/setup.py", "setup.py", "foreign/tail"},
+		{testbed, "testbed/b/nothing.go", "", ""},
+	}
+	for _, c := range cases {
+		res, _, err := c.svc.Resolve(context.Background(), ResolveParams{Path: c.path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if res.Resolved != nil {
+			got = res.Resolved.Path
+		}
+		if got != c.want || (c.class != "" && res.Class != c.class) {
+			t.Errorf("%s: resolved %q (%s); want %q (%s)", c.path, got, res.Class, c.want, c.class)
+		}
+	}
+	ix := workspace.Build([]string{pkgRoot}, workspace.Options{})
+	if rest, ok := rootNamedAgain(ix, 0, "pkg/docs/index.rst"); ok {
+		t.Errorf("pkg/docs/index.rst in a root pkg with a pkg/ of its own: read as %q; want as written", rest)
+	}
+	dirs := []struct {
+		svc       *Service
+		dir, want string
+	}{
+		{testbed, tbRoot + "/testbed/b", "b"},
+		{testbed, "testbed/b", "b"},
+		{testbed, tbRoot + "/testbed/c", ""},
+		{pkg, pkgRoot + "/pkg/docs", ""},
+	}
+	for _, c := range dirs {
+		m, err := c.svc.MovedDir(context.Background(), c.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if m != nil {
+			got = m.To
+			if m.Followed != 0 || m.Commit != nil {
+				t.Errorf("%s: %+v; want no history", c.dir, m)
+			}
+		}
+		if got != c.want {
+			t.Errorf("MovedDir(%s) = %q; want %q", c.dir, got, c.want)
+		}
+	}
+}
