@@ -7,7 +7,8 @@ package main
 // Each case (scripts/genagentfail.py, testdata/agentfail/README.md) is a
 // path a public agent trajectory tried to read, list or write and was told
 // does not exist. Every repository is checked out at the task's base commit
-// (checkoutTree: files whose blobs the store lacks left empty), and each
+// (checkoutTree: files whose blobs the store lacks left empty), into a
+// directory named as the agent's root was (testbed), and each
 // path is asked of the built binary as the agent's harness would meet it:
 // `wayfind resolve --root CHECKOUT PATH`, the path joined with the agent's
 // cwd and moved from the agent's repository root (/testbed, …) to the
@@ -310,8 +311,11 @@ func agentfailCmd(args []string) error {
 	if err != nil {
 		return err
 	}
-	// By repository, then commit: one checkout a commit.
-	type key struct{ repo, commit string }
+	// By repository, then commit: one checkout a commit and a name of the
+	// agent's root — the checkout's directory is named as the agent's
+	// root was (testbed), so that a path naming the root from inside it
+	// reads as it did for the agent.
+	type key struct{ repo, commit, rootName string }
 	by := map[key][]afCase{}
 	var keys []key
 	if *half != "tuning" && *half != "held-out" && *half != "all" {
@@ -326,7 +330,7 @@ func agentfailCmd(args []string) error {
 		if *only != "" && c.Repo != *only || *half != "all" && c.Half != *half {
 			continue
 		}
-		k := key{c.Repo, c.Commit}
+		k := key{c.Repo, c.Commit, path.Base(path.Clean("/" + c.Root))}
 		if by[k] == nil {
 			keys = append(keys, k)
 		}
@@ -336,7 +340,10 @@ func agentfailCmd(args []string) error {
 		if keys[i].repo != keys[j].repo {
 			return keys[i].repo < keys[j].repo
 		}
-		return keys[i].commit < keys[j].commit
+		if keys[i].commit != keys[j].commit {
+			return keys[i].commit < keys[j].commit
+		}
+		return keys[i].rootName < keys[j].rootName
 	})
 	cache := filepath.Join(*work, "cache")
 	n := 0
@@ -363,7 +370,7 @@ func agentfailCmd(args []string) error {
 			noMirror[k.repo] += len(by[k])
 			continue
 		}
-		tree := filepath.Join(*work, "trees", strings.ReplaceAll(k.repo, "/", "+")+"@"+k.commit[:12])
+		tree := filepath.Join(*work, "trees", strings.ReplaceAll(k.repo, "/", "+")+"@"+k.commit[:12], k.rootName)
 		if _, err := checkoutTree(git, k.commit, tree); err != nil {
 			fmt.Fprintf(os.Stderr, "%s@%.12s: %v\n", k.repo, k.commit, err)
 			failed += len(by[k])
@@ -421,6 +428,7 @@ func agentfailCmd(args []string) error {
 		if !*keep {
 			os.RemoveAll(tree)
 			os.Remove(tree + ".done")
+			os.Remove(filepath.Dir(tree)) // the commit's, once none of its roots' names is left
 		}
 	}
 	fmt.Println("| cases | asked | right | told (the fix first, not resolved) | **wrong** | left alone |")
