@@ -9,8 +9,9 @@
 // soon as a walk has built a whole tree, Owe; else once changes have
 // stood and requests paused). Each write goes to a temporary file
 // renamed into place (base.Write), so a killed writer leaves the last
-// good base; a replaced base stays mapped for the questions that still
-// read it (package segment), and its pages are dropped.
+// good base; a replaced base stays mapped while anything holds it — a
+// question under way, a table of its paths not yet pointed at the new
+// one — and is let go after (package segment).
 package compaction
 
 import (
@@ -34,9 +35,8 @@ type Snapshot struct {
 	// Overlay: on the heap only as an overlay of the few files changed
 	// since a mapped base (rank.Engine.Mapped; the index's delta is
 	// bounded too): the heap holds little, and compacting it when it
-	// stands (Due) would write the whole tree for those few files,
-	// replacing a base that stays mapped for the life of the process
-	// (package segment). A walk's overlay is owed all the same (Owe):
+	// stands (Due) would write the whole tree for those few files. A
+	// walk's overlay is owed all the same (Owe):
 	// the full pass after a walk lays the index flat on the heap.
 	Overlay bool
 	// SavedAt is when Index itself was saved (base.Opened.IndexSavedAt;

@@ -247,6 +247,9 @@ func same(a, b *filter) bool {
 type Index struct {
 	files *pathtable.Table[filter]
 	text  int // files whose filters hold words (the others are not text)
+	// mapped are the files the paths may lie in (read from an index
+	// loaded where it lies): held so that they stay mapped.
+	mapped workspace.Mapped
 }
 
 // Len is the number of text files indexed: the files a search reads.
@@ -322,10 +325,11 @@ func (x *Indexer) SyncStat(ctx context.Context, ix *workspace.Index, stats []wor
 			paths, filters = append(paths, p...), append(filters, f...)
 		}
 		x.cur = newIndex(paths, filters)
+		x.cur.mapped = ix.Mapped() // the caches' paths may be ix's
 	}
 	x.mu.Unlock()
 	prev := x.Index()
-	next, err := x.update(ctx, files, stats, true)
+	next, err := x.update(ctx, ix, files, stats, true)
 	if err == nil && x.cached() && changed(prev, next) {
 		for _, root := range ix.Roots {
 			if err := saveCache(x.CacheDir, root, next, x.Pace); err != nil {
@@ -384,7 +388,7 @@ func (ix *Index) with(files []string, got []*filter) *Index {
 			text++
 		}
 	})
-	return &Index{files: next, text: text}
+	return &Index{files: next, text: text, mapped: ix.mapped}
 }
 
 // newIndex makes an index of paths and their filters, sorting them when
@@ -403,13 +407,13 @@ func newIndex(paths []string, filters []filter) *Index {
 // directories that changed, appeared or vanished); files indexed before
 // and gone now are dropped.
 func (x *Indexer) Refresh(ctx context.Context, ix *workspace.Index, paths []string) (*Index, error) {
-	return x.update(ctx, workspace.Affected(ix, paths, x.Index().under, nil), nil, false)
+	return x.update(ctx, ix, workspace.Affected(ix, paths, x.Index().under, nil), nil, false)
 }
 
-// update re-checks files (absolute); stats, when set, are their stats in
-// order. With all, files may become the new index's paths: the caller
-// gives it up.
-func (x *Indexer) update(ctx context.Context, files []string, stats []workspace.FileStat, all bool) (*Index, error) {
+// update re-checks files (absolute, from's or copies); stats, when set,
+// are their stats in order. With all, files may become the new index's
+// paths: the caller gives it up.
+func (x *Indexer) update(ctx context.Context, from *workspace.Index, files []string, stats []workspace.FileStat, all bool) (*Index, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	old := x.cur
@@ -494,8 +498,10 @@ func (x *Indexer) update(ctx context.Context, files []string, stats []workspace.
 		}
 		clear(files[len(paths):])
 		ix = newIndex(paths[:len(paths):len(paths)], filters)
+		ix.mapped = from.Mapped()
 	} else {
 		ix = old.with(files, got)
+		ix.mapped = old.mapped.With(from)
 	}
 	x.cur = ix
 	return ix, nil
@@ -513,7 +519,11 @@ func (x *Indexer) Repoint(ix *workspace.Index) *Index {
 		return nil
 	}
 	repoint := func(paths []string) ([]string, bool) { return ix.Repoint(paths) }
-	x.cur = &Index{files: x.cur.files.Repointed(repoint), text: x.cur.text}
+	files, mapped := x.cur.files.Repointed(repoint), x.cur.mapped
+	if files != x.cur.files {
+		mapped = ix.Mapped() // every path ix's or a copy
+	}
+	x.cur = &Index{files: files, text: x.cur.text, mapped: mapped}
 	return x.cur
 }
 

@@ -126,8 +126,8 @@ func Return() { debug.FreeOSMemory() }
 
 // ReleaseMapped drops the mapped pages of every base from the process:
 // the served index's paths and engine's arrays, and those of the bases
-// they replaced, still mapped, whose pages a pass over the paths read
-// from them brought back in (segment.ReleaseAll).
+// they replaced that something still holds, whose pages a pass over the
+// paths read from them brought back in (segment.ReleaseAll).
 func ReleaseMapped() { segment.ReleaseAll() }
 
 // ReleaseSaved drops the pages of the saved indexes' paths only — what

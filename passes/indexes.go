@@ -8,6 +8,7 @@ package passes
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -151,7 +152,11 @@ func (x *Indexes) Recheck(paths []string) {
 		return
 	}
 	x.mu.Lock()
-	x.paths = append(x.paths, paths...)
+	for _, p := range paths {
+		// Copied: the index p may lie in can be replaced, and its file
+		// let go, before the pass reads the queue (package segment).
+		x.paths = append(x.paths, strings.Clone(p))
+	}
 	x.mu.Unlock()
 	x.wake()
 }

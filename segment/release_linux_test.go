@@ -2,9 +2,12 @@ package segment
 
 import (
 	"os"
+	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -107,6 +110,54 @@ func TestReleaseKind(t *testing.T) {
 		}
 		if got, _ := c.s.String("text"); got != text {
 			t.Errorf("segment of kind %q reads back otherwise", c.s.kind)
+		}
+	}
+}
+
+// TestRetiredOnceLetGo: a segment nothing holds is retired a grace after
+// — out of the process's list, its deleted file no longer mapped — and a
+// string read from it before then reads zeros after (poisoned: faults).
+func TestRetiredOnceLetGo(t *testing.T) {
+	defer func(g int64, p bool) { retireGrace.Store(g); poisoned.Store(p) }(retireGrace.Load(), poisoned.Load())
+	for _, poison := range []bool{false, true} {
+		retireGrace.Store(int64(10 * time.Millisecond))
+		poisoned.Store(poison)
+		w := NewWriter("test 1")
+		w.String("text", strings.Repeat("wayfind ", 1<<12))
+		path := written(t, w)
+		s, err := Open(path, "test 1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, _ := s.String("text")
+		if err := os.Remove(path); err != nil { // as a compaction replaces it
+			t.Fatal(err)
+		}
+		s = nil
+		retired := func() bool {
+			maps, _ := os.ReadFile("/proc/self/maps")
+			return !strings.Contains(string(maps), path)
+		}
+		for deadline := time.Now().Add(10 * time.Second); !retired(); time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("poison %v: %s still mapped", poison, path)
+			}
+			runtime.GC()
+		}
+		if !poison {
+			if strings.Trim(text, "\x00") != "" {
+				t.Errorf("a string read before the file was let go reads %q…; want zeros", text[:16])
+			}
+			continue
+		}
+		faulted := func() (f bool) {
+			defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+			defer func() { f = recover() != nil }()
+			_ = strings.Count(text, "w")
+			return false
+		}()
+		if !faulted {
+			t.Error("poisoned: a string read from a file let go did not fault")
 		}
 	}
 }

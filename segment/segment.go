@@ -33,13 +33,20 @@
 // rebuilt with other records refuses its old caches by itself. Nothing
 // checks what the records say; their reader does.
 //
-// Lifetime: a mapping is never unmapped. The strings and slices read
-// from it (every path of an index) are held by whoever took them, which
-// the collector cannot see; Release drops the pages from the process
-// instead (the kernel reads them again if asked), which is always safe. A
-// file is only ever replaced by a rename (workspace.WriteRootCache), never
-// truncated or written in place, so a mapping keeps the bytes it was
-// opened with.
+// Lifetime: a mapping lives as long as its Segment is held. The strings
+// and slices read from it (every path of an index) lie in the mapping,
+// where the collector does not look; so whoever keeps them keeps the
+// Segment too — an index its segments, an engine its own, a table of
+// paths the segments its paths were read from. Once nothing holds the
+// Segment, its mapping is retired retireGrace later (the grace covers a
+// question that read strings and let its snapshot go while it words its
+// answer): the file's pages are replaced by zeros, so that its disk space
+// (the file was deleted when replaced) is let go, and a string read after
+// that reads zeros rather than fault. Until then Release drops the pages
+// from the process instead (the kernel reads them again if asked), which
+// is always safe. A file is only ever replaced by a rename
+// (workspace.WriteRootCache), never truncated or written in place, so a
+// mapping keeps the bytes it was opened with.
 package segment
 
 import (
@@ -51,9 +58,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"reflect"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 	"unsafe"
 )
 
@@ -247,6 +257,14 @@ type Segment struct {
 	kind string
 	id   uint64
 	secs map[string]rsec
+	m    *mapping // nil for a segment read from memory (Parse)
+}
+
+// mapping is a file Open mapped, as the process's list of them holds it:
+// not its Segment, whose holders alone decide how long it lives.
+type mapping struct {
+	data []byte
+	kind string
 }
 
 type rsec struct {
@@ -282,44 +300,82 @@ func Open(path, kind string) (*Segment, error) {
 		return nil, err
 	}
 	s.Release()
+	m := &mapping{data: data, kind: kind}
+	s.m = m
 	opened.Lock()
-	opened.list = append(opened.list, s)
+	opened.set[m] = struct{}{}
 	opened.Unlock()
+	runtime.AddCleanup(s, func(m *mapping) { time.AfterFunc(time.Duration(retireGrace.Load()), func() { retire(m) }) }, m)
 	return s, nil
 }
 
-// opened are the segments Open mapped: every one stays mapped for the
-// life of the process (the strings read from it may be held anywhere),
-// the replaced as well as those served.
-var opened struct {
+// opened are the files Open mapped and has not retired: those served,
+// and those replaced that something still holds.
+var opened = struct {
 	sync.Mutex
-	list []*Segment
+	set map[*mapping]struct{}
+}{set: map[*mapping]struct{}{}}
+
+// retireGrace is how long a mapping stays once nothing holds its
+// Segment (nanoseconds): far longer than a question words its answer
+// from strings it read before it let its snapshot go (milliseconds), far
+// shorter than a server lives.
+var retireGrace atomic.Int64
+
+func init() { retireGrace.Store(int64(10 * time.Second)) }
+
+// poisoned: a retired mapping faults when read, rather than read zeros
+// (Poison).
+var poisoned atomic.Bool
+
+// Poison has every mapping retired from now on fault when read, and
+// retired grace after its last holder let go: for tests and benches that
+// prove nothing reads a mapping after its holders let it go (a fault
+// ends the process).
+func Poison(grace time.Duration) {
+	poisoned.Store(true)
+	retireGrace.Store(int64(grace))
 }
 
-// ReleaseAll drops the pages of every segment the process mapped
-// (Release): those it serves, and those replaced — a holder of strings
-// read from a replaced segment reads its pages back in, and nothing
-// else names it to release them.
-func ReleaseAll() {
+// retire lets m's file go: its pages are replaced by zeros (Poison: by
+// pages that fault), and it leaves the process's list.
+func retire(m *mapping) {
 	opened.Lock()
-	list := opened.list
+	delete(opened.set, m)
 	opened.Unlock()
-	for _, s := range list {
-		s.Release()
+	zeroFile(m.data, poisoned.Load())
+}
+
+// Mapped is how many files the process has mapped and not retired, and
+// their bytes.
+func Mapped() (files int, bytes int64) {
+	opened.Lock()
+	defer opened.Unlock()
+	for m := range opened.set {
+		files++
+		bytes += int64(len(m.data))
 	}
+	return files, bytes
 }
 
-// ReleaseKind drops the pages of every segment of the given kind the
-// process mapped, served or replaced (ReleaseAll, for one kind): what a
-// pass reads in order is dropped behind it, and what questions read of
-// the other kinds stays.
-func ReleaseKind(kind string) {
+// ReleaseAll drops the pages of every file the process mapped and has
+// not retired (Release): those it serves, and those replaced that are
+// still held — a holder of strings read from a replaced segment reads
+// its pages back in, and nothing else names it to release them.
+func ReleaseAll() { releaseWhere(func(*mapping) bool { return true }) }
+
+// ReleaseKind drops the pages of every mapped file of the given kind,
+// served or replaced (ReleaseAll, for one kind): what a pass reads in
+// order is dropped behind it, and what questions read of the other kinds
+// stays.
+func ReleaseKind(kind string) { releaseWhere(func(m *mapping) bool { return m.kind == kind }) }
+
+func releaseWhere(which func(*mapping) bool) {
 	opened.Lock()
-	list := opened.list
-	opened.Unlock()
-	for _, s := range list {
-		if s.kind == kind {
-			s.Release()
+	defer opened.Unlock() // a retirement waits: its pages are not released as they go
+	for m := range opened.set {
+		if which(m) {
+			release(m.data)
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 	"unsafe"
@@ -217,4 +219,64 @@ func writeText(t *testing.T, p, text string) {
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestReplacedBasesAreLetGo: a base a compaction replaced is let go —
+// unmapped, its deleted file's space freed — once nothing holds it, and
+// the session, its passes and questions read on without it (the
+// package's TestMain makes a read of a file let go fault).
+func TestReplacedBasesAreLetGo(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	for _, name := range []string{"alpha", "beta"} {
+		writeText(t, filepath.Join(dir, "src", name+".go"), "package src\n\nfunc "+name+"() {}\n")
+	}
+	s := New(Options{Symbols: symbols.IndexerOptions{CacheDir: cache}})
+	defer s.Close()
+	if runtime.GOOS != "linux" {
+		t.Skip("reads the process's mappings from /proc/self/maps")
+	}
+	s.SetRoots([]string{dir})
+	waitState(t, s, func(cur *snapshot) bool { return cur.sealed })
+	names := []string{"gamma", "delta", "epsilon"}
+	for _, name := range names {
+		added := filepath.Join(dir, "src", name+".go")
+		writeText(t, added, "package src\n\nfunc "+name+"() {}\n")
+		s.Changed([]string{added})
+		waitFor(t, func() bool {
+			si := s.idx.Symbols()
+			return si != nil && len(si.Named(name)) == 1 && s.Status().SymbolsReady
+		})
+		if !s.compact(s.snap.Load(), s.opts.WaitReady) {
+			t.Fatal("not compacted")
+		}
+	}
+	if len(deletedMapped(t, cache)) == 0 {
+		t.Fatal("no replaced file mapped right after three compactions: the test proves nothing")
+	}
+	waitFor(t, func() bool {
+		runtime.GC()
+		return len(deletedMapped(t, cache)) == 0
+	})
+	for _, name := range append([]string{"alpha", "beta"}, names...) {
+		if !has(t, s, "src/"+name+".go") || len(s.idx.Symbols().Named(name)) != 1 {
+			t.Errorf("%s: not found after the bases were let go", name)
+		}
+	}
+}
+
+// deletedMapped are the files under dir the process maps that have been
+// deleted (/proc/self/maps).
+func deletedMapped(t *testing.T, dir string) []string {
+	t.Helper()
+	maps, err := os.ReadFile("/proc/self/maps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, line := range strings.Split(string(maps), "\n") {
+		if strings.Contains(line, dir) && strings.HasSuffix(line, "(deleted)") {
+			out = append(out, line)
+		}
+	}
+	return out
 }

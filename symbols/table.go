@@ -20,6 +20,9 @@ type Table struct {
 	// arrays (pathtable): it costs the files changed, not a copy of all.
 	files *pathtable.Table[Entry]
 	count int
+	// mapped are the files the paths may lie in (read from an index
+	// loaded where it lies): held so that they stay mapped.
+	mapped workspace.Mapped
 }
 
 // Len is the number of symbols.
@@ -197,7 +200,11 @@ func (x *Indexer) Repoint(ix *workspace.Index) *Table {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	repoint := func(paths []string) ([]string, bool) { return ix.Repoint(paths) }
-	x.table = &Table{files: x.table.files.Repointed(repoint), count: x.table.count}
+	files, mapped := x.table.files.Repointed(repoint), x.table.mapped
+	if files != x.table.files {
+		mapped = ix.Mapped() // every path ix's or a copy
+	}
+	x.table = &Table{files: files, count: x.table.count, mapped: mapped}
 	return x.table
 }
 
@@ -273,8 +280,10 @@ func (x *Indexer) refresh(ctx context.Context, ix *workspace.Index, files []stri
 	}
 	if all {
 		x.table = kept(files, got, keep)
+		x.table.mapped = ix.Mapped() // files are ix's
 	} else {
 		x.table = x.table.merged(files, got, keep)
+		x.table.mapped = x.table.mapped.With(ix)
 	}
 	st.Symbols = x.table.count
 	return x.table, st, nil
@@ -308,8 +317,9 @@ func kept(files []string, got []Entry, keep []bool) *Table {
 // the symbols are counted by what changed.
 func (t *Table) merged(files []string, got []Entry, keep []bool) *Table {
 	var base *pathtable.Table[Entry]
+	var mapped workspace.Mapped
 	if t != nil {
-		base = t.files
+		base, mapped = t.files, t.mapped
 	}
 	count := t.Len()
 	next := base.With(files, got, keep, func(was, now *Entry) {
@@ -320,7 +330,7 @@ func (t *Table) merged(files []string, got []Entry, keep []bool) *Table {
 			count += len(now.Symbols)
 		}
 	})
-	return &Table{files: next, count: count}
+	return &Table{files: next, count: count, mapped: mapped}
 }
 
 // TableOf makes a table from symbols by absolute file path (for callers

@@ -183,6 +183,30 @@ func (ix *Index) SavedIDs() []uint64 {
 	return ids
 }
 
+// Mapped are mapped files whose strings a holder keeps (package segment:
+// a file stays mapped while its Segment is held). A table of paths read
+// from an index keeps the index's (Index.Mapped) beside them.
+type Mapped []*segment.Segment
+
+// Mapped are the saved files ix's paths lie in: those it was loaded
+// from, and those of the index it was changed from (none for an index
+// walked).
+func (ix *Index) Mapped() Mapped {
+	return slices.Concat(Mapped(ix.segs), ix.backing)
+}
+
+// With is m and the files ix's paths lie in, each once: a holder that
+// kept strings of an earlier index and took ix's.
+func (m Mapped) With(ix *Index) Mapped {
+	out := slices.Clip(m)
+	for _, seg := range ix.Mapped() {
+		if !slices.Contains(out, seg) {
+			out = append(out, seg)
+		}
+	}
+	return out
+}
+
 // Release drops the pages of the saved files ix reads its paths from out
 // of the process (segment.Segment.Release): a pass that read every path
 // leaves them all resident, and the next reader of a path brings back
@@ -363,7 +387,7 @@ func LockFile(ctx context.Context, dir, name string) (unlock func(), err error) 
 
 // Repoint is paths (absolute and ascending, as the content and symbol
 // indexes keep them) with each one that names a file of ix replaced by
-// ix's own string of it (AbsAt), the others as they were. A holder of
+// ix's own string of it (AbsAt), the others copied. A holder of
 // paths read from an earlier index — a base since replaced, a walk's
 // strings on the heap — then reads, and keeps alive, only the one
 // served: the pages of a replaced base's mapping are not read back in
@@ -388,7 +412,6 @@ func (ix *Index) Repoint(paths []string) ([]string, bool) {
 	}
 	out := make([]string, len(paths))
 	for i, p := range paths {
-		out[i] = p
 		for r := range roots {
 			rf := &roots[r]
 			rel, ok := strings.CutPrefix(p, rf.prefix)
@@ -409,6 +432,11 @@ func (ix *Index) Repoint(paths []string) ([]string, bool) {
 				out[i] = ix.AbsAt(j)
 			}
 			break
+		}
+		if out[i] == "" {
+			// The holder keeps ix's files mapped (Mapped), not the one
+			// p may lie in.
+			out[i] = strings.Clone(p)
 		}
 	}
 	return out, true
