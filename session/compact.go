@@ -56,18 +56,24 @@ type compactHost struct{ s *Session }
 
 // Swap serves the base written from snapshot seq in its place — the same
 // files in the same order, so answers and the passes' indexes do not
-// change — and has the passes point their paths at it.
+// change — and has the passes point their paths at it, and the tracker
+// its directories: nothing then holds the index replaced, whose base is
+// let go (package segment).
 func (h compactHost) Swap(seq uint64, ix *workspace.Index, eng *rank.Engine) bool {
 	s := h.s
 	s.files.apply.Lock()
-	defer s.files.apply.Unlock()
 	cur := s.snap.Load()
 	if cur == nil || cur.seq != seq {
+		s.files.apply.Unlock()
 		return false
 	}
 	base := *cur
 	base.ix, base.eng, base.sealed = ix, eng, true
 	s.store(&base)
+	// Under the lock: a change applied after the swap syncs the tracker
+	// after this, never before.
+	s.tree.Sync(ix, time.Time{})
+	s.files.apply.Unlock()
 	s.idx.Repoint()
 	return true
 }
