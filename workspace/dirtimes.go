@@ -28,6 +28,9 @@ type DirTimes struct {
 	withRoots bool
 	dirs      []File
 	prints    []uint64
+	// mapped are the files dirs' paths may lie in, held so that they
+	// stay mapped (package segment).
+	mapped Mapped
 }
 
 // Changed stats ix's roots and directories, calling pace (when set)
@@ -97,7 +100,7 @@ func (t *DirTimes) changed(ix *Index, withRoots bool, dirs []File, walked time.T
 			}
 		})
 	}
-	t.roots, t.withRoots, t.dirs, t.prints = ix.Roots, withRoots, dirs, prints
+	t.roots, t.withRoots, t.dirs, t.prints, t.mapped = ix.Roots, withRoots, dirs, prints, ix.Mapped()
 	return changed
 }
 

@@ -208,11 +208,11 @@ func scaleBench(bin, corpora, casesPath, work string, sizes []int, fzfSample, re
 			}
 			return fmt.Sprintf("%s / %s ms, %s", ms(quantile(lat, 0.5)), ms(quantile(lat, 0.99)), pct(right, len(asked)))
 		}
-		scaleExtraRows = append(scaleExtraRows, fmt.Sprintf("| %d | %d | %s | %s | %s | %s | %s / %s ms | %.0f / %.0f | %s / %s ms, found %d of %d | %s / %s ms, read or named first %d of %d | %d: %d files, %.0f MB → %d files, %.0f MB; %d replaced files still mapped, %.0f MB |",
+		scaleExtraRows = append(scaleExtraRows, fmt.Sprintf("| %d | %d | %s | %s | %s | %s | %s / %s ms | %.0f / %.0f | %s / %s ms, found %d of %d | %s / %s ms, read or named first %d of %d | %d: %d files, %.0f MB → %d files, %.0f MB; %d replaced files still mapped (%.0f MB) %.0f s after the idle |",
 			size, len(typos)/2, typoRow(typoOuts[0]), typoRow(typoOuts[1]), typoRow(typoSettled[0]), typoRow(typoSettled[1]),
 			ms(noise50), ms(noise99), coldPeak, changes.peakMB, ms(quantile(changes.added, 0.5)), ms(quantile(changes.added, 1)), changes.addedFound, len(changes.added),
 			ms(hookP50), ms(hookP90), hookRight, len(hookCalls),
-			changes.reindexes, changes.cacheBefore.files, float64(changes.cacheBefore.bytes)/(1<<20), changes.cacheAfter.files, float64(changes.cacheAfter.bytes)/(1<<20), changes.deleted, changes.deletedMB))
+			changes.reindexes, changes.cacheBefore.files, float64(changes.cacheBefore.bytes)/(1<<20), changes.cacheAfter.files, float64(changes.cacheAfter.bytes)/(1<<20), changes.deleted, changes.deletedMB, changes.letGo.Seconds()))
 		if extra, _ := setDiff(changes.cacheAfter.names, changes.cacheBefore.names); len(extra) > 0 {
 			fmt.Fprintf(os.Stderr, "scale %d: files the reindexes left in the cache: %v\n", size, extra)
 		}

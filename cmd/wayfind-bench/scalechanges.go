@@ -78,9 +78,15 @@ type scaleChangeFigures struct {
 	// replaced in the cache (their disk space is held until it exits).
 	deleted   int
 	deletedMB float64
-	peakMB    float64 // the server's resident peak over its whole life (lifePeakMB)
+	letGo     time.Duration // waited after idleAfterChanges for them to go
+	peakMB    float64       // the server's resident peak over its whole life (lifePeakMB)
 	server    *lspServer
 }
+
+// letGoWait is how long the bench waits, past idleAfterChanges, for the
+// replaced files to be let go: several times the grace the server gives
+// a file nothing holds (segment's retireGrace).
+const letGoWait = time.Minute
 
 // deletedMappings counts the distinct files process pid maps that are
 // deleted, and their mapped size.
@@ -183,7 +189,17 @@ func scaleChanges(root, cache string, reindexes int, out *scaleChangeFigures) fu
 		}
 		time.Sleep(idleAfterChanges)
 		out.cacheAfter = listCache(cache)
-		out.deleted, out.deletedMB = deletedMappings(s.cmd.Process.Pid)
+		// A replaced file is let go once nothing holds it, a grace after
+		// (package segment): waited for, at most letGoWait.
+		waited := time.Now()
+		for {
+			out.deleted, out.deletedMB = deletedMappings(s.cmd.Process.Pid)
+			if out.deleted == 0 || time.Since(waited) >= letGoWait {
+				break
+			}
+			time.Sleep(time.Second)
+		}
+		out.letGo = time.Since(waited)
 		out.server = s
 		return nil
 	}
