@@ -73,6 +73,7 @@ func (h compactHost) Swap(seq uint64, ix *workspace.Index, eng *rank.Engine) boo
 	// Under the lock: a change applied after the swap syncs the tracker
 	// after this, never before.
 	s.tree.Sync(ix, time.Time{})
+	s.tree.Rebased(ix)
 	s.files.apply.Unlock()
 	s.idx.Repoint()
 	return true

@@ -175,6 +175,10 @@ func (t *Tracker) Polling() bool {
 // are spaced by it (rescanPeriod).
 func (t *Tracker) Walked(took time.Duration) { t.walkTook.Store(int64(took)) }
 
+// Rebased has polling's file stats align with ix, a base of the same
+// files as the index they were taken of (workspace.Restat.Rebase).
+func (t *Tracker) Rebased(ix *workspace.Index) { t.restat.Rebase(ix) }
+
 // PollStats is, while polling, every file of ix stat'ed — the first
 // poll's baseline, so that it re-checks only files edited since rather
 // than every file — for a full pass that decides by them; nil otherwise.

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -75,7 +76,19 @@ func (r *Restat) Seed(ix *Index, stats []FileStat) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.ix, r.prints = ix, prints
+	r.ix, r.prints = ix.flat(), prints // stats are in the flat order (StatFiles)
+}
+
+// Rebase has the next poll align its stats with ix in place of the
+// index they were taken of, when ix holds the same files in the same
+// order (a compaction's base of it): that index, and the base its paths
+// lie in, are then let go (package segment).
+func (r *Restat) Rebase(ix *Index) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ix != nil && r.ix != ix && len(r.ix.files) == ix.Len() && slices.Equal(r.ix.files, ix.Files()) {
+		r.ix = ix.flat()
+	}
 }
 
 // statPrint reduces a file's stat to a word that changes when its size or

@@ -54,3 +54,40 @@ func TestRestat(t *testing.T) {
 		t.Errorf("third poll, nothing changed: %v %v, paced %d times", changed, ok, paced.Load())
 	}
 }
+
+// TestRestatRebase: stats taken of one index align with a base of the
+// same files (a compaction's) in its place — the next poll still reports
+// the file changed — and not with an index of other files.
+func TestRestatRebase(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	for _, name := range []string{"a.go", "b.go"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	walked := Build([]string{dir}, Options{})
+	if err := SaveIndex(cache, walked, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	loaded, ok := LoadIndex(cache, []string{dir}, Options{})
+	if !ok {
+		t.Fatal("not loaded")
+	}
+	var r Restat
+	r.Seed(walked, StatFiles(walked, nil))
+	os.WriteFile(filepath.Join(dir, "c.go"), nil, 0o644)
+	r.Rebase(Build([]string{dir}, Options{})) // other files: kept as it was
+	if r.ix != walked {
+		t.Fatal("rebased onto an index of other files")
+	}
+	os.Remove(filepath.Join(dir, "c.go"))
+	r.Rebase(loaded)
+	if r.ix != loaded {
+		t.Fatal("not rebased onto a base of the same files")
+	}
+	later := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(dir, "b.go"), later, later)
+	if changed, ok := r.Changed(loaded, nil); !ok || !slices.Equal(changed, []string{filepath.Join(dir, "b.go")}) {
+		t.Errorf("the poll after a rebase: %v %v; want b.go", changed, ok)
+	}
+}
