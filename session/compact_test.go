@@ -158,14 +158,7 @@ func closeOwingABase(t *testing.T, lockHeld bool) {
 // strings: the indexes no longer hold, nor read, the paths of the index
 // they were read from (a base replaced, a walk's on the heap).
 func TestCompactionRepointsThePasses(t *testing.T) {
-	dir, cache := t.TempDir(), t.TempDir()
-	for _, name := range []string{"alpha", "beta"} {
-		writeText(t, filepath.Join(dir, "src", name+".go"), "package src\n\nfunc "+name+"() {}\n")
-	}
-	s := New(Options{Symbols: symbols.IndexerOptions{CacheDir: cache}})
-	defer s.Close()
-	s.SetRoots([]string{dir})
-	waitState(t, s, func(cur *snapshot) bool { return cur.sealed })
+	s, dir, _ := sealedWithSymbols(t)
 	added := filepath.Join(dir, "src", "gamma.go")
 	writeText(t, added, "package src\n\nfunc gamma() {}\n")
 	s.Changed([]string{added})
@@ -200,6 +193,22 @@ func TestCompactionRepointsThePasses(t *testing.T) {
 	})
 }
 
+// sealedWithSymbols is a session with symbols over a tree of two Go
+// files (src/alpha.go, src/beta.go: func alpha, func beta) in dir, its
+// caches in cache, served from its base.
+func sealedWithSymbols(t *testing.T) (s *Session, dir, cache string) {
+	t.Helper()
+	dir, cache = t.TempDir(), t.TempDir()
+	for _, name := range []string{"alpha", "beta"} {
+		writeText(t, filepath.Join(dir, "src", name+".go"), "package src\n\nfunc "+name+"() {}\n")
+	}
+	s = New(Options{Symbols: symbols.IndexerOptions{CacheDir: cache}})
+	t.Cleanup(s.Close)
+	s.SetRoots([]string{dir})
+	waitState(t, s, func(cur *snapshot) bool { return cur.sealed })
+	return s, dir, cache
+}
+
 // waitFor waits, at most ten seconds, until ok holds.
 func waitFor(t *testing.T, ok func() bool) {
 	t.Helper()
@@ -226,17 +235,10 @@ func writeText(t *testing.T, p, text string) {
 // the session, its passes and questions read on without it (the
 // package's TestMain makes a read of a file let go fault).
 func TestReplacedBasesAreLetGo(t *testing.T) {
-	dir, cache := t.TempDir(), t.TempDir()
-	for _, name := range []string{"alpha", "beta"} {
-		writeText(t, filepath.Join(dir, "src", name+".go"), "package src\n\nfunc "+name+"() {}\n")
-	}
-	s := New(Options{Symbols: symbols.IndexerOptions{CacheDir: cache}})
-	defer s.Close()
 	if runtime.GOOS != "linux" {
 		t.Skip("reads the process's mappings from /proc/self/maps")
 	}
-	s.SetRoots([]string{dir})
-	waitState(t, s, func(cur *snapshot) bool { return cur.sealed })
+	s, dir, cache := sealedWithSymbols(t)
 	names := []string{"gamma", "delta", "epsilon"}
 	for _, name := range names {
 		added := filepath.Join(dir, "src", name+".go")
