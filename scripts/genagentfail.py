@@ -32,6 +32,11 @@ Arguments:
                                      repeatable
   --claudecode LABEL=GITDIR:REV:PATH Claude Code session logs (*.jsonl), the
                                      task named in the prompt; repeatable
+  --mopenhands LABEL=GITDIR:REV:PATH OpenHands trajectories one file a task
+                                     (trajs/INSTANCE/*.json: the last
+                                     completion, its fncall_messages), the
+                                     base commit named in the prompt;
+                                     repeatable
   --commits FILE      instance_id TAB base_commit TAB where it was read, for the
                       trajectories that do not carry their task's base commit
   --mirrors DIR       git mirrors of the tasks' repositories (OWNER+NAME/repo or
@@ -44,6 +49,9 @@ Arguments:
                       without one is "tuning"); every other case is
                       "held-out" (read before --out is written, so it may be
                       the same file)
+  --tuning LABEL      with --halves: this source's cases are "tuning"
+                      whatever FILE says (a held-out source moved whole);
+                      repeatable
   --survey            keep the tasks with no base commit or no mirror,
                       unchecked (to see what a new source holds; not for
                       the cases file)
@@ -238,6 +246,62 @@ def openhands_trajs(label, gitdir, rev, under):
         # errors name /testbed paths).
         yield Traj(label, f"{gitdir_repo(gitdir)}:{last}", inst, root or "/testbed", True, steps, commit,
                    f"{gitdir_repo(gitdir)}:{logs.get(inst)}" if commit else None, aliases=["/testbed"])
+
+
+def mopenhands_trajs(label, gitdir, rev, under):
+    """OpenHands trajectories kept one file a task (`trajs/INSTANCE/NAME-
+    TIMESTAMP.json`, the task's last LLM completion: every message before
+    it, as in Multi-SWE-bench's experiments): `fncall_messages` holds the
+    tool calls (execute_bash, str_replace_editor) and their answers. The
+    prompt names the uploaded directory (the root) and the task's base
+    commit (`… the base commit SHA`); each bash answer ends with the shell's
+    cwd (`[Current working directory: X]`), which the next call starts in.
+    The last `git diff` the agent printed stands for its submission. The
+    task's /testbed is the same tree (the agent reads it too)."""
+    blobs = Blobs(gitdir)
+    by = collections.defaultdict(list)
+    for p in listing(gitdir, rev, under):
+        parts = p[len(under):].strip("/").split("/")
+        if len(parts) == 3 and parts[0] == "trajs" and parts[2].endswith(".json"):
+            by[parts[1]].append(p)
+    text = lambda c: c if isinstance(c, str) else "".join(
+        x.get("text", "") for x in c or [] if isinstance(x, dict))
+    for inst, ps in sorted(by.items()):
+        stamp = lambda p: float((re.search(r"-(\d+(?:\.\d+)?)\.json$", p) or [0, 0])[1])
+        last = max(ps, key=stamp)
+        d = load_json(blobs.read(f"{rev}:{last}"), f"{gitdir_repo(gitdir)}:{last}")
+        if d is None:
+            continue
+        ms = d.get("fncall_messages") or d.get("messages") or []
+        prompt = "\n".join(text(m.get("content")) for m in ms if m.get("role") == "user")
+        m0 = re.search(r"<uploaded_files>\s*(\S+)\s*</uploaded_files>", prompt)
+        root = m0.group(1).rstrip("/") if m0 else "/testbed"
+        mc = re.search(r"\bbase commit ([0-9a-f]{40})\b", prompt)
+        results = {m.get("tool_call_id"): text(m.get("content")) for m in ms if m.get("role") == "tool"}
+        steps, cwd, diff = [], None, None
+        for m in ms:
+            for tc in m.get("tool_calls") or []:
+                try:
+                    args = json.loads(tc["function"]["arguments"])
+                except (ValueError, KeyError, TypeError):
+                    continue
+                obs = results.get(tc.get("id"))
+                if obs is None or not isinstance(args, dict):
+                    continue
+                name = tc["function"].get("name")
+                if name == "execute_bash" and args.get("command"):
+                    steps.append(Step(len(steps), shell=args["command"], obs=obs, cwd=cwd))
+                    found = re.findall(r"^\[Current working directory: (/[^\]]*)\]$", obs, re.M)
+                    if found:
+                        cwd = found[-1].rstrip("/") or "/"
+                    if (re.search(r"\bgit\b(?:\s+-C\s+\S+)?\s+diff\b(?![^|;&\n]*\.\.)", args["command"])
+                            and re.search(r"^diff --git ", obs, re.M)):
+                        diff = obs
+                elif name == "str_replace_editor" and args.get("path"):
+                    steps.append(Step(len(steps), editor=(args.get("command"), args["path"]), obs=obs))
+        yield Traj(label, f"{gitdir_repo(gitdir)}:{last}", inst, root, True, steps,
+                   mc.group(1) if mc else None, f"{gitdir_repo(gitdir)}:{last}" if mc else None,
+                   aliases=["/testbed"], submission=diff)
 
 
 def sweetdream_trajs(label, gitdir, rev, under):
@@ -889,12 +953,16 @@ def main():
     ap.add_argument("--sweetdream", action="append", default=[])
     ap.add_argument("--sweagent", action="append", default=[])
     ap.add_argument("--claudecode", action="append", default=[])
+    ap.add_argument("--mopenhands", action="append", default=[])
     ap.add_argument("--commits")
     ap.add_argument("--mirrors")
     ap.add_argument("--out", required=True)
     ap.add_argument("--stats")
     ap.add_argument("--halves", help="a cases file (gzip) whose ids keep their half; its cases without one are "
                     "the tuning half; every other case is held out")
+    ap.add_argument("--tuning", action="append", default=[], metavar="LABEL",
+                    help="with --halves: the cases of this source (its label) are the tuning half, whatever FILE "
+                    "says (a held-out source whose answers were read moves whole); repeatable")
     ap.add_argument("--survey", action="store_true", help="keep tasks without a base commit (unchecked; to see which commits are needed)")
     o = ap.parse_args()
     commits = {}
@@ -910,7 +978,8 @@ def main():
     for kind, specs, reader in (("mini", o.mini, mini_trajs), ("openhands", o.openhands, openhands_trajs),
                                 ("sweetdream", o.sweetdream, sweetdream_trajs),
                                 ("sweagent", o.sweagent, sweagent_trajs),
-                                ("claudecode", o.claudecode, claudecode_trajs)):
+                                ("claudecode", o.claudecode, claudecode_trajs),
+                                ("mopenhands", o.mopenhands, mopenhands_trajs)):
         for spec in specs:
             label, rest = spec.split("=", 1)
             gitdir, rev, under = rest.split(":", 2)
@@ -968,6 +1037,8 @@ def main():
                 halves[c["id"]] = c.get("half", "tuning")
         for c in cases:
             c["half"] = halves.get(c["id"], "held-out")
+            if c["agent"] in o.tuning:
+                c["half"] = "tuning"
         cases.sort(key=lambda c: c["half"] != "tuning")  # the tuning half first, each in source order
     with gzip.open(o.out, "wt") as f:
         for c in cases:
