@@ -848,13 +848,24 @@ def extract(traj, tree, gitdir, stats):
             continue
         seen.add(key)
         truth, tkind = find_truth(events, idx, roots, tree, created)
+        truth_from = "fix" if truth is not None else None
         if a.kind == "write":
             # A write makes the path: nothing else is meant.
             truth, tkind = None, None
         scratch = (absp.rstrip("/") in created or absp.startswith("/tmp/") or absp.startswith("/tmp")
                    and absp.rstrip("/") == "/tmp")
+        after_name = root_named_again(rel, roots, tree)
         if not scratch and truth is None and rel is not None and rel.rstrip("/") in [posixpath.basename(r) for r in roots]:
             pass  # the root named from inside it (`ls testbed` at /testbed): nothing else is meant
+        elif not scratch and truth is None and after_name is not None and a.kind != "write":
+            # The root named from inside it before a path of the commit
+            # (`testbed/setup.py` at /testbed): that path is meant. Checked
+            # against the agents' own fixes where they made one: of Claude
+            # Code's 55 such paths with a fix, every fix was the path after
+            # the name; by hand, 5 of 5 without one (the agent's next
+            # commands found its cwd and went on at the root).
+            truth, tkind = after_name
+            truth_from = "root name"
         elif not scratch and truth is None:
             if rel is None:
                 scratch = any(posixpath.dirname(absp.rstrip("/")) == posixpath.dirname(r) for r in roots)  # e.g. /workspace/x
@@ -867,7 +878,9 @@ def extract(traj, tree, gitdir, stats):
                 # a wrong guess (tests/test_x.py): not scratch, truth unknown.
                 scratch = True
         if scratch:
-            truth, tkind = None, None
+            truth, tkind, truth_from = None, None, None
+        if a.kind == "write":
+            truth_from = None
         out.append({
             "id": f"{traj.instance}/{traj.agent}/{n}.{k}.{a.pos}",
             "repo": repo_of(traj.instance),
@@ -885,10 +898,29 @@ def extract(traj, tree, gitdir, stats):
             "scratch": bool(scratch),
             "truth": truth,
             "truth_kind": tkind,
+            "truth_from": truth_from,
             "error": bad[:200],
             "source": traj.source,
         })
     return out
+
+
+def root_named_again(rel, roots, tree):
+    """The path after the root's own name when rel (root-relative) begins
+    with it and the commit has nothing by that name at its top, as
+    (path, "file" | "dir") when the commit has that path; else None."""
+    if rel is None or tree is None:
+        return None
+    for r in roots:
+        name = posixpath.basename(r.rstrip("/"))
+        if not name or not rel.startswith(name + "/") or tree.kind(name) is not None:
+            continue
+        rest = rel[len(name) + 1:].rstrip("/")
+        rest = rest.split("::")[0]
+        kind = tree.kind(rest) if rest else None
+        if kind is not None:
+            return rest, kind
+    return None
 
 
 WINDOW = 8  # actions after the failure where its fix is looked for
