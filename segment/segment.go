@@ -346,18 +346,6 @@ func retire(m *mapping) {
 	zeroFile(m.data, poisoned.Load())
 }
 
-// Mapped is how many files the process has mapped and not retired, and
-// their bytes.
-func Mapped() (files int, bytes int64) {
-	opened.Lock()
-	defer opened.Unlock()
-	for m := range opened.set {
-		files++
-		bytes += int64(len(m.data))
-	}
-	return files, bytes
-}
-
 // ReleaseAll drops the pages of every file the process mapped and has
 // not retired (Release): those it serves, and those replaced that are
 // still held — a holder of strings read from a replaced segment reads
