@@ -188,6 +188,10 @@ func (t *Tracker) PollStats(ix *workspace.Index) []workspace.FileStat {
 	}
 	stats := workspace.StatFiles(ix, t.host.Pace)
 	t.restat.Seed(ix, stats)
+	if served, _ := t.host.Served(); served != nil {
+		// A base swapped in while the pass stat'ed (Rebased came first).
+		t.restat.Rebase(served)
+	}
 	return stats
 }
 
