@@ -518,7 +518,11 @@ func (x *Indexer) Repoint(ix *workspace.Index) *Index {
 	if x.cur == nil {
 		return nil
 	}
-	files, mapped := workspace.RepointTable(x.cur.files, x.cur.mapped, ix)
+	repoint := func(paths []string) ([]string, bool) { return ix.Repoint(paths) }
+	files, mapped := x.cur.files.Repointed(repoint), x.cur.mapped
+	if files != x.cur.files {
+		mapped = ix.Mapped() // every path ix's or a copy
+	}
 	x.cur = &Index{files: files, text: x.cur.text, mapped: mapped}
 	return x.cur
 }

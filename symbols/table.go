@@ -199,7 +199,11 @@ func (x *Indexer) Forget() {
 func (x *Indexer) Repoint(ix *workspace.Index) *Table {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	files, mapped := workspace.RepointTable(x.table.files, x.table.mapped, ix)
+	repoint := func(paths []string) ([]string, bool) { return ix.Repoint(paths) }
+	files, mapped := x.table.files.Repointed(repoint), x.table.mapped
+	if files != x.table.files {
+		mapped = ix.Mapped() // every path ix's or a copy
+	}
 	x.table = &Table{files: files, count: x.table.count, mapped: mapped}
 	return x.table
 }

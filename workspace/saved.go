@@ -17,7 +17,6 @@ import (
 
 	"github.com/gofrs/flock"
 
-	"wayfind/pathtable"
 	"wayfind/segment"
 )
 
@@ -206,18 +205,6 @@ func (m Mapped) With(ix *Index) Mapped {
 		}
 	}
 	return out
-}
-
-// RepointTable is t with its paths pointed at ix's own strings
-// (Index.Repoint), and what it is to hold mapped beside them: ix's files
-// once every path is ix's or a copy, else held as it was (t unchanged:
-// ix keeps no strings to point at).
-func RepointTable[V any](t *pathtable.Table[V], held Mapped, ix *Index) (*pathtable.Table[V], Mapped) {
-	next := t.Repointed(ix.Repoint)
-	if next == t {
-		return t, held
-	}
-	return next, ix.Mapped()
 }
 
 // Release drops the pages of the saved files ix reads its paths from out
