@@ -202,7 +202,7 @@ func scaleBench(bin, corpora, casesPath, work string, sizes []int, fzfSample, re
 			right := 0
 			for _, o := range asked {
 				lat = append(lat, o.elapsed)
-				if o.top1 || o.c.Kind == "resolve" && o.at5 && !o.wrong {
+				if commonTypoRight(o) {
 					right++
 				}
 			}
@@ -362,6 +362,13 @@ func diskCold(bin, root, work string) {
 
 // scaleFindRight: a find answer is right when it is the expected file in
 // any team's copy (or nothing, when nothing is expected).
+// commonTypoRight is a common-name typo answered right: its file first,
+// or, for resolve, its file listed and nothing resolved wrong (a typo in a
+// name a hundred files share is a candidate, not a promise).
+func commonTypoRight(o outcome) bool {
+	return o.top1 || o.c.Kind == "resolve" && o.at5 && !o.wrong
+}
+
 func scaleFindRight(o outcome) bool {
 	if o.c.Expected == nil {
 		return o.got == ""
@@ -477,7 +484,8 @@ func scaleInProcess(corpora, casesPath string, size int, cpuprofile, memprofile 
 	for _, g := range groups {
 		top := 0
 		for _, o := range outs {
-			if group(o.c) == g && (o.c.Kind == "find" && scaleFindRight(o) || o.c.Kind == "resolve" && o.top1) {
+			if group(o.c) == g && (o.c.Category == commonTypoCategory && commonTypoRight(o) ||
+				o.c.Category != commonTypoCategory && (o.c.Kind == "find" && scaleFindRight(o) || o.c.Kind == "resolve" && o.top1)) {
 				top++
 			}
 		}
