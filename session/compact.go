@@ -91,10 +91,7 @@ func (h compactHost) Pace()                               { h.s.req.Pace() }
 func (s *Session) writeOwedBase() {
 	cur := s.snap.Load()
 	if ok, owed := s.compactor.Compactable(cur.view()); ok && owed {
-		written := make(chan struct{})
-		go s.work.Release(written)
 		s.compact(cur, closeLockWait)
-		close(written)
 		s.compactor.Settle()
 	}
 }

@@ -105,6 +105,11 @@ type Session struct {
 	repo      *passes.Repo
 	stop      chan struct{}
 	wg        sync.WaitGroup
+	// done ends the memory's release loop (memory.Work.Release): once
+	// Close is done, not at stop — the passes wind down after stop, and
+	// the base a closing session owes is written then, each reading what
+	// the loop drops as it goes.
+	done chan struct{}
 }
 
 type snapshot struct {
@@ -141,7 +146,7 @@ func New(opts Options) *Session {
 	if opts.Progress == nil {
 		opts.Progress = func(int, string, bool) {}
 	}
-	s := &Session{opts: opts, swapped: make(chan struct{}), stop: make(chan struct{})}
+	s := &Session{opts: opts, swapped: make(chan struct{}), stop: make(chan struct{}), done: make(chan struct{})}
 	s.cacheDir = workspace.CacheDirOf(opts.Symbols.CacheDir, opts.Logf)
 	s.hist = history.New(history.Options{CacheDir: s.cacheDir,
 		Limit: opts.HistorySize, Logf: opts.Logf, Now: opts.Now})
@@ -166,8 +171,8 @@ func New(opts Options) *Session {
 		<-s.stop
 		cancel()
 	}()
-	for _, loop := range []func(){s.indexLoop, s.upkeepLoop, func() { s.work.Release(s.stop) },
-		func() { s.repo.Run(ctx) }, func() { s.idx.Run(ctx) }} {
+	go s.work.Release(s.done)
+	for _, loop := range []func(){s.indexLoop, s.upkeepLoop, func() { s.repo.Run(ctx) }, func() { s.idx.Run(ctx) }} {
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
@@ -422,6 +427,7 @@ func (s *Session) Close() {
 	s.tree.Close()
 	s.wg.Wait()
 	s.writeOwedBase()
+	close(s.done)
 	s.hist.Close() // what is pending reaches the disk
 }
 

@@ -243,7 +243,10 @@ func (x *Indexer) refresh(ctx context.Context, ix *workspace.Index, files []stri
 	st := SyncStats{Files: len(files)}
 	// got[i] is files[i]'s entry in the new table when keep[i].
 	got, keep := make([]Entry, len(files)), make([]bool, len(files))
-	toParse, gone, del := x.plan(ix, files, cached, got, keep, all, &st)
+	toParse, gone, del := x.plan(ctx, ix, files, cached, got, keep, all, &st)
+	if err := ctx.Err(); err != nil {
+		return x.table, st, err // plan stopped part-way
+	}
 	if !all && len(toParse) == 0 && gone == 0 {
 		// Nothing parsed and nothing dropped: the table again (a poll's
 		// re-check of files that did not change).
@@ -349,7 +352,9 @@ func TableOf(files map[string][]Symbol) *Table {
 // keep set, counted in st.FromCache when from the cache). Files gone from
 // the index are not kept (gone: those the table held) and, with all,
 // known files no longer indexed leave the cache: del lists them by root.
-func (x *Indexer) plan(ix *workspace.Index, files []string, cached *fromCache, got []Entry, keep []bool, all bool, st *SyncStats) (toParse []int, gone int, del map[string][]string) {
+// It stops part-way once ctx is done (a pass cancelled as its session
+// closes does not stat the rest of a large tree).
+func (x *Indexer) plan(ctx context.Context, ix *workspace.Index, files []string, cached *fromCache, got []Entry, keep []bool, all bool, st *SyncStats) (toParse []int, gone int, del map[string][]string) {
 	known := x.table
 	knownOf := known.entry
 	sorted := slices.IsSorted(files)
@@ -358,8 +363,13 @@ func (x *Indexer) plan(ix *workspace.Index, files []string, cached *fromCache, g
 	}
 	del = map[string][]string{}
 	for i, f := range files {
-		if x.opts.Pace != nil && i%planBatch == 0 {
-			x.opts.Pace() // a re-check of every file stats them all
+		if i%planBatch == 0 {
+			if ctx.Err() != nil {
+				return nil, 0, nil
+			}
+			if x.opts.Pace != nil {
+				x.opts.Pace() // a re-check of every file stats them all
+			}
 		}
 		k := knownOf(f)
 		if !all && !ix.Has(f) { // with all, files are ix's

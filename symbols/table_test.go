@@ -1,9 +1,14 @@
 package symbols
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"wayfind/workspace"
 )
 
 // TestTableMerged: a table with files changed keeps its paths sorted and
@@ -83,4 +88,43 @@ func tablePaths(t *Table) []string {
 		paths = append(paths, p)
 	}
 	return paths
+}
+
+// TestSyncStopsWhenCancelled: a pass whose context is done stops before
+// it stats the tree's files (plan), rather than stat every file of a
+// large tree as its session closes; a pass not cancelled stats them all.
+func TestSyncStopsWhenCancelled(t *testing.T) {
+	files := map[string]string{}
+	for i := range 3 * planBatch {
+		files[fmt.Sprintf("pkg/f%03d.go", i)] = "package pkg\n"
+	}
+	dir := writeTree(t, files)
+	roots, _ := workspace.CleanRoots([]string{dir})
+	ix := workspace.Build(roots, workspace.Options{})
+	for _, tc := range []struct {
+		name      string
+		cancelled bool
+		paces     int // at least, before each planBatch stats and each parse
+		err       error
+	}{
+		{"cancelled", true, 0, context.Canceled},
+		{"running", false, 3, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if tc.cancelled {
+				cancel()
+			}
+			paces := 0
+			x := NewIndexer(IndexerOptions{CacheDir: "-", Pace: func() { paces++ }, Workers: 1})
+			_, _, err := x.Sync(ctx, ix)
+			if !errors.Is(err, tc.err) {
+				t.Fatalf("Sync: %v, want %v", err, tc.err)
+			}
+			if tc.cancelled && paces != 0 || !tc.cancelled && paces < tc.paces {
+				t.Errorf("Pace called %d times, want %s%d", paces, map[bool]string{true: "", false: "at least "}[tc.cancelled], tc.paces)
+			}
+		})
+	}
 }
