@@ -337,8 +337,11 @@ def sweagent_trajs(label, gitdir, rev, under):
             continue
         inst = posixpath.basename(p)[: -len(".traj")]
         root = "/" + inst.rsplit("-", 1)[0]
+        # The first user message that is not a demonstration (Multi-SWE-
+        # bench's Java runs put one, of another repository, first).
         m0 = re.search(r"\(Current directory: (/[^)\s]*)\)",
-                       next((m.get("content") or "" for m in d.get("history", []) if m.get("role") == "user"), ""))
+                       next((m.get("content") or "" for m in d.get("history", [])
+                             if m.get("role") == "user" and not m.get("is_demo")), ""))
         if m0:
             root = m0.group(1).rstrip("/") or root
         steps, cwd = [], root
@@ -751,11 +754,20 @@ def ever_in_history(gitdir, rel):
 
 
 def mirror_of(mirrors, repo):
+    """The git directory of repo's mirror; a task's lower-case OWNER/NAME
+    (fasterxml/jackson-core) finds the mirror GitHub's spelling names
+    (FasterXML+jackson-core) when no mirror has the name as written."""
     if not mirrors:
         return None
-    for d in (os.path.join(mirrors, repo.replace("/", "+"), "repo"), os.path.join(mirrors, repo.replace("/", "+"))):
-        if os.path.isdir(d) and os.path.exists(os.path.join(d, "HEAD")):
-            return d
+    names = [repo.replace("/", "+")]
+    try:
+        names += sorted(n for n in os.listdir(mirrors) if n.lower() == names[0].lower() and n != names[0])
+    except OSError:
+        pass
+    for name in names:
+        for d in (os.path.join(mirrors, name, "repo"), os.path.join(mirrors, name)):
+            if os.path.isdir(d) and os.path.exists(os.path.join(d, "HEAD")):
+                return d
     return None
 
 
@@ -883,7 +895,7 @@ def extract(traj, tree, gitdir, stats):
             truth_from = None
         out.append({
             "id": f"{traj.instance}/{traj.agent}/{n}.{k}.{a.pos}",
-            "repo": repo_of(traj.instance),
+            "repo": gitdir_repo(gitdir) if gitdir else repo_of(traj.instance),
             "instance": traj.instance,
             "commit": traj.commit,
             "agent": traj.agent,
