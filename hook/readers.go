@@ -35,6 +35,8 @@ type commandSpec struct {
 	// test: an operand may add a test after "::" (pytest); pkg: "/..."
 	// (go).
 	test, pkg bool
+	// find: the operands are find's starting points (findStarts).
+	find bool
 }
 
 // Options of the commands below that take a value.
@@ -84,6 +86,7 @@ var commandSpecs = map[string]commandSpec{
 	"source":    {file: true, first: true},
 	".":         {file: true, first: true},
 	"pytest":    {file: true, dir: true, test: true, valued: pytestOpts},
+	"find":      {file: true, dir: true, find: true},
 	"py.test":   {file: true, dir: true, test: true, valued: pytestOpts},
 }
 
@@ -171,6 +174,9 @@ func python(name string) bool {
 // "" where the shell expands one) that spec reads as paths. None when an
 // option of spec.none is there.
 func operands(words []string, spec commandSpec) []int {
+	if spec.find {
+		return findStarts(words)
+	}
 	var ops []int
 	scriptGiven, afterDashDash := false, false
 	for i := 0; i < len(words); i++ {
@@ -238,4 +244,54 @@ func operands(words []string, spec commandSpec) []int {
 		})
 	}
 	return ops
+}
+
+// findStarts are the indexes of find's starting points — the words
+// before its expression, past find's own leading options (-H, -L, -P,
+// -D LIST, -O LEVEL) — when its expression only reads: none when an
+// action writes or deletes (-delete, -fprint, -fprint0, -fprintf, -fls)
+// or runs a program (-exec, -execdir, -ok, -okdir) that is not one of
+// findReaders. A starting point that names nothing is an error find
+// reports after walking the others: rewritten, it walks the directory
+// meant.
+func findStarts(words []string) []int {
+	i := 0
+	for i < len(words) {
+		w := words[i]
+		if w == "-H" || w == "-L" || w == "-P" || strings.HasPrefix(w, "-O") {
+			i++
+		} else if w == "-D" {
+			i += 2
+		} else {
+			break
+		}
+	}
+	var starts []int
+	for ; i < len(words); i++ {
+		w := words[i]
+		if strings.HasPrefix(w, "-") || w == "(" || w == ")" || w == "!" || w == "," {
+			break
+		}
+		starts = append(starts, i)
+	}
+	for ; i < len(words); i++ {
+		switch words[i] {
+		case "-delete", "-fprint", "-fprint0", "-fprintf", "-fls":
+			return nil
+		case "-exec", "-execdir", "-ok", "-okdir":
+			if i+1 == len(words) || !findReaders[words[i+1]] {
+				return nil // a program that may write, or one the shell expands
+			}
+		}
+	}
+	return starts
+}
+
+// findReaders are the programs find may run on what it finds (-exec)
+// that only read their operands and print: a find running any other
+// (rm, sed, a script) is left as it is written.
+var findReaders = map[string]bool{
+	"grep": true, "egrep": true, "fgrep": true, "rg": true, "cat": true, "head": true, "tail": true,
+	"wc": true, "ls": true, "stat": true, "file": true, "md5sum": true, "sha1sum": true, "sha256sum": true,
+	"strings": true, "nl": true, "basename": true, "dirname": true, "echo": true, "printf": true,
 }

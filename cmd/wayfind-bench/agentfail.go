@@ -178,9 +178,9 @@ func judgeAgentFail(c afCase, a afAnswer) afOutcome {
 
 // askHookDir asks a directory question (a list case) as an agent's
 // harness would, through `wayfind hook`: the program's call as Claude
-// Code makes it — a shell command for the programs the hook reads
-// (`ls`, `cd`, `grep -r`, `pytest` …; `find` and the others are run as
-// they are, unread), else a Glob of the directory (SWE-agent's
+// Code makes it — a shell command for the programs named below (the
+// hook reads `ls`, `cd`, `find`, `grep -r`, `pytest` …; the others run
+// as they are, unread), else a Glob of the directory (SWE-agent's
 // find_file and search_dir, an editor's view) — and what the hook
 // rewrote the path to is the answer. The hook names no candidate for a
 // directory: nothing is told.
