@@ -172,19 +172,27 @@ func placeInside(eng *rank.Engine, r int, rel string) (placement, string) {
 	return placedInside, ""
 }
 
-// rootNamedAgain is what follows the root's own name at the top of rel
+// rootNamedAgain is what follows the root's own name in rel
 // (testbed/sympy/core/basic.py in a root /x/testbed: sympy/core/basic.py)
-// when root r holds nothing by that name at its top: a path written
-// from the root as if from its parent (an agent whose `cd` into its
-// checkout carried over to the next command), which is read as the path
-// after the name. ok is false for any other path.
+// where rel names it at the root's top or under a directory of the root
+// (scratch/testbed/sympy: written from scratch/), and the root holds
+// nothing by that name there: a path written from inside the root as if
+// from its parent (an agent whose `cd` into its checkout, or into a
+// directory of it, carried over to the next command), which is read as
+// the path after the name. Only the name's first place in rel counts.
+// ok is false for any other path.
 func rootNamedAgain(ix *workspace.Index, r int, rel string) (rest string, ok bool) {
 	name := filepath.Base(ix.Roots[r])
-	rest, ok = strings.CutPrefix(rel, name+"/")
-	if !ok || rest == "" || ix.Contains(r, name) || ix.HoldsUnder(r, name) {
+	comps := strings.Split(rel, "/")
+	j := slices.Index(comps[:len(comps)-1], name)
+	if j < 0 {
 		return "", false
 	}
-	return rest, true
+	at, from := strings.Join(comps[:j+1], "/"), strings.Join(comps[:j], "/")
+	if ix.Contains(r, at) || ix.HoldsUnder(r, at) || (from != "" && !ix.HoldsUnder(r, from)) {
+		return "", false // the name is the root's own there, or written from a directory it does not have
+	}
+	return strings.Join(comps[j+1:], "/"), true
 }
 
 // realLocation is the real location of a local absolute path that may

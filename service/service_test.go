@@ -576,7 +576,8 @@ func TestRootNamedFromInside(t *testing.T) {
 	}{
 		{testbed, "testbed/b/server.go", "b/server.go", "foreign/tail"},
 		{testbed, tbRoot + "/testbed/b/server.go:3", "b/server.go", "foreign/tail"},
-		{testbed, tbRoot + "/b/testbed/b/server.go", "b/server.go", "lexical/tail"}, // not at the root's top: the engine's reading
+		{testbed, tbRoot + "/b/testbed/b/server.go", "b/server.go", "foreign/tail"}, // written from b/
+		{testbed, "b/testbed/setup.py", "setup.py", "foreign/tail"},
 		{testbed, "testbed/setup.py", "setup.py", "foreign/tail"},
 		{testbed, "testbed/b/nothing.go", "", ""},
 	}
@@ -597,12 +598,19 @@ func TestRootNamedFromInside(t *testing.T) {
 	if rest, ok := rootNamedAgain(ix, 0, "pkg/docs/index.rst"); ok {
 		t.Errorf("pkg/docs/index.rst in a root pkg with a pkg/ of its own: read as %q; want as written", rest)
 	}
+	ix = workspace.Build([]string{tbRoot}, workspace.Options{})
+	for _, rel := range []string{"zz/testbed/setup.py", "b/server.go/testbed/setup.py", "testbed", "b/testbed"} {
+		if rest, ok := rootNamedAgain(ix, 0, rel); ok {
+			t.Errorf("%s in a root testbed: read as %q; want as written (no directory zz/, a file before the name, nothing after it)", rel, rest)
+		}
+	}
 	dirs := []struct {
 		svc       *Service
 		dir, want string
 	}{
 		{testbed, tbRoot + "/testbed/b", "b"},
 		{testbed, "testbed/b", "b"},
+		{testbed, tbRoot + "/b/testbed/b", "b"},
 		{testbed, tbRoot + "/testbed/c", ""},
 		{pkg, pkgRoot + "/pkg/docs", ""},
 	}
