@@ -105,10 +105,8 @@ type Session struct {
 	repo      *passes.Repo
 	stop      chan struct{}
 	wg        sync.WaitGroup
-	// done ends the memory's release loop (memory.Work.Release): once
-	// Close is done, not at stop — the passes wind down after stop, and
-	// the base a closing session owes is written then, each reading what
-	// the loop drops as it goes.
+	// done ends the memory's release loop: at Close's end, not at stop —
+	// the passes wind down and the owed base is written after stop.
 	done chan struct{}
 }
 
@@ -380,19 +378,11 @@ func (s *Session) Status() Status {
 	s.mu.Lock()
 	want, roots := s.want, slices.Clone(s.roots)
 	s.mu.Unlock()
-	st := Status{Roots: roots}
+	st := Status{Roots: roots, Watching: s.tree.Watching(roots), Polling: s.tree.Polling(), VCS: s.repo.Status(),
+		Symbols: s.idx.Symbols().Len(), ContentFiles: s.idx.Contents().Len(), Model: s.model.Status()}
 	if cur := s.snap.Load(); cur != nil {
-		st.Ready = cur.gen >= want
-		st.Files = cur.ix.Len()
-		st.IndexMs = cur.indexMs
-		st.IndexStale = cur.stale
+		st.Ready, st.Files, st.IndexMs, st.IndexStale = cur.gen >= want, cur.ix.Len(), cur.indexMs, cur.stale
 	}
-	st.Watching = s.tree.Watching(roots)
-	st.Polling = s.tree.Polling()
-	st.VCS = s.repo.Status()
-	st.Symbols = s.idx.Symbols().Len()
-	st.ContentFiles = s.idx.Contents().Len()
-	st.Model = s.model.Status()
 	st.SymbolsReady, st.ContentReady, st.SymbolsMs = s.idx.State(want)
 	return st
 }
