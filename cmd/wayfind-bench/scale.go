@@ -366,6 +366,20 @@ func diskCold(bin, root, work string) {
 
 // scaleFindRight: a find answer is right when it is the expected file in
 // any team's copy (or nothing, when nothing is expected).
+// inprocRight is a monorepo question answered right in-process: a
+// common-name typo as the server's bench counts it, a find's expected
+// file first in any team's copy, a resolve's resolved.
+func inprocRight(o outcome) bool {
+	switch {
+	case o.c.Category == commonTypoCategory:
+		return commonTypoRight(o)
+	case o.c.Kind == "find":
+		return scaleFindRight(o)
+	default:
+		return o.top1
+	}
+}
+
 // commonTypoRight is a common-name typo answered right: its file first,
 // or, for resolve, its file listed and nothing resolved wrong (a typo in a
 // name a hundred files share is a candidate, not a promise).
@@ -488,8 +502,7 @@ func scaleInProcess(corpora, casesPath string, size int, cpuprofile, memprofile 
 	for _, g := range groups {
 		top := 0
 		for _, o := range outs {
-			if group(o.c) == g && (o.c.Category == commonTypoCategory && commonTypoRight(o) ||
-				o.c.Category != commonTypoCategory && (o.c.Kind == "find" && scaleFindRight(o) || o.c.Kind == "resolve" && o.top1)) {
+			if group(o.c) == g && inprocRight(o) {
 				top++
 			}
 		}
