@@ -70,11 +70,11 @@ func (h compactHost) Swap(seq uint64, ix *workspace.Index, eng *rank.Engine) boo
 	base := *cur
 	base.ix, base.eng, base.sealed = ix, eng, true
 	s.store(&base)
-	// Under the lock: a change applied after the swap syncs the tracker
-	// after this, never before.
+	// Under the lock: a change applied after the swap syncs the tracker after this.
 	s.tree.Sync(ix, time.Time{})
-	s.tree.Rebased(ix)
 	s.files.apply.Unlock()
+	// Outside it: the rebase reads every path of both; changes wait on the lock.
+	s.tree.Rebased(ix)
 	s.idx.Repoint()
 	return true
 }
