@@ -559,11 +559,12 @@ func (s *server) metricElapsed(method string, elapsed time.Duration, n int, err 
 		Method    string  `json:"method"`
 		ElapsedMs float64 `json:"elapsedMs"`
 		Results   int     `json:"results"`
+		EngineMs  float64 `json:"engineMs,omitempty"`
 		RerankMs  float64 `json:"rerankMs,omitempty"`
 		Error     string  `json:"error,omitempty"`
 	}{Method: method, ElapsedMs: float64(elapsed.Microseconds()) / 1000, Results: n}
 	if len(rms) > 0 && rms[0] != nil {
-		m.RerankMs = rms[0].RerankMs
+		m.EngineMs, m.RerankMs = rms[0].EngineMs, rms[0].RerankMs
 	}
 	if err != nil {
 		m.Error = err.Error()

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -90,6 +91,9 @@ func TestCustomMethods(t *testing.T) {
 	}
 	if !strings.Contains(c.stderr.String(), `{"method":"find/files","elapsedMs":`) {
 		t.Errorf("no metrics line on stderr:\n%s", c.stderr.String())
+	}
+	if !regexp.MustCompile(`{"method":"find/resolvePath","elapsedMs":[0-9.]+,"results":[0-9]+,"engineMs":[0-9.]+`).MatchString(c.stderr.String()) {
+		t.Errorf("no engine time in resolve's metrics line:\n%s", c.stderr.String())
 	}
 	// What the user should see comes once: as a log message, not also on
 	// stderr (editors show both in one place).

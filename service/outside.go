@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"wayfind/rank"
 	"wayfind/workspace"
@@ -82,7 +83,9 @@ func resolvePlaced(ctx context.Context, eng *rank.Engine, req rank.ResolveReques
 			req.Path += "#" + q.Fragment
 		}
 	}
+	start := time.Now()
 	res, err := eng.Resolve(ctx, req)
+	noteEngine(ctx, start)
 	if err != nil {
 		return nil, placed, req.Path, err
 	}

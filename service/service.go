@@ -281,7 +281,9 @@ func (s *Service) Find(ctx context.Context, p FindParams) (wire.Files, int, erro
 			req.Current = s.current()
 		}
 	}
+	start := time.Now()
 	res, err := eng.Find(ctx, req)
+	noteEngine(ctx, start)
 	if err != nil {
 		return wire.Files{}, 0, err
 	}
@@ -397,6 +399,7 @@ func (s *Service) Visit(file, reason string) error {
 // Metrics collects what a request reports beyond its answer, for a front
 // end's metrics line: put one in the context with WithMetrics.
 type Metrics struct {
+	EngineMs float64 // time in the engine's ranking (rank.Engine.Find, Resolve)
 	RerankMs float64 // time in the model, when it was asked
 }
 
@@ -405,6 +408,14 @@ type metricsKey struct{}
 // WithMetrics returns a context whose requests fill m.
 func WithMetrics(ctx context.Context, m *Metrics) context.Context {
 	return context.WithValue(ctx, metricsKey{}, m)
+}
+
+// noteEngine adds the time since start, spent in the engine, to ctx's
+// metrics.
+func noteEngine(ctx context.Context, start time.Time) {
+	if m, ok := ctx.Value(metricsKey{}).(*Metrics); ok {
+		m.EngineMs += float64(time.Since(start).Microseconds()) / 1000
+	}
 }
 
 func noteRerank(ctx context.Context, st rank.RerankStats) {
