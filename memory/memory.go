@@ -72,9 +72,9 @@ const oneShotHeap = 1 << 30
 var userLimit = debug.SetMemoryLimit(-1) != math.MaxInt64
 
 // BoundHeap sets the server's limit from what the heap keeps now and
-// the mapped pages resident now — the saved indexes' dropped first when
-// the heap's growth and they would pass the budget together: pages read
-// again from the page cache are cheaper than a heap collected more often.
+// the mapped pages resident now — dropped first (dropFor) when the heap's
+// growth and they would pass the budget together: pages read again from
+// the page cache are cheaper than a heap collected more often.
 func BoundHeap() {
 	if userLimit {
 		return
@@ -85,12 +85,27 @@ func BoundHeap() {
 		return
 	}
 	live := int64(sample[0].Value.Uint64())
-	mapped := mappedResident()
-	if overBudget(heapLimit(live, 0), mapped) {
-		ReleaseSaved()
-		mapped = mappedResident()
-	}
+	mapped := dropFor(live, mappedResident, ReleaseSaved, ReleaseMapped)
 	debug.SetMemoryLimit(heapLimit(live, mapped))
+}
+
+// dropFor drops mapped pages, in the order drops gives them, until a heap
+// keeping live bytes may grow by its share (heapLimit) beside what stays
+// mapped (resident: read again after each drop) within the budget; it
+// returns what stays. The saved indexes' pages go first, read here and
+// there by a question; the engine's, which every question reads, go only
+// when a pass's heap leaves them no room either (a reindex parses every
+// file again while the old tables serve).
+func dropFor(live int64, resident func() int64, drops ...func()) int64 {
+	mapped := resident()
+	for _, drop := range drops {
+		if !overBudget(heapLimit(live, 0), mapped) {
+			break
+		}
+		drop()
+		mapped = resident()
+	}
+	return mapped
 }
 
 // heapLimit is the server's limit for a heap keeping live bytes while

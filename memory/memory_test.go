@@ -51,6 +51,33 @@ func TestOverBudget(t *testing.T) {
 	}
 }
 
+// TestDropFor: the mapped pages go in the order given, each drop only
+// while the heap's growth and what stays mapped pass the budget together:
+// a server at rest keeps the engine's pages, a pass whose heap leaves no
+// room drops them too, and a heap the budget cannot hold drops all.
+func TestDropFor(t *testing.T) {
+	const mb = 1 << 20
+	for _, c := range []struct {
+		name      string
+		live      int64
+		resident  []int64 // what stays mapped before the drops, and after each
+		wantDrops int
+		want      int64
+	}{
+		{"at rest", 140 * mb, []int64{160 * mb, 110 * mb, 35 * mb}, 0, 160 * mb},
+		{"saved pages enough", 300 * mb, []int64{160 * mb, 40 * mb, 35 * mb}, 1, 40 * mb},
+		{"the engine's too", 330 * mb, []int64{160 * mb, 110 * mb, 35 * mb}, 2, 35 * mb},
+		{"nothing left to drop", 500 * mb, []int64{160 * mb, 110 * mb, 35 * mb}, 2, 35 * mb},
+	} {
+		drops, read := 0, 0
+		resident := func() int64 { r := c.resident[read]; read++; return r }
+		drop := func() { drops++ }
+		if got := dropFor(c.live, resident, drop, drop); got != c.want || drops != c.wantDrops {
+			t.Errorf("%s: dropFor = %d MB after %d drops, want %d MB after %d", c.name, got/mb, drops, c.want/mb, c.wantDrops)
+		}
+	}
+}
+
 // TestMappedResident: the mapped pages of a file read are counted.
 func TestMappedResident(t *testing.T) {
 	if runtime.GOOS != "linux" {
