@@ -288,7 +288,7 @@ func TestAlignColumnsIsAlignDirs(t *testing.T) {
 				}
 			}
 			got := make([]dirAlignment, len(dirs))
-			e.alignColumns(rq, dirs, got, nil)
+			e.alignColumns(rq, dirs, got, nil, nil)
 			for k, d := range dirs {
 				p := e.pathOf(d, nil)
 				if want := alignDirs(&rq.dir, &p); got[k] != want {
@@ -300,32 +300,52 @@ func TestAlignColumnsIsAlignDirs(t *testing.T) {
 }
 
 // alignAll's alignments of many candidates are the ones alignment finds
-// for each candidate directory afterwards, the same as aligned alone.
+// for each candidate directory afterwards, the same as aligned alone; the
+// foreign prefix read from them, and their prices past it, are the ones
+// read from each directory aligned alone — deeper than a sequence of
+// columns goes too.
 func TestAlignAllFound(t *testing.T) {
 	var ixFiles []workspace.File
 	for i := range alignSplit + 100 {
 		ixFiles = append(ixFiles, workspace.File{Path: fmt.Sprintf("m%d/src/pkg%d/package-info.java", i%37, i)})
 	}
+	deep := strings.Repeat("d/", maxDepth+3)
+	for i := range 5 {
+		ixFiles = append(ixFiles, workspace.File{Path: fmt.Sprintf("m%d/%ssrc/pkg/package-info.java", i, deep)})
+	}
+	workspace.SortFiles(ixFiles)
 	ix := workspace.NewIndex([]string{"/ws"}, ixFiles)
 	e := New(ix)
-	rq := newResolveQuery("m3/src/pkg/package-info.java")
-	cands, _ := e.resolveCandidates(rq)
-	if len(cands) < alignSplit {
-		t.Fatalf("%d candidates, want at least %d", len(cands), alignSplit)
-	}
-	e.alignAll(rq, cands)
-	if len(rq.alignedDirs) == 0 {
-		t.Fatal("alignAll aligned nothing")
-	}
-	for _, c := range cands {
-		d := e.files[c.id].dir
-		p := e.pathOf(d, nil)
-		if got, want := e.alignment(rq, d), alignDirs(&rq.dir, &p); got != want {
-			t.Fatalf("%s: %+v, want %+v", e.filePath(c.id), got, want)
+	for _, query := range []string{"m3/src/pkg/package-info.java", "home/u/m3/src/pkg/package-info.java", "src/m3/pkg/package-info.java"} {
+		rq := newResolveQuery(query)
+		cands, _ := e.resolveCandidates(rq)
+		if len(cands) < alignSplit {
+			t.Fatalf("%d candidates, want at least %d", len(cands), alignSplit)
 		}
-	}
-	if len(rq.aligned) != 0 {
-		t.Errorf("%d directories aligned again on demand", len(rq.aligned))
+		e.alignAll(rq, cands)
+		if len(rq.alignedDirs) == 0 {
+			t.Fatal("alignAll aligned nothing")
+		}
+		rq.foreign = e.foreignPrefix(rq, cands)
+		rq.priceAll()
+		alone := newResolveQuery(query)
+		if want := e.foreignPrefix(alone, cands); rq.foreign != want {
+			t.Fatalf("%s: foreign prefix %d, want %d", query, rq.foreign, want)
+		}
+		for _, c := range cands {
+			d := e.files[c.id].dir
+			p := e.pathOf(d, nil)
+			want := alignDirs(&rq.dir, &p)
+			if got := e.alignment(rq, d); got != want {
+				t.Fatalf("%s, %s: %+v, want %+v", query, e.filePath(c.id), got, want)
+			}
+			if got, want := e.dirScore(rq, d), want.score(rq.foreign); got != want {
+				t.Fatalf("%s, %s: priced %+v, want %+v", query, e.filePath(c.id), got, want)
+			}
+		}
+		if len(rq.aligned) != 0 {
+			t.Errorf("%s: %d directories aligned again on demand", query, len(rq.aligned))
+		}
 	}
 }
 

@@ -207,17 +207,7 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	cands, symHits := e.resolveCandidates(rq)
 	e.alignAll(rq, cands)
 	rq.foreign = e.foreignPrefix(rq, cands)
-	rq.scratch.priced = grow(rq.scratch.priced, len(rq.alignedAll))[:len(rq.alignedAll)]
-	rq.pricedAll = rq.scratch.priced
-	for k, a := range rq.alignedAll {
-		if k > 0 && a == rq.alignedAll[k-1] {
-			// Neighbours in path order often align alike (the
-			// fixtures of one directory): priced once.
-			rq.pricedAll[k] = rq.pricedAll[k-1]
-			continue
-		}
-		rq.pricedAll[k] = a.score(rq.foreign)
-	}
+	rq.priceAll()
 	rq.dirsKnown = e.knownDirs(rq)
 	rq.dirsExist = e.dirExists(rq.dirs)
 	if err := ctx.Err(); err != nil {
@@ -357,10 +347,12 @@ type resolveQuery struct {
 	// what a resolve allocated), else aligned, filled on demand.
 	alignedDirs []int32
 	alignedAll  []dirAlignment
+	alignedSeq  []int32 // by index in alignedDirs, the sequence of its columns (alignColumns; -1: none)
 	alignedAt   []int32 // by directory, 1 + its index in alignedDirs (0: not aligned); nil: search them
 	aligned     map[int32]dirAlignment
 	// pricedAll: alignedAll priced (dirAlignment.score) past the
-	// foreign prefix, once a directory rather than once a file.
+	// foreign prefix, once a sequence of columns rather than once a
+	// file (priceAll).
 	pricedAll []dirAlign
 	// scratch is the memory of what it reads of many candidates; its
 	// arrays are the scratch's, returned when the resolve is done.
@@ -455,9 +447,19 @@ func (e *Engine) foreignPrefix(rq *resolveQuery, cands []candidateFile) int {
 		}
 	}
 	if rq.alignedAll != nil {
-		// alignAll aligned every candidate's directory, each once.
-		for _, a := range rq.alignedAll {
-			from(a)
+		// alignAll aligned every candidate's directory: each sequence of
+		// columns once, and the deepest directories on their own.
+		for _, m := range rq.scratch.columns {
+			for _, a := range m.aligned {
+				if a.ok {
+					from(a.alignment)
+				}
+			}
+		}
+		for k, seq := range rq.alignedSeq {
+			if seq < 0 {
+				from(rq.alignedAll[k])
+			}
 		}
 		return foreign
 	}
@@ -492,12 +494,20 @@ func (e *Engine) alignAll(rq *resolveQuery, cands []candidateFile) {
 	sc.dirs = dirs
 	out := grow(sc.aligned, len(dirs))[:len(dirs)]
 	sc.aligned = out
+	seqs := grow(sc.seqs, len(dirs))[:len(dirs)]
+	sc.seqs = seqs
 	half := len(dirs) / 2
 	var wg sync.WaitGroup
-	wg.Go(func() { e.alignColumns(rq, dirs[half:], out[half:], &sc.columns[1]) })
-	e.alignColumns(rq, dirs[:half], out[:half], &sc.columns[0])
+	wg.Go(func() { e.alignColumns(rq, dirs[half:], out[half:], seqs[half:], &sc.columns[1]) })
+	e.alignColumns(rq, dirs[:half], out[:half], seqs[:half], &sc.columns[0])
 	wg.Wait()
-	rq.alignedDirs, rq.alignedAll = dirs, out
+	// The upper half's sequences are numbered after the lower's.
+	for k, upper := half, int32(len(sc.columns[0].aligned)); k < len(seqs); k++ {
+		if seqs[k] >= 0 {
+			seqs[k] += upper
+		}
+	}
+	rq.alignedDirs, rq.alignedAll, rq.alignedSeq = dirs, out, seqs
 	if len(dirs) >= len(e.dirInfos)/alignedAtShare {
 		if len(sc.at) < len(e.dirInfos) {
 			sc.at = make([]int32, len(e.dirInfos))
@@ -528,18 +538,20 @@ const alignedAtShare = 16
 // other places, where only a few names match) are aligned once.
 //
 // memo is where it keeps the columns and alignments (nil: one of its
-// own); what it held before is cleared.
-func (e *Engine) alignColumns(rq *resolveQuery, dirs []int32, out []dirAlignment, memo *columnMemo) {
+// own); what it held before is cleared. seqs[k], when seqs is not nil,
+// is the sequence of directory dirs[k]'s columns, whose alignment is
+// memo.aligned[seqs[k]]: -1 for a directory deeper than a sequence goes.
+func (e *Engine) alignColumns(rq *resolveQuery, dirs []int32, out []dirAlignment, seqs []int32, memo *columnMemo) {
 	nq := len(rq.dirs)
 	if memo == nil {
 		memo = &columnMemo{}
 	}
 	memo.reset()
 	// chain[:prevN] are the previous directory's directories, top first,
-	// and seqs[j] the sequence of the columns of chain[:j+1]: a directory
+	// and chainSeqs[j] the sequence of the columns of chain[:j+1]: a directory
 	// overwrites them below the first it shares with it.
 	var chain [maxDepth]int32
-	var seqs [maxDepth]uint32
+	var chainSeqs [maxDepth]uint32
 	prevN := 0
 	cols := make([]float64, maxDepth*nq) // column j: cols[j*nq : (j+1)*nq]
 	var dpBuf [32 * 32]float64
@@ -548,6 +560,9 @@ func (e *Engine) alignColumns(rq *resolveQuery, dirs []int32, out []dirAlignment
 		if nc > maxDepth {
 			p := e.pathOf(d, nil)
 			out[k], prevN = alignDirs(&rq.dir, &p), 0
+			if seqs != nil {
+				seqs[k] = -1
+			}
 			continue
 		}
 		// Up from d until a directory the previous chain has at the same
@@ -577,14 +592,17 @@ func (e *Engine) alignColumns(rq *resolveQuery, dirs []int32, out []dirAlignment
 			}
 			var before uint32
 			if j > 0 {
-				before = seqs[j-1]
+				before = chainSeqs[j-1]
 			}
-			seqs[j] = memo.extend(before, c.id)
+			chainSeqs[j] = memo.extend(before, c.id)
 		}
 		prevN = nc
 		var seq uint32
 		if nc > 0 {
-			seq = seqs[nc-1]
+			seq = chainSeqs[nc-1]
+		}
+		if seqs != nil {
+			seqs[k] = int32(seq)
 		}
 		if a := &memo.aligned[seq]; a.ok {
 			out[k] = a.alignment
@@ -669,6 +687,37 @@ func (rq *resolveQuery) alignedIndex(d int32) (int, bool) {
 		return int(k) - 1, k > 0
 	}
 	return slices.BinarySearch(rq.alignedDirs, d)
+}
+
+// priceAll prices alignAll's alignments past the foreign prefix: each
+// sequence of columns once — a common name's directories are tens of
+// thousands, their sequences far fewer — and each directory deeper than
+// a sequence goes on its own.
+func (rq *resolveQuery) priceAll() {
+	if rq.alignedAll == nil {
+		return
+	}
+	sc := rq.scratch
+	bySeq := grow(sc.seqPriced, len(sc.columns[0].aligned)+len(sc.columns[1].aligned))
+	for _, m := range sc.columns {
+		for _, a := range m.aligned {
+			var p dirAlign
+			if a.ok {
+				p = a.alignment.score(rq.foreign)
+			}
+			bySeq = append(bySeq, p)
+		}
+	}
+	sc.seqPriced = bySeq
+	sc.priced = grow(sc.priced, len(rq.alignedAll))[:len(rq.alignedAll)]
+	rq.pricedAll = sc.priced
+	for k, seq := range rq.alignedSeq {
+		if seq < 0 {
+			rq.pricedAll[k] = rq.alignedAll[k].score(rq.foreign)
+			continue
+		}
+		rq.pricedAll[k] = bySeq[seq]
+	}
 }
 
 // dirScore is directory d's alignment priced past the foreign prefix.

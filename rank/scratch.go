@@ -13,7 +13,9 @@ type resolveScratch struct {
 	lower, upper []scoredFile
 	dirs         []int32
 	aligned      []dirAlignment
+	seqs         []int32 // alignColumns', by directory aligned
 	priced       []dirAlign
+	seqPriced    []dirAlign    // priceAll's, by sequence
 	at           []int32       // zero but where a resolve set it (release clears those)
 	atSet        []int32       // the directories whose at a resolve set
 	columns      [2]columnMemo // alignColumns', one a half
