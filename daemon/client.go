@@ -107,5 +107,14 @@ func (c *Client) MovedDir(ctx context.Context, dir string) (*wire.DirMove, error
 	return rep.DirMove, nil
 }
 
+// SoughtDir is the request layer's SoughtDir, answered by the daemon.
+func (c *Client) SoughtDir(ctx context.Context, dir, seek string, fold bool) (*wire.DirMove, error) {
+	rep, err := c.ask(ctx, Request{Method: MethodSoughtDir, Dir: dir, Seek: seek, Fold: fold})
+	if err != nil {
+		return nil, err
+	}
+	return rep.DirMove, nil
+}
+
 // Note is the last answer's note.
 func (c *Client) Note() string { return c.note }

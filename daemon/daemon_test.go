@@ -43,6 +43,11 @@ func (w *fakeWorkspace) MovedDir(_ context.Context, dir string) (*wire.DirMove, 
 	return &wire.DirMove{To: w.movedTo}, nil
 }
 
+func (w *fakeWorkspace) SoughtDir(_ context.Context, dir, seek string, fold bool) (*wire.DirMove, error) {
+	w.asked.Add(1)
+	return &wire.DirMove{From: dir, To: fmt.Sprint(seek, " ", fold)}, nil
+}
+
 func (w *fakeWorkspace) Note() string { return "a note" }
 
 // serve starts a daemon of ws on a socket in a fresh directory; it is
@@ -122,6 +127,10 @@ func TestClientAsksTheDaemon(t *testing.T) {
 		if mv, err := c.MovedDir(ctx, "/r/old"); err != nil || mv == nil || mv.To != "/r/new" {
 			t.Fatalf("ask %d: %v %v", i, mv, err)
 		}
+	}
+	// A search's directory carries what it seeks.
+	if mv, err := c.SoughtDir(ctx, "/r/src", "X.java", true); err != nil || mv == nil || mv.From != "/r/src" || mv.To != "X.java true" {
+		t.Fatalf("sought: %v %v", mv, err)
 	}
 }
 

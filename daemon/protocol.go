@@ -38,16 +38,20 @@ type Request struct {
 	// another build does not answer, its answers being another
 	// version's.
 	Build  string
-	Method string // MethodResolve or MethodMovedDir
-	// Resolve is MethodResolve's question, Dir MethodMovedDir's.
+	Method string // MethodResolve, MethodMovedDir or MethodSoughtDir
+	// Resolve is MethodResolve's question, Dir MethodMovedDir's and,
+	// with Seek and Fold, MethodSoughtDir's.
 	Resolve *service.ResolveParams `json:",omitempty"`
 	Dir     string                 `json:",omitempty"`
+	Seek    string                 `json:",omitempty"`
+	Fold    bool                   `json:",omitempty"`
 }
 
 // Request methods: the request layer's calls of the same names.
 const (
-	MethodResolve  = "resolve"
-	MethodMovedDir = "movedDir"
+	MethodResolve   = "resolve"
+	MethodMovedDir  = "movedDir"
+	MethodSoughtDir = "soughtDir"
 )
 
 // Reply is the answer to one Request, one JSON line.

@@ -27,6 +27,7 @@ type Workspace interface {
 	Fresh(ctx context.Context) error
 	Resolve(ctx context.Context, p service.ResolveParams) (wire.Resolve, int, error)
 	MovedDir(ctx context.Context, dir string) (*wire.DirMove, error)
+	SoughtDir(ctx context.Context, dir, seek string, fold bool) (*wire.DirMove, error)
 	// Note is what the asker should know of how the answers are made,
 	// "" mostly.
 	Note() string
@@ -232,6 +233,12 @@ func (s *server) answer(ctx context.Context, line []byte) (rep Reply) {
 		rep = Reply{Resolve: &res, Code: code}
 	case MethodMovedDir:
 		mv, err := s.ws.MovedDir(ctx, req.Dir)
+		if err != nil {
+			return failed(err)
+		}
+		rep = Reply{DirMove: mv}
+	case MethodSoughtDir:
+		mv, err := s.ws.SoughtDir(ctx, req.Dir, req.Seek, req.Fold)
 		if err != nil {
 			return failed(err)
 		}

@@ -17,6 +17,7 @@ import (
 type Requests interface {
 	Resolve(ctx context.Context, p service.ResolveParams) (wire.Resolve, int, error)
 	MovedDir(ctx context.Context, dir string) (*wire.DirMove, error)
+	SoughtDir(ctx context.Context, dir, seek string, fold bool) (*wire.DirMove, error)
 	// Note is what the model should know of how the answers were made
 	// ("" mostly): the repository's history read for the first time, and
 	// how long that took.
@@ -271,7 +272,7 @@ func movedDir(ctx context.Context, ev Event, field, full string, disk Disk, trai
 		return nil, err
 	}
 	asked, _ := ev.Input[field].(string)
-	to, m, line := resolveDir(ctx, req, full, asked, disk, resolveOnce(ctx, req, ev, full, disk, trail))
+	to, m, line := resolveDir(ctx, req, full, asked, toolSeek(ev), disk, resolveOnce(ctx, req, ev, full, disk, trail))
 	if to == "" {
 		return nil, nil
 	}
@@ -281,6 +282,15 @@ func movedDir(ctx context.Context, ev Event, field, full string, disk Disk, trai
 	in := maps.Clone(ev.Input)
 	in[field] = to
 	return &Output{Specific: &Specific{Event: ev.Name, Decision: "allow", Reason: line, UpdatedInput: in, Context: line}}, nil
+}
+
+// toolSeek is the file name a directory tool's call searches for: the
+// last component of a Glob's pattern, of a Grep's glob (its file filter;
+// its pattern is text).
+func toolSeek(ev Event) dirSeek {
+	field := map[string]string{"Glob": "pattern", "Grep": "glob"}[ev.Tool]
+	p, _ := ev.Input[field].(string)
+	return dirSeek{name: p[strings.LastIndexByte(p, '/')+1:]}
 }
 
 // writeInto leaves a Write as it is (a new file is legitimate) and, when

@@ -2,6 +2,7 @@ package hook
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"path"
 	"path/filepath"
@@ -25,6 +26,15 @@ type shellWord struct {
 	file     bool   // a file may be read there
 	dir      bool   // a directory may be read there
 	suffix   string // what the word adds after the path, kept: pytest's ::test, go's /...
+	seek     dirSeek
+}
+
+// dirSeek is the name of the files a call searches a directory for —
+// find's -name (fold: -iname), a Glob's pattern, a Grep's glob — a file
+// name's glob; "" when it searches for none in particular.
+type dirSeek struct {
+	name string
+	fold bool
 }
 
 // shellReads walks command's statements from cwd and calls read for each
@@ -149,6 +159,9 @@ func (w shellWalk) call(c *syntax.CallExpr, cwd string) string {
 		return cwd
 	}
 	args, words = args[1+start:], words[start:]
+	if spec.find {
+		spec.seek = findSeek(words)
+	}
 	for _, i := range operands(words, spec) {
 		if words[i] != "" {
 			w.offer(args[i], words[i], cwd, spec)
@@ -175,7 +188,7 @@ func (w shellWalk) offer(a *syntax.Word, word, cwd string, spec commandSpec) str
 	}
 	return w.read(shellWord{
 		from: int(a.Pos().Offset()), to: int(a.End().Offset()),
-		path: path, cwd: cwd, file: spec.file, dir: spec.dir, suffix: suffix,
+		path: path, cwd: cwd, file: spec.file, dir: spec.dir, suffix: suffix, seek: spec.seek,
 	})
 }
 
@@ -314,7 +327,7 @@ const (
 func resolveWord(ctx context.Context, req Requests, ev Event, w shellWord, full string, disk Disk, trail Trail) (to, line string) {
 	resolve := resolveOnce(ctx, req, ev, full, disk, trail) // a word that may name either is asked once
 	if w.dir {
-		if to, m, line := resolveDir(ctx, req, full, w.path, disk, resolve); to != "" || !w.file {
+		if to, m, line := resolveDir(ctx, req, full, w.path, w.seek, disk, resolve); to != "" || !w.file {
 			if m != nil {
 				line = dirLine(w.path, to, m)
 			}
@@ -352,16 +365,25 @@ func resolveOnce(ctx context.Context, req Requests, ev Event, full string, disk 
 
 // resolveDir is where a path that may name a directory (asked, as
 // written; full, read from the cwd) is now, and the line that says so:
-// where the history moved the files under it, else — written without an
-// extension — the directory of the file it resolves to, when that
+// where the history moved the files under it, else — when the call
+// searches it for a file's name (seek) — the one directory its last
+// components name that holds such a file (service.SoughtDir), else —
+// written without an extension — the directory of the file it resolves to, when that
 // directory is the one written (`_pytest/assertion` resolves to
 // src/_pytest/assertion/__init__.py: the directory asked for is
 // src/_pytest/assertion, not its package's file). "" when neither; m
 // is the history's move when it is that (the caller words its line).
-func resolveDir(ctx context.Context, req Requests, full, asked string, disk Disk, resolve func() (wire.Resolve, error)) (to string, m *wire.DirMove, line string) {
+func resolveDir(ctx context.Context, req Requests, full, asked string, seek dirSeek, disk Disk, resolve func() (wire.Resolve, error)) (to string, m *wire.DirMove, line string) {
 	if m, err := req.MovedDir(ctx, full); err == nil && m != nil {
 		if to, ok := wire.FilePath(m.URI); ok && disk.IsDir(to) {
 			return to, m, ""
+		}
+	}
+	if seek.name != "" {
+		if m, err := req.SoughtDir(ctx, full, seek.name, seek.fold); err == nil && m != nil {
+			if to, ok := wire.FilePath(m.URI); ok && disk.IsDir(to) {
+				return to, nil, fmt.Sprintf("wayfind: %s is %s, the one directory named so that holds %s", asked, to, seek.name)
+			}
 		}
 	}
 	if path.Ext(strings.TrimRight(asked, "/")) != "" {

@@ -148,8 +148,10 @@ func TestBeforeShell(t *testing.T) {
 		},
 		dirs: map[string]*wire.DirMove{"/ws/old": {From: "old", To: "new", URI: "file:///ws/new", Moved: 3, Followed: 3, Commit: moved.Moved},
 			"/ws/ws/sub": {From: "ws/sub", To: "sub", URI: "file:///ws/sub"}}, // a reading: no history followed
+		sought: map[string]*wire.DirMove{"/ws/src X.java": {From: "src", To: "common/src", URI: "file:///ws/common/src"},
+			"/ws/src x.JAVA i": {From: "src", To: "common/src", URI: "file:///ws/common/src"}},
 	}
-	disk := fakeDisk{"/ws/new/a.go": "file", "/ws/sub": "dir", "/ws/sub/new.go": "file", "/ws/tests/unit/test_o.py": "file",
+	disk := fakeDisk{"/ws/common/src": "dir", "/ws/new/a.go": "file", "/ws/sub": "dir", "/ws/sub/new.go": "file", "/ws/tests/unit/test_o.py": "file",
 		"/ws/has space.go": "file", "/ws/new": "dir", "/ws/src/pkg/assertion": "dir", "/ws/src/pkg/assertion/__init__.py": "file", "/ws/lib/util.py": "file", "/ws/README.md": "file", "/ws/a/config.go": "file", "/ws/b/config.go": "file"}
 	for _, c := range []struct {
 		command, want, says string
@@ -168,6 +170,12 @@ func TestBeforeShell(t *testing.T) {
 		{"cat pkg/assertion", "cat src/pkg/assertion/__init__.py", "is /ws/src/pkg/assertion/__init__.py"},
 		{"ls lib/util", "ls lib/util.py", "lib/util is /ws/lib/util.py"},
 		{"ls ws/sub", "ls sub", "ws/sub is /ws/sub"},
+		{"find src -name X.java", "find common/src -name X.java", "src is /ws/common/src, the one directory named so that holds X.java"},
+		{"find src -iname 'x.JAVA' -type f", "find common/src -iname 'x.JAVA' -type f", "holds x.JAVA"},
+		{"find src -name x.JAVA", "", ""},
+		{"find src -name X.java -o -name Y.java", "", ""},
+		{"find src ! -name X.java", "", ""},
+		{"ls src", "", ""},
 		{"cd lib/util", "", ""},
 		{"cat README.md", "", ""},
 		{"cat config.go", "", ""},

@@ -18,6 +18,7 @@ import (
 type fakeRequests struct {
 	resolve map[string]wire.Resolve
 	dirs    map[string]*wire.DirMove
+	sought  map[string]*wire.DirMove // by directory and the name sought ("DIR NAME"; -iname's: "DIR NAME i")
 	asked   []service.ResolveParams
 	note    string
 }
@@ -35,6 +36,14 @@ func (f *fakeRequests) Note() string { return f.note }
 
 func (f *fakeRequests) MovedDir(_ context.Context, dir string) (*wire.DirMove, error) {
 	return f.dirs[dir], nil
+}
+
+func (f *fakeRequests) SoughtDir(_ context.Context, dir, seek string, fold bool) (*wire.DirMove, error) {
+	key := dir + " " + seek
+	if fold {
+		key += " i"
+	}
+	return f.sought[key], nil
 }
 
 type fakeDisk map[string]string // path → "file" or "dir"
@@ -67,8 +76,9 @@ func TestAnswer(t *testing.T) {
 			"/ws/pkg/assertion": {Resolved: &wire.Candidate{URI: "file:///ws/src/pkg/assertion/__init__.py", Path: "src/pkg/assertion/__init__.py"}}},
 		dirs: map[string]*wire.DirMove{"/ws/old": {From: "old", To: "new", URI: "file:///ws/new", Moved: 3, Followed: 3, Commit: moved.Moved},
 			"/ws/ws/src": {From: "ws/src", To: "src", URI: "file:///ws/src"}}, // a reading: no history followed
+		sought: map[string]*wire.DirMove{"/ws/mods X.java": {From: "mods", To: "core/mods", URI: "file:///ws/core/mods"}},
 	}
-	disk := fakeDisk{"/ws/README.md": "file", "/ws/src": "dir", "/ws/new": "dir", "/ws/src/pkg/assertion": "dir"}
+	disk := fakeDisk{"/ws/core/mods": "dir", "/ws/README.md": "file", "/ws/src": "dir", "/ws/new": "dir", "/ws/src/pkg/assertion": "dir"}
 	opened := 0
 	open := func() (Requests, error) { opened++; return req, nil }
 	ev := func(name, tool string, input map[string]any) Event {
@@ -98,6 +108,9 @@ func TestAnswer(t *testing.T) {
 		{"an ambiguous name: denied with the candidates, best first", ev("PreToolUse", "Read", map[string]any{"file_path": "config.go"}), "deny", nil, "1. /ws/a/config.go (name:exact)\n2. /ws/b/config.go"},
 		{"nothing to offer: nothing said", ev("PreToolUse", "Read", map[string]any{"file_path": "/ws/nothing.go"}), "", nil, ""},
 		{"a directory that moved: the Glob rewritten", ev("PreToolUse", "Glob", map[string]any{"pattern": "*.go", "path": "/ws/old"}), "allow", map[string]any{"pattern": "*.go", "path": "/ws/new"}, "old moved to new"},
+		{"a directory searched for a name one directory of that name holds: the Glob rewritten", ev("PreToolUse", "Glob", map[string]any{"pattern": "**/X.java", "path": "mods"}), "allow", map[string]any{"pattern": "**/X.java", "path": "/ws/core/mods"}, "mods is /ws/core/mods, the one directory named so that holds X.java"},
+		{"a Grep's file filter is what it seeks", ev("PreToolUse", "Grep", map[string]any{"pattern": "class", "glob": "X.java", "path": "mods"}), "allow", map[string]any{"pattern": "class", "glob": "X.java", "path": "/ws/core/mods"}, "holds X.java"},
+		{"a Grep's text is not", ev("PreToolUse", "Grep", map[string]any{"pattern": "X.java", "path": "mods"}), "", nil, ""},
 		{"a directory the root's name was written before: the Glob rewritten", ev("PreToolUse", "Glob", map[string]any{"pattern": "*.go", "path": "ws/src"}), "allow", map[string]any{"pattern": "*.go", "path": "/ws/src"}, "wayfind: ws/src is src"},
 		{"a package's directory written without its prefix: the Glob rewritten to the directory, not its __init__.py", ev("PreToolUse", "Grep", map[string]any{"pattern": "x", "path": "pkg/assertion"}),
 			"allow", map[string]any{"pattern": "x", "path": "/ws/src/pkg/assertion"}, "pkg/assertion is /ws/src/pkg/assertion"},

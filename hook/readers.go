@@ -37,6 +37,8 @@ type commandSpec struct {
 	test, pkg bool
 	// find: the operands are find's starting points (findStarts).
 	find bool
+	// seek: what the command searches its directories for (findSeek).
+	seek dirSeek
 }
 
 // Options of the commands below that take a value.
@@ -285,6 +287,27 @@ func findStarts(words []string) []int {
 		}
 	}
 	return starts
+}
+
+// findSeek is the file name find's expression searches for: the value
+// of its one -name or -iname (fold), a name's glob; none when there are
+// several (an -o of names), or the expression negates one.
+func findSeek(words []string) dirSeek {
+	var seek dirSeek
+	n := 0
+	for i := 0; i+1 < len(words); i++ {
+		switch words[i] {
+		case "!", "-not":
+			return dirSeek{}
+		case "-name", "-iname":
+			seek, n = dirSeek{name: words[i+1], fold: words[i] == "-iname"}, n+1
+			i++
+		}
+	}
+	if n != 1 {
+		return dirSeek{}
+	}
+	return seek
 }
 
 // findReaders are the programs find may run on what it finds (-exec)

@@ -181,19 +181,31 @@ func judgeAgentFail(c afCase, a afAnswer) afOutcome {
 // Code makes it — a shell command for the programs named below (the
 // hook reads `ls`, `cd`, `find`, `grep -r`, `pytest` …; the others run
 // as they are, unread), else a Glob of the directory (SWE-agent's
-// find_file and search_dir, an editor's view) — and what the hook
-// rewrote the path to is the answer. The hook names no candidate for a
-// directory: nothing is told.
-func askHookDir(bin, tree, dir, query, cache, tool string) (afAnswer, error) {
+// find_file and search_dir, an editor's view) — with the file name the
+// agent's call searched for (seek: find's -name, find_file's name) as
+// find's -name or the Glob's pattern, and what the hook rewrote the path
+// to is the answer. The hook names no candidate for a directory: nothing
+// is told.
+func askHookDir(bin, tree, dir, query, cache, tool, seek string) (afAnswer, error) {
 	var input map[string]any
 	name := "Bash"
 	switch program, _, _ := strings.Cut(tool, " "); program {
-	case "ls", "cd", "pushd", "tree", "stat", "pytest", "py.test", "find", "du", "git":
+	case "find":
+		command := "find " + shellQuote(query)
+		if seek != "" {
+			command += " -name " + shellQuote(seek)
+		}
+		input = map[string]any{"command": command}
+	case "ls", "cd", "pushd", "tree", "stat", "pytest", "py.test", "du", "git":
 		input = map[string]any{"command": program + " " + shellQuote(query)}
 	case "grep", "egrep", "rg":
 		input = map[string]any{"command": program + " -rn x " + shellQuote(query)}
 	default:
-		name, input = "Glob", map[string]any{"pattern": "*", "path": query}
+		pattern := "*"
+		if seek != "" {
+			pattern = seek
+		}
+		name, input = "Glob", map[string]any{"pattern": pattern, "path": query}
 	}
 	ev, _ := json.Marshal(map[string]any{"session_id": "agentfail", "cwd": dir, "hook_event_name": "PreToolUse",
 		"tool_name": name, "tool_input": input})
@@ -216,9 +228,12 @@ func askHookDir(bin, tree, dir, query, cache, tool string) (afAnswer, error) {
 	case v == nil:
 	case name == "Glob":
 		to, _ = v["path"].(string)
+	case strings.HasPrefix(input["command"].(string), "find "):
+		command, _ := v["command"].(string)
+		to = shellWord(command, 1)
 	default:
 		command, _ := v["command"].(string)
-		to = lastShellWord(command)
+		to = shellWord(command, -1)
 	}
 	a := afAnswer{}
 	if to != "" {
@@ -232,9 +247,9 @@ func askHookDir(bin, tree, dir, query, cache, tool string) (afAnswer, error) {
 	return a, nil
 }
 
-// lastShellWord is a command's last word as the shell reads it, its
-// quotes read ("" when it does not parse or ends otherwise).
-func lastShellWord(command string) string {
+// shellWord is a command's word i (-1: its last) as the shell reads it,
+// its quotes read ("" when it does not parse, or has no such word).
+func shellWord(command string, i int) string {
 	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
 	if err != nil || len(f.Stmts) != 1 {
 		return ""
@@ -243,11 +258,48 @@ func lastShellWord(command string) string {
 	if !ok || len(call.Args) == 0 {
 		return ""
 	}
-	w, err := expand.Literal(nil, call.Args[len(call.Args)-1])
+	if i < 0 {
+		i = len(call.Args) - 1
+	}
+	if i >= len(call.Args) {
+		return ""
+	}
+	w, err := expand.Literal(nil, call.Args[i])
 	if err != nil {
 		return ""
 	}
 	return w
+}
+
+// seekOf is the file name a list case's call searched its directory for:
+// SWE-agent's `find_file NAME [DIR]`'s name, find's one -name; "" for
+// none (a listing, a text search).
+func seekOf(c afCase) string {
+	program, _, _ := strings.Cut(c.Tool, " ")
+	switch program {
+	case "find_file":
+		return shellWord(c.Command, 1)
+	case "find":
+		f, err := syntax.NewParser().Parse(strings.NewReader(c.Command), "")
+		if err != nil || len(f.Stmts) == 0 {
+			return ""
+		}
+		call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+		if !ok {
+			return ""
+		}
+		seek := ""
+		for i := 0; i+1 < len(call.Args); i++ {
+			if call.Args[i].Lit() == "-name" {
+				if seek != "" {
+					return "" // several names
+				}
+				seek, _ = expand.Literal(nil, call.Args[i+1])
+			}
+		}
+		return seek
+	}
+	return ""
 }
 
 // askWayfind runs `wayfind resolve` on one query.
@@ -390,7 +442,7 @@ func agentfailCmd(args []string) error {
 			ask := askWayfind
 			if c.Kind == "list" {
 				ask = func(bin, tree, dir, query, cache string) (afAnswer, error) {
-					return askHookDir(bin, tree, dir, query, cache, c.Tool)
+					return askHookDir(bin, tree, dir, query, cache, c.Tool, seekOf(c))
 				}
 			}
 			a, err := ask(wayfind, tree, dir, query, cache)

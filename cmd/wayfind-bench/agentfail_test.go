@@ -84,18 +84,37 @@ func TestJudgeAgentFail(t *testing.T) {
 	}
 }
 
-// TestLastShellWord: the path a rewritten command ends with, as the
-// shell reads it.
-func TestLastShellWord(t *testing.T) {
-	for _, c := range []struct{ command, want string }{
-		{"ls src/_pytest/assertion", "src/_pytest/assertion"},
-		{"grep -rn x '/t/has space/d'", "/t/has space/d"},
-		{`cd "a b"`, "a b"},
-		{"ls a && ls b", ""},
-		{"ls 'unclosed", ""},
+// TestShellWord: the path a rewritten command holds, as the shell reads
+// it, and the name a list case's call searched for.
+func TestShellWord(t *testing.T) {
+	for _, c := range []struct {
+		command string
+		i       int
+		want    string
+	}{
+		{"ls src/_pytest/assertion", -1, "src/_pytest/assertion"},
+		{"grep -rn x '/t/has space/d'", -1, "/t/has space/d"},
+		{`cd "a b"`, -1, "a b"},
+		{"find common/src -name X.java", 1, "common/src"},
+		{"find src", 5, ""},
+		{"ls a && ls b", -1, ""},
+		{"ls 'unclosed", -1, ""},
 	} {
-		if got := lastShellWord(c.command); got != c.want {
-			t.Errorf("lastShellWord(%q) = %q, want %q", c.command, got, c.want)
+		if got := shellWord(c.command, c.i); got != c.want {
+			t.Errorf("shellWord(%q, %d) = %q, want %q", c.command, c.i, got, c.want)
+		}
+	}
+	for _, c := range []struct{ tool, command, want string }{
+		{"find_file", `find_file "ReflectUtils.java" src`, "ReflectUtils.java"},
+		{"find_file", `find_file "Test"`, "Test"},
+		{"find", `find src -name '*.py' -type f`, "*.py"},
+		{"find", `find src -name a.py -o -name b.py`, ""},
+		{"find", `find src -type d`, ""},
+		{"search_dir", `search_dir "registry" src`, ""},
+		{"ls", "ls -F test/", ""},
+	} {
+		if got := seekOf(afCase{Tool: c.tool, Command: c.command}); got != c.want {
+			t.Errorf("seekOf(%s) = %q, want %q", c.command, got, c.want)
 		}
 	}
 }

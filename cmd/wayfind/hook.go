@@ -305,6 +305,21 @@ func (d *daemonFirst) MovedDir(ctx context.Context, dir string) (*wire.DirMove, 
 	return req.MovedDir(ctx, dir)
 }
 
+func (d *daemonFirst) SoughtDir(ctx context.Context, dir, seek string, fold bool) (*wire.DirMove, error) {
+	var err error
+	if d.client != nil {
+		var mv *wire.DirMove
+		if mv, err = d.client.SoughtDir(ctx, dir, seek, fold); !errors.Is(err, daemon.ErrUnavailable) {
+			return mv, err
+		}
+	}
+	req, err := d.ownRequests(err)
+	if err != nil {
+		return nil, err
+	}
+	return req.SoughtDir(ctx, dir, seek, fold)
+}
+
 // answeredBy says, for the hook's log, that the daemon answered.
 func (d *daemonFirst) answeredBy() string {
 	if d != nil && d.opened == nil && d.client != nil {

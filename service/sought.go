@@ -1,0 +1,76 @@
+package service
+
+import (
+	"context"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"wayfind/rank"
+	"wayfind/wire"
+	"wayfind/workspace"
+)
+
+// SoughtDir is the directory a search of dir — a directory that is not
+// there — meant, when the search looks for files named like seek (a file
+// name's glob, as find's -name reads one; fold: its -iname): the one
+// directory below dir's nearest ancestor in the index whose last
+// components are the rest of dir, and that holds such a file at any
+// depth (`find src -name ReflectUtils.java` at the top of a tree of
+// modules: common/src, not the other modules' src). Nil when none does,
+// or several (which was meant the search does not say), or seek names
+// nothing in particular (only wildcards), or dir is not a directory of a
+// root, or the one found is not inside the roots by its real path.
+func (s *Service) SoughtDir(ctx context.Context, dir, seek string, fold bool) (*wire.DirMove, error) {
+	if _, err := path.Match(seek, ""); err != nil || strings.Trim(seek, "*?.") == "" || strings.Contains(seek, "/") {
+		return nil, nil
+	}
+	eng, err := s.ws.Engine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	q, err := rank.ParsePath(dir)
+	if err != nil {
+		return nil, err
+	}
+	ix := eng.Index()
+	root, rel, ok := 0, q.Path, !q.Absolute
+	if q.Absolute {
+		root, rel, ok = ix.RootOf(string(filepath.Separator) + filepath.FromSlash(q.Path))
+	}
+	if !ok || q.Up > 0 || rel == "" || ix.HoldsUnder(root, rel) {
+		return nil, nil
+	}
+	// The nearest ancestor the index has, and the components below it.
+	under, tail := rel, ""
+	for {
+		i := strings.LastIndexByte(under, '/')
+		tail = strings.TrimPrefix(under[i+1:]+"/"+tail, "/")
+		if i < 0 {
+			under = ""
+			break
+		}
+		if under = under[:i]; ix.HasDir(root, under) {
+			break
+		}
+	}
+	if fold {
+		seek = strings.ToLower(seek)
+	}
+	holds := func(name string) bool {
+		if fold {
+			name = strings.ToLower(name)
+		}
+		ok, _ := path.Match(seek, name)
+		return ok
+	}
+	dirs := ix.DirsHolding(root, under, strings.TrimSuffix(tail, "/"), holds, 2)
+	if len(dirs) != 1 {
+		return nil, nil
+	}
+	abs := filepath.Join(ix.Roots[root], filepath.FromSlash(dirs[0]))
+	if _, inside := workspace.DirInside(ix.Roots, abs); !inside {
+		return nil, nil
+	}
+	return &wire.DirMove{From: rel, To: dirs[0], URI: wire.FileURI(abs)}, nil
+}
