@@ -116,5 +116,14 @@ func (c *Client) SoughtDir(ctx context.Context, dir, seek string, fold bool) (*w
 	return rep.DirMove, nil
 }
 
+// NamedDirs is the request layer's NamedDirs, answered by the daemon.
+func (c *Client) NamedDirs(ctx context.Context, dir string, most int) ([]wire.NamedDir, error) {
+	rep, err := c.ask(ctx, Request{Method: MethodNamedDirs, Dir: dir, Most: most})
+	if err != nil {
+		return nil, err
+	}
+	return rep.Named, nil
+}
+
 // Note is the last answer's note.
 func (c *Client) Note() string { return c.note }

@@ -43,6 +43,11 @@ func (w *fakeWorkspace) MovedDir(_ context.Context, dir string) (*wire.DirMove, 
 	return &wire.DirMove{To: w.movedTo}, nil
 }
 
+func (w *fakeWorkspace) NamedDirs(_ context.Context, dir string, most int) ([]wire.NamedDir, error) {
+	w.asked.Add(1)
+	return []wire.NamedDir{{Path: dir, Files: most}}, nil
+}
+
 func (w *fakeWorkspace) SoughtDir(_ context.Context, dir, seek string, fold bool) (*wire.DirMove, error) {
 	w.asked.Add(1)
 	return &wire.DirMove{From: dir, To: fmt.Sprint(seek, " ", fold)}, nil
@@ -131,6 +136,9 @@ func TestClientAsksTheDaemon(t *testing.T) {
 	// A search's directory carries what it seeks.
 	if mv, err := c.SoughtDir(ctx, "/r/src", "X.java", true); err != nil || mv == nil || mv.From != "/r/src" || mv.To != "X.java true" {
 		t.Fatalf("sought: %v %v", mv, err)
+	}
+	if named, err := c.NamedDirs(ctx, "/r/src", 3); err != nil || len(named) != 1 || named[0] != (wire.NamedDir{Path: "/r/src", Files: 3}) {
+		t.Fatalf("named: %v %v", named, err)
 	}
 }
 

@@ -38,13 +38,14 @@ type Request struct {
 	// another build does not answer, its answers being another
 	// version's.
 	Build  string
-	Method string // MethodResolve, MethodMovedDir or MethodSoughtDir
+	Method string // MethodResolve, MethodMovedDir, MethodSoughtDir or MethodNamedDirs
 	// Resolve is MethodResolve's question, Dir MethodMovedDir's and,
-	// with Seek and Fold, MethodSoughtDir's.
+	// with Seek and Fold, MethodSoughtDir's, with Most MethodNamedDirs'.
 	Resolve *service.ResolveParams `json:",omitempty"`
 	Dir     string                 `json:",omitempty"`
 	Seek    string                 `json:",omitempty"`
 	Fold    bool                   `json:",omitempty"`
+	Most    int                    `json:",omitempty"`
 }
 
 // Request methods: the request layer's calls of the same names.
@@ -52,6 +53,7 @@ const (
 	MethodResolve   = "resolve"
 	MethodMovedDir  = "movedDir"
 	MethodSoughtDir = "soughtDir"
+	MethodNamedDirs = "namedDirs"
 )
 
 // Reply is the answer to one Request, one JSON line.
@@ -60,10 +62,11 @@ type Reply struct {
 	// answers itself); "" when it did.
 	Unavailable string `json:",omitempty"`
 	// Error is the request layer's error, as a message.
-	Error   string        `json:",omitempty"`
-	Resolve *wire.Resolve `json:",omitempty"`
-	Code    int           `json:",omitempty"`
-	DirMove *wire.DirMove `json:",omitempty"`
+	Error   string          `json:",omitempty"`
+	Resolve *wire.Resolve   `json:",omitempty"`
+	Code    int             `json:",omitempty"`
+	DirMove *wire.DirMove   `json:",omitempty"`
+	Named   []wire.NamedDir `json:",omitempty"`
 	// Note is what the asker should know of how the answer was made
 	// (the history still being read), "" mostly.
 	Note string `json:",omitempty"`

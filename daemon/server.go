@@ -28,6 +28,7 @@ type Workspace interface {
 	Resolve(ctx context.Context, p service.ResolveParams) (wire.Resolve, int, error)
 	MovedDir(ctx context.Context, dir string) (*wire.DirMove, error)
 	SoughtDir(ctx context.Context, dir, seek string, fold bool) (*wire.DirMove, error)
+	NamedDirs(ctx context.Context, dir string, most int) ([]wire.NamedDir, error)
 	// Note is what the asker should know of how the answers are made,
 	// "" mostly.
 	Note() string
@@ -243,6 +244,12 @@ func (s *server) answer(ctx context.Context, line []byte) (rep Reply) {
 			return failed(err)
 		}
 		rep = Reply{DirMove: mv}
+	case MethodNamedDirs:
+		named, err := s.ws.NamedDirs(ctx, req.Dir, req.Most)
+		if err != nil {
+			return failed(err)
+		}
+		rep = Reply{Named: named}
 	default:
 		return Reply{Error: "unknown method " + req.Method}
 	}

@@ -18,6 +18,7 @@ type Requests interface {
 	Resolve(ctx context.Context, p service.ResolveParams) (wire.Resolve, int, error)
 	MovedDir(ctx context.Context, dir string) (*wire.DirMove, error)
 	SoughtDir(ctx context.Context, dir, seek string, fold bool) (*wire.DirMove, error)
+	NamedDirs(ctx context.Context, dir string, most int) ([]wire.NamedDir, error)
 	// Note is what the model should know of how the answers were made
 	// ("" mostly): the repository's history read for the first time, and
 	// how long that took.
@@ -274,6 +275,9 @@ func movedDir(ctx context.Context, ev Event, field, full string, disk Disk, trai
 	asked, _ := ev.Input[field].(string)
 	to, m, line := resolveDir(ctx, req, full, asked, toolSeek(ev), disk, resolveOnce(ctx, req, ev, full, disk, trail))
 	if to == "" {
+		if line := namedLine(ctx, req, asked, full, trail); line != "" {
+			return told(ev, line), nil
+		}
 		return nil, nil
 	}
 	if m != nil {
@@ -282,6 +286,45 @@ func movedDir(ctx context.Context, ev Event, field, full string, disk Disk, trai
 	in := maps.Clone(ev.Input)
 	in[field] = to
 	return &Output{Specific: &Specific{Event: ev.Name, Decision: "allow", Reason: line, UpdatedInput: in, Context: line}}, nil
+}
+
+// namedLine names the directories of today that full — a directory that
+// is not there, asked as written — names by its last components
+// (service.NamedDirs: those holding the most files first), those holding
+// a file the agent was in this session first, the latest first: which
+// module's src the agent means, its own steps say better than sizes. ""
+// when none is named so.
+func namedLine(ctx context.Context, req Requests, asked, full string, trail Trail) string {
+	named, err := req.NamedDirs(ctx, full, maxCandidates)
+	if err != nil || len(named) == 0 {
+		return ""
+	}
+	dirs := make([]string, 0, len(named))
+	for _, d := range named {
+		if p, ok := wire.FilePath(d.URI); ok {
+			dirs = append(dirs, p)
+		}
+	}
+	if trail != nil {
+		visited := trail.Files()
+		latest := func(dir string) int { // the latest visit below dir, -1 for none
+			return slices.IndexFunc(visited, func(f string) bool { return strings.HasPrefix(f, dir+string(filepath.Separator)) })
+		}
+		slices.Reverse(visited)
+		slices.SortStableFunc(dirs, func(a, b string) int {
+			la, lb := latest(a), latest(b)
+			switch {
+			case la == lb:
+				return 0
+			case la < 0:
+				return 1
+			case lb < 0:
+				return -1
+			}
+			return la - lb
+		})
+	}
+	return fmt.Sprintf("wayfind: no directory %s; those named so: %s", asked, strings.Join(dirs, ", "))
 }
 
 // toolSeek is the file name a directory tool's call searches for: the

@@ -19,6 +19,7 @@ type fakeRequests struct {
 	resolve map[string]wire.Resolve
 	dirs    map[string]*wire.DirMove
 	sought  map[string]*wire.DirMove // by directory and the name sought ("DIR NAME"; -iname's: "DIR NAME i")
+	named   map[string][]wire.NamedDir
 	asked   []service.ResolveParams
 	note    string
 }
@@ -36,6 +37,11 @@ func (f *fakeRequests) Note() string { return f.note }
 
 func (f *fakeRequests) MovedDir(_ context.Context, dir string) (*wire.DirMove, error) {
 	return f.dirs[dir], nil
+}
+
+func (f *fakeRequests) NamedDirs(_ context.Context, dir string, most int) ([]wire.NamedDir, error) {
+	named := f.named[dir]
+	return named[:min(most, len(named))], nil
 }
 
 func (f *fakeRequests) SoughtDir(_ context.Context, dir, seek string, fold bool) (*wire.DirMove, error) {
@@ -77,6 +83,8 @@ func TestAnswer(t *testing.T) {
 		dirs: map[string]*wire.DirMove{"/ws/old": {From: "old", To: "new", URI: "file:///ws/new", Moved: 3, Followed: 3, Commit: moved.Moved},
 			"/ws/ws/src": {From: "ws/src", To: "src", URI: "file:///ws/src"}}, // a reading: no history followed
 		sought: map[string]*wire.DirMove{"/ws/mods X.java": {From: "mods", To: "core/mods", URI: "file:///ws/core/mods"}},
+		named: map[string][]wire.NamedDir{"/ws/mods2": {{Path: "big/mods2", URI: "file:///ws/big/mods2", Files: 9}, {Path: "small/mods2", URI: "file:///ws/small/mods2", Files: 1}},
+			"/ws/mods2.go": {{Path: "x", URI: "file:///ws/x", Files: 1}}},
 	}
 	disk := fakeDisk{"/ws/core/mods": "dir", "/ws/README.md": "file", "/ws/src": "dir", "/ws/new": "dir", "/ws/src/pkg/assertion": "dir"}
 	opened := 0
@@ -121,6 +129,11 @@ func TestAnswer(t *testing.T) {
 		{"a shell command that named a moved file: a line after it", Event{Name: "PostToolUse", Tool: "Bash", Cwd: "/ws",
 			Response: json.RawMessage(`{"stdout":"","stderr":"cat: old/a.go: No such file or directory\n"}`)}, "", nil, "old/a.go moved to new/a.go"},
 		{"a failed shell command: the same", Event{Name: "PostToolUseFailure", Tool: "Bash", Cwd: "/ws", Error: "ls: cannot access 'gone.go': No such file or directory"}, "", nil, "gone.go was deleted in aa11bb2"},
+		{"a directory that is not there, searched for nothing in particular: the directories named so, told", ev("PreToolUse", "LS", map[string]any{"path": "mods2"}), "", nil,
+			"wayfind: no directory mods2; those named so: /ws/big/mods2, /ws/small/mods2"},
+		{"a failed listing of a directory that is not there: the same after it", Event{Name: "PostToolUseFailure", Tool: "Bash", Cwd: "/ws", Error: "ls: cannot access 'mods2': No such file or directory"}, "", nil,
+			"wayfind: no directory mods2; those named so: /ws/big/mods2, /ws/small/mods2"},
+		{"a file's name is not a directory's", Event{Name: "PostToolUseFailure", Tool: "Bash", Cwd: "/ws", Error: "cat: mods2.go: No such file or directory"}, "", nil, ""},
 		{"Codex's answer of a shell command, one string: the same", Event{Name: "PostToolUse", Tool: "Bash", Cwd: "/ws", TurnID: "t",
 			Response: json.RawMessage(`"cat: old/a.go: No such file or directory\n"`)}, "", nil, "old/a.go moved to new/a.go"},
 	}
@@ -417,5 +430,30 @@ func TestInstallRefuses(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "dotfiles", "new.json")); err != nil || !strings.Contains(string(b), "wayfind hook") {
 		t.Errorf("a dangling link's target: %v %s", err, b)
+	}
+}
+
+// TestNamedDirsFollowTheTrail: of the directories a path that is not
+// there names, those holding a file the agent was in come first, the
+// latest first; the others keep the request layer's order.
+func TestNamedDirsFollowTheTrail(t *testing.T) {
+	named := []wire.NamedDir{{URI: "file:///ws/core/src", Files: 9}, {URI: "file:///ws/plugin/src", Files: 5}, {URI: "file:///ws/cli/src", Files: 3}, {URI: "file:///ws/docs/src", Files: 1}}
+	req := &fakeRequests{named: map[string][]wire.NamedDir{"/ws/src": named}}
+	for _, c := range []struct {
+		name    string
+		visited []string // oldest first
+		want    string
+	}{
+		{"no trail: the most files first", nil, "/ws/core/src, /ws/plugin/src, /ws/cli/src, /ws/docs/src"},
+		{"the latest visit's first", []string{"/ws/cli/src/a.go", "/ws/plugin/src/b.go"}, "/ws/plugin/src, /ws/cli/src, /ws/core/src, /ws/docs/src"},
+		{"a visit beside a directory is not in it", []string{"/ws/docs/srcx/a.go", "/ws/docs/README.md"}, "/ws/core/src, /ws/plugin/src, /ws/cli/src, /ws/docs/src"},
+	} {
+		trail := OpenTrail(t.TempDir(), "s")
+		for _, f := range c.visited {
+			trail.Add(f)
+		}
+		if got := namedLine(context.Background(), req, "src", "/ws/src", trail); got != "wayfind: no directory src; those named so: "+c.want {
+			t.Errorf("%s: %q", c.name, got)
+		}
 	}
 }

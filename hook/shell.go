@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path"
 	"regexp"
 	"strings"
 
@@ -54,6 +55,14 @@ func afterShell(ctx context.Context, ev Event, disk Disk, trail Trail, open func
 		}
 		res, _, err := req.Resolve(ctx, resolveParams(ev, full, disk, trail))
 		if err != nil {
+			continue
+		}
+		said := res.Resolved != nil || res.Gone != nil || len(res.Candidates) > 0 && res.Basis != "tie"
+		if !said && path.Ext(strings.TrimRight(p, "/")) == "" {
+			// Written as a directory may be: the directories named so.
+			if line := namedLine(ctx, req, p, full, trail); line != "" {
+				lines = append(lines, line)
+			}
 			continue
 		}
 		switch {

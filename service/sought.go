@@ -4,6 +4,7 @@ import (
 	"context"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"wayfind/rank"
@@ -29,30 +30,10 @@ func (s *Service) SoughtDir(ctx context.Context, dir, seek string, fold bool) (*
 	if err != nil {
 		return nil, err
 	}
-	q, err := rank.ParsePath(dir)
-	if err != nil {
-		return nil, err
-	}
 	ix := eng.Index()
-	root, rel, ok := 0, q.Path, !q.Absolute
-	if q.Absolute {
-		root, rel, ok = ix.RootOf(string(filepath.Separator) + filepath.FromSlash(q.Path))
-	}
-	if !ok || q.Up > 0 || rel == "" || ix.HoldsUnder(root, rel) {
+	root, under, tail, ok := notThere(ix, dir)
+	if !ok {
 		return nil, nil
-	}
-	// The nearest ancestor the index has, and the components below it.
-	under, tail := rel, ""
-	for {
-		i := strings.LastIndexByte(under, '/')
-		tail = strings.TrimPrefix(under[i+1:]+"/"+tail, "/")
-		if i < 0 {
-			under = ""
-			break
-		}
-		if under = under[:i]; ix.HasDir(root, under) {
-			break
-		}
 	}
 	if fold {
 		seek = strings.ToLower(seek)
@@ -64,7 +45,7 @@ func (s *Service) SoughtDir(ctx context.Context, dir, seek string, fold bool) (*
 		ok, _ := path.Match(seek, name)
 		return ok
 	}
-	dirs := ix.DirsHolding(root, under, strings.TrimSuffix(tail, "/"), holds, 2)
+	dirs := ix.DirsHolding(root, under, tail, holds, 2)
 	if len(dirs) != 1 {
 		return nil, nil
 	}
@@ -72,5 +53,68 @@ func (s *Service) SoughtDir(ctx context.Context, dir, seek string, fold bool) (*
 	if _, inside := workspace.DirInside(ix.Roots, abs); !inside {
 		return nil, nil
 	}
-	return &wire.DirMove{From: rel, To: dirs[0], URI: wire.FileURI(abs)}, nil
+	return &wire.DirMove{From: path.Join(under, tail), To: dirs[0], URI: wire.FileURI(abs)}, nil
+}
+
+// NamedDirs are the directories of today that dir — a directory that is
+// not there — names by its last components below its nearest ancestor
+// in the index (`src` at the top of a tree of modules: every module's
+// src), at most most of them, those holding the most files first (a tree
+// of modules' main one); each inside the roots by its real path. None
+// when dir is there, or not of a root.
+func (s *Service) NamedDirs(ctx context.Context, dir string, most int) ([]wire.NamedDir, error) {
+	eng, err := s.ws.Engine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ix := eng.Index()
+	root, under, tail, ok := notThere(ix, dir)
+	if !ok {
+		return nil, nil
+	}
+	named := ix.DirsNamed(root, under, tail)
+	slices.SortStableFunc(named, func(a, b workspace.DirCount) int { return b.Files - a.Files })
+	var out []wire.NamedDir
+	for _, d := range named {
+		if len(out) == most {
+			break
+		}
+		abs := filepath.Join(ix.Roots[root], filepath.FromSlash(d.Path))
+		if _, inside := workspace.DirInside(ix.Roots, abs); inside {
+			out = append(out, wire.NamedDir{Path: d.Path, URI: wire.FileURI(abs), Files: d.Files})
+		}
+	}
+	return out, nil
+}
+
+// notThere reads dir — absolute, or relative to the first root — as a
+// directory of a root the index does not hold: its root, its nearest
+// ancestor the index has (under; "" the root's top) and its components
+// below that (tail).
+func notThere(ix *workspace.Index, dir string) (root int, under, tail string, ok bool) {
+	q, err := rank.ParsePath(dir)
+	if err != nil {
+		return 0, "", "", false
+	}
+	rel := q.Path
+	root, ok = 0, !q.Absolute
+	if q.Absolute {
+		root, rel, ok = ix.RootOf(string(filepath.Separator) + filepath.FromSlash(q.Path))
+	}
+	if !ok || q.Up > 0 || rel == "" || ix.HoldsUnder(root, rel) {
+		return 0, "", "", false
+	}
+	under = rel
+	for {
+		i := strings.LastIndexByte(under, '/')
+		tail = strings.TrimPrefix(under[i+1:]+"/"+tail, "/")
+		if i < 0 {
+			under = ""
+			break
+		}
+		if under = under[:i]; ix.HasDir(root, under) {
+			break
+		}
+	}
+	return root, under, strings.TrimSuffix(tail, "/"), true
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"wayfind/rank"
@@ -73,6 +74,31 @@ func TestSoughtDir(t *testing.T) {
 		}
 		if got != c.want {
 			t.Errorf("%s: SoughtDir(%s, %s) = %q; want %q", c.name, c.dir, c.seek, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		name, dir string
+		most      int
+		want      []string
+	}{
+		// common/src holds two files, the others one: first; then the
+		// Index order. linked/src leaves the roots by its real path.
+		{"the most files first", root + "/src", 9, []string{"common/src", "cluster/src", "registry/nacos/src", "registry/zk/src"}},
+		{"as many as asked", "src", 2, []string{"common/src", "cluster/src"}},
+		{"below the nearest ancestor", root + "/registry/src", 9, []string{"registry/nacos/src", "registry/zk/src"}},
+		{"the directory is there", root + "/common/src", 9, nil},
+		{"none named so", root + "/lib", 9, nil},
+	} {
+		named, err := svc.NamedDirs(context.Background(), c.dir, c.most)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, d := range named {
+			got = append(got, d.Path)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: NamedDirs(%s) = %q; want %q", c.name, c.dir, got, c.want)
 		}
 	}
 }

@@ -380,6 +380,15 @@ type Read struct {
 	Text      string   `json:"text"`
 }
 
+// NamedDir is a directory of today a path that is not there names by its
+// last components (`src` at the top of a tree of modules: `core/src`),
+// with how many files lie below it.
+type NamedDir struct {
+	Path  string `json:"path"` // root-relative
+	URI   string `json:"uri"`
+	Files int    `json:"files"`
+}
+
 // DirMove is where the history moved a directory's files.
 type DirMove struct {
 	From     string       `json:"from"` // root-relative

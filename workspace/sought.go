@@ -27,3 +27,44 @@ func (ix *Index) DirsHolding(r int, under, tail string, holds func(name string) 
 	}
 	return out
 }
+
+// DirCount is a directory and how many files lie below it.
+type DirCount struct {
+	Path  string // root-relative
+	Files int
+}
+
+// DirsNamed lists the directories of root r below under ("": the root's
+// top) whose last components are tail, with how many files lie below
+// each (none listed that holds none), in the Index order.
+func (ix *Index) DirsNamed(r int, under, tail string) []DirCount {
+	if tail == "" {
+		return nil
+	}
+	suffix := "/" + tail
+	var out []DirCount
+	for i, hi := spanOf(ix.Dirs, r, dirPrefix(under)); i < hi; i++ {
+		d := ix.Dirs[i].Path
+		if !strings.HasSuffix("/"+d, suffix) {
+			continue
+		}
+		if n := ix.countUnder(r, d+"/"); n > 0 {
+			out = append(out, DirCount{Path: d, Files: n})
+		}
+	}
+	return out
+}
+
+// countUnder is how many files of root r have a path starting with
+// prefix: the span's length where there is no delta, else counted.
+func (ix *Index) countUnder(r int, prefix string) int {
+	if ix.delta == nil {
+		lo, hi := spanOf(ix.files, r, prefix)
+		return hi - lo
+	}
+	n := 0
+	for range ix.under(r, prefix) {
+		n++
+	}
+	return n
+}

@@ -50,4 +50,25 @@ func TestDirsHolding(t *testing.T) {
 			t.Errorf("%s: %q", c.name, got)
 		}
 	}
+	for _, c := range []struct {
+		under, tail string
+		want        []DirCount
+	}{
+		{"", "src", []DirCount{{"cluster/src", 1}, {"common/src", 2}, {"registry/nacos/src", 1}, {"registry/zk/src", 1}}},
+		{"registry", "src", []DirCount{{"registry/nacos/src", 1}, {"registry/zk/src", 1}}},
+		{"", "src/main", []DirCount{{"common/src/main", 2}, {"registry/nacos/src/main", 1}, {"registry/zk/src/main", 1}}},
+		{"", "nothing", nil},
+	} {
+		if got := ix.DirsNamed(0, c.under, c.tail); !slices.Equal(got, c.want) {
+			t.Errorf("DirsNamed(%q, %q) = %v, want %v", c.under, c.tail, got, c.want)
+		}
+	}
+	// An index a change made (a delta over its base) counts alike.
+	if err := os.WriteFile(filepath.Join(root, "common/src/main/New.java"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	next, _ := Update(ix, Options{}, []string{filepath.Join(root, "common/src/main/New.java")})
+	if got := next.DirsNamed(0, "", "src"); len(got) != 4 || got[1] != (DirCount{"common/src", 3}) {
+		t.Errorf("after a change: %v", got)
+	}
 }

@@ -62,6 +62,7 @@ type afCase struct {
 	Truth       *string  `json:"truth"`
 	TruthKind   *string  `json:"truth_kind"`
 	Source      string   `json:"source"`
+	Error       string   `json:"error"` // what the agent was told: the failure
 	// Half: tuning (read to make a rule) or held-out (never read).
 	Half string `json:"half"`
 }
@@ -184,9 +185,10 @@ func judgeAgentFail(c afCase, a afAnswer) afOutcome {
 // find_file and search_dir, an editor's view) — with the file name the
 // agent's call searched for (seek: find's -name, find_file's name) as
 // find's -name or the Glob's pattern, and what the hook rewrote the path
-// to is the answer. The hook names no candidate for a directory: nothing
-// is told.
-func askHookDir(bin, tree, dir, query, cache, tool, seek string) (afAnswer, error) {
+// to is the answer. Not rewritten, what the hook named is told: the first
+// of the directories named so, said beside a Glob, or after a shell
+// command failed with the agent's own error (errText).
+func askHookDir(bin, tree, dir, query, cache, tool, seek, errText string) (afAnswer, error) {
 	var input map[string]any
 	name := "Bash"
 	switch program, _, _ := strings.Cut(tool, " "); program {
@@ -216,11 +218,30 @@ func askHookDir(bin, tree, dir, query, cache, tool, seek string) (afAnswer, erro
 	var o struct {
 		Specific struct {
 			UpdatedInput map[string]any `json:"updatedInput"`
+			Context      string         `json:"additionalContext"`
 		} `json:"hookSpecificOutput"`
 	}
 	if len(bytes.TrimSpace(out)) > 0 {
 		if err := json.Unmarshal(out, &o); err != nil {
 			return afAnswer{}, fmt.Errorf("wayfind hook %q: %v", query, err)
+		}
+	}
+	told := o.Specific.Context
+	if o.Specific.UpdatedInput == nil && name == "Bash" {
+		// Run as written, the command failed: what the hook says after it.
+		ev, _ := json.Marshal(map[string]any{"session_id": "agentfail", "cwd": dir, "hook_event_name": "PostToolUseFailure",
+			"tool_name": name, "tool_input": input, "error": errText})
+		out, err := runHook(bin, cache, tree, dir, ev)
+		if err != nil {
+			return afAnswer{}, fmt.Errorf("wayfind hook %q: %v", query, err)
+		}
+		var after struct {
+			Specific struct {
+				Context string `json:"additionalContext"`
+			} `json:"hookSpecificOutput"`
+		}
+		if len(bytes.TrimSpace(out)) > 0 && json.Unmarshal(out, &after) == nil {
+			told = after.Specific.Context
 		}
 	}
 	to := ""
@@ -236,15 +257,34 @@ func askHookDir(bin, tree, dir, query, cache, tool, seek string) (afAnswer, erro
 		to = shellWord(command, -1)
 	}
 	a := afAnswer{}
+	rel := func(p string) string {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		if r, err := filepath.Rel(tree, p); err == nil {
+			return filepath.ToSlash(r)
+		}
+		return ""
+	}
 	if to != "" {
-		if !filepath.IsAbs(to) {
-			to = filepath.Join(dir, to)
-		}
-		if r, err := filepath.Rel(tree, to); err == nil {
-			a.resolved = filepath.ToSlash(r)
-		}
+		a.resolved = rel(to)
+	} else if first := namedFirst(told); first != "" {
+		a.first = rel(first)
 	}
 	return a, nil
+}
+
+// namedFirst is the first of the directories a hook's line names for a
+// directory that is not there ("wayfind: no directory X; those named so:
+// A, B"), "" when it names none.
+func namedFirst(context string) string {
+	_, rest, ok := strings.Cut(context, "; those named so: ")
+	if !ok {
+		return ""
+	}
+	rest, _, _ = strings.Cut(rest, "\n")
+	first, _, _ := strings.Cut(rest, ", ")
+	return first
 }
 
 // shellWord is a command's word i (-1: its last) as the shell reads it,
@@ -442,7 +482,7 @@ func agentfailCmd(args []string) error {
 			ask := askWayfind
 			if c.Kind == "list" {
 				ask = func(bin, tree, dir, query, cache string) (afAnswer, error) {
-					return askHookDir(bin, tree, dir, query, cache, c.Tool, seekOf(c))
+					return askHookDir(bin, tree, dir, query, cache, c.Tool, seekOf(c), c.Error)
 				}
 			}
 			a, err := ask(wayfind, tree, dir, query, cache)

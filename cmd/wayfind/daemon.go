@@ -131,7 +131,7 @@ func (w daemonWorkspace) Fresh(ctx context.Context) error {
 	return unavailable(w.sess.Fresh(ctx))
 }
 
-// Resolve, MovedDir and SoughtDir are the request layer's, the session's own
+// Resolve, MovedDir, SoughtDir and NamedDirs are the request layer's, the session's own
 // failures (closing, not ready) the daemon's: the asker answers itself.
 func (w daemonWorkspace) Resolve(ctx context.Context, p service.ResolveParams) (wire.Resolve, int, error) {
 	res, code, err := w.Service.Resolve(ctx, p)
@@ -146,6 +146,11 @@ func (w daemonWorkspace) MovedDir(ctx context.Context, dir string) (*wire.DirMov
 func (w daemonWorkspace) SoughtDir(ctx context.Context, dir, seek string, fold bool) (*wire.DirMove, error) {
 	mv, err := w.Service.SoughtDir(ctx, dir, seek, fold)
 	return mv, unavailable(err)
+}
+
+func (w daemonWorkspace) NamedDirs(ctx context.Context, dir string, most int) ([]wire.NamedDir, error) {
+	named, err := w.Service.NamedDirs(ctx, dir, most)
+	return named, unavailable(err)
 }
 
 // unavailable is err, as the daemon's failure (daemon.ErrUnavailable)

@@ -320,6 +320,21 @@ func (d *daemonFirst) SoughtDir(ctx context.Context, dir, seek string, fold bool
 	return req.SoughtDir(ctx, dir, seek, fold)
 }
 
+func (d *daemonFirst) NamedDirs(ctx context.Context, dir string, most int) ([]wire.NamedDir, error) {
+	var err error
+	if d.client != nil {
+		var named []wire.NamedDir
+		if named, err = d.client.NamedDirs(ctx, dir, most); !errors.Is(err, daemon.ErrUnavailable) {
+			return named, err
+		}
+	}
+	req, err := d.ownRequests(err)
+	if err != nil {
+		return nil, err
+	}
+	return req.NamedDirs(ctx, dir, most)
+}
+
 // answeredBy says, for the hook's log, that the daemon answered.
 func (d *daemonFirst) answeredBy() string {
 	if d != nil && d.opened == nil && d.client != nil {
