@@ -26,14 +26,9 @@ func (s *Service) SoughtDir(ctx context.Context, dir, seek string, fold bool) (*
 	if _, err := path.Match(seek, ""); err != nil || strings.Trim(seek, "*?.") == "" || strings.Contains(seek, "/") {
 		return nil, nil
 	}
-	eng, err := s.ws.Engine(ctx)
-	if err != nil {
+	ix, root, under, tail, err := s.notThere(ctx, dir)
+	if ix == nil {
 		return nil, err
-	}
-	ix := eng.Index()
-	root, under, tail, ok := notThere(ix, dir)
-	if !ok {
-		return nil, nil
 	}
 	if fold {
 		seek = strings.ToLower(seek)
@@ -63,14 +58,9 @@ func (s *Service) SoughtDir(ctx context.Context, dir, seek string, fold bool) (*
 // of modules' main one); each inside the roots by its real path. None
 // when dir is there, or not of a root.
 func (s *Service) NamedDirs(ctx context.Context, dir string, most int) ([]wire.NamedDir, error) {
-	eng, err := s.ws.Engine(ctx)
-	if err != nil {
+	ix, root, under, tail, err := s.notThere(ctx, dir)
+	if ix == nil {
 		return nil, err
-	}
-	ix := eng.Index()
-	root, under, tail, ok := notThere(ix, dir)
-	if !ok {
-		return nil, nil
 	}
 	named := ix.DirsNamed(root, under, tail)
 	slices.SortStableFunc(named, func(a, b workspace.DirCount) int { return b.Files - a.Files })
@@ -88,21 +78,26 @@ func (s *Service) NamedDirs(ctx context.Context, dir string, most int) ([]wire.N
 }
 
 // notThere reads dir — absolute, or relative to the first root — as a
-// directory of a root the index does not hold: its root, its nearest
-// ancestor the index has (under; "" the root's top) and its components
-// below that (tail).
-func notThere(ix *workspace.Index, dir string) (root int, under, tail string, ok bool) {
+// directory of a root the served index does not hold: that index (nil
+// when dir is not such a directory), the root, dir's nearest ancestor
+// the index has (under; "" the root's top) and its components below
+// that (tail).
+func (s *Service) notThere(ctx context.Context, dir string) (ix *workspace.Index, root int, under, tail string, err error) {
+	eng, err := s.ws.Engine(ctx)
+	if err != nil {
+		return nil, 0, "", "", err
+	}
+	ix = eng.Index()
 	q, err := rank.ParsePath(dir)
 	if err != nil {
-		return 0, "", "", false
+		return nil, 0, "", "", nil
 	}
-	rel := q.Path
-	root, ok = 0, !q.Absolute
+	rel, ok := q.Path, !q.Absolute
 	if q.Absolute {
 		root, rel, ok = ix.RootOf(string(filepath.Separator) + filepath.FromSlash(q.Path))
 	}
 	if !ok || q.Up > 0 || rel == "" || ix.HoldsUnder(root, rel) {
-		return 0, "", "", false
+		return nil, 0, "", "", nil
 	}
 	under = rel
 	for {
@@ -116,5 +111,5 @@ func notThere(ix *workspace.Index, dir string) (root int, under, tail string, ok
 			break
 		}
 	}
-	return root, under, strings.TrimSuffix(tail, "/"), true
+	return ix, root, under, strings.TrimSuffix(tail, "/"), nil
 }

@@ -291,48 +291,33 @@ func (d *daemonFirst) Resolve(ctx context.Context, p service.ResolveParams) (wir
 }
 
 func (d *daemonFirst) MovedDir(ctx context.Context, dir string) (*wire.DirMove, error) {
-	var err error
-	if d.client != nil {
-		var mv *wire.DirMove
-		if mv, err = d.client.MovedDir(ctx, dir); !errors.Is(err, daemon.ErrUnavailable) {
-			return mv, err
-		}
-	}
-	req, err := d.ownRequests(err)
-	if err != nil {
-		return nil, err
-	}
-	return req.MovedDir(ctx, dir)
+	return daemonOr(d, func(r hook.Requests) (*wire.DirMove, error) { return r.MovedDir(ctx, dir) })
 }
 
 func (d *daemonFirst) SoughtDir(ctx context.Context, dir, seek string, fold bool) (*wire.DirMove, error) {
-	var err error
-	if d.client != nil {
-		var mv *wire.DirMove
-		if mv, err = d.client.SoughtDir(ctx, dir, seek, fold); !errors.Is(err, daemon.ErrUnavailable) {
-			return mv, err
-		}
-	}
-	req, err := d.ownRequests(err)
-	if err != nil {
-		return nil, err
-	}
-	return req.SoughtDir(ctx, dir, seek, fold)
+	return daemonOr(d, func(r hook.Requests) (*wire.DirMove, error) { return r.SoughtDir(ctx, dir, seek, fold) })
 }
 
 func (d *daemonFirst) NamedDirs(ctx context.Context, dir string, most int) ([]wire.NamedDir, error) {
+	return daemonOr(d, func(r hook.Requests) ([]wire.NamedDir, error) { return r.NamedDirs(ctx, dir, most) })
+}
+
+// daemonOr is ask's answer from the daemon, else — it does not answer —
+// from the hook's own request layer.
+func daemonOr[T any](d *daemonFirst, ask func(hook.Requests) (T, error)) (T, error) {
 	var err error
 	if d.client != nil {
-		var named []wire.NamedDir
-		if named, err = d.client.NamedDirs(ctx, dir, most); !errors.Is(err, daemon.ErrUnavailable) {
-			return named, err
+		var v T
+		if v, err = ask(d.client); !errors.Is(err, daemon.ErrUnavailable) {
+			return v, err
 		}
 	}
 	req, err := d.ownRequests(err)
 	if err != nil {
-		return nil, err
+		var none T
+		return none, err
 	}
-	return req.NamedDirs(ctx, dir, most)
+	return ask(req)
 }
 
 // answeredBy says, for the hook's log, that the daemon answered.
