@@ -878,6 +878,12 @@ def extract(traj, tree, gitdir, stats):
             # commands found its cwd and went on at the root).
             truth, tkind = after_name
             truth_from = "root name"
+        elif not scratch and truth is None and a.kind != "write" and find_before(events, idx, roots, tree, created):
+            # No fix after it: the file of that name the agent had just
+            # accessed (`open src/…/XmlMapper.java`, then `grep X
+            # XmlMapper.java` at the root) is meant, not a file of its own.
+            truth, tkind = find_before(events, idx, roots, tree, created)
+            truth_from = "before"
         elif not scratch and truth is None:
             if rel is None:
                 scratch = any(posixpath.dirname(absp.rstrip("/")) == posixpath.dirname(r) for r in roots)  # e.g. /workspace/x
@@ -988,6 +994,26 @@ def find_truth(events, idx, roots, tree, created):
     if best:
         return best[0], best[1]
     return None, None
+
+
+def find_before(events, idx, roots, tree, created):
+    """With no fix after a failed read of a file, the file of the commit
+    with the same file name that the agent accessed last, successfully,
+    within WINDOW actions before it (the same action's earlier commands
+    included), not one the agent wrote: (path, "file"), or None."""
+    n0, k0, a0, abs0, _, _ = events[idx]
+    if tree is None or is_dir_question(a0):
+        return None
+    base0 = posixpath.basename(abs0.rstrip("/"))
+    for n, k, a, absp, bad, _ in reversed(events[:idx]):
+        if n0 - n > WINDOW:
+            break
+        if bad or absp.endswith("/") or absp.rstrip("/") in created:
+            continue
+        rel = rel_to(roots, absp)
+        if rel and posixpath.basename(rel) == base0 and tree.kind(rel) == "file":
+            return rel, "file"
+    return None
 
 
 def main():
