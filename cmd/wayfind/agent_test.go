@@ -66,6 +66,8 @@ func newAgentRepo(t *testing.T) agentRepo {
 	r.Write("services/ship/config.go", "package ship // the shipping config\n")
 	r.Write("services/ship/handler.go", "package ship // the shipping handler\n")
 	r.Write("README.md", "# fixture\nthe readme\n")
+	r.Write("mods/core/src/Core.java", "class Core {} // the core module\n")
+	r.Write("mods/cli/src/Cli.java", "class Cli {} // the cli module\n")
 	r.Commit("start")
 	var a agentRepo
 	r.Mv("internal/lsp/cache/symbols.go", "gopls/internal/cache/symbols.go")
@@ -133,6 +135,11 @@ func TestClaudeCode(t *testing.T) {
 		{Name: "Bash", Input: map[string]any{"command": "sed -n '1,5p' pkg/util/strutil.go", "description": "read"}},
 		{Name: "Bash", Input: map[string]any{"command": "cd internal/lsp/cache && head -n 4 symbols.go", "description": "read"}},
 		{Name: "Bash", Input: map[string]any{"command": "wc -l config.go", "description": "count"}},
+		// A module's directory searched for from the top of the tree (this
+		// harness's Glob is find: it has no Glob tool of its own; its shell
+		// is where the cd above left it).
+		{Name: "Bash", Input: map[string]any{"command": "cd " + repo.dir + " && find src -name Cli.java", "description": "find"}},
+		{Name: "Bash", Input: map[string]any{"command": "ls src", "description": "list"}},
 	}
 	run := runClaude(t, claude, repo.dir, script, binary, false)
 	res := run.ToolResults
@@ -154,6 +161,9 @@ func TestClaudeCode(t *testing.T) {
 		{"a renamed file's old path in sed -n reads it", strings.Contains(res[10], "strutil line")},
 		{"a cd into a moved directory goes where it went, and reads there", strings.Contains(res[11], "symbols line")},
 		{"a name two files share is left as written: the command fails", strings.Contains(res[12], "No such file")},
+		{"a find of a directory that is not there, for a name one module's holds, finds it there", strings.Contains(res[13], "mods/cli/src/Cli.java")},
+		{"a listing of a directory that is not there fails, and the model is told the directories named so",
+			strings.Contains(res[14], "No such file") && strings.Contains(run.Heard, "no directory src; those named so:") && strings.Contains(run.Heard, "mods/cli/src")},
 	}
 	failed := false
 	for _, c := range checks {
