@@ -556,16 +556,7 @@ func TestOutsideTheRoots(t *testing.T) {
 // after the name that is nothing of the tree's is not read so.
 func TestRootNamedFromInside(t *testing.T) {
 	treeOf := func(name string, files ...string) (*Service, string) {
-		dir := filepath.Join(t.TempDir(), name)
-		for _, p := range files {
-			full := filepath.Join(dir, filepath.FromSlash(p))
-			os.MkdirAll(filepath.Dir(full), 0o755)
-			os.WriteFile(full, []byte("x\n"), 0o644)
-		}
-		roots, err := workspace.CleanRoots([]string{dir})
-		if err != nil {
-			t.Fatal(err)
-		}
+		roots := writeTree(t, filepath.Join(t.TempDir(), name), files...)
 		return New(&fakeWorkspace{eng: rank.New(workspace.Build(roots, workspace.Options{}))}), roots[0]
 	}
 	testbed, tbRoot := treeOf("testbed", "b/server.go", "b/client.go", "setup.py")
@@ -616,18 +607,24 @@ func TestRootNamedFromInside(t *testing.T) {
 	}
 	for _, c := range dirs {
 		m, err := c.svc.MovedDir(context.Background(), c.dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := ""
-		if m != nil {
-			got = m.To
-			if m.Followed != 0 || m.Commit != nil {
-				t.Errorf("%s: %+v; want no history", c.dir, m)
-			}
-		}
-		if got != c.want {
+		if got := readingTo(t, c.dir, m, err); got != c.want {
 			t.Errorf("MovedDir(%s) = %q; want %q", c.dir, got, c.want)
 		}
 	}
+}
+
+// writeTree writes each file under dir (a line of text each) and returns
+// dir as the one root.
+func writeTree(t *testing.T, dir string, files ...string) []string {
+	t.Helper()
+	for _, p := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte("x\n"), 0o644)
+	}
+	roots, err := workspace.CleanRoots([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return roots
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"wayfind/rank"
+	"wayfind/wire"
 	"wayfind/workspace"
 )
 
@@ -19,19 +20,10 @@ import (
 func TestSoughtDir(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "dubbo")
 	outside := t.TempDir()
-	for _, p := range []string{
+	roots := writeTree(t, dir,
 		"common/src/main/ReflectUtils.java", "common/src/main/Other.java",
 		"registry/nacos/src/main/Nacos.java", "registry/zk/src/main/Zk.java",
-		"cluster/src/test/RouterTest.java", "README.md", "linked/src/Away.java",
-	} {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		os.WriteFile(full, []byte("x\n"), 0o644)
-	}
-	roots, err := workspace.CleanRoots([]string{dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+		"cluster/src/test/RouterTest.java", "README.md", "linked/src/Away.java")
 	ix := workspace.Build(roots, workspace.Options{})
 	// Since the walk, linked/src became a link out of the root.
 	os.WriteFile(filepath.Join(outside, "Away.java"), []byte("x\n"), 0o644)
@@ -62,17 +54,7 @@ func TestSoughtDir(t *testing.T) {
 		{"outside the roots as written", filepath.Dir(root) + "/src", "ReflectUtils.java", false, ""},
 	} {
 		m, err := svc.SoughtDir(context.Background(), c.dir, c.seek, c.fold)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := ""
-		if m != nil {
-			got = m.To
-			if m.Followed != 0 || m.Commit != nil {
-				t.Errorf("%s: %+v; want no history", c.name, m)
-			}
-		}
-		if got != c.want {
+		if got := readingTo(t, c.name, m, err); got != c.want {
 			t.Errorf("%s: SoughtDir(%s, %s) = %q; want %q", c.name, c.dir, c.seek, got, c.want)
 		}
 	}
@@ -101,4 +83,20 @@ func TestSoughtDir(t *testing.T) {
 			t.Errorf("%s: NamedDirs(%s) = %q; want %q", c.name, c.dir, got, c.want)
 		}
 	}
+}
+
+// readingTo is where a directory's reading (no history followed) goes,
+// "" for none.
+func readingTo(t *testing.T, name string, m *wire.DirMove, err error) string {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m == nil {
+		return ""
+	}
+	if m.Followed != 0 || m.Commit != nil {
+		t.Errorf("%s: %+v; want no history", name, m)
+	}
+	return m.To
 }
