@@ -159,8 +159,11 @@ func (w shellWalk) call(c *syntax.CallExpr, cwd string) string {
 		return cwd
 	}
 	args, words = args[1+start:], words[start:]
-	if spec.find {
+	switch {
+	case spec.find:
 		spec.seek = findSeek(words)
+	case name == "rg" || strings.HasSuffix(name, "grep"):
+		spec.seek = grepSeek(words)
 	}
 	for _, i := range operands(words, spec) {
 		if words[i] != "" {

@@ -310,6 +310,42 @@ func findSeek(words []string) dirSeek {
 	return seek
 }
 
+// grepSeek is the file name a recursive grep or rg searches its
+// directories for: the last component of its one file filter — grep's
+// --include, rg's -g/--glob (--iglob: fold); none when there are several,
+// or the filter excludes (rg's "!", grep's --exclude).
+func grepSeek(words []string) dirSeek {
+	var seek dirSeek
+	n := 0
+	for i, w := range words {
+		if w == "--" {
+			break
+		}
+		name, value, joined := strings.Cut(w, "=")
+		switch name {
+		case "--exclude":
+			return dirSeek{}
+		case "--include", "-g", "--glob", "--iglob":
+		default:
+			continue
+		}
+		if !joined {
+			if i+1 == len(words) {
+				return dirSeek{}
+			}
+			value = words[i+1]
+		}
+		if strings.HasPrefix(value, "!") {
+			return dirSeek{}
+		}
+		seek, n = dirSeek{name: value[strings.LastIndexByte(value, '/')+1:], fold: name == "--iglob"}, n+1
+	}
+	if n != 1 {
+		return dirSeek{}
+	}
+	return seek
+}
+
 // findReaders are the programs find may run on what it finds (-exec)
 // that only read their operands and print: a find running any other
 // (rm, sed, a script) is left as it is written.
