@@ -30,8 +30,9 @@ type shellWord struct {
 }
 
 // dirSeek is the name of the files a call searches a directory for —
-// find's -name (fold: -iname), a Glob's pattern, a Grep's glob — a file
-// name's glob; "" when it searches for none in particular.
+// find's -name (fold: -iname), grep's --include, rg's -g, a Glob's
+// pattern, a Grep's glob — a file name's glob; "" when it searches for
+// none in particular.
 type dirSeek struct {
 	name string
 	fold bool
@@ -371,8 +372,8 @@ func resolveOnce(ctx context.Context, req Requests, ev Event, full string, disk 
 // where the history moved the files under it, else — when the call
 // searches it for a file's name (seek) — the one directory its last
 // components name that holds such a file (service.SoughtDir), else —
-// written without an extension — the directory of the file it resolves to, when that
-// directory is the one written (`_pytest/assertion` resolves to
+// written without an extension — the directory of the file it resolves
+// to, when that directory is the one written (`_pytest/assertion` resolves to
 // src/_pytest/assertion/__init__.py: the directory asked for is
 // src/_pytest/assertion, not its package's file). "" when neither; m
 // is the history's move when it is that (the caller words its line).

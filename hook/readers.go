@@ -37,7 +37,8 @@ type commandSpec struct {
 	test, pkg bool
 	// find: the operands are find's starting points (findStarts).
 	find bool
-	// seek: what the command searches its directories for (findSeek).
+	// seek: what the command searches its directories for (findSeek,
+	// grepSeek).
 	seek dirSeek
 }
 

@@ -57,14 +57,7 @@ func afterShell(ctx context.Context, ev Event, disk Disk, trail Trail, open func
 		if err != nil {
 			continue
 		}
-		said := res.Resolved != nil || res.Gone != nil || len(res.Candidates) > 0 && res.Basis != "tie"
-		if !said && path.Ext(strings.TrimRight(p, "/")) == "" {
-			// Written as a directory may be: the directories named so.
-			if line := namedLine(ctx, req, p, full, trail); line != "" {
-				lines = append(lines, line)
-			}
-			continue
-		}
+		before := len(lines)
 		switch {
 		case res.Moved != nil && res.Resolved != nil:
 			lines = append(lines, fmt.Sprintf("wayfind: %s %s", p, service.HistoryLine("moved to "+res.Resolved.Path, res.Moved)))
@@ -74,6 +67,13 @@ func afterShell(ctx context.Context, ev Event, disk Disk, trail Trail, open func
 			lines = append(lines, fmt.Sprintf("wayfind: %s was %s", p, service.HistoryLine("deleted", res.Gone)))
 		case len(res.Candidates) > 0 && res.Basis != "tie":
 			lines = append(lines, fmt.Sprintf("wayfind: no file at %s; the likeliest is %s", p, res.Candidates[0].Path))
+		}
+		if len(lines) == before && path.Ext(strings.TrimRight(p, "/")) == "" {
+			// Nothing said of a word written as a directory's may be: the
+			// directories named so.
+			if line := namedLine(ctx, req, p, full, trail); line != "" {
+				lines = append(lines, line)
+			}
 		}
 	}
 	if len(lines) == 0 {
