@@ -1,6 +1,9 @@
 package workspace
 
-import "strings"
+import (
+	"iter"
+	"strings"
+)
 
 // DirsHolding lists, in the Index order, the directories of root r below
 // the root-relative directory under ("": the root's top) whose last
@@ -8,15 +11,10 @@ import "strings"
 // depth whose name holds reports — at most most of them (the caller asks
 // one more than it can use: a search of several names no one).
 func (ix *Index) DirsHolding(r int, under, tail string, holds func(name string) bool, most int) []string {
-	if tail == "" || most <= 0 {
-		return nil
-	}
-	suffix := "/" + tail
 	var out []string
-	for i, hi := spanOf(ix.Dirs, r, dirPrefix(under)); i < hi && len(out) < most; i++ {
-		d := ix.Dirs[i].Path
-		if !strings.HasSuffix("/"+d, suffix) {
-			continue
+	for d := range ix.dirsNamed(r, under, tail) {
+		if len(out) >= most {
+			break
 		}
 		for f := range ix.under(r, d+"/") {
 			if holds(f.Path[strings.LastIndexByte(f.Path, '/')+1:]) {
@@ -38,21 +36,29 @@ type DirCount struct {
 // top) whose last components are tail, with how many files lie below
 // each (none listed that holds none), in the Index order.
 func (ix *Index) DirsNamed(r int, under, tail string) []DirCount {
-	if tail == "" {
-		return nil
-	}
-	suffix := "/" + tail
 	var out []DirCount
-	for i, hi := spanOf(ix.Dirs, r, dirPrefix(under)); i < hi; i++ {
-		d := ix.Dirs[i].Path
-		if !strings.HasSuffix("/"+d, suffix) {
-			continue
-		}
+	for d := range ix.dirsNamed(r, under, tail) {
 		if n := ix.countUnder(r, d+"/"); n > 0 {
 			out = append(out, DirCount{Path: d, Files: n})
 		}
 	}
 	return out
+}
+
+// dirsNamed yields, in the Index order, the walked directories of root r
+// below under whose last components are tail (none for no tail).
+func (ix *Index) dirsNamed(r int, under, tail string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		if tail == "" {
+			return
+		}
+		suffix := "/" + tail
+		for i, hi := spanOf(ix.Dirs, r, dirPrefix(under)); i < hi; i++ {
+			if d := ix.Dirs[i].Path; strings.HasSuffix("/"+d, suffix) && !yield(d) {
+				return
+			}
+		}
+	}
 }
 
 // countUnder is how many files of root r have a path starting with
