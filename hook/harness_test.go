@@ -220,7 +220,7 @@ func TestGeminiBeforeModel(t *testing.T) {
 	req := &fakeRequests{resolve: map[string]wire.Resolve{
 		"/home/dev/proj/old/a.go":  moved,
 		"/home/dev/proj/config.go": {Candidates: []wire.Candidate{{URI: "file:///ws/a/config.go", Path: "a/config.go"}, {URI: "file:///ws/b/config.go", Path: "b/config.go"}}},
-	}}
+	}, sought: map[string]*wire.DirMove{"/ws/src X.java": {From: "src", To: "core/src", URI: "file:///ws/core/src"}}}
 	dir := t.TempDir()
 	turn := func(status, path, errText string) string {
 		return fmt.Sprintf(`{"id":"m1","type":"gemini","content":"","toolCalls":[{"id":"c1","name":"read_file","args":{"file_path":%q},"result":[{"functionResponse":{"id":"c1","name":"read_file","response":{"error":%q}}}],"status":%q}]}`, path, errText, status)
@@ -250,6 +250,9 @@ func TestGeminiBeforeModel(t *testing.T) {
 		{"a refused read of a shared name: the candidates",
 			event(transcript("shared.jsonl", refused("/home/dev/proj/config.go"))),
 			withNote("wayfind: no file at /home/dev/proj/config.go. Candidates, best first:\n1. /ws/a/config.go ()\n2. /ws/b/config.go ()")},
+		{"a refused glob of a directory that is not there: the one named so that holds the name, said after the refusal",
+			event(transcript("glob.jsonl", `{"id":"m1","type":"gemini","content":"","toolCalls":[{"id":"c1","name":"glob","args":{"pattern":"**/X.java","dir_path":"/ws/src"},"result":[{"functionResponse":{"id":"c1","name":"glob","response":{"error":"Search path does not exist /ws/src"}}}],"status":"error"}]}`)),
+			withNote(`wayfind: /ws/src is /ws/core/src, the one directory named so that holds X.java (the directory was refused as not there; search that one)`)},
 		{"a read that failed otherwise: nothing",
 			event(transcript("other.jsonl", turn("error", "/ws/old/a.go", "File not found"))), `null`},
 		{"a refusal in an earlier turn: nothing",
@@ -260,7 +263,7 @@ func TestGeminiBeforeModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := Answer(context.Background(), ev, fakeDisk{}, nil, func() (Requests, error) { return req, nil })
+		out, err := Answer(context.Background(), ev, fakeDisk{"/ws/core/src": "dir"}, nil, func() (Requests, error) { return req, nil })
 		if err != nil {
 			t.Fatal(err)
 		}

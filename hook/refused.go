@@ -17,15 +17,21 @@ import (
 // asked as its BeforeTool would have been, and what that would have said
 // goes to the model as a message after the refusal.
 
-// refusedInWorkspace is how Gemini CLI's refusal of a path outside its
-// workspace begins (0.61): only those calls never reached BeforeTool.
-const refusedInWorkspace = "Path not in workspace"
+// refusals are how Gemini CLI's refusals of a call before BeforeTool
+// begin (0.61) — a path outside its workspace; a directory to search that
+// is not there (its glob, grep_search) — and what the model is told after
+// the line of a rewrite, which it must make itself.
+var refusals = []struct{ prefix, then string }{
+	{"Path not in workspace", "the path was refused as outside the workspace; read that file"},
+	{"Search path does not exist", "the directory was refused as not there; search that one"},
+}
 
 // refusedCall is a tool call of the transcript's last model turn that
-// was refused.
+// was refused, and what the model is to do with a rewrite's line.
 type refusedCall struct {
 	tool string
 	args map[string]any
+	then string
 }
 
 // beforeModel answers Gemini CLI's BeforeModel: the refused calls of the
@@ -43,7 +49,7 @@ func beforeModel(ctx context.Context, ev Event, disk Disk, trail Trail, open fun
 		if err != nil {
 			return nil, err
 		}
-		if line := saidOf(out); line != "" {
+		if line := saidOf(out, c.then); line != "" {
 			said = append(said, line)
 		}
 	}
@@ -54,15 +60,16 @@ func beforeModel(ctx context.Context, ev Event, disk Disk, trail Trail, open fun
 }
 
 // saidOf is what an answer to a call tells the model: the line of a
-// rewrite (the file the path meant), a denial's reason, a note.
-func saidOf(out *Output) string {
+// rewrite (the file or directory the path meant) with what to do (then),
+// a denial's reason, a note.
+func saidOf(out *Output, then string) string {
 	if out == nil || out.Specific == nil {
 		return ""
 	}
 	s := out.Specific
 	switch {
 	case s.UpdatedInput != nil && s.Context != "":
-		return s.Context + " (the path was refused as outside the workspace; read that file)"
+		return s.Context + " (" + then + ")"
 	case s.Reason != "":
 		return s.Reason
 	}
@@ -88,13 +95,7 @@ func refusedCalls(transcript string) []refusedCall {
 				Name   string         `json:"name"`
 				Args   map[string]any `json:"args"`
 				Status string         `json:"status"`
-				Result []struct {
-					FunctionResponse struct {
-						Response struct {
-							Error string `json:"error"`
-						} `json:"response"`
-					} `json:"functionResponse"`
-				} `json:"result"`
+				Result []callResponse `json:"result"`
 			} `json:"toolCalls"`
 		}
 		if json.Unmarshal(line, &rec) != nil || rec.Type != "gemini" {
@@ -104,13 +105,37 @@ func refusedCalls(transcript string) []refusedCall {
 		// its calls, or the next) replaces what an earlier one said.
 		last = nil
 		for _, c := range rec.ToolCalls {
-			for _, r := range c.Result {
-				if c.Status == "error" && strings.HasPrefix(r.FunctionResponse.Response.Error, refusedInWorkspace) {
-					last = append(last, refusedCall{tool: c.Name, args: c.Args})
-					break
-				}
+			if then := refusedThen(c.Status, c.Result); then != "" {
+				last = append(last, refusedCall{tool: c.Name, args: c.Args, then: then})
 			}
 		}
 	}
 	return last
+}
+
+// callResponse is one function response of a call in Gemini CLI's
+// transcript.
+type callResponse struct {
+	FunctionResponse struct {
+		Response struct {
+			Error string `json:"error"`
+		} `json:"response"`
+	} `json:"functionResponse"`
+}
+
+// refusedThen is what the model is to do with a rewrite of a call that
+// ended with status and result, when it is one Gemini CLI refused before
+// BeforeTool (refusals); "" when it is not.
+func refusedThen(status string, result []callResponse) string {
+	if status != "error" {
+		return ""
+	}
+	for _, r := range result {
+		for _, ref := range refusals {
+			if strings.HasPrefix(r.FunctionResponse.Response.Error, ref.prefix) {
+				return ref.then
+			}
+		}
+	}
+	return ""
 }

@@ -59,6 +59,12 @@ func TestGeminiHook(t *testing.T) {
 		// session's last call: the message is in the next request alone).
 		{Tool: "read_file", Args: map[string]any{"file_path": "/home/dev/src/proj/internal/lsp/cache/symbols.go"}},
 		{Tool: "read_file", Args: map[string]any{"file_path": in("README.md")}},
+		// A module's directory searched for from the top of the tree.
+		{Tool: "run_shell_command", Args: map[string]any{"command": "find src -name Cli.java", "description": "find"}},
+		// Gemini CLI refuses a directory that is not there before
+		// BeforeTool: the one meant is told at the next BeforeModel.
+		{Tool: "glob", Args: map[string]any{"pattern": "**/Core.java", "dir_path": in("src")}},
+		{Tool: "read_file", Args: map[string]any{"file_path": in("README.md")}},
 	}
 	played, err := geminitest.Session{Gemini: gemini, Dir: repo.dir, Home: t.TempDir(), Hooks: hooks}.Play(context.Background(), script)
 	if err != nil {
@@ -74,7 +80,10 @@ func TestGeminiHook(t *testing.T) {
 		{"a name two files share is denied with the candidates", strings.Contains(res[2], "services/cart/config.go") && strings.Contains(res[2], "services/ship/config.go")},
 		{"an existing path is untouched", strings.Contains(res[3], "the readme")},
 		{"another checkout's path, refused by Gemini CLI, is named after the refusal", strings.Contains(res[4], "Path not in workspace") && strings.Contains(notes[4], in("gopls/internal/cache/symbols.go"))},
-		{"nothing is said after the others", notes[0]+notes[1]+notes[2]+notes[3]+notes[5] == ""},
+		{"nothing is said after the others", notes[0]+notes[1]+notes[2]+notes[3]+notes[5]+notes[6]+notes[8] == ""},
+		{"a find of a directory that is not there, for a name one module's holds, finds it there", strings.Contains(res[6], "mods/cli/src/Cli.java")},
+		{"a glob of a directory that is not there, refused by Gemini CLI, is told the one named so that holds the name",
+			strings.Contains(res[7], "Search path does not exist") && strings.Contains(notes[7], in("mods/core/src")+", the one directory named so that holds Core.java")},
 	}
 	for _, c := range checks {
 		if !c.ok {

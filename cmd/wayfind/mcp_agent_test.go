@@ -164,6 +164,9 @@ timeout = 10
 		{Tool: "exec_command", Args: map[string]any{"cmd": "sed -n '1,4p' pkg/util/strutil.go"}},
 		{Tool: "exec_command", Args: map[string]any{"cmd": "head -n 2 README.md"}},
 		{Tool: "exec_command", Args: map[string]any{"cmd": "wc -l config.go"}},
+		// A module's directory searched for from the top of the tree.
+		{Tool: "exec_command", Args: map[string]any{"cmd": "find src -name Cli.java"}},
+		{Tool: "exec_command", Args: map[string]any{"cmd": "grep -rn class --include=Core.java src"}},
 	}
 	run := runCodex(t, codex, repo.dir, script, hooks)
 	out := codexJoined(run.Outputs)
@@ -175,6 +178,8 @@ timeout = 10
 		{"a renamed file's old path in sed -n reads it", strings.Contains(out[1], "strutil line")},
 		{"an existing path is untouched", strings.Contains(out[2], "the readme")},
 		{"a name two files share is left as written: the command fails", strings.Contains(out[3], "No such file")},
+		{"a find of a directory that is not there, for a name one module's holds, finds it there", strings.Contains(out[4], "mods/cli/src/Cli.java")},
+		{"a recursive grep's --include the same", strings.Contains(out[5], "the core module")},
 	}
 	for _, c := range checks {
 		if !c.ok {
