@@ -190,9 +190,10 @@ func judgeAgentFail(c afCase, a afAnswer) afOutcome {
 // command failed with the agent's own error (errText).
 func askHookDir(bin, tree, dir, query, cache, tool, seek, errText string) (afAnswer, error) {
 	var input map[string]any
-	name := "Bash"
+	name, pathWord := "Bash", -1 // the word of the command that holds the path: its last
 	switch program, _, _ := strings.Cut(tool, " "); program {
 	case "find":
+		pathWord = 1 // find's starting point, before -name
 		command := "find " + shellQuote(query)
 		if seek != "" {
 			command += " -name " + shellQuote(seek)
@@ -249,12 +250,9 @@ func askHookDir(bin, tree, dir, query, cache, tool, seek, errText string) (afAns
 	case v == nil:
 	case name == "Glob":
 		to, _ = v["path"].(string)
-	case strings.HasPrefix(input["command"].(string), "find "):
-		command, _ := v["command"].(string)
-		to = shellWord(command, 1)
 	default:
 		command, _ := v["command"].(string)
-		to = shellWord(command, -1)
+		to = shellWord(command, pathWord)
 	}
 	a := afAnswer{}
 	rel := func(p string) string {

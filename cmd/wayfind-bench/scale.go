@@ -364,8 +364,6 @@ func diskCold(bin, root, work string) {
 		root, readyMs/1000, rss, peer.Seconds())
 }
 
-// scaleFindRight: a find answer is right when it is the expected file in
-// any team's copy (or nothing, when nothing is expected).
 // inprocRight is a monorepo question answered right in-process: a
 // common-name typo as the server's bench counts it, a find's expected
 // file first in any team's copy, a resolve's resolved.
@@ -387,6 +385,8 @@ func commonTypoRight(o outcome) bool {
 	return o.top1 || o.c.Kind == "resolve" && o.at5 && !o.wrong
 }
 
+// scaleFindRight: a find answer is right when it is the expected file in
+// any team's copy (or nothing, when nothing is expected).
 func scaleFindRight(o outcome) bool {
 	if o.c.Expected == nil {
 		return o.got == ""
