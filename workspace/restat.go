@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -37,7 +38,7 @@ func (r *Restat) Changed(ix *Index, pace func()) (changed []string, ok bool) {
 	if r.ix != nil {
 		ok = true
 		eachCommon(r.ix.files, ix.files, func(i, j int) {
-			if r.prints[i] != prints[j] {
+			if r.prints[i] != unseen && r.prints[i] != prints[j] {
 				changed = append(changed, ix.AbsAt(j))
 			}
 		})
@@ -80,16 +81,34 @@ func (r *Restat) Seed(ix *Index, stats []FileStat) {
 }
 
 // Rebase has the next poll align its stats with ix in place of the
-// index they were taken of, when ix holds the same files in the same
-// order (a compaction's base of it): that index, and the base its paths
-// lie in, are then let go (package segment).
+// index they were taken of (a compaction's base, a change applied): the
+// files both hold keep their stats, those new to ix are unseen — not
+// compared at the next poll, as a file new to the index is not — and the
+// index they were taken of, with the base its paths lie in, is let go
+// (package segment). Kept whenever the files differed, it held a
+// replaced base mapped until the next full poll.
 func (r *Restat) Rebase(ix *Index) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.ix != nil && r.ix != ix && len(r.ix.files) == ix.Len() && slices.Equal(r.ix.files, ix.Files()) {
-		r.ix = ix.flat()
+	if r.ix == nil || r.ix == ix {
+		return
 	}
+	flat := ix.flat()
+	if slices.Equal(r.ix.files, flat.files) {
+		r.ix = flat
+		return
+	}
+	prints := make([]uint64, len(flat.files))
+	for j := range prints {
+		prints[j] = unseen
+	}
+	eachCommon(r.ix.files, flat.files, func(i, j int) { prints[j] = r.prints[i] })
+	r.ix, r.prints = flat, prints
 }
+
+// unseen is the print of a file the last poll did not stat: one new to
+// the index its stats were rebased onto (statPrint never makes it).
+const unseen = math.MaxUint64
 
 // statPrint reduces a file's stat to a word that changes when its size or
 // time does (0: not stat'ed).
@@ -98,7 +117,7 @@ func statPrint(st FileStat) uint64 {
 		return 0
 	}
 	const mix = 0x9e3779b97f4a7c15 // 2⁶⁴/φ: spreads the time's bits over the word
-	if p := uint64(st.ModTime)*mix ^ uint64(st.Size); p != 0 {
+	if p := uint64(st.ModTime)*mix ^ uint64(st.Size); p != 0 && p != unseen {
 		return p
 	}
 	return 1

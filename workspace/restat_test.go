@@ -55,39 +55,47 @@ func TestRestat(t *testing.T) {
 	}
 }
 
-// TestRestatRebase: stats taken of one index align with a base of the
-// same files (a compaction's) in its place — the next poll still reports
-// the file changed — and not with an index of other files.
+// TestRestatRebase: stats taken of one index align with another in its
+// place — a base of the same files (a compaction's), or an index of other
+// files (a change applied) — and the index they were taken of is let go:
+// the next poll still reports a file changed since, and not a file new
+// to the index rebased onto, nor one the first index did not hold.
 func TestRestatRebase(t *testing.T) {
 	dir, cache := t.TempDir(), t.TempDir()
-	for _, name := range []string{"a.go", "b.go"} {
+	for _, name := range []string{"a.go", "b.go", "gone.go"} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	walked := Build([]string{dir}, Options{})
-	if err := SaveIndex(cache, walked, Options{}); err != nil {
+	var r Restat
+	r.Seed(walked, StatFiles(walked, nil))
+	os.Remove(filepath.Join(dir, "gone.go"))
+	os.WriteFile(filepath.Join(dir, "c.go"), nil, 0o644)
+	changed := Build([]string{dir}, Options{})
+	r.Rebase(changed) // other files
+	if r.ix != changed {
+		t.Fatal("not rebased onto an index of other files")
+	}
+	if err := SaveIndex(cache, changed, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	loaded, ok := LoadIndex(cache, []string{dir}, Options{})
 	if !ok {
 		t.Fatal("not loaded")
 	}
-	var r Restat
-	r.Seed(walked, StatFiles(walked, nil))
-	os.WriteFile(filepath.Join(dir, "c.go"), nil, 0o644)
-	r.Rebase(Build([]string{dir}, Options{})) // other files: kept as it was
-	if r.ix != walked {
-		t.Fatal("rebased onto an index of other files")
-	}
-	os.Remove(filepath.Join(dir, "c.go"))
 	r.Rebase(loaded)
 	if r.ix != loaded {
 		t.Fatal("not rebased onto a base of the same files")
 	}
 	later := time.Now().Add(time.Hour)
 	os.Chtimes(filepath.Join(dir, "b.go"), later, later)
+	os.WriteFile(filepath.Join(dir, "c.go"), []byte("written since"), 0o644)
 	if changed, ok := r.Changed(loaded, nil); !ok || !slices.Equal(changed, []string{filepath.Join(dir, "b.go")}) {
-		t.Errorf("the poll after a rebase: %v %v; want b.go", changed, ok)
+		t.Errorf("the poll after the rebases: %v %v; want b.go (c.go was not stat'ed before)", changed, ok)
+	}
+	os.WriteFile(filepath.Join(dir, "c.go"), []byte("written again, longer"), 0o644)
+	if changed, ok := r.Changed(loaded, nil); !ok || !slices.Equal(changed, []string{filepath.Join(dir, "c.go")}) {
+		t.Errorf("the next poll: %v %v; want c.go", changed, ok)
 	}
 }
