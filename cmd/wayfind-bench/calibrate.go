@@ -159,6 +159,7 @@ func calibrateCmd(args []string) error {
 		fmt.Fprintf(os.Stderr, "%s: %d answers in %.1f s\n", r.repo, len(all)-n, time.Since(t0).Seconds())
 	}
 	printCalibration(all)
+	printSessionsByRepo(all)
 	return nil
 }
 
@@ -601,8 +602,80 @@ func calibrateSessions(r calRepo, git, work string, window int, base calAnswer, 
 			f.FirstRight = f.First == q.want
 			record(f)
 		}
+		// The simple baselines the visits must beat (issue 55), each a
+		// rule of one line over the copies of the name.
+		for _, b := range []struct{ mode, first string }{
+			{sessionBaselines[0], nearestTo(q.last, q.copies)},
+			{sessionBaselines[1], shortestOf(q.copies)},
+			{sessionBaselines[2], mostActiveOf(rec, q.copies)},
+		} {
+			f := base
+			f.Set, f.Mode, f.Category, f.ID, f.Query, f.Expected, f.Class = "sessions find", b.mode, "bare name", fmt.Sprintf("%s/session/%d", r.name(), k), q.name, q.want, "baseline"
+			f.First, f.FirstRight = b.first, b.first == q.want
+			record(f)
+		}
 	}
 	return nil
+}
+
+// sessionBaselines are the modes of the sessions' one-line baselines.
+var sessionBaselines = []string{"baseline: nearest to the last visit", "baseline: shortest path", "baseline: most active"}
+
+// printSessionsByRepo prints find's first answer on the sessions by
+// repository and mode — the modes of the engine and the baselines —
+// with the macro mean over repositories and the pooled figure.
+func printSessionsByRepo(all []calAnswer) {
+	modes := append([]string{"no visits", "with the visits", "with the visits and current"}, sessionBaselines...)
+	type key struct{ repo, mode string }
+	n, first := map[key]int{}, map[key]int{}
+	var repos []string
+	for _, a := range all {
+		if a.Set != "sessions find" {
+			continue
+		}
+		if !slices.Contains(repos, a.Repo) {
+			repos = append(repos, a.Repo)
+		}
+		k := key{a.Repo, a.Mode}
+		n[k]++
+		if a.FirstRight {
+			first[k]++
+		}
+	}
+	if len(repos) == 0 {
+		return
+	}
+	slices.Sort(repos)
+	fmt.Println("Sessions, find/files first answer by repository (the baselines: one-line rules over the copies of the name):")
+	fmt.Println()
+	fmt.Printf("| repository | questions | %s |\n|---|---:|%s\n", strings.Join(modes, " | "), strings.Repeat("---:|", len(modes)))
+	macro := make([]float64, len(modes))
+	for _, r := range repos {
+		cells := make([]string, len(modes))
+		for i, m := range modes {
+			k := key{r, m}
+			cells[i] = pct(first[k], n[k])
+			if n[k] > 0 {
+				macro[i] += float64(first[k]) / float64(n[k])
+			}
+		}
+		fmt.Printf("| %s | %d | %s |\n", r, n[key{r, modes[0]}], strings.Join(cells, " | "))
+	}
+	cells, pooled := make([]string, len(modes)), make([]string, len(modes))
+	total := 0
+	for i, m := range modes {
+		f, t := 0, 0
+		for _, r := range repos {
+			f, t = f+first[key{r, m}], t+n[key{r, m}]
+		}
+		if i == 0 {
+			total = t
+		}
+		cells[i] = fmt.Sprintf("%.1f%%", 100*macro[i]/float64(len(repos)))
+		pooled[i] = pct(f, t)
+	}
+	fmt.Printf("| **macro** (%d repositories) | %d | %s |\n", len(repos), total, strings.Join(cells, " | "))
+	fmt.Printf("| **pooled** | %d | %s |\n\n", total, strings.Join(pooled, " | "))
 }
 
 // printCalibration prints the tables of the answers: per set and mode,

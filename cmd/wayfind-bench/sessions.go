@@ -44,6 +44,7 @@ type sessionCommit struct {
 type sessionQuestion struct {
 	name, want, last string
 	visits           []string
+	copies           []string // every file of the name in the tree
 }
 
 // replayed is a repository's session questions, over the tree of the
@@ -113,7 +114,7 @@ func sessionQuestions(dir string, window int) (*replayed, error) {
 				rp.twoRight++
 				continue
 			}
-			rp.questions = append(rp.questions, sessionQuestion{name: path.Base(f), want: f, last: visits[len(visits)-1], visits: visits})
+			rp.questions = append(rp.questions, sessionQuestion{name: path.Base(f), want: f, last: visits[len(visits)-1], visits: visits, copies: copies})
 		}
 	}
 	return rp, nil
@@ -243,6 +244,31 @@ func nearestTo(last string, copies []string) string {
 			n++
 		}
 		if n > bestN || (n == bestN && len(c) < len(best)) {
+			best, bestN = c, n
+		}
+	}
+	return best
+}
+
+// shortestOf is the copy with the shortest path (ties: the first in
+// order): the baseline of a tree's conventions, top-level files first.
+func shortestOf(copies []string) string {
+	best := ""
+	for _, c := range copies {
+		if best == "" || len(c) < len(best) || len(c) == len(best) && c < best {
+			best = c
+		}
+	}
+	return best
+}
+
+// mostActiveOf is the copy the most commits of rec touched (ties: the
+// shorter path): the baseline of where the repository's work goes.
+func mostActiveOf(rec *vcs.Record, copies []string) string {
+	best, bestN := "", -1
+	for _, c := range copies {
+		n := rec.Changes(c)
+		if n > bestN || n == bestN && (len(c) < len(best) || len(c) == len(best) && c < best) {
 			best, bestN = c, n
 		}
 	}
