@@ -799,9 +799,14 @@ type pathWords struct {
 	dirSq  []string // squashed components
 	stemSq string
 
-	// pathDP's tables, reused.
+	// pathDP's tables, reused; and the chunks of the cuts chooseCuts
+	// gives, kept until its next call (pathQualityOf reads them at once):
+	// allocated for each path read, they were most of what a question
+	// allocates, and a server's collections come with what it allocates.
 	dpF      []float64
 	dpQ, dpW []uint8
+	chunks   []chunk
+	cuts     [][]chunk
 
 	dirChunks int  // filled by pathQualityOf
 	skipped   int  // directories between the deepest one read and the file
@@ -860,7 +865,12 @@ func (w *pathWords) add(text string, comp int, start, inName bool) {
 // token that loses least by ending in the name does so (a reading needs
 // one). ok is false when some token fits nowhere.
 func chooseCuts(pq *pathQuery, w *pathWords, landing bool) (cuts [][]chunk, ok bool) {
-	cuts = make([][]chunk, len(pq.tokens))
+	w.chunks = w.chunks[:0]
+	if cap(w.cuts) < len(pq.tokens) {
+		w.cuts = make([][]chunk, len(pq.tokens))
+	}
+	cuts = w.cuts[:len(pq.tokens)]
+	clear(cuts)
 	if landing && len(cuts) == 1 {
 		// The one token lands: the free cut would only be compared
 		// with its own landed one. (A landed cut is a free one, so
@@ -979,6 +989,7 @@ const negInf = -1e18
 // With typos = 1, one chunk may be one edit (OSA) away from its word's
 // prefix, provided both start with the same typoLead bytes and the word
 // part is at least typoMinWord long. It returns negInf when no cut exists.
+// The chunks lie in w's, until chooseCuts is called again.
 func pathDP(t string, w *pathWords, landing bool, typos int) (float64, []chunk) {
 	if len(w.text) == 0 {
 		return negInf, nil
@@ -1008,19 +1019,19 @@ func pathDP(t string, w *pathWords, landing bool, typos int) (float64, []chunk) 
 	if d.f[d.at(typos, 0, 0)] == negInf {
 		return negInf, nil
 	}
-	var out []chunk
+	from := len(w.chunks)
 	for i, j, e := 0, 0, typos; i < d.n && j < d.nw; j++ {
 		k := d.at(e, i, j)
 		if lq := int(d.tq[k]); lq > 0 {
 			lw, typo := int(d.tw[k]&^typoFlag), d.tw[k]&typoFlag != 0
-			out = append(out, chunk{j, lq, lw, typo})
+			w.chunks = append(w.chunks, chunk{j, lq, lw, typo})
 			i += lq
 			if typo {
 				e--
 			}
 		}
 	}
-	return d.f[d.at(typos, 0, 0)], out
+	return d.f[d.at(typos, 0, 0)], w.chunks[from:len(w.chunks):len(w.chunks)]
 }
 
 // cutDP is pathDP's table: f[at(e, i, j)] is the best value reading t[i:]

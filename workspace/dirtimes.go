@@ -73,7 +73,15 @@ func (t *DirTimes) changed(ix *Index, withRoots bool, dirs []File, walked time.T
 		since = make([]bool, len(prints))
 	}
 	from := walked.Add(-mtimeSlack).UnixNano()
-	statPaths(len(prints), abs, pace, func(i int, st FileStat) {
+	// Each path written into the stat's buffer, as abs would make it.
+	appendAbs := func(b []byte, i int) []byte {
+		if i < nr {
+			return append(b, ix.Roots[i]...)
+		}
+		d := dirs[i-nr]
+		return appendFromSlash(appendRootPrefix(b, ix.Roots[d.Root]), d.Path)
+	}
+	statPaths(len(prints), appendAbs, pace, func(i int, st FileStat) {
 		prints[i] = statPrint(st)
 		if since != nil {
 			since[i] = !st.OK || st.ModTime >= from
@@ -184,4 +192,21 @@ func (ix *Index) entriesOf(root int, rel string) map[string]bool {
 		}
 	}
 	return known
+}
+
+// appendRootPrefix appends RootPrefix(root) to b.
+func appendRootPrefix(b []byte, root string) []byte {
+	b = append(b, root...)
+	if rootSkip(root) == len(root) {
+		return b // the filesystem root
+	}
+	return append(b, filepath.Separator)
+}
+
+// appendFromSlash appends filepath.FromSlash(p) to b.
+func appendFromSlash(b []byte, p string) []byte {
+	if slashed {
+		return append(b, p...)
+	}
+	return append(b, filepath.FromSlash(p)...)
 }

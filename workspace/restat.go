@@ -133,11 +133,13 @@ const statBatch = 64
 // file's stat (from several goroutines, each index once).
 func statEach(ix *Index, pace func(), f func(i int, st FileStat)) {
 	ix = ix.flat()
-	statPaths(len(ix.files), ix.AbsAt, pace, f)
+	statPaths(len(ix.files), func(b []byte, i int) []byte { return append(b, ix.AbsAt(i)...) }, pace, f)
 }
 
-// statPaths is statEach over any n paths, path(i) the i-th.
-func statPaths(n int, path func(i int) string, pace func(), f func(i int, st FileStat)) {
+// statPaths is statEach over any n paths: path appends the i-th to a
+// worker's buffer, which is stat'ed where it lies (statBytes) — no string
+// made nor copied a path.
+func statPaths(n int, path func(b []byte, i int) []byte, pace func(), f func(i int, st FileStat)) {
 	workers := 2 * runtime.GOMAXPROCS(0)
 	if pace != nil {
 		workers = pacedWorkers
@@ -149,11 +151,13 @@ func statPaths(n int, path func(i int) string, pace func(), f func(i int, st Fil
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var b []byte
 			for i := lo; i < hi; i++ {
 				if pace != nil && (i-lo)%statBatch == 0 {
 					pace()
 				}
-				f(i, statPath(path(i)))
+				b = append(path(b[:0], i), 0)
+				f(i, statBytes(b))
 			}
 		}()
 	}

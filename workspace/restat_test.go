@@ -99,3 +99,33 @@ func TestRestatRebase(t *testing.T) {
 		t.Errorf("the next poll: %v %v; want c.go", changed, ok)
 	}
 }
+
+// TestStatBytes: a path stat'ed where it lies in a buffer reads as
+// statPath reads it — a file, a directory, a link followed, a missing
+// path — and the paths a poll writes (appendRootPrefix, appendFromSlash)
+// are the ones it would have made.
+func TestStatBytes(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a.go")
+	if err := os.WriteFile(file, []byte("package a"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.go")
+	if err := os.Symlink(file, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{file, dir, link, filepath.Join(dir, "missing.go")} {
+		got, want := statBytes(append([]byte(p), 0)), statPath(p)
+		if got != want {
+			t.Errorf("%s: statBytes %+v, statPath %+v", p, got, want)
+		}
+	}
+	if st := statBytes(append([]byte(link), 0)); st.Size != int64(len("package a")) {
+		t.Errorf("a link not followed: %+v", st)
+	}
+	for _, root := range []string{dir, string(filepath.Separator)} {
+		if got, want := string(appendFromSlash(appendRootPrefix(nil, root), "x/y.go")), RootPrefix(root)+filepath.FromSlash("x/y.go"); got != want {
+			t.Errorf("root %s: %q, want %q", root, got, want)
+		}
+	}
+}
