@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -174,7 +176,7 @@ func lspCorpus(bin, root string, cases []benchCase, listing string, withFzf, set
 		if c.Expected != nil {
 			want = *c.Expected
 		}
-		t0 := time.Now()
+		t0, faults0 := time.Now(), pageFaults(s.cmd.Process.Pid)
 		if c.Kind == "resolve" {
 			var res struct {
 				Resolved *struct {
@@ -189,7 +191,7 @@ func lspCorpus(bin, root string, cases []benchCase, listing string, withFzf, set
 				history = []string{}
 			}
 			err = s.call("find/resolvePath", map[string]any{"path": c.Query, "history": history, "limit": 5}, &res)
-			o.elapsed = time.Since(t0)
+			o.elapsed, o.faults = time.Since(t0), pageFaults(s.cmd.Process.Pid)-faults0
 			if res.Resolved != nil {
 				o.got = res.Resolved.Path
 			}
@@ -208,7 +210,7 @@ func lspCorpus(bin, root string, cases []benchCase, listing string, withFzf, set
 				} `json:"matches"`
 			}
 			err = s.call("find/files", map[string]any{"query": c.Query, "limit": 5}, &res)
-			o.elapsed = time.Since(t0)
+			o.elapsed, o.faults = time.Since(t0), pageFaults(s.cmd.Process.Pid)-faults0
 			for i, m := range res.Matches {
 				if i == 0 {
 					o.got = m.Path
@@ -408,4 +410,26 @@ func settleBench(bin, root string) {
 		s.cmd.Process.Signal(syscall.SIGUSR1)
 		time.Sleep(3 * time.Second)
 	}
+}
+
+// pageFaults is process pid's page faults so far, minor and major
+// (/proc/PID/stat's tenth and twelfth fields); 0 where it cannot be read.
+func pageFaults(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The command name, in parentheses, may hold spaces: fields count
+	// from after it.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := bytes.Fields(b[i+1:])
+	if len(f) < 10 {
+		return 0
+	}
+	minor, _ := strconv.ParseInt(string(f[7]), 10, 64)
+	major, _ := strconv.ParseInt(string(f[9]), 10, 64)
+	return minor + major
 }

@@ -54,7 +54,11 @@ type outcome struct {
 	// asked is when the question was asked, from the server's ready
 	// (-lsp runs): a slow answer early on shares the machine with the
 	// passes that follow the file index.
-	asked   time.Duration
+	asked time.Duration
+	// faults: the server's page faults while it answered (-lsp runs):
+	// pages of its mapped files read back in, a slow answer's likely
+	// cause once they were dropped.
+	faults  int64
 	fzfTop1 bool
 	got     string
 	// fzfElapsed is fzf --filter's wall time on the case (-lsp runs only):

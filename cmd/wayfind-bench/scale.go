@@ -277,7 +277,7 @@ func scaleBench(bin, corpora, casesPath, work string, sizes []int, fzfSample, re
 			slices.SortFunc(tail.outs, func(a, b outcome) int { return cmp.Compare(b.elapsed, a.elapsed) })
 			fmt.Fprintf(os.Stderr, "scale %d: slowest questions %s:\n", size, tail.name)
 			for _, o := range tail.outs[:min(12, len(tail.outs))] {
-				fmt.Fprintf(os.Stderr, "  %8s  %-7s asked %6.2f s after ready  %q\n", ms(o.elapsed), o.c.Kind, o.asked.Seconds(), o.c.Query)
+				fmt.Fprintf(os.Stderr, "  %8s  %-7s asked %6.2f s after ready, %6d page faults  %q\n", ms(o.elapsed), o.c.Kind, o.asked.Seconds(), o.faults, o.c.Query)
 			}
 		}
 	}
