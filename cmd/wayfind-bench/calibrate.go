@@ -563,6 +563,7 @@ func calibrateSessions(r calRepo, git, work string, window int, base calAnswer, 
 	}
 	eng = eng.WithRepoHistory(rank.NewRepoHistory([]string{root}, []*vcs.Record{rec}))
 	ctx := context.Background()
+	var past map[string]map[string][2]float64 // authorPast, for the features
 	for k, q := range sq.questions {
 		st := visitStore(root, q.visits)
 		for _, mode := range []string{"no visits", "with the visits", "with the visits and current"} {
@@ -601,6 +602,12 @@ func calibrateSessions(r calRepo, git, work string, window int, base calAnswer, 
 			}
 			f.FirstRight = f.First == q.want
 			record(f)
+		}
+		if sessionFeaturesOut != nil {
+			if past == nil {
+				past = authorPast(git, sq.base, 3000)
+			}
+			writeSessionFeatures(sessionFeaturesOut, r.repo, r.half, eng, rec, past, q, service.EngineVisits(st.Frecent(rank.MaxVisits)), "")
 		}
 		// The simple baselines the visits must beat (issue 55), each a
 		// rule of one line over the copies of the name.

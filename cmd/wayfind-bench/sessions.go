@@ -45,6 +45,10 @@ type sessionQuestion struct {
 	name, want, last string
 	visits           []string
 	copies           []string // every file of the name in the tree
+	// authored: the author's earlier commits in the window, each its
+	// files, oldest first.
+	authored [][]string
+	author   string
 }
 
 // replayed is a repository's session questions, over the tree of the
@@ -114,7 +118,7 @@ func sessionQuestions(dir string, window int) (*replayed, error) {
 				rp.twoRight++
 				continue
 			}
-			rp.questions = append(rp.questions, sessionQuestion{name: path.Base(f), want: f, last: visits[len(visits)-1], visits: visits, copies: copies})
+			rp.questions = append(rp.questions, sessionQuestion{name: path.Base(f), want: f, last: visits[len(visits)-1], visits: visits, copies: copies, authored: prev, author: c.author})
 		}
 	}
 	return rp, nil

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path"
+	"strings"
+
+	"wayfind/rank"
+	"wayfind/vcs"
+)
+
+// sessionFeatures writes, for each session question, every copy of the
+// name with what a scorer of the visits may read of it (one JSON line a
+// copy): the data a ranking of the copies is fitted on
+// (WAYFIND_BENCH_SESSION_FEATURES names the file; tuning half only).
+type sessionFeatureRow struct {
+	Repo, Half, Q string
+	Right   bool
+	// The engine's place for the copy without visits (0 first; -1 not
+	// listed), and with them.
+	PriorRank, VisitRank int
+	// Leading directories shared with the last visit, and the steps
+	// between the two directories; the recency-weighted mean of both
+	// over the visits; the most shared with any visit.
+	SharedLast, StepsLast   int
+	SharedMean, StepsMean   float64
+	SharedMax               int
+	SameDirAny, SameTopLast bool
+	// Commits with a visit that touched the copy too (both ways), weighed
+	// by the visits' recency; commits that touched the copy.
+	Co      float64
+	Changes int
+	Depth   int
+	Len     int
+	Aux     bool
+	NCopies int
+	// The second directory component agrees with the last visit's (a
+	// language's or a package's directory).
+	Second bool
+	// The author's earlier commits in the window that touched the copy,
+	// and the same weighed by recency (the latest 1, each before 0.8 of
+	// the next).
+	AuthorN      int
+	AuthorRecent float64
+	// The author's commits before the window (the history the engine
+	// reads) that touched the copy, and the same weighed by recency (each
+	// of the author's commits 0.97 of the one after it).
+	PastN      int
+	PastRecent float64
+}
+
+// authorPast is, for each author of the n commits before base, each file
+// their commits touched: how many did, and the same weighed by recency.
+func authorPast(dir, base string, n int) map[string]map[string][2]float64 {
+	out, err := exec.Command("git", "-C", dir, "log", "--no-merges", "--no-renames", "--name-only",
+		"--format=@%ae", "-n", fmt.Sprint(n), base).Output()
+	past := map[string]map[string][2]float64{}
+	if err != nil {
+		return past
+	}
+	seen := map[string]int{} // each author's commits so far, newest first
+	var files map[string][2]float64
+	w := 0.0
+	for _, l := range strings.Split(string(out), "\n") {
+		switch {
+		case strings.HasPrefix(l, "@"):
+			a := l[1:]
+			if past[a] == nil {
+				past[a] = map[string][2]float64{}
+			}
+			files, w = past[a], math.Pow(0.97, float64(seen[a]))
+			seen[a]++
+		case l != "" && files != nil:
+			v := files[l]
+			files[l] = [2]float64{v[0] + 1, v[1] + w}
+		}
+	}
+	return past
+}
+
+func writeSessionFeatures(out *json.Encoder, repo, half string, eng *rank.Engine, rec *vcs.Record, past map[string]map[string][2]float64, q sessionQuestion, visits []rank.Visit, current string) {
+	ctx := context.Background()
+	place := func(hist []rank.Visit, cur string) map[string]int {
+		fr, err := eng.Find(ctx, rank.FindRequest{Query: q.name, Limit: len(q.copies), History: hist, Current: cur})
+		out := map[string]int{}
+		if err == nil {
+			for i, m := range fr.Matches {
+				out[m.Path] = i
+			}
+		}
+		return out
+	}
+	prior, withVisits := place([]rank.Visit{}, ""), place(visits, current)
+	dirs := func(p string) []string {
+		d := path.Dir(p)
+		if d == "." {
+			return nil
+		}
+		return strings.Split(d, "/")
+	}
+	shared := func(a, b []string) int {
+		n := 0
+		for n < len(a) && n < len(b) && a[n] == b[n] {
+			n++
+		}
+		return n
+	}
+	for _, c := range q.copies {
+		cd := dirs(c)
+		r := sessionFeatureRow{Repo: repo, Half: half, Q: q.want, Right: c == q.want, NCopies: len(q.copies), Depth: len(cd), Len: len(c),
+			Changes: rec.Changes(c), Aux: isTestPath(c)}
+		r.PriorRank, r.VisitRank = rankOr(prior, c), rankOr(withVisits, c)
+		ld := dirs(q.last)
+		r.SharedLast = shared(cd, ld)
+		r.StepsLast = len(cd) + len(ld) - 2*r.SharedLast
+		r.SameTopLast = len(cd) > 0 && len(ld) > 0 && cd[0] == ld[0]
+		r.Second = len(cd) > 1 && len(ld) > 1 && cd[1] == ld[1]
+		wsum, w := 0.0, 1.0
+		for i := len(q.visits) - 1; i >= 0; i-- {
+			vd := dirs(q.visits[i])
+			s := shared(cd, vd)
+			r.SharedMean += w * float64(s)
+			r.StepsMean += w * float64(len(cd)+len(vd)-2*s)
+			r.SharedMax = max(r.SharedMax, s)
+			if path.Dir(q.visits[i]) == path.Dir(c) {
+				r.SameDirAny = true
+			}
+			for _, ps := range [][]vcs.Partner{rec.CoChanged(q.visits[i]), rec.CoChangedBy(q.visits[i])} {
+				for _, p := range ps {
+					if p.Path == c {
+						r.Co += w * math.Log1p(float64(p.Count))
+					}
+				}
+			}
+			wsum += w
+			w *= 0.8
+		}
+		aw := 1.0
+		for i := len(q.authored) - 1; i >= 0; i-- {
+			for _, f := range q.authored[i] {
+				if f == c {
+					r.AuthorN++
+					r.AuthorRecent += aw
+					break
+				}
+			}
+			aw *= 0.8
+		}
+		if v, ok := past[q.author][c]; ok {
+			r.PastN, r.PastRecent = int(v[0]), v[1]
+		}
+		r.SharedMean /= wsum
+		r.StepsMean /= wsum
+		r.Co /= wsum
+		out.Encode(r)
+	}
+}
+
+func rankOr(m map[string]int, p string) int {
+	if i, ok := m[p]; ok {
+		return i
+	}
+	return -1
+}
+
+// isTestPath: a path under a test directory or named as a test.
+func isTestPath(p string) bool {
+	for _, part := range strings.Split(p, "/") {
+		switch strings.ToLower(part) {
+		case "test", "tests", "testdata", "spec", "specs", "__tests__", "fixtures", "testing":
+			return true
+		}
+	}
+	b := strings.ToLower(path.Base(p))
+	return strings.Contains(b, "_test.") || strings.HasPrefix(b, "test_") || strings.Contains(b, ".test.") || strings.Contains(b, ".spec.")
+}
+
+// sessionFeaturesOut is the encoder of WAYFIND_BENCH_SESSION_FEATURES,
+// nil when unset.
+var sessionFeaturesOut = func() *json.Encoder {
+	p := os.Getenv("WAYFIND_BENCH_SESSION_FEATURES")
+	if p == "" {
+		return nil
+	}
+	f, err := os.Create(p)
+	if err != nil {
+		fatal(err)
+	}
+	return json.NewEncoder(f)
+}()

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Fit an order of a name's copies on the replayed sessions (issue 55).
+
+Input: the rows `wayfind-bench calibrate -sets sessions` writes with
+WAYFIND_BENCH_SESSION_FEATURES=FILE (cmd/wayfind-bench/sessionfeatures.go):
+one JSON line a copy of the name asked for, a question's copies in a run.
+
+A conditional logit (softmax over a question's copies) is fitted on the
+tuning half; it is judged by leave-one-repository-out on the tuning half
+(each repository's figure is of a model that never saw it) and, fitted on
+the whole tuning half, on the held-out half — whose figures are printed
+pooled and as the macro mean only, never a repository's or a question's.
+Beside each: the engine's own first answer with the visits (VisitRank 0).
+
+    python3 scripts/fit-session-order.py FILE [feature,feature,...]
+
+Pure Python (no numpy here): a few thousand questions, seconds a fit.
+"""
+import json
+import math
+import random
+import sys
+
+DEFAULT = "vis,vis0,authN,authR,auth1"
+
+
+def rr(k):
+    return 0.0 if k < 0 else 1.0 / (1 + k)
+
+
+def features(r):
+    return {
+        "vis": rr(r["VisitRank"]), "vis0": float(r["VisitRank"] == 0),
+        "prior": rr(r["PriorRank"]), "prior0": float(r["PriorRank"] == 0),
+        "sharedLast": r["SharedLast"], "stepsLast": -r["StepsLast"],
+        "sharedMean": r["SharedMean"], "stepsMean": -r["StepsMean"], "sharedMax": r["SharedMax"],
+        "sameDir": float(r["SameDirAny"]), "sameTop": float(r["SameTopLast"]), "second": float(r["Second"]),
+        "co": r["Co"], "act": math.log1p(r["Changes"]), "depth": -r["Depth"], "len": -r["Len"] / 20.0,
+        "aux": -float(r["Aux"]),
+        "authN": math.log1p(r["AuthorN"]), "authR": r["AuthorRecent"], "auth1": float(r["AuthorN"] > 0),
+        "pastN": math.log1p(r["PastN"]), "pastR": r["PastRecent"], "past1": float(r["PastN"] > 0),
+    }
+
+
+def questions(path):
+    rows = [json.loads(l) for l in open(path)]
+    out, i = [], 0
+    while i < len(rows):
+        n = rows[i]["NCopies"]
+        out.append(rows[i:i + n])
+        i += n
+    return out
+
+
+def train(qs, names, epochs=25, lr=0.05, l2=1e-3):
+    w = [0.0] * len(names)
+    order = list(range(len(qs)))
+    for ep in range(epochs):
+        random.Random(ep).shuffle(order)
+        for j in order:
+            xs, ys = qs[j]
+            if not any(ys):
+                continue
+            s = [sum(a * b for a, b in zip(w, x)) for x in xs]
+            m = max(s)
+            e = [math.exp(v - m) for v in s]
+            z = sum(e)
+            g = [0.0] * len(w)
+            for x, ev, y in zip(xs, e, ys):
+                c = ev / z - (1.0 if y else 0.0)
+                for k in range(len(w)):
+                    g[k] += c * x[k]
+            for k in range(len(w)):
+                w[k] -= lr * (g[k] + l2 * w[k])
+    return w
+
+
+def first_right(w, q):
+    xs, ys = q
+    s = [sum(a * b for a, b in zip(w, x)) for x in xs]
+    return ys[max(range(len(xs)), key=lambda i: (s[i], -i))]
+
+
+def figures(by_repo):
+    n = sum(len(v) for v in by_repo.values())
+    pooled = sum(sum(v) for v in by_repo.values()) / n
+    macro = sum(sum(v) / len(v) for v in by_repo.values()) / len(by_repo)
+    return 100 * pooled, 100 * macro, n, len(by_repo)
+
+
+def main():
+    path = sys.argv[1]
+    names = (sys.argv[2] if len(sys.argv) > 2 else DEFAULT).split(",")
+    half = {"tuning": [], "held-out": []}
+    for q in questions(path):
+        xs = [[features(r)[k] for k in names] for r in q]
+        ys = [r["Right"] for r in q]
+        engine = any(r["Right"] and r["VisitRank"] == 0 for r in q)
+        half[q[0]["Half"]].append((q[0]["Repo"], (xs, ys), engine))
+    tuning = half["tuning"]
+    repos = sorted({r for r, _, _ in tuning})
+    loro, eng = {}, {}
+    for repo in repos:
+        w = train([q for r, q, _ in tuning if r != repo], names)
+        loro[repo] = [first_right(w, q) for r, q, _ in tuning if r == repo]
+        eng[repo] = [e for r, _, e in tuning if r == repo]
+    print("features:", ",".join(names))
+    print("tuning, leave one repository out: model %.1f%% pooled / %.1f%% macro; engine %.1f%% / %.1f%% (%d questions, %d repositories)"
+          % (figures(loro)[:2] + figures(eng)))
+    w = train([q for _, q, _ in tuning], names)
+    print("weights:", ", ".join("%s %.3f" % (k, v) for k, v in zip(names, w)))
+    held = half["held-out"]
+    if held:
+        model, engine = {}, {}
+        for r, q, e in held:
+            model.setdefault(r, []).append(first_right(w, q))
+            engine.setdefault(r, []).append(e)
+        print("held-out: model %.1f%% pooled / %.1f%% macro; engine %.1f%% / %.1f%% (%d questions, %d repositories)"
+              % (figures(model)[:2] + figures(engine)))
+
+
+if __name__ == "__main__":
+    main()
