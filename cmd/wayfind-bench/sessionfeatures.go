@@ -17,10 +17,12 @@ import (
 // sessionFeatures writes, for each session question, every copy of the
 // name with what a scorer of the visits may read of it (one JSON line a
 // copy): the data a ranking of the copies is fitted on
-// (WAYFIND_BENCH_SESSION_FEATURES names the file; tuning half only).
+// (WAYFIND_BENCH_SESSION_FEATURES names the file; both halves, marked:
+// scripts/fit-session-order.py fits on the tuning half's and reports the
+// held-out half's pooled and macro figures only).
 type sessionFeatureRow struct {
 	Repo, Half, Q string
-	Right   bool
+	Right         bool
 	// The engine's place for the copy without visits (0 first; -1 not
 	// listed), and with them.
 	PriorRank, VisitRank int
