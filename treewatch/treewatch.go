@@ -327,6 +327,12 @@ func (t *Tracker) rescan() {
 		} else if len(edited) > 0 {
 			t.host.Edited(edited)
 		}
+		if served, _ := t.host.Served(); served != nil && served != ix {
+			// A base swapped in while the poll stat'ed (its Rebased came
+			// first, and the poll's stats, of the index it replaced,
+			// would hold that index's base mapped until the next poll).
+			t.restat.Rebase(served)
+		}
 	}
 	t.Walked(time.Since(start))
 	t.host.AfterPass() // the stats read every path

@@ -36,9 +36,20 @@ type fakeHost struct {
 	mu      sync.Mutex
 	changed []string
 	edited  []string
+	// next, when set, is served from the call after the next: a base
+	// swapped in while a poll reads the one it was handed.
+	next *workspace.Index
 }
 
-func (h *fakeHost) Served() (*workspace.Index, time.Time) { return h.ix, h.walked }
+func (h *fakeHost) Served() (*workspace.Index, time.Time) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ix := h.ix
+	if h.next != nil {
+		h.ix, h.next = h.next, nil // swapped in once this one is handed out
+	}
+	return ix, h.walked
+}
 func (h *fakeHost) Roots() []string                       { return h.ix.Roots }
 func (h *fakeHost) Changed(p []string) {
 	h.mu.Lock()
@@ -93,6 +104,25 @@ func TestPollStatsSeedsTheFirstPoll(t *testing.T) {
 	tr.rescan()
 	if !slices.Equal(h.edited, []string{a}) {
 		t.Errorf("the first rescan after the pass re-checks %v, want only %s", h.edited, a)
+	}
+}
+
+// TestRescanLetsGoOfASwappedIndex: a base swapped in while a rescan
+// stat'ed the index it replaced (its Rebased came first) is what the
+// poll's stats align with afterwards — not the replaced index, which
+// with its base they held until the next poll.
+func TestRescanLetsGoOfASwappedIndex(t *testing.T) {
+	h := walked(t, "src/a.go", "src/b.go")
+	tr := New(h, Options{RescanEvery: time.Hour})
+	defer tr.Close()
+	tr.StartPolling()
+	tr.rescan() // the first poll: its stats are the baseline
+	os.WriteFile(filepath.Join(h.ix.Roots[0], "src", "c.go"), nil, 0o644)
+	replaced := h.ix
+	h.next = workspace.Build(replaced.Roots, workspace.Options{})
+	tr.rescan()
+	if got := tr.restat.Aligned(); got != h.ix || got == replaced {
+		t.Errorf("the poll's stats align with %p; want the index swapped in, %p (replaced: %p)", got, h.ix, replaced)
 	}
 }
 

@@ -106,6 +106,14 @@ func (r *Restat) Rebase(ix *Index) {
 	r.ix, r.prints = flat, prints
 }
 
+// Aligned is the index the stats are aligned with (nil before any):
+// what they hold, with the base its paths lie in.
+func (r *Restat) Aligned() *Index {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ix
+}
+
 // unseen is the print of a file the last poll did not stat: one new to
 // the index its stats were rebased onto (statPrint never makes it).
 const unseen = math.MaxUint64
