@@ -50,7 +50,7 @@ func (h *fakeHost) Served() (*workspace.Index, time.Time) {
 	}
 	return ix, h.walked
 }
-func (h *fakeHost) Roots() []string                       { return h.ix.Roots }
+func (h *fakeHost) Roots() []string { return h.ix.Roots }
 func (h *fakeHost) Changed(p []string) {
 	h.mu.Lock()
 	h.changed = append(h.changed, p...)
