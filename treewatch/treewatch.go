@@ -175,9 +175,13 @@ func (t *Tracker) Polling() bool {
 // are spaced by it (rescanPeriod).
 func (t *Tracker) Walked(took time.Duration) { t.walkTook.Store(int64(took)) }
 
-// Rebased has polling's file stats align with ix, a base of the same
-// files as the index they were taken of (workspace.Restat.Rebase).
-func (t *Tracker) Rebased(ix *workspace.Index) { t.restat.Rebase(ix) }
+// Rebased has polling's file and directory stats align with ix, which
+// replaces the index they were taken of (workspace.Restat.Rebase,
+// workspace.DirTimes.Rebase): that index, and its base, are let go.
+func (t *Tracker) Rebased(ix *workspace.Index) {
+	t.restat.Rebase(ix)
+	t.dirTimes.Rebase(ix)
+}
 
 // PollStats is, while polling, every file of ix stat'ed — the first
 // poll's baseline, so that it re-checks only files edited since rather
@@ -292,6 +296,9 @@ func (t *Tracker) pollDirs(pace func()) {
 		}
 		n = len(unwatched)
 		dirs = t.dirTimes.ChangedIn(ix, unwatched, walked, pace)
+	}
+	if served, _ := t.host.Served(); served != nil && served != ix {
+		t.dirTimes.Rebase(served) // swapped in while the poll stat'ed (rescan)
 	}
 	changed := workspace.EntryChanges(ix, dirs)
 	took := time.Since(start)

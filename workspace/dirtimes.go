@@ -112,6 +112,30 @@ func (t *DirTimes) changed(ix *Index, withRoots bool, dirs []File, walked time.T
 	return changed
 }
 
+// Rebase has the next poll compare with the stats of the last in ix's
+// strings of the same directories (a compaction's base, a change
+// applied): those ix no longer holds are left out, as a poll leaves out
+// directories gone from its index, and the index the stats were taken
+// of, with the base its paths lie in, is let go (package segment).
+// Kept, it held a replaced base mapped until the next poll, which on a
+// tree the watcher holds whole never comes.
+func (t *DirTimes) Rebase(ix *Index) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.prints == nil || !slices.Equal(t.roots, ix.Roots) {
+		return
+	}
+	nr := 0
+	if t.withRoots {
+		nr = len(t.roots)
+	}
+	dirs, prints := make([]File, 0, len(t.dirs)), append(make([]uint64, 0, nr+len(t.dirs)), t.prints[:nr]...)
+	eachCommon(t.dirs, ix.Dirs, func(i, j int) {
+		dirs, prints = append(dirs, ix.Dirs[j]), append(prints, t.prints[nr+i])
+	})
+	t.roots, t.dirs, t.prints, t.mapped = ix.Roots, dirs, prints, ix.Mapped()
+}
+
 // EntryChanges narrows directories whose entries changed (absolute, from
 // DirTimes) to the entries that did: each directory's names now, read
 // once, against those ix knows in it — its files, the directories below

@@ -47,6 +47,53 @@ func TestDirTimes(t *testing.T) {
 	}
 }
 
+// TestDirTimesRebase: the last poll's stats, rebased onto an index that
+// replaces the one they were taken of (a directory gone, one made), are
+// held in the new index's strings and compared at the next poll — a
+// directory changed since is reported, the new one is not (the change
+// that brought it read it) — and the replaced index's base is let go.
+func TestDirTimesRebase(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	for _, p := range []string{"a/x.go", "b/y.go", "gone/z.go"} {
+		write(t, filepath.Join(dir, p), "")
+	}
+	then := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	stamp := func(at time.Time, rels ...string) {
+		for _, rel := range rels {
+			os.Chtimes(filepath.Join(dir, rel), at, at)
+		}
+	}
+	stamp(then, "", "a", "b", "gone")
+	first := Build([]string{dir}, Options{})
+	var d DirTimes
+	d.Changed(first, then.Add(time.Hour), nil)
+	os.RemoveAll(filepath.Join(dir, "gone"))
+	write(t, filepath.Join(dir, "made/w.go"), "")
+	stamp(then, "", "made")
+	if err := SaveIndex(cache, Build([]string{dir}, Options{}), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	base, ok := LoadIndex(cache, []string{dir}, Options{})
+	if !ok {
+		t.Fatal("not loaded")
+	}
+	d.Rebase(base)
+	if len(d.mapped) == 0 || !slices.Equal(d.mapped, base.Mapped()) {
+		t.Fatalf("the stats hold %v, want the base's files %v", d.mapped, base.Mapped())
+	}
+	var held []string
+	for _, f := range d.dirs {
+		held = append(held, f.Path)
+	}
+	if !slices.Equal(held, []string{"a", "b"}) {
+		t.Fatalf("rebased onto %v, want the directories both hold (a, b)", held)
+	}
+	stamp(then.Add(time.Minute), "b", "made")
+	if got := d.Changed(base, then.Add(time.Hour), nil); !slices.Equal(got, []string{filepath.Join(dir, "b")}) {
+		t.Errorf("the poll after the rebase: %v, want b", got)
+	}
+}
+
 // TestEntryChanges: a directory whose time moved is narrowed to the
 // entries that came, went or changed kind; skipped directories and
 // unchanged entries are not reported, and a directory that cannot be
