@@ -43,6 +43,11 @@ func TestGeminiHook(t *testing.T) {
 	gemini := geminiBinary(t)
 	repo := newAgentRepo(t)
 	in := func(p string) string { return filepath.Join(repo.dir, filepath.FromSlash(p)) }
+	// The moved package's old directories, as a fresh clone has them:
+	// not there (the fixture's move left them empty).
+	if err := os.RemoveAll(in("internal")); err != nil {
+		t.Fatal(err)
+	}
 	command := binary + " hook"
 	hooks := fmt.Sprintf(`{
     "BeforeTool": [{"matcher": "read_file|list_directory|glob|grep_search|run_shell_command", "hooks": [{"type": "command", "command": %q, "timeout": 10000}]}],
@@ -65,6 +70,9 @@ func TestGeminiHook(t *testing.T) {
 		// BeforeTool: the one meant is told at the next BeforeModel.
 		{Tool: "glob", Args: map[string]any{"pattern": "**/Core.java", "dir_path": in("src")}},
 		{Tool: "read_file", Args: map[string]any{"file_path": in("README.md")}},
+		// A moved package's old directory listed.
+		{Tool: "list_directory", Args: map[string]any{"dir_path": in("internal/lsp/cache")}},
+		{Tool: "read_file", Args: map[string]any{"file_path": in("README.md")}},
 	}
 	played, err := geminitest.Session{Gemini: gemini, Dir: repo.dir, Home: t.TempDir(), Hooks: hooks}.Play(context.Background(), script)
 	if err != nil {
@@ -80,10 +88,14 @@ func TestGeminiHook(t *testing.T) {
 		{"a name two files share is denied with the candidates", strings.Contains(res[2], "services/cart/config.go") && strings.Contains(res[2], "services/ship/config.go")},
 		{"an existing path is untouched", strings.Contains(res[3], "the readme")},
 		{"another checkout's path, refused by Gemini CLI, is named after the refusal", strings.Contains(res[4], "Path not in workspace") && strings.Contains(notes[4], in("gopls/internal/cache/symbols.go"))},
-		{"nothing is said after the others", notes[0]+notes[1]+notes[2]+notes[3]+notes[5]+notes[6]+notes[8] == ""},
+		{"nothing is said after the others", notes[0]+notes[1]+notes[2]+notes[3]+notes[5]+notes[6]+notes[8]+notes[9]+notes[10] == ""},
 		{"a find of a directory that is not there, for a name one module's holds, finds it there", strings.Contains(res[6], "mods/cli/src/Cli.java")},
 		{"a glob of a directory that is not there, refused by Gemini CLI, is told the one named so that holds the name",
 			strings.Contains(res[7], "Search path does not exist") && strings.Contains(notes[7], in("mods/core/src")+", the one directory named so that holds Core.java")},
+		// Not refused before BeforeTool (a list_directory of a directory
+		// that is not there runs, and fails on ENOENT): rewritten there.
+		{"a list_directory of a moved package's old directory lists where it went",
+			strings.Contains(res[9], "Directory listing for "+in("gopls/internal/cache")) && strings.Contains(res[9], "symbols.go")},
 	}
 	for _, c := range checks {
 		if !c.ok {
