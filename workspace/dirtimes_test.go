@@ -12,16 +12,8 @@ import (
 // since the last, among those both saw, and at the first poll those whose
 // time is not before the walk's start (less mtimeSlack).
 func TestDirTimes(t *testing.T) {
-	dir := t.TempDir()
-	for _, p := range []string{"a/x.go", "a/b/y.go", "c/z.go"} {
-		write(t, filepath.Join(dir, p), "")
-	}
+	dir, stamp := stampedTree(t, "a/x.go", "a/b/y.go", "c/z.go")
 	then := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	stamp := func(at time.Time, rels ...string) {
-		for _, rel := range rels {
-			os.Chtimes(filepath.Join(dir, rel), at, at)
-		}
-	}
 	stamp(then, "", "a", "a/b", "c")
 	ix := Build([]string{dir}, Options{})
 	walked := then.Add(time.Hour)
@@ -47,22 +39,29 @@ func TestDirTimes(t *testing.T) {
 	}
 }
 
+// stampedTree is a tree of empty files, and how to set the times of its
+// directories (relative; "" the root).
+func stampedTree(t *testing.T, files ...string) (dir string, stamp func(at time.Time, rels ...string)) {
+	dir = t.TempDir()
+	for _, p := range files {
+		write(t, filepath.Join(dir, p), "")
+	}
+	return dir, func(at time.Time, rels ...string) {
+		for _, rel := range rels {
+			os.Chtimes(filepath.Join(dir, rel), at, at)
+		}
+	}
+}
+
 // TestDirTimesRebase: the last poll's stats, rebased onto an index that
 // replaces the one they were taken of (a directory gone, one made), are
 // held in the new index's strings and compared at the next poll — a
 // directory changed since is reported, the new one is not (the change
 // that brought it read it) — and the replaced index's base is let go.
 func TestDirTimesRebase(t *testing.T) {
-	dir, cache := t.TempDir(), t.TempDir()
-	for _, p := range []string{"a/x.go", "b/y.go", "gone/z.go"} {
-		write(t, filepath.Join(dir, p), "")
-	}
+	dir, stamp := stampedTree(t, "a/x.go", "b/y.go", "gone/z.go")
+	cache := t.TempDir()
 	then := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	stamp := func(at time.Time, rels ...string) {
-		for _, rel := range rels {
-			os.Chtimes(filepath.Join(dir, rel), at, at)
-		}
-	}
 	stamp(then, "", "a", "b", "gone")
 	first := Build([]string{dir}, Options{})
 	var d DirTimes
