@@ -103,6 +103,10 @@ func isAuxiliary(rel string) bool {
 	return r == roleTest || r == roleFixture || r == roleGenerated
 }
 
+// IsAuxiliary is isAuxiliary for a root-relative path, for those who
+// weigh files as the engine does (the bench's fitted orders).
+func IsAuxiliary(rel string) bool { return isAuxiliary(rel) }
+
 // isTestPath: a test or fixture — where code is exercised, not written.
 func isTestPath(rel string) bool {
 	r := roleOf(rel)

@@ -115,7 +115,7 @@ func writeSessionFeatures(out *json.Encoder, repo, half string, eng *rank.Engine
 	for _, c := range q.copies {
 		cd := dirs(c)
 		r := sessionFeatureRow{Repo: repo, Half: half, Q: q.want, Right: c == q.want, NCopies: len(q.copies), Depth: len(cd), Len: len(c),
-			Changes: rec.Changes(c), Aux: isTestPath(c)}
+			Changes: rec.Changes(c), Aux: rank.IsAuxiliary(c)}
 		r.PriorRank, r.VisitRank = rankOr(prior, c), rankOr(withVisits, c)
 		ld := dirs(q.last)
 		r.SharedLast = shared(cd, ld)
@@ -168,18 +168,6 @@ func rankOr(m map[string]int, p string) int {
 		return i
 	}
 	return -1
-}
-
-// isTestPath: a path under a test directory or named as a test.
-func isTestPath(p string) bool {
-	for _, part := range strings.Split(p, "/") {
-		switch strings.ToLower(part) {
-		case "test", "tests", "testdata", "spec", "specs", "__tests__", "fixtures", "testing":
-			return true
-		}
-	}
-	b := strings.ToLower(path.Base(p))
-	return strings.Contains(b, "_test.") || strings.HasPrefix(b, "test_") || strings.Contains(b, ".test.") || strings.Contains(b, ".spec.")
 }
 
 // sessionFeaturesOut is the encoder of WAYFIND_BENCH_SESSION_FEATURES,
