@@ -183,6 +183,16 @@ func (t *Tracker) Rebased(ix *workspace.Index) {
 	t.dirTimes.Rebase(ix)
 }
 
+// overtaken is the end of a poll of ix: when a base was swapped in while
+// it stat'ed, the swap's Rebased came first, and the poll's stats, of the
+// index it replaced, would hold that index's base mapped until the next
+// poll — they are rebased again.
+func (t *Tracker) overtaken(ix *workspace.Index) {
+	if served, _ := t.host.Served(); served != nil && served != ix {
+		t.Rebased(served)
+	}
+}
+
 // PollStats is, while polling, every file of ix stat'ed — the first
 // poll's baseline, so that it re-checks only files edited since rather
 // than every file — for a full pass that decides by them; nil otherwise.
@@ -297,9 +307,7 @@ func (t *Tracker) pollDirs(pace func()) {
 		n = len(unwatched)
 		dirs = t.dirTimes.ChangedIn(ix, unwatched, walked, pace)
 	}
-	if served, _ := t.host.Served(); served != nil && served != ix {
-		t.dirTimes.Rebase(served) // swapped in while the poll stat'ed (rescan)
-	}
+	t.overtaken(ix)
 	changed := workspace.EntryChanges(ix, dirs)
 	took := time.Since(start)
 	t.dirPollTook.Store(int64(took))
@@ -334,12 +342,7 @@ func (t *Tracker) rescan() {
 		} else if len(edited) > 0 {
 			t.host.Edited(edited)
 		}
-		if served, _ := t.host.Served(); served != nil && served != ix {
-			// A base swapped in while the poll stat'ed (its Rebased came
-			// first, and the poll's stats, of the index it replaced,
-			// would hold that index's base mapped until the next poll).
-			t.restat.Rebase(served)
-		}
+		t.overtaken(ix)
 	}
 	t.Walked(time.Since(start))
 	t.host.AfterPass() // the stats read every path

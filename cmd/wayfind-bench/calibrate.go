@@ -566,7 +566,7 @@ func calibrateSessions(r calRepo, git, work string, window int, base calAnswer, 
 	var past map[string]map[string][2]float64 // authorPast, for the features
 	for k, q := range sq.questions {
 		st := visitStore(root, q.visits)
-		for _, mode := range []string{"no visits", "with the visits", "with the visits and current"} {
+		for _, mode := range sessionModes {
 			req := rank.ResolveRequest{Path: q.name, Limit: 5, History: []rank.Visit{}}
 			find := rank.FindRequest{Query: q.name, Limit: 5, History: []rank.Visit{}}
 			switch mode {
@@ -632,7 +632,7 @@ var sessionBaselines = []string{"baseline: nearest to the last visit", "baseline
 // repository and mode — the modes of the engine and the baselines —
 // with the macro mean over repositories and the pooled figure.
 func printSessionsByRepo(all []calAnswer) {
-	modes := append([]string{"no visits", "with the visits", "with the visits and current"}, sessionBaselines...)
+	modes := append(slices.Clone(sessionModes), sessionBaselines...)
 	type key struct{ repo, mode string }
 	n, first := map[key]int{}, map[key]int{}
 	var repos []string

@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -50,6 +51,12 @@ type sessionQuestion struct {
 	authored [][]string
 	author   string
 }
+
+// sessionModes are how the engine is asked a session's question: with no
+// visits; with the visits (the last focus standing for the current file,
+// as the server asks when a client sends none); with the visits and the
+// last visit as the current file.
+var sessionModes = []string{"no visits", "with the visits", "with the visits and current"}
 
 // replayed is a repository's session questions, over the tree of the
 // commit before them (base).
@@ -127,7 +134,7 @@ func sessionQuestions(dir string, window int) (*replayed, error) {
 // sessionsBench runs the replay over each checkout (name=dir), asking
 // about the last `window` commits with the tree as it was before them.
 func sessionsBench(repos []string, window int, verbose bool) {
-	modes := []string{"no visits", "with the visits", "with the visits and current", "nearest to the last visit"}
+	modes := append(slices.Clone(sessionModes), "nearest to the last visit")
 	total := make([]tally, len(modes))
 	fmt.Println("| repository | base commit | sessions | questions | left out: the commit edits several files of the name |")
 	fmt.Println("|---|---|---:|---:|---:|")
@@ -254,16 +261,22 @@ func nearestTo(last string, copies []string) string {
 	return best
 }
 
-// shortestOf is the copy with the shortest path (ties: the first in
-// order): the baseline of a tree's conventions, top-level files first.
+// shortestOf is the copy with the shortest path (shorterPath): the
+// baseline of a tree's conventions, top-level files first.
 func shortestOf(copies []string) string {
 	best := ""
 	for _, c := range copies {
-		if best == "" || len(c) < len(best) || len(c) == len(best) && c < best {
+		if best == "" || shorterPath(c, best) {
 			best = c
 		}
 	}
 	return best
+}
+
+// shorterPath orders the baselines' ties: the shorter path, then the
+// first in byte order.
+func shorterPath(a, b string) bool {
+	return len(a) < len(b) || len(a) == len(b) && a < b
 }
 
 // mostActiveOf is the copy the most commits of rec touched (ties: the
@@ -272,7 +285,7 @@ func mostActiveOf(rec *vcs.Record, copies []string) string {
 	best, bestN := "", -1
 	for _, c := range copies {
 		n := rec.Changes(c)
-		if n > bestN || n == bestN && (len(c) < len(best) || len(c) == len(best) && c < best) {
+		if n > bestN || n == bestN && shorterPath(c, best) {
 			best, bestN = c, n
 		}
 	}
