@@ -444,8 +444,8 @@ func scaleInProcess(corpora, casesPath string, size int, cpuprofile, memprofile 
 		want := strings.Split(only, "|")
 		var some []benchCase
 		for _, c := range cs {
-			if slices.Contains(want, c.Query) || slices.Contains(want, c.Category) {
-				for range 10 {
+			if slices.Contains(want, c.Query) || slices.Contains(want, c.ID) || slices.Contains(want, c.Category) {
+				for range benchRepeats() {
 					some = append(some, c)
 				}
 			}
@@ -522,6 +522,15 @@ func scaleInProcess(corpora, casesPath string, size int, cpuprofile, memprofile 
 	for _, o := range outs[:min(shown, len(outs))] {
 		fmt.Printf("  %8s  %-7s %q\n", ms(o.elapsed), o.c.Kind, o.c.Query)
 	}
+}
+
+// benchRepeats is how many times WAYFIND_BENCH_ONLY's questions are
+// asked: WAYFIND_BENCH_REPEAT, else ten.
+func benchRepeats() int {
+	if n, err := strconv.Atoi(os.Getenv("WAYFIND_BENCH_REPEAT")); err == nil && n > 0 {
+		return n
+	}
+	return 10
 }
 
 // scaleHookBench is `scale -hook-only`: at each size, the monorepo's
