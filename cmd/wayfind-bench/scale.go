@@ -438,9 +438,10 @@ func scaleInProcess(corpora, casesPath string, size int, cpuprofile, memprofile 
 	build := time.Since(t0)
 	cs := slices.Concat(scaleCases(cases, scs, paths), commonNameTypos(paths, commonNames, commonEach))
 	if only := os.Getenv("WAYFIND_BENCH_ONLY"); only != "" {
-		// A developer's few questions (their queries, "|" between, or
-		// a category's name: every question of it), asked ten times
-		// each: the profile of a tail.
+		// A developer's few questions (their queries, "|" between; a
+		// case's ID, kind:query, for one kind; or a category's name:
+		// every question of it), each asked benchRepeats times: the
+		// profile of a tail.
 		want := strings.Split(only, "|")
 		var some []benchCase
 		for _, c := range cs {
