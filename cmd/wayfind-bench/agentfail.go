@@ -62,7 +62,8 @@ type afCase struct {
 	Truth       *string  `json:"truth"`
 	TruthKind   *string  `json:"truth_kind"`
 	Source      string   `json:"source"`
-	Error       string   `json:"error"` // what the agent was told: the failure
+	TruthFrom   string   `json:"truth_from"` // the rule that read the truth from the agent's next steps
+	Error       string   `json:"error"`      // what the agent was told: the failure
 	// Half: tuning (read to make a rule) or held-out (never read).
 	Half string `json:"half"`
 }
@@ -162,20 +163,50 @@ type afAnswer struct {
 }
 
 // afOutcome judges an answer: right, told (the truth first but not
-// resolved), wrong, or left alone (none).
-type afOutcome struct{ right, told, wrong, none bool }
+// resolved), wrong, or left alone (none); recorded: right by git's record
+// of a move (recordedMove), the agent having fixed nothing.
+type afOutcome struct{ right, told, wrong, none, recorded bool }
 
-func judgeAgentFail(c afCase, a afAnswer) afOutcome {
+// judgeAgentFail judges a against the agent's fix, or, for a read it
+// fixed nothing after, against recorded: where git records the path went
+// ("" for nowhere). The agent's own files and writes have no such truth.
+func judgeAgentFail(c afCase, a afAnswer, recorded string) afOutcome {
 	truth := c.truth()
 	switch {
 	case a.resolved == "":
 		return afOutcome{none: true, told: truth != "" && a.first == truth}
 	case truth != "" && a.resolved == truth:
 		return afOutcome{right: true}
+	case truth == "" && recordable(c) && recorded != "" && a.resolved == recorded:
+		return afOutcome{right: true, recorded: true}
 	default:
 		return afOutcome{wrong: true}
 	}
 }
+
+// How an agent's fix was found (testdata/agentfail/README.md): by the
+// path's file name or its stem, or only as the next access by the same
+// program, which may be another errand altogether.
+const (
+	fixSameName = "the fix of the same name or stem"
+	fixOther    = "the next access by the same program"
+)
+
+// fixByName says how c's fix was found.
+func fixByName(c afCase) string {
+	stem := func(p string) string {
+		b := path.Base(p)
+		return strings.TrimSuffix(b, path.Ext(b))
+	}
+	if c.TruthFrom == "fix" && stem(c.truth()) != stem(c.Path) {
+		return fixOther
+	}
+	return fixSameName
+}
+
+// recordable: a read of a path the agent did not make, whose move git may
+// have recorded.
+func recordable(c afCase) bool { return c.Kind == "read" && !c.Scratch }
 
 // askHookDir asks a directory question (a list case) as an agent's
 // harness would, through `wayfind hook`: the program's call as Claude
@@ -442,7 +473,7 @@ func agentfailCmd(args []string) error {
 	}
 	header("agents' failed file accesses", fmt.Sprintf(", %d cases (half %s), %s", n, *half, filepath.Base(*casesPath)))
 	var rows tallies[string]
-	for _, r := range []string{"read", "list", "write", "scratch (the agent's own)", "with the agent's fix", "nothing meant (no fix)", "**all**"} {
+	for _, r := range []string{"read", "list", "write", "scratch (the agent's own)", "with the agent's fix", "no fix, a move git records", "nothing meant (no fix)", "**all**"} {
 		rows.row(r)
 	}
 	type wrongAnswer struct {
@@ -452,6 +483,9 @@ func agentfailCmd(args []string) error {
 	var wrongs []wrongAnswer
 	wrongBy := map[string]int{} // the wrong answers' classes
 	scratchN, scratchAlone := 0, 0
+	// Reads with a fix and a recorded move, by how the fix was found
+	// (fixByName); those whose move is the fix.
+	recordChecked, recordAgrees := map[string]int{}, map[string]int{}
 	noMirror := map[string]int{}
 	failed := 0
 	for _, k := range keys {
@@ -489,7 +523,26 @@ func agentfailCmd(args []string) error {
 				failed++
 				continue
 			}
-			o := judgeAgentFail(c, a)
+			// Where git records the path went: the truth of a read the
+			// agent fixed nothing after, and, where it fixed one, checked
+			// against the fix.
+			recorded := ""
+			if rel, err := filepath.Rel(tree, query); err == nil && recordable(c) && filepath.IsLocal(rel) && (c.truth() != "" || a.resolved != "") {
+				if recorded, err = recordedMove(git, k.commit, tree, filepath.ToSlash(rel)); err != nil {
+					fmt.Fprintf(os.Stderr, "%s: %v\n", c.ID, err)
+				}
+			}
+			if recorded != "" && c.truth() != "" {
+				by := fixByName(c)
+				recordChecked[by]++
+				if recorded == c.truth() {
+					recordAgrees[by]++
+				}
+				if *verbose {
+					fmt.Fprintf(os.Stderr, "record check %s %q: recorded %q, the agent's fix %q (%s, %s)\n", c.ID, c.Path, recorded, c.truth(), c.TruthFrom, by)
+				}
+			}
+			o := judgeAgentFail(c, a, recorded)
 			if *verbose && c.truth() != "" {
 				fmt.Fprintf(os.Stderr, "%s %q: resolved %q, first %q, truth %q\n", c.ID, c.Path, a.resolved, a.first, c.truth())
 			}
@@ -498,9 +551,12 @@ func agentfailCmd(args []string) error {
 			if c.Scratch {
 				keys = append(keys, "scratch (the agent's own)")
 			}
-			if c.truth() != "" {
+			switch {
+			case c.truth() != "":
 				keys = append(keys, "with the agent's fix")
-			} else {
+			case recorded != "":
+				keys = append(keys, "no fix, a move git records")
+			default:
 				keys = append(keys, "nothing meant (no fix)")
 			}
 			rows.add(m, keys...)
@@ -529,6 +585,11 @@ func agentfailCmd(args []string) error {
 	}
 	fmt.Println()
 	fmt.Printf("Scratch files and writes left alone: %d of %d (%s; must be 100%%).\n", scratchAlone, scratchN, pct(scratchAlone, scratchN))
+	fmt.Print("The moves git records, against the agents' own fixes (the record's check: reads with a fix whose path git records a move of):")
+	for _, by := range []string{fixSameName, fixOther} {
+		fmt.Printf(" %s, %d of %d agree (%s);", by, recordAgrees[by], recordChecked[by], pct(recordAgrees[by], recordChecked[by]))
+	}
+	fmt.Println()
 	if len(noMirror) > 0 {
 		var names []string
 		for r, n := range noMirror {

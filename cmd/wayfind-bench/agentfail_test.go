@@ -2,7 +2,9 @@ package main
 
 import (
 	"compress/gzip"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -66,20 +68,100 @@ func TestJudgeAgentFail(t *testing.T) {
 	truth := "lib/tests"
 	dirQ := afCase{Kind: "list", Truth: &truth}
 	none := afCase{Kind: "read", Scratch: true}
+	fixed := "pkg/new.py"
+	read := afCase{Kind: "read", Truth: &fixed}
+	unfixed := afCase{Kind: "read"}
+	write := afCase{Kind: "write"}
 	for _, tc := range []struct {
-		c    afCase
-		a    afAnswer
-		want afOutcome
+		c        afCase
+		a        afAnswer
+		recorded string
+		want     afOutcome
 	}{
-		{dirQ, afAnswer{resolved: "lib/tests"}, afOutcome{right: true}},
-		{dirQ, afAnswer{resolved: "lib/tests/test_x.py"}, afOutcome{wrong: true}}, // a file for a directory question
-		{dirQ, afAnswer{first: "lib/tests"}, afOutcome{none: true, told: true}},
-		{dirQ, afAnswer{first: "lib"}, afOutcome{none: true}},
-		{none, afAnswer{resolved: "repro.py"}, afOutcome{wrong: true}},
-		{none, afAnswer{first: "repro.py"}, afOutcome{none: true}},
+		{dirQ, afAnswer{resolved: "lib/tests"}, "", afOutcome{right: true}},
+		{dirQ, afAnswer{resolved: "lib/tests/test_x.py"}, "", afOutcome{wrong: true}}, // a file for a directory question
+		{dirQ, afAnswer{first: "lib/tests"}, "", afOutcome{none: true, told: true}},
+		{dirQ, afAnswer{first: "lib"}, "", afOutcome{none: true}},
+		{none, afAnswer{resolved: "repro.py"}, "", afOutcome{wrong: true}},
+		{none, afAnswer{resolved: "repro.py"}, "repro.py", afOutcome{wrong: true}}, // the agent's own file: no record makes it meant
+		{none, afAnswer{first: "repro.py"}, "", afOutcome{none: true}},
+		// The agent's fix wins over the record.
+		{read, afAnswer{resolved: "pkg/new.py"}, "pkg/other.py", afOutcome{right: true}},
+		{read, afAnswer{resolved: "pkg/other.py"}, "pkg/other.py", afOutcome{wrong: true}},
+		// No fix: the record's move, and only it, is right.
+		{unfixed, afAnswer{resolved: "pkg/new.py"}, "pkg/new.py", afOutcome{right: true, recorded: true}},
+		{unfixed, afAnswer{resolved: "pkg/else.py"}, "pkg/new.py", afOutcome{wrong: true}},
+		{unfixed, afAnswer{resolved: "pkg/new.py"}, "", afOutcome{wrong: true}},
+		{write, afAnswer{resolved: "pkg/new.py"}, "pkg/new.py", afOutcome{wrong: true}},
 	} {
-		if got := judgeAgentFail(tc.c, tc.a); got != tc.want {
-			t.Errorf("%+v %+v: %+v, want %+v", tc.c, tc.a, got, tc.want)
+		if got := judgeAgentFail(tc.c, tc.a, tc.recorded); got != tc.want {
+			t.Errorf("%+v %+v recorded %q: %+v, want %+v", tc.c, tc.a, tc.recorded, got, tc.want)
+		}
+	}
+}
+
+// TestRecordedMove: git's own record of where a path went, on a
+// repository made here — a rename followed through a second one, a
+// deletion, a file split in two, a path never there, a rename after the
+// task's commit unseen.
+func TestRecordedMove(t *testing.T) {
+	repo := t.TempDir()
+	gitIn := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	write := func(p, text string) {
+		os.MkdirAll(filepath.Dir(filepath.Join(repo, p)), 0o755)
+		if err := os.WriteFile(filepath.Join(repo, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	body := strings.Repeat("a line of the module that stays the same\n", 20)
+	gitIn("init", "-q")
+	write("old/mod.py", body)
+	write("gone.py", body+"gone\n")
+	var whole strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&whole, "def function_%d(): return %d\n", i, i)
+	}
+	lines := strings.SplitAfter(whole.String(), "\n")
+	write("whole.py", whole.String())
+	gitIn("add", "-A")
+	gitIn("commit", "-q", "-m", "first")
+	os.MkdirAll(filepath.Join(repo, "mid"), 0o755)
+	os.MkdirAll(filepath.Join(repo, "pkg", "mod"), 0o755)
+	gitIn("mv", "old/mod.py", "mid/mod.py")
+	gitIn("rm", "-q", "gone.py")
+	gitIn("rm", "-q", "whole.py") // split in two, seven tenths in one: not a move
+	write("half_a.py", strings.Join(lines[:28], ""))
+	write("half_b.py", strings.Join(lines[28:], ""))
+	gitIn("add", "-A")
+	gitIn("commit", "-q", "-m", "move and delete")
+	gitIn("mv", "mid/mod.py", "pkg/mod/__init__.py")
+	gitIn("commit", "-q", "-m", "a package")
+	task := gitIn("rev-parse", "HEAD")
+	gitIn("mv", "pkg/mod/__init__.py", "later.py")
+	gitIn("commit", "-q", "-m", "after the task")
+	tree := t.TempDir()
+	os.MkdirAll(filepath.Join(tree, "pkg", "mod"), 0o755)
+	os.WriteFile(filepath.Join(tree, "pkg", "mod", "__init__.py"), []byte(body), 0o644)
+	os.WriteFile(filepath.Join(tree, "half_a.py"), []byte(strings.Join(lines[:28], "")), 0o644)
+	git := filepath.Join(repo, ".git")
+	for _, tc := range []struct{ path, want string }{
+		{"old/mod.py", "pkg/mod/__init__.py"}, // two renames followed
+		{"mid/mod.py", "pkg/mod/__init__.py"},
+		{"gone.py", ""},  // deleted, not renamed
+		{"whole.py", ""}, // split: which half was meant is not recorded
+		{"never.py", ""}, // no history
+	} {
+		got, err := recordedMove(git, task, tree, tc.path)
+		if err != nil || got != tc.want {
+			t.Errorf("recordedMove(%q) = %q, %v; want %q", tc.path, got, err, tc.want)
 		}
 	}
 }
@@ -115,6 +197,25 @@ func TestShellWord(t *testing.T) {
 	} {
 		if got := seekOf(afCase{Tool: c.tool, Command: c.command}); got != c.want {
 			t.Errorf("seekOf(%s) = %q, want %q", c.command, got, c.want)
+		}
+	}
+}
+
+// TestFixByName: a fix of the path's name or stem is known by name; one
+// found only as the next access by the same program is not.
+func TestFixByName(t *testing.T) {
+	for _, tc := range []struct {
+		path, truth, from, want string
+	}{
+		{"sphinx/environment.py", "sphinx/environment/__init__.py", "fix", fixOther},
+		{"src/skipping.py", "src/_pytest/skipping.py", "fix", fixSameName},
+		{"lib/mod", "lib/mod.py", "fix", fixSameName},
+		{"testbed/setup.py", "setup.py", "root name", fixSameName},
+	} {
+		truth := tc.truth
+		c := afCase{Path: tc.path, Truth: &truth, TruthFrom: tc.from}
+		if got := fixByName(c); got != tc.want {
+			t.Errorf("%s → %s (%s): %q, want %q", tc.path, tc.truth, tc.from, got, tc.want)
 		}
 	}
 }
