@@ -29,13 +29,59 @@ func Verify(ix *Index, opt Options) (changed []string) {
 // verifying is a Verify walk's state: what each directory should hold,
 // and the directories found otherwise.
 type verifying struct {
-	prints  map[dirKey]dirPrint
+	prints  *dirPrints
 	changed []string // under walker.mu
 }
 
 type dirKey struct {
 	root int
 	rel  string
+}
+
+// dirPrints is the print of every directory of an index: its roots'
+// tops by root, its directories beside ix.Dirs (sorted: found by a
+// search), and, for a directory the index's files name that Dirs lacks,
+// a map. The arrays hold no key and no pointer: a large tree's check
+// keeps, beside the index it serves meanwhile, a print a directory that
+// the collector does not trace.
+type dirPrints struct {
+	dirs  []File
+	roots []dirPrint
+	in    []dirPrint // in[i] is dirs[i]'s
+	other map[dirKey]dirPrint
+}
+
+// at is the print of directory rel of root (the zero print for one the
+// index does not have).
+func (p *dirPrints) at(root int, rel string) dirPrint {
+	if slot := p.slot(root, rel); slot != nil {
+		return *slot
+	}
+	return p.other[dirKey{root, rel}]
+}
+
+// slot is where the print of directory rel of root is kept in the
+// arrays; nil for one they do not hold (in the map, or nowhere).
+func (p *dirPrints) slot(root int, rel string) *dirPrint {
+	if rel == "" && root >= 0 && root < len(p.roots) {
+		return &p.roots[root]
+	}
+	if i := positionIn(p.dirs, File{Root: root, Path: rel}); i >= 0 {
+		return &p.in[i]
+	}
+	return nil
+}
+
+// addOther counts an entry of kind named name in directory rel of root,
+// one the arrays do not hold.
+func (p *dirPrints) addOther(root int, rel string, kind entryKind, name string) {
+	if p.other == nil {
+		p.other = map[dirKey]dirPrint{}
+	}
+	k := dirKey{root, rel}
+	d := p.other[k]
+	d.add(kind, name)
+	p.other[k] = d
 }
 
 // dirPrint is a directory's entries reduced to a count and two
@@ -61,19 +107,29 @@ func (p *dirPrint) add(kind entryKind, name string) {
 }
 
 // printsOf is the print of every directory of ix, from its files,
-// directories and skipped directories.
-func printsOf(ix *Index) map[dirKey]dirPrint {
-	prints := make(map[dirKey]dirPrint, len(ix.Dirs)+len(ix.Roots))
+// directories and skipped directories. Consecutive entries mostly share
+// their directory (the lists are in path order): its slot is searched
+// for once for them.
+func printsOf(ix *Index) *dirPrints {
+	p := &dirPrints{dirs: ix.Dirs, roots: make([]dirPrint, len(ix.Roots)), in: make([]dirPrint, len(ix.Dirs))}
 	for _, list := range []struct {
 		files []File
 		kind  entryKind
 	}{{ix.Files(), entryFile}, {ix.Dirs, entryDir}, {ix.Skipped, entrySkip}} {
+		var last *dirPrint
+		lastRoot, lastRel := -1, ""
 		for _, f := range list.files {
-			k := dirKey{f.Root, parentOf(f.Path)}
-			p := prints[k]
-			p.add(list.kind, f.Path[strings.LastIndexByte(f.Path, '/')+1:])
-			prints[k] = p
+			rel := parentOf(f.Path)
+			name := f.Path[strings.LastIndexByte(f.Path, '/')+1:]
+			if last == nil || f.Root != lastRoot || rel != lastRel {
+				last, lastRoot, lastRel = p.slot(f.Root, rel), f.Root, rel
+			}
+			if last == nil {
+				p.addOther(f.Root, rel, list.kind, name) // a directory Dirs lacks
+				continue
+			}
+			last.add(list.kind, name)
 		}
 	}
-	return prints
+	return p
 }

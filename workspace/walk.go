@@ -530,7 +530,7 @@ func (w *walker) dir(j dirJob) {
 		if !errors.Is(err, fs.ErrNotExist) { // a directory vanishing mid-walk is normal churn
 			w.logf("skip directory %s: %v", abs, err)
 		}
-		if w.verify != nil && w.verify.prints[dirKey{root, rel}] != (dirPrint{}) {
+		if w.verify != nil && w.verify.prints.at(root, rel) != (dirPrint{}) {
 			w.mu.Lock()
 			w.verify.changed = append(w.verify.changed, abs) // unreadable now: its files go
 			w.mu.Unlock()
@@ -583,7 +583,7 @@ func (w *walker) dir(j dirJob) {
 		}
 	}
 	if w.verify != nil {
-		if print != w.verify.prints[dirKey{root, rel}] {
+		if print != w.verify.prints.at(root, rel) {
 			w.mu.Lock()
 			w.verify.changed = append(w.verify.changed, abs)
 			w.mu.Unlock()
