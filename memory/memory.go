@@ -165,8 +165,14 @@ func AfterRead(ix *workspace.Index, eng *rank.Engine) {
 // AfterWrite is the moment after a base was written from the one it
 // replaces, before the new one is read back: the pages the writer read
 // are dropped, so that a compaction does not hold the old base, the new
-// one and the engine's segment at once.
-func AfterWrite() { segment.ReleaseAll() }
+// one and the engine's segment at once; and the garbage of what was
+// built to be written (a walk's, an engine builder's) is collected and
+// returned before the read back adds the new base's pages to the heap
+// the reindex keeps — the moment of a reindex's peak.
+func AfterWrite() {
+	segment.ReleaseAll()
+	debug.FreeOSMemory()
+}
 
 // AfterPass is the moment after a pass read the whole tree (a full
 // symbol and content pass, a poll's stat of every file, a walk and its
