@@ -163,9 +163,8 @@ type afAnswer struct {
 }
 
 // afOutcome judges an answer: right, told (the truth first but not
-// resolved), wrong, or left alone (none); recorded: right by git's record
-// of a move (recordedMove), the agent having fixed nothing.
-type afOutcome struct{ right, told, wrong, none, recorded bool }
+// resolved), wrong, or left alone (none).
+type afOutcome struct{ right, told, wrong, none bool }
 
 // judgeAgentFail judges a against the agent's fix, or, for a read it
 // fixed nothing after, against recorded: where git records the path went
@@ -178,7 +177,7 @@ func judgeAgentFail(c afCase, a afAnswer, recorded string) afOutcome {
 	case truth != "" && a.resolved == truth:
 		return afOutcome{right: true}
 	case truth == "" && recordable(c) && recorded != "" && a.resolved == recorded:
-		return afOutcome{right: true, recorded: true}
+		return afOutcome{right: true}
 	default:
 		return afOutcome{wrong: true}
 	}

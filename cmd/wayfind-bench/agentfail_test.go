@@ -89,7 +89,7 @@ func TestJudgeAgentFail(t *testing.T) {
 		{read, afAnswer{resolved: "pkg/new.py"}, "pkg/other.py", afOutcome{right: true}},
 		{read, afAnswer{resolved: "pkg/other.py"}, "pkg/other.py", afOutcome{wrong: true}},
 		// No fix: the record's move, and only it, is right.
-		{unfixed, afAnswer{resolved: "pkg/new.py"}, "pkg/new.py", afOutcome{right: true, recorded: true}},
+		{unfixed, afAnswer{resolved: "pkg/new.py"}, "pkg/new.py", afOutcome{right: true}},
 		{unfixed, afAnswer{resolved: "pkg/else.py"}, "pkg/new.py", afOutcome{wrong: true}},
 		{unfixed, afAnswer{resolved: "pkg/new.py"}, "", afOutcome{wrong: true}},
 		{write, afAnswer{resolved: "pkg/new.py"}, "pkg/new.py", afOutcome{wrong: true}},
