@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -83,11 +81,10 @@ func renamedIn(git, c, p string) (string, error) {
 // renameOf reads `--name-status -z` output: the new path of the rename
 // whose old path is p, "" when there is none.
 func renameOf(out []byte, p string) string {
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<24)
-	sc.Split(splitNUL)
-	for sc.Scan() {
-		status := sc.Text()
+	fields := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	for i := 0; i < len(fields); {
+		status := fields[i]
+		i++
 		if status == "" {
 			continue
 		}
@@ -95,27 +92,13 @@ func renameOf(out []byte, p string) string {
 		if status[0] == 'R' || status[0] == 'C' {
 			n = 2
 		}
-		var paths []string
-		for range n {
-			if !sc.Scan() {
-				return ""
-			}
-			paths = append(paths, sc.Text())
+		if i+n > len(fields) {
+			return ""
 		}
-		if status[0] == 'R' && paths[0] == p {
-			return paths[1]
+		if status[0] == 'R' && fields[i] == p {
+			return fields[i+1]
 		}
+		i += n
 	}
 	return ""
-}
-
-// splitNUL splits NUL-terminated records.
-func splitNUL(data []byte, atEOF bool) (int, []byte, error) {
-	if i := bytes.IndexByte(data, 0); i >= 0 {
-		return i + 1, data[:i], nil
-	}
-	if atEOF && len(data) > 0 {
-		return len(data), data, nil
-	}
-	return 0, nil, nil
 }
