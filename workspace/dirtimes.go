@@ -57,13 +57,16 @@ func (t *DirTimes) changed(ix *Index, withRoots bool, dirs []File, walked time.T
 	if withRoots {
 		nr = len(ix.Roots)
 	}
-	abs := func(i int) string {
+	// The i-th path (a root, then dirs), written into a buffer for the
+	// stat and, for the few that changed, made a string.
+	appendAbs := func(b []byte, i int) []byte {
 		if i < nr {
-			return ix.Roots[i]
+			return append(b, ix.Roots[i]...)
 		}
 		d := dirs[i-nr]
-		return RootPrefix(ix.Roots[d.Root]) + filepath.FromSlash(d.Path)
+		return appendFromSlash(appendRootPrefix(b, ix.Roots[d.Root]), d.Path)
 	}
+	abs := func(i int) string { return string(appendAbs(nil, i)) }
 	prints := make([]uint64, nr+len(dirs))
 	var since []bool // first call: whether each was changed since walked
 	t.mu.Lock()
@@ -73,14 +76,6 @@ func (t *DirTimes) changed(ix *Index, withRoots bool, dirs []File, walked time.T
 		since = make([]bool, len(prints))
 	}
 	from := walked.Add(-mtimeSlack).UnixNano()
-	// Each path written into the stat's buffer, as abs would make it.
-	appendAbs := func(b []byte, i int) []byte {
-		if i < nr {
-			return append(b, ix.Roots[i]...)
-		}
-		d := dirs[i-nr]
-		return appendFromSlash(appendRootPrefix(b, ix.Roots[d.Root]), d.Path)
-	}
 	statPaths(len(prints), appendAbs, pace, func(i int, st FileStat) {
 		prints[i] = statPrint(st)
 		if since != nil {
