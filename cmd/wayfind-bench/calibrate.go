@@ -607,7 +607,7 @@ func calibrateSessions(r calRepo, git, work string, window int, base calAnswer, 
 			if past == nil {
 				past = authorPast(git, sq.base, 3000)
 			}
-			writeSessionFeatures(sessionFeaturesOut, r.repo, r.half, eng, rec, past, q, service.EngineVisits(st.Frecent(rank.MaxVisits)), "")
+			writeSessionFeatures(sessionFeaturesOut, r.repo, r.half, eng, rec, past, q, service.EngineVisits(st.Frecent(rank.MaxVisits)))
 		}
 		// The simple baselines the visits must beat (issue 55), each a
 		// rule of one line over the copies of the name.

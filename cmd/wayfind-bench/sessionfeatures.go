@@ -85,10 +85,10 @@ func authorPast(dir, base string, n int) map[string]map[string][2]float64 {
 	return past
 }
 
-func writeSessionFeatures(out *json.Encoder, repo, half string, eng *rank.Engine, rec *vcs.Record, past map[string]map[string][2]float64, q sessionQuestion, visits []rank.Visit, current string) {
+func writeSessionFeatures(out *json.Encoder, repo, half string, eng *rank.Engine, rec *vcs.Record, past map[string]map[string][2]float64, q sessionQuestion, visits []rank.Visit) {
 	ctx := context.Background()
-	place := func(hist []rank.Visit, cur string) map[string]int {
-		fr, err := eng.Find(ctx, rank.FindRequest{Query: q.name, Limit: len(q.copies), History: hist, Current: cur})
+	place := func(hist []rank.Visit) map[string]int {
+		fr, err := eng.Find(ctx, rank.FindRequest{Query: q.name, Limit: len(q.copies), History: hist})
 		out := map[string]int{}
 		if err == nil {
 			for i, m := range fr.Matches {
@@ -97,7 +97,7 @@ func writeSessionFeatures(out *json.Encoder, repo, half string, eng *rank.Engine
 		}
 		return out
 	}
-	prior, withVisits := place([]rank.Visit{}, ""), place(visits, current)
+	prior, withVisits := place([]rank.Visit{}), place(visits)
 	dirs := func(p string) []string {
 		d := path.Dir(p)
 		if d == "." {
