@@ -101,17 +101,24 @@ func TestHookAsksTheDaemon(t *testing.T) {
 	}
 
 	// Moved the moment before the call: the daemon's watcher has seen it.
+	// The daemon is waited on until it answers fresh again: under load
+	// (CI runs the packages' tests at once, with the race detector) it
+	// may take longer than daemon.FreshWait to apply the change, and then
+	// rightly lets the hook answer itself — which is not what this test
+	// asks about.
 	if err := os.MkdirAll(filepath.Join(root, "lib"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Rename(filepath.Join(root, "src", "pkg", "handler_router.go"), filepath.Join(root, "lib", "handler_router.go")); err != nil {
 		t.Fatal(err)
 	}
+	waitDaemonFresh(t, root, cache)
 	stale := filepath.Join(root, "src", "pkg", "handler_router.go")
 	want := filepath.Join(root, "lib", "handler_router.go")
 	byDaemon, asked := hookRead(t, root, cache, stale)
 	if !asked {
-		t.Fatalf("the hook did not ask the daemon")
+		log, _ := os.ReadFile(filepath.Join(cache, "hook.log"))
+		t.Fatalf("the hook did not ask the daemon; its log:\n%s", log)
 	}
 	if !strings.Contains(byDaemon, want) {
 		t.Fatalf("the daemon's answer %s does not name %s", byDaemon, want)
