@@ -105,8 +105,15 @@ func Update(ix *Index, opt Options, changed []string) (next *Index, ok bool) {
 	}
 	keptAdded.files, keptAdded.abs = append(keptAdded.files, was.added[lo:]...), append(keptAdded.abs, was.addedAbs[lo:]...)
 	all := mergeRuns(keptAdded, added)
-	next = withDelta(base, all.files, all.abs, removed, dirs, skipped)
-	return next, !slices.Equal(all.files, was.added) || !slices.Equal(removed, was.removed)
+	changedFiles := !slices.Equal(all.files, was.added) || !slices.Equal(removed, was.removed)
+	if !changedFiles && slices.Equal(dirs, ix.Dirs) && slices.Equal(skipped, ix.Skipped) {
+		// Read again as it was (a poll or a watcher reporting what a
+		// walk already saw): the same index, so that its holder keeps
+		// what it serves — a new one would replace a snapshot being
+		// compacted, and leave the heap's copy served.
+		return ix, false
+	}
+	return withDelta(base, all.files, all.abs, removed, dirs, skipped), changedFiles
 }
 
 // mergeRuns merges two runs sorted in the Index order, with no file in

@@ -193,6 +193,42 @@ func TestUpdateIgnoresOutsideAndGitInternals(t *testing.T) {
 	}
 }
 
+// TestUpdateReadAgainAsItWas: paths read again as the index has them —
+// a file, its directory, the root, an ignore file, before and after a
+// change was applied over the index (a delta) — leave the very index;
+// an empty directory made is a change of the index, not of its files.
+func TestUpdateReadAgainAsItWas(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "src", "a.go"), "")
+	write(t, filepath.Join(dir, ".gitignore"), "*.log\n")
+	write(t, filepath.Join(dir, "x.log"), "")
+	ix := build(t, dir, Options{})
+	root := ix.Roots[0]
+	asWas := []string{filepath.Join(root, "src", "a.go"), filepath.Join(root, "src"), root, filepath.Join(root, ".gitignore"), filepath.Join(root, "x.log")}
+	for _, p := range asWas {
+		if next, changed := Update(ix, Options{}, []string{p}); changed || next != ix {
+			t.Fatalf("%s read again as it was: a new index (changed %v)", p, changed)
+		}
+	}
+	write(t, filepath.Join(dir, "src", "b.go"), "")
+	ix, changed := Update(ix, Options{}, []string{filepath.Join(root, "src", "b.go")})
+	if !changed {
+		t.Fatal("a file added: unchanged")
+	}
+	for _, p := range append(asWas, filepath.Join(root, "src", "b.go")) {
+		if next, changed := Update(ix, Options{}, []string{p}); changed || next != ix {
+			t.Fatalf("%s read again over a delta: a new index (changed %v)", p, changed)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "empty"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	next, changed := Update(ix, Options{}, []string{filepath.Join(root, "empty")})
+	if changed || next == ix || !slices.Contains(next.Dirs, File{0, "empty"}) {
+		t.Fatalf("an empty directory made: changed %v, the same index %v, dirs %v", changed, next == ix, next.Dirs)
+	}
+}
+
 // checkAbs holds the walk's shared strings to what Abs makes: every file
 // has its own absolute path, and its Path is that string's tail, the same
 // bytes — with no second string kept for it where paths are
