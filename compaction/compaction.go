@@ -51,6 +51,8 @@ type Host interface {
 	// was replaced meanwhile (a change applied); it reports whether it
 	// did.
 	Swap(seq uint64, ix *workspace.Index, eng *rank.Engine) bool
+	// Current is the snapshot served now.
+	Current() Snapshot
 	// Busy marks the write under way (it reads the engine whole) until
 	// done is called; Pace holds it while requests run.
 	Busy(readsEngine bool) (done func())
@@ -133,10 +135,40 @@ func (c *Compactor) Due(cur Snapshot, quiet bool) bool {
 // Compact writes snap as a new base and has the host serve it in snap's
 // place. Nothing is swapped when the cache is off, another process holds
 // the index's lock past lockWait, or the snapshot was replaced
-// meanwhile: the heap's copy stays. The write gives way to requests
-// (Host.Pace). It reports whether the base was swapped in.
+// meanwhile: the heap's copy stays — unless the compaction is owed, and
+// the snapshot that replaced it (a change applied while the base was
+// written) is on the heap too: that one is written in turn, up to
+// owedRetries times, since the full pass waiting for the compaction
+// would otherwise read the heap's copy of the whole tree, and hold it
+// through the pass. The write gives way to requests (Host.Pace). It
+// reports whether a base was swapped in.
 func (c *Compactor) Compact(snap Snapshot, lockWait time.Duration) bool {
 	defer c.host.Busy(true)()
+	for try := 0; ; try++ {
+		swapped, replaced := c.compactOnce(snap, lockWait)
+		if swapped || !replaced {
+			return swapped
+		}
+		c.mu.Lock()
+		owed := c.owed != nil
+		c.mu.Unlock()
+		next := c.host.Current()
+		if !owed || try == owedRetries || !next.Heap || next.Seq == snap.Seq {
+			return false
+		}
+		snap = next
+	}
+}
+
+// owedRetries bounds the writes of an owed compaction whose snapshot
+// keeps being replaced: a change applied during a write (a second or two
+// on a large tree) is rare, a stream of them (a build writing files) is
+// not, and past a few tries the pass reads the heap's copy.
+const owedRetries = 2
+
+// compactOnce writes snap as a new base and has the host swap it in;
+// replaced: the host served another snapshot by then.
+func (c *Compactor) compactOnce(snap Snapshot, lockWait time.Duration) (swapped, replaced bool) {
 	start := time.Now()
 	c.mu.Lock()
 	c.tried = snap.Seq
@@ -147,17 +179,19 @@ func (c *Compactor) Compact(snap Snapshot, lockWait time.Duration) bool {
 	unlock, locked := workspace.LockIndex(ctx, c.cacheDir, snap.Index.Roots)
 	cancel()
 	if !locked {
-		return false
+		c.logf("not compacted: another process held the index's lock for %s", lockWait)
+		return false, false
 	}
 	ix, eng, err := base.Write(c.cacheDir, snap.Index, snap.Engine, paced, snap.SavedAt)
 	unlock()
 	if err != nil {
 		c.logf("not compacted: %v", err)
-		return false
+		return false, false
 	}
 	if !c.host.Swap(snap.Seq, ix, eng) {
-		return false
+		c.logf("not compacted: the snapshot was replaced while its base was written")
+		return false, true
 	}
 	c.logf("serving %d files from their segments, mapped (%.0f ms)", ix.Len(), float64(time.Since(start).Microseconds())/1000)
-	return true
+	return true, false
 }

@@ -79,6 +79,8 @@ func (h compactHost) Swap(seq uint64, ix *workspace.Index, eng *rank.Engine) boo
 	return true
 }
 
+func (h compactHost) Current() compaction.Snapshot { return h.s.snap.Load().view() }
+
 func (h compactHost) Busy(readsEngine bool) (done func()) { return h.s.busy(readsEngine) }
 func (h compactHost) Pace()                               { h.s.req.Pace() }
 
