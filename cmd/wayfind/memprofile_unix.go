@@ -7,10 +7,11 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
-	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 	"syscall"
+
+	"wayfind/memory"
 )
 
 // heapProfileOnSignal writes the heap's profile to path each time the
@@ -22,16 +23,16 @@ func heapProfileOnSignal(path string) {
 	go func() {
 		for range c {
 			if f, err := os.Create(path); err == nil {
-				runtime.GC()
+				memory.Return() // the profile is as of the last collection
 				pprof.Lookup("heap").WriteTo(f, 0)
 				f.Close()
 			}
 			// And the runtime's own account beside it, before and after
 			// everything free is handed back.
 			if f, err := os.Create(path + ".memstats"); err == nil {
-				for _, when := range []string{"now", "after FreeOSMemory"} {
+				for _, when := range []string{"now", "after memory.Return"} {
 					if when != "now" {
-						debug.FreeOSMemory()
+						memory.Return()
 					}
 					var m runtime.MemStats
 					runtime.ReadMemStats(&m)
