@@ -44,13 +44,6 @@ func (s *Session) compactDue(cur *snapshot, now time.Time) bool {
 	return s.compactor.Due(cur.view(), quiet)
 }
 
-// compact writes snap as a new base and serves it in snap's place
-// (compaction.Compactor.Compact); lockWait bounds the wait for another
-// process holding the index's lock.
-func (s *Session) compact(snap *snapshot, lockWait time.Duration) bool {
-	return s.compactor.Compact(snap.view(), lockWait)
-}
-
 // compactHost is the session as its compactor sees it.
 type compactHost struct{ s *Session }
 
@@ -93,7 +86,7 @@ func (h compactHost) Pace()                               { h.s.req.Pace() }
 func (s *Session) writeOwedBase() {
 	cur := s.snap.Load()
 	if ok, owed := s.compactor.Compactable(cur.view()); ok && owed {
-		s.compact(cur, closeLockWait)
+		s.compactor.Compact(cur.view(), closeLockWait)
 		s.compactor.Settle()
 	}
 }
@@ -123,7 +116,7 @@ func (s *Session) upkeepLoop() {
 		now := time.Now()
 		compacted := false
 		if cur := s.snap.Load(); s.compactDue(cur, now) {
-			compacted = s.compact(cur, s.opts.WaitReady)
+			compacted = s.compactor.Compact(cur.view(), s.opts.WaitReady)
 		}
 		s.compactor.Settle()
 		last := s.req.LastEnded()

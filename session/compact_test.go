@@ -60,7 +60,7 @@ func TestCompactApplied(t *testing.T) {
 	if !s.compactDue(applied, later) {
 		t.Fatal("compaction was not due once the change had stood compactIdle")
 	}
-	if !s.compact(applied, s.opts.WaitReady) {
+	if !s.compactor.Compact(applied.view(), s.opts.WaitReady) {
 		t.Fatal("compact reports it did not swap")
 	}
 	if cur := s.snap.Load(); !cur.sealed || !has(t, s, "src/added.go") {
@@ -170,7 +170,7 @@ func TestCompactionRepointsThePasses(t *testing.T) {
 	if applied.sealed {
 		t.Fatal("the change was served compacted at once")
 	}
-	if !s.compact(applied, s.opts.WaitReady) {
+	if !s.compactor.Compact(applied.view(), s.opts.WaitReady) {
 		t.Fatal("not compacted")
 	}
 	// A path is the base's own when it is the string its AbsAt gives.
@@ -248,7 +248,7 @@ func TestReplacedBasesAreLetGo(t *testing.T) {
 			si := s.idx.Symbols()
 			return si != nil && len(si.Named(name)) == 1 && s.Status().SymbolsReady
 		})
-		if !s.compact(s.snap.Load(), s.opts.WaitReady) {
+		if !s.compactor.Compact(s.snap.Load().view(), s.opts.WaitReady) {
 			t.Fatal("not compacted")
 		}
 	}

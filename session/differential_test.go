@@ -46,7 +46,7 @@ func TestChangesAnswerAsAFreshBuild(t *testing.T) {
 				switch r.IntN(6) {
 				case 0: // the heap's copies written as a new base
 					if cur := s.snap.Load(); cur != nil && !cur.sealed {
-						s.compact(cur, s.opts.WaitReady)
+						s.compactor.Compact(cur.view(), s.opts.WaitReady)
 					}
 				case 1: // a new server: the saved index and directory times
 					s.Close()
