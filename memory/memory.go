@@ -219,10 +219,13 @@ func (w *Work) Busy(readsEngine bool) (done func()) {
 }
 
 // busyRelease is how often the pages background work read are dropped:
-// a pass that only compares reads paths as fast as memory is read, and
-// what stays resident is what it reads in this long; a question asked
+// a pass that only compares reads paths as fast as memory is read — the
+// kernel maps a mapped file's cached pages several at a fault — and what
+// stays resident is what it reads in this long, so the period is a few
+// milliseconds, not the tens a person would notice; a drop where little
+// is resident costs a walk of the page tables, and a question asked
 // meanwhile reads its few paths' pages again from the page cache.
-const busyRelease = 10 * time.Millisecond
+const busyRelease = 2 * time.Millisecond
 
 // Release is the moment while work is under way (Busy), until stop is
 // closed: every busyRelease, the pages of the saved indexes' paths read

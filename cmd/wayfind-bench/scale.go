@@ -273,7 +273,9 @@ func scaleBench(bin, corpora, casesPath, work string, sizes []int, fzfSample, re
 		for _, tail := range []struct {
 			name string
 			outs []outcome
-		}{{"at ready", outs}, {"settled", settled}} {
+		}{{"at ready", outs}, {"settled", settled},
+			{"at ready, common-name typos", slices.Concat(typoOuts[0], typoOuts[1])},
+			{"settled, common-name typos", slices.Concat(typoSettled[0], typoSettled[1])}} {
 			slices.SortFunc(tail.outs, func(a, b outcome) int { return cmp.Compare(b.elapsed, a.elapsed) })
 			fmt.Fprintf(os.Stderr, "scale %d: slowest questions %s:\n", size, tail.name)
 			for _, o := range tail.outs[:min(12, len(tail.outs))] {
