@@ -149,11 +149,8 @@ func (c *Compactor) Compact(snap Snapshot, lockWait time.Duration) bool {
 		if swapped || !replaced {
 			return swapped
 		}
-		c.mu.Lock()
-		owed := c.owed != nil
-		c.mu.Unlock()
 		next := c.host.Current()
-		if !owed || try == owedRetries || !next.Heap || next.Seq == snap.Seq {
+		if c.Owed() == nil || try == owedRetries || !next.Heap || next.Seq == snap.Seq {
 			return false
 		}
 		snap = next
