@@ -150,7 +150,7 @@ func (c *Compactor) Compact(snap Snapshot, lockWait time.Duration) bool {
 			return swapped
 		}
 		next := c.host.Current()
-		if c.Owed() == nil || try == owedRetries || !next.Heap || next.Seq == snap.Seq {
+		if c.Owed() == nil || try == owedRetries || !next.Heap {
 			return false
 		}
 		snap = next
