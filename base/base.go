@@ -166,9 +166,8 @@ type Checked struct {
 	// holds the same files and directories, else updated.
 	Index  *workspace.Index
 	Engine *rank.Engine
-	// Walked is when the walk began, WalkTook how long it took.
-	Walked   time.Time
-	WalkTook time.Duration
+	// Walked is when the walk began.
+	Walked time.Time
 	// Differ counts the directories that differ; BuildTook is how long
 	// the engine took to build again (0: the files did not differ).
 	Differ    int
@@ -185,7 +184,7 @@ type Checked struct {
 func Check(ix *workspace.Index, eng *rank.Engine, walk workspace.Options) Checked {
 	c := Checked{Index: ix, Engine: eng, Walked: time.Now()}
 	changed := workspace.Verify(ix, walk)
-	c.WalkTook, c.Differ = time.Since(c.Walked), len(changed)
+	c.Differ = len(changed)
 	if len(changed) == 0 {
 		return c
 	}

@@ -143,7 +143,6 @@ func (s *Session) build(gen int, roots []string) {
 // the snapshot that follows serves what the tree holds, no longer stale.
 func (s *Session) verify(snap *snapshot, walk workspace.Options) *snapshot {
 	c := base.Check(snap.ix, snap.eng, walk)
-	s.tree.Walked(c.WalkTook)
 	next := &snapshot{gen: snap.gen, ix: c.Index, eng: c.Engine, sealed: snap.sealed && c.Index == snap.ix, walked: c.Walked}
 	if c.Differ > 0 {
 		s.opts.Logf("the index served differs from the tree in %d directories", c.Differ)

@@ -127,6 +127,13 @@ func (t *Tracker) Start() {
 // (the kernel's watch limit) are polled beside it; when it cannot hold
 // even the roots, polling replaces it.
 func (t *Tracker) Sync(ix *workspace.Index, walked time.Time) {
+	if !walked.IsZero() {
+		// The roots' last walk, however it came (a cold start's, a saved
+		// index's check, a reindex): the rescans are spaced by it
+		// (rescanPeriod), or polling would walk the whole tree again a
+		// RescanEvery after the walk it follows.
+		t.Walked(time.Since(walked))
+	}
 	t.mu.Lock()
 	w := t.watcher
 	t.mu.Unlock()

@@ -195,3 +195,33 @@ func TestPartWatchedPartPolled(t *testing.T) {
 		})
 	}
 }
+
+// TestSyncSpacesTheRescans: the walk a full index came from, however it
+// came (a cold start's included), spaces polling's rescans (rescanPeriod)
+// from the Sync that follows it: a tree whose walk took seconds is not
+// walked again a RescanEvery later. A Sync after a change (no walk) keeps
+// the last walk's spacing.
+func TestSyncSpacesTheRescans(t *testing.T) {
+	h := walked(t, "src/a.go")
+	every := 5 * time.Second
+	tr := New(h, Options{RescanEvery: every})
+	defer tr.Close()
+	tr.StartPolling()
+	period := func() time.Duration { return rescanPeriod(every, time.Duration(tr.walkTook.Load())) }
+	if got := period(); got != every {
+		t.Fatalf("before any walk: rescans every %v, want %v", got, every)
+	}
+	for _, c := range []struct {
+		name   string
+		walked time.Time
+		least  time.Duration
+	}{
+		{"after a walk of 7 s", time.Now().Add(-7 * time.Second), 70 * time.Second},
+		{"after a change", time.Time{}, 70 * time.Second},
+	} {
+		tr.Sync(h.ix, c.walked)
+		if got := period(); got < c.least {
+			t.Errorf("%s: rescans every %v, want at least %v", c.name, got, c.least)
+		}
+	}
+}
