@@ -1,6 +1,7 @@
 // Package pacing puts requests before background work: a request marks
 // itself running (Begin); background workers give way while any runs
-// (Pace), and a full pass waits for a quiet moment (AwaitQuiet); a
+// and in the gaps of a burst (Pace), and a full pass waits for a quiet
+// moment (AwaitQuiet); a
 // request that waits for the background work itself says so (Waiting)
 // and does not hold it up.
 package pacing
@@ -46,10 +47,19 @@ func (r *Requests) LastEnded() int64 { return r.last.Load() }
 // traffic cannot starve indexing.
 const maxPause = 50 * time.Millisecond
 
+// burstGap is how soon after a request ends the next of a burst comes:
+// a client's turn between an answer and its next question (reading it,
+// writing the next) is a millisecond or a few, more on a loaded machine.
+// Background work that ran in those gaps ran at full speed on every core
+// just as the client and the server's reader needed one, and the
+// questions of a burst asked at ready took twice their time.
+const burstGap = 10 * time.Millisecond
+
 // Pace holds a background worker while requests run (those waiting for
-// the background work aside), for at most maxPause.
+// the background work aside), and within burstGap of the last one's
+// end, for at most maxPause.
 func (r *Requests) Pace() {
-	for waited := time.Duration(0); !r.AllWaiting() && waited < maxPause; waited += time.Millisecond {
+	for waited := time.Duration(0); r.holds() && waited < maxPause; waited += time.Millisecond {
 		time.Sleep(time.Millisecond)
 	}
 	// Let a request that has just arrived run on this processor now rather
@@ -79,3 +89,14 @@ func (r *Requests) AwaitQuiet(quiet, maxWait time.Duration, stop <-chan struct{}
 // AllWaiting reports whether every request in progress waits for the
 // background work (none, too).
 func (r *Requests) AllWaiting() bool { return r.waiting.Load() >= r.active.Load() }
+
+// holds reports whether background work gives way now: a request runs
+// that does not wait for it, or none does and the last ended within
+// burstGap — unless one waits for the work (which a burst's gap must
+// not hold up either).
+func (r *Requests) holds() bool {
+	if r.waiting.Load() > 0 {
+		return !r.AllWaiting()
+	}
+	return r.active.Load() > 0 || time.Since(time.Unix(0, r.last.Load())) < burstGap
+}

@@ -43,3 +43,34 @@ func TestAwaitQuietEndsForAWaiter(t *testing.T) {
 	}()
 	<-returned // a test timeout, else
 }
+
+// TestHolds: background work gives way while a request runs and within
+// burstGap of the last one's end (a burst's next question comes then),
+// not after it nor before any request; a request waiting for the work
+// itself never holds it.
+func TestHolds(t *testing.T) {
+	now := time.Now().UnixNano()
+	for _, c := range []struct {
+		name            string
+		active, waiting int32
+		lastEndedAgo    time.Duration // 0: no request yet
+		want            bool
+	}{
+		{"no request yet", 0, 0, 0, false},
+		{"one running", 1, 0, time.Hour, true},
+		{"the last ended just now", 0, 0, burstGap / 10, true},
+		{"the last ended past the gap", 0, 0, 2 * burstGap, false},
+		{"the one running waits for the work", 1, 1, burstGap / 10, false},
+		{"one waits, another runs", 2, 1, time.Hour, true},
+	} {
+		var r Requests
+		r.active.Store(c.active)
+		r.waiting.Store(c.waiting)
+		if c.lastEndedAgo > 0 {
+			r.last.Store(now - int64(c.lastEndedAgo))
+		}
+		if got := r.holds(); got != c.want {
+			t.Errorf("%s: holds %v, want %v", c.name, got, c.want)
+		}
+	}
+}
