@@ -193,6 +193,7 @@ type Work struct {
 	working       atomic.Int32
 	readingEngine atomic.Int32  // among it, work that reads the served engine whole
 	started       chan struct{} // hears working leave zero
+	dropped       atomic.Int64  // when its reads were last dropped, UnixNano
 }
 
 // NewWork is a workspace's background work, none under way.
@@ -246,14 +247,37 @@ func (w *Work) Release(stop <-chan struct{}) {
 				return
 			case <-time.After(busyRelease):
 			}
-			if w.readingEngine.Load() > 0 {
-				ReleaseMapped()
-			} else {
-				ReleaseSaved()
-			}
-			BoundHeap()
+			w.drop(time.Now().UnixNano())
 		}
 	}
+}
+
+// Paced is the moment between two stretches of background work (its
+// pace): the drop Release makes every busyRelease is made here when it
+// is due, by the worker itself. Release's loop, woken by a timer, can be
+// woken late on a busy machine — both cores taken by the reader and the
+// collector — while a reader maps a whole base at memory's speed; the
+// reader's own pace comes every short stretch.
+func (w *Work) Paced() {
+	if w.working.Load() == 0 {
+		return
+	}
+	now := time.Now().UnixNano()
+	if last := w.dropped.Load(); now-last >= int64(busyRelease) && w.dropped.CompareAndSwap(last, now) {
+		w.drop(now)
+	}
+}
+
+// drop drops the pages the work read (the engine's too when it reads
+// the engine whole) and sets the limit from what it keeps.
+func (w *Work) drop(now int64) {
+	w.dropped.Store(now)
+	if w.readingEngine.Load() > 0 {
+		ReleaseMapped()
+	} else {
+		ReleaseSaved()
+	}
+	BoundHeap()
 }
 
 // AskedDue reports whether the saved indexes' pages that requests read

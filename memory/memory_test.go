@@ -146,3 +146,30 @@ func TestAskedDue(t *testing.T) {
 		}
 	}
 }
+
+// TestPacedDropsWhenDue: a background worker's pace drops what the work
+// read once busyRelease has passed since the last drop, and not sooner;
+// with no work under way, never.
+func TestPacedDropsWhenDue(t *testing.T) {
+	w := NewWork()
+	w.Paced()
+	if w.dropped.Load() != 0 {
+		t.Fatal("dropped with no work under way")
+	}
+	done := w.Busy(false)
+	defer done()
+	w.Paced()
+	first := w.dropped.Load()
+	if first == 0 {
+		t.Fatal("the first pace of work under way did not drop")
+	}
+	w.Paced()
+	if got := w.dropped.Load(); got != first && time.Duration(got-first) < busyRelease {
+		t.Fatalf("dropped again %v after the last, sooner than busyRelease (%v)", time.Duration(got-first), busyRelease)
+	}
+	time.Sleep(busyRelease)
+	w.Paced()
+	if w.dropped.Load() == first {
+		t.Fatal("not dropped busyRelease after the last drop")
+	}
+}

@@ -75,7 +75,7 @@ func (h compactHost) Swap(seq uint64, ix *workspace.Index, eng *rank.Engine) boo
 func (h compactHost) Current() compaction.Snapshot { return h.s.snap.Load().view() }
 
 func (h compactHost) Busy(readsEngine bool) (done func()) { return h.s.busy(readsEngine) }
-func (h compactHost) Pace()                               { h.s.req.Pace() }
+func (h compactHost) Pace()                               { h.s.pace() }
 
 // writeOwedBase writes the base a walk owes before the session goes
 // (Close, once its loops have ended: a walk that ended as the session

@@ -111,7 +111,7 @@ func (s *Session) build(gen int, roots []string) {
 			s.opts.Logf("answering from the saved index of %d files (%.0f ms, engine %s) while the walk checks it",
 				o.Index.Len(), snap.indexMs, map[bool]string{true: "mapped", false: "built"}[o.Mapped])
 			paced := walk
-			paced.Pace = s.req.Pace
+			paced.Pace = s.pace
 			snap = s.verify(snap, paced)
 		}
 	} else {

@@ -16,6 +16,13 @@ func (s *Session) afterPass() { memory.AfterPass() }
 // busy marks background work under way (memory.Work.Busy).
 func (s *Session) busy(readsEngine bool) (done func()) { return s.work.Busy(readsEngine) }
 
+// pace is every background worker's pace: held while requests run
+// (pacing), and its reads dropped when due (memory.Work.Paced).
+func (s *Session) pace() {
+	s.req.Pace()
+	s.work.Paced()
+}
+
 // whileAsked is the memory's moment at each of the upkeep loop's wakes
 // while requests come (memory.AskedDue). It returns the end of the last
 // request it saw.

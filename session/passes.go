@@ -18,7 +18,7 @@ type passHost struct{ background }
 // requests run, busy while it reads, a pass's end (memory.go).
 type background struct{ s *Session }
 
-func (b background) Pace()               { b.s.req.Pace() }
+func (b background) Pace()               { b.s.pace() }
 func (b background) Busy() (done func()) { return b.s.busy(false) }
 func (b background) AfterPass()          { b.s.afterPass() }
 
