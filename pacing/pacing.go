@@ -51,8 +51,7 @@ const maxPause = 50 * time.Millisecond
 // a client's turn between an answer and its next question (reading it,
 // writing the next) is a millisecond or a few, more on a loaded machine.
 // Background work that ran in those gaps ran at full speed on every core
-// just as the client and the server's reader needed one, and the
-// questions of a burst asked at ready took twice their time.
+// just as the client and the server's reader needed one.
 const burstGap = 10 * time.Millisecond
 
 // Pace holds a background worker while requests run (those waiting for

@@ -18,10 +18,7 @@ func (s *Session) busy(readsEngine bool) (done func()) { return s.work.Busy(read
 
 // pace is every background worker's pace: held while requests run
 // (pacing), and its reads dropped when due (memory.Work.Paced).
-func (s *Session) pace() {
-	s.req.Pace()
-	s.work.Paced()
-}
+func (s *Session) pace() { s.req.Pace(); s.work.Paced() }
 
 // whileAsked is the memory's moment at each of the upkeep loop's wakes
 // while requests come (memory.AskedDue). It returns the end of the last
