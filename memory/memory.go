@@ -247,7 +247,8 @@ func (w *Work) Release(stop <-chan struct{}) {
 				return
 			case <-time.After(busyRelease):
 			}
-			w.drop(time.Now().UnixNano())
+			w.dropped.Store(time.Now().UnixNano())
+			w.drop()
 		}
 	}
 }
@@ -264,14 +265,13 @@ func (w *Work) Paced() {
 	}
 	now := time.Now().UnixNano()
 	if last := w.dropped.Load(); now-last >= int64(busyRelease) && w.dropped.CompareAndSwap(last, now) {
-		w.drop(now)
+		w.drop()
 	}
 }
 
 // drop drops the pages the work read (the engine's too when it reads
 // the engine whole) and sets the limit from what it keeps.
-func (w *Work) drop(now int64) {
-	w.dropped.Store(now)
+func (w *Work) drop() {
 	if w.readingEngine.Load() > 0 {
 		ReleaseMapped()
 	} else {
