@@ -247,8 +247,7 @@ func (w *Work) Release(stop <-chan struct{}) {
 				return
 			case <-time.After(busyRelease):
 			}
-			w.dropped.Store(time.Now().UnixNano())
-			w.drop()
+			w.dropIfDue()
 		}
 	}
 }
@@ -260,18 +259,20 @@ func (w *Work) Release(stop <-chan struct{}) {
 // collector — while a reader maps a whole base at memory's speed; the
 // reader's own pace comes every short stretch.
 func (w *Work) Paced() {
-	if w.working.Load() == 0 {
-		return
-	}
-	now := time.Now().UnixNano()
-	if last := w.dropped.Load(); now-last >= int64(busyRelease) && w.dropped.CompareAndSwap(last, now) {
-		w.drop()
+	if w.working.Load() > 0 {
+		w.dropIfDue()
 	}
 }
 
-// drop drops the pages the work read (the engine's too when it reads
-// the engine whole) and sets the limit from what it keeps.
-func (w *Work) drop() {
+// dropIfDue drops the pages the work read (the engine's too when it
+// reads the engine whole) and sets the limit from what it keeps, when
+// busyRelease has passed since the last drop, whoever made it — the
+// loop or a worker's pace: one drop a period, not one each.
+func (w *Work) dropIfDue() {
+	now := time.Now().UnixNano()
+	if last := w.dropped.Load(); now-last < int64(busyRelease) || !w.dropped.CompareAndSwap(last, now) {
+		return
+	}
 	if w.readingEngine.Load() > 0 {
 		ReleaseMapped()
 	} else {

@@ -1,9 +1,8 @@
 // Package pacing puts requests before background work: a request marks
 // itself running (Begin); background workers give way while any runs
 // and in the gaps of a burst (Pace), and a full pass waits for a quiet
-// moment (AwaitQuiet); a
-// request that waits for the background work itself says so (Waiting)
-// and does not hold it up.
+// moment (AwaitQuiet); a request that waits for the background work
+// itself says so (Waiting) and does not hold it up.
 package pacing
 
 import (
