@@ -2,6 +2,7 @@ package rank
 
 import (
 	"context"
+	"math"
 	"slices"
 	"testing"
 )
@@ -118,5 +119,44 @@ func TestRecencyHalvesEachOlderFile(t *testing.T) {
 	}
 	if n := len(Recency(make([]string, 3*MaxVisits))); n != MaxVisits {
 		t.Fatalf("kept %d", n)
+	}
+}
+
+// TestAuthoredBreaksTies: the user's own latest commits say where they
+// work when nothing else does, and weigh beside the visits.
+func TestAuthoredBreaksTies(t *testing.T) {
+	e, _ := fixture(t, "monorepo")
+	ctx := context.Background()
+	mine := Authorship([][]string{{"src/storage/s3/client.go", "src/storage/s3/upload.go"}})
+	res, err := e.Find(ctx, FindRequest{Query: "client.go", Authored: mine})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := matchPaths(res.Matches); len(got) == 0 || got[0] != "src/storage/s3/client.go" {
+		t.Fatalf("find: %v", got)
+	}
+	// Exact values: the latest commit's file weighs 1 of authoredWeight,
+	// over the three parts' weights (1 + coWeight + authoredWeight = 2.5);
+	// the commit before, authoredStep of it; twice, capped at 1.
+	older := Authorship([][]string{{"src/api/client.go"}, {"src/storage/s3/client.go"}, {"src/api/client.go"}})
+	for _, c := range []struct {
+		authored []Visit
+		file     string
+		want     float64
+		reason   string
+	}{
+		{mine, "src/storage/s3/client.go", 0.4, "near:authored"},
+		{mine, "src/api/client.go", 0, ""},
+		{older, "src/storage/s3/client.go", 0.4 * authoredStep, "near:authored"},
+		{older, "src/api/client.go", 0.4, "near:authored"},
+	} {
+		a := e.newAffinity("", nil, c.authored)
+		id, _ := e.fileID(0, c.file)
+		if n := a.of(e, id); math.Abs(n.value-c.want) > 1e-12 || n.reason != c.reason {
+			t.Errorf("%s: %v %q, want %v %q", c.file, n.value, n.reason, c.want, c.reason)
+		}
+	}
+	if s := authoredStep; math.Abs(math.Pow(s, authoredHalfLife)-0.5) > 1e-12 {
+		t.Errorf("step %v does not halve in %d commits", s, authoredHalfLife)
 	}
 }

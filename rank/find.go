@@ -108,9 +108,11 @@ type FindRequest struct {
 	// Current is the file the user is in, and History where they have
 	// been (affinity.go): among equally good matches the nearer comes
 	// first. With nothing typed, Find lists History's files in its order,
-	// Current left out.
-	Current string
-	History []Visit
+	// Current left out. Authored: what the user committed lately
+	// (Authorship).
+	Current  string
+	History  []Visit
+	Authored []Visit
 
 	// oneWordTypos: no typo reading of a query of several words (locate's
 	// file step, where such a reading is weak evidence — fileLike of a
@@ -151,7 +153,7 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 		return nil, err
 	}
 	f := finder{e: e, q: &q, req: req, limit: ResultLimit(req.Limit), threshold: req.Threshold,
-		aff: e.newAffinity(req.Current, req.History), active: e.hasActivity()}
+		aff: e.newAffinity(req.Current, req.History, req.Authored), active: e.hasActivity()}
 	if f.threshold <= 0 {
 		f.threshold = DefaultThreshold
 	}

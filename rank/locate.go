@@ -109,9 +109,11 @@ type LocateRequest struct {
 	// MinConfidence stops the cascade once reached (0: DefaultMinConfidence).
 	MinConfidence float64
 	// Current and History say where the user works (affinity.go): among
-	// answers of equal score, the nearer comes first.
-	Current string
-	History []Visit
+	// answers of equal score, the nearer comes first; Authored, what the
+	// user committed lately (Authorship).
+	Current  string
+	History  []Visit
+	Authored []Visit
 }
 
 // LocateHit is one answer and the strategy that found it.
@@ -190,7 +192,7 @@ func (e *Engine) Locate(ctx context.Context, req LocateRequest) (*LocateResult, 
 		term = strings.Join(q.body, " ")
 	}
 	l := &locator{e: e, q: &q, res: &LocateResult{Term: term, Impl: q.impl, Strategies: []string{}, Results: []LocateHit{}}, hits: map[int32]int{},
-		aff: e.newAffinity(req.Current, req.History)}
+		aff: e.newAffinity(req.Current, req.History, req.Authored)}
 	if q.phrase != "" && !identifier.MatchString(q.phrase) {
 		// Quoted text is what to find, as written.
 		if err := l.phrase(ctx, q.phrase, phraseQuoted); err != nil {

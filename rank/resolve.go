@@ -35,9 +35,10 @@ type ResolveRequest struct {
 	// counts for nearness instead.
 	Current string
 	// History is where the user has been (affinity.go), its files in the
-	// same forms as From.
-	History []Visit
-	Limit   int
+	// same forms as From; Authored what they committed lately (Authorship).
+	History  []Visit
+	Authored []Visit
+	Limit    int
 }
 
 // Candidate is one ranked file.
@@ -165,7 +166,7 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	if near == "" {
 		near = req.Current
 	}
-	aff := e.newAffinity(near, req.History)
+	aff := e.newAffinity(near, req.History, req.Authored)
 	id, exact, beside := e.exact(q, fromRoot, fromRel, fromOK)
 	if exact && !beside && fromOK && (relative || req.Link) {
 		// A relative reference names the file beside its document: the

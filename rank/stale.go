@@ -40,14 +40,18 @@ type RepoHistory struct {
 	// (a document's earlier places, which its relative links were
 	// written from).
 	formerly []map[string][]string
+	// authored: by root, the user's own latest commits' files, weighed
+	// (Authorship), root-relative.
+	authored [][]Visit
 }
 
 // NewRepoHistory indexes the old paths of records (one per root of roots,
 // nil where a root has no repository).
 func NewRepoHistory(roots []string, records []*vcs.Record) *RepoHistory {
-	h := &RepoHistory{records: records, formerly: make([]map[string][]string, len(records))}
+	h := &RepoHistory{records: records, formerly: make([]map[string][]string, len(records)), authored: make([][]Visit, len(records))}
 	var files []workspace.File
 	for r, rec := range records {
+		h.authored[r] = Authorship(rec.Authored())
 		for _, p := range rec.Gone() {
 			files = append(files, workspace.File{Root: r, Path: p})
 			if f, ok := rec.Fate(p); ok && !f.Deleted {

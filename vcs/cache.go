@@ -15,7 +15,7 @@ const cacheFile = "vcs.gob"
 
 // cacheVersion changes whenever the encoding or the fold does; a file of
 // another version is rebuilt, not read.
-const cacheVersion = 14
+const cacheVersion = 15
 
 // stored is a Record as gob writes it.
 type stored struct {
@@ -30,6 +30,8 @@ type stored struct {
 	Split            map[string]bool
 	CommitList       []Commit
 	Co               map[int32][]storedCo
+	Author           string
+	Mine             [][]int32
 }
 
 type storedLineage struct {
@@ -56,7 +58,8 @@ func saveAs(dir, name string, r *Record) error {
 	}
 	s := stored{Version: cacheVersion, Head: r.Head, Prefix: r.Prefix, Commits: r.Commits, Renames: r.Renames,
 		Shallow: r.Shallow, Detection: r.Detection, CommitList: r.commits, Names: make(map[string][4]int32, len(r.names)),
-		Lineages: make([]storedLineage, len(r.lineages)), Co: make(map[int32][]storedCo, len(r.co))}
+		Lineages: make([]storedLineage, len(r.lineages)), Co: make(map[int32][]storedCo, len(r.co)),
+		Author: r.Author, Mine: r.mine}
 	for i, l := range r.lineages {
 		s.Lineages[i] = storedLineage{Path: l.path, End: l.end, Unsure: l.unsure, Changes: l.changes, Kin: l.kin}
 	}
@@ -162,6 +165,17 @@ func loadFrom(dir, file string) (*Record, error) {
 		}
 		r.co[k] = list
 	}
+	for _, ls := range s.Mine {
+		for _, l := range ls {
+			if l < 0 || int(l) >= len(r.lineages) {
+				return nil, fmt.Errorf("history cache: one of the user's commits outside the record")
+			}
+		}
+	}
+	if len(s.Mine) > AuthoredCommits {
+		return nil, fmt.Errorf("history cache: %d of the user's commits kept, of %d", len(s.Mine), AuthoredCommits)
+	}
+	r.Author, r.mine = s.Author, s.Mine
 	r.invertCo()
 	return r, nil
 }

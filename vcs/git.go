@@ -88,6 +88,12 @@ func BuildAt(ctx context.Context, root, rev string, prev *Record) (*Record, erro
 	if err != nil {
 		return nil, err
 	}
+	// The user's commits are read as the log is: another user (a changed
+	// user.email) needs the whole log read again.
+	me := identity(ctx, root)
+	if prev != nil && prev.Author != me {
+		prev = nil
+	}
 	if prev != nil && prev.Head == st.head && prev.Prefix == st.prefix {
 		return prev, nil
 	}
@@ -106,7 +112,7 @@ func BuildAt(ctx context.Context, root, rev string, prev *Record) (*Record, erro
 		if from != "" {
 			r = prev.clone()
 		}
-		r.Prefix, r.Shallow = st.prefix, st.shallow
+		r.Prefix, r.Shallow, r.Author = st.prefix, st.shallow, me
 		return r
 	}
 	line, err := readLine(ctx, root, span)
@@ -128,6 +134,22 @@ func BuildAt(ctx context.Context, root, rev string, prev *Record) (*Record, erro
 	r.finish()
 	r.Head = st.head // HEAD may be a merge, which the log leaves out
 	return r, nil
+}
+
+// identity is the e-mail address git would write as the author of the
+// root's next commit (its environment, then its configuration), "" when
+// it knows none.
+func identity(ctx context.Context, root string) string {
+	out, err := git(ctx, root, "var", "GIT_AUTHOR_IDENT").Output()
+	if err != nil {
+		return ""
+	}
+	s := string(out)
+	i, j := strings.LastIndexByte(s, '<'), strings.LastIndexByte(s, '>')
+	if i < 0 || j < i {
+		return ""
+	}
+	return s[i+1 : j]
 }
 
 // partialClone reports whether the repository may fetch missing objects

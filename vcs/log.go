@@ -43,9 +43,10 @@ func (d Detection) Join(o Detection) Detection {
 	return Mixed
 }
 
-// logFormat starts each commit with \x01, then hash, committer time and
-// subject; -z ends it and every name-status field with NUL.
-const logFormat = "--format=%x01%H %ct %s"
+// logFormat starts each commit with \x01, then hash, committer time,
+// the author's e-mail address and, after \x02, the subject; -z ends it
+// and every name-status field with NUL.
+const logFormat = "--format=%x01%H %ct %ae%x02%s"
 
 // readHistory folds every commit of span (oldest first; merges left out:
 // a merge's renames are its parents') into fold, renames detected by
@@ -540,12 +541,12 @@ func (lr *logReader) next() (commitOps, bool, error) {
 	if lr.head == "" {
 		return commitOps{}, false, nil
 	}
-	c, err := parseHeader(lr.head)
+	c, author, err := parseHeader(lr.head)
 	lr.head = ""
 	if err != nil {
 		return commitOps{}, false, err
 	}
-	cur := commitOps{commit: c}
+	cur := commitOps{commit: c, author: author}
 	for {
 		tok, err := lr.field()
 		if err == io.EOF {
@@ -579,15 +580,18 @@ func (lr *logReader) next() (commitOps, bool, error) {
 	}
 }
 
-func parseHeader(s string) (Commit, error) {
+// parseHeader reads a commit's line in logFormat: the commit, and its
+// author's e-mail address.
+func parseHeader(s string) (Commit, string, error) {
 	hash, rest, ok := strings.Cut(s, " ")
 	if !ok {
-		return Commit{}, fmt.Errorf("git log: bad commit line %q", s)
+		return Commit{}, "", fmt.Errorf("git log: bad commit line %q", s)
 	}
-	ts, subject, _ := strings.Cut(rest, " ")
+	ts, rest, _ := strings.Cut(rest, " ")
 	t, err := strconv.ParseInt(ts, 10, 64)
 	if err != nil {
-		return Commit{}, fmt.Errorf("git log: bad commit time %q", s)
+		return Commit{}, "", fmt.Errorf("git log: bad commit time %q", s)
 	}
-	return Commit{Hash: hash, Time: t, Subject: subject}, nil
+	author, subject, _ := strings.Cut(rest, "\x02")
+	return Commit{Hash: hash, Time: t, Subject: subject}, author, nil
 }

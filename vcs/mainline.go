@@ -121,7 +121,7 @@ func readLine(ctx context.Context, root, span string) (*line, error) {
 		switch {
 		case len(f) == 0:
 		case f[0] == '\x01':
-			c, err := parseHeader(string(f[1:]))
+			c, _, err := parseHeader(string(f[1:]))
 			if err != nil {
 				return nil, err
 			}

@@ -143,7 +143,18 @@ type Record struct {
 	// line: while building, the line to HEAD of the span read (nil: no
 	// merges in it, every commit is on the line).
 	line *line
+	// Author is the user the record follows: the e-mail address git
+	// would write as the author of their next commit ("" when it knows
+	// none). mine holds their latest AuthoredCommits commits, oldest
+	// first, each the lineages it touched (nil: a sweep, MaxWorkFiles).
+	Author string
+	mine   [][]int32
 }
+
+// AuthoredCommits: the user's latest commits the record keeps (Authored).
+// The ranking weighs each by its recency, and past this many a commit
+// weighs next to nothing (rank.authoredHalfLife).
+const AuthoredCommits = 128
 
 type coCount struct {
 	lin   int32
@@ -152,10 +163,11 @@ type coCount struct {
 
 // Co-change bounds.
 const (
-	// maxCoChangeFiles: a commit touching more files than this is a sweep
+	// MaxWorkFiles: a commit touching more files than this is a sweep
 	// (a reformat, a rename of a directory), not work done together; its
-	// pairs would drown the signal and cost n² counts.
-	maxCoChangeFiles = 12
+	// pairs would drown the signal and cost n² counts, and its files say
+	// little of what its author works on.
+	MaxWorkFiles = 12
 	// coPartners: the partners kept per file, the most frequent.
 	coPartners = 16
 	// minCoChange: a pair committed together once is chance.
@@ -181,6 +193,7 @@ type op struct {
 // commitOps is one commit as the fold takes it.
 type commitOps struct {
 	commit Commit
+	author string // the author's e-mail address
 	ops    []op
 }
 
@@ -271,7 +284,10 @@ func (r *Record) apply(c commitOps) {
 			r.lineages[l].changes++
 		}
 	}
-	if n := len(touched); n >= 2 && n <= maxCoChangeFiles {
+	if r.Author != "" && c.author == r.Author {
+		r.keepMine(touched)
+	}
+	if n := len(touched); n >= 2 && n <= MaxWorkFiles {
 		if r.pairs == nil {
 			r.pairs = map[uint64]uint32{}
 		}
@@ -285,6 +301,48 @@ func (r *Record) apply(c commitOps) {
 			}
 		}
 	}
+}
+
+// keepMine adds one of the user's commits, the lineages it touched, to
+// their latest (a sweep's files left out: MaxWorkFiles).
+func (r *Record) keepMine(touched []int32) {
+	var ls []int32
+	for i, l := range touched {
+		if !slices.Contains(touched[:i], l) {
+			ls = append(ls, l)
+		}
+	}
+	if len(ls) > MaxWorkFiles {
+		ls = nil
+	}
+	if len(r.mine) == AuthoredCommits {
+		r.mine = slices.Delete(r.mine, 0, 1)
+	}
+	r.mine = append(r.mine, ls)
+}
+
+// Authored is the files of the user's latest commits (Author), the
+// latest first, each commit its files as they are named today (relative
+// to the root); a file since deleted, or outside the root, is left out,
+// and a sweep's commit has none.
+func (r *Record) Authored() [][]string {
+	if r == nil {
+		return nil
+	}
+	out := make([][]string, 0, len(r.mine))
+	for i := len(r.mine) - 1; i >= 0; i-- {
+		var fs []string
+		for _, l := range r.mine[i] {
+			if r.lineages[l].end >= 0 {
+				continue
+			}
+			if rel, ok := within(r.Prefix, r.lineages[l].path); ok {
+				fs = append(fs, rel)
+			}
+		}
+		out = append(out, fs)
+	}
+	return out
 }
 
 // markSplits marks the renames of commit ci (ops; added: the lineages it
@@ -612,6 +670,7 @@ func (r *Record) clone() *Record {
 	}
 	c.co = maps.Clone(r.co) // the lists are never changed in place
 	c.coBy = maps.Clone(r.coBy)
+	c.Author, c.mine = r.Author, slices.Clone(r.mine) // and neither are mine's
 	return c
 }
 

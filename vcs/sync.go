@@ -51,7 +51,10 @@ func SyncRead(ctx context.Context, base, root string, prev *Record, logf func(st
 	if prev == nil {
 		prev = loadLogged(dir, root, logf)
 	}
-	if prev != nil && prev.Head == st.head && prev.Prefix == st.prefix {
+	// A record follows one user's commits (Record.Author): another's
+	// reads the log again.
+	me := identity(ctx, root)
+	if prev != nil && prev.Head == st.head && prev.Prefix == st.prefix && prev.Author == me {
 		return prev, false, nil
 	}
 	unlock, err := workspace.LockFile(ctx, dir, lockName)
@@ -62,12 +65,12 @@ func SyncRead(ctx context.Context, base, root string, prev *Record, logf func(st
 	if saved := loadLogged(dir, root, logf); saved != nil && (prev == nil || saved.Head != prev.Head) {
 		prev = saved // what the reader before us saved (or left half-way)
 	}
-	if prev == nil || prev.Prefix != st.prefix || !ancestor(ctx, root, prev.Head, st.head) {
-		// Rewritten history (an amend, a reset), or none yet: start
-		// from the last checkpoint that is still an ancestor of HEAD,
-		// else from the start.
+	if prev == nil || prev.Prefix != st.prefix || prev.Author != me || !ancestor(ctx, root, prev.Head, st.head) {
+		// Rewritten history (an amend, a reset), another user, or none
+		// yet: start from the last checkpoint that is still an ancestor
+		// of HEAD, else from the start.
 		prev = nil
-		if cp := loadCheckpoint(dir, root, logf); cp != nil && cp.Prefix == st.prefix && ancestor(ctx, root, cp.Head, st.head) {
+		if cp := loadCheckpoint(dir, root, logf); cp != nil && cp.Prefix == st.prefix && cp.Author == me && ancestor(ctx, root, cp.Head, st.head) {
 			prev = cp
 		}
 	}

@@ -586,3 +586,61 @@ func TestReadResumes(t *testing.T) {
 		t.Errorf("a.c after the amend: %+v", f)
 	}
 }
+
+// TestAuthored: the record keeps the user's latest commits — git's own
+// identity for the root — with their files as named today; another
+// author's commits, a deleted file and a sweep's files are not theirs to
+// weigh, and a changed identity reads the log again.
+func TestAuthored(t *testing.T) {
+	t.Setenv("GIT_AUTHOR_EMAIL", "t@example.invalid")
+	r := vcstest.New(t)
+	other := func(msg string) {
+		r.Git("add", "-A")
+		r.Git("commit", "-q", "--author=o <o@example.invalid>", "-m", msg)
+	}
+	r.Write("a.go", vcstest.Text("a", 20))
+	r.Write("b.go", vcstest.Text("b", 20))
+	r.Commit("mine: a and b")
+	r.Write("c.go", vcstest.Text("c", 20))
+	other("theirs: c")
+	r.Mv("a.go", "pkg/a.go")
+	r.Write("d.go", vcstest.Text("d", 20))
+	r.Commit("mine: a moved, d")
+	for i := range MaxWorkFiles + 1 {
+		r.Write(fmt.Sprintf("sweep/%d.go", i), vcstest.Text(fmt.Sprint(i), 20))
+	}
+	r.Commit("mine: a sweep")
+	r.Git("rm", "-q", "b.go")
+	other("theirs: b deleted")
+
+	rec := build(t, r.Dir, nil)
+	want := [][]string{nil, {"d.go", "pkg/a.go"}, {"pkg/a.go"}}
+	got := rec.Authored()
+	for _, fs := range got {
+		slices.Sort(fs)
+	}
+	if rec.Author != "t@example.invalid" || !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("author %q, authored %q, want %q", rec.Author, got, want)
+	}
+	dir := t.TempDir()
+	if err := Save(dir, rec); err != nil {
+		t.Fatal(err)
+	}
+	if back, err := Load(dir); err != nil || back.Author != rec.Author || !slices.EqualFunc(back.Authored(), rec.Authored(), slices.Equal) {
+		t.Fatalf("loaded %v: %q", err, back.Authored())
+	}
+	base := t.TempDir()
+	if synced, err := Sync(context.Background(), base, r.Dir, nil, t.Logf); err != nil || synced.Author != "t@example.invalid" {
+		t.Fatalf("sync: %v", err)
+	}
+	t.Setenv("GIT_AUTHOR_EMAIL", "o@example.invalid")
+	theirs := build(t, r.Dir, rec)
+	if got := theirs.Authored(); theirs.Author != "o@example.invalid" || !slices.EqualFunc(got, [][]string{nil, {"c.go"}}, slices.Equal) {
+		t.Fatalf("another user: %q %q", theirs.Author, got)
+	}
+	// The cache at HEAD, saved for the user before: read again.
+	synced, err := Sync(context.Background(), base, r.Dir, nil, t.Logf)
+	if err != nil || synced.Author != "o@example.invalid" || !slices.EqualFunc(synced.Authored(), theirs.Authored(), slices.Equal) {
+		t.Fatalf("sync for another user: %v %+v", err, synced)
+	}
+}

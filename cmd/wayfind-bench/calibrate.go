@@ -563,12 +563,16 @@ func calibrateSessions(r calRepo, git, work string, window int, base calAnswer, 
 	}
 	eng = eng.WithRepoHistory(rank.NewRepoHistory([]string{root}, []*vcs.Record{rec}))
 	ctx := context.Background()
-	var past map[string]map[string][2]float64 // authorPast, for the features
+	// Each author's commits before the window: with theirs in it, what
+	// the user committed lately (sessionAuthored).
+	past := authorCommits(git, sq.base, sessionPastCommits)
 	for k, q := range sq.questions {
 		st := visitStore(root, q.visits)
 		for _, mode := range sessionModes {
-			req := rank.ResolveRequest{Path: q.name, Limit: 5, History: []rank.Visit{}}
-			find := rank.FindRequest{Query: q.name, Limit: 5, History: []rank.Visit{}}
+			// No visits, nor the user's commits (the record follows this
+			// machine's user, not the session's).
+			req := rank.ResolveRequest{Path: q.name, Limit: 5, History: []rank.Visit{}, Authored: []rank.Visit{}}
+			find := rank.FindRequest{Query: q.name, Limit: 5, History: []rank.Visit{}, Authored: []rank.Visit{}}
 			switch mode {
 			case "with the visits":
 				// As the server asks when a client reports focus but sends
@@ -577,10 +581,12 @@ func calibrateSessions(r calRepo, git, work string, window int, base calAnswer, 
 				if v, ok := st.Current(); ok {
 					req.Current = v.Path()
 				}
+				req.Authored = sessionAuthored(q, root, past)
 			case "with the visits and current":
 				req.History, req.Current = service.EngineVisits(st.Frecent(rank.MaxVisits)), root+"/"+q.last
+				req.Authored = sessionAuthored(q, root, past)
 			}
-			find.History, find.Current = req.History, req.Current
+			find.History, find.Current, find.Authored = req.History, req.Current, req.Authored
 			a := base
 			a.Set, a.Mode, a.Category, a.ID, a.Query, a.Expected = "sessions", mode, "bare name", fmt.Sprintf("%s/session/%d", r.name(), k), q.name, q.want
 			t0 := time.Now()
@@ -604,9 +610,6 @@ func calibrateSessions(r calRepo, git, work string, window int, base calAnswer, 
 			record(f)
 		}
 		if sessionFeaturesOut != nil {
-			if past == nil {
-				past = authorPast(git, sq.base, 3000)
-			}
 			writeSessionFeatures(sessionFeaturesOut, r.repo, r.half, eng, rec, past, q, service.EngineVisits(st.Frecent(rank.MaxVisits)))
 		}
 		// The simple baselines the visits must beat (issue 55), each a

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path"
+	"slices"
 	"strings"
 
 	"wayfind/rank"
@@ -56,36 +57,58 @@ type sessionFeatureRow struct {
 	PastRecent float64
 }
 
-// authorPast is, for each author of the n commits before base, each file
-// their commits touched: how many did, and the same weighed by recency.
-func authorPast(dir, base string, n int) map[string]map[string][2]float64 {
+// authorCommits is, for each author of the n commits before base, the
+// files of each of their commits, newest first: what `git log --author`
+// would list at base (the user's own commits, rank.Authorship).
+func authorCommits(dir, base string, n int) map[string][][]string {
 	out, err := exec.Command("git", "-C", dir, "log", "--no-merges", "--no-renames", "--name-only",
 		"--format=@%ae", "-n", fmt.Sprint(n), base).Output()
-	past := map[string]map[string][2]float64{}
+	by := map[string][][]string{}
 	if err != nil {
-		return past
+		return by
 	}
-	seen := map[string]int{} // each author's commits so far, newest first
-	var files map[string][2]float64
-	w := 0.0
+	var author string
 	for _, l := range strings.Split(string(out), "\n") {
 		switch {
 		case strings.HasPrefix(l, "@"):
-			a := l[1:]
-			if past[a] == nil {
-				past[a] = map[string][2]float64{}
-			}
-			files, w = past[a], math.Pow(0.97, float64(seen[a]))
-			seen[a]++
-		case l != "" && files != nil:
-			v := files[l]
-			files[l] = [2]float64{v[0] + 1, v[1] + w}
+			author = l[1:]
+			by[author] = append(by[author], nil)
+		case l != "" && author != "":
+			cs := by[author]
+			cs[len(cs)-1] = append(cs[len(cs)-1], l)
 		}
 	}
-	return past
+	return by
 }
 
-func writeSessionFeatures(out *json.Encoder, repo, half string, eng *rank.Engine, rec *vcs.Record, past map[string]map[string][2]float64, q sessionQuestion, visits []rank.Visit) {
+// sessionAuthored is what the user committed lately when they ask q:
+// their commits in the window before it, newest first, then those before
+// the window (past, authorCommits) — weighed as the service weighs the
+// repository's record of them.
+func sessionAuthored(q sessionQuestion, root string, past map[string][][]string) []rank.Visit {
+	var commits [][]string
+	for i := len(q.authored) - 1; i >= 0 && len(commits) < vcs.AuthoredCommits; i-- {
+		commits = append(commits, q.authored[i])
+	}
+	for _, c := range past[q.author] {
+		if len(commits) == vcs.AuthoredCommits {
+			break
+		}
+		commits = append(commits, c)
+	}
+	vs := rank.Authorship(commits)
+	for i := range vs {
+		vs[i].File = root + "/" + vs[i].File
+	}
+	return vs
+}
+
+// sessionPastCommits: the commits before a window read for its authors'
+// earlier work (sessionAuthored) — enough for most authors' latest
+// vcs.AuthoredCommits.
+const sessionPastCommits = 3000
+
+func writeSessionFeatures(out *json.Encoder, repo, half string, eng *rank.Engine, rec *vcs.Record, past map[string][][]string, q sessionQuestion, visits []rank.Visit) {
 	ctx := context.Background()
 	place := func(hist []rank.Visit) map[string]int {
 		fr, err := eng.Find(ctx, rank.FindRequest{Query: q.name, Limit: len(q.copies), History: hist})
@@ -153,8 +176,13 @@ func writeSessionFeatures(out *json.Encoder, repo, half string, eng *rank.Engine
 			}
 			aw *= 0.8
 		}
-		if v, ok := past[q.author][c]; ok {
-			r.PastN, r.PastRecent = int(v[0]), v[1]
+		pw := 1.0
+		for _, fs := range past[q.author] {
+			if slices.Contains(fs, c) {
+				r.PastN++
+				r.PastRecent += pw
+			}
+			pw *= 0.97
 		}
 		r.SharedMean /= wsum
 		r.StepsMean /= wsum
