@@ -25,16 +25,8 @@ package rank
 // one behind; in find at most activityWeight × affinityBonus. Among the
 // tied candidates, the one clearly ahead in nearness and activity
 // together goes first (nearestFirst); the answer's class still says
-// whether it is nearer where the user works (lead).
-const activityHalf = 8
-
-// activityWeight is activity's weight beside nearness (whose own weight
-// is 1). At most 1: nearness and activity together must stay below the
-// smallest gap between two name classes (proxWeight × (1 +
-// activityWeight) < the exact → case gap; orderings_test.go). Chosen on
-// the tuning half's real sessions, where activity alone ordered a
-// lexical tie better than a slight lead in nearness did.
-const activityWeight = 1
+// whether it is nearer where the user works (lead). (Both figures are in
+// weights.go.)
 
 // nearKey is what orders lexically tied candidates by where the user
 // works: nearness and activity.

@@ -1,7 +1,6 @@
 package rank
 
 import (
-	"math"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -35,11 +34,6 @@ type Visit struct {
 	File   string
 	Weight float64
 }
-
-// recencyStep: in a list of files without times (a request's own
-// history, most recent last), each file weighs half the next, so the
-// latest counts as much as all before it together.
-const recencyStep = 0.5
 
 // MaxVisits bounds the visits a question weighs: the mean is settled by
 // the weightiest few dozen, and each costs time on every candidate.
@@ -169,24 +163,6 @@ func (a *affinity) addAuthored(e *Engine, root int, rel string, w float64) {
 	a.mine[fileKey(root, id)] += w
 }
 
-// The user's own commits (Authorship): the files of the latest
-// vcs.AuthoredCommits commits the user made, a sweep's left out
-// (vcs.MaxWorkFiles); the latest weighs 1 and each before it
-// authoredStep of the one after, so that the weight halves every
-// authoredHalfLife commits — a file committed a month ago says less about
-// today's work than one committed an hour ago, but more than a file never
-// touched. A file weighs the sum of its commits' (of caps it at 1).
-const (
-	// authoredHalfLife: a few weeks of one person's commits; on the
-	// tuning half's sessions 23 and 69 did alike, 7 and 3 worse.
-	authoredHalfLife = 23
-	// MaxAuthoredFiles bounds the files a question weighs: every commit
-	// at its largest.
-	MaxAuthoredFiles = vcs.AuthoredCommits * vcs.MaxWorkFiles
-)
-
-var authoredStep = math.Exp2(-1.0 / authoredHalfLife)
-
 // Authorship weighs the files of the user's latest commits, latest
 // first, each commit its files.
 func Authorship(commits [][]string) []Visit {
@@ -202,13 +178,6 @@ func Authorship(commits [][]string) []Visit {
 	}
 	return out
 }
-
-// coWeight: co-change's weight beside directory proximity in a file's
-// affinity, (proximity + coWeight × co-change) ÷ (1 + coWeight). Chosen
-// on real sessions (the weight's commit has the figures): a file
-// committed with what the user touched is as telling as a third of a
-// directory's nearness, not more.
-const coWeight = 0.5
 
 // addCoChange credits the files the history committed together with
 // file rel of root with weight w — both ways: a file's own partners may
@@ -264,14 +233,6 @@ func unclean(p string) bool {
 	sep := string(filepath.Separator)
 	return strings.Contains(p, sep+sep) || strings.Contains(p, sep+".") || strings.HasSuffix(p, sep)
 }
-
-// authoredWeight: the user's own commits' weight beside directory
-// proximity and co-change in a file's affinity, when the request brings
-// them: (proximity + coWeight × co-change + authoredWeight × authored) ÷
-// (1 + coWeight + authoredWeight). As much as the directories' nearness:
-// on the tuning half's real sessions half of it did worse, twice or four
-// times no better.
-const authoredWeight = 1
 
 // of is the affinity of file id, and which reference gave it.
 func (a *affinity) of(e *Engine, id int32) near {

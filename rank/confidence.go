@@ -41,12 +41,6 @@ const (
 	BasisTie Basis = "tie"
 )
 
-// ResolvedConfidence: the share of answers right at or above which
-// `resolved` is set (docs/API.md): an answer an agent or an editor acts
-// on without looking must be right 99 times in 100 on repositories
-// nobody tuned to.
-const ResolvedConfidence = 0.99
-
 // Class is a kind of answer: its basis and, where a basis has several
 // strengths, which. Its confidence is the share of its answers whose
 // first candidate was the file meant (for history/gone: whose deleting
@@ -226,12 +220,6 @@ func (res *ResolveResult) Class() Class {
 	}
 	return ClassTie
 }
-
-// nearLead: the lead in affinity that makes a proximity decision clear.
-// People jump between areas, and the next file is often one they have
-// not touched yet: nearness orders the candidates, and only its classes'
-// measured shares say how far.
-const nearLead = 0.3
 
 // nearness is what a proximity decision rests on: the first candidate's
 // affinity and the runner-up's, and how much of where the user works

@@ -73,29 +73,6 @@ import (
 // file's score is then name × (0.7 + 0.3 × dirs). Files whose directories
 // miss a term keep half their score: the name is still evidence.
 
-// findCover is the share of a literal name class that cover decides.
-const findCover = 0.15
-
-// The name classes of the table above.
-var (
-	findExact       = scoreClass{"name:exact", 1, 1}
-	findPrefix      = scoreClass{"name:prefix", 0.80, 0.80 + findCover}
-	findWords       = scoreClass{"name:words", 0.78, 0.78 + findCover}
-	findWordStart   = scoreClass{"name:substring", 0.75, 0.75 + findCover}
-	findWordsInside = scoreClass{"name:words", 0.70, 0.70 + findCover}
-	findInitials    = scoreClass{"name:initials", 0.64, 0.64 + findCover}
-	findInner       = scoreClass{"name:substring", 0.60, 0.60 + findCover}
-	findTypo        = scoreClass{"typo:filename", findTypoWeight * typoFloor(), typoCeiling}
-	findFuzzy       = scoreClass{"name:fuzzy", 0.30, 0.50}
-	// findClasses is the table, best first.
-	findClasses = []scoreClass{findExact, findPrefix, findWords, findWordStart, findWordsInside,
-		findInitials, findInner, findTypo, findFuzzy}
-)
-
-// initialsSkipCost is taken off an initials reading for each word of the
-// stem it skips: a reading of consecutive words is the likelier one.
-const initialsSkipCost = 0.03
-
 // FindRequest is find/files' input.
 type FindRequest struct {
 	Query     string
@@ -139,9 +116,6 @@ type FindResult struct {
 	Truncated     bool
 	Rerank        RerankStats
 }
-
-// DefaultThreshold drops matches that only a subsequence explains.
-const DefaultThreshold = 0.3
 
 // Find is the typo-tolerant fuzzy file search.
 func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error) {
@@ -257,9 +231,6 @@ func (f *finder) namesAbovePaths(hits map[int32]nameMatch) bool {
 	}
 	return false
 }
-
-// maxLift is the most tieBreak, nearness and activity add to a score.
-const maxLift = caseBonus + affinityBonus + activityBonus
 
 // pathSink takes path readings into a heap keyed by the score each will
 // have in the answer — tieBreak and nearness added as merge adds them —
@@ -669,24 +640,6 @@ func (m *extMemo) affinity(q, ext string) float64 {
 	return m.a
 }
 
-// Tie-breaks between otherwise equal matches, each smaller than any gap
-// the scorer means (its classes are 0.02 or more apart, and output is
-// rounded to 0.001): the file whose name has the query's exact case wins
-// ("Lists.php" → lib/Lists.php before lists.php), a test, fixture or
-// generated file never outranks the source file it stands beside (unless
-// the user works among tests: affinity.go's amongAux), and among the rest
-// the file nearer where the user works comes first — weaker evidence
-// than the case typed, so at most half a step.
-const (
-	tieEps        = 0.002
-	caseBonus     = tieEps
-	auxPenalty    = 2 * tieEps
-	affinityBonus = tieEps / 2
-)
-
-// activityBonus: activity (activity.go) beside nearness, as in resolve.
-const activityBonus = activityWeight * affinityBonus
-
 func (e *Engine) tieBreak(q *FindQuery, id int32, score float64, aff *affinity) float64 {
 	if q.Case != "" && strings.Contains(e.baseName(id), q.Case) {
 		score += caseBonus
@@ -702,21 +655,6 @@ func (e *Engine) auxPenaltyOf(id int32, aff *affinity) float64 {
 	}
 	return 0
 }
-
-// Directory terms ("hpack/static"): a file whose directories match them
-// keeps dirTermsFloor of its name's score at the least and all of it when
-// they match exactly; one whose directories miss a term keeps
-// dirTermsMissed (the name is still evidence).
-const (
-	dirTermsFloor  = 0.7
-	dirTermsMissed = 0.5
-	// findExtFloor is what a file with the least related extension keeps.
-	findExtFloor = 0.85
-)
-
-// implHeaderFactor ranks a header just below its implementation when the
-// caller asks for implementations (--impl, "where is X implemented").
-const implHeaderFactor = 0.95
 
 func matchBefore(a, b *Match) bool {
 	return RanksBefore(a.Score, b.Score, a.Path, b.Path, a.Root, b.Root)

@@ -26,26 +26,6 @@ import (
 //
 // Words come first, then tests; each list at most the limit.
 
-// kinScale puts a kin reading's score below any reading of the name
-// (ResolveMin): its share of the words, or of the commits, scaled.
-const kinScale = 0.5
-
-// kinAbbreviated is what a word written in full for an abbreviation (or
-// the reverse: python for py) counts beside a word written alike, and
-// kinShortest the fewest letters of the shorter word that make one.
-const (
-	kinAbbreviated = 0.5
-	kinShortest    = 2
-)
-
-// kinUbiquitous: a word more than this share of the directory's names
-// have says nothing of which one is meant (test in tests/), once the
-// directory has kinUbiquitousFrom names or more.
-const (
-	kinUbiquitous     = 0.5
-	kinUbiquitousFrom = 4
-)
-
 // kinReadings are the kin readings of rq (limit at most each) when no
 // file was read by its name (scored: those that were), else none.
 func (e *Engine) kinReadings(rq *resolveQuery, scored []Candidate, limit int) []Candidate {

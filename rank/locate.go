@@ -43,14 +43,6 @@ import (
 // the best's own header or implementation) is close; callers act on it at
 // DefaultMinConfidence.
 
-// Asked where something is implemented, a header or a test named for it
-// is weaker evidence than its source file (on top of Find's own 0.95 for
-// headers): "replay_test.cpp" is where replay is exercised, not written.
-const (
-	implHeader = 0.9
-	implTest   = 0.9
-)
-
 // isStub reports a file of declarations only — a Python stub, a
 // TypeScript declaration file — whose definitions are written elsewhere.
 func isStub(p string) bool {
@@ -84,19 +76,6 @@ func (l *locator) took(step recoveryStep) bool {
 	l.tried |= step
 	return was
 }
-
-// implementationLift: asked for the implementation, the file found as the
-// header's counterpart is the answer, so it goes just above the header it
-// was found from (and no further: the lift is a tie-break's size).
-const implementationLift = 0.02
-
-// DefaultMinConfidence is the evidence at which the cascade stops.
-const DefaultMinConfidence = 0.7
-
-// confidenceFloor is the share of its score the top result keeps as
-// confidence when a rival scores the same; a lead of 0.1 or more keeps
-// all of it (the margin is the lead × 10, at most 1).
-const confidenceFloor = 0.6
 
 // maxRecovery bounds the recovery steps of one query.
 const maxRecovery = 3
@@ -351,52 +330,6 @@ func (l *locator) fileID(file string) (int32, int, string, bool) {
 	id, ok := l.e.fileID(root, rel)
 	return id, root, rel, ok
 }
-
-// Evidence of locate's own steps, on the scale of symbolEvidence.
-const (
-	// locateSymbolLift puts a definition named by the term above a file
-	// whose name merely resembles it: on find's scale plus this, a type
-	// 0.95, a function 0.90, a member 0.85, the file defining a type's
-	// methods 0.97.
-	locateSymbolLift = 0.05
-	// otherCase: a definition named in another case or spelling than the
-	// one written ("withAttrs" asked, "WithAttrs" defined) is another
-	// thing, unless the question was written as lower-case words.
-	// Alone it is never confident (a type's 0.95 becomes 0.67): the
-	// name as written may still be declared where no parser looks.
-	otherCase = 0.7
-	// definedInTest: a definition in a test file (or a stub declaring
-	// what is defined elsewhere) loses ties to one in source, but alone
-	// it is still the answer.
-	definedInTest = 0.97
-	// fileNamed is a file named the term itself (stem, or last directory
-	// and stem): as good as a type's definition, ahead of one when they
-	// agree (the .cpp beside the header declaring the class). When a
-	// definition of that name is in another file, the file is ranked
-	// rivalBelow under it: the definition first, neither confident (a
-	// lead of 0.03 keeps 0.72 of the score). fileLike is the share of Find's score a file whose name
-	// merely resembles the term keeps, below any confident answer.
-	fileNamed  = symTypeScore + locateSymbolLift + 0.01
-	rivalBelow = 0.03
-	fileLike   = 0.65
-	// A phrase found as written: quoted, it is exactly what was asked
-	// (as good as a definition); unquoted, the question's words as they
-	// stand are less certainly a quotation. In another case, each less.
-	phraseQuoted   = 0.95
-	phraseUnquoted = 0.9
-	// phraseInContext: quoted text found with the words around it in
-	// the question — more specific than the quotation alone.
-	phraseInContext = phraseQuoted + 0.02
-	phraseFolded    = 0.05
-	// minPhraseWords: an unquoted body is searched as a phrase only when
-	// it is this long — shorter, it is a name's words ("cursor binary"),
-	// which the words step finds joined or apart.
-	minPhraseWords = 4
-	// droppedWords is what a definition matched by a reading that
-	// dropped some of the body's words keeps: below a phrase found as
-	// written (0.95 × 0.9 < phraseUnquoted).
-	droppedWords = 0.9
-)
 
 // symbols adds the files defining what the body names, reading by
 // reading, until one names something.
@@ -712,21 +645,6 @@ func (l *locator) mentions(ctx context.Context) error {
 	}
 	return nil
 }
-
-// Content evidence: a file mentioning the name scores contentMention plus
-// contentPerMatch a match up to contentMatches (0.80 at most, tied with a
-// declaration only by a file that uses the name five times or more); a
-// file whose match declares it, contentDeclares — what a parser would
-// have found, had it looked (a struct's field, a YAML key).
-const (
-	contentMention  = 0.55
-	contentPerMatch = 0.05
-	contentMatches  = 5
-	contentDeclares = 0.8
-	// contentDeclaresUse breaks ties between declarations by use, too
-	// little to make a rival's declaration confident by itself.
-	contentDeclaresUse = 0.005
-)
 
 // declKeywords introduce a declaration of the name after them, in the
 // languages wayfind indexes and the formats beside them; localKeywords

@@ -76,59 +76,6 @@ import (
 //	               SecurityConfiguration for "springsecurity"
 //	0.10 starts    the share of chunks that begin a component: ui/Input/
 //	               over ui/IDInput/ for "ui/input"
-const (
-	pathNameBase     = 0.56
-	pathSpanBase     = 0.50
-	pathDirBase      = 0.48
-	pathQualityWidth = 0.24
-	pathDirWidth     = 0.10
-	pathEntryBonus   = 0.02
-	// pathSkipCost is taken off a reading for each directory between the
-	// deepest one it reads and the file (up to pathMaxSkips of them): the
-	// further the name lies from the directories typed, the less likely it
-	// is the file meant, so that "encodingjson" lists encoding/json/ before
-	// encoding/json/internal/jsontest/testdata/…json.zst. Four of them
-	// take a span reading below any directory reading.
-	pathSkipCost = 0.04
-	pathMaxSkips = 4
-	// pathTypoCost puts a reading with an edit below the same reading
-	// without one by more than any quality difference between neighbours.
-	pathTypoCost = 0.05
-	// pathCeiling is the best score any path reading can reach.
-	pathCeiling = pathNameBase + pathQualityWidth
-
-	qWhole, qRuns, qCover, qAdjacent, qStarts = 0.30, 0.25, 0.20, 0.15, 0.10
-
-	// cutCost is the evidence an extra chunk must make up for: a chunk is
-	// a guess at which word comes next. A reading needs minEvidence bytes
-	// (or the whole token, if shorter): "bibaco" read as b|i|b|a|co over
-	// one long name is noise, bi|ba|co over bind/BackCompatibility… is not.
-	cutCost     = 1.5
-	minEvidence = 2.5
-
-	dirMinChunk = 2
-	// maxDepth bounds the directories a reading walks up through.
-	maxDepth = 128
-	// maxPathToken keeps a token's positions 0..n in one uint64.
-	maxPathToken = 63
-	// maxPathTokens: a query of more words is a sentence, not a path.
-	maxPathTokens = 8
-)
-
-// The DP's own objective, a sum over chunks that tracks quality: bytes
-// read in the name are worth more than bytes read in directories (it is
-// what "a match in the name" means), whole words and component starts
-// earn their share, and each chunk costs what two bytes earn, so a cut
-// into fewer chunks wins.
-const (
-	dpDirByte   = 1.0
-	dpNameByte  = 1.25
-	dpWholeByte = 0.5
-	dpStart     = 0.5
-	dpChunk     = 2.0
-	// dpTypo: an edit inside a chunk costs what two whole-word bytes earn.
-	dpTypo = 2 * (dpNameByte + dpWholeByte)
-)
 
 // A typo reading (the fallback for a query no exact reading fits, such as
 // "nethtpserver") allows one edit in one chunk; the chunk and its word

@@ -74,27 +74,6 @@ import (
 // can break leaves `resolved` null: a confident wrong answer costs an agent
 // more than no answer.
 
-const (
-	ResolveMin = 0.6
-	// nameWeight is the name's share of the lexical score when the query
-	// has directories (they weigh the rest: a quarter); bareNameWeight is
-	// a bare name's score, as if its directories half-agreed — they say
-	// nothing either way.
-	nameWeight     = 0.75
-	bareNameWeight = nameWeight + (1-nameWeight)*0.5
-	ResolveMargin  = 0.01
-	// ProxMargin and proxLead are the proximity lead that breaks a lexical
-	// tie (clearlyNearer): absolute, and relative.
-	ProxMargin = 0.02
-	proxLead   = 1.2
-	// proxWeight is below ResolveMargin, so that proximity can reorder
-	// only candidates whose names are lexically tied: no history makes a
-	// case or typo reading outrank an exact one (orderings_test.go).
-	proxWeight   = 0.8 * ResolveMargin
-	dirInnerCost = 0.3
-	dirLeadCost  = 0.03
-)
-
 type nameMatch struct {
 	score  float64
 	reason string
@@ -184,13 +163,6 @@ func sameStem(qStem, cStem, qSq, cSq string) (stem float64, reason string, same 
 	}
 	return 0, "", false
 }
-
-// The stem ladder of the header: the same but for case, the same once
-// squashed.
-const (
-	stemCase  = 0.98
-	stemStyle = 0.94
-)
 
 func equalFold(a, b string) bool {
 	if len(a) != len(b) {
@@ -432,13 +404,6 @@ func proximity(cd, rd []string) float64 {
 	}
 	return powOutside[min(len(cd)-n, maxProxSteps)] * powBelow[min(len(rd)-n, maxProxSteps)]
 }
-
-const (
-	proxOutside = 0.5
-	proxBelow   = 0.8
-	// maxProxSteps: past this many levels proximity is all but nothing.
-	maxProxSteps = 32
-)
 
 // The powers of proxOutside and proxBelow, computed once: proximity is
 // asked for every directory a request's candidates are in, against every

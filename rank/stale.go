@@ -25,11 +25,6 @@ import (
 // decides only over clearly worse readings of today's, and one tied with
 // today's best is a tie to report, not to settle.
 
-// staleLead: how far an old path's reading must lead today's best to
-// decide — the resolve margin, the one gap below which two readings are
-// a tie.
-const staleLead = ResolveMargin
-
 // RepoHistory is the roots' repository records with an engine over the
 // paths they left behind. Immutable; built once per record (the session
 // builds it in the background after the file index).
@@ -195,10 +190,6 @@ func (e *Engine) MovedDir(root int, dir string) (DirMove, bool) {
 	}
 	return DirMove{Root: root, From: dir, To: best, Commit: first[best], Moved: n, Followed: followed}, true
 }
-
-// dirMoveShare: the share of a directory's followed files that must have
-// gone to one directory for the directory to have moved there.
-const dirMoveShare = 2.0 / 3
 
 // Moved says that the path asked for is an old path of a file that lives
 // elsewhere today.

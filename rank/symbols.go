@@ -480,13 +480,6 @@ const (
 	symClasses
 )
 
-// memberListing is the score of every member "Router." lists: the query
-// names no member, so none is a better answer than another.
-const memberListing = 0.5
-
-// symCover is the share of a literal symbol class that cover decides.
-const symCover = 0.15
-
 // The score bands of the table, in its order (the word-start class has
 // two: humps and abbreviations).
 var (
@@ -674,19 +667,6 @@ func containerMatches(qual []string, container string) bool {
 	}
 	return true
 }
-
-// Symbol readings of a find query. A file that defines a type named like
-// the query is nearly as good an answer as a file of that name (the seed
-// design scored a file name 20 and a symbol 15–18 of 20): classes and
-// other types 0.90, functions 0.85, methods 0.80. Asked for the
-// implementation, a file defining the methods of a type so named scores
-// 0.92: the .cpp beside the header that declares the class.
-const (
-	symTypeScore   = 0.90
-	symFuncScore   = 0.85
-	symMemberScore = 0.80
-	symImplScore   = 0.92
-)
 
 // symbolEvidence is how well a definition of kind k named like the query
 // stands for the file that holds it: the one scale of find and locate.

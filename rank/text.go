@@ -159,21 +159,6 @@ var sourceLang = map[string]bool{
 	"sh": true, "bash": true, "groovy": true, "clj": true, "elm": true, "vue": true, "svelte": true,
 }
 
-// extAdded is extAffinity's score when the query wrote no extension;
-// extLanguage of two programming languages' extensions.
-const (
-	extCaseAffinity = 0.98
-	extAdded        = 0.9
-	extLanguage     = 0.88
-)
-
-// extOther is extAffinity's floor: two unrelated extensions.
-const extOther = 0.7
-
-// extFamilyAffinity is extAffinity's score of two extensions of one
-// family (js and ts, c and h).
-const extFamilyAffinity = 0.93
-
 // extAffinity scores how well a candidate's extension stands in for the
 // query's: 1 same, then family, then any two source languages.
 func extAffinity(q, c string) (float64, string) {

@@ -38,9 +38,6 @@ func typoBudget(n int) int {
 	}
 }
 
-// typoTop is what a one-edit typo in an endlessly long name scores.
-const typoTop = 0.92
-
 // typoFloor is the least a typo within the edit budget scores: the most
 // edits the budget allows, in the shortest name that allows them.
 func typoFloor() float64 {
@@ -62,17 +59,6 @@ const maxTypoName = 64
 func typoScore(d, n int) float64 {
 	return typoTop - typoEditCost*float64(d-1) - typoLengthCost*float64(d)/float64(n)
 }
-
-const (
-	typoEditCost   = 0.10
-	typoLengthCost = 0.30
-)
-
-// typoCeiling is the best score a typo reading of a name can get in find.
-const typoCeiling = findTypoWeight * typoTop
-
-// findTypoWeight puts typo readings below literal ones in find.
-const findTypoWeight = 0.8
 
 // oneTypo reports whether typed is at most one edit (osa) from name and
 // long enough for typoBudget to allow one: the one typo rule of directory
