@@ -133,10 +133,12 @@ func (e *Engine) newAffinity(current string, history, authored []Visit) *affinit
 	}
 	if authored == nil && e.repo != nil {
 		// The repository's record of the user's commits (vcs.Record.Author).
+		n := 0
 		for root, vs := range e.repo.authored {
-			for _, v := range vs {
+			for _, v := range vs[:min(len(vs), MaxAuthoredFiles-n)] {
 				a.addAuthored(e, root, v.File, v.Weight)
 			}
+			n += min(len(vs), MaxAuthoredFiles-n)
 		}
 	}
 	for _, v := range authored[:min(len(authored), MaxAuthoredFiles)] {
@@ -169,7 +171,7 @@ func Authorship(commits [][]string) []Visit {
 	var out []Visit
 	w := 1.0
 	for _, c := range commits[:min(len(commits), vcs.AuthoredCommits)] {
-		if len(c) <= vcs.MaxWorkFiles {
+		if len(c) <= vcs.AuthoredCommitFiles {
 			for _, f := range c {
 				out = append(out, Visit{File: f, Weight: w})
 			}

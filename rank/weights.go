@@ -1,10 +1,6 @@
 package rank
 
-import (
-	"math"
-
-	"wayfind/vcs"
-)
+import "math"
 
 // Every weight of the ranking, in one place (issue 55): the scores of
 // each reading, the margins that make a lead count, and the tie-breaks
@@ -146,8 +142,8 @@ const recencyStep = 0.5
 const coWeight = 0.5
 
 // The user's own commits (Authorship): the files of the latest
-// vcs.AuthoredCommits commits the user made, a sweep's left out
-// (vcs.MaxWorkFiles); the latest weighs 1 and each before it
+// vcs.AuthoredCommits commits the user made, the whole tree's left out
+// (vcs.AuthoredCommitFiles); the latest weighs 1 and each before it
 // authoredStep of the one after, so that the weight halves every
 // authoredHalfLife commits — a file committed a month ago says less about
 // today's work than one committed an hour ago, but more than a file never
@@ -156,9 +152,10 @@ const (
 	// authoredHalfLife: a few weeks of one person's commits; on the
 	// tuning half's sessions 23 and 69 did alike, 7 and 3 worse.
 	authoredHalfLife = 23
-	// MaxAuthoredFiles bounds the files a question weighs: every commit
-	// at its largest.
-	MaxAuthoredFiles = vcs.AuthoredCommits * vcs.MaxWorkFiles
+	// MaxAuthoredFiles bounds the user's files a question weighs, the
+	// latest commits' first: each costs a lookup, and a few thousand are
+	// months of anyone's work.
+	MaxAuthoredFiles = 4096
 )
 
 var authoredStep = math.Exp2(-1.0 / authoredHalfLife)

@@ -146,15 +146,26 @@ type Record struct {
 	// Author is the user the record follows: the e-mail address git
 	// would write as the author of their next commit ("" when it knows
 	// none). mine holds their latest AuthoredCommits commits, oldest
-	// first, each the lineages it touched (nil: a sweep, MaxWorkFiles).
+	// first, each the lineages it touched (nil: the whole tree's,
+	// AuthoredCommitFiles).
 	Author string
 	mine   [][]int32
 }
 
-// AuthoredCommits: the user's latest commits the record keeps (Authored).
-// The ranking weighs each by its recency, and past this many a commit
-// weighs next to nothing (rank.authoredHalfLife).
-const AuthoredCommits = 128
+const (
+	// AuthoredCommits: the user's latest commits the record keeps
+	// (Authored). The ranking weighs each by its recency, and past this
+	// many a commit weighs next to nothing (rank.authoredHalfLife).
+	AuthoredCommits = 128
+	// AuthoredCommitFiles: a commit of the user's touching more files is
+	// the whole tree's (a reformat, a license header) and names none of
+	// them — where a sweep of co-change's size (MaxWorkFiles) still says
+	// where its author works (a language's translations, a regenerated
+	// package): on the tuning half's sessions leaving out commits of more
+	// than 12 files did worse than more than 256, and that than 1000. It
+	// bounds the record's share of the user at AuthoredCommits × this.
+	AuthoredCommitFiles = 1000
+)
 
 type coCount struct {
 	lin   int32
@@ -304,7 +315,7 @@ func (r *Record) apply(c commitOps) {
 }
 
 // keepMine adds one of the user's commits, the lineages it touched, to
-// their latest (a sweep's files left out: MaxWorkFiles).
+// their latest (the whole tree's left out: AuthoredCommitFiles).
 func (r *Record) keepMine(touched []int32) {
 	var ls []int32
 	for i, l := range touched {
@@ -312,7 +323,7 @@ func (r *Record) keepMine(touched []int32) {
 			ls = append(ls, l)
 		}
 	}
-	if len(ls) > MaxWorkFiles {
+	if len(ls) > AuthoredCommitFiles {
 		ls = nil
 	}
 	if len(r.mine) == AuthoredCommits {
@@ -324,7 +335,7 @@ func (r *Record) keepMine(touched []int32) {
 // Authored is the files of the user's latest commits (Author), the
 // latest first, each commit its files as they are named today (relative
 // to the root); a file since deleted, or outside the root, is left out,
-// and a sweep's commit has none.
+// and a commit of the whole tree has none.
 func (r *Record) Authored() [][]string {
 	if r == nil {
 		return nil

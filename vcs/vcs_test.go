@@ -589,7 +589,7 @@ func TestReadResumes(t *testing.T) {
 
 // TestAuthored: the record keeps the user's latest commits — git's own
 // identity for the root — with their files as named today; another
-// author's commits, a deleted file and a sweep's files are not theirs to
+// author's commits, a deleted file and a whole tree's commit are not theirs to
 // weigh, and a changed identity reads the log again.
 func TestAuthored(t *testing.T) {
 	t.Setenv("GIT_AUTHOR_EMAIL", "t@example.invalid")
@@ -606,10 +606,10 @@ func TestAuthored(t *testing.T) {
 	r.Mv("a.go", "pkg/a.go")
 	r.Write("d.go", vcstest.Text("d", 20))
 	r.Commit("mine: a moved, d")
-	for i := range MaxWorkFiles + 1 {
+	for i := range AuthoredCommitFiles + 1 {
 		r.Write(fmt.Sprintf("sweep/%d.go", i), vcstest.Text(fmt.Sprint(i), 20))
 	}
-	r.Commit("mine: a sweep")
+	r.Commit("mine: the whole tree")
 	r.Git("rm", "-q", "b.go")
 	other("theirs: b deleted")
 

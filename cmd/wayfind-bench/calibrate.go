@@ -568,6 +568,7 @@ func calibrateSessions(r calRepo, git, work string, window int, base calAnswer, 
 	past := authorCommits(git, sq.base, sessionPastCommits)
 	for k, q := range sq.questions {
 		st := visitStore(root, q.visits)
+		var withVisits rank.FindRequest // the features' (sessionfeatures.go)
 		for _, mode := range sessionModes {
 			// No visits, nor the user's commits (the record follows this
 			// machine's user, not the session's).
@@ -587,6 +588,9 @@ func calibrateSessions(r calRepo, git, work string, window int, base calAnswer, 
 				req.Authored = sessionAuthored(q, root, past)
 			}
 			find.History, find.Current, find.Authored = req.History, req.Current, req.Authored
+			if mode == "with the visits" {
+				withVisits = find
+			}
 			a := base
 			a.Set, a.Mode, a.Category, a.ID, a.Query, a.Expected = "sessions", mode, "bare name", fmt.Sprintf("%s/session/%d", r.name(), k), q.name, q.want
 			t0 := time.Now()
@@ -610,7 +614,7 @@ func calibrateSessions(r calRepo, git, work string, window int, base calAnswer, 
 			record(f)
 		}
 		if sessionFeaturesOut != nil {
-			writeSessionFeatures(sessionFeaturesOut, r.repo, r.half, eng, rec, past, q, service.EngineVisits(st.Frecent(rank.MaxVisits)))
+			writeSessionFeatures(sessionFeaturesOut, r.repo, r.half, eng, rec, past, q, root, withVisits)
 		}
 		// The simple baselines the visits must beat (issue 55), each a
 		// rule of one line over the copies of the name.

@@ -55,6 +55,13 @@ type sessionFeatureRow struct {
 	// of the author's commits 0.97 of the one after it).
 	PastN      int
 	PastRecent float64
+	// The user's commits touching the copy as the engine is given them
+	// (sessionAuthored: rank.Authorship's weights): how many, and their
+	// weights' sum.
+	MineN int
+	MineW float64
+	// MineSteep: the same with each commit 0.8 of the one after.
+	MineSteep float64
 }
 
 // authorCommits is, for each author of the n commits before base, the
@@ -108,10 +115,12 @@ func sessionAuthored(q sessionQuestion, root string, past map[string][][]string)
 // vcs.AuthoredCommits.
 const sessionPastCommits = 3000
 
-func writeSessionFeatures(out *json.Encoder, repo, half string, eng *rank.Engine, rec *vcs.Record, past map[string][][]string, q sessionQuestion, visits []rank.Visit) {
+// withVisits is find's request in the mode "with the visits".
+func writeSessionFeatures(out *json.Encoder, repo, half string, eng *rank.Engine, rec *vcs.Record, past map[string][][]string, q sessionQuestion, root string, withVisits rank.FindRequest) {
 	ctx := context.Background()
-	place := func(hist []rank.Visit) map[string]int {
-		fr, err := eng.Find(ctx, rank.FindRequest{Query: q.name, Limit: len(q.copies), History: hist})
+	place := func(req rank.FindRequest) map[string]int {
+		req.Limit = len(q.copies)
+		fr, err := eng.Find(ctx, req)
 		out := map[string]int{}
 		if err == nil {
 			for i, m := range fr.Matches {
@@ -120,7 +129,8 @@ func writeSessionFeatures(out *json.Encoder, repo, half string, eng *rank.Engine
 		}
 		return out
 	}
-	prior, withVisits := place([]rank.Visit{}), place(visits)
+	prior := place(rank.FindRequest{Query: q.name, History: []rank.Visit{}, Authored: []rank.Visit{}})
+	visited := place(withVisits)
 	dirs := func(p string) []string {
 		d := path.Dir(p)
 		if d == "." {
@@ -139,7 +149,7 @@ func writeSessionFeatures(out *json.Encoder, repo, half string, eng *rank.Engine
 		cd := dirs(c)
 		r := sessionFeatureRow{Repo: repo, Half: half, Q: q.want, Right: c == q.want, NCopies: len(q.copies), Depth: len(cd), Len: len(c),
 			Changes: rec.Changes(c), Aux: rank.IsAuxiliary(c)}
-		r.PriorRank, r.VisitRank = rankOr(prior, c), rankOr(withVisits, c)
+		r.PriorRank, r.VisitRank = rankOr(prior, c), rankOr(visited, c)
 		ld := dirs(q.last)
 		r.SharedLast = shared(cd, ld)
 		r.StepsLast = len(cd) + len(ld) - 2*r.SharedLast
@@ -183,6 +193,13 @@ func writeSessionFeatures(out *json.Encoder, repo, half string, eng *rank.Engine
 				r.PastRecent += pw
 			}
 			pw *= 0.97
+		}
+		for _, v := range withVisits.Authored {
+			if v.File == root+"/"+c {
+				r.MineN++
+				r.MineW += v.Weight
+				r.MineSteep += math.Pow(0.8, math.Log(v.Weight)/math.Log(0.5)*23)
+			}
 		}
 		r.SharedMean /= wsum
 		r.StepsMean /= wsum
