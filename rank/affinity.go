@@ -67,10 +67,9 @@ type affinity struct {
 	// co: the files the repository's history committed together with the
 	// current file or the visits (coChange), by fileKey.
 	co map[int64]float64
-	// mine: the files of the user's own latest commits, each the sum of
-	// its commits' weights (Authorship), by fileKey; nil when the request
-	// brings none.
-	mine map[int64]float64
+	// mine: the files of the user's own latest commits (Authored); nil
+	// when neither the request nor the record brings any.
+	mine Authored
 }
 
 type near struct {
@@ -82,7 +81,7 @@ type near struct {
 // newAffinity maps the current file, the visits and the user's own
 // commits' files onto the roots; files outside them say nothing. A nil
 // affinity (none of them) gives 0 everywhere.
-func (e *Engine) newAffinity(current string, history, authored []Visit) *affinity {
+func (e *Engine) newAffinity(current string, history []Visit, authored Authored) *affinity {
 	a := &affinity{}
 	if root, rel, ok := e.refFile(current); ok {
 		a.current = &reference{root, splitDirs(parentDir(rel)), 1, "near:from"}
@@ -132,18 +131,12 @@ func (e *Engine) newAffinity(current string, history, authored []Visit) *affinit
 		a.amongAux = true
 	}
 	if authored == nil && e.repo != nil {
-		// The repository's record of the user's commits (vcs.Record.Author).
-		n := 0
-		for root, vs := range e.repo.authored {
-			for _, v := range vs[:min(len(vs), MaxAuthoredFiles-n)] {
-				a.addAuthored(e, root, v.File, v.Weight)
-			}
-			n += min(len(vs), MaxAuthoredFiles-n)
-		}
+		authored = e.repo.authored // the record's (vcs.Record.Author)
 	}
-	for _, v := range authored[:min(len(authored), MaxAuthoredFiles)] {
-		if root, rel, ok := e.visitFile(v.File); ok {
-			a.addAuthored(e, root, rel, v.Weight)
+	for _, m := range authored {
+		if len(m) > 0 {
+			a.mine = authored
+			break
 		}
 	}
 	if a.current == nil && len(a.visits) == 0 && a.mine == nil {
@@ -152,28 +145,30 @@ func (e *Engine) newAffinity(current string, history, authored []Visit) *affinit
 	return a
 }
 
-// addAuthored credits file rel of root, one of the user's own latest
-// commits', with weight w.
-func (a *affinity) addAuthored(e *Engine, root int, rel string, w float64) {
-	id, ok := e.fileID(root, rel)
-	if !ok || w <= 0 {
-		return
+// Authored is what the user committed lately: by root (the engine's
+// numbering), each root-relative file of their latest commits with its
+// weight (Authorship). It is built once for a history, not per request:
+// a request reads only its candidates' entries.
+type Authored []map[string]float64
+
+// of is file id's weight among the user's commits' files.
+func (m Authored) of(e *Engine, id int32) float64 {
+	if r := int(e.file(id).root); r < len(m) {
+		return m[r][e.filePath(id)]
 	}
-	if a.mine == nil {
-		a.mine = map[int64]float64{}
-	}
-	a.mine[fileKey(root, id)] += w
+	return 0
 }
 
 // Authorship weighs the files of the user's latest commits, latest
-// first, each commit its files.
-func Authorship(commits [][]string) []Visit {
-	var out []Visit
+// first, each commit its files: a file weighs the sum of its commits'
+// weights.
+func Authorship(commits [][]string) map[string]float64 {
+	out := map[string]float64{}
 	w := 1.0
 	for _, c := range commits[:min(len(commits), vcs.AuthoredCommits)] {
 		if len(c) <= vcs.AuthoredCommitFiles {
 			for _, f := range c {
-				out = append(out, Visit{File: f, Weight: w})
+				out[f] += w
 			}
 		}
 		w *= authoredStep
@@ -248,7 +243,7 @@ func (a *affinity) of(e *Engine, id int32) near {
 	}
 	if a != nil && a.mine != nil {
 		den += authoredWeight
-		if m := a.mine[fileKey(int(e.file(id).root), id)]; m > 0 {
+		if m := a.mine.of(e, id); m > 0 {
 			sum += authoredWeight * min(m, 1)
 			if n.reason == "" {
 				n.reason = "near:authored"

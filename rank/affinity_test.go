@@ -127,7 +127,7 @@ func TestRecencyHalvesEachOlderFile(t *testing.T) {
 func TestAuthoredBreaksTies(t *testing.T) {
 	e, _ := fixture(t, "monorepo")
 	ctx := context.Background()
-	mine := Authorship([][]string{{"src/storage/s3/client.go", "src/storage/s3/upload.go"}})
+	mine := Authored{Authorship([][]string{{"src/storage/s3/client.go", "src/storage/s3/upload.go"}})}
 	res, err := e.Find(ctx, FindRequest{Query: "client.go", Authored: mine})
 	if err != nil {
 		t.Fatal(err)
@@ -138,9 +138,9 @@ func TestAuthoredBreaksTies(t *testing.T) {
 	// Exact values: the latest commit's file weighs 1 of authoredWeight,
 	// over the three parts' weights (1 + coWeight + authoredWeight = 2.5);
 	// the commit before, authoredStep of it; twice, capped at 1.
-	older := Authorship([][]string{{"src/api/client.go"}, {"src/storage/s3/client.go"}, {"src/api/client.go"}})
+	older := Authored{Authorship([][]string{{"src/api/client.go"}, {"src/storage/s3/client.go"}, {"src/api/client.go"}})}
 	for _, c := range []struct {
-		authored []Visit
+		authored Authored
 		file     string
 		want     float64
 		reason   string

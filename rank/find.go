@@ -89,7 +89,7 @@ type FindRequest struct {
 	// (Authorship).
 	Current  string
 	History  []Visit
-	Authored []Visit
+	Authored Authored
 
 	// oneWordTypos: no typo reading of a query of several words (locate's
 	// file step, where such a reading is weak evidence — fileLike of a

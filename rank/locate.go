@@ -92,7 +92,7 @@ type LocateRequest struct {
 	// user committed lately (Authorship).
 	Current  string
 	History  []Visit
-	Authored []Visit
+	Authored Authored
 }
 
 // LocateHit is one answer and the strategy that found it.

@@ -37,7 +37,7 @@ type ResolveRequest struct {
 	// History is where the user has been (affinity.go), its files in the
 	// same forms as From; Authored what they committed lately (Authorship).
 	History  []Visit
-	Authored []Visit
+	Authored Authored
 	Limit    int
 }
 

@@ -37,13 +37,13 @@ type RepoHistory struct {
 	formerly []map[string][]string
 	// authored: by root, the user's own latest commits' files, weighed
 	// (Authorship), root-relative.
-	authored [][]Visit
+	authored Authored
 }
 
 // NewRepoHistory indexes the old paths of records (one per root of roots,
 // nil where a root has no repository).
 func NewRepoHistory(roots []string, records []*vcs.Record) *RepoHistory {
-	h := &RepoHistory{records: records, formerly: make([]map[string][]string, len(records)), authored: make([][]Visit, len(records))}
+	h := &RepoHistory{records: records, formerly: make([]map[string][]string, len(records)), authored: make(Authored, len(records))}
 	var files []workspace.File
 	for r, rec := range records {
 		h.authored[r] = Authorship(rec.Authored())

@@ -148,15 +148,9 @@ const coWeight = 0.5
 // authoredHalfLife commits — a file committed a month ago says less about
 // today's work than one committed an hour ago, but more than a file never
 // touched. A file weighs the sum of its commits' (of caps it at 1).
-const (
-	// authoredHalfLife: a few weeks of one person's commits; on the
-	// tuning half's sessions 23 and 69 did alike, 7 and 3 worse.
-	authoredHalfLife = 23
-	// MaxAuthoredFiles bounds the user's files a question weighs, the
-	// latest commits' first: each costs a lookup, and a few thousand are
-	// months of anyone's work.
-	MaxAuthoredFiles = 4096
-)
+// authoredHalfLife: a few weeks of one person's commits; on the tuning
+// half's sessions 23 and 69 did alike, 7 and 3 worse.
+const authoredHalfLife = 23
 
 var authoredStep = math.Exp2(-1.0 / authoredHalfLife)
 

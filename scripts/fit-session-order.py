@@ -39,7 +39,7 @@ def features(r):
         "aux": -float(r["Aux"]),
         "authN": math.log1p(r["AuthorN"]), "authR": r["AuthorRecent"], "auth1": float(r["AuthorN"] > 0),
         "pastN": math.log1p(r["PastN"]), "pastR": r["PastRecent"], "past1": float(r["PastN"] > 0),
-        "mineN": math.log1p(r["MineN"]), "mineW": r["MineW"], "mine1": float(r["MineN"] > 0), "mineS": r["MineSteep"],
+        "mineW": r["MineW"], "mine1": float(r["MineW"] > 0),
     }
 
 

@@ -572,8 +572,8 @@ func calibrateSessions(r calRepo, git, work string, window int, base calAnswer, 
 		for _, mode := range sessionModes {
 			// No visits, nor the user's commits (the record follows this
 			// machine's user, not the session's).
-			req := rank.ResolveRequest{Path: q.name, Limit: 5, History: []rank.Visit{}, Authored: []rank.Visit{}}
-			find := rank.FindRequest{Query: q.name, Limit: 5, History: []rank.Visit{}, Authored: []rank.Visit{}}
+			req := rank.ResolveRequest{Path: q.name, Limit: 5, History: []rank.Visit{}, Authored: rank.Authored{}}
+			find := rank.FindRequest{Query: q.name, Limit: 5, History: []rank.Visit{}, Authored: rank.Authored{}}
 			switch mode {
 			case "with the visits":
 				// As the server asks when a client reports focus but sends
@@ -582,10 +582,10 @@ func calibrateSessions(r calRepo, git, work string, window int, base calAnswer, 
 				if v, ok := st.Current(); ok {
 					req.Current = v.Path()
 				}
-				req.Authored = sessionAuthored(q, root, past)
+				req.Authored = sessionAuthored(q, past)
 			case "with the visits and current":
 				req.History, req.Current = service.EngineVisits(st.Frecent(rank.MaxVisits)), root+"/"+q.last
-				req.Authored = sessionAuthored(q, root, past)
+				req.Authored = sessionAuthored(q, past)
 			}
 			find.History, find.Current, find.Authored = req.History, req.Current, req.Authored
 			if mode == "with the visits" {
@@ -614,7 +614,7 @@ func calibrateSessions(r calRepo, git, work string, window int, base calAnswer, 
 			record(f)
 		}
 		if sessionFeaturesOut != nil {
-			writeSessionFeatures(sessionFeaturesOut, r.repo, r.half, eng, rec, past, q, root, withVisits)
+			writeSessionFeatures(sessionFeaturesOut, r.repo, r.half, eng, rec, past, q, withVisits)
 		}
 		// The simple baselines the visits must beat (issue 55), each a
 		// rule of one line over the copies of the name.

@@ -55,13 +55,9 @@ type sessionFeatureRow struct {
 	// of the author's commits 0.97 of the one after it).
 	PastN      int
 	PastRecent float64
-	// The user's commits touching the copy as the engine is given them
-	// (sessionAuthored: rank.Authorship's weights): how many, and their
-	// weights' sum.
-	MineN int
+	// The copy's weight among the user's commits as the engine is given
+	// them (sessionAuthored).
 	MineW float64
-	// MineSteep: the same with each commit 0.8 of the one after.
-	MineSteep float64
 }
 
 // authorCommits is, for each author of the n commits before base, the
@@ -90,9 +86,9 @@ func authorCommits(dir, base string, n int) map[string][][]string {
 
 // sessionAuthored is what the user committed lately when they ask q:
 // their commits in the window before it, newest first, then those before
-// the window (past, authorCommits) — weighed as the service weighs the
-// repository's record of them.
-func sessionAuthored(q sessionQuestion, root string, past map[string][][]string) []rank.Visit {
+// the window (past, authorCommits) — weighed as the engine weighs the
+// repository's record of them, for the engine's one root.
+func sessionAuthored(q sessionQuestion, past map[string][][]string) rank.Authored {
 	var commits [][]string
 	for i := len(q.authored) - 1; i >= 0 && len(commits) < vcs.AuthoredCommits; i-- {
 		commits = append(commits, q.authored[i])
@@ -103,11 +99,7 @@ func sessionAuthored(q sessionQuestion, root string, past map[string][][]string)
 		}
 		commits = append(commits, c)
 	}
-	vs := rank.Authorship(commits)
-	for i := range vs {
-		vs[i].File = root + "/" + vs[i].File
-	}
-	return vs
+	return rank.Authored{rank.Authorship(commits)}
 }
 
 // sessionPastCommits: the commits before a window read for its authors'
@@ -116,7 +108,7 @@ func sessionAuthored(q sessionQuestion, root string, past map[string][][]string)
 const sessionPastCommits = 3000
 
 // withVisits is find's request in the mode "with the visits".
-func writeSessionFeatures(out *json.Encoder, repo, half string, eng *rank.Engine, rec *vcs.Record, past map[string][][]string, q sessionQuestion, root string, withVisits rank.FindRequest) {
+func writeSessionFeatures(out *json.Encoder, repo, half string, eng *rank.Engine, rec *vcs.Record, past map[string][][]string, q sessionQuestion, withVisits rank.FindRequest) {
 	ctx := context.Background()
 	place := func(req rank.FindRequest) map[string]int {
 		req.Limit = len(q.copies)
@@ -129,7 +121,7 @@ func writeSessionFeatures(out *json.Encoder, repo, half string, eng *rank.Engine
 		}
 		return out
 	}
-	prior := place(rank.FindRequest{Query: q.name, History: []rank.Visit{}, Authored: []rank.Visit{}})
+	prior := place(rank.FindRequest{Query: q.name, History: []rank.Visit{}, Authored: rank.Authored{}})
 	visited := place(withVisits)
 	dirs := func(p string) []string {
 		d := path.Dir(p)
@@ -194,12 +186,8 @@ func writeSessionFeatures(out *json.Encoder, repo, half string, eng *rank.Engine
 			}
 			pw *= 0.97
 		}
-		for _, v := range withVisits.Authored {
-			if v.File == root+"/"+c {
-				r.MineN++
-				r.MineW += v.Weight
-				r.MineSteep += math.Pow(0.8, math.Log(v.Weight)/math.Log(0.5)*23)
-			}
+		if len(withVisits.Authored) > 0 {
+			r.MineW = withVisits.Authored[0][c]
 		}
 		r.SharedMean /= wsum
 		r.StepsMean /= wsum
