@@ -667,6 +667,13 @@ func (r *Record) Len() int {
 }
 
 // clone copies r so that a fold of newer commits leaves r as it was.
+// withoutAuthor is r following no user's commits.
+func (r *Record) withoutAuthor() *Record {
+	c := *r
+	c.Author, c.mine = "", nil
+	return &c
+}
+
 func (r *Record) clone() *Record {
 	c := &Record{Head: r.Head, Commits: r.Commits, Renames: r.Renames, Shallow: r.Shallow, Prefix: r.Prefix, Detection: r.Detection}
 	c.lineages = append([]lineage(nil), r.lineages...)

@@ -165,6 +165,12 @@ func Cached(ctx context.Context, base, root string, limit int, logf func(string,
 			rec = nil // another prefix's fold: not this root's
 		}
 		if rec != nil && rec.Head == head {
+			if rec.Author != "" && rec.Author != identity(ctx, root) {
+				// Saved for another user (a changed user.email): the
+				// rest is this user's history too, the commits of their
+				// own are not — until a Sync reads them.
+				rec = rec.withoutAuthor()
+			}
 			return rec, 0, false, nil
 		}
 		reading = lockHeld(dir)

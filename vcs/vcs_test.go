@@ -638,7 +638,11 @@ func TestAuthored(t *testing.T) {
 	if got := theirs.Authored(); theirs.Author != "o@example.invalid" || !slices.EqualFunc(got, [][]string{nil, {"c.go"}}, slices.Equal) {
 		t.Fatalf("another user: %q %q", theirs.Author, got)
 	}
-	// The cache at HEAD, saved for the user before: read again.
+	// The cache at HEAD, saved for the user before: without a read, none
+	// of theirs is the new user's; read again, the new user's.
+	if cached, behind, _, err := Cached(context.Background(), base, r.Dir, 0, t.Logf); err != nil || behind != 0 || cached.Author != "" || len(cached.Authored()) != 0 {
+		t.Fatalf("cached for another user: %v %d %+v", err, behind, cached)
+	}
 	synced, err := Sync(context.Background(), base, r.Dir, nil, t.Logf)
 	if err != nil || synced.Author != "o@example.invalid" || !slices.EqualFunc(synced.Authored(), theirs.Authored(), slices.Equal) {
 		t.Fatalf("sync for another user: %v %+v", err, synced)
