@@ -480,25 +480,6 @@ const (
 	symClasses
 )
 
-// The score bands of the table, in its order (the word-start class has
-// two: humps and abbreviations).
-var (
-	symNameBand        = scoreClass{"name", 0.97, 1}
-	symPrefixBand      = scoreClass{"prefix", 0.80, 0.80 + symCover}
-	symHumps           = scoreClass{"humps", 0.72, 0.72 + symCover}
-	symAbbrev          = scoreClass{"abbreviation", 0.66, 0.66 + symCover}
-	symSubstringBand   = scoreClass{"substring", 0.62, 0.62 + symCover}
-	symTypoBand        = scoreClass{"typo", 0.50, 0.50}
-	symSkipping        = scoreClass{"abbreviation leaving words out", 0.40, 0.48}
-	symTypoPrefixBand  = scoreClass{"typo of a prefix", 0.38, 0.38}
-	symSubsequenceBand = scoreClass{"subsequence", 0.20, 0.35}
-	// symClassTable is the table; symBandClass the class of each band.
-	symClassTable = []scoreClass{symNameBand, symPrefixBand, symHumps, symAbbrev, symSubstringBand,
-		symTypoBand, symSkipping, symTypoPrefixBand, symSubsequenceBand}
-	symBandClass = []int{symTheName, symPrefix, symWords, symWords, symSubstring,
-		symTypo, symSkippingAbbrev, symTypoPrefix, symSubsequence}
-)
-
 // matchSymbolName places a squashed query against a name (every class of
 // the table above but typo, decided by the caller; the exact case is
 // decided per symbol); fit is wordStartFit's, for the word-start class
