@@ -159,7 +159,7 @@ const (
 	AuthoredCommits = 128
 	// AuthoredCommitFiles: a commit of the user's touching more files is
 	// the whole tree's (a reformat, a license header) and names none of
-	// them — where a sweep of co-change's size (MaxWorkFiles) still says
+	// them — where a sweep of co-change's size (maxCoChangeFiles) still says
 	// where its author works (a language's translations, a regenerated
 	// package): on the tuning half's sessions leaving out commits of more
 	// than 12 files did worse than more than 256, and that than 1000. It
@@ -174,11 +174,10 @@ type coCount struct {
 
 // Co-change bounds.
 const (
-	// MaxWorkFiles: a commit touching more files than this is a sweep
+	// maxCoChangeFiles: a commit touching more files than this is a sweep
 	// (a reformat, a rename of a directory), not work done together; its
-	// pairs would drown the signal and cost n² counts, and its files say
-	// little of what its author works on.
-	MaxWorkFiles = 12
+	// pairs would drown the signal and cost n² counts.
+	maxCoChangeFiles = 12
 	// coPartners: the partners kept per file, the most frequent.
 	coPartners = 16
 	// minCoChange: a pair committed together once is chance.
@@ -298,7 +297,7 @@ func (r *Record) apply(c commitOps) {
 	if r.Author != "" && c.author == r.Author {
 		r.keepMine(touched)
 	}
-	if n := len(touched); n >= 2 && n <= MaxWorkFiles {
+	if n := len(touched); n >= 2 && n <= maxCoChangeFiles {
 		if r.pairs == nil {
 			r.pairs = map[uint64]uint32{}
 		}
@@ -666,7 +665,6 @@ func (r *Record) Len() int {
 	return len(r.names)
 }
 
-// clone copies r so that a fold of newer commits leaves r as it was.
 // withoutAuthor is r following no user's commits.
 func (r *Record) withoutAuthor() *Record {
 	c := *r
@@ -674,6 +672,7 @@ func (r *Record) withoutAuthor() *Record {
 	return &c
 }
 
+// clone copies r so that a fold of newer commits leaves r as it was.
 func (r *Record) clone() *Record {
 	c := &Record{Head: r.Head, Commits: r.Commits, Renames: r.Renames, Shallow: r.Shallow, Prefix: r.Prefix, Detection: r.Detection}
 	c.lineages = append([]lineage(nil), r.lineages...)

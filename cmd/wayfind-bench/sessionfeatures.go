@@ -107,7 +107,9 @@ func sessionAuthored(q sessionQuestion, past map[string][][]string) rank.Authore
 // vcs.AuthoredCommits.
 const sessionPastCommits = 3000
 
-// withVisits is find's request in the mode "with the visits".
+// writeSessionFeatures writes a row for each copy of q's name
+// (sessionFeatureRow); withVisits is find's request in the mode "with
+// the visits".
 func writeSessionFeatures(out *json.Encoder, repo, half string, eng *rank.Engine, rec *vcs.Record, past map[string][][]string, q sessionQuestion, withVisits rank.FindRequest) {
 	ctx := context.Background()
 	place := func(req rank.FindRequest) map[string]int {
