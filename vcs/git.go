@@ -84,13 +84,17 @@ func Build(ctx context.Context, root string, prev *Record) (*Record, error) {
 
 // BuildAt is Build as of revision rev (a benchmark's older checkout).
 func BuildAt(ctx context.Context, root, rev string, prev *Record) (*Record, error) {
+	return buildAt(ctx, root, rev, prev, identity(ctx, root))
+}
+
+// buildAt is BuildAt following the commits of user me (identity).
+func buildAt(ctx context.Context, root, rev string, prev *Record, me string) (*Record, error) {
 	st, err := state(ctx, root, rev)
 	if err != nil {
 		return nil, err
 	}
 	// The user's commits are read as the log is: another user (a changed
 	// user.email) needs the whole log read again.
-	me := identity(ctx, root)
 	if prev != nil && prev.Author != me {
 		prev = nil
 	}

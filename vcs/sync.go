@@ -75,7 +75,7 @@ func SyncRead(ctx context.Context, base, root string, prev *Record, logf func(st
 		}
 	}
 	workspace.NoteRoot(base, st.shared)
-	r, err := buildSaving(ctx, root, dir, st, prev, logf)
+	r, err := buildSaving(ctx, root, dir, st, prev, me, logf)
 	if err != nil {
 		return nil, false, err
 	}
@@ -96,8 +96,9 @@ const (
 
 // buildSaving brings prev (nil: none) to st's HEAD through the
 // first-parent checkpoints between them, saving the record in dir after
-// each, and the one checkpointCommits behind HEAD apart.
-func buildSaving(ctx context.Context, root, dir string, st repoState, prev *Record, logf func(string, ...any)) (*Record, error) {
+// each, and the one checkpointCommits behind HEAD apart; the record
+// follows user me's commits (identity, read once a sync).
+func buildSaving(ctx context.Context, root, dir string, st repoState, prev *Record, me string, logf func(string, ...any)) (*Record, error) {
 	span := st.head
 	if prev != nil {
 		span = prev.Head + ".." + st.head
@@ -116,7 +117,7 @@ func buildSaving(ctx context.Context, root, dir string, st repoState, prev *Reco
 	}
 	r := prev
 	for i, stop := range stops {
-		next, err := BuildAt(ctx, root, stop, r)
+		next, err := buildAt(ctx, root, stop, r, me)
 		if err != nil {
 			return nil, err
 		}
@@ -130,7 +131,7 @@ func buildSaving(ctx context.Context, root, dir string, st repoState, prev *Reco
 			}
 		}
 	}
-	next, err := Build(ctx, root, r)
+	next, err := buildAt(ctx, root, "HEAD", r, me)
 	if err != nil {
 		return nil, err
 	}
