@@ -1,0 +1,96 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestTheUsersOwnCommits: through the real binary, of a name three
+// directories share, the copy the user committed last comes first, read
+// near:authored — the user being whoever git would write as the author
+// of the next commit — and a history saved for another user never lends
+// that user's commits.
+func TestTheUsersOwnCommits(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	git := func(who string, args ...string) {
+		t.Helper()
+		c := exec.Command("git", append([]string{"-C", root, "-c", "user.name=" + who, "-c", "user.email=" + who, "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	write := func(p, text string) {
+		t.Helper()
+		full := filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("o@example.invalid", "init", "-q", "-b", "main")
+	for _, d := range []string{"auth", "billing", "shipping"} {
+		write("services/"+d+"/client.go", "package "+d+"\n")
+	}
+	git("o@example.invalid", "add", "-A")
+	git("o@example.invalid", "commit", "-qm", "init")
+	write("services/billing/client.go", "package billing\n// mine\n")
+	git("me@example.invalid", "commit", "-qam", "mine")
+	write("services/shipping/client.go", "package shipping\n// theirs\n")
+	git("o@example.invalid", "commit", "-qam", "theirs")
+
+	resolve := func(who, cache string) (first string, authored []string) {
+		t.Helper()
+		c := exec.Command(binary, "resolve", "client.go", "--root", root, "--format", "json")
+		c.Env = append(os.Environ(), "GIT_AUTHOR_EMAIL="+who, "WAYFIND_CACHE_DIR="+cache)
+		out, err := c.Output()
+		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == exitNothing {
+			err = nil // no answer to act on, as a tie is: candidates only
+		}
+		if err != nil {
+			t.Fatalf("resolve as %s: %v %s", who, err, out)
+		}
+		var res struct {
+			Result struct {
+				Candidates []struct {
+					Path    string   `json:"path"`
+					Reasons []string `json:"reasons"`
+				} `json:"candidates"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(out, &res); err != nil || len(res.Result.Candidates) != 3 {
+			t.Fatalf("resolve as %s: %v %s", who, err, out)
+		}
+		for _, c := range res.Result.Candidates {
+			if slices.Contains(c.Reasons, "near:authored") {
+				authored = append(authored, c.Path)
+			}
+		}
+		return res.Result.Candidates[0].Path, authored
+	}
+	mine := t.TempDir()
+	for _, c := range []struct {
+		who, cache, first string
+		authored          []string
+	}{
+		{"me@example.invalid", mine, "services/billing/client.go", []string{"services/billing/client.go"}},
+		{"o@example.invalid", t.TempDir(), "services/shipping/client.go", []string{"services/shipping/client.go", "services/auth/client.go", "services/billing/client.go"}},
+		// The history saved for me@: none of mine is o@'s.
+		{"o@example.invalid", mine, "", nil},
+	} {
+		first, authored := resolve(c.who, c.cache)
+		slices.Sort(authored)
+		slices.Sort(c.authored)
+		if (c.first != "" && first != c.first) || !slices.Equal(authored, c.authored) {
+			t.Errorf("as %s: first %s, near:authored %v; want %s first, %v", c.who, first, authored, c.first, c.authored)
+		}
+	}
+}
