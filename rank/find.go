@@ -980,7 +980,8 @@ func (st stemName) fuzzy(q string) bool {
 // the path's squashed directories from the innermost outwards; 0 when one
 // is missing.
 // "boot/simple" reads as a path fragment, so every directory skipped
-// between two terms, or between the last term and the file, costs 40%.
+// between two terms, or between the last term and the file, costs what a
+// directory left out costs resolve (the directory ladder, weights.go).
 func matchDirTerms(terms, dirs []string) float64 {
 	total, skipped := 0.0, 0
 	j := len(dirs) - 1
@@ -1005,21 +1006,13 @@ func matchDirTerms(terms, dirs []string) float64 {
 // dirTermsScore is matchDirTerms' reading: the terms' mean match, less
 // for each directory skipped (see matchDirTerms).
 func dirTermsScore(total float64, terms, skipped int) float64 {
-	return total / float64(terms) * math.Pow(0.6, float64(skipped))
+	return total / float64(terms) * math.Exp(-dirInnerCost*float64(skipped))
 }
 
+// dirTermMatch is the directory ladder's rung for a term typed (squashed)
+// against a squashed directory name: a part of the name may be typed.
 func dirTermMatch(t, d string) float64 {
-	switch {
-	case t == d:
-		return 1
-	case strings.HasPrefix(d, t):
-		return 0.85
-	case len(t) >= minInnerRun && strings.Contains(d, t):
-		return 0.7
-	case oneTypo(t, d):
-		return 0.6
-	}
-	return 0
+	return dirNameMatch(t, d, t, d, true)
 }
 
 // table returns n cells set to fill, in buf when it is large enough: the

@@ -3,6 +3,7 @@ package rank
 import (
 	"context"
 	"fmt"
+	"math"
 	"path"
 	"slices"
 	"sort"
@@ -393,5 +394,81 @@ func TestComponentMatchNumbers(t *testing.T) {
 		if got := componentMatch(c.q, c.c, squash(c.q), squash(c.c)); got != c.want {
 			t.Errorf("componentMatch(%q, %q) = %v, want %v", c.q, c.c, got, c.want)
 		}
+	}
+}
+
+// TestDirectoryLadder: one ladder reads a directory written whole
+// (resolve's, componentMatch) and a term typed as a part of one (find's,
+// dirTermMatch), rung for rung; the partial rungs only for a term, and
+// numbers never meeting on the typo rung for either.
+func TestDirectoryLadder(t *testing.T) {
+	for _, c := range []struct {
+		q, c        string
+		whole, part float64
+	}{
+		{"middleware", "middleware", dirSame, dirSame},
+		{"Middleware", "middleware", dirCase, dirSame},
+		{"test_utils", "testutils", dirSquashed, dirSame},
+		{"comp", "components", 0, dirPrefix},
+		{"pone", "components", 0, dirInside},
+		{"midleware", "middleware", dirTypo, dirTypo},
+		{"v1", "v2", 0, 0},
+		{"team0", "team1", 0, 0},
+		{"xyz", "components", 0, 0},
+	} {
+		if got := componentMatch(c.q, c.c, squash(c.q), squash(c.c)); got != c.whole {
+			t.Errorf("componentMatch(%q, %q) = %v, want %v", c.q, c.c, got, c.whole)
+		}
+		if got := dirTermMatch(squash(c.q), squash(c.c)); got != c.part {
+			t.Errorf("dirTermMatch(%q, %q) = %v, want %v", c.q, c.c, got, c.part)
+		}
+	}
+}
+
+// TestDirTermsSkipCost: each directory a term reading leaves out costs
+// exp(−dirInnerCost), resolve's cost of one left out inside an alignment.
+func TestDirTermsSkipCost(t *testing.T) {
+	for _, c := range []struct {
+		terms, dirs []string
+		want        float64
+	}{
+		{[]string{"boot"}, []string{"org", "boot"}, 1},
+		{[]string{"boot"}, []string{"boot", "cassandra", "autoconfigure"}, math.Exp(-2 * dirInnerCost)},
+		{[]string{"src", "boot"}, []string{"src", "main", "boot"}, math.Exp(-dirInnerCost)},
+		{[]string{"comp", "boot"}, []string{"components", "boot"}, (dirPrefix + dirSame) / 2},
+		{[]string{"boot", "src"}, []string{"src", "boot"}, 0},
+	} {
+		if got := matchDirTerms(c.terms, c.dirs); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("matchDirTerms(%q, %q) = %v, want %v", c.terms, c.dirs, got, c.want)
+		}
+	}
+}
+
+// TestDirTermsWeighAName: directory terms typed choose among names — the
+// file of a name read in the directory typed comes before a better name
+// two directories below another of that name (the public find case
+// spring-boot "boot/simple": with the terms at a quarter of the score,
+// resolve's weight, the order was the other way round).
+func TestDirTermsWeighAName(t *testing.T) {
+	var files []workspace.File
+	for _, f := range []string{
+		"core/src/test/java/org/springframework/boot/SimpleMainTests.java",
+		"module/cassandra/src/test/resources/org/springframework/boot/cassandra/autoconfigure/simple.conf",
+		"docs/simple.md",
+	} {
+		files = append(files, workspace.File{Path: f})
+	}
+	e := New(workspace.NewIndex([]string{"/ws"}, files))
+	res, err := e.Find(context.Background(), FindRequest{Query: "boot/simple"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range res.Matches {
+		got = append(got, m.Path)
+	}
+	want := []string{files[0].Path, files[1].Path}
+	if len(got) < 2 || !slices.Equal(got[:2], want) {
+		t.Fatalf("boot/simple: %q, want %q first", got, want)
 	}
 }

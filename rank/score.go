@@ -3,6 +3,7 @@ package rank
 import (
 	"math"
 	"slices"
+	"strings"
 )
 
 // The scorer.
@@ -37,8 +38,10 @@ import (
 //	             projects); 0.70 otherwise.
 //
 // dirs aligns the query's directories with the candidate's by a weighted
-// longest common subsequence (a pair of components counts 1 when equal,
-// 0.95 equal but for case, 0.9 equal squashed, 0.7 one typo apart), then
+// longest common subsequence (a pair of components counts its rung of
+// the directory ladder, weights.go, the one find's directory terms read
+// too: 1 when equal, 0.95 equal but for case, 0.9 equal squashed, 0.7 one
+// typo apart), then
 //
 //	dirs = exp(−(0.3×(innerQ + innerC + Σ(1 − pair weight)) + 0.03×(leadQ + leadC)))
 //
@@ -183,21 +186,34 @@ func equalFold(a, b string) bool {
 	return true
 }
 
-// componentMatch is how well one directory name stands for another; sq
-// and sc are their squashed forms. Names whose numbers differ are other
-// directories, not a slip: team0 is not team1 (in a monorepo of vendored
-// copies the one edit made every team's copy of a path written under
-// team0/ "close" to it, and resolve tied), nor v1 v2.
+// componentMatch is how well one directory name written whole stands for
+// another (the directory ladder, weights.go); sq and sc are their squashed
+// forms.
 func componentMatch(q, c, sq, sc string) float64 {
+	return dirNameMatch(q, c, sq, sc, false)
+}
+
+// dirNameMatch is the directory ladder's rung (weights.go) for a
+// directory name written, q (sq squashed), against one of the tree's, c
+// (sc); part: q may be a part of the name (a term typed), not the whole.
+// Names whose numbers differ are other directories, not a slip: team0 is
+// not team1 (in a monorepo of vendored copies the one edit made every
+// team's copy of a path written under team0/ "close" to it, and resolve
+// tied), nor v1 v2.
+func dirNameMatch(q, c, sq, sc string, part bool) float64 {
 	switch {
 	case q == c:
-		return 1
+		return dirSame
 	case equalFold(q, c):
-		return 0.95
+		return dirCase
 	case sq == sc && sq != "":
-		return 0.9
+		return dirSquashed
+	case part && strings.HasPrefix(sc, sq):
+		return dirPrefix
+	case part && len(sq) >= minInnerRun && strings.Contains(sc, sq):
+		return dirInside
 	case oneTypo(sq, sc) && sameNumbers(sq, sc):
-		return 0.7
+		return dirTypo
 	}
 	return 0
 }

@@ -39,7 +39,33 @@ const (
 	// proxWeight is below ResolveMargin, so that proximity can reorder
 	// only candidates whose names are lexically tied: no history makes a
 	// case or typo reading outrank an exact one (orderings_test.go).
-	proxWeight   = 0.8 * ResolveMargin
+	proxWeight = 0.8 * ResolveMargin
+)
+
+// ——— the directory ladder: one for every reading of directories ———
+
+// How well a directory name written stands for one of the tree's, and
+// what a directory left out costs: one ladder for resolve's alignment of
+// the directories written (score.go) and find's directory terms
+// ("hpack/static", find.go), so that a directory reads the same whichever
+// question names it. Each rung is a step less sure the name meant is this
+// one; a directory typed as a part of a name (find's terms: "comp" for
+// components/) reads the two partial rungs too, a path's directory
+// written whole (resolve) names a whole one. Names whose numbers differ
+// never meet on the typo rung: team0 is not team1, nor v1 v2.
+const (
+	dirSame     = 1.0
+	dirCase     = 0.95 // the same but for case
+	dirSquashed = 0.9  // the same once squashed (separators, case)
+	dirPrefix   = 0.85 // the term begins the name (partial)
+	dirInside   = 0.7  // the term is inside the name, minInnerRun bytes at least (partial)
+	dirTypo     = 0.7  // one edit apart, the same numbers
+	// dirInnerCost: each directory left out inside a reading (between two
+	// it reads, or between the last and the file) multiplies the
+	// directories' agreement by exp(−dirInnerCost), about ¾ — a sum of
+	// costs, not a ratio, so that one wrong directory costs as much in a
+	// 15-level Java path as in a 3-level one. dirLeadCost: a leading one
+	// (another machine's prefix) a tenth of it.
 	dirInnerCost = 0.3
 	dirLeadCost  = dirInnerCost / 10
 )
@@ -226,10 +252,15 @@ const activityBonus = activityWeight * affinityBonus
 
 // Directory terms ("hpack/static"): a file whose directories match them
 // keeps dirTermsFloor of its name's score at the least and all of it when
-// they match exactly; one whose directories miss a term keeps
-// dirTermsMissed (the name is still evidence).
+// they match exactly, each directory left out costing what it costs
+// resolve (the directory ladder); one whose directories miss a term keeps
+// dirTermsMissed (the name is still evidence). The terms weigh 0.4 of the
+// score, resolve's directories a quarter (nameWeight): a term is typed to
+// choose among names — "boot/simple" means SimpleMainTests.java in boot/,
+// not a simple.conf two directories below another boot/, which comes
+// first at a quarter.
 const (
-	dirTermsFloor  = 0.7
+	dirTermsFloor  = 0.6
 	dirTermsMissed = 0.5
 	// findExtFloor is what a file with the least related extension keeps.
 	findExtFloor = 0.85
@@ -272,13 +303,8 @@ const (
 	pathQualityWidth = 0.24
 	pathDirWidth     = 0.10
 	pathEntryBonus   = 0.02
-	// pathSkipCost is taken off a reading for each directory between the
-	// deepest one it reads and the file (up to pathMaxSkips of them): the
-	// further the name lies from the directories typed, the less likely it
-	// is the file meant, so that "encodingjson" lists encoding/json/ before
-	// encoding/json/internal/jsontest/testdata/…json.zst. Four of them
-	// take a span reading below any directory reading.
-	pathSkipCost = 0.04
+	// pathMaxSkips bounds the directories between the deepest one a
+	// reading reads and the file that cost it (pathSkipCost).
 	pathMaxSkips = 4
 	// pathTypoCost puts a reading with an edit below the same reading
 	// without one by more than any quality difference between neighbours.
@@ -303,6 +329,16 @@ const (
 	// maxPathTokens: a query of more words is a sentence, not a path.
 	maxPathTokens = 8
 )
+
+// pathSkipCost is taken off a path reading for each directory between the
+// deepest one it reads and the file (up to pathMaxSkips of them): the
+// further the name lies from the directories typed, the less likely it is
+// the file meant, so that "encodingjson" lists encoding/json/ before
+// encoding/json/internal/jsontest/testdata/…json.zst. It is the directory
+// ladder's cost of a directory left out, as resolve's lexical score pays
+// it (the directories' share, 1 − nameWeight, times 1 − exp(−dirInnerCost)),
+// on the best directory reading's score: about 0.04.
+var pathSkipCost = (pathDirBase + pathDirWidth) * (1 - nameWeight) * (1 - math.Exp(-dirInnerCost))
 
 // The DP's own objective, a sum over chunks that tracks quality: bytes
 // read in the name are worth more than bytes read in directories (it is
