@@ -57,7 +57,7 @@ func (e *Engine) Alternate(file string) (c Candidate, ok bool) {
 			}
 			// Directory nearness decides; the extension order breaks ties.
 			var buf pathBuf
-			s := mirrored(e.pathOf(f.dir, buf[:]).comps, from) - 0.001*float64(rank)
+			s := mirrored(e.pathOf(f.dir, buf[:]).comps, from) - alternateExtStep*float64(rank)
 			if s > bestScore || (s == bestScore && e.filePath(id) < e.filePath(best)) {
 				best, bestScore = id, s
 			}

@@ -27,22 +27,22 @@ type Reranker interface {
 // answer, and never makes or unmakes resolvePath's resolved answer: it
 // orders what the lexical engine could not tell apart.
 type RerankOptions struct {
-	Margin float64 // default 0.05
-	Weight float64 // default 0.3
-	Ratio  float64 // default 0.05
+	Margin float64 // default rerankMargin
+	Weight float64 // default rerankWeight
+	Ratio  float64 // default rerankRatio
 	Min    int     // default 10
 	Max    int     // default 200
 }
 
 func (o RerankOptions) withDefaults() RerankOptions {
 	if o.Margin <= 0 {
-		o.Margin = 0.05
+		o.Margin = rerankMargin
 	}
 	if o.Weight <= 0 || o.Weight >= 1 {
-		o.Weight = 0.3
+		o.Weight = rerankWeight
 	}
 	if o.Ratio <= 0 {
-		o.Ratio = 0.05
+		o.Ratio = rerankRatio
 	}
 	if o.Min <= 0 {
 		o.Min = 10

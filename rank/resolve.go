@@ -998,15 +998,15 @@ const symbolExtFloor = min(extAdded, extFamilyAffinity)
 const bySymbol = -2
 
 // symbolName scores a candidate found through a symbol as a name match: a
-// little below a file named exactly so (0.85 of the symbol's find score),
-// and only in the extension family the path asked for.
+// little below a file named exactly so (symbolNameShare of the symbol's
+// find score), and only in the extension family the path asked for.
 func symbolName(sh nameMatch, qExt, base string) nameMatch {
 	_, ext := splitExt(base)
 	a, _ := extAffinity(qExt, ext)
 	if a < symbolExtFloor {
 		return nameMatch{}
 	}
-	return nameMatch{score: 0.85 * sh.score * a, reason: sh.reason}
+	return nameMatch{score: symbolNameShare * sh.score * a, reason: sh.reason}
 }
 
 // contradiction finds a candidate that contradicts the best one: the best

@@ -457,3 +457,22 @@ const (
 	// little to make a rival's declaration confident by itself.
 	contentDeclaresUse = 0.005
 )
+
+// symbolNameShare: resolve reads a file found through a symbol its path
+// names as a name match a little below a file named exactly so.
+const symbolNameShare = 0.85
+
+// alternateExtStep orders a header's or source's alternates of equal
+// directory nearness by their extension's place in the list (alternate.go):
+// a step far below any difference of nearness.
+const alternateExtStep = 0.001
+
+// The rerank's band (rerank.go, RerankOptions' defaults): the model is
+// asked when the top leads by less than rerankMargin, about the
+// candidates within it (at most rerankRatio of the files), its score
+// weighing rerankWeight beside the lexical one.
+const (
+	rerankMargin = 0.05
+	rerankWeight = 0.3
+	rerankRatio  = 0.05
+)
