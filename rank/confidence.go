@@ -145,8 +145,9 @@ var classConfidence = map[Class]float64{
 
 // settle sets res.Confidence from its class and withdraws Resolved below
 // ResolvedConfidence. It returns res.
-func (res *ResolveResult) settle() *ResolveResult {
-	res.Confidence = classConfidence[res.Class()]
+func (res *ResolveResult) settle(class Class) *ResolveResult {
+	res.class = class
+	res.Confidence = classConfidence[class]
 	if len(res.Candidates) == 0 && res.Gone == nil {
 		res.Confidence = 0
 	}
@@ -169,30 +170,37 @@ func (res *ResolveResult) Clear() bool {
 	return len(res.Candidates) > 0 && res.Gone == nil && (res.Basis == BasisLexical || res.Basis == BasisHistory)
 }
 
-// Class is the class of answers res belongs to.
+// Class is the class of answers res belongs to: a result no reading
+// settled (the request layer's answer of nothing) is a tie's.
 func (res *ResolveResult) Class() Class {
-	if res.foreign {
-		return ClassForeignTail
+	if res.class == "" {
+		return ClassTie
 	}
-	switch res.Basis {
+	return res.class
+}
+
+// class is the class of the answers verdict v gives: by its basis, and
+// the reading or the nearness it rests on.
+func (v *verdict) class() Class {
+	switch v.basis {
 	case BasisExact:
 		return ClassExact
 	case BasisHistory:
 		switch {
-		case res.Gone != nil:
+		case v.gone != nil:
 			return ClassHistoryGone
-		case res.reading == readDocument:
+		case v.reading == readDocument:
 			return ClassHistoryDocument
-		case res.reading == readNearOld:
+		case v.reading == readNearOld:
 			return ClassHistoryNear
-		case res.reading == readTwoLives:
+		case v.reading == readTwoLives:
 			return ClassHistoryTwoLives
-		case res.reading == readSplit:
+		case v.reading == readSplit:
 			return ClassHistorySplit
 		}
 		return ClassHistoryMoved
 	case BasisLexical:
-		switch res.reading {
+		switch v.reading {
 		case readElsewhere:
 			return ClassLexicalElsewhere
 		case readExtension:
@@ -202,7 +210,7 @@ func (res *ResolveResult) Class() Class {
 		}
 		return ClassLexical
 	case BasisNearer:
-		n := res.nearness
+		n := v.nearness
 		switch {
 		case n.top-n.runner >= nearLead && n.topCo > 0 && n.runnerCo == 0:
 			return ClassNearerCoCommitted
@@ -213,7 +221,7 @@ func (res *ResolveResult) Class() Class {
 	case BasisSharedName:
 		return ClassSharedName
 	case BasisUnsupported:
-		if res.reading == readKin {
+		if v.reading == readKin {
 			return ClassUnsupportedKin
 		}
 		return ClassUnsupported
@@ -245,9 +253,8 @@ func (res *ResolveResult) Nearness() (top, runner, topCo, runnerCo float64) {
 // roots read behind a foreign prefix: of ClassForeignTail, its
 // confidence that class's.
 func (res *ResolveResult) ReadForeign() {
-	res.foreign = true
 	res.Exact = false
-	res.settle()
+	res.settle(ClassForeignTail)
 }
 
 // Withhold takes back the answer for a reason the engine could not weigh

@@ -92,14 +92,14 @@ func TestClassOrder(t *testing.T) {
 		}
 	}
 	n := nearness{top: nearLead, topCo: 0.5}
-	if (&ResolveResult{Basis: BasisNearer, nearness: n}).Class() != ClassNearerCoCommitted {
+	if (&verdict{basis: BasisNearer, nearness: n}).class() != ClassNearerCoCommitted {
 		t.Error("a clear lead agreed by the history is not nearer/co-committed")
 	}
 	n.runnerCo = 0.5
-	if (&ResolveResult{Basis: BasisNearer, nearness: n}).Class() != ClassNearerLead {
+	if (&verdict{basis: BasisNearer, nearness: n}).class() != ClassNearerLead {
 		t.Error("a clear lead the history does not single out is not nearer/lead")
 	}
-	if (&ResolveResult{Basis: BasisNearer, nearness: nearness{top: nearLead / 2}}).Class() != ClassNearer {
+	if (&verdict{basis: BasisNearer, nearness: nearness{top: nearLead / 2}}).class() != ClassNearer {
 		t.Error("a slight lead is not nearer")
 	}
 }

@@ -99,11 +99,9 @@ type ResolveResult struct {
 	Basis      Basis
 	Confidence float64
 	nearness   nearness
-	// reading: what a lexical answer keeps of the path written.
-	reading lexicalReading
-	// foreign: the answer is for a path outside the roots, read as its
-	// tail behind a foreign prefix (ReadForeign).
-	foreign bool
+	// class: the class of answers it belongs to, its verdict's
+	// (verdict.class), or ClassForeignTail (ReadForeign).
+	class Class
 }
 
 // lexicalReading is what a lexical answer keeps of the path written, for
@@ -142,69 +140,195 @@ const (
 const DefaultLimit = 10
 
 // Resolve turns a wrong, stale or mistyped path into the file it meant.
+//
+// It is one pipeline. The question is read once (ask); then each reading
+// of it in turn, until one settles it: the path as written (readExact),
+// the document it is written in where it was before (readDocument), and
+// the names of today's files (readNames), weighed with the repository's
+// history, the file's kin, contradicting readings, an absolute path's
+// tail and nearness (decide). What a reading settles is a verdict: the
+// candidates in order, the basis that put the first first and the
+// reading it rests on — its class (confidence.go) — and the result is the
+// verdict, settled once.
 func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResult, error) {
+	a, err := e.ask(req)
+	if err != nil {
+		return nil, err
+	}
+	v, ok := e.readExact(a)
+	if !ok {
+		v, ok = e.readDocument(a)
+	}
+	if !ok {
+		if v, err = e.readNames(ctx, a); err != nil {
+			return nil, err
+		}
+	}
+	return a.result(v), nil
+}
+
+// asked is a resolve question as every reading of it reads it.
+type asked struct {
+	req   ResolveRequest
+	q     PathQuery
+	limit int
+	// qpath is the query's path as it should be read: a relative one
+	// (./x, ../x, a bare name) from the referring document's directory,
+	// as the document's language reads it; another from a root.
+	qpath          string
+	relative, bare bool
+	// The referring document, when it is a file of the roots.
+	fromRoot int
+	fromRel  string
+	fromOK   bool
+	aff      *affinity
+	// exact: a file has the path as written (exactID); beside: it is the
+	// file beside the referring document.
+	exactID       int32
+	exact, beside bool
+	// tail: an absolute path's file read as its whole path behind
+	// another machine's (or checkout's) prefix (tailFile); -1 none.
+	tail int32
+}
+
+// ask reads req once for every stage: its path, where it is asked from
+// and where the user works.
+func (e *Engine) ask(req ResolveRequest) (*asked, error) {
 	q, err := ParsePath(req.Path)
 	if err != nil {
 		return nil, err
 	}
-	limit := ResultLimit(req.Limit)
-	res := &ResolveResult{Line: q.Line, Col: q.Col, Fragment: q.Fragment}
-	fromRoot, fromRel, fromOK := e.refFile(req.From)
-
-	// The query's path as it should be read: a relative one (./x, ../x,
-	// a bare name) from the referring document's directory, as the
-	// document's language reads it; another from a root.
-	qpath := q.Path
-	relative := q.Written().Relative
-	bare := !q.Absolute && q.Up == 0 && !strings.Contains(q.Path, "/")
-	if fromOK && (relative || bare) {
-		if p, ok := workspace.Beside(fromRel, q.Up, q.Path); ok {
-			qpath = p
+	a := &asked{req: req, q: q, limit: ResultLimit(req.Limit), qpath: q.Path}
+	a.fromRoot, a.fromRel, a.fromOK = e.refFile(req.From)
+	a.relative = q.Written().Relative
+	a.bare = !q.Absolute && q.Up == 0 && !strings.Contains(q.Path, "/")
+	if a.fromOK && (a.relative || a.bare) {
+		if p, ok := workspace.Beside(a.fromRel, q.Up, q.Path); ok {
+			a.qpath = p
 		}
 	}
 	near := req.From
 	if near == "" {
 		near = req.Current
 	}
-	aff := e.newAffinity(near, req.History, req.Authored)
-	id, exact, beside := e.exact(q, fromRoot, fromRel, fromOK)
-	if exact && !beside && fromOK && (relative || req.Link) {
+	a.aff = e.newAffinity(near, req.History, req.Authored)
+	a.tail = -1
+	if q.Absolute {
+		if id, ok := e.tailFile(a.qpath); ok {
+			a.tail = id
+		}
+	}
+	a.exactID, a.exact, a.beside = e.exact(q, a.fromRoot, a.fromRel, a.fromOK)
+	if a.exact && !a.beside && a.fromOK && (a.relative || req.Link) {
 		// A relative reference names the file beside its document: the
 		// same path from a root is another file, a candidate for what
 		// the reference meant, never the exact answer.
-		exact = false
+		a.exact = false
 	}
-	if exact && (beside || !e.sharedName(q, relative)) {
-		c := e.candidate(id, 1, []string{"exact"})
-		res.Exact = true
-		res.Resolved = &c
-		res.Candidates = []Candidate{c}
-		res.Basis = BasisExact
-		return res.settle(), nil
-	}
-	res.Exact = exact
-	if !exact && fromOK {
-		if id, doc, gone, ok := e.readFormer(q, fromRoot, fromRel); ok {
-			if id >= 0 {
-				// The document moved: its reference, read from where it
-				// was written, names a file of today.
-				c := e.candidate(id, 1, []string{"history:document-moved " + doc.Commit.Short()})
-				res.Resolved = &c
-				res.Candidates = []Candidate{c}
-				res.Basis, res.reading = BasisHistory, readDocument
-				return res.settle(), nil
-			}
-			// Read in the life it was written in, the reference names a
-			// file the history deleted since.
-			res.Gone, res.Basis = gone, BasisHistory
-			return res.settle(), nil
-		}
-	}
+	return a, nil
+}
 
-	rq := newResolveQuery(qpath)
-	rq.absolute = q.Absolute
+// verdict is what a reading of a resolve question settles.
+type verdict struct {
+	// candidates in order; resolved: the file, when the reading itself
+	// names it (the exact path, the history's answer) — else the first
+	// candidate is, on any basis but a tie.
+	candidates []Candidate
+	resolved   *Candidate
+	basis      Basis
+	reading    lexicalReading
+	nearness   nearness
+	moved      *Moved
+	gone       *Gone
+	rerank     RerankStats
+}
+
+// result is the answer verdict v gives to the question.
+func (a *asked) result(v verdict) *ResolveResult {
+	res := &ResolveResult{Line: a.q.Line, Col: a.q.Col, Fragment: a.q.Fragment, Exact: a.exact,
+		Resolved: v.resolved, Candidates: v.candidates, Moved: v.moved, Gone: v.gone,
+		Basis: v.basis, nearness: v.nearness, Rerank: v.rerank}
+	return res.settle(v.class())
+}
+
+// readExact: a file has the path as written, and it is the one meant —
+// beside the document, or no other file shares its name in a way the
+// path could mean (sharedName).
+func (e *Engine) readExact(a *asked) (verdict, bool) {
+	if !a.exact || (!a.beside && e.sharedName(a.q, a.relative)) {
+		return verdict{}, false
+	}
+	c := e.candidate(a.exactID, 1, []string{"exact"})
+	return verdict{candidates: []Candidate{c}, resolved: &c, basis: BasisExact}, true
+}
+
+// readDocument: the referring document moved, and its reference, read
+// from where it was written, names a file of today — or a file the
+// history deleted since, in the life it was written in.
+func (e *Engine) readDocument(a *asked) (verdict, bool) {
+	if a.exact || !a.fromOK {
+		return verdict{}, false
+	}
+	id, doc, gone, ok := e.readFormer(a.q, a.fromRoot, a.fromRel)
+	switch {
+	case !ok:
+		return verdict{}, false
+	case id < 0:
+		return verdict{basis: BasisHistory, gone: gone}, true
+	}
+	c := e.candidate(id, 1, []string{"history:document-moved " + doc.Commit.Short()})
+	return verdict{candidates: []Candidate{c}, resolved: &c, basis: BasisHistory, reading: readDocument}, true
+}
+
+// readNames reads the question against the names of today's files and
+// the repository's history: the candidates scored, the verdict decided
+// on them, the close calls the model may order, the answer cut to the
+// limit.
+func (e *Engine) readNames(ctx context.Context, a *asked) (verdict, error) {
+	rq := newResolveQuery(a.qpath)
+	rq.absolute = a.q.Absolute
 	rq.scratch = takeScratch()
 	defer rq.scratch.release()
+	scored, err := e.scoreNames(ctx, a, rq)
+	if err != nil {
+		return verdict{}, err
+	}
+	v, undecided, err := e.decide(ctx, a, rq, scored)
+	if err != nil {
+		return verdict{}, err
+	}
+	if undecided {
+		// Nothing decided by the names or nearness: the model may order
+		// the close candidates (not the history's tie, nor two
+		// contradicting readings: those are reported as they stand).
+		v.rerank = e.rerankCandidates(ctx, a.qpath, v.candidates)
+	}
+	scored = v.candidates
+	if v.resolved == nil && v.gone == nil && v.basis != BasisTie && len(scored) > 0 {
+		top := scored[0]
+		v.resolved = &top
+		if v.reading != readKin {
+			v.reading = e.readingOf(rq, a.qpath, &top)
+		}
+	}
+	if len(scored) > a.limit {
+		scored = scored[:a.limit]
+	}
+	for i := range scored {
+		scored[i].Score = round3(min(scored[i].Score, 1))
+	}
+	if v.resolved != nil {
+		v.resolved.Score = scored[0].Score
+	}
+	v.candidates = scored
+	return v, nil
+}
+
+// scoreNames scores today's files the question's name and directories
+// may mean, best first — never the document the path is written in,
+// unless it names it exactly (readExact): #include "socket.h" in
+// socket.cc is not socket.cc.
+func (e *Engine) scoreNames(ctx context.Context, a *asked, rq *resolveQuery) ([]Candidate, error) {
 	cands, symHits := e.resolveCandidates(rq)
 	e.alignAll(rq, cands)
 	rq.foreign = e.foreignPrefix(rq, cands)
@@ -214,114 +338,93 @@ func (e *Engine) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResul
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	// A reference never means the document it is written in, unless it
-	// names it exactly (above): #include "socket.h" in socket.cc is not
-	// socket.cc.
-	self, selfOK := int32(-1), false
-	if fromOK {
-		self, selfOK = e.fileID(fromRoot, fromRel)
+	skip := int32(-1) // none
+	if a.fromOK {
+		if self, ok := e.fileID(a.fromRoot, a.fromRel); ok {
+			skip = self
+		}
 	}
-	tail, tailOK := int32(-1), false
-	if q.Absolute {
-		tail, tailOK = e.tailFile(qpath)
-	}
-	skip, tailID := int32(-1), int32(-1) // none
-	if selfOK {
-		skip = self
-	}
-	if tailOK {
-		tailID = tail
-	}
-	scored, err := e.scoreAll(ctx, rq, cands, symHits, aff, skip, e.shortlistKeep(limit), tailID)
+	return e.scoreAll(ctx, rq, cands, symHits, a.aff, skip, e.shortlistKeep(a.limit), a.tail)
+}
+
+// decide settles the question on today's files scored: the history's
+// reading of the path first, then the file's kin when no name reads,
+// two readings that contradict each other, an absolute path that is a
+// file's whole path behind another prefix, and last the lexical lead or
+// nearness. undecided: nothing told the first candidates apart.
+func (e *Engine) decide(ctx context.Context, a *asked, rq *resolveQuery, scored []Candidate) (v verdict, undecided bool, err error) {
+	st, err := e.readStale(ctx, a.req, a.q)
 	if err != nil {
-		return nil, err
+		return verdict{}, false, err
 	}
-	st, err := e.readStale(ctx, req, q)
-	if err != nil {
-		return nil, err
-	}
-	undecided := false
-	if tailOK && st != nil && !e.longerOldTail(st, tail) {
+	if a.tail >= 0 && st != nil && !e.longerOldTail(st, a.tail) {
 		// The path is today's file behind another checkout of its root;
 		// what the history reads of it says nothing more.
 		st = nil
 	}
-	if out, settled := e.applyStale(res, st, scored, bare); settled {
+	if out, settled := e.applyStale(&v, st, scored, a.bare); settled {
 		// The repository's history spoke: its answer, or a tie with it.
-		scored = out
-		res.Basis = BasisTie
-		if res.Resolved != nil || res.Gone != nil {
-			res.Basis = BasisHistory
+		v.candidates, v.basis = out, BasisTie
+		if v.resolved != nil || v.gone != nil {
+			v.basis = BasisHistory
 		}
-	} else if kin := e.kinReadings(rq, scored, limit); len(kin) > 0 {
+		return v, false, nil
+	}
+	if kin := e.kinReadings(rq, scored, a.limit); len(kin) > 0 {
 		// No file read by its name, nor by the history: its kin, listed.
-		scored, res.Basis, res.reading = kin, BasisUnsupported, readKin
-	} else if ci := contradiction(rq, scored); ci > 0 {
+		return verdict{candidates: kin, basis: BasisUnsupported, reading: readKin}, false, nil
+	}
+	if ci := contradiction(rq, scored); ci > 0 {
 		// Two readings point at different files: where the user has been
 		// may settle it; otherwise it is a tie to report, the two first.
 		other := scored[ci]
 		copy(scored[2:ci+1], scored[1:ci])
 		scored[1] = other
-		res.Basis = BasisTie
+		v = verdict{candidates: scored, basis: BasisTie}
 		if clearlyNearer(other.prox, scored[0].prox) {
 			scored[0], scored[1] = other, scored[0]
 		}
 		if clearlyNearer(scored[0].prox, scored[1].prox) {
-			res.Basis, res.nearness = BasisNearer, nearnessOf(&scored[0], &scored[1])
+			v.basis, v.nearness = BasisNearer, nearnessOf(&scored[0], &scored[1])
 		}
-	} else if k := slices.IndexFunc(scored, func(c Candidate) bool { return tailOK && c.File == tail }); k >= 0 {
+		return v, false, nil
+	}
+	if k := slices.IndexFunc(scored, func(c Candidate) bool { return a.tail >= 0 && c.File == a.tail }); k >= 0 {
 		c := scored[k]
 		copy(scored[1:k+1], scored[:k])
 		scored[0] = c
-		res.Basis = BasisLexical
-	} else {
-		res.Basis, res.nearness = lead(nearestFirst(scored))
-		switch {
-		case res.Basis != BasisTie && !standsAlone(&scored[0]):
-			res.Basis, undecided = BasisUnsupported, true
-		case res.Basis == BasisTie && exact && scored[0].File == id:
-			res.Basis = BasisSharedName
-		case res.Basis == BasisTie:
-			undecided = true
-		}
+		return verdict{candidates: scored, basis: BasisLexical}, false, nil
 	}
-	if undecided {
-		// Nothing decided by the names or nearness: the model may order
-		// the close candidates (not the history's tie, nor two
-		// contradicting readings: those are reported as they stand).
-		res.Rerank = e.rerankBand(ctx, qpath, len(scored),
-			func(i int) float64 { return scored[i].Score },
-			func(i int, s float64) { scored[i].Score = s },
-			func(i int) string { return modelText(scored[i].Path) },
-			func(order []int) {
-				band := make([]Candidate, len(order))
-				for i, o := range order {
-					band[i] = scored[o]
-					if i != o {
-						band[i].Reasons = append(slices.Clip(band[i].Reasons), "rerank")
-					}
+	v = verdict{candidates: scored}
+	v.basis, v.nearness = lead(nearestFirst(scored))
+	switch {
+	case v.basis != BasisTie && !standsAlone(&scored[0]):
+		v.basis, undecided = BasisUnsupported, true
+	case v.basis == BasisTie && a.exact && scored[0].File == a.exactID:
+		v.basis = BasisSharedName
+	case v.basis == BasisTie:
+		undecided = true
+	}
+	return v, undecided, nil
+}
+
+// rerankCandidates lets the model order the close calls among scored
+// (rerankBand), marking each candidate it moved.
+func (e *Engine) rerankCandidates(ctx context.Context, qpath string, scored []Candidate) RerankStats {
+	return e.rerankBand(ctx, qpath, len(scored),
+		func(i int) float64 { return scored[i].Score },
+		func(i int, s float64) { scored[i].Score = s },
+		func(i int) string { return modelText(scored[i].Path) },
+		func(order []int) {
+			band := make([]Candidate, len(order))
+			for i, o := range order {
+				band[i] = scored[o]
+				if i != o {
+					band[i].Reasons = append(slices.Clip(band[i].Reasons), "rerank")
 				}
-				copy(scored, band)
-			})
-	}
-	if res.Resolved == nil && res.Gone == nil && res.Basis != BasisTie && len(scored) > 0 {
-		top := scored[0]
-		res.Resolved = &top
-		if res.reading != readKin {
-			res.reading = e.readingOf(rq, qpath, &top)
-		}
-	}
-	if len(scored) > limit {
-		scored = scored[:limit]
-	}
-	for i := range scored {
-		scored[i].Score = round3(min(scored[i].Score, 1))
-	}
-	if res.Resolved != nil {
-		res.Resolved.Score = scored[0].Score
-	}
-	res.Candidates = scored
-	return res.settle(), nil
+			}
+			copy(scored, band)
+		})
 }
 
 // resolveQuery is a path query's parts as resolve compares them.

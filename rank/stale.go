@@ -381,10 +381,10 @@ func (e *Engine) staleCandidate(st *staleReading) Candidate {
 	return c
 }
 
-// applyStale lets the history's reading speak in res over today's sorted
+// applyStale lets the history's reading speak in v over today's sorted
 // candidates. It returns the candidates in their new order, and whether
 // the answer is settled (nothing else may resolve it).
-func (e *Engine) applyStale(res *ResolveResult, st *staleReading, scored []Candidate, bare bool) ([]Candidate, bool) {
+func (e *Engine) applyStale(v *verdict, st *staleReading, scored []Candidate, bare bool) ([]Candidate, bool) {
 	if st == nil {
 		return scored, false
 	}
@@ -404,19 +404,19 @@ func (e *Engine) applyStale(res *ResolveResult, st *staleReading, scored []Candi
 		// says nothing of the others.
 		return scored, false
 	}
-	v := judgeStale(st, best, len(scored) > 0 && confident(scored) && standsAlone(&scored[0]))
-	if v == staleIgnored {
+	j := judgeStale(st, best, len(scored) > 0 && confident(scored) && standsAlone(&scored[0]))
+	if j == staleIgnored {
 		return scored, false
 	}
 	if st.fate.Deleted {
 		if len(scored) > 0 && outlivesDeletion(scored[0]) {
 			return scored, false
 		}
-		if v == staleDecides && st.exact {
+		if j == staleDecides && st.exact {
 			// Gone is said only of the path the history had, as read (as
 			// written, or as its language reads it against a search
 			// path): a near name of a deleted path is not that path.
-			res.Gone = &Gone{Root: st.root, Path: st.old, Fate: st.fate}
+			v.gone = &Gone{Root: st.root, Path: st.old, Fate: st.fate}
 		}
 		if id, ok := e.fileID(st.root, st.fate.Kin); ok && st.fate.Kin != "" {
 			// The deleting commit added a file of the same name or stem:
@@ -432,23 +432,23 @@ func (e *Engine) applyStale(res *ResolveResult, st *staleReading, scored []Candi
 	}
 	c := e.staleCandidate(st)
 	out := prependCandidate(scored, c)
-	if v == staleDecides || (len(scored) > 0 && scored[0].File == c.File && scored[0].Root == c.Root) {
+	if j == staleDecides || (len(scored) > 0 && scored[0].File == c.File && scored[0].Root == c.Root) {
 		// Decided, or today's best reading is the same file.
 		r := c
-		res.Resolved = &r
-		res.Moved = &Moved{Root: st.root, From: st.old, Fate: st.fate}
+		v.resolved = &r
+		v.moved = &Moved{Root: st.root, From: st.old, Fate: st.fate}
 		switch {
 		case !st.exact:
-			res.reading = readNearOld // a near name of an old path: its own class
+			v.reading = readNearOld // a near name of an old path: its own class
 		case st.fate.Split:
 			// The file was split in parts: the one git paired it with
 			// is one reading of several.
-			res.reading = readSplit
+			v.reading = readSplit
 		case st.fate.LaterDeleted.Hash != "":
 			// The path had two lives: the file that moved away, and a
 			// later one given the path and deleted since. Which one a
 			// writer held depends on when they wrote it: its own class.
-			res.reading = readTwoLives
+			v.reading = readTwoLives
 		}
 		return out, true
 	}
