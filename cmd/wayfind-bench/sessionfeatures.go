@@ -34,6 +34,9 @@ type sessionFeatureRow struct {
 	SharedMean, StepsMean   float64
 	SharedMax               int
 	SameDirAny, SameTopLast bool
+	// The copy is itself one of the visits (a file of the author's
+	// previous commits), and the last of them.
+	Visited, VisitedLast bool
 	// Commits with a visit that touched the copy too (both ways), weighed
 	// by the visits' recency; commits that touched the copy.
 	Co      float64
@@ -158,6 +161,10 @@ func writeSessionFeatures(out *json.Encoder, repo, half string, eng *rank.Engine
 			r.SharedMax = max(r.SharedMax, s)
 			if path.Dir(q.visits[i]) == path.Dir(c) {
 				r.SameDirAny = true
+			}
+			if q.visits[i] == c {
+				r.Visited = true
+				r.VisitedLast = r.VisitedLast || i == len(q.visits)-1
 			}
 			for _, ps := range [][]vcs.Partner{rec.CoChanged(q.visits[i]), rec.CoChangedBy(q.visits[i])} {
 				for _, p := range ps {
