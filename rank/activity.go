@@ -22,7 +22,9 @@ package rank
 // It is weighed with nearness, never against a reading: in resolve it
 // adds at most activityWeight × proxWeight to the score of a candidate
 // lexically tied with the best (within ResolveMargin), and nothing to
-// one behind; in find at most activityWeight × affinityBonus. Among the
+// one behind; in find at most activityWeight × affinityBonus — and
+// activityNearShare of either when the request says where the user works
+// (activityShare): their places are the better evidence. Among the
 // tied candidates, the one clearly ahead in nearness and activity
 // together goes first (nearestFirst); the answer's class still says
 // whether it is nearer where the user works (lead). (Both figures are in
@@ -32,8 +34,18 @@ package rank
 // works: nearness and activity.
 func nearKey(c Candidate) float64 { return nearValue(c.prox, c.act) }
 
-// nearValue is nearness and activity together.
-func nearValue(prox, act float64) float64 { return prox + activityWeight*act }
+// nearValue is nearness and activity (as weighed: activityShare) together.
+func nearValue(prox, act float64) float64 { return prox + act }
+
+// activityShare is activity's weight beside nearness: activityWeight, a
+// share of it (activityNearShare) when something says where the user
+// works (aff) — the one rule for resolve and find.
+func activityShare(aff *affinity) float64 {
+	if aff != nil {
+		return activityNearShare * activityWeight
+	}
+	return activityWeight
+}
 
 // activity is file id's activity, 0 without a history record for its
 // root.
@@ -62,8 +74,8 @@ func (e *Engine) hasActivity() bool {
 }
 
 // weighActivity adds activity to the scores of the candidates lexically
-// tied with the best.
-func (e *Engine) weighActivity(all []scoredFile) {
+// tied with the best, as weighed where the user works (aff).
+func (e *Engine) weighActivity(all []scoredFile, aff *affinity) {
 	if len(all) < 2 || !e.hasActivity() {
 		return
 	}
@@ -76,8 +88,8 @@ func (e *Engine) weighActivity(all []scoredFile) {
 			continue
 		}
 		if a := e.activity(all[i].id); a > 0 {
-			all[i].score += activityWeight * proxWeight * a
-			all[i].act = a
+			all[i].act = activityShare(aff) * a
+			all[i].score += proxWeight * all[i].act
 		}
 	}
 }

@@ -160,3 +160,15 @@ func TestAuthoredBreaksTies(t *testing.T) {
 		t.Errorf("step %v does not halve in %d commits", s, authoredHalfLife)
 	}
 }
+
+// TestActivityShare: activity weighs activityWeight beside nearness when
+// nothing says where the user works, activityNearShare of it when
+// something does — in resolve and find alike (the one rule).
+func TestActivityShare(t *testing.T) {
+	if got := activityShare(nil); got != activityWeight {
+		t.Errorf("no affinity: %v, want %v", got, activityWeight)
+	}
+	if got := activityShare(&affinity{}); got != activityNearShare*activityWeight {
+		t.Errorf("an affinity: %v, want %v", got, activityNearShare*activityWeight)
+	}
+}

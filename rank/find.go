@@ -297,7 +297,7 @@ func (f *finder) settle(id int32, s float64, top *topK) (float64, bool) {
 		s += affinityBonus * f.aff.of(f.e, id).value
 	}
 	if f.active {
-		s += activityBonus * f.e.activity(id)
+		s += affinityBonus * activityShare(f.aff) * f.e.activity(id)
 	}
 	return s, true
 }

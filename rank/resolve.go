@@ -50,7 +50,8 @@ type Candidate struct {
 	Reasons []string `json:"reasons"`
 
 	lexical, prox float64
-	// act: its activity (activity.go), where it was weighed.
+	// act: its activity as weighed beside nearness (activityShare ×
+	// activity, activity.go), where it was weighed.
 	act float64
 	// co: how much of where the user works it was committed together
 	// with (affinity.coChange).

@@ -75,7 +75,7 @@ func (e *Engine) scoreAll(ctx context.Context, rq *resolveQuery, cands []candida
 		all = append(lower, upper...)
 		rq.scratch.lower, rq.scratch.upper = all, upper
 	}
-	e.weighActivity(all)
+	e.weighActivity(all, aff)
 	short := all
 	if !e.exhaustive && len(all) > keep {
 		short = e.shortlist(all, keep, tail)
