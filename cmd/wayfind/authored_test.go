@@ -2,11 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 )
 
 // TestTheUsersOwnCommits: through the real binary, of a name three
@@ -92,5 +94,83 @@ func TestTheUsersOwnCommits(t *testing.T) {
 		if (c.first != "" && first != c.first) || !slices.Equal(authored, c.authored) {
 			t.Errorf("as %s: first %s, near:authored %v; want %s first, %v", c.who, first, authored, c.first, c.authored)
 		}
+	}
+}
+
+// TestActivityBelowTheUsersOwnCommit: through the real MCP server, of a
+// name two directories share, the copy the user committed to comes
+// before the one everyone else edits twenty times — activity weighs half
+// beside where the user works (rank's activityNearShare; at full weight
+// the busier copy came first) — and for a user with no commits there,
+// the busier copy comes first.
+func TestActivityBelowTheUsersOwnCommit(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	git := func(who string, args ...string) {
+		t.Helper()
+		c := exec.Command("git", append([]string{"-C", root, "-c", "user.name=" + who, "-c", "user.email=" + who, "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	appendTo := func(p, text string) {
+		t.Helper()
+		full := filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.OpenFile(full, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(text)
+		f.Close()
+	}
+	git("o@example.invalid", "init", "-q", "-b", "main")
+	appendTo("CHANGELOG.md", "0\n")
+	appendTo("pkg/sub/CHANGELOG.md", "0\n")
+	git("o@example.invalid", "add", "-A")
+	git("o@example.invalid", "commit", "-qm", "init")
+	for i := range 20 {
+		appendTo("CHANGELOG.md", fmt.Sprintln(i))
+		git("o@example.invalid", "commit", "-qam", "theirs")
+	}
+	appendTo("pkg/sub/CHANGELOG.md", "mine\n")
+	git("me@example.invalid", "commit", "-qam", "mine")
+
+	for _, c := range []struct{ who, first string }{
+		{"me@example.invalid", "pkg/sub/CHANGELOG.md"},
+		{"new@example.invalid", "CHANGELOG.md"},
+	} {
+		t.Run(c.who, func(t *testing.T) {
+			t.Setenv("GIT_AUTHOR_EMAIL", c.who)
+			t.Setenv("WAYFIND_CACHE_DIR", t.TempDir())
+			m := startMCP(t, []string{"--root", root}, nil)
+			for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+				var st struct {
+					VCS struct {
+						Ready bool `json:"ready"`
+					} `json:"vcs"`
+				}
+				m.tool("roots_list", map[string]any{}, &st)
+				if st.VCS.Ready {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("the history was not read in 30 s")
+				}
+			}
+			var res struct {
+				Matches []struct {
+					Path string `json:"path"`
+				} `json:"matches"`
+			}
+			m.tool("find_files", map[string]any{"query": "CHANGELOG.md"}, &res)
+			if len(res.Matches) != 2 || res.Matches[0].Path != c.first {
+				t.Errorf("as %s: %+v, want %s first", c.who, res.Matches, c.first)
+			}
+		})
 	}
 }
