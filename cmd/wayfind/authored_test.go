@@ -102,7 +102,7 @@ func TestTheUsersOwnCommits(t *testing.T) {
 // before the one everyone else edits twenty times — activity weighs half
 // beside where the user works (rank's activityNearShare; at full weight
 // the busier copy came first) — and for a user with no commits there,
-// the busier copy comes first.
+// the busier copy comes first; the same through the CLI's one question.
 func TestActivityBelowTheUsersOwnCommit(t *testing.T) {
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -169,7 +169,17 @@ func TestActivityBelowTheUsersOwnCommit(t *testing.T) {
 			}
 			m.tool("find_files", map[string]any{"query": "CHANGELOG.md"}, &res)
 			if len(res.Matches) != 2 || res.Matches[0].Path != c.first {
-				t.Errorf("as %s: %+v, want %s first", c.who, res.Matches, c.first)
+				t.Errorf("MCP, as %s: %+v, want %s first", c.who, res.Matches, c.first)
+			}
+			// The CLI, one question: copies its index cannot tell apart
+			// are ordered by the history as the server's are.
+			out, err := exec.Command(binary, "find", "CHANGELOG.md", "--root", root, "--format", "json").Output()
+			if err != nil {
+				t.Fatalf("find: %v %s", err, out)
+			}
+			res.Matches = nil
+			if err := json.Unmarshal(out, &res); err != nil || len(res.Matches) != 2 || res.Matches[0].Path != c.first {
+				t.Errorf("CLI, as %s: %+v %v, want %s first", c.who, res.Matches, err, c.first)
 			}
 		})
 	}

@@ -26,6 +26,7 @@ import (
 	"wayfind/rerank"
 	"wayfind/service"
 	"wayfind/symbols"
+	"wayfind/wire"
 	"wayfind/workspace"
 )
 
@@ -241,14 +242,26 @@ func ask(ctx context.Context, cmd string, opts options, ws oneShot, out *output)
 		}
 		return out.symbols(opts, res, eng.Symbols().Len())
 	case cmd == "find":
-		if strings.Contains(opts.query, "/") {
+		read := strings.Contains(opts.query, "/")
+		if read {
 			// A path may be an old one: the history finds today's file.
 			if w, ok := ws.withRepoHistory(ctx); ok {
 				svc = service.New(w)
 				out.pending(w.pending)
 			}
 		}
-		res, _, err := svc.Find(ctx, service.FindParams{Query: opts.query, Limit: opts.limit, Threshold: opts.threshold, Exact: opts.exact, Impl: opts.impl})
+		p := service.FindParams{Query: opts.query, Limit: opts.limit, Threshold: opts.threshold, Exact: opts.exact, Impl: opts.impl}
+		res, _, err := svc.Find(ctx, p)
+		if err == nil && !read && tiedFirst(res) {
+			// Copies the index cannot tell apart (a name several
+			// directories share): the repository's history orders them
+			// — activity, the user's own commits — as the servers'
+			// answers are ordered.
+			if w, ok := ws.withRepoHistory(ctx); ok {
+				res, _, err = service.New(w).Find(ctx, p)
+				out.pending(w.pending)
+			}
+		}
 		if err != nil {
 			return out.fail(err)
 		}
@@ -269,6 +282,11 @@ func ask(ctx context.Context, cmd string, opts options, ws oneShot, out *output)
 		}
 		return out.resolve(opts, res, eng.Len())
 	}
+}
+
+// tiedFirst: the first two matches score alike, as the answer shows them.
+func tiedFirst(res wire.Files) bool {
+	return len(res.Matches) > 1 && res.Matches[0].Score == res.Matches[1].Score
 }
 
 type options struct {
