@@ -17,27 +17,7 @@ import (
 // of the next commit — and a history saved for another user never lends
 // that user's commits.
 func TestTheUsersOwnCommits(t *testing.T) {
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	git := func(who string, args ...string) {
-		t.Helper()
-		c := exec.Command("git", append([]string{"-C", root, "-c", "user.name=" + who, "-c", "user.email=" + who, "-c", "commit.gpgsign=false"}, args...)...)
-		if out, err := c.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
-	write := func(p, text string) {
-		t.Helper()
-		full := filepath.Join(root, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root, git, write := authorsRepo(t)
 	git("o@example.invalid", "init", "-q", "-b", "main")
 	for _, d := range []string{"auth", "billing", "shipping"} {
 		write("services/"+d+"/client.go", "package "+d+"\n")
@@ -104,40 +84,17 @@ func TestTheUsersOwnCommits(t *testing.T) {
 // the busier copy came first) — and for a user with no commits there,
 // the busier copy comes first; the same through the CLI's one question.
 func TestActivityBelowTheUsersOwnCommit(t *testing.T) {
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	git := func(who string, args ...string) {
-		t.Helper()
-		c := exec.Command("git", append([]string{"-C", root, "-c", "user.name=" + who, "-c", "user.email=" + who, "-c", "commit.gpgsign=false"}, args...)...)
-		if out, err := c.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
-	appendTo := func(p, text string) {
-		t.Helper()
-		full := filepath.Join(root, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		f, err := os.OpenFile(full, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.WriteString(text)
-		f.Close()
-	}
+	root, git, write := authorsRepo(t)
 	git("o@example.invalid", "init", "-q", "-b", "main")
-	appendTo("CHANGELOG.md", "0\n")
-	appendTo("pkg/sub/CHANGELOG.md", "0\n")
+	write("CHANGELOG.md", "0\n")
+	write("pkg/sub/CHANGELOG.md", "0\n")
 	git("o@example.invalid", "add", "-A")
 	git("o@example.invalid", "commit", "-qm", "init")
 	for i := range 20 {
-		appendTo("CHANGELOG.md", fmt.Sprintln(i))
+		write("CHANGELOG.md", fmt.Sprintln(i+1))
 		git("o@example.invalid", "commit", "-qam", "theirs")
 	}
-	appendTo("pkg/sub/CHANGELOG.md", "mine\n")
+	write("pkg/sub/CHANGELOG.md", "mine\n")
 	git("me@example.invalid", "commit", "-qam", "mine")
 
 	for _, c := range []struct{ who, first string }{
@@ -183,4 +140,32 @@ func TestActivityBelowTheUsersOwnCommit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// authorsRepo is a new directory (its real path) to make a repository
+// in, git run in it as an author (who: name and e-mail), and a writer of
+// its files.
+func authorsRepo(t *testing.T) (root string, git func(who string, args ...string), write func(p, text string)) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	git = func(who string, args ...string) {
+		t.Helper()
+		c := exec.Command("git", append([]string{"-C", root, "-c", "user.name=" + who, "-c", "user.email=" + who, "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	write = func(p, text string) {
+		t.Helper()
+		full := filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root, git, write
 }
