@@ -143,8 +143,9 @@ var classConfidence = map[Class]float64{
 	ClassTie:            0.33,
 }
 
-// settle sets res.Confidence from its class and withdraws Resolved below
-// ResolvedConfidence. It returns res.
+// settle gives res its class (its verdict's, or ReadForeign's) and the
+// class's confidence, and withdraws Resolved below ResolvedConfidence. It
+// returns res.
 func (res *ResolveResult) settle(class Class) *ResolveResult {
 	res.class = class
 	res.Confidence = classConfidence[class]
