@@ -187,9 +187,6 @@ type asked struct {
 	// file beside the referring document.
 	exactID       int32
 	exact, beside bool
-	// tail: an absolute path's file read as its whole path behind
-	// another machine's (or checkout's) prefix (tailFile); -1 none.
-	tail int32
 }
 
 // ask reads req once for every stage: its path, where it is asked from
@@ -213,12 +210,6 @@ func (e *Engine) ask(req ResolveRequest) (*asked, error) {
 		near = req.Current
 	}
 	a.aff = e.newAffinity(near, req.History, req.Authored)
-	a.tail = -1
-	if q.Absolute {
-		if id, ok := e.tailFile(a.qpath); ok {
-			a.tail = id
-		}
-	}
 	a.exactID, a.exact, a.beside = e.exact(q, a.fromRoot, a.fromRel, a.fromOK)
 	if a.exact && !a.beside && a.fromOK && (a.relative || req.Link) {
 		// A relative reference names the file beside its document: the
@@ -288,6 +279,11 @@ func (e *Engine) readDocument(a *asked) (verdict, bool) {
 func (e *Engine) readNames(ctx context.Context, a *asked) (verdict, error) {
 	rq := newResolveQuery(a.qpath)
 	rq.absolute = a.q.Absolute
+	if a.q.Absolute {
+		if id, ok := e.tailFile(a.qpath); ok {
+			rq.tail = id
+		}
+	}
 	rq.scratch = takeScratch()
 	defer rq.scratch.release()
 	scored, err := e.scoreNames(ctx, a, rq)
@@ -345,7 +341,7 @@ func (e *Engine) scoreNames(ctx context.Context, a *asked, rq *resolveQuery) ([]
 			skip = self
 		}
 	}
-	return e.scoreAll(ctx, rq, cands, symHits, a.aff, skip, e.shortlistKeep(a.limit), a.tail)
+	return e.scoreAll(ctx, rq, cands, symHits, a.aff, skip, e.shortlistKeep(a.limit), rq.tail)
 }
 
 // decide settles the question on today's files scored: the history's
@@ -358,7 +354,7 @@ func (e *Engine) decide(ctx context.Context, a *asked, rq *resolveQuery, scored 
 	if err != nil {
 		return verdict{}, false, err
 	}
-	if a.tail >= 0 && st != nil && !e.longerOldTail(st, a.tail) {
+	if rq.tail >= 0 && st != nil && !e.longerOldTail(st, rq.tail) {
 		// The path is today's file behind another checkout of its root;
 		// what the history reads of it says nothing more.
 		st = nil
@@ -390,7 +386,7 @@ func (e *Engine) decide(ctx context.Context, a *asked, rq *resolveQuery, scored 
 		}
 		return v, false, nil
 	}
-	if k := slices.IndexFunc(scored, func(c Candidate) bool { return a.tail >= 0 && c.File == a.tail }); k >= 0 {
+	if k := slices.IndexFunc(scored, func(c Candidate) bool { return rq.tail >= 0 && c.File == rq.tail }); k >= 0 {
 		c := scored[k]
 		copy(scored[1:k+1], scored[:k])
 		scored[0] = c
@@ -434,6 +430,9 @@ type resolveQuery struct {
 	dirs                []string // directories as written
 	dir                 dirPath
 	absolute            bool // the query was an absolute path (its leading directories may be another machine's)
+	// tail: an absolute path's file read as its whole path behind
+	// another machine's (or checkout's) prefix (tailFile); -1 none.
+	tail int32
 	// dirsKnown: a directory the user wrote (past another machine's
 	// prefix) is the name of some directory of the tree.
 	dirsKnown bool
@@ -466,7 +465,7 @@ type resolveQuery struct {
 
 func newResolveQuery(qpath string) *resolveQuery {
 	comps := strings.Split(qpath, "/")
-	rq := &resolveQuery{base: comps[len(comps)-1], dirs: comps[:len(comps)-1]}
+	rq := &resolveQuery{base: comps[len(comps)-1], dirs: comps[:len(comps)-1], tail: -1}
 	rq.dir = dirPath{comps: rq.dirs, sq: make([]string, len(rq.dirs))}
 	for i, d := range rq.dirs {
 		rq.dir.sq[i] = squash(d)
