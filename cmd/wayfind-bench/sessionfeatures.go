@@ -23,7 +23,9 @@ import (
 // held-out half's pooled and macro figures only).
 type sessionFeatureRow struct {
 	Repo, Half, Q string
-	Right         bool
+	// Copy is the copy's path (Q the file asked for).
+	Copy  string
+	Right bool
 	// The engine's place for the copy without visits (0 first; -1 not
 	// listed), and with them.
 	PriorRank, VisitRank int
@@ -144,7 +146,7 @@ func writeSessionFeatures(out *json.Encoder, repo, half string, eng *rank.Engine
 	}
 	for _, c := range q.copies {
 		cd := dirs(c)
-		r := sessionFeatureRow{Repo: repo, Half: half, Q: q.want, Right: c == q.want, NCopies: len(q.copies), Depth: len(cd), Len: len(c),
+		r := sessionFeatureRow{Repo: repo, Half: half, Q: q.want, Copy: c, Right: c == q.want, NCopies: len(q.copies), Depth: len(cd), Len: len(c),
 			Changes: rec.Changes(c), Aux: rank.IsAuxiliary(c)}
 		r.PriorRank, r.VisitRank = rankOr(prior, c), rankOr(visited, c)
 		ld := dirs(q.last)
