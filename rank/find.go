@@ -67,11 +67,13 @@ import (
 // squash alike), tests and fixtures last — then by the shorter path.
 //
 // Directory terms ("hpack/static") must each match a directory of the
-// path, innermost term nearest the file, as equal (1), prefix (0.85),
-// substring of minInnerRun bytes or more (0.7) or one typo (0.6), each
-// directory skipped costing 40% (the query reads as a path fragment); the
-// file's score is then name × (0.7 + 0.3 × dirs). Files whose directories
-// miss a term keep half their score: the name is still evidence.
+// path, innermost term nearest the file, on the directory ladder resolve
+// reads too (weights.go: equal 1, prefix 0.85, substring of minInnerRun
+// bytes or more 0.7, one typo with the same numbers 0.7), each directory
+// skipped costing what a directory left out costs resolve, ×exp(−0.3)
+// (the query reads as a path fragment); the file's score is then name ×
+// (0.6 + 0.4 × dirs). Files whose directories miss a term keep half their
+// score: the name is still evidence.
 
 // FindRequest is find/files' input.
 type FindRequest struct {
