@@ -68,12 +68,12 @@ import (
 //
 // Directory terms ("hpack/static") must each match a directory of the
 // path, innermost term nearest the file, on the directory ladder resolve
-// reads too (weights.go: equal 1, prefix 0.85, substring of minInnerRun
-// bytes or more 0.7, one typo with the same numbers 0.7), each directory
-// skipped costing what a directory left out costs resolve, ×exp(−0.3)
-// (the query reads as a path fragment); the file's score is then name ×
-// (0.6 + 0.4 × dirs). Files whose directories miss a term keep half their
-// score: the name is still evidence.
+// reads too (weights.go: equal, a prefix, a substring of minInnerRun bytes
+// or more, one typo with the same numbers), each directory skipped costing
+// what a directory left out costs resolve (the query reads as a path
+// fragment); the file's score is then name × (dirTermsFloor + (1 −
+// dirTermsFloor) × dirs). Files whose directories miss a term keep
+// dirTermsMissed of their score: the name is still evidence.
 
 // FindRequest is find/files' input.
 type FindRequest struct {

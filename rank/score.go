@@ -40,8 +40,7 @@ import (
 // dirs aligns the query's directories with the candidate's by a weighted
 // longest common subsequence (a pair of components counts its rung of
 // the directory ladder, weights.go, the one find's directory terms read
-// too: 1 when equal, 0.95 equal but for case, 0.9 equal squashed, 0.7 one
-// typo apart), then
+// too: equal, equal but for case, equal squashed, one typo apart), then
 //
 //	dirs = exp(−(0.3×(innerQ + innerC + Σ(1 − pair weight)) + 0.03×(leadQ + leadC)))
 //
