@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -247,6 +248,94 @@ func TestClaudeCodePlugin(t *testing.T) {
 		if !c.reads && !strings.Contains(res[1], "No such file") {
 			t.Errorf("%s: the command did not run as written:\n%s", c.name, strings.Join(numbered(res), "\n"))
 		}
+	}
+}
+
+// TestClaudeCodePluginInstalled: the plugin installed as a person does —
+// this repository's marketplace added (`claude plugin marketplace add`),
+// the plugin installed, no settings edited by hand — reads a moved file's
+// old path through Read and cat; uninstalled and its marketplace removed,
+// it leaves nothing behind: the user's settings say what they said
+// before (their own hook and keys kept, no wayfind named), and the same
+// calls go ahead as written.
+func TestClaudeCodePluginInstalled(t *testing.T) {
+	claude := claudeBinary(t)
+	market := t.TempDir()
+	if out, err := exec.Command("cp", "-r", "../../.claude-plugin", market).CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if err := os.Rename(pluginCopy(t, false), filepath.Join(market, "plugin")); err != nil {
+		t.Fatal(err)
+	}
+	repo := newAgentRepo(t)
+	in := func(p string) string { return filepath.Join(repo.dir, filepath.FromSlash(p)) }
+	home := t.TempDir()
+	settings := filepath.Join(home, ".claude", "settings.json")
+	// The user's own settings, which the plugin's coming and going must
+	// leave meaning what they meant.
+	mine := map[string]any{
+		"model": "sonnet",
+		"hooks": map[string]any{"PreToolUse": []any{map[string]any{"matcher": "Write",
+			"hooks": []any{map[string]any{"type": "command", "command": "true"}}}}},
+	}
+	b, _ := json.Marshal(mine)
+	if err := os.MkdirAll(filepath.Dir(settings), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(settings, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := claudetest.Session{Claude: claude, Dir: repo.dir, Home: home, Env: []string{"PATH=" + (pluginCase{onPath: true}).path()}}
+	plugin := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(claude, append([]string{"plugin"}, args...)...)
+		cmd.Env, cmd.Dir = s.Environ("http://127.0.0.1:9"), repo.dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("claude plugin %s: %v: %s", strings.Join(args, " "), err, out)
+		}
+	}
+	script := []claudetest.Call{
+		{Name: "Read", Input: map[string]any{"file_path": in("internal/lsp/cache/symbols.go")}},
+		{Name: "Bash", Input: map[string]any{"command": "cat pkg/util/strutil.go", "description": "read"}},
+	}
+	session := func() []string {
+		t.Helper()
+		run, err := s.Run(context.Background(), script, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return run.ToolResults
+	}
+
+	plugin("marketplace", "add", market)
+	plugin("install", "wayfind@wayfind")
+	if res := session(); !strings.Contains(res[0], "symbols line =") || !strings.Contains(res[1], "strutil line") {
+		t.Errorf("installed: the old paths did not read the files:\n%s", strings.Join(numbered(res), "\n"))
+	}
+
+	plugin("uninstall", "wayfind@wayfind")
+	plugin("marketplace", "remove", "wayfind")
+	after := mustRead(t, settings)
+	var got map[string]any
+	if err := json.Unmarshal([]byte(after), &got); err != nil {
+		t.Fatalf("settings after removal: %v\n%s", err, after)
+	}
+	// Claude Code leaves its own two keys behind, empty: they name nothing.
+	for _, k := range []string{"enabledPlugins", "extraKnownMarketplaces"} {
+		if v, ok := got[k].(map[string]any); ok && len(v) == 0 {
+			delete(got, k)
+		}
+	}
+	if !reflect.DeepEqual(got, mine) || strings.Contains(after, "wayfind") {
+		t.Errorf("settings after removal:\n%s\nwant what the user had: %v", after, mine)
+	}
+	for _, f := range []string{"installed_plugins.json", "known_marketplaces.json"} {
+		if b, err := os.ReadFile(filepath.Join(home, ".claude", "plugins", f)); err == nil && strings.Contains(string(b), "wayfind") {
+			t.Errorf("%s still names wayfind:\n%s", f, b)
+		}
+	}
+	if res := session(); !strings.Contains(res[0], "does not exist") || !strings.Contains(res[1], "No such file") {
+		t.Errorf("removed: the calls did not go ahead as written:\n%s", strings.Join(numbered(res), "\n"))
 	}
 }
 
