@@ -5,66 +5,38 @@ package main
 // provider, COPILOT_OFFLINE: no GitHub, no network, a dummy key, an
 // isolated HOME), with `wayfind hook --harness copilot` as its
 // PreToolUse and PostToolUse hooks in the user's settings, in the form
-// Copilot CLI shares with VS Code. The script is the model (chatModel:
+// Copilot CLI shares with VS Code. The script is the model (chattest:
 // the same chat completions API); what the harness sends back as each
 // tool message is what an agent would have read. make deps installs the
 // harness (@github/copilot's Linux build, pinned in
 // testdata/clients/copilot); CI requires it.
 
 import (
-	"encoding/json"
-	"net/http/httptest"
-	"os"
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"wayfind/hook/claudetest"
+	"wayfind/hook/chattest"
 )
 
 // copilotBinary is the harness to drive: $WAYFIND_COPILOT, else the one
 // make deps installs.
 func copilotBinary(t *testing.T) string {
-	installed := claudetest.Installed("../..", "testdata/clients/copilot/node_modules/@github/copilot-linux-x64/copilot")
-	return harnessBinary(t, "WAYFIND_COPILOT", installed, "@github/copilot-linux-x64 (testdata/clients/copilot)")
+	return harnessBinary(t, "WAYFIND_COPILOT", chattest.CopilotBinary("../.."), "@github/copilot-linux-x64 (testdata/clients/copilot)")
 }
 
 // runCopilot plays script in Copilot CLI, headless in dir, with hookCmd
 // as its PreToolUse and PostToolUse hooks ("": none in the settings), the
 // plugin directory plugin ("": none) and env added, and returns the tool
 // messages it sent the model.
-func runCopilot(t *testing.T, copilot, dir, hookCmd, plugin string, env []string, script []chatCall) []string {
+func runCopilot(t *testing.T, copilot, dir, hookCmd, plugin string, env []string, script []chattest.Call) []string {
 	t.Helper()
-	model := &chatModel{script: script}
-	srv := httptest.NewServer(model)
-	defer srv.Close()
-	home := t.TempDir()
-	settings := []byte("{}")
-	if hookCmd != "" {
-		hooks := []map[string]any{{"type": "command", "bash": hookCmd, "timeoutSec": 10}}
-		settings, _ = json.Marshal(map[string]any{"hooks": map[string]any{"PreToolUse": hooks, "PostToolUse": hooks}})
-	}
-	if err := os.MkdirAll(filepath.Join(home, ".copilot"), 0o700); err != nil {
+	res, err := chattest.Copilot{Bin: copilot, Dir: dir, Home: t.TempDir(), HookCmd: hookCmd, PluginDir: plugin, Env: env}.Run(context.Background(), script)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(home, ".copilot", "settings.json"), settings, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var base []string
-	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "COPILOT_") || strings.HasPrefix(k, "GH_") || strings.HasPrefix(k, "GITHUB_") || strings.HasPrefix(k, "XDG_") {
-			continue
-		}
-		base = append(base, kv)
-	}
-	base = append(base, "HOME="+home, "COPILOT_OFFLINE=true", "COPILOT_AUTO_UPDATE=false", "COPILOT_PROVIDER_BASE_URL="+srv.URL+"/v1",
-		"COPILOT_PROVIDER_API_KEY=test-dummy", "COPILOT_MODEL=gpt-4.1", "PWD="+dir)
-	base = append(append(base, claudetest.NoNetwork...), env...)
-	args := []string{"-p", "follow the script", "--allow-all-tools", "--no-auto-update"}
-	if plugin != "" {
-		args = append(args, "--plugin-dir", plugin)
-	}
-	return model.play(t, base, dir, copilot, args...)
+	return res
 }
 
 // TestCopilotHook: an agent in Copilot CLI views and cat's paths its
@@ -85,7 +57,7 @@ func TestCopilotHook(t *testing.T) {
 	} {
 		repo := newAgentRepo(t)
 		in := func(p string) string { return filepath.Join(repo.dir, filepath.FromSlash(p)) }
-		res := runCopilot(t, copilot, repo.dir, c.bin+" hook --harness copilot", "", nil, []chatCall{
+		res := runCopilot(t, copilot, repo.dir, c.bin+" hook --harness copilot", "", nil, []chattest.Call{
 			{Tool: "view", Args: map[string]any{"path": in("internal/lsp/cache/symbols.go")}},
 			{Tool: "bash", Args: map[string]any{"command": "sed -n '1,4p' pkg/util/strutil.go", "description": "read"}},
 			{Tool: "view", Args: map[string]any{"path": in("config.go")}},
@@ -110,7 +82,7 @@ func TestCopilotPlugin(t *testing.T) {
 		plugin := pluginCopy(t, c.besides)
 		repo := newAgentRepo(t)
 		in := func(p string) string { return filepath.Join(repo.dir, filepath.FromSlash(p)) }
-		res := runCopilot(t, copilot, repo.dir, "", plugin, []string{"PATH=" + c.path()}, []chatCall{
+		res := runCopilot(t, copilot, repo.dir, "", plugin, []string{"PATH=" + c.path()}, []chattest.Call{
 			{Tool: "view", Args: map[string]any{"path": in("internal/lsp/cache/symbols.go")}},
 			{Tool: "bash", Args: map[string]any{"command": "sed -n '1,4p' pkg/util/strutil.go", "description": "read"}},
 		})
