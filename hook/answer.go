@@ -165,7 +165,7 @@ func resolveParams(ev Event, path string, disk Disk, trail Trail) service.Resolv
 
 // rewritten is the call with its path set to the file resolved: a Read's
 // line suffix becomes its offset, and a Read of more than the harness
-// reads at once is given a limit (readWindow). A read goes ahead; a
+// reads at once is given a limit (readWindowOf). A read goes ahead; a
 // change is shown to the person with the path rewritten, never approved
 // for them.
 func rewritten(ev Event, field, asked string, res wire.Resolve, disk Disk) *Output {
@@ -183,12 +183,10 @@ func rewritten(ev Event, field, asked string, res wire.Resolve, disk Disk) *Outp
 		}
 		if _, set := in["limit"]; !set {
 			from := 1
-			if o, ok := in["offset"].(int); ok {
+			if o, ok := lineNumber(in["offset"]); ok {
 				from = o
-			} else if o, ok := in["offset"].(float64); ok {
-				from = int(o)
 			}
-			if lines, toEnd := disk.LinesWithin(to, from, readWindow); !toEnd {
+			if lines, toEnd := disk.LinesWithin(to, from, readWindowOf(ev)); !toEnd {
 				in["limit"] = max(lines, 1)
 			}
 		}

@@ -69,6 +69,27 @@ func (h Harness) In(out *Output) *Output {
 type foreignTool struct {
 	tool   string
 	fields map[string]string
+	// lineRange is the field a read takes its lines in, [first, last]
+	// (last -1: to the end), where it has no offset and limit ("": the
+	// lines are not given); whole, the most of a file it shows without
+	// them, in bytes (0: readWindow).
+	lineRange string
+	whole     int
+}
+
+// copilotViewWhole is the most of a file Copilot CLI's view shows without
+// a view_range: a larger file it refuses whole ("File too large to read
+// at once", 1.0.102: 20,480 bytes shown, 20,481 refused), and the model,
+// not told where the path led, reads the old path again.
+const copilotViewWhole = 20 << 10
+
+// readWindowOf is the most a rewritten read of ev's harness reads at
+// once, in bytes.
+func readWindowOf(ev Event) int {
+	if w := foreign[ev.from].tools[ev.foreignTool].whole; w > 0 {
+		return w
+	}
+	return readWindow
 }
 
 // foreign are the harnesses that name their events and tools their own
@@ -84,11 +105,11 @@ var foreign = map[Harness]struct {
 	Gemini: {
 		events: map[string]string{"BeforeTool": "PreToolUse", "AfterTool": "PostToolUse", "BeforeModel": "BeforeModel"},
 		tools: map[string]foreignTool{
-			"read_file":         {"Read", map[string]string{"file_path": "file_path"}},
-			"list_directory":    {"LS", map[string]string{"dir_path": "path"}},
-			"glob":              {"Glob", map[string]string{"dir_path": "path"}},
-			"grep_search":       {"Grep", map[string]string{"dir_path": "path"}},
-			"run_shell_command": {shellTool, map[string]string{"command": shellField}},
+			"read_file":         {tool: "Read", fields: map[string]string{"file_path": "file_path"}},
+			"list_directory":    {tool: "LS", fields: map[string]string{"dir_path": "path"}},
+			"glob":              {tool: "Glob", fields: map[string]string{"dir_path": "path"}},
+			"grep_search":       {tool: "Grep", fields: map[string]string{"dir_path": "path"}},
+			"run_shell_command": {tool: shellTool, fields: map[string]string{"command": shellField}},
 		},
 	},
 	// opencode's events are its plugins' (plugin/opencode/wayfind.js sends
@@ -96,13 +117,13 @@ var foreign = map[Harness]struct {
 	Opencode: {
 		events: map[string]string{"tool.execute.before": "PreToolUse", "tool.execute.after": "PostToolUse"},
 		tools: map[string]foreignTool{
-			"read":  {"Read", map[string]string{"filePath": "file_path"}},
-			"list":  {"LS", map[string]string{"path": "path"}},
-			"glob":  {"Glob", map[string]string{"path": "path"}},
-			"grep":  {"Grep", map[string]string{"path": "path"}},
-			"bash":  {shellTool, map[string]string{"command": shellField}},
-			"edit":  {"Edit", map[string]string{"filePath": "file_path"}},
-			"write": {"Write", map[string]string{"filePath": "file_path"}},
+			"read":  {tool: "Read", fields: map[string]string{"filePath": "file_path"}},
+			"list":  {tool: "LS", fields: map[string]string{"path": "path"}},
+			"glob":  {tool: "Glob", fields: map[string]string{"path": "path"}},
+			"grep":  {tool: "Grep", fields: map[string]string{"path": "path"}},
+			"bash":  {tool: shellTool, fields: map[string]string{"command": shellField}},
+			"edit":  {tool: "Edit", fields: map[string]string{"filePath": "file_path"}},
+			"write": {tool: "Write", fields: map[string]string{"filePath": "file_path"}},
 		},
 	},
 	// Copilot CLI's events in its VS Code form: its view tool is "Read"
@@ -111,8 +132,8 @@ var foreign = map[Harness]struct {
 	Copilot: {
 		events: map[string]string{"PreToolUse": "PreToolUse", "PostToolUse": "PostToolUse"},
 		tools: map[string]foreignTool{
-			"Read": {"Read", map[string]string{"path": "file_path"}},
-			"Bash": {shellTool, map[string]string{"command": shellField}},
+			"Read": {tool: "Read", fields: map[string]string{"path": "file_path"}, lineRange: "view_range", whole: copilotViewWhole},
+			"Bash": {tool: shellTool, fields: map[string]string{"command": shellField}},
 		},
 		told: true,
 	},
@@ -278,5 +299,29 @@ func theirFields(ev Event, updated map[string]any) map[string]any {
 			out[k] = v
 		}
 	}
+	// The lines a rewrite gave (offset, limit) in the harness's range,
+	// unless the call gave its own.
+	if r := foreign[ev.from].tools[ev.foreignTool].lineRange; r != "" && ev.Input[r] == nil {
+		from, hasFrom := lineNumber(updated["offset"])
+		n, hasLimit := lineNumber(updated["limit"])
+		switch {
+		case hasLimit:
+			out[r] = []int{max(from, 1), max(from, 1) + n - 1}
+		case hasFrom:
+			out[r] = []int{from, -1}
+		}
+	}
 	return out
+}
+
+// lineNumber is a line number or count as an input holds it (an int the
+// hook set, a float64 JSON gave).
+func lineNumber(v any) (int, bool) {
+	switch n := v.(type) {
+	case int:
+		return n, true
+	case float64:
+		return int(n), true
+	}
+	return 0, false
 }

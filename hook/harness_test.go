@@ -159,7 +159,9 @@ func TestOpencode(t *testing.T) {
 func TestCopilot(t *testing.T) {
 	moved := wire.Resolve{Resolved: &wire.Candidate{URI: "file:///ws/new/a.go", Path: "new/a.go"},
 		Moved: &wire.HistoryNote{Path: "old/a.go", Commit: "3f2a1c9e", Date: "2024-05-01", Subject: "move a"}}
-	req := &fakeRequests{resolve: map[string]wire.Resolve{"/ws/old/a.go": moved, "/ws/old/large.go": {Resolved: &wire.Candidate{URI: "file:///ws/new/large.go", Path: "new/large.go"}},
+	large := wire.Resolve{Resolved: &wire.Candidate{URI: "file:///ws/new/large.go", Path: "new/large.go"}}
+	largeAt90 := wire.Resolve{Resolved: &wire.Candidate{URI: "file:///ws/new/large.go", Path: "new/large.go", Range: &wire.Range{Start: wire.Position{Line: 89}}}}
+	req := &fakeRequests{resolve: map[string]wire.Resolve{"/ws/old/a.go": moved, "/ws/old/large.go": large, "/home/dev/ws/old/large.go:90": largeAt90,
 		"/ws/config.go": {Candidates: []wire.Candidate{
 			{URI: "file:///ws/a/config.go", Path: "a/config.go"}, {URI: "file:///ws/b/config.go", Path: "b/config.go"}}}}}
 	disk := fakeDisk{"/ws/new/a.go": "file", "/ws/new": "dir"}
@@ -169,9 +171,15 @@ func TestCopilot(t *testing.T) {
 		{"Read (its view) of a moved file: the input whole, its path",
 			`{"hook_event_name":"PreToolUse","session_id":"s","timestamp":"2026-11-28T00:10:31.741Z","cwd":"/ws","tool_name":"Read","tool_input":{"path":"/ws/old/a.go","view_range":[1,20]}}`,
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"wayfind: /ws/old/a.go moved to /ws/new/a.go in 3f2a1c9 (2024-05-01) \"move a\"","updatedInput":{"path":"/ws/new/a.go","view_range":[1,20]},"additionalContext":"wayfind: /ws/old/a.go moved to /ws/new/a.go in 3f2a1c9 (2024-05-01) \"move a\""}}`},
-		{"Read of a file over the read window: no limit (its view takes none)",
+		{"Read of a file over what its view shows whole (20 KiB; the fake's lines are 1 KiB): the lines that fit, as its view_range",
 			`{"hook_event_name":"PreToolUse","cwd":"/ws","tool_name":"Read","tool_input":{"path":"/ws/old/large.go"}}`,
-			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"wayfind: /ws/old/large.go is /ws/new/large.go","updatedInput":{"path":"/ws/new/large.go"},"additionalContext":"wayfind: /ws/old/large.go is /ws/new/large.go"}}`},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"wayfind: /ws/old/large.go is /ws/new/large.go","updatedInput":{"path":"/ws/new/large.go","view_range":[1,20]},"additionalContext":"wayfind: /ws/old/large.go is /ws/new/large.go"}}`},
+		{"the same with its own view_range: kept",
+			`{"hook_event_name":"PreToolUse","cwd":"/ws","tool_name":"Read","tool_input":{"path":"/ws/old/large.go","view_range":[50,60]}}`,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"wayfind: /ws/old/large.go is /ws/new/large.go","updatedInput":{"path":"/ws/new/large.go","view_range":[50,60]},"additionalContext":"wayfind: /ws/old/large.go is /ws/new/large.go"}}`},
+		{"another machine's path with a line, in a large file: from that line to the end, which fits",
+			`{"hook_event_name":"PreToolUse","cwd":"/ws","tool_name":"Read","tool_input":{"path":"/home/dev/ws/old/large.go:90"}}`,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"wayfind: /home/dev/ws/old/large.go:90 is /ws/new/large.go","updatedInput":{"path":"/ws/new/large.go","view_range":[90,-1]},"additionalContext":"wayfind: /home/dev/ws/old/large.go:90 is /ws/new/large.go"}}`},
 		{"Bash: its command",
 			`{"hook_event_name":"PreToolUse","cwd":"/ws","tool_name":"Bash","tool_input":{"command":"cat old/a.go","description":"d"}}`,
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"cat new/a.go","description":"d"},"additionalContext":"wayfind: old/a.go moved to /ws/new/a.go in 3f2a1c9 (2024-05-01) \"move a\""}}`},

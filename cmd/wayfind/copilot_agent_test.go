@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"wayfind/hook/chattest"
+	"wayfind/vcs/vcstest"
 )
 
 // copilotBinary is the harness to drive: $WAYFIND_COPILOT, else the one
@@ -40,11 +41,10 @@ func runCopilot(t *testing.T, copilot, dir, hookCmd, plugin string, env []string
 }
 
 // TestCopilotHook: an agent in Copilot CLI views and cat's paths its
-// repository's history moved: each reads the file meant; a name two
-// files share is denied with the candidates; a command that failed on a
-// path too far from any file to rewrite is followed by what wayfind knows
-// of it; with wayfind gone from where the hook names it, the calls go
-// ahead as written.
+// repository's history moved: each reads the file meant — one larger than
+// its view shows whole, through the lines that fit; a name two files
+// share is denied with the candidates; with wayfind gone from where the
+// hook names it, the calls go ahead as written.
 func TestCopilotHook(t *testing.T) {
 	copilot := copilotBinary(t)
 	for _, c := range []struct {
@@ -57,12 +57,19 @@ func TestCopilotHook(t *testing.T) {
 	} {
 		repo := newAgentRepo(t)
 		in := func(p string) string { return filepath.Join(repo.dir, filepath.FromSlash(p)) }
+		// A guide of 85 KB, four times what Copilot's view shows whole, moved.
+		r := vcstest.Repo{T: t, Dir: repo.dir, Date: "2024-06-01T12:00:00Z"}
+		r.Write("docs/guide.md", vcstest.Text("guide", 400))
+		r.Commit("a guide")
+		r.Mv("docs/guide.md", "docs/user/guide.md")
+		r.Commit("the guide for users")
 		res := runCopilot(t, copilot, repo.dir, c.bin+" hook --harness copilot", "", nil, []chattest.Call{
 			{Tool: "view", Args: map[string]any{"path": in("internal/lsp/cache/symbols.go")}},
 			{Tool: "bash", Args: map[string]any{"command": "sed -n '1,4p' pkg/util/strutil.go", "description": "read"}},
 			{Tool: "view", Args: map[string]any{"path": in("config.go")}},
+			{Tool: "view", Args: map[string]any{"path": in("docs/guide.md")}},
 		})
-		got := strings.Contains(res[0], "symbols line =") && strings.Contains(res[1], "strutil line")
+		got := strings.Contains(res[0], "symbols line =") && strings.Contains(res[1], "strutil line") && strings.Contains(res[3], "guide line =")
 		named := strings.Contains(res[2], "services/cart/config.go") && strings.Contains(res[2], "services/ship/config.go")
 		if got != c.reads || named != c.reads {
 			t.Errorf("%s: the old paths read the files %v, the shared name's candidates named %v; want %v:\n%s", c.name, got, named, c.reads, strings.Join(numbered(res), "\n"))
