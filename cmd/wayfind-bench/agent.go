@@ -41,9 +41,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"wayfind/hook/chattest"
 	"wayfind/hook/claudetest"
 	"wayfind/hook/codextest"
 	"wayfind/hook/geminitest"
@@ -75,20 +77,24 @@ func agentCmd(args []string) error {
 	work := fs.String("work", filepath.Join(os.TempDir(), "wayfind-bench-agent"), "checkouts and the hook's cache")
 	runs := fs.Int("runs", 41, "hook timing: calls of each kind")
 	tool := fs.String("tool", "read", "the calls: read (Read) or shell (Bash commands)")
-	harness := fs.String("harness", "claude", "the harness: claude (Claude Code), codex (Codex CLI: shell commands only) or gemini (Gemini CLI: read_file, run_shell_command)")
+	harness := fs.String("harness", "claude", "the harness: claude (Claude Code), codex (Codex CLI: shell commands only), gemini (Gemini CLI: read_file, run_shell_command), opencode (read, bash; the repository's plugin) or copilot (Copilot CLI: view, bash)")
 	codexBin := fs.String("codex", codextest.Binary("."), "the Codex CLI binary")
 	geminiBin := fs.String("gemini", geminitest.Binary("."), "the Gemini CLI binary")
+	opencodeBin := fs.String("opencode", chattest.OpencodeBinary("."), "the opencode binary")
+	copilotBin := fs.String("copilot", chattest.CopilotBinary("."), "the Copilot CLI binary")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *tool != "read" && *tool != "shell" {
 		return fmt.Errorf("agent: -tool read or shell")
 	}
-	switch {
-	case *harness != "claude" && *harness != "codex" && *harness != "gemini",
+	chat := map[string]string{"opencode": *opencodeBin, "copilot": *copilotBin}
+	switch bin, isChat := chat[*harness]; {
+	case *harness != "claude" && *harness != "codex" && *harness != "gemini" && !isChat,
 		*harness == "codex" && (*tool != "shell" || *codexBin == ""),
-		*harness == "gemini" && *geminiBin == "":
-		return fmt.Errorf("agent: -harness claude, codex with -tool shell (and a Codex binary: -codex, or make deps), or gemini (and a Gemini CLI: -gemini, or make deps)")
+		*harness == "gemini" && *geminiBin == "",
+		isChat && bin == "":
+		return fmt.Errorf("agent: -harness claude, codex with -tool shell (and a Codex binary: -codex, or make deps), gemini (and a Gemini CLI: -gemini), opencode (-opencode) or copilot (-copilot; make deps installs each)")
 	}
 	if *mirrors == "" || *claude == "" {
 		return fmt.Errorf("agent: -mirrors and a Claude Code binary (-claude, or make deps) are needed")
@@ -112,6 +118,9 @@ func agentCmd(args []string) error {
 		header("hook through Codex CLI", fmt.Sprintf(", %s, half %s, %d stale paths a repository", harnessVersion("Codex CLI", *codexBin), *half, *per))
 	} else if *harness == "gemini" {
 		header("hook through Gemini CLI", fmt.Sprintf(", %s, half %s, %d stale paths a repository", harnessVersion("Gemini CLI", *geminiBin), *half, *per))
+	} else if bin := chat[*harness]; bin != "" {
+		name := map[string]string{"opencode": "opencode", "copilot": "Copilot CLI"}[*harness]
+		header("hook through "+name, fmt.Sprintf(", %s, half %s, %d stale paths a repository", harnessVersion(name, bin), *half, *per))
 	} else {
 		header("hook through Claude Code", fmt.Sprintf(", %s, half %s, %d stale paths a repository", claudeVersion(*claude), *half, *per))
 	}
@@ -190,6 +199,15 @@ func agentCmd(args []string) error {
 				if err == nil && *tool == "read" {
 					read = geminiReads(script, failed, hookReadsOf(cache, logAt))
 				}
+			} else if bin := chat[*harness]; bin != "" {
+				results, err = runChatScript(*harness, bin, tree, home, cache, wayfind, chatScript(*harness, script), hooked)
+				if err == nil && *tool == "read" {
+					rewrote := map[string]string{} // none without the hook: the log's lines are the hooked run's
+					if hooked {
+						rewrote = hookReadsOf(cache, logAt)
+					}
+					read = chatReads(script, results, rewrote)
+				}
 			} else {
 				results, read, err = runClaudeScript(*claude, tree, home, cache, wayfind, script, hooked)
 				if err == nil {
@@ -220,6 +238,9 @@ func agentCmd(args []string) error {
 						fmt.Fprintf(os.Stderr, "%s %s: %s (want %s): %s\n", r.repo, agentOutcomeNames[o], c.Query, *c.Expected, firstLineOf(results[i]))
 					}
 				} else {
+					if o != agentNothing && os.Getenv("WAYFIND_BENCH_VERBOSE") != "" {
+						fmt.Fprintf(os.Stderr, "%s no hook, %s: %s (want %s): %s\n", r.repo, agentOutcomeNames[o], c.Query, *c.Expected, firstLineOf(results[i]))
+					}
 					rows.add(m, "no hook")
 				}
 			}
@@ -786,6 +807,117 @@ func geminiScript(script []claudetest.Call) []geminitest.Call {
 		}
 	}
 	return out
+}
+
+// chatScript is script (Claude Code's calls) as opencode's or Copilot
+// CLI's tools: Read as opencode's read or Copilot's view, Bash as bash.
+func chatScript(harness string, script []claudetest.Call) []chattest.Call {
+	out := make([]chattest.Call, len(script))
+	for i, c := range script {
+		switch {
+		case c.Name == "Read" && harness == "opencode":
+			out[i] = chattest.Call{Tool: "read", Args: map[string]any{"filePath": c.Input["file_path"]}}
+		case c.Name == "Read":
+			out[i] = chattest.Call{Tool: "view", Args: map[string]any{"path": c.Input["file_path"]}}
+		default:
+			out[i] = chattest.Call{Tool: "bash", Args: map[string]any{"command": c.Input["command"], "description": "read"}}
+		}
+	}
+	return out
+}
+
+// chatSession is how many calls an opencode or Copilot CLI session of the
+// bench plays (runChatScript), as Gemini CLI's (geminiSession): a
+// session's turns slow as its history grows.
+const chatSession = 10
+
+// runChatScript plays script in opencode (the repository's plugin
+// calling `wayfind hook --harness opencode` when hooked) or Copilot CLI
+// (`wayfind hook --harness copilot` as its PreToolUse and PostToolUse
+// hooks when hooked), headless in tree (HOME under home, the hook's cache
+// cache), and returns each call's tool message.
+func runChatScript(harness, bin, tree, home, cache, wayfind string, script []chattest.Call, hooked bool) ([]string, error) {
+	env := []string{"WAYFIND_CACHE_DIR=" + cache}
+	var out []string
+	for lo := 0; lo < len(script); lo += chatSession {
+		calls := script[lo:min(lo+chatSession, len(script))]
+		h := filepath.Join(home, strconv.Itoa(lo))
+		var got []string
+		var err error
+		if harness == "opencode" {
+			plugin := ""
+			if hooked {
+				if plugin, err = filepath.Abs("plugin/opencode/wayfind.js"); err != nil {
+					return nil, err
+				}
+			}
+			got, err = chattest.Opencode{Bin: bin, Dir: tree, Home: h, Plugin: plugin, Env: append(env, "WAYFIND_BIN="+wayfind), Timeout: 20 * time.Minute}.Run(context.Background(), calls)
+		} else {
+			hookCmd := ""
+			if hooked {
+				hookCmd = wayfind + " hook --harness copilot"
+			}
+			got, err = chattest.Copilot{Bin: bin, Dir: tree, Home: h, HookCmd: hookCmd, Env: env, Timeout: 20 * time.Minute}.Run(context.Background(), calls)
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, got...)
+	}
+	return out, nil
+}
+
+// chatReads is the file each Read of script read in opencode or Copilot
+// CLI, whose tool messages say no path: where the hook rewrote it to,
+// when the message holds that file's text (its first line of some
+// length; for a file with none, a binary one, when the message is no
+// refusal); "" when none was read.
+func chatReads(script []claudetest.Call, results []string, rewrote map[string]string) []string {
+	read := make([]string, len(script))
+	for i, c := range script {
+		p, _ := c.Input["file_path"].(string)
+		to, ok := rewrote[p]
+		if !ok || i >= len(results) {
+			continue
+		}
+		if line := telltaleLine(to); line != "" {
+			if strings.Contains(results[i], line) {
+				read[i] = to
+			}
+		} else if !refused.MatchString(results[i]) {
+			read[i] = to
+		}
+	}
+	return read
+}
+
+// refused is how opencode's and Copilot CLI's reads say they read
+// nothing: the file not there, a binary file, a permission's refusal.
+var refused = regexp.MustCompile(`(?i)not found|no such file|does not exist|ENOENT|cannot read|binary file|rejected|prevents you|error`)
+
+// telltaleLine is the first line of file (its first 64 KiB, text) with
+// at least 12 characters besides spaces, trimmed and cut to 60 bytes: a
+// harness that shows the file shows that; "" when there is none.
+func telltaleLine(file string) string {
+	f, err := os.Open(file)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	b, _ := io.ReadAll(io.LimitReader(f, 64<<10))
+	if bytes.IndexByte(b, 0) >= 0 {
+		return ""
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		l = strings.TrimSpace(l)
+		if len(strings.ReplaceAll(l, " ", "")) >= 12 && utf8.ValidString(l) {
+			if len(l) > 60 {
+				l = strings.ToValidUTF8(l[:60], "")
+			}
+			return l
+		}
+	}
+	return ""
 }
 
 // geminiSession is how many calls a Gemini CLI session of the bench

@@ -179,7 +179,7 @@ func (o Opencode) Run(ctx context.Context, script []Call) ([]string, error) {
 		"model":      "scripted/m",
 		"autoupdate": false,
 		"share":      "disabled",
-		"permission": map[string]any{"edit": "allow", "bash": "allow", "webfetch": "deny"},
+		"permission": map[string]any{"edit": "allow", "bash": "allow", "webfetch": "deny", "external_directory": "deny"},
 		"provider": map[string]any{"scripted": map[string]any{
 			"npm": "@ai-sdk/openai-compatible", "name": "scripted",
 			"options": map[string]any{"baseURL": srv.URL + "/v1", "apiKey": "test-dummy"},
