@@ -34,6 +34,7 @@ import (
 	"math/rand"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -174,15 +175,20 @@ func agentCmd(args []string) error {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", r.repo, err)
 			continue
 		}
-		script := make([]claudetest.Call, len(cases))
-		for i, c := range cases {
-			p := c.Query
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(tree, p)
+		var sh []shellCall
+		var script []claudetest.Call
+		if *tool == "shell" {
+			sh = shellCalls(cases, tree)
+			for _, s := range sh {
+				script = append(script, claudetest.Call{Name: "Bash", Input: map[string]any{"command": s.asked, "description": "read"}})
 			}
-			script[i] = claudetest.Call{Name: "Read", Input: map[string]any{"file_path": p}}
-			if *tool == "shell" {
-				script[i] = claudetest.Call{Name: "Bash", Input: map[string]any{"command": shellCommands[i%len(shellCommands)](c.Query), "description": "read"}}
+		} else {
+			for _, c := range cases {
+				p := c.Query
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(tree, p)
+				}
+				script = append(script, claudetest.Call{Name: "Read", Input: map[string]any{"file_path": p}})
 			}
 		}
 		logAt := hookLogSize(cache)
@@ -192,7 +198,7 @@ func agentCmd(args []string) error {
 			t0 := time.Now()
 			var results, read []string
 			if *harness == "codex" {
-				results, err = runCodexScript(*codexBin, tree, home, cache, wayfind, shellScript(cases), hooked)
+				results, err = runCodexScript(*codexBin, tree, home, cache, wayfind, shellScript(sh), hooked)
 			} else if *harness == "gemini" {
 				var failed []bool
 				results, failed, err = runGeminiScript(*geminiBin, tree, home, cache, wayfind, geminiScript(script), hooked)
@@ -223,36 +229,42 @@ func agentCmd(args []string) error {
 			if hooked && *tool == "shell" {
 				said = hookSaidOf(cache, logAt)
 			}
-			for i, c := range cases {
+			for i := range script {
 				var o agentOutcome
+				var c calCase
+				var asked string
+				keys := []string{"**wayfind hook**"}
 				if *tool == "shell" {
-					command := shellCommands[i%len(shellCommands)]
-					o = judgeShell(tree, command, *c.Expected, results[i], said[command(c.Query)])
+					c, asked = sh[i].c, sh[i].asked
+					o = judgeShell(tree, sh[i], results[i], said[asked])
+					keys = append(keys, "command, "+sh[i].kind)
 				} else {
+					c, asked = cases[i], cases[i].Query
 					o = judgeAgent(tree, *c.Expected, read[i], results[i])
 				}
 				m := mark{right: o == agentRead, first: o == agentRead || o == agentNamed, wrong: o == agentOther, none: o == agentNothing}
+				verbose := os.Getenv("WAYFIND_BENCH_VERBOSE") != ""
 				if hooked {
-					rows.add(m, "**wayfind hook**", "hook, "+c.Category)
-					if o != agentRead && os.Getenv("WAYFIND_BENCH_VERBOSE") != "" {
-						fmt.Fprintf(os.Stderr, "%s %s: %s (want %s): %s\n", r.repo, agentOutcomeNames[o], c.Query, *c.Expected, firstLineOf(results[i]))
+					rows.add(m, append(keys, "hook, "+c.Category)...)
+					if o != agentRead && verbose {
+						fmt.Fprintf(os.Stderr, "%s %s: %s (want %s): %s\n", r.repo, agentOutcomeNames[o], asked, *c.Expected, firstLineOf(results[i]))
 					}
 				} else {
-					if o != agentNothing && os.Getenv("WAYFIND_BENCH_VERBOSE") != "" {
-						fmt.Fprintf(os.Stderr, "%s no hook, %s: %s (want %s): %s\n", r.repo, agentOutcomeNames[o], c.Query, *c.Expected, firstLineOf(results[i]))
+					if o != agentNothing && verbose {
+						fmt.Fprintf(os.Stderr, "%s no hook, %s: %s (want %s): %s\n", r.repo, agentOutcomeNames[o], asked, *c.Expected, firstLineOf(results[i]))
 					}
 					rows.add(m, "no hook")
 				}
 			}
 			if hooked {
 				withWall += wall
-				calls += len(cases)
+				calls += len(script)
 				hookMs = append(hookMs, hookLogTimes(cache, logAt)...)
 			} else {
 				withoutWall += wall
 			}
 		}
-		fmt.Fprintf(os.Stderr, "%s: %d calls, %d files checked out empty\n", r.repo, len(cases), empty)
+		fmt.Fprintf(os.Stderr, "%s: %d calls, %d files checked out empty\n", r.repo, len(script), empty)
 		if timed == nil {
 			rr := r
 			timed, timedCases, timedTree = &rr, cases, tree
@@ -263,13 +275,13 @@ func agentCmd(args []string) error {
 	}
 	asked := "Read calls"
 	if *tool == "shell" {
-		asked = "shell commands (cat, sed -n, head -n, grep -n)"
+		asked = "shell commands (cat, sed -n, head -n, grep -n; ls DIR; pytest FILE::test)"
 	}
 	fmt.Println("| " + asked + " | calls | " + strings.Join(agentOutcomeNames[:], " | ") + " | read or named first |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
 	// Without the hook, with it, then its categories in order.
 	category := func(k string) int {
-		if strings.HasPrefix(k, "hook, ") {
+		if strings.HasPrefix(k, "hook, ") || strings.HasPrefix(k, "command, ") {
 			return 1
 		}
 		return 0
@@ -646,7 +658,62 @@ func shellCases(cases []calCase, tree string) []calCase {
 	return out
 }
 
-// judgeShell is what a shell command came to. The file meant was read
+// shellCall is one shell command of the bench: the case it asks, the
+// command as the agent wrote it, the same command on what the case meant
+// ("": judged by the hook's rewrite alone), that (a file, or for ls its
+// directory, relative to the tree), and the command's kind.
+type shellCall struct {
+	c                    calCase
+	asked, meant, target string
+	kind                 string
+}
+
+// shellCalls are the commands cases are asked in: each case's file in
+// one of shellCommands in turn; then, where the stale path's directory
+// is not there, an ls of it (meaning the file's directory); and, for a
+// Python test file, pytest of one of its tests (FILE::test_name) — judged
+// by the hook's rewrite alone: what pytest then prints is the project's
+// environment's, not the path's.
+func shellCalls(cases []calCase, tree string) []shellCall {
+	var out []shellCall
+	for i, c := range cases {
+		command := shellCommands[i%len(shellCommands)]
+		out = append(out, shellCall{c: c, asked: command(c.Query), meant: command(*c.Expected), target: *c.Expected, kind: "cat, sed -n, head -n, grep -n"})
+	}
+	for _, c := range cases {
+		asked, meant := path.Dir(c.Query), path.Dir(*c.Expected)
+		if asked == "." || meant == "." || asked == meant {
+			continue
+		}
+		full := asked
+		if !path.IsAbs(full) {
+			full = filepath.Join(tree, asked)
+		}
+		if _, err := os.Stat(full); err == nil {
+			continue
+		}
+		out = append(out, shellCall{c: c, asked: "ls " + shellQuote(asked), meant: "ls " + shellQuote(meant), target: meant, kind: "ls DIR"})
+	}
+	for _, c := range cases {
+		base := path.Base(*c.Expected)
+		if !strings.HasSuffix(base, ".py") || !strings.HasPrefix(base, "test_") && !strings.HasSuffix(base, "_test.py") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(tree, *c.Expected))
+		if err != nil {
+			continue
+		}
+		if m := pyTest.FindSubmatch(b); m != nil {
+			out = append(out, shellCall{c: c, asked: "pytest " + shellQuote(c.Query+"::"+string(m[1])), target: *c.Expected, kind: "pytest FILE::test"})
+		}
+	}
+	return out
+}
+
+// pyTest is a Python test function's definition (its name).
+var pyTest = regexp.MustCompile(`(?m)^\s*(?:async\s+)?def\s+(test_\w+)\s*\(`)
+
+// judgeShell is what a shell command came to. What was meant was read
 // when the hook rewrote the command to name it and the command did not
 // fail (the output is the harness's to format: a line ending, a cut of a
 // long output), or when its output is what the command prints on that
@@ -654,13 +721,19 @@ func shellCases(cases []calCase, tree string) []calCase {
 // written, it names nothing there); named first when the command ran as
 // written and the hook's line after it named the file meant first; else
 // nothing useful.
-func judgeShell(tree string, command func(string) string, expected, result string, said hookSaid) agentOutcome {
-	want, err := shellOutput(tree, command(expected))
-	got, want := strings.TrimSpace(result), strings.TrimSpace(want)
+func judgeShell(tree string, call shellCall, result string, said hookSaid) agentOutcome {
+	got := strings.TrimSpace(result)
 	failed := got == "" || strings.Contains(got, "No such file or directory") || strings.HasPrefix(got, "Exit code") || strings.Contains(got, "was blocked")
+	same := false
+	if call.meant == "" {
+		failed = false // judged by the rewrite alone
+	} else if want, err := shellOutput(tree, call.meant); err == nil {
+		same = got == strings.TrimSpace(want)
+	}
+	expected := call.target
 	abs := filepath.Join(tree, expected)
 	switch {
-	case err == nil && got == want:
+	case same:
 		return agentRead
 	case said.rewritten != "" && !failed && (namesPath(said.rewritten, expected) || namesPath(said.rewritten, abs)):
 		return agentRead
@@ -674,10 +747,13 @@ func judgeShell(tree string, command func(string) string, expected, result strin
 	return agentNothing
 }
 
-// namesPath reports whether a shell command has p as one of its words.
+// namesPath reports whether a shell command has p as one of its words
+// (less a trailing / or pytest's ::test).
 func namesPath(command, p string) bool {
 	for _, w := range strings.Fields(command) {
-		if strings.Trim(w, `'"`) == p {
+		w = strings.Trim(w, `'"`)
+		w, _, _ = strings.Cut(w, "::")
+		if strings.TrimSuffix(w, "/") == p {
 			return true
 		}
 	}
@@ -760,12 +836,11 @@ func runClaudeScript(claude, tree, home, cache, wayfind string, script []claudet
 	return res.ToolResults, res.ReadFiles(), nil
 }
 
-// shellScript is each case's shell command (shellCommands in turn) as a
-// call of Codex's shell.
-func shellScript(cases []calCase) []codextest.Call {
-	script := make([]codextest.Call, len(cases))
-	for i, c := range cases {
-		script[i] = codextest.Call{Tool: "exec_command", Args: map[string]any{"cmd": shellCommands[i%len(shellCommands)](c.Query)}}
+// shellScript is each shell command as a call of Codex's shell.
+func shellScript(sh []shellCall) []codextest.Call {
+	script := make([]codextest.Call, len(sh))
+	for i, s := range sh {
+		script[i] = codextest.Call{Tool: "exec_command", Args: map[string]any{"cmd": s.asked}}
 	}
 	return script
 }
