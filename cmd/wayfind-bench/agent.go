@@ -771,8 +771,10 @@ type hookSaid struct {
 // event, the command (as %q wrote it) and what was said.
 var hookLogBash = regexp.MustCompile(`^\S+ (PreToolUse|PostToolUse|PostToolUseFailure) Bash ("(?:[^"\\]|\\.)*"): \S* ?(.*) \([0-9.]+ ms`)
 
-// toldFile is the file a line after a failed command names first.
-var toldFile = regexp.MustCompile(`(?: is | moved to |the likeliest is )(\S+)`)
+// toldFile is the file (or directory) a line after a failed command
+// names first: a file's reading, or the first of the directories named
+// so (hook's dirsLine).
+var toldFile = regexp.MustCompile(`(?: is | moved to |the likeliest is |; those named so: )([^\s,]+)`)
 
 // hookSaidOf is what the hook's log (in cache, from offset at) says of
 // each shell command.
