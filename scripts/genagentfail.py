@@ -33,7 +33,8 @@ Arguments:
   --claudecode LABEL=GITDIR:REV:PATH Claude Code session logs (*.jsonl), the
                                      task named in the prompt; repeatable
   --mopenhands LABEL=GITDIR:REV:PATH OpenHands trajectories one file a task
-                                     (trajs/INSTANCE/*.json: the last
+                                     (trajs/INSTANCE/*.json, or
+                                     llm_completions/INSTANCE/*.json: the last
                                      completion, its fncall_messages), the
                                      base commit named in the prompt;
                                      repeatable
@@ -251,7 +252,9 @@ def openhands_trajs(label, gitdir, rev, under):
 def mopenhands_trajs(label, gitdir, rev, under):
     """OpenHands trajectories kept one file a task (`trajs/INSTANCE/NAME-
     TIMESTAMP.json`, the task's last LLM completion: every message before
-    it, as in Multi-SWE-bench's experiments): `fncall_messages` holds the
+    it, as in Multi-SWE-bench's experiments; or an eval output's
+    `llm_completions/INSTANCE/NAME-TIMESTAMP.json`, the last one read the
+    same way): `fncall_messages` holds the
     tool calls (execute_bash, str_replace_editor) and their answers. The
     prompt names the uploaded directory (the root) and the task's base
     commit (`… the base commit SHA`); each bash answer ends with the shell's
@@ -262,7 +265,10 @@ def mopenhands_trajs(label, gitdir, rev, under):
     by = collections.defaultdict(list)
     for p in listing(gitdir, rev, under):
         parts = p[len(under):].strip("/").split("/")
-        if len(parts) == 3 and parts[0] == "trajs" and parts[2].endswith(".json"):
+        # trajs/ (Multi-SWE-bench's experiments) or llm_completions/ (an
+        # OpenHands eval output directory whose completions were logged in
+        # this non-native function-calling form, fncall_messages).
+        if len(parts) == 3 and parts[0] in ("trajs", "llm_completions") and parts[2].endswith(".json"):
             by[parts[1]].append(p)
     text = lambda c: c if isinstance(c, str) else "".join(
         x.get("text", "") for x in c or [] if isinstance(x, dict))
