@@ -670,7 +670,11 @@ type shellCall struct {
 
 // shellCalls are the commands cases are asked in: each case's file in
 // one of shellCommands in turn; then, where the stale path's directory
-// is not there, an ls of it (meaning the file's directory); and, for a
+// is not there and the file's directory today has its name, an ls of it
+// (meaning the file's directory: the directory moved, keeping its name —
+// where the name changed too, the file's new directory is no truth for
+// what its old one became: kafka's trogdor/fault/X.java, renamed into
+// trogdor/rest, says nothing of where trogdor/fault went); and, for a
 // Python test file, pytest of one of its tests (FILE::test_name) — judged
 // by the hook's rewrite alone: what pytest then prints is the project's
 // environment's, not the path's.
@@ -682,7 +686,7 @@ func shellCalls(cases []calCase, tree string) []shellCall {
 	}
 	for _, c := range cases {
 		asked, meant := path.Dir(c.Query), path.Dir(*c.Expected)
-		if asked == "." || meant == "." || asked == meant {
+		if asked == "." || meant == "." || asked == meant || path.Base(asked) != path.Base(meant) {
 			continue
 		}
 		full := asked
@@ -934,7 +938,7 @@ func runChatScript(harness, bin, tree, home, cache, wayfind string, script []cha
 			if hooked {
 				hookCmd = wayfind + " hook --harness copilot"
 			}
-			got, err = chattest.Copilot{Bin: bin, Dir: tree, Home: h, HookCmd: hookCmd, Env: env, Timeout: 20 * time.Minute}.Run(context.Background(), calls)
+			got, err = chattest.Copilot{Bin: bin, Dir: tree, Home: h, HookCmd: hookCmd, Env: env, CacheHome: filepath.Join(home, "..", "..", "copilot-cache"), Timeout: 20 * time.Minute}.Run(context.Background(), calls)
 		}
 		if err != nil {
 			return nil, err

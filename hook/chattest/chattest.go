@@ -229,8 +229,12 @@ type Copilot struct {
 	// PluginDir is a plugin directory the run loads ("": none).
 	PluginDir string
 	// Env is added to the harness's environment (and its hooks').
-	Env     []string
-	Timeout time.Duration // 2 minutes unless set
+	Env []string
+	// CacheHome is where it unpacks itself at its first start (its
+	// XDG_CACHE_HOME; "": HOME's .cache): a bench's many sessions share
+	// one, instead of 30 MB unpacked into each HOME.
+	CacheHome string
+	Timeout   time.Duration // 2 minutes unless set
 }
 
 // Run plays script in Copilot CLI and returns the tool messages it sent
@@ -252,6 +256,9 @@ func (c Copilot) Run(ctx context.Context, script []Call) ([]string, error) {
 	}
 	env := append(withoutHarnessEnv("COPILOT_", "GH_", "GITHUB_", "XDG_"), "HOME="+c.Home, "COPILOT_OFFLINE=true", "COPILOT_AUTO_UPDATE=false", "COPILOT_PROVIDER_BASE_URL="+srv.URL+"/v1",
 		"COPILOT_PROVIDER_API_KEY=test-dummy", "COPILOT_MODEL=gpt-4.1", "PWD="+c.Dir)
+	if c.CacheHome != "" {
+		env = append(env, "XDG_CACHE_HOME="+c.CacheHome)
+	}
 	env = append(append(env, claudetest.NoNetwork...), c.Env...)
 	args := []string{"-p", "follow the script", "--allow-all-tools", "--no-auto-update"}
 	if c.PluginDir != "" {
