@@ -224,7 +224,7 @@ func dirLine(asked, to string, m *wire.DirMove) string {
 	if m.Followed == 0 {
 		return fileLine(asked, to, nil)
 	}
-	return fmt.Sprintf("wayfind: %s %s (%d of the %d files the history followed)", asked, service.HistoryLine("moved to "+to, m.Commit), m.Moved, m.Followed)
+	return fmt.Sprintf("wayfind: %s %s (%d of the %d files the history saw leave it)", asked, service.HistoryLine("moved to "+to, m.Commit), m.Moved, m.Followed)
 }
 
 // told lets the call go ahead unchanged with a line for the model.

@@ -78,7 +78,7 @@ func TestGemini(t *testing.T) {
 			`{"hookSpecificOutput":{"tool_input":{"command":"cat new/a.go"},"additionalContext":"wayfind: old/a.go moved to /ws/new/a.go in 3f2a1c9 (2024-05-01) \"move a\""}}`},
 		{"list_directory of a moved directory: its dir_path",
 			`{"hook_event_name":"BeforeTool","cwd":"/ws","tool_name":"list_directory","tool_input":{"dir_path":"/ws/old"}}`,
-			`{"hookSpecificOutput":{"tool_input":{"dir_path":"/ws/new"},"additionalContext":"wayfind: old moved to new in 3f2a1c9 (2024-05-01) \"move a\" (3 of the 3 files the history followed)"}}`},
+			`{"hookSpecificOutput":{"tool_input":{"dir_path":"/ws/new"},"additionalContext":"wayfind: old moved to new in 3f2a1c9 (2024-05-01) \"move a\" (3 of the 3 files the history saw leave it)"}}`},
 		{"a name two files share: denied, the candidates the reason",
 			`{"hook_event_name":"BeforeTool","cwd":"/ws","tool_name":"read_file","tool_input":{"file_path":"config.go"}}`,
 			`{"decision":"deny","reason":"wayfind: no file at config.go. Candidates, best first:\n1. /ws/a/config.go ()\n2. /ws/b/config.go ()"}`},

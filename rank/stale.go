@@ -140,15 +140,21 @@ type DirMove struct {
 	From, To string // root-relative directories
 	Commit   vcs.Commit
 	// Moved of Followed: how many of the files the history followed out
-	// of From went to To.
+	// of From, and of those deleted from it since the move began, went to
+	// To.
 	Moved, Followed int
 }
 
 // MovedDir is where the history moved the files of dir (root-relative, a
 // directory no file of today is under): the one directory that received
-// at least dirMoveShare of the files it followed out of it, each the same
-// path below it (internal/lsp/cache → gopls/internal/cache). ok is false
-// when no such directory exists today.
+// at least dirMoveShare of the files it followed out of it (and of those
+// deleted from it since the move began), each in the
+// same directory below it (internal/lsp/cache → gopls/internal/cache) —
+// a file renamed in the move counts too (babel's
+// packages/babylon/test/fixtures/…/338/actual.js became
+// packages/babel-parser/test/fixtures/…/338/input.js: the directory moved,
+// its files renamed with it). ok is false when no such directory exists
+// today.
 func (e *Engine) MovedDir(root int, dir string) (DirMove, bool) {
 	h := e.repo
 	dir = strings.Trim(dir, "/")
@@ -164,19 +170,30 @@ func (e *Engine) MovedDir(root int, dir string) (DirMove, bool) {
 		return strings.Compare(dir+"/", files[i].Path)
 	})
 	to := map[string]int{}
-	first := map[string]vcs.Commit{}
+	by := map[string]map[vcs.Commit]int{} // the commits that moved files into each directory
 	followed := 0
+	var deleted []int64 // when files of dir were deleted with no successor
 	for i := lo; i < len(files) && files[i].Root == root && strings.HasPrefix(files[i].Path, dir+"/"); i++ {
 		f, ok := rec.Fate(files[i].Path)
-		if !ok || f.Deleted {
+		switch {
+		case !ok || f.Deleted && f.Unsure:
+			continue
+		case f.Deleted:
+			deleted = append(deleted, f.Commit.Time)
 			continue
 		}
 		followed++
-		below := strings.TrimPrefix(files[i].Path, dir+"/")
-		if d, ok := strings.CutSuffix(f.Path, "/"+below); ok && e.ix.HoldsUnder(root, d) {
-			if to[d]++; to[d] == 1 {
-				first[d] = f.Commit
+		below := path.Dir(strings.TrimPrefix(files[i].Path, dir+"/")) // "." for a file directly in dir
+		d, ok := path.Dir(f.Path), true
+		if below != "." {
+			d, ok = strings.CutSuffix(d, "/"+below)
+		}
+		if ok && d != "." && e.ix.HoldsUnder(root, d) {
+			to[d]++
+			if by[d] == nil {
+				by[d] = map[vcs.Commit]int{}
 			}
+			by[d][f.Commit]++
 		}
 	}
 	best, n := "", 0
@@ -185,10 +202,32 @@ func (e *Engine) MovedDir(root int, dir string) (DirMove, bool) {
 			best, n = d, k
 		}
 	}
-	if n == 0 || float64(n) < dirMoveShare*float64(followed) {
+	if n == 0 {
 		return DirMove{}, false
 	}
-	return DirMove{Root: root, From: dir, To: best, Commit: first[best], Moved: n, Followed: followed}, true
+	// The move is the commit that moved the most of them there (a file's
+	// fate names the first of its moves: _pytest/pdb.py became
+	// debugging.py years before _pytest moved into src/).
+	var move vcs.Commit
+	for c, k := range by[best] {
+		if k > by[best][move] || k == by[best][move] && c.Hash < move.Hash {
+			move = c
+		}
+	}
+	// A file deleted from dir once the move came is one it did not take
+	// along (kafka's copycat/data: three of its six files deleted in the
+	// commit that moved two into copycat/errors — an API rewritten, not a
+	// directory moved); one deleted before says nothing of the move
+	// (_pytest's files deleted over the years before it moved into src/).
+	for _, t := range deleted {
+		if t >= move.Time {
+			followed++
+		}
+	}
+	if float64(n) < dirMoveShare*float64(followed) {
+		return DirMove{}, false
+	}
+	return DirMove{Root: root, From: dir, To: best, Commit: move, Moved: n, Followed: followed}, true
 }
 
 // Moved says that the path asked for is an old path of a file that lives

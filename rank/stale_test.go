@@ -286,13 +286,15 @@ func TestDocumentMoved(t *testing.T) {
 }
 
 // TestMovedDir: a directory no file of today is under leads where the
-// history moved most of the files it followed out of it, each the same
-// path below; one whose files scattered, one that still holds files, and
-// one the history never knew lead nowhere.
+// history moved most of the files it followed out of it, each in the same
+// directory below, renamed or not, a file deleted long before the move
+// not counted; one whose files scattered, one whose files were mostly
+// deleted as one moved, one that still holds files, and one the history
+// never knew lead nowhere.
 func TestMovedDir(t *testing.T) {
 	r := vcstest.New(t)
 	for _, p := range []string{"internal/lsp/cache/a.go", "internal/lsp/cache/b.go", "internal/lsp/cache/sub/c.go",
-		"old/x.go", "old/y.go", "kept/z.go"} {
+		"old/x.go", "old/y.go", "kept/z.go", "babylon/fixtures/338/actual.js", "babylon/fixtures/338/expected.json"} {
 		r.Write(p, vcstest.Text(p, 30))
 	}
 	r.Commit("start")
@@ -301,12 +303,49 @@ func TestMovedDir(t *testing.T) {
 	r.Mv("old/x.go", "one/x.go")
 	r.Mv("old/y.go", "two/y.go")
 	r.Commit("scatter old")
-	_, _, e := historyEngines(t, r.Dir)
-	m, ok := e.MovedDir(0, "internal/lsp/cache/")
-	if !ok || m.To != "gopls/internal/cache" || m.From != "internal/lsp/cache" || m.Moved != 3 || m.Followed != 3 || m.Commit.Hash != mv {
-		t.Errorf("internal/lsp/cache: %+v %v, want gopls/internal/cache, 3 of 3, in %s", m, ok, mv)
+	r.Mv("babylon/fixtures/338/actual.js", "parser/fixtures/338/input.js")
+	r.Mv("babylon/fixtures/338/expected.json", "parser/fixtures/338/output.json")
+	renamed := r.Commit("babylon becomes the parser, its fixtures' files renamed")
+	// An API rewritten: one file of three moved, two deleted in the same
+	// commit — no directory moved. A library with files deleted years
+	// before it moved whole (two of its five, more than a third): moved.
+	for _, p := range []string{"api/data/a.go", "api/data/b.go", "api/data/c.go", "lib/old.go", "lib/older.go", "lib/x.go", "lib/y.go"} {
+		r.Write(p, vcstest.Text(p, 30))
 	}
-	for _, dir := range []string{"old", "kept", "never/there", ""} {
+	r.Write("lib/pdb.go", vcstest.Text("lib/pdb.go", 30))
+	r.Date = "2024-06-01T12:00:00Z"
+	r.Commit("an api and a library")
+	// A file renamed within it first: its fate names that commit, not
+	// the directory's move.
+	r.Mv("lib/pdb.go", "lib/debugging.go")
+	r.Date = "2024-06-15T12:00:00Z"
+	r.Commit("pdb is debugging")
+	r.Git("rm", "-q", "lib/old.go", "lib/older.go")
+	r.Date = "2024-07-01T12:00:00Z"
+	r.Commit("the library's old files go")
+	r.Mv("api/data/a.go", "api/errors/a.go")
+	r.Git("rm", "-q", "api/data/b.go", "api/data/c.go")
+	r.Mv("lib", "src/lib")
+	r.Date = "2025-07-01T12:00:00Z"
+	lib := r.Commit("the api rewritten, the library under src")
+	_, _, e := historyEngines(t, r.Dir)
+	for _, c := range []struct {
+		dir, to string
+		n       int
+		commit  string
+	}{
+		{"internal/lsp/cache/", "gopls/internal/cache", 3, mv},
+		{"internal/lsp", "gopls/internal", 3, mv},
+		{"babylon/fixtures/338", "parser/fixtures/338", 2, renamed},
+		{"babylon", "parser", 2, renamed},
+		{"lib", "src/lib", 4, lib}, // x, y, and pdb.go and debugging.go: two old paths of one file
+	} {
+		m, ok := e.MovedDir(0, c.dir)
+		if !ok || m.To != c.to || m.From != strings.Trim(c.dir, "/") || m.Moved != c.n || m.Followed != c.n || m.Commit.Hash != c.commit {
+			t.Errorf("%s: %+v %v, want %s, %d of %d, in %s", c.dir, m, ok, c.to, c.n, c.n, c.commit)
+		}
+	}
+	for _, dir := range []string{"old", "kept", "never/there", "", "api/data"} {
 		if m, ok := e.MovedDir(0, dir); ok {
 			t.Errorf("%q: moved to %+v, want nowhere", dir, m)
 		}
