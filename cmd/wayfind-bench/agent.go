@@ -950,9 +950,10 @@ func runChatScript(harness, bin, tree, home, cache, wayfind string, script []cha
 
 // chatReads is the file each Read of script read in opencode or Copilot
 // CLI, whose tool messages say no path: where the hook rewrote it to,
-// when the message holds that file's text (its first line of some
-// length; for a file with none, a binary one, when the message is no
-// refusal); "" when none was read.
+// when the message holds that file's text (a line of some length: its
+// first, or its first from the line the path asked for, where a
+// harness's range begins; for a file with none, a binary one, when the
+// message is no refusal); "" when none was read.
 func chatReads(script []claudetest.Call, results []string, rewrote map[string]string) []string {
 	read := make([]string, len(script))
 	for i, c := range script {
@@ -961,9 +962,15 @@ func chatReads(script []claudetest.Call, results []string, rewrote map[string]st
 		if !ok || i >= len(results) {
 			continue
 		}
-		if line := telltaleLine(to); line != "" {
-			if strings.Contains(results[i], line) {
-				read[i] = to
+		from := 1
+		if m := lineSuffix.FindString(p); m != "" {
+			from, _ = strconv.Atoi(strings.Split(m, ":")[1])
+		}
+		if lines := telltaleLines(to, from); len(lines) > 0 {
+			for _, line := range lines {
+				if strings.Contains(results[i], line) {
+					read[i] = to
+				}
 			}
 		} else if !refused.MatchString(results[i]) {
 			read[i] = to
@@ -976,29 +983,34 @@ func chatReads(script []claudetest.Call, results []string, rewrote map[string]st
 // nothing: the file not there, a binary file, a permission's refusal.
 var refused = regexp.MustCompile(`(?i)not found|no such file|does not exist|ENOENT|cannot read|binary file|rejected|prevents you|error`)
 
-// telltaleLine is the first line of file (its first 64 KiB, text) with
-// at least 12 characters besides spaces, trimmed and cut to 60 bytes: a
-// harness that shows the file shows that; "" when there is none.
-func telltaleLine(file string) string {
+// telltaleLines are the lines a harness that shows file shows of it: its
+// first line with at least 12 characters besides spaces, and its first
+// such from line from on, each trimmed and cut to 60 bytes; none for a
+// binary file or one without such a line.
+func telltaleLines(file string, from int) []string {
 	f, err := os.Open(file)
 	if err != nil {
-		return ""
+		return nil
 	}
 	defer f.Close()
-	b, _ := io.ReadAll(io.LimitReader(f, 64<<10))
-	if bytes.IndexByte(b, 0) >= 0 {
-		return ""
+	b, _ := io.ReadAll(io.LimitReader(f, 8<<20))
+	if bytes.IndexByte(b[:min(len(b), 64<<10)], 0) >= 0 {
+		return nil
 	}
-	for _, l := range strings.Split(string(b), "\n") {
+	var out []string
+	for n, l := range strings.Split(string(b), "\n") {
 		l = strings.TrimSpace(l)
-		if len(strings.ReplaceAll(l, " ", "")) >= 12 && utf8.ValidString(l) {
-			if len(l) > 60 {
-				l = strings.ToValidUTF8(l[:60], "")
-			}
-			return l
+		if len(strings.ReplaceAll(l, " ", "")) < 12 || !utf8.ValidString(l) || len(out) == 1 && n+1 < from {
+			continue
+		}
+		if len(l) > 60 {
+			l = strings.ToValidUTF8(l[:60], "")
+		}
+		if out = append(out, l); len(out) == 2 || from <= 1 {
+			break
 		}
 	}
-	return ""
+	return out
 }
 
 // geminiSession is how many calls a Gemini CLI session of the bench

@@ -2,6 +2,8 @@ package main
 
 import (
 	"cmp"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -200,5 +202,31 @@ func TestImagesRead(t *testing.T) {
 	got := imagesRead(script, read, map[string]string{"/t/old.png": "/t/new.png", "/t/old.go": "/t/new.go"})
 	if want := []string{"/t/new.png", "/t/new.go", ""}; !slices.Equal(got, want) {
 		t.Errorf("imagesRead = %q, want %q", got, want)
+	}
+}
+
+// TestTelltaleLines: what a harness that shows a file shows of it — its
+// first line of some length, and its first from the line a path asked
+// for (a range begins there); nothing of a binary file.
+func TestTelltaleLines(t *testing.T) {
+	dir := t.TempDir()
+	text := filepath.Join(dir, "a.go")
+	os.WriteFile(text, []byte("package a\n\n// the first long line\nx\n// the fifth line, long\n// the sixth line here\n"), 0o644)
+	bin := filepath.Join(dir, "b.bin")
+	os.WriteFile(bin, []byte("\x00\x01 a long enough line but binary\n"), 0o644)
+	for _, c := range []struct {
+		file string
+		from int
+		want []string
+	}{
+		{text, 1, []string{"// the first long line"}},
+		{text, 4, []string{"// the first long line", "// the fifth line, long"}},
+		{text, 6, []string{"// the first long line", "// the sixth line here"}},
+		{text, 99, []string{"// the first long line"}},
+		{bin, 1, nil},
+	} {
+		if got := telltaleLines(c.file, c.from); !slices.Equal(got, c.want) {
+			t.Errorf("%s from %d: %q, want %q", filepath.Base(c.file), c.from, got, c.want)
+		}
 	}
 }
