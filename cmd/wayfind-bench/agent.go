@@ -42,7 +42,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -950,10 +949,12 @@ func runChatScript(harness, bin, tree, home, cache, wayfind string, script []cha
 
 // chatReads is the file each Read of script read in opencode or Copilot
 // CLI, whose tool messages say no path: where the hook rewrote it to,
-// when the message holds that file's text (a line of some length: its
-// first, or its first from the line the path asked for, where a
-// harness's range begins; for a file with none, a binary one, when the
-// message is no refusal); "" when none was read.
+// when the message shows that file's text — one of its lines (less the
+// line number the harness puts before it); a binary file when the
+// message is no refusal. The lines shown
+// begin where the harness's range does, which for a path with a :line is
+// where the hook mapped that line in the file of today. "" when none was
+// read.
 func chatReads(script []claudetest.Call, results []string, rewrote map[string]string) []string {
 	read := make([]string, len(script))
 	for i, c := range script {
@@ -962,18 +963,18 @@ func chatReads(script []claudetest.Call, results []string, rewrote map[string]st
 		if !ok || i >= len(results) {
 			continue
 		}
-		from := 1
-		if m := lineSuffix.FindString(p); m != "" {
-			from, _ = strconv.Atoi(strings.Split(m, ":")[1])
-		}
-		if lines := telltaleLines(to, from); len(lines) > 0 {
-			for _, line := range lines {
-				if strings.Contains(results[i], line) {
-					read[i] = to
-				}
+		lines, text := fileLines(to)
+		if !text {
+			if !refused.MatchString(results[i]) {
+				read[i] = to
 			}
-		} else if !refused.MatchString(results[i]) {
-			read[i] = to
+			continue
+		}
+		for _, l := range strings.Split(results[i], "\n") {
+			if l = strings.TrimSpace(numbered.ReplaceAllString(l, "")); l != "" && lines[l] {
+				read[i] = to
+				break
+			}
 		}
 	}
 	return read
@@ -983,34 +984,28 @@ func chatReads(script []claudetest.Call, results []string, rewrote map[string]st
 // nothing: the file not there, a binary file, a permission's refusal.
 var refused = regexp.MustCompile(`(?i)not found|no such file|does not exist|ENOENT|cannot read|binary file|rejected|prevents you|error`)
 
-// telltaleLines are the lines a harness that shows file shows of it: its
-// first line with at least 12 characters besides spaces, and its first
-// such from line from on, each trimmed and cut to 60 bytes; none for a
-// binary file or one without such a line.
-func telltaleLines(file string, from int) []string {
-	f, err := os.Open(file)
+// numbered is the line number a harness puts before a line it shows
+// (Copilot CLI's "12. ", opencode's "00012| ").
+var numbered = regexp.MustCompile(`^\s*\d+(?:\. |\| |\t|: )`)
+
+// fileLines is the set of file's lines, trimmed (its first 8 MiB), and
+// whether it is text (no NUL in its first 64 KiB).
+func fileLines(file string) (map[string]bool, bool) {
+	b, err := os.ReadFile(file)
 	if err != nil {
-		return nil
+		return nil, true
 	}
-	defer f.Close()
-	b, _ := io.ReadAll(io.LimitReader(f, 8<<20))
+	b = b[:min(len(b), 8<<20)]
 	if bytes.IndexByte(b[:min(len(b), 64<<10)], 0) >= 0 {
-		return nil
+		return nil, false
 	}
-	var out []string
-	for n, l := range strings.Split(string(b), "\n") {
-		l = strings.TrimSpace(l)
-		if len(strings.ReplaceAll(l, " ", "")) < 12 || !utf8.ValidString(l) || len(out) == 1 && n+1 < from {
-			continue
-		}
-		if len(l) > 60 {
-			l = strings.ToValidUTF8(l[:60], "")
-		}
-		if out = append(out, l); len(out) == 2 || from <= 1 {
-			break
+	lines := map[string]bool{}
+	for _, l := range strings.Split(string(b), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines[l] = true
 		}
 	}
-	return out
+	return lines, true
 }
 
 // geminiSession is how many calls a Gemini CLI session of the bench

@@ -205,28 +205,35 @@ func TestImagesRead(t *testing.T) {
 	}
 }
 
-// TestTelltaleLines: what a harness that shows a file shows of it — its
-// first line of some length, and its first from the line a path asked
-// for (a range begins there); nothing of a binary file.
-func TestTelltaleLines(t *testing.T) {
+// TestChatReads: an opencode or Copilot CLI read reads the file the
+// hook rewrote it to when the message shows one of that file's lines,
+// numbered as the harness numbers them, from wherever its range began;
+// not when the message is a refusal or shows none of them.
+func TestChatReads(t *testing.T) {
 	dir := t.TempDir()
-	text := filepath.Join(dir, "a.go")
-	os.WriteFile(text, []byte("package a\n\n// the first long line\nx\n// the fifth line, long\n// the sixth line here\n"), 0o644)
+	to := filepath.Join(dir, "new.go")
+	os.WriteFile(to, []byte("package a\n\nfunc A() {\n\treturn\n}\n"), 0o644)
 	bin := filepath.Join(dir, "b.bin")
-	os.WriteFile(bin, []byte("\x00\x01 a long enough line but binary\n"), 0o644)
-	for _, c := range []struct {
-		file string
-		from int
-		want []string
-	}{
-		{text, 1, []string{"// the first long line"}},
-		{text, 4, []string{"// the first long line", "// the fifth line, long"}},
-		{text, 6, []string{"// the first long line", "// the sixth line here"}},
-		{text, 99, []string{"// the first long line"}},
-		{bin, 1, nil},
-	} {
-		if got := telltaleLines(c.file, c.from); !slices.Equal(got, c.want) {
-			t.Errorf("%s from %d: %q, want %q", filepath.Base(c.file), c.from, got, c.want)
-		}
+	os.WriteFile(bin, []byte("\x00\x01 binary\n"), 0o644)
+	script := []claudetest.Call{}
+	rewrote := map[string]string{}
+	for _, p := range []string{"/old/a.go", "/old/a.go:3", "/old/b.go", "/old/c.go", "/old/d.bin", "/old/e.go"} {
+		script = append(script, claudetest.Call{Name: "Read", Input: map[string]any{"file_path": p}})
+		rewrote[p] = to
+	}
+	rewrote["/old/d.bin"] = bin
+	delete(rewrote, "/old/e.go")
+	results := []string{
+		"00001| package a\n00002| \n00003| func A() {",              // opencode's numbering
+		"3. func A() {\n4. \treturn\n5. }",                          // Copilot's, from line 3
+		"Path /new.go does not exist. Please provide a valid path.", // a refusal
+		"some other file's text",
+		"(binary)",
+		"package a", // not rewritten: nothing read
+	}
+	got := chatReads(script, results, rewrote)
+	want := []string{to, to, "", "", bin, ""}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
