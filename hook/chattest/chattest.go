@@ -179,6 +179,9 @@ func (o Opencode) Run(ctx context.Context, script []Call) ([]string, error) {
 		"model":      "scripted/m",
 		"autoupdate": false,
 		"share":      "disabled",
+		// No snapshot of the project a session: opencode's own git
+		// snapshot of a large tree (netbeans: 92k files) took minutes.
+		"snapshot":   false,
 		"permission": map[string]any{"edit": "allow", "bash": "allow", "webfetch": "deny", "external_directory": "deny"},
 		"provider": map[string]any{"scripted": map[string]any{
 			"npm": "@ai-sdk/openai-compatible", "name": "scripted",
