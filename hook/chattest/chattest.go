@@ -180,7 +180,7 @@ func (o Opencode) Run(ctx context.Context, script []Call) ([]string, error) {
 		"autoupdate": false,
 		"share":      "disabled",
 		// No snapshot of the project a session: opencode's own git
-		// snapshot of a large tree (netbeans: 92k files) took minutes.
+		// snapshot of a large tree is a copy of its every file.
 		"snapshot":   false,
 		"permission": map[string]any{"edit": "allow", "bash": "allow", "webfetch": "deny", "external_directory": "deny"},
 		"provider": map[string]any{"scripted": map[string]any{
@@ -235,7 +235,7 @@ type Copilot struct {
 	Env []string
 	// CacheHome is where it unpacks itself at its first start (its
 	// XDG_CACHE_HOME; "": HOME's .cache): a bench's many sessions share
-	// one, instead of 30 MB unpacked into each HOME.
+	// one, instead of each HOME holding a copy of it.
 	CacheHome string
 	Timeout   time.Duration // 2 minutes unless set
 }
