@@ -11,6 +11,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -59,9 +60,20 @@ func TestOpencodeHook(t *testing.T) {
 			{Tool: "read", Args: map[string]any{"filePath": in("internal/lsp/cache/symbols.go")}},
 			{Tool: "bash", Args: map[string]any{"command": "sed -n '1,4p' pkg/util/strutil.go", "description": "read"}},
 			{Tool: "read", Args: map[string]any{"filePath": in("config.go")}},
+			// A program the hook does not read: it runs as written, fails,
+			// and the line after it says where the file went.
+			{Tool: "bash", Args: map[string]any{"command": "base64 pkg/util/strutil.go", "description": "encode"}},
 		}, []string{"WAYFIND_BIN=" + c.bin})
-		got := strings.Contains(res[0], "symbols line =") && strings.Contains(res[1], "strutil line")
+		got := strings.Contains(res[0], "symbols line =") && strings.Contains(res[1], "strutil line") &&
+			strings.Contains(res[3], "No such file") && strings.Contains(res[3], "wayfind: pkg/util/strutil.go moved to pkg/util/strings.go")
 		named := strings.Contains(res[2], "services/cart/config.go") && strings.Contains(res[2], "services/ship/config.go")
+		// The event after a shell call carries no args: the plugin keeps
+		// the command, and the hook's answer after it is of that command.
+		if c.reads {
+			if log := mustRead(t, filepath.Join(os.Getenv("WAYFIND_CACHE_DIR"), "hook.log")); !strings.Contains(log, `PostToolUse Bash "base64 pkg/util/strutil.go"`) {
+				t.Errorf("the hook's answer after the command is not of the command:\n%s", log)
+			}
+		}
 		if got != c.reads || named != c.reads {
 			t.Errorf("%s: the old paths read the files %v, the shared name's candidates named %v; want %v:\n%s", c.name, got, named, c.reads, strings.Join(numbered(res), "\n"))
 		}

@@ -72,23 +72,28 @@ function ask(event, directory) {
 
 export const WayfindPlugin = async ({ directory }) => {
   const lines = new Map(); // a call's line for the model, said after it
+  // A shell call's command as it ran: the event after it carries no args,
+  // and the hook reads the command's words to name what a failed one meant.
+  const commands = new Map();
   return {
     "tool.execute.before": async (input, output) => {
       const answer = await ask(
         { session_id: input.sessionID, cwd: directory, hook_event_name: "tool.execute.before", tool_name: input.tool, tool_input: output.args },
         directory,
       );
-      if (!answer) return;
-      if (answer.deny) throw new Error(answer.deny);
-      if (answer.args) Object.assign(output.args, answer.args);
-      if (answer.context) lines.set(input.callID, answer.context);
+      if (answer && answer.deny) throw new Error(answer.deny);
+      if (answer && answer.args) Object.assign(output.args, answer.args);
+      if (answer && answer.context) lines.set(input.callID, answer.context);
+      if (input.tool === "bash" && output.args && typeof output.args.command === "string") commands.set(input.callID, output.args.command);
     },
     "tool.execute.after": async (input, output) => {
       let line = lines.get(input.callID);
+      const command = commands.get(input.callID);
       lines.delete(input.callID);
+      commands.delete(input.callID);
       if (input.tool === "bash" && typeof output.output === "string") {
         const answer = await ask(
-          { session_id: input.sessionID, cwd: directory, hook_event_name: "tool.execute.after", tool_name: "bash", tool_input: {}, tool_response: { output: output.output } },
+          { session_id: input.sessionID, cwd: directory, hook_event_name: "tool.execute.after", tool_name: "bash", tool_input: command === undefined ? {} : { command }, tool_response: { output: output.output } },
           directory,
         );
         if (answer && answer.context) line = line ? line + "\n" + answer.context : answer.context;
