@@ -79,8 +79,8 @@ type foreignTool struct {
 
 // copilotViewWhole is the most of a file Copilot CLI's view shows without
 // a view_range: a larger file it refuses whole ("File too large to read
-// at once", 1.0.102: 20,480 bytes shown, 20,481 refused), and the model,
-// not told where the path led, reads the old path again.
+// at once"), and the model, not told where the path led, reads the old
+// path again.
 const copilotViewWhole = 20 << 10
 
 // readWindowOf is the most a rewritten read of ev's harness reads at

@@ -140,21 +140,19 @@ type DirMove struct {
 	From, To string // root-relative directories
 	Commit   vcs.Commit
 	// Moved of Followed: how many of the files the history followed out
-	// of From, and of those deleted from it since the move began, went to
-	// To.
+	// of From, and of those deleted from it as the move came, went to To.
 	Moved, Followed int
 }
 
 // MovedDir is where the history moved the files of dir (root-relative, a
 // directory no file of today is under): the one directory that received
-// at least dirMoveShare of the files it followed out of it (and of those
-// deleted from it since the move began), each in the
-// same directory below it (internal/lsp/cache → gopls/internal/cache) —
-// a file renamed in the move counts too (babel's
+// at least dirMoveShare of the files it followed out of it and of those
+// deleted from it as the move came, each in the same directory below it
+// (internal/lsp/cache → gopls/internal/cache), renamed or not (babel's
 // packages/babylon/test/fixtures/…/338/actual.js became
-// packages/babel-parser/test/fixtures/…/338/input.js: the directory moved,
-// its files renamed with it). ok is false when no such directory exists
-// today.
+// packages/babel-parser/test/fixtures/…/338/input.js: the directory
+// moved, its files renamed with it). ok is false when no such directory
+// exists today.
 func (e *Engine) MovedDir(root int, dir string) (DirMove, bool) {
 	h := e.repo
 	dir = strings.Trim(dir, "/")
