@@ -716,14 +716,15 @@ func shellCalls(cases []calCase, tree string) []shellCall {
 // pyTest is a Python test function's definition (its name).
 var pyTest = regexp.MustCompile(`(?m)^\s*(?:async\s+)?def\s+(test_\w+)\s*\(`)
 
-// judgeShell is what a shell command came to. What was meant was read
-// when the hook rewrote the command to name it and the command did not
-// fail (the output is the harness's to format: a line ending, a cut of a
-// long output), or when its output is what the command prints on that
-// file; another file only when the hook rewrote it to name another (as
-// written, it names nothing there); named first when the command ran as
-// written and the hook's line after it named the file meant first; else
-// nothing useful.
+// judgeShell is what a shell command came to. What was meant (a file, or
+// ls's directory) was read when the hook rewrote the command to name it
+// and the command did not fail (the output is the harness's to format: a
+// line ending, a cut of a long output; a command judged by its rewrite
+// alone need not run), or when its output is what the command prints on
+// what was meant; another only when the hook rewrote it to name another
+// (as written, it names nothing there); named first when the command ran
+// as written and the hook's line after it named what was meant first;
+// else nothing useful.
 func judgeShell(tree string, call shellCall, result string, said hookSaid) agentOutcome {
 	got := strings.TrimSpace(result)
 	failed := got == "" || strings.Contains(got, "No such file or directory") || strings.HasPrefix(got, "Exit code") || strings.Contains(got, "was blocked")
@@ -776,7 +777,7 @@ var hookLogBash = regexp.MustCompile(`^\S+ (PreToolUse|PostToolUse|PostToolUseFa
 
 // toldFile is the file (or directory) a line after a failed command
 // names first: a file's reading, or the first of the directories named
-// so (hook's dirsLine).
+// so (the hook's namedLine).
 var toldFile = regexp.MustCompile(`(?: is | moved to |the likeliest is |; those named so: )([^\s,]+)`)
 
 // hookSaidOf is what the hook's log (in cache, from offset at) says of
@@ -950,11 +951,10 @@ func runChatScript(harness, bin, tree, home, cache, wayfind string, script []cha
 // chatReads is the file each Read of script read in opencode or Copilot
 // CLI, whose tool messages say no path: where the hook rewrote it to,
 // when the message shows that file's text — one of its lines (less the
-// line number the harness puts before it); a binary file when the
-// message is no refusal. The lines shown
-// begin where the harness's range does, which for a path with a :line is
-// where the hook mapped that line in the file of today. "" when none was
-// read.
+// line number the harness puts before it), wherever the harness's range
+// began (for a path with a :line, where the hook mapped that line in the
+// file of today); a binary file when the message is no refusal. "" when
+// none was read.
 func chatReads(script []claudetest.Call, results []string, rewrote map[string]string) []string {
 	read := make([]string, len(script))
 	for i, c := range script {
