@@ -138,24 +138,6 @@ func tail(s string) string {
 	return s
 }
 
-// withoutHarnessEnv is the environment less what would point a harness
-// elsewhere (variables with one of prefixes: its own settings, a token,
-// XDG's directories).
-func withoutHarnessEnv(prefixes ...string) []string {
-	var base []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		keep := true
-		for _, p := range prefixes {
-			keep = keep && !strings.HasPrefix(k, p)
-		}
-		if keep {
-			base = append(base, kv)
-		}
-	}
-	return base
-}
-
 // Opencode is one headless opencode run's setting.
 type Opencode struct {
 	Bin  string // the harness's binary (OpencodeBinary)
@@ -214,7 +196,7 @@ func (o Opencode) Run(ctx context.Context, script []Call) ([]string, error) {
 	if err := os.WriteFile(cfg, b, 0o644); err != nil {
 		return nil, err
 	}
-	env := append(withoutHarnessEnv("OPENCODE_", "OPENAI_", "XDG_"), "HOME="+o.Home, "OPENCODE_CONFIG="+cfg, "OPENCODE_DISABLE_MODELS_FETCH=true", "OPENCODE_DISABLE_AUTOUPDATE=true",
+	env := append(claudetest.EnvWithout("OPENCODE_", "OPENAI_", "XDG_"), "HOME="+o.Home, "OPENCODE_CONFIG="+cfg, "OPENCODE_DISABLE_MODELS_FETCH=true", "OPENCODE_DISABLE_AUTOUPDATE=true",
 		"OPENCODE_DISABLE_DEFAULT_PLUGINS=true", "OPENCODE_DISABLE_LSP_DOWNLOAD=true", "OPENCODE_DISABLE_SHARE=true", "OPENCODE_DISABLE_CLAUDE_CODE=true", "npm_config_offline=true")
 	env = append(append(append(env, claudetest.NoNetwork...), "PWD="+o.Dir), o.Env...)
 	return model.play(ctx, timeoutOr(o.Timeout), env, o.Dir, o.Bin, "run", "--dir", o.Dir, "--format", "json", "follow the script")
@@ -257,7 +239,7 @@ func (c Copilot) Run(ctx context.Context, script []Call) ([]string, error) {
 	if err := os.WriteFile(filepath.Join(c.Home, ".copilot", "settings.json"), settings, 0o600); err != nil {
 		return nil, err
 	}
-	env := append(withoutHarnessEnv("COPILOT_", "GH_", "GITHUB_", "XDG_"), "HOME="+c.Home, "COPILOT_OFFLINE=true", "COPILOT_AUTO_UPDATE=false", "COPILOT_PROVIDER_BASE_URL="+srv.URL+"/v1",
+	env := append(claudetest.EnvWithout("COPILOT_", "GH_", "GITHUB_", "XDG_"), "HOME="+c.Home, "COPILOT_OFFLINE=true", "COPILOT_AUTO_UPDATE=false", "COPILOT_PROVIDER_BASE_URL="+srv.URL+"/v1",
 		"COPILOT_PROVIDER_API_KEY=test-dummy", "COPILOT_MODEL=gpt-4.1", "PWD="+c.Dir)
 	if c.CacheHome != "" {
 		env = append(env, "XDG_CACHE_HOME="+c.CacheHome)

@@ -19,6 +19,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -37,6 +38,20 @@ func Binary(top string) string {
 var NoNetwork = []string{
 	"HTTPS_PROXY=http://127.0.0.1:9", "HTTP_PROXY=http://127.0.0.1:9", "ALL_PROXY=http://127.0.0.1:9", "NO_PROXY=127.0.0.1,localhost",
 	"https_proxy=http://127.0.0.1:9", "http_proxy=http://127.0.0.1:9", "all_proxy=http://127.0.0.1:9", "no_proxy=127.0.0.1,localhost",
+}
+
+// EnvWithout is this process's environment less the variables named
+// with one of prefixes: what would point a harness elsewhere (its own
+// settings, a real key, another endpoint or home).
+func EnvWithout(prefixes ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if !slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(k, p) }) {
+			env = append(env, kv)
+		}
+	}
+	return env
 }
 
 // Installed is the first file under top that matches pattern (an agent

@@ -280,13 +280,7 @@ unbounded_connection_retries = false
 // env is the harness's environment: no real key, no other Codex home,
 // no network, and the session's own.
 func (s Session) env(codexHome string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "OPENAI_") || strings.HasPrefix(k, "CODEX_") || k == "RUST_LOG" {
-			continue
-		}
-		env = append(env, kv)
-	}
+	env := claudetest.EnvWithout("OPENAI_", "CODEX_", "RUST_LOG")
 	env = append(append(env, "HOME="+s.Home, "CODEX_HOME="+codexHome, "WAYFIND_SCRIPTED_KEY=sk-test-dummy"), claudetest.NoNetwork...)
 	return append(env, s.Env...)
 }

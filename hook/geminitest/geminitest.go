@@ -187,13 +187,7 @@ func (s Session) Play(ctx context.Context, script []Call) (Result, error) {
 	if err := os.WriteFile(filepath.Join(s.Home, ".gemini", "settings.json"), []byte(settings), 0o644); err != nil {
 		return Result{}, err
 	}
-	var env []string
-	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "GEMINI_") || strings.HasPrefix(k, "GOOGLE_") {
-			continue // no real key, no other endpoint
-		}
-		env = append(env, kv)
-	}
+	env := claudetest.EnvWithout("GEMINI_", "GOOGLE_") // no real key, no other endpoint
 	env = append(append(env, "HOME="+s.Home, "GEMINI_API_KEY=test-dummy", "GOOGLE_GEMINI_BASE_URL="+srv.URL, "NO_BROWSER=true"), claudetest.NoNetwork...)
 	env = append(env, s.Env...)
 	timeout := s.Timeout
