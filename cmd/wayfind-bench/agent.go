@@ -88,12 +88,15 @@ func agentCmd(args []string) error {
 	if *tool != "read" && *tool != "shell" {
 		return fmt.Errorf("agent: -tool read or shell")
 	}
-	chat := map[string]string{"opencode": *opencodeBin, "copilot": *copilotBin}
-	switch bin, isChat := chat[*harness]; {
+	// The harnesses played through the scripted chat model: their binary
+	// and the name they go by.
+	type chatHarness struct{ bin, name string }
+	chat := map[string]chatHarness{"opencode": {*opencodeBin, "opencode"}, "copilot": {*copilotBin, "Copilot CLI"}}
+	switch ch, isChat := chat[*harness]; {
 	case *harness != "claude" && *harness != "codex" && *harness != "gemini" && !isChat,
 		*harness == "codex" && (*tool != "shell" || *codexBin == ""),
 		*harness == "gemini" && *geminiBin == "",
-		isChat && bin == "":
+		isChat && ch.bin == "":
 		return fmt.Errorf("agent: -harness claude, codex with -tool shell (and a Codex binary: -codex, or make deps), gemini (and a Gemini CLI: -gemini), opencode (-opencode) or copilot (-copilot; make deps installs each)")
 	}
 	if *mirrors == "" || *claude == "" {
@@ -118,9 +121,8 @@ func agentCmd(args []string) error {
 		header("hook through Codex CLI", fmt.Sprintf(", %s, half %s, %d stale paths a repository", harnessVersion("Codex CLI", *codexBin), *half, *per))
 	} else if *harness == "gemini" {
 		header("hook through Gemini CLI", fmt.Sprintf(", %s, half %s, %d stale paths a repository", harnessVersion("Gemini CLI", *geminiBin), *half, *per))
-	} else if bin := chat[*harness]; bin != "" {
-		name := map[string]string{"opencode": "opencode", "copilot": "Copilot CLI"}[*harness]
-		header("hook through "+name, fmt.Sprintf(", %s, half %s, %d stale paths a repository", harnessVersion(name, bin), *half, *per))
+	} else if ch, isChat := chat[*harness]; isChat {
+		header("hook through "+ch.name, fmt.Sprintf(", %s, half %s, %d stale paths a repository", harnessVersion(ch.name, ch.bin), *half, *per))
 	} else {
 		header("hook through Claude Code", fmt.Sprintf(", %s, half %s, %d stale paths a repository", claudeVersion(*claude), *half, *per))
 	}
@@ -204,8 +206,8 @@ func agentCmd(args []string) error {
 				if err == nil && *tool == "read" {
 					read = geminiReads(script, failed, hookReadsOf(cache, logAt))
 				}
-			} else if bin := chat[*harness]; bin != "" {
-				results, err = runChatScript(*harness, bin, tree, home, cache, wayfind, chatScript(*harness, script), hooked)
+			} else if ch, isChat := chat[*harness]; isChat {
+				results, err = runChatScript(*harness, ch.bin, tree, home, cache, wayfind, chatScript(*harness, script), hooked)
 				if err == nil && *tool == "read" {
 					rewrote := map[string]string{} // none without the hook: the log's lines are the hooked run's
 					if hooked {
