@@ -15,7 +15,7 @@ const cacheFile = "vcs.gob"
 
 // cacheVersion changes whenever the encoding or the fold does; a file of
 // another version is rebuilt, not read.
-const cacheVersion = 15
+const cacheVersion = 16
 
 // stored is a Record as gob writes it.
 type stored struct {
@@ -32,6 +32,7 @@ type stored struct {
 	Co               map[int32][]storedCo
 	Author           string
 	Mine             [][]int32
+	Recent           []recentCommit
 }
 
 type storedLineage struct {
@@ -59,7 +60,7 @@ func saveAs(dir, name string, r *Record) error {
 	s := stored{Version: cacheVersion, Head: r.Head, Prefix: r.Prefix, Commits: r.Commits, Renames: r.Renames,
 		Shallow: r.Shallow, Detection: r.Detection, CommitList: r.commits, Names: make(map[string][4]int32, len(r.names)),
 		Lineages: make([]storedLineage, len(r.lineages)), Co: make(map[int32][]storedCo, len(r.co)),
-		Author: r.Author, Mine: r.mine}
+		Author: r.Author, Mine: r.mine, Recent: r.recent}
 	for i, l := range r.lineages {
 		s.Lineages[i] = storedLineage{Path: l.path, End: l.end, Unsure: l.unsure, Changes: l.changes, Kin: l.kin}
 	}
@@ -175,7 +176,19 @@ func loadFrom(dir, file string) (*Record, error) {
 	if len(s.Mine) > AuthoredCommits {
 		return nil, fmt.Errorf("history cache: %d of the user's commits kept, of %d", len(s.Mine), AuthoredCommits)
 	}
-	r.Author, r.mine = s.Author, s.Mine
+	for _, c := range s.Recent {
+		for _, ls := range [][]int32{c.Touched, c.Edited} {
+			for _, l := range ls {
+				if l < 0 || int(l) >= len(r.lineages) {
+					return nil, fmt.Errorf("history cache: a recent commit outside the record")
+				}
+			}
+		}
+	}
+	if len(s.Recent) > RecentCommits {
+		return nil, fmt.Errorf("history cache: %d recent commits kept, of %d", len(s.Recent), RecentCommits)
+	}
+	r.Author, r.mine, r.recent = s.Author, s.Mine, s.Recent
 	r.invertCo()
 	return r, nil
 }

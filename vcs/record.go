@@ -150,6 +150,8 @@ type Record struct {
 	// AuthoredCommitFiles).
 	Author string
 	mine   [][]int32
+	// recent: the latest RecentCommits commits, oldest first (Recent).
+	recent []recentCommit
 }
 
 const (
@@ -220,6 +222,7 @@ func (r *Record) apply(c commitOps) {
 		return ci
 	}
 	touched := make([]int32, 0, len(c.ops))
+	var edited []int32         // modified in place (Recent)
 	var deleted, added []int32 // this commit's, for kinOf
 	for _, o := range c.ops {
 		switch o.status {
@@ -232,7 +235,8 @@ func (r *Record) apply(c commitOps) {
 					continue
 				}
 			}
-			touched = append(touched, r.bring(o.new))
+			l := r.bring(o.new)
+			touched, edited = append(touched, l), append(edited, l)
 		case 'A':
 			l := r.bring(o.new)
 			touched, added = append(touched, l), append(added, l)
@@ -297,6 +301,7 @@ func (r *Record) apply(c commitOps) {
 	if r.Author != "" && c.author == r.Author {
 		r.keepMine(touched)
 	}
+	r.keepRecent(c.author, touched, edited)
 	if n := len(touched); n >= 2 && n <= maxCoChangeFiles {
 		if r.pairs == nil {
 			r.pairs = map[uint64]uint32{}
@@ -688,6 +693,7 @@ func (r *Record) clone() *Record {
 	c.co = maps.Clone(r.co) // the lists are never changed in place
 	c.coBy = maps.Clone(r.coBy)
 	c.Author, c.mine = r.Author, slices.Clone(r.mine) // and neither are mine's
+	c.recent = slices.Clone(r.recent)                 // nor recent's
 	return c
 }
 

@@ -92,7 +92,7 @@ func sessionQuestions(dir string, window int) (*replayed, error) {
 	}
 	recent := map[string][][]string{} // author → their commits' files, oldest first
 	for _, c := range commits {
-		if botAuthor(c.author) {
+		if vcs.Bot(c.author) {
 			rp.bots++
 			continue // a bot's commits are no one's session
 		}
@@ -290,14 +290,6 @@ func mostActiveOf(rec *vcs.Record, copies []string) string {
 		}
 	}
 	return best
-}
-
-// botAuthor reports whether a commit's author (an e-mail address, or its
-// hash as a kept log writes it) is a bot's: GitHub names its apps
-// "name[bot]"; a kept log keeps the mark.
-func botAuthor(a string) bool {
-	return strings.Contains(a, "[bot]") || strings.HasPrefix(a, "dependabot") || strings.HasPrefix(a, "renovate") ||
-		strings.HasPrefix(a, "github-actions")
 }
 
 // sessionLog is the commit before the last `window` commits without
