@@ -39,7 +39,9 @@ func nearValue(prox, act float64) float64 { return prox + act }
 
 // activityShare is activity's weight beside nearness: activityWeight, a
 // share of it (activityNearShare) when something says where the user
-// works (aff) — the one rule for resolve and find.
+// works (aff) — resolve's rule, and find's where nothing says where the
+// user works or the repository's recent work chose no other
+// (tieweights.go: defaultTieWeights is this share).
 func activityShare(aff *affinity) float64 {
 	if aff != nil {
 		return activityNearShare * activityWeight

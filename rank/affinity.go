@@ -127,7 +127,7 @@ func (e *Engine) newAffinity(current string, history []Visit, authored Authored)
 	for _, v := range visited {
 		e.addCoChange(a, v.root, v.rel, v.w/total)
 	}
-	if a.current == nil && aux > total/2 {
+	if a.current == nil && amongAux(aux, total) {
 		a.amongAux = true
 	}
 	if authored == nil && e.repo != nil {
@@ -144,6 +144,10 @@ func (e *Engine) newAffinity(current string, history []Visit, authored Authored)
 	}
 	return a
 }
+
+// amongAux: the visits' weight among tests and fixtures (aux of total)
+// is most of it — the user works among them.
+func amongAux(aux, total float64) bool { return aux > total/2 }
 
 // Authored is what the user committed lately: by root (the engine's
 // numbering), each root-relative file of their latest commits with its
@@ -189,7 +193,7 @@ func (e *Engine) addCoChange(a *affinity, root int, rel string, w float64) {
 	if a.co == nil {
 		a.co = map[int64]float64{}
 	}
-	for _, ps := range [][]vcs.Partner{rec.CoChanged(rel), rec.CoChangedBy(rel)} {
+	for _, ps := range coPartners(rec, rel) {
 		for _, p := range ps {
 			if id, ok := e.fileID(root, p.Path); ok {
 				a.co[fileKey(root, id)] += w
@@ -234,24 +238,36 @@ func unclean(p string) bool {
 // of is the affinity of file id, and which reference gave it.
 func (a *affinity) of(e *Engine, id int32) near {
 	n := a.proximity(e, id)
-	sum, den := n.value, 1+coWeight
-	if n.co = a.coChange(e, id); n.co > 0 {
-		sum += coWeight * min(n.co, 1)
-		if n.reason == "" {
-			n.reason = "near:cochange"
-		}
+	if n.co = a.coChange(e, id); n.co > 0 && n.reason == "" {
+		n.reason = "near:cochange"
 	}
+	mine := 0.0
 	if a != nil && a.mine != nil {
-		den += authoredWeight
-		if m := a.mine.of(e, id); m > 0 {
-			sum += authoredWeight * min(m, 1)
-			if n.reason == "" {
-				n.reason = "near:authored"
-			}
+		if mine = a.mine.of(e, id); mine > 0 && n.reason == "" {
+			n.reason = "near:authored"
 		}
 	}
-	n.value = sum / den
+	n.value = affinityValue(n.value, n.co, mine, a != nil && a.mine != nil)
 	return n
+}
+
+// affinityValue is a file's affinity from its proximity, its co-change
+// with where the user works and its weight among the user's own commits
+// (counted, and in the divisor, only when the request brings them:
+// withMine) — the one formula of the header's sum.
+func affinityValue(prox, co, mine float64, withMine bool) float64 {
+	sum, den := prox+coWeight*min(co, 1), 1+coWeight
+	if withMine {
+		sum += authoredWeight * min(mine, 1)
+		den += authoredWeight
+	}
+	return sum / den
+}
+
+// coPartners are the files the history committed together with file rel,
+// both ways (addCoChange's reading).
+func coPartners(rec workHistory, rel string) [2][]vcs.Partner {
+	return [2][]vcs.Partner{rec.CoChanged(rel), rec.CoChangedBy(rel)}
 }
 
 // proximity is the directory proximity of file id to the current file and

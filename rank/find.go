@@ -295,12 +295,14 @@ func (f *finder) settle(id int32, s float64, top *topK) (float64, bool) {
 		top.seen++ // nothing near where the user works lifts it in
 		return 0, false
 	}
-	if f.aff != nil {
-		s += affinityBonus * f.aff.of(f.e, id).value
+	if f.aff == nil {
+		s += affinityBonus * activityShare(nil) * f.e.activity(id)
+		return s, true
 	}
-	if f.active {
-		s += affinityBonus * activityShare(f.aff) * f.e.activity(id)
-	}
+	// Where the user works is known: nearness and activity as the
+	// repository's own work weighs them (tieweights.go).
+	tw := f.e.tieWeights(int(f.e.file(id).root))
+	s += affinityBonus * (tw.near*f.aff.of(f.e, id).value + tw.act*f.e.activity(id))
 	return s, true
 }
 

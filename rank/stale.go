@@ -38,12 +38,16 @@ type RepoHistory struct {
 	// authored: by root, the user's own latest commits' files, weighed
 	// (Authorship), root-relative.
 	authored Authored
+	// ties: by root, find's tie-break weights its recent work chose
+	// (tieweights.go), learned when a find first needs them.
+	ties []learnedTies
 }
 
 // NewRepoHistory indexes the old paths of records (one per root of roots,
 // nil where a root has no repository).
 func NewRepoHistory(roots []string, records []*vcs.Record) *RepoHistory {
-	h := &RepoHistory{records: records, formerly: make([]map[string][]string, len(records)), authored: make(Authored, len(records))}
+	h := &RepoHistory{records: records, formerly: make([]map[string][]string, len(records)), authored: make(Authored, len(records)),
+		ties: make([]learnedTies, len(records))}
 	var files []workspace.File
 	for r, rec := range records {
 		h.authored[r] = Authorship(rec.Authored())

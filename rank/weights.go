@@ -209,6 +209,47 @@ const activityWeight = 1
 // a quarter and three quarters worse, the whole worst.
 const activityNearShare = 0.5
 
+// ——— find's tie-break among copies, learned from the repository's own work (tieweights.go) ———
+
+// defaultTieWeights: nearness whole, activity its share where the user
+// works (activityNearShare) — what a repository with too little recent
+// work to replay, or none, gets.
+var defaultTieWeights = tieWeights{1, activityNearShare * activityWeight}
+
+// tieWeightsTried are the weightings a replay chooses among, the default
+// first (a replay that cannot tell them apart keeps it): activity's
+// share of nearness from none to all of the order, and neither (the
+// shorter path first: a tree whose conventions place the live copy
+// highest). Only their ratio orders copies of one name (the test
+// penalty and the case bonus are larger than both together), so the
+// larger of the two is 1 — and their sum stays within maxLift.
+var tieWeightsTried = []tieWeights{defaultTieWeights, {1, 0}, {1, 0.25}, {1, 1}, {0.5, 1}, {0.25, 1}, {0, 1}, {0, 0}}
+
+// minReplayQuestions: a replay of fewer questions keeps the default — a
+// weighting chosen on a handful of answers is chance.
+const minReplayQuestions = 30
+
+// maxReplayCopies: a name shared by more files is a convention (every
+// package's __init__.py), not a question a person asks by name.
+const maxReplayCopies = 40
+
+// maxReplayQuestions bounds a replay's questions (the latest first): a
+// thousand tell weightings a few points apart, and the replay is paid
+// by the first find that needs it.
+const maxReplayQuestions = 1000
+
+// replayVisitCommits: the author's previous commits that stand for their
+// visits — a session's worth.
+const replayVisitCommits = 3
+
+// replayMargin is how many more of a replay's n questions a weighting
+// must answer than the default to replace it: ½√n, about the spread of
+// the difference between two orders' counts by chance. On the tuning
+// half's sessions no margin, 1, 2, 1% or 2% of the questions followed
+// noise (more repositories below their best baseline), √n kept the
+// default where another weighting was better.
+func replayMargin(n int) float64 { return math.Sqrt(float64(n)) / 2 }
+
 // ——— find: the name classes and the tie-breaks (find.go, typo.go, symbols.go, pathmatch.go) ———
 
 // findCover is the share of a literal name class that cover decides.

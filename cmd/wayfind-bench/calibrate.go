@@ -562,6 +562,10 @@ func calibrateSessions(r calRepo, git, work string, window int, base calAnswer, 
 		_ = vcs.Save(cache, rec)
 	}
 	eng = eng.WithRepoHistory(rank.NewRepoHistory([]string{root}, []*vcs.Record{rec}))
+	t0 := time.Now()
+	near, act, replayed := eng.TieWeights(0)
+	fmt.Fprintf(os.Stderr, "%s: find's tie-break weights nearness %.2f, activity %.2f (%d questions replayed in %.1f ms)\n",
+		r.repo, near, act, replayed, float64(time.Since(t0).Microseconds())/1000)
 	ctx := context.Background()
 	// Each author's commits before the window: with theirs in it, what
 	// the user committed lately (sessionAuthored).
@@ -690,6 +694,19 @@ func printSessionsByRepo(all []calAnswer) {
 	}
 	fmt.Printf("| **macro** (%d repositories) | %d | %s |\n", len(repos), total, strings.Join(cells, " | "))
 	fmt.Printf("| **pooled** | %d | %s |\n\n", total, strings.Join(pooled, " | "))
+	// The bar: with the visits, each repository at least the best
+	// of the baselines.
+	var below []string
+	for _, r := range repos {
+		best := 0
+		for _, b := range sessionBaselines {
+			best = max(best, first[key{r, b}]) // one question set: counts compare
+		}
+		if first[key{r, sessionModes[1]}] < best {
+			below = append(below, r)
+		}
+	}
+	fmt.Printf("With the visits below the best baseline: %d of %d repositories (%s)\n\n", len(below), len(repos), strings.Join(below, ", "))
 }
 
 // printCalibration prints the tables of the answers: per set and mode,
