@@ -127,7 +127,7 @@ func (e *Engine) newAffinity(current string, history []Visit, authored Authored)
 	for _, v := range visited {
 		e.addCoChange(a, v.root, v.rel, v.w/total)
 	}
-	if a.current == nil && amongAux(aux, total) {
+	if a.current == nil && aux > total/2 {
 		a.amongAux = true
 	}
 	if authored == nil && e.repo != nil {
@@ -144,10 +144,6 @@ func (e *Engine) newAffinity(current string, history []Visit, authored Authored)
 	}
 	return a
 }
-
-// amongAux: the visits' weight among tests and fixtures (aux of total)
-// is most of it — the user works among them.
-func amongAux(aux, total float64) bool { return aux > total/2 }
 
 // Authored is what the user committed lately: by root (the engine's
 // numbering), each root-relative file of their latest commits with its

@@ -119,9 +119,9 @@ func learnTieWeights(rec workHistory, copiesOf func(base string) []string) (tieW
 		for _, f := range w.Touched {
 			later[f]++
 		}
-		mine := prev[i]
+		before := prev[i]
 		var visits []string
-		for _, j := range mine[max(0, len(mine)-replayVisitCommits):] {
+		for _, j := range before[max(0, len(before)-replayVisitCommits):] {
 			visits = append(visits, work[j].Touched...)
 		}
 		if len(visits) == 0 {
@@ -132,8 +132,8 @@ func learnTieWeights(rec workHistory, copiesOf func(base string) []string) (tieW
 			named[path.Base(f)]++
 		}
 		var authored [][]string // the author's own commits, latest first
-		for k := len(mine) - 1; k >= 0; k-- {
-			authored = append(authored, work[mine[k]].Touched)
+		for k := len(before) - 1; k >= 0; k-- {
+			authored = append(authored, work[before[k]].Touched)
 		}
 		var q *replayQuestion
 		for _, f := range w.Edited {
