@@ -5,6 +5,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"wayfind/vcs"
 	"wayfind/workspace"
@@ -39,8 +40,10 @@ type RepoHistory struct {
 	// (Authorship), root-relative.
 	authored Authored
 	// ties: by root, find's tie-break weights its recent work chose
-	// (tieweights.go), learned when a find first needs them.
-	ties []learnedTies
+	// (tieweights.go), learned when a find first needs them or in the
+	// background (learning: LearnTieWeights has started).
+	ties     []learnedTies
+	learning atomic.Bool
 }
 
 // NewRepoHistory indexes the old paths of records (one per root of roots,

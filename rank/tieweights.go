@@ -42,10 +42,11 @@ type replayCopy struct {
 	penalized bool // a test, fixture or generated file, the user not among them
 }
 
-// learnedTies is one root's learned weighting, learned once a history:
-// by the first find that needs it, on that engine's files (the replay
-// asks a few hundred names of the index, a few milliseconds; at the
-// history's build it would cost every build, finds or not).
+// learnedTies is one root's learned weighting, learned once a history
+// on the files of the engine that first asks (the replay asks a few
+// hundred names of the index, a few milliseconds): a server's, when the
+// history is attached (LearnTieWeights); otherwise the first find that
+// needs it.
 type learnedTies struct {
 	once  sync.Once
 	tw    tieWeights
@@ -57,6 +58,20 @@ type learnedTies struct {
 func (e *Engine) tieWeights(r int) tieWeights {
 	tw, _ := e.learnedTies(r)
 	return tw
+}
+
+// LearnTieWeights starts learning every root's weighting in the
+// background, once a history (later calls return at once): a server
+// calls it as it hands out an engine, so that no request waits for it.
+func (e *Engine) LearnTieWeights() {
+	if e.repo == nil || !e.repo.learning.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		for r := range e.repo.ties {
+			e.learnedTies(r)
+		}
+	}()
 }
 
 // TieWeights is the weighting root r's recent work chose (nearness's,

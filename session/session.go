@@ -331,6 +331,7 @@ func (s *Session) withIndexes(e *rank.Engine) *rank.Engine {
 	e = s.model.Attach(e)
 	if h := s.repo.History(e.Index().Roots); h != nil {
 		e = e.WithRepoHistory(h)
+		e.LearnTieWeights() // off the request path: the first find would pay
 	}
 	return e
 }
