@@ -159,7 +159,7 @@ func calibrateCmd(args []string) error {
 		fmt.Fprintf(os.Stderr, "%s: %d answers in %.1f s\n", r.repo, len(all)-n, time.Since(t0).Seconds())
 	}
 	printCalibration(all)
-	printSessionsByRepo(all)
+	printSessionsByRepo(all, "sessions find")
 	return nil
 }
 
@@ -571,69 +571,82 @@ func calibrateSessions(r calRepo, git, work string, window int, base calAnswer, 
 	// the user committed lately (sessionAuthored).
 	past := authorCommits(git, sq.base, sessionPastCommits)
 	for k, q := range sq.questions {
-		st := visitStore(root, q.visits)
-		var withVisits rank.FindRequest // the features' (sessionfeatures.go)
-		for _, mode := range sessionModes {
-			// No visits, nor the user's commits (the record follows this
-			// machine's user, not the session's).
-			req := rank.ResolveRequest{Path: q.name, Limit: 5, History: []rank.Visit{}, Authored: rank.Authored{}}
-			find := rank.FindRequest{Query: q.name, Limit: 5, History: []rank.Visit{}, Authored: rank.Authored{}}
-			switch mode {
-			case "with the visits":
-				// As the server asks when a client reports focus but sends
-				// no current file: the last focus stands for it.
-				req.History = service.EngineVisits(st.Frecent(rank.MaxVisits))
-				if v, ok := st.Current(); ok {
-					req.Current = v.Path()
-				}
-				req.Authored = sessionAuthored(q, past)
-			case "with the visits and current":
-				req.History, req.Current = service.EngineVisits(st.Frecent(rank.MaxVisits)), root+"/"+q.last
-				req.Authored = sessionAuthored(q, past)
-			}
-			find.History, find.Current, find.Authored = req.History, req.Current, req.Authored
-			if mode == "with the visits" {
-				withVisits = find
-			}
-			a := base
-			a.Set, a.Mode, a.Category, a.ID, a.Query, a.Expected = "sessions", mode, "bare name", fmt.Sprintf("%s/session/%d", r.name(), k), q.name, q.want
-			t0 := time.Now()
-			res, err := eng.Resolve(ctx, req)
-			a.Micros = time.Since(t0).Microseconds()
-			if err != nil {
-				return err
-			}
-			a = judged(a, res, nil)
-			record(a)
-			fr, err := eng.Find(ctx, find)
-			if err != nil {
-				return err
-			}
-			f := base
-			f.Set, f.Mode, f.Category, f.ID, f.Query, f.Expected, f.Class = "sessions find", mode, "bare name", a.ID, q.name, q.want, "find"
-			if len(fr.Matches) > 0 {
-				f.First = fr.Matches[0].Path
-			}
-			f.FirstRight = f.First == q.want
-			record(f)
+		withVisits, err := askSession(ctx, eng, rec, root, "sessions", fmt.Sprintf("%s/session/%d", r.name(), k), q, sessionAuthored(q, past), base, record)
+		if err != nil {
+			return err
 		}
 		if sessionFeaturesOut != nil {
 			writeSessionFeatures(sessionFeaturesOut, r.repo, r.half, eng, rec, past, q, withVisits)
 		}
-		// The simple baselines the visits must beat (issue 55), each a
-		// rule of one line over the copies of the name.
-		for _, b := range []struct{ mode, first string }{
-			{sessionBaselines[0], nearestTo(q.last, q.copies)},
-			{sessionBaselines[1], shortestOf(q.copies)},
-			{sessionBaselines[2], mostActiveOf(rec, q.copies)},
-		} {
-			f := base
-			f.Set, f.Mode, f.Category, f.ID, f.Query, f.Expected, f.Class = "sessions find", b.mode, "bare name", fmt.Sprintf("%s/session/%d", r.name(), k), q.name, q.want, "baseline"
-			f.First, f.FirstRight = b.first, b.first == q.want
-			record(f)
-		}
 	}
 	return nil
+}
+
+// askSession asks session question q (id) of eng in each of sessionModes
+// and records the answers — resolve's under set, find's under set + "
+// find" — then the one-line baselines the visits must beat; authored is
+// what the modes with the visits give as the user's own commits (empty:
+// none). It returns find's request with the visits (the features').
+func askSession(ctx context.Context, eng *rank.Engine, rec *vcs.Record, root, set, id string, q sessionQuestion, authored rank.Authored, base calAnswer, record func(calAnswer)) (rank.FindRequest, error) {
+	st := visitStore(root, q.visits)
+	var withVisits rank.FindRequest
+	for _, mode := range sessionModes {
+		// No visits, nor the user's commits (the record follows this
+		// machine's user, not the session's).
+		req := rank.ResolveRequest{Path: q.name, Limit: 5, History: []rank.Visit{}, Authored: rank.Authored{}}
+		find := rank.FindRequest{Query: q.name, Limit: 5, History: []rank.Visit{}, Authored: rank.Authored{}}
+		switch mode {
+		case "with the visits":
+			// As the server asks when a client reports focus but sends
+			// no current file: the last focus stands for it.
+			req.History = service.EngineVisits(st.Frecent(rank.MaxVisits))
+			if v, ok := st.Current(); ok {
+				req.Current = v.Path()
+			}
+			req.Authored = authored
+		case "with the visits and current":
+			req.History, req.Current = service.EngineVisits(st.Frecent(rank.MaxVisits)), root+"/"+q.last
+			req.Authored = authored
+		}
+		find.History, find.Current, find.Authored = req.History, req.Current, req.Authored
+		if mode == "with the visits" {
+			withVisits = find
+		}
+		a := base
+		a.Set, a.Mode, a.Category, a.ID, a.Query, a.Expected = set, mode, "bare name", id, q.name, q.want
+		t0 := time.Now()
+		res, err := eng.Resolve(ctx, req)
+		a.Micros = time.Since(t0).Microseconds()
+		if err != nil {
+			return withVisits, err
+		}
+		a = judged(a, res, nil)
+		record(a)
+		fr, err := eng.Find(ctx, find)
+		if err != nil {
+			return withVisits, err
+		}
+		f := base
+		f.Set, f.Mode, f.Category, f.ID, f.Query, f.Expected, f.Class = set+" find", mode, "bare name", id, q.name, q.want, "find"
+		if len(fr.Matches) > 0 {
+			f.First = fr.Matches[0].Path
+		}
+		f.FirstRight = f.First == q.want
+		record(f)
+	}
+	// The simple baselines the visits must beat (issue 55), each a rule
+	// of one line over the copies of the name.
+	for _, b := range []struct{ mode, first string }{
+		{sessionBaselines[0], nearestTo(q.last, q.copies)},
+		{sessionBaselines[1], shortestOf(q.copies)},
+		{sessionBaselines[2], mostActiveOf(rec, q.copies)},
+	} {
+		f := base
+		f.Set, f.Mode, f.Category, f.ID, f.Query, f.Expected, f.Class = set+" find", b.mode, "bare name", id, q.name, q.want, "baseline"
+		f.First, f.FirstRight = b.first, b.first == q.want
+		record(f)
+	}
+	return withVisits, nil
 }
 
 // sessionBaselines are the modes of the sessions' one-line baselines.
@@ -642,13 +655,13 @@ var sessionBaselines = []string{"baseline: nearest to the last visit", "baseline
 // printSessionsByRepo prints find's first answer on the sessions by
 // repository and mode — the modes of the engine and the baselines —
 // with the macro mean over repositories and the pooled figure.
-func printSessionsByRepo(all []calAnswer) {
+func printSessionsByRepo(all []calAnswer, set string) {
 	modes := append(slices.Clone(sessionModes), sessionBaselines...)
 	type key struct{ repo, mode string }
 	n, first := map[key]int{}, map[key]int{}
 	var repos []string
 	for _, a := range all {
-		if a.Set != "sessions find" {
+		if a.Set != set {
 			continue
 		}
 		if !slices.Contains(repos, a.Repo) {
@@ -664,7 +677,8 @@ func printSessionsByRepo(all []calAnswer) {
 		return
 	}
 	slices.Sort(repos)
-	fmt.Println("Sessions, find/files first answer by repository (the baselines: one-line rules over the copies of the name):")
+	title := strings.TrimSuffix(set, " find")
+	fmt.Printf("%s%s, find/files first answer by repository (the baselines: one-line rules over the copies of the name):\n", strings.ToUpper(title[:1]), title[1:])
 	fmt.Println()
 	fmt.Printf("| repository | questions | %s |\n|---|---:|%s\n", strings.Join(modes, " | "), strings.Repeat("---:|", len(modes)))
 	macro := make([]float64, len(modes))
@@ -745,7 +759,7 @@ func printCalibration(all []calAnswer) {
 	type ckey struct{ mode, class string }
 	var cls tallies[ckey]
 	for _, a := range all {
-		if a.Set == "sessions find" || a.Class == "baseline" {
+		if strings.HasSuffix(a.Set, "sessions find") || a.Class == "baseline" {
 			continue
 		}
 		cls.add(mark{right: a.Right, first: a.FirstRight, acted: acted(a)}, ckey{"all", a.Class}, ckey{a.Set + ", " + a.Mode, a.Class})
