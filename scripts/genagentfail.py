@@ -784,6 +784,15 @@ def repo_of(instance):
 
 def extract(traj, tree, gitdir, stats):
     """The failed accesses of one trajectory, with their truths."""
+    events, created, roots = trajectory_accesses(traj, stats)
+    return failed_cases(traj, tree, gitdir, stats, events, created, roots)
+
+
+def trajectory_accesses(traj, stats):
+    """Every file access of one trajectory, in order: (events, created,
+    roots), events a list of (step, order, Access, absolute path, failed
+    line or None, command), created the absolute paths the agent wrote,
+    roots the trajectory's root and its aliases."""
     events = []  # (step, order, Access, absolute path, failed line or None)
     created = set()
     roots = [traj.root] + traj.aliases
@@ -847,6 +856,11 @@ def extract(traj, tree, gitdir, stats):
                 step_cwd = norm(step_cwd, new_cwd).rstrip("/") or "/"
         if traj.persistent_cd:
             cwd = step_cwd
+    return events, created, roots
+
+
+def failed_cases(traj, tree, gitdir, stats, events, created, roots):
+    """The failed accesses among events, as cases with their truths."""
     # Scratch: every path the agent wrote (before or after the failure).
     out = []
     seen = set()

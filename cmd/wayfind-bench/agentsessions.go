@@ -1,0 +1,199 @@
+package main
+
+// Agent sessions (issue 55: sessions that are more than commits): public
+// coding agents' trajectories on real repositories, each file an agent
+// opened whose name 2–40 files of its task's tree share asked for by that
+// name, the files it had opened before as the visits
+// (testdata/agentsessions, scripts/genagentsessions.py). Asked as the
+// commit sessions are (askSession: no visits; the visits, the last one as
+// the current file; the one-line baselines), each task's tree at its
+// base commit, with the repository's history as of that commit. The
+// halves are the trajectories' sources' (testdata/agentfail/README.md).
+
+import (
+	"bufio"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"wayfind/rank"
+	"wayfind/vcs"
+	"wayfind/workspace"
+)
+
+// agentSession is one question of the agent sessions' file.
+type agentSession struct {
+	Source     string   `json:"source"`
+	Task       string   `json:"task"`
+	Repo       string   `json:"repo"`
+	BaseCommit string   `json:"base_commit"`
+	Name       string   `json:"name"`
+	Want       string   `json:"want"`
+	Visits     []string `json:"visits"`
+	Step       int      `json:"step"`
+	Half       string   `json:"half"`
+}
+
+func agentSessionsCmd(args []string) error {
+	fs := flag.NewFlagSet("agentsessions", flag.ContinueOnError)
+	data := fs.String("data", "testdata/agentsessions/sessions.jsonl.gz", "the agent sessions (scripts/genagentsessions.py)")
+	mirrors := fs.String("mirrors", "", "git directories of the repositories (OWNER+NAME/repo or OWNER+NAME)")
+	half := fs.String("half", "held-out", "tuning, held-out or all (the sources' halves)")
+	only := fs.String("repo", "", "run only this repository (OWNER/NAME)")
+	work := fs.String("work", filepath.Join(os.TempDir(), "wayfind-calibrate"), "where histories are cached")
+	answers := fs.String("answers", "", "write every answer here, one JSON line each (the tuning half's only)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *mirrors == "" {
+		return fmt.Errorf("agentsessions: -mirrors is needed")
+	}
+	if *answers != "" && *half != "tuning" {
+		return fmt.Errorf("agentsessions: -answers lists answers: the tuning half's only")
+	}
+	qs, err := readAgentSessions(*data)
+	if err != nil {
+		return err
+	}
+	by := map[string]map[string][]agentSession{} // repo → base commit → questions
+	for _, q := range qs {
+		if (*half != "all" && q.Half != *half) || (*only != "" && q.Repo != *only) {
+			continue
+		}
+		if by[q.Repo] == nil {
+			by[q.Repo] = map[string][]agentSession{}
+		}
+		by[q.Repo][q.BaseCommit] = append(by[q.Repo][q.BaseCommit], q)
+	}
+	var out io.Writer = io.Discard
+	if *answers != "" {
+		f, err := os.Create(*answers)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		bw := bufio.NewWriter(f)
+		defer bw.Flush()
+		out = bw
+	}
+	enc := json.NewEncoder(out)
+	header("agent sessions", fmt.Sprintf(", half %s", *half))
+	var all []calAnswer
+	record := func(a calAnswer) {
+		all = append(all, a)
+		_ = enc.Encode(a)
+	}
+	repos := make([]string, 0, len(by))
+	for r := range by {
+		repos = append(repos, r)
+	}
+	sort.Strings(repos)
+	for _, repo := range repos {
+		git := mirrorOf(*mirrors, repo)
+		if git == "" {
+			fmt.Fprintf(os.Stderr, "%s: no mirror, left out\n", repo)
+			continue
+		}
+		if err := askAgentSessions(repo, git, *work, by[repo], record); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", repo, err)
+		}
+	}
+	printCalibration(all)
+	printSessionsByRepo(all, "agent sessions find")
+	return nil
+}
+
+// askAgentSessions asks a repository's agent sessions, its base commits
+// oldest first: each commit's history read on from the one before (an
+// ancestor's), cached under work.
+func askAgentSessions(repo, git, work string, byCommit map[string][]agentSession, record func(calAnswer)) error {
+	commits := make([]string, 0, len(byCommit))
+	when := map[string]int64{}
+	for c := range byCommit {
+		out, err := gitLines(git, "show", "-s", "--format=%ct", c)
+		if err != nil || len(out) == 0 {
+			fmt.Fprintf(os.Stderr, "%s: commit %s not in the mirror, left out\n", repo, c)
+			continue
+		}
+		when[c], _ = strconv.ParseInt(out[0], 10, 64)
+		commits = append(commits, c)
+	}
+	slices.SortFunc(commits, func(a, b string) int {
+		if when[a] != when[b] {
+			return int(when[a] - when[b])
+		}
+		return strings.Compare(a, b)
+	})
+	root := "/calibration/" + path.Base(repo)
+	var prev *vcs.Record
+	ctx := context.Background()
+	for _, c := range commits {
+		tree, err := gitLines(git, "ls-tree", "-r", "--name-only", c)
+		if err != nil {
+			return err
+		}
+		files := make([]workspace.File, len(tree))
+		byBase := map[string][]string{}
+		for i, p := range tree {
+			files[i] = workspace.File{Path: p}
+			byBase[path.Base(p)] = append(byBase[path.Base(p)], p)
+		}
+		cache := filepath.Join(work, "agentsessions", strings.ReplaceAll(repo, "/", "__"), c)
+		rec, err := vcs.Load(cache)
+		if err != nil {
+			if rec, err = vcs.BuildAt(ctx, git, c, prev); err != nil {
+				return err
+			}
+			_ = vcs.Save(cache, rec)
+		}
+		prev = rec
+		eng := rank.New(workspace.NewIndex([]string{root}, files)).WithRepoHistory(rank.NewRepoHistory([]string{root}, []*vcs.Record{rec}))
+		for _, s := range byCommit[c] {
+			copies := byBase[s.Name]
+			if len(s.Visits) == 0 || !slices.Contains(copies, s.Want) || len(copies) < 2 {
+				continue // not a question at this tree
+			}
+			q := sessionQuestion{name: s.Name, want: s.Want, last: s.Visits[len(s.Visits)-1], visits: s.Visits, copies: copies}
+			id := fmt.Sprintf("%s/%s/%d", s.Source, s.Task, s.Step)
+			// An agent has no commits of its own: no user's commits.
+			base := calAnswer{Repo: repo, Half: s.Half}
+			if _, err := askSession(ctx, eng, rec, root, "agent sessions", id, q, rank.Authored{}, base, record); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func readAgentSessions(p string) ([]agentSession, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, err
+	}
+	var out []agentSession
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var q agentSession
+		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		out = append(out, q)
+	}
+	return out, sc.Err()
+}
