@@ -17,7 +17,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -75,24 +74,12 @@ func agentSessionsCmd(args []string) error {
 		}
 		by[q.Repo][q.BaseCommit] = append(by[q.Repo][q.BaseCommit], q)
 	}
-	var out io.Writer = io.Discard
-	if *answers != "" {
-		f, err := os.Create(*answers)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		bw := bufio.NewWriter(f)
-		defer bw.Flush()
-		out = bw
+	log, err := newAnswerLog(*answers)
+	if err != nil {
+		return err
 	}
-	enc := json.NewEncoder(out)
+	defer log.close()
 	header("agent sessions", fmt.Sprintf(", half %s", *half))
-	var all []calAnswer
-	record := func(a calAnswer) {
-		all = append(all, a)
-		_ = enc.Encode(a)
-	}
 	repos := make([]string, 0, len(by))
 	for r := range by {
 		repos = append(repos, r)
@@ -104,12 +91,12 @@ func agentSessionsCmd(args []string) error {
 			fmt.Fprintf(os.Stderr, "%s: no mirror, left out\n", repo)
 			continue
 		}
-		if err := askAgentSessions(repo, git, *work, by[repo], record); err != nil {
+		if err := askAgentSessions(repo, git, *work, by[repo], log.record); err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", repo, err)
 		}
 	}
-	printCalibration(all)
-	printSessionsByRepo(all, "agent sessions find")
+	printCalibration(log.all)
+	printSessionsByRepo(log.all, "agent sessions find")
 	return nil
 }
 

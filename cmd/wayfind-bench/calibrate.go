@@ -57,6 +57,43 @@ import (
 	"wayfind/workspace"
 )
 
+// answerLog keeps every answer of a run and writes each, one JSON line,
+// to the -answers file when there is one.
+type answerLog struct {
+	all []calAnswer
+	enc *json.Encoder
+	f   *os.File
+	w   *bufio.Writer
+}
+
+// newAnswerLog is a log writing to path ("": keeping the answers only).
+func newAnswerLog(path string) (*answerLog, error) {
+	l := &answerLog{enc: json.NewEncoder(io.Discard)}
+	if path == "" {
+		return l, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	l.f, l.w = f, bufio.NewWriter(f)
+	l.enc = json.NewEncoder(l.w)
+	return l, nil
+}
+
+func (l *answerLog) record(a calAnswer) {
+	l.all = append(l.all, a)
+	_ = l.enc.Encode(a)
+}
+
+// close writes out what is buffered and closes the file.
+func (l *answerLog) close() {
+	if l.f != nil {
+		_ = l.w.Flush()
+		_ = l.f.Close()
+	}
+}
+
 // calRepo is one line of split.tsv.
 type calRepo struct {
 	repo, lang, head, half string
@@ -124,42 +161,31 @@ func calibrateCmd(args []string) error {
 	if err != nil {
 		return err
 	}
-	var out io.Writer = io.Discard
-	if *answers != "" {
-		f, err := os.Create(*answers)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		bw := bufio.NewWriter(f)
-		defer bw.Flush()
-		out = bw
+	log, err := newAnswerLog(*answers)
+	if err != nil {
+		return err
 	}
-	enc := json.NewEncoder(out)
+	defer log.close()
 	want := map[string]bool{}
 	for _, s := range strings.Split(*sets, ",") {
 		want[strings.TrimSpace(s)] = true
 	}
 	header("calibration", fmt.Sprintf(", half %s, sets %s", *half, *sets))
-	var all []calAnswer
-	record := func(a calAnswer) {
-		all = append(all, a)
-		_ = enc.Encode(a)
-	}
+	record := log.record
 	for _, r := range repos {
 		if (*half != "all" && r.half != *half) || (*only != "" && r.repo != *only) {
 			continue
 		}
 		t0 := time.Now()
-		n := len(all)
+		n := len(log.all)
 		if err := calibrateRepo(r, *data, *mirrors, *work, *window, *damage, want, record); err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", r.repo, err)
 			continue
 		}
-		fmt.Fprintf(os.Stderr, "%s: %d answers in %.1f s\n", r.repo, len(all)-n, time.Since(t0).Seconds())
+		fmt.Fprintf(os.Stderr, "%s: %d answers in %.1f s\n", r.repo, len(log.all)-n, time.Since(t0).Seconds())
 	}
-	printCalibration(all)
-	printSessionsByRepo(all, "sessions find")
+	printCalibration(log.all)
+	printSessionsByRepo(log.all, "sessions find")
 	return nil
 }
 
