@@ -11,10 +11,7 @@ package main
 // halves are the trajectories' sources' (testdata/agentfail/README.md).
 
 import (
-	"bufio"
-	"compress/gzip"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -60,7 +57,7 @@ func agentSessionsCmd(args []string) error {
 	if *answers != "" && *half != "tuning" {
 		return fmt.Errorf("agentsessions: -answers lists answers: the tuning half's only")
 	}
-	qs, err := readAgentSessions(*data)
+	qs, err := readGzipJSONLines[agentSession](*data)
 	if err != nil {
 		return err
 	}
@@ -160,27 +157,4 @@ func askAgentSessions(repo, git, work string, byCommit map[string][]agentSession
 		}
 	}
 	return nil
-}
-
-func readAgentSessions(p string) ([]agentSession, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, err
-	}
-	var out []agentSession
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var q agentSession
-		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
-		}
-		out = append(out, q)
-	}
-	return out, sc.Err()
 }

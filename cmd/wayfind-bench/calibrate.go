@@ -557,7 +557,10 @@ func sameNameFile(eng *rank.Engine, ref string) string {
 	return hits[0]
 }
 
-func readCalCases(p string) ([]calCase, error) {
+func readCalCases(p string) ([]calCase, error) { return readGzipJSONLines[calCase](p) }
+
+// readGzipJSONLines is readJSONLines of the gzip file at p.
+func readGzipJSONLines[T any](p string) ([]T, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, err
@@ -567,7 +570,7 @@ func readCalCases(p string) ([]calCase, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
-	return readJSONLines[calCase](gz, p)
+	return readJSONLines[T](gz, p)
 }
 
 // calibrateSessions asks the session questions of the newest commits
