@@ -265,3 +265,67 @@ func (res *ResolveResult) Withhold() {
 	res.Resolved = nil
 	res.Confidence = min(res.Confidence, classConfidence[ClassTie])
 }
+
+// confident: the best of the sorted candidates is first for a reason,
+// lexical or proximity — what a competing reading (the history's) must
+// be measured against.
+func confident(sorted []Candidate) bool {
+	b, _ := lead(sorted)
+	return b != BasisTie
+}
+
+// standsAlone reports whether a reading of a path that names no file may
+// be the answer by itself, however far it leads: a stale path is as often
+// a file renamed or rewritten as a file moved, and a same-named file
+// elsewhere is then a confident wrong answer (measured on real renames:
+// docs/BENCHMARKS.md, "Resolve a stale, mistyped or foreign path"). It may not when
+//   - its extension is of another kind, one the tree has too
+//     (gitweb.js is not gitweb.css; login.pyy is a typo of login.py);
+//   - the query wrote directories that are places of this tree, it
+//     keeps none of them, and its name — written exactly — is not one
+//     that identifies a file by itself (distinctive): a name alone,
+//     testing/tests/macros.rs, is not serde_core/src/macros.rs, while
+//     services/StaticResourceJars.java is the one StaticResourceJars.java
+//     wherever it went. Another machine's prefix of an absolute path is
+//     not written by the user and does not count; directories the tree
+//     has nowhere (a whole layer renamed away) say nothing against it.
+//
+// It stays a candidate; only history (rank/stale.go) or the user's
+// nearness to it can then decide. (A third rule was measured and left
+// out: a name many files share, not in the directory written — main.c,
+// __init__.py — cost as many right answers as wrong ones it saved.)
+func standsAlone(c *Candidate) bool {
+	switch {
+	case c.ev.otherKind:
+		return false
+	case c.ev.dirsWritten > 0 && c.ev.dirsMatched == 0 && c.ev.dirsKnown && !c.ev.distinctName:
+		return false
+	}
+	return true
+}
+
+// lead says why the best of the sorted candidates is first (see
+// score.go): a lexical lead of ResolveMargin, a lexical tie broken by
+// being clearly nearer where the user works, or nothing (a tie, or a
+// reading too poor to be meant).
+func lead(sorted []Candidate) (Basis, nearness) {
+	if len(sorted) == 0 {
+		return BasisTie, nearness{}
+	}
+	top := sorted[0]
+	if top.lexical < ResolveMin {
+		return BasisTie, nearness{}
+	}
+	if len(sorted) == 1 {
+		return BasisLexical, nearness{}
+	}
+	next := sorted[1]
+	gapLex := top.lexical - next.lexical
+	if gapLex >= ResolveMargin {
+		return BasisLexical, nearness{}
+	}
+	if gapLex > -ResolveMargin && clearlyNearer(top.prox, next.prox) {
+		return BasisNearer, nearnessOf(&top, &next)
+	}
+	return BasisTie, nearness{}
+}

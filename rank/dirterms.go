@@ -1,5 +1,7 @@
 package rank
 
+import "math"
+
 // dirTermsMemo reads matchDirTerms for the directories of many files (the
 // tens of thousands a common name's files lie in) without reading again
 // what sibling directories share: matchDirTerms's greedy, past a
@@ -131,4 +133,43 @@ func (m *dirTermsMemo) code(v float64) uint64 {
 	}
 	m.values = append(m.values, v)
 	return uint64(len(m.values))
+}
+
+// matchDirTerms matches squashed directory terms (outermost first) against
+// the path's squashed directories from the innermost outwards; 0 when one
+// is missing.
+// "boot/simple" reads as a path fragment, so every directory skipped
+// between two terms, or between the last term and the file, costs what a
+// directory left out costs resolve (the directory ladder, weights.go).
+func matchDirTerms(terms, dirs []string) float64 {
+	total, skipped := 0.0, 0
+	j := len(dirs) - 1
+	for i := len(terms) - 1; i >= 0; i-- {
+		best := 0.0
+		for ; j >= 0; j-- {
+			if m := dirTermMatch(terms[i], dirs[j]); m > 0 {
+				best = m
+				j--
+				break
+			}
+			skipped++
+		}
+		if best == 0 {
+			return 0
+		}
+		total += best
+	}
+	return dirTermsScore(total, len(terms), skipped)
+}
+
+// dirTermsScore is matchDirTerms' reading: the terms' mean match, less
+// for each directory skipped (see matchDirTerms).
+func dirTermsScore(total float64, terms, skipped int) float64 {
+	return total / float64(terms) * math.Exp(-dirInnerCost*float64(skipped))
+}
+
+// dirTermMatch is the directory ladder's rung for a term typed (squashed)
+// against a squashed directory name: a part of the name may be typed.
+func dirTermMatch(t, d string) float64 {
+	return dirNameMatch(t, d, t, d, true)
 }

@@ -3,6 +3,7 @@ package rank
 import (
 	"errors"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -318,4 +319,41 @@ func ParseFind(raw string) (FindQuery, error) {
 		q.Dirs = q.Dirs[:len(q.Dirs)-1]
 	}
 	return q, nil
+}
+
+// localPath is the local absolute path an absolute query names, or "" for
+// one that cannot be local (a drive letter on a Unix machine).
+func localPath(q PathQuery) string {
+	if q.Drive && filepath.Separator == '/' {
+		return ""
+	}
+	return string(filepath.Separator) + filepath.FromSlash(q.Path)
+}
+
+// refFile maps a referring path (absolute, file:// URI, or root-relative) to
+// a root and a root-relative path. It need not exist: a document may be new.
+func (e *Engine) refFile(s string) (root int, rel string, ok bool) {
+	if strings.TrimSpace(s) == "" {
+		return 0, "", false
+	}
+	q, err := ParsePath(s)
+	if err != nil {
+		return 0, "", false
+	}
+	if q.Absolute {
+		abs := localPath(q)
+		if abs == "" {
+			return 0, "", false
+		}
+		return e.ix.RootOf(abs)
+	}
+	if q.Up > 0 {
+		return 0, "", false
+	}
+	for r := range e.ix.Roots {
+		if _, ok := e.fileID(r, q.Path); ok {
+			return r, q.Path, true
+		}
+	}
+	return 0, q.Path, true
 }

@@ -3,12 +3,10 @@ package rank
 import (
 	"cmp"
 	"context"
-	"math/bits"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"wayfind/workspace"
 )
@@ -39,42 +37,6 @@ type ResolveRequest struct {
 	History  []Visit
 	Authored Authored
 	Limit    int
-}
-
-// Candidate is one ranked file.
-type Candidate struct {
-	File    int32    `json:"-"`
-	Root    int      `json:"-"`
-	Path    string   `json:"path"`
-	Score   float64  `json:"score"`
-	Reasons []string `json:"reasons"`
-
-	lexical, prox float64
-	// act: its activity as weighed beside nearness (activityShare ×
-	// activity, activity.go), where it was weighed.
-	act float64
-	// co: how much of where the user works it was committed together
-	// with (affinity.coChange).
-	co float64
-	ev evidence
-}
-
-// evidence is what a reading of a path rests on, typed, for the rules
-// that judge it (standsAlone, outlivesDeletion); reasons are for display.
-type evidence struct {
-	// dirsWritten: the directories the query wrote, past another
-	// machine's prefix; dirsMatched: how many the candidate keeps;
-	// dirsKnown: one of them names a directory of the tree; dirs: how the
-	// candidate's directories stand to the ones written.
-	dirsWritten, dirsMatched int
-	dirsKnown                bool
-	dirs                     dirReading
-	// otherKind: its extension is of another kind, one the tree has;
-	// stemKept: its stem is the one written (case and separators aside)
-	// and its extension the same or of its family; stemSame: the stem is
-	// the one written exactly; distinctName: its name, written exactly,
-	// identifies a file by itself.
-	otherKind, stemKept, stemSame, distinctName bool
 }
 
 // ResolveResult is find/resolvePath's output.
@@ -576,307 +538,6 @@ func (e *Engine) foreignPrefix(rq *resolveQuery, cands []candidateFile) int {
 	return foreign
 }
 
-// alignAll aligns the query's directories with the directories of many
-// candidates ahead of foreignPrefix and the scoring, which then find them
-// in rq.alignedAll: a name shared by thousands of files
-// (package-info.java in a large Java monorepo) made the alignments most
-// of the slowest resolves. The directories are taken in path order, each
-// reusing the componentMatch columns of the upper directories it shares
-// with the one before (alignColumns), in two halves on two cores. Few
-// candidates are left to alignment on demand.
-func (e *Engine) alignAll(rq *resolveQuery, cands []candidateFile) {
-	if len(rq.dirs) == 0 || len(cands) < alignSplit {
-		return
-	}
-	sc := rq.scratch
-	dirs := grow(sc.dirs, len(cands))
-	for _, c := range cands {
-		dirs = append(dirs, e.file(c.id).dir)
-	}
-	slices.Sort(dirs) // path order: neighbours share their upper directories
-	dirs = slices.Compact(dirs)
-	sc.dirs = dirs
-	out := grow(sc.aligned, len(dirs))[:len(dirs)]
-	sc.aligned = out
-	seqs := grow(sc.seqs, len(dirs))[:len(dirs)]
-	sc.seqs = seqs
-	half := len(dirs) / 2
-	var wg sync.WaitGroup
-	wg.Go(func() { e.alignColumns(rq, dirs[half:], out[half:], seqs[half:], &sc.columns[1]) })
-	e.alignColumns(rq, dirs[:half], out[:half], seqs[:half], &sc.columns[0])
-	wg.Wait()
-	// The upper half's sequences are numbered after the lower's.
-	for k, upper := half, int32(len(sc.columns[0].aligned)); k < len(seqs); k++ {
-		if seqs[k] >= 0 {
-			seqs[k] += upper
-		}
-	}
-	rq.alignedDirs, rq.alignedAll, rq.alignedSeq = dirs, out, seqs
-	if len(dirs) >= len(e.dirInfos)/alignedAtShare {
-		if len(sc.at) < len(e.dirInfos) {
-			sc.at = make([]int32, len(e.dirInfos))
-		}
-		for k, d := range dirs {
-			sc.at[d] = int32(k + 1)
-		}
-		sc.atSet = dirs
-		rq.alignedAt = sc.at
-	}
-}
-
-// alignedAtShare: alignAll indexes the directories it aligned by
-// directory, rather than leave them to a binary search, when they are at
-// least this share of the tree's (a common name's), each of the many
-// candidates then finding its own at once: below it, the index would cost
-// more to clear than the searches.
-const alignedAtShare = 16
-
-// alignColumns sets out[k] to the alignment of the query's directories
-// with directory dirs[k], dirs in path order: the componentMatch column of
-// each of its directories is computed only where its chain of directories
-// leaves the previous one's, and once for each name (a name interned
-// once, the column is kept by its strRef: a vendored copy's directories,
-// every package's src/ and test/). An alignment depends only on its
-// columns: directories whose names match the query's alike (the
-// thousands of test fixtures of one package, the copies of a package in
-// other places, where only a few names match) are aligned once.
-//
-// memo is where it keeps the columns and alignments (nil: one of its
-// own); what it held before is cleared. seqs[k], when seqs is not nil,
-// is the sequence of directory dirs[k]'s columns, whose alignment is
-// memo.aligned[seqs[k]]: -1 for a directory deeper than a sequence goes.
-func (e *Engine) alignColumns(rq *resolveQuery, dirs []int32, out []dirAlignment, seqs []int32, memo *columnMemo) {
-	nq := len(rq.dirs)
-	if memo == nil {
-		memo = &columnMemo{}
-	}
-	memo.reset()
-	// chain[:prevN] are the previous directory's directories, top first,
-	// and chainSeqs[j] the sequence of the columns of chain[:j+1]: a directory
-	// overwrites them below the first it shares with it.
-	var chain [maxDepth]int32
-	var chainSeqs [maxDepth]uint32
-	prevN := 0
-	cols := make([]float64, maxDepth*nq) // column j: cols[j*nq : (j+1)*nq]
-	var dpBuf [32 * 32]float64
-	for k, d := range dirs {
-		nc := int(e.dirInfos[d].depth)
-		if nc > maxDepth {
-			p := e.pathOf(d, nil)
-			out[k], prevN = alignDirs(&rq.dir, &p), 0
-			if seqs != nil {
-				seqs[k] = -1
-			}
-			continue
-		}
-		// Up from d until a directory the previous chain has at the same
-		// depth: the ones above it are its too.
-		j, c := nc-1, d
-		for ; j >= 0 && (j >= prevN || chain[j] != c); j, c = j-1, e.dirLinks[c].parent {
-			chain[j] = c
-		}
-		same := j + 1
-		for j := same; j < nc; j++ {
-			col := cols[j*nq : (j+1)*nq]
-			di := &e.dirInfos[chain[j]]
-			c, ok := memo.byName[di.name]
-			if ok {
-				copy(col, memo.arena[c.off:int(c.off)+nq])
-			} else {
-				name, sq := e.str(di.name), e.str(di.sq)
-				for i := range nq {
-					col[i] = componentMatch(rq.dir.comps[i], name, rq.dir.sq[i], sq)
-				}
-				c.off = int32(len(memo.arena))
-				memo.arena = append(memo.arena, col...)
-				if slices.ContainsFunc(col, func(m float64) bool { return m > 0 }) {
-					c.id = uint32(len(memo.byName) + 1)
-				}
-				memo.byName[di.name] = c
-			}
-			var before uint32
-			if j > 0 {
-				before = chainSeqs[j-1]
-			}
-			chainSeqs[j] = memo.extend(before, c.id)
-		}
-		prevN = nc
-		var seq uint32
-		if nc > 0 {
-			seq = chainSeqs[nc-1]
-		}
-		if seqs != nil {
-			seqs[k] = int32(seq)
-		}
-		if a := &memo.aligned[seq]; a.ok {
-			out[k] = a.alignment
-			continue
-		}
-		out[k] = alignMatched(nq, nc, cols[:nc*nq], alignTable(dpBuf[:], nq, nc))
-		memo.aligned[seq] = seqAlignment{out[k], true}
-	}
-}
-
-// columnMemo is what alignColumns keeps as it aligns: the columns of the
-// names it read, the sequences of columns of the directories it met, and
-// the alignment of each sequence it aligned.
-type columnMemo struct {
-	byName  map[strRef]columnRef
-	arena   []float64         // the columns, end to end
-	next    map[uint64]uint32 // a sequence's id and a column's → the sequence it extends to
-	aligned []seqAlignment    // by sequence id, 0 the empty sequence
-}
-
-// columnRef is a name's column: where it lies in the arena, and its id
-// (0 for a column that matches nothing, so that such names are alike).
-type columnRef struct {
-	off int32
-	id  uint32
-}
-
-type seqAlignment struct {
-	alignment dirAlignment
-	ok        bool
-}
-
-func (m *columnMemo) reset() {
-	if m.byName == nil {
-		m.byName, m.next = map[strRef]columnRef{}, map[uint64]uint32{}
-	}
-	clear(m.byName)
-	clear(m.next)
-	m.arena = m.arena[:0]
-	m.aligned = append(m.aligned[:0], seqAlignment{})
-}
-
-// extend is the id of sequence seq followed by column id col.
-func (m *columnMemo) extend(seq, col uint32) uint32 {
-	key := uint64(seq)<<32 | uint64(col)
-	if s, ok := m.next[key]; ok {
-		return s
-	}
-	s := uint32(len(m.aligned))
-	m.aligned = append(m.aligned, seqAlignment{})
-	m.next[key] = s
-	return s
-}
-
-// alignSplit is the fewest candidates a resolve aligns and scores on two
-// cores: below it, they are quick on one.
-const alignSplit = 2048
-
-// alignment aligns the query's directories with candidate directory d,
-// once per query.
-func (e *Engine) alignment(rq *resolveQuery, d int32) dirAlignment {
-	if k, ok := rq.alignedIndex(d); ok {
-		return rq.alignedAll[k]
-	}
-	a, ok := rq.aligned[d]
-	if !ok {
-		if rq.aligned == nil {
-			rq.aligned = map[int32]dirAlignment{}
-		}
-		var buf pathBuf
-		p := e.pathOf(d, buf[:])
-		a = alignDirs(&rq.dir, &p)
-		rq.aligned[d] = a
-	}
-	return a
-}
-
-// alignedIndex is where alignAll put directory d's alignment.
-func (rq *resolveQuery) alignedIndex(d int32) (int, bool) {
-	if rq.alignedAt != nil {
-		k := rq.alignedAt[d]
-		return int(k) - 1, k > 0
-	}
-	return slices.BinarySearch(rq.alignedDirs, d)
-}
-
-// priceAll prices alignAll's alignments past the foreign prefix: each
-// sequence of columns once — a common name's directories are tens of
-// thousands, their sequences far fewer — and each directory deeper than
-// a sequence goes on its own.
-func (rq *resolveQuery) priceAll() {
-	if rq.alignedAll == nil {
-		return
-	}
-	sc := rq.scratch
-	bySeq := grow(sc.seqPriced, len(sc.columns[0].aligned)+len(sc.columns[1].aligned))
-	for _, m := range sc.columns {
-		for _, a := range m.aligned {
-			var p dirAlign
-			if a.ok {
-				p = a.alignment.score(rq.foreign)
-			}
-			bySeq = append(bySeq, p)
-		}
-	}
-	sc.seqPriced = bySeq
-	sc.priced = grow(sc.priced, len(rq.alignedAll))[:len(rq.alignedAll)]
-	rq.pricedAll = sc.priced
-	for k, seq := range rq.alignedSeq {
-		if seq < 0 {
-			rq.pricedAll[k] = rq.alignedAll[k].score(rq.foreign)
-			continue
-		}
-		rq.pricedAll[k] = bySeq[seq]
-	}
-}
-
-// dirScore is directory d's alignment priced past the foreign prefix.
-func (e *Engine) dirScore(rq *resolveQuery, d int32) dirAlign {
-	if k, ok := rq.alignedIndex(d); ok {
-		return rq.pricedAll[k]
-	}
-	return e.alignment(rq, d).score(rq.foreign)
-}
-
-// scoreCandidate scores one file as score.go describes: name, directories,
-// then proximity to the references.
-func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits map[int32]nameMatch, aff *affinity) (Candidate, bool) {
-	f := e.file(id)
-	nr := e.nameOf(rq, id, dist, symHits, nil)
-	if nr.nm.score == 0 {
-		return Candidate{}, false
-	}
-	reasons := append(make([]string, 0, 3), nr.nm.reason) // room for dirs and nearness
-	ev := nr.ev
-	lex, da := e.lexicalScore(rq, id, nr.nm)
-	if len(rq.dirs) > 0 {
-		ev.dirsWritten, ev.dirsMatched, ev.dirs = len(rq.dirs), da.matched, da.reading
-		if rq.absolute {
-			ev.dirsWritten -= rq.foreign // another machine's prefix is not written by the user
-		}
-		ev.dirsKnown = rq.dirsKnown
-		ev.distinctName = nr.nm.score == 1 && distinctive(e.stemText(f.stem), f.starts)
-		if da.matched == 0 && !rq.dirsExist {
-			ev.dirs = dirMoved
-		}
-		reasons = append(reasons, ev.dirs.String())
-	}
-	near := aff.of(e, id)
-	prox := near.value
-	if prox > 0 {
-		reasons = append(reasons, near.reason)
-	}
-	c := e.candidate(id, lex+proxWeight*prox, compact(reasons))
-	c.lexical, c.prox, c.co = lex, prox, near.co
-	c.ev = ev
-	return c, true
-}
-
-// lexicalScore is a candidate's reading of the path as score.go weighs
-// it: its name's (nm), and with directories written, theirs (da, zero
-// without).
-func (e *Engine) lexicalScore(rq *resolveQuery, id int32, nm nameMatch) (lex float64, da dirAlign) {
-	if len(rq.dirs) == 0 {
-		return nm.score * bareNameWeight, da
-	}
-	da = e.dirScore(rq, e.file(id).dir)
-	return nm.score * (nameWeight + (1-nameWeight)*da.score), da
-}
-
 // nameReading is what a candidate's name alone says of the query's: its
 // match and the evidence of it.
 type nameReading struct {
@@ -900,59 +561,6 @@ type namesRead struct {
 
 func newNamesRead() *namesRead {
 	return &namesRead{byIDs: map[uint64]nameReading{}, byName: map[nameKey]nameReading{}}
-}
-
-// idsKey is file f's name and dist as one key, when its stem and
-// extension say its name.
-func idsKey(f *fileInfo, dist int) (uint64, bool) {
-	if f.flags&fileNameSame == 0 || dist < 0 || dist >= 1<<16 {
-		return 0, false
-	}
-	return uint64(uint32(f.stem))<<32 | uint64(f.ext)<<16 | uint64(dist), true
-}
-
-// nameOf is file id's nameReading. Read is where the readings of names
-// read already are kept (nil: none), so that each is read once for all
-// the files sharing it (the tens of thousands of a common name); a file
-// found by the symbol it defines has a reading of its own.
-func (e *Engine) nameOf(rq *resolveQuery, id int32, dist int, symHits map[int32]nameMatch, read *namesRead) nameReading {
-	ids, byIDs := idsKey(e.file(id), dist)
-	if dist != bySymbol && read != nil && byIDs {
-		if nr, ok := read.byIDs[ids]; ok {
-			return nr
-		}
-	}
-	base := e.baseName(id)
-	if dist != bySymbol && read != nil && !byIDs {
-		if nr, ok := read.byName[nameKey{base, dist}]; ok {
-			return nr
-		}
-	}
-	var nr nameReading
-	if dist == bySymbol {
-		nr.nm = symbolName(symHits[id], rq.ext, base)
-	} else {
-		nr.nm = scoreName(rq.base, rq.stem, rq.ext, rq.sq, base, e.stemText(e.file(id).stem), dist)
-	}
-	cStem, cExt := splitExt(base)
-	a, _ := extAffinity(rq.ext, cExt)
-	if rq.ext != "" {
-		_, real := e.extID[squash(rq.ext)]
-		nr.ev.otherKind = a == extOther && real // .pyy is a typo, .css another kind of file
-	}
-	if dist != bySymbol {
-		_, _, same := sameStem(rq.stem, cStem, rq.sq, e.stemText(e.file(id).stem))
-		nr.ev.stemKept = same && (a == 1 || a == extFamilyAffinity)
-		nr.ev.stemSame = rq.stem == cStem
-		switch {
-		case read == nil:
-		case byIDs:
-			read.byIDs[ids] = nr
-		default:
-			read.byName[nameKey{base, dist}] = nr
-		}
-	}
-	return nr
 }
 
 // readingOf is what the lexical answer c keeps of the path written
@@ -1032,36 +640,6 @@ func (e *Engine) tailFile(qpath string) (int32, bool) {
 	return 0, false
 }
 
-// standsAlone reports whether a reading of a path that names no file may
-// be the answer by itself, however far it leads: a stale path is as often
-// a file renamed or rewritten as a file moved, and a same-named file
-// elsewhere is then a confident wrong answer (measured on real renames:
-// docs/BENCHMARKS.md, "Resolve a stale, mistyped or foreign path"). It may not when
-//   - its extension is of another kind, one the tree has too
-//     (gitweb.js is not gitweb.css; login.pyy is a typo of login.py);
-//   - the query wrote directories that are places of this tree, it
-//     keeps none of them, and its name — written exactly — is not one
-//     that identifies a file by itself (distinctive): a name alone,
-//     testing/tests/macros.rs, is not serde_core/src/macros.rs, while
-//     services/StaticResourceJars.java is the one StaticResourceJars.java
-//     wherever it went. Another machine's prefix of an absolute path is
-//     not written by the user and does not count; directories the tree
-//     has nowhere (a whole layer renamed away) say nothing against it.
-//
-// It stays a candidate; only history (rank/stale.go) or the user's
-// nearness to it can then decide. (A third rule was measured and left
-// out: a name many files share, not in the directory written — main.c,
-// __init__.py — cost as many right answers as wrong ones it saved.)
-func standsAlone(c *Candidate) bool {
-	switch {
-	case c.ev.otherKind:
-		return false
-	case c.ev.dirsWritten > 0 && c.ev.dirsMatched == 0 && c.ev.dirsKnown && !c.ev.distinctName:
-		return false
-	}
-	return true
-}
-
 // Distinctive names: a squashed stem of at least distinctWords words or
 // distinctLetters letters (staticresourcejars, t3506cherrypickff) names
 // one file in a tree; macros, deprecated, test_hello name one in many
@@ -1070,12 +648,6 @@ const (
 	distinctWords   = 3
 	distinctLetters = 12
 )
-
-// distinctive reports whether a squashed stem, cut at its word starts,
-// is long enough to identify a file by itself.
-func distinctive(sq string, starts uint64) bool {
-	return len(sq) >= distinctLetters || bits.OnesCount64(starts) >= distinctWords
-}
 
 // knownDirs reports whether a directory the query wrote, past another
 // machine's prefix, is the name of a directory somewhere in the tree.
@@ -1099,18 +671,6 @@ const symbolExtFloor = min(extAdded, extFamilyAffinity)
 
 // bySymbol marks a candidate found through a symbol, not its name.
 const bySymbol = -2
-
-// symbolName scores a candidate found through a symbol as a name match: a
-// little below a file named exactly so (symbolNameShare of the symbol's
-// find score), and only in the extension family the path asked for.
-func symbolName(sh nameMatch, qExt, base string) nameMatch {
-	_, ext := splitExt(base)
-	a, _ := extAffinity(qExt, ext)
-	if a < symbolExtFloor {
-		return nameMatch{}
-	}
-	return nameMatch{score: symbolNameShare * sh.score * a, reason: sh.reason}
-}
 
 // contradiction finds a candidate that contradicts the best one: the best
 // keeps the name but not the directories the path spells out, while it
@@ -1171,85 +731,8 @@ func nearestFirst(sorted []Candidate) []Candidate {
 	return sorted
 }
 
-// lead says why the best of the sorted candidates is first (see
-// score.go): a lexical lead of ResolveMargin, a lexical tie broken by
-// being clearly nearer where the user works, or nothing (a tie, or a
-// reading too poor to be meant).
-func lead(sorted []Candidate) (Basis, nearness) {
-	if len(sorted) == 0 {
-		return BasisTie, nearness{}
-	}
-	top := sorted[0]
-	if top.lexical < ResolveMin {
-		return BasisTie, nearness{}
-	}
-	if len(sorted) == 1 {
-		return BasisLexical, nearness{}
-	}
-	next := sorted[1]
-	gapLex := top.lexical - next.lexical
-	if gapLex >= ResolveMargin {
-		return BasisLexical, nearness{}
-	}
-	if gapLex > -ResolveMargin && clearlyNearer(top.prox, next.prox) {
-		return BasisNearer, nearnessOf(&top, &next)
-	}
-	return BasisTie, nearness{}
-}
-
-// confident: the best of the sorted candidates is first for a reason,
-// lexical or proximity — what a competing reading (the history's) must
-// be measured against.
-func confident(sorted []Candidate) bool {
-	b, _ := lead(sorted)
-	return b != BasisTie
-}
-
-// RanksBefore is the one result order of every listing: score, then the
-// shorter path (less left unexplained), then byte order so that answers are
-// deterministic.
-func RanksBefore(scoreA, scoreB float64, pathA, pathB string, rootA, rootB int) bool {
-	if scoreA != scoreB {
-		return scoreA > scoreB
-	}
-	if len(pathA) != len(pathB) {
-		return len(pathA) < len(pathB)
-	}
-	if pathA != pathB {
-		return pathA < pathB
-	}
-	return rootA < rootB
-}
-
 func better(a, b *Candidate) bool {
 	return RanksBefore(a.Score, b.Score, a.Path, b.Path, a.Root, b.Root)
-}
-
-// sortedCandidates puts cs in result order (better). It sorts their
-// indices and moves each candidate once: a name shared by thousands of
-// files (package-info.java) had sort.Slice swap thousands of
-// hundred-byte candidates through reflection, a large part of the
-// resolve.
-func sortedCandidates(cs []Candidate) []Candidate {
-	order := make([]int32, len(cs))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(a, b int32) int {
-		switch {
-		case a == b:
-			return 0
-		case better(&cs[a], &cs[b]):
-			return -1
-		default:
-			return 1 // one file a candidate: no two are equal
-		}
-	})
-	out := make([]Candidate, len(cs))
-	for i, k := range order {
-		out[i] = cs[k]
-	}
-	return out
 }
 
 // ResultLimit is the caller's limit, or DefaultLimit when it names none.
@@ -1258,11 +741,6 @@ func ResultLimit(n int) int {
 		return DefaultLimit
 	}
 	return n
-}
-
-func (e *Engine) candidate(id int32, score float64, reasons []string) Candidate {
-	f := e.file(id)
-	return Candidate{File: id, Root: int(f.root), Path: e.filePath(id), Score: score, Reasons: reasons}
 }
 
 // sharedName reports whether a bare name found at a root (file id) is
@@ -1303,61 +781,6 @@ func (e *Engine) exact(q PathQuery, fromRoot int, fromRel string, fromOK bool) (
 	return 0, false, false
 }
 
-// moduleExts are the files a relative import specifier names, in the
-// order Node and TypeScript try them: the specifier plus an extension,
-// then a directory's index.
-var moduleExts = []string{".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".json", ".vue", ".svelte"}
-
-// scriptModule reports whether a document's relative paths are import
-// specifiers (JavaScript, TypeScript and the frameworks that compile to
-// them).
-func scriptModule(doc string) bool {
-	switch strings.ToLower(path.Ext(doc)) {
-	case ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts", ".vue", ".svelte", ".astro":
-		return true
-	}
-	return false
-}
-
-// moduleFile is the file a relative import specifier names (spec,
-// root-relative, read beside its document): the specifier plus an
-// extension, its directory's index, or — a ".js" specifier in
-// TypeScript's ESM — the ".ts" file of that name.
-func (e *Engine) moduleFile(root int, spec string) (int32, bool) {
-	stem := spec
-	for _, js := range []string{".js", ".jsx", ".mjs", ".cjs"} {
-		if s, ok := strings.CutSuffix(spec, js); ok {
-			stem = s
-			break
-		}
-	}
-	for _, base := range []string{stem, stem + "/index"} {
-		for _, ext := range moduleExts {
-			if id, ok := e.fileID(root, base+ext); ok {
-				return id, true
-			}
-		}
-	}
-	return 0, false
-}
-
-// localPath is the local absolute path an absolute query names, or "" for
-// one that cannot be local (a drive letter on a Unix machine).
-func localPath(q PathQuery) string {
-	if q.Drive && filepath.Separator == '/' {
-		return ""
-	}
-	return string(filepath.Separator) + filepath.FromSlash(q.Path)
-}
-
-// parentDir is the directory of a root-relative path, "" at the top level.
-func parentDir(p string) string {
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		return p[:i]
-	}
-	return ""
-}
-
 // dirExists reports whether some root has the directory (only the reason
 // text depends on it: "dir:moved" when it is gone).
 func (e *Engine) dirExists(dirs []string) bool {
@@ -1373,58 +796,9 @@ func (e *Engine) dirExists(dirs []string) bool {
 	return false
 }
 
-func splitDirs(d string) []string {
-	if d == "" {
-		return nil
-	}
-	return strings.Split(d, "/")
-}
-
 type reference struct {
 	root   int
 	dirs   []string
 	weight float64
 	reason string
-}
-
-// refFile maps a referring path (absolute, file:// URI, or root-relative) to
-// a root and a root-relative path. It need not exist: a document may be new.
-func (e *Engine) refFile(s string) (root int, rel string, ok bool) {
-	if strings.TrimSpace(s) == "" {
-		return 0, "", false
-	}
-	q, err := ParsePath(s)
-	if err != nil {
-		return 0, "", false
-	}
-	if q.Absolute {
-		abs := localPath(q)
-		if abs == "" {
-			return 0, "", false
-		}
-		return e.ix.RootOf(abs)
-	}
-	if q.Up > 0 {
-		return 0, "", false
-	}
-	for r := range e.ix.Roots {
-		if _, ok := e.fileID(r, q.Path); ok {
-			return r, q.Path, true
-		}
-	}
-	return 0, q.Path, true
-}
-
-func compact(rs []string) []string {
-	out := rs[:0]
-	for _, r := range rs {
-		if r != "" {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-func round3(f float64) float64 {
-	return float64(int64(f*1000+0.5)) / 1000
 }

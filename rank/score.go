@@ -2,6 +2,7 @@ package rank
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -436,4 +437,138 @@ var powOutside, powBelow = func() (o, b [maxProxSteps + 1]float64) {
 // both small, and their difference too).
 func clearlyNearer(a, b float64) bool {
 	return a-b >= ProxMargin && a >= proxLead*b
+}
+
+// scoreCandidate scores one file as score.go describes: name, directories,
+// then proximity to the references.
+func (e *Engine) scoreCandidate(rq *resolveQuery, id int32, dist int, symHits map[int32]nameMatch, aff *affinity) (Candidate, bool) {
+	f := e.file(id)
+	nr := e.nameOf(rq, id, dist, symHits, nil)
+	if nr.nm.score == 0 {
+		return Candidate{}, false
+	}
+	reasons := append(make([]string, 0, 3), nr.nm.reason) // room for dirs and nearness
+	ev := nr.ev
+	lex, da := e.lexicalScore(rq, id, nr.nm)
+	if len(rq.dirs) > 0 {
+		ev.dirsWritten, ev.dirsMatched, ev.dirs = len(rq.dirs), da.matched, da.reading
+		if rq.absolute {
+			ev.dirsWritten -= rq.foreign // another machine's prefix is not written by the user
+		}
+		ev.dirsKnown = rq.dirsKnown
+		ev.distinctName = nr.nm.score == 1 && distinctive(e.stemText(f.stem), f.starts)
+		if da.matched == 0 && !rq.dirsExist {
+			ev.dirs = dirMoved
+		}
+		reasons = append(reasons, ev.dirs.String())
+	}
+	near := aff.of(e, id)
+	prox := near.value
+	if prox > 0 {
+		reasons = append(reasons, near.reason)
+	}
+	c := e.candidate(id, lex+proxWeight*prox, compact(reasons))
+	c.lexical, c.prox, c.co = lex, prox, near.co
+	c.ev = ev
+	return c, true
+}
+
+// lexicalScore is a candidate's reading of the path as score.go weighs
+// it: its name's (nm), and with directories written, theirs (da, zero
+// without).
+func (e *Engine) lexicalScore(rq *resolveQuery, id int32, nm nameMatch) (lex float64, da dirAlign) {
+	if len(rq.dirs) == 0 {
+		return nm.score * bareNameWeight, da
+	}
+	da = e.dirScore(rq, e.file(id).dir)
+	return nm.score * (nameWeight + (1-nameWeight)*da.score), da
+}
+
+// nameOf is file id's nameReading. Read is where the readings of names
+// read already are kept (nil: none), so that each is read once for all
+// the files sharing it (the tens of thousands of a common name); a file
+// found by the symbol it defines has a reading of its own.
+func (e *Engine) nameOf(rq *resolveQuery, id int32, dist int, symHits map[int32]nameMatch, read *namesRead) nameReading {
+	ids, byIDs := idsKey(e.file(id), dist)
+	if dist != bySymbol && read != nil && byIDs {
+		if nr, ok := read.byIDs[ids]; ok {
+			return nr
+		}
+	}
+	base := e.baseName(id)
+	if dist != bySymbol && read != nil && !byIDs {
+		if nr, ok := read.byName[nameKey{base, dist}]; ok {
+			return nr
+		}
+	}
+	var nr nameReading
+	if dist == bySymbol {
+		nr.nm = symbolName(symHits[id], rq.ext, base)
+	} else {
+		nr.nm = scoreName(rq.base, rq.stem, rq.ext, rq.sq, base, e.stemText(e.file(id).stem), dist)
+	}
+	cStem, cExt := splitExt(base)
+	a, _ := extAffinity(rq.ext, cExt)
+	if rq.ext != "" {
+		_, real := e.extID[squash(rq.ext)]
+		nr.ev.otherKind = a == extOther && real // .pyy is a typo, .css another kind of file
+	}
+	if dist != bySymbol {
+		_, _, same := sameStem(rq.stem, cStem, rq.sq, e.stemText(e.file(id).stem))
+		nr.ev.stemKept = same && (a == 1 || a == extFamilyAffinity)
+		nr.ev.stemSame = rq.stem == cStem
+		switch {
+		case read == nil:
+		case byIDs:
+			read.byIDs[ids] = nr
+		default:
+			read.byName[nameKey{base, dist}] = nr
+		}
+	}
+	return nr
+}
+
+// idsKey is file f's name and dist as one key, when its stem and
+// extension say its name.
+func idsKey(f *fileInfo, dist int) (uint64, bool) {
+	if f.flags&fileNameSame == 0 || dist < 0 || dist >= 1<<16 {
+		return 0, false
+	}
+	return uint64(uint32(f.stem))<<32 | uint64(f.ext)<<16 | uint64(dist), true
+}
+
+// symbolName scores a candidate found through a symbol as a name match: a
+// little below a file named exactly so (symbolNameShare of the symbol's
+// find score), and only in the extension family the path asked for.
+func symbolName(sh nameMatch, qExt, base string) nameMatch {
+	_, ext := splitExt(base)
+	a, _ := extAffinity(qExt, ext)
+	if a < symbolExtFloor {
+		return nameMatch{}
+	}
+	return nameMatch{score: symbolNameShare * sh.score * a, reason: sh.reason}
+}
+
+// dirScore is directory d's alignment priced past the foreign prefix.
+func (e *Engine) dirScore(rq *resolveQuery, d int32) dirAlign {
+	if k, ok := rq.alignedIndex(d); ok {
+		return rq.pricedAll[k]
+	}
+	return e.alignment(rq, d).score(rq.foreign)
+}
+
+// distinctive reports whether a squashed stem, cut at its word starts,
+// is long enough to identify a file by itself.
+func distinctive(sq string, starts uint64) bool {
+	return len(sq) >= distinctLetters || bits.OnesCount64(starts) >= distinctWords
+}
+
+func compact(rs []string) []string {
+	out := rs[:0]
+	for _, r := range rs {
+		if r != "" {
+			out = append(out, r)
+		}
+	}
+	return out
 }

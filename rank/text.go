@@ -179,3 +179,22 @@ func extAffinity(q, c string) (float64, string) {
 	}
 	return extOther, "ext:other"
 }
+
+// parentDir is the directory of a root-relative path, "" at the top level.
+func parentDir(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
+
+func splitDirs(d string) []string {
+	if d == "" {
+		return nil
+	}
+	return strings.Split(d, "/")
+}
+
+func round3(f float64) float64 {
+	return float64(int64(f*1000+0.5)) / 1000
+}

@@ -3,7 +3,6 @@ package workspace
 import (
 	"iter"
 	"slices"
-	"strings"
 	"sync"
 )
 
@@ -117,53 +116,6 @@ func (ix *Index) Contains(r int, rel string) bool {
 	}
 	i := positionIn(d.base.files, f)
 	return i >= 0 && !d.removedAt(i)
-}
-
-// AnyUnder is a file below the root-relative directory dir of root r
-// ("": any of the root's), the first in the Index order: the base's
-// first not removed, or the delta's first added, whichever sorts first.
-func (ix *Index) AnyUnder(r int, dir string) (File, bool) {
-	d := ix.delta
-	if d == nil {
-		if i := ix.FirstUnder(r, dir); i >= 0 {
-			return ix.files[i], true
-		}
-		return File{}, false
-	}
-	prefix := dirPrefix(dir)
-	var first File
-	found := false
-	for i, hi := spanOf(d.base.files, r, prefix); i < hi; i++ {
-		if !d.removedAt(i) {
-			first, found = d.base.files[i], true
-			break
-		}
-	}
-	if j, hi := spanOf(d.added, r, prefix); j < hi && (!found || less(d.added[j], first)) {
-		return d.added[j], true
-	}
-	return first, found
-}
-
-// spanOf is the run of list (Index order) of root r's entries whose path
-// starts with prefix (every root's for r < 0): found by search at both
-// ends, not by reading the entries between.
-func spanOf(list []File, r int, prefix string) (lo, hi int) {
-	switch {
-	case r < 0:
-		return 0, len(list)
-	case prefix == "":
-		return searchList(list, r, ""), searchList(list, r+1, "")
-	}
-	lo = searchList(list, r, prefix)
-	if last := prefix[len(prefix)-1]; last < 0xff {
-		// The first path past every one starting with prefix: its last
-		// byte the next.
-		return lo, searchList(list, r, prefix[:len(prefix)-1]+string([]byte{last + 1}))
-	}
-	for hi = lo; hi < len(list) && list[hi].Root == r && strings.HasPrefix(list[hi].Path, prefix); hi++ {
-	}
-	return lo, hi
 }
 
 // under yields, in the Index order, the files of root r whose path

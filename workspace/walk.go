@@ -389,21 +389,6 @@ func (w *walker) rootRules(root int) *Rules {
 	return rules
 }
 
-// CompareFiles is the Index order: by root, then path.
-func CompareFiles(a, b File) int {
-	if c := cmp.Compare(a.Root, b.Root); c != 0 {
-		return c
-	}
-	return strings.Compare(a.Path, b.Path)
-}
-
-func less(a, b File) bool { return CompareFiles(a, b) < 0 }
-
-// SortFiles puts files in the Index order: by root, then path.
-func SortFiles(fs []File) {
-	slices.SortFunc(fs, CompareFiles)
-}
-
 type walker struct {
 	opt     Options
 	roots   []string
@@ -672,26 +657,6 @@ func readIgnoreFile(path, base string) []Pattern {
 	return ParseIgnore(string(data), base)
 }
 
-// search is the position of the first file at or after (root, rel).
-func (ix *Index) search(root int, rel string) int {
-	return searchList(ix.files, root, rel)
-}
-
-// searchList is where File{root, rel} is or would go in list (sorted,
-// Index order): the start of the run of entries at or under rel+"/" when
-// given that prefix.
-func searchList(list []File, root int, rel string) int {
-	return sort.Search(len(list), func(i int) bool { return !less(list[i], File{Root: root, Path: rel}) })
-}
-
-// positionIn is f's position in list (sorted, Index order), or -1.
-func positionIn(list []File, f File) int {
-	if i := searchList(list, f.Root, f.Path); i < len(list) && list[i] == f {
-		return i
-	}
-	return -1
-}
-
 // Lookup returns the file's position for a root-relative path (in
 // Files), or -1.
 func (ix *Index) Lookup(root int, rel string) int {
@@ -708,35 +673,6 @@ func (ix *Index) HasDir(root int, rel string) bool {
 func (ix *Index) RootSpan(r int) (lo, hi int) {
 	ix = ix.flat()
 	return ix.search(r, ""), ix.search(r+1, "")
-}
-
-// HoldsUnder reports whether the index has a file below the root-relative
-// directory dir (never below "": a written path names no directory).
-func (ix *Index) HoldsUnder(root int, dir string) bool {
-	if dir == "" {
-		return false
-	}
-	_, ok := ix.AnyUnder(root, dir)
-	return ok
-}
-
-// FirstUnder is the position of the first file below the root-relative
-// directory dir ("": the root's first file), or -1 when there is none.
-func (ix *Index) FirstUnder(root int, dir string) int {
-	ix = ix.flat()
-	if lo, hi := spanOf(ix.files, root, dirPrefix(dir)); lo < hi {
-		return lo
-	}
-	return -1
-}
-
-// dirPrefix is what the paths below the root-relative directory dir
-// start with: dir and a slash, nothing for the root's top ("").
-func dirPrefix(dir string) string {
-	if dir == "" {
-		return ""
-	}
-	return dir + "/"
 }
 
 // Abs returns the absolute filesystem path of f.
