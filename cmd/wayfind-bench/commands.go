@@ -34,6 +34,7 @@ func init() {
 		"calibrate":     {calibrateCmd, "the held-out calibration of what resolved promises (make bench-calibrate)"},
 		"agent":         {agentCmd, "the hook through the real Claude Code on held-out stale paths (make bench-agent)"},
 		"agentfail":     {agentfailCmd, "real coding agents' failed file accesses replayed at their tasks' commits (testdata/agentfail)"},
+		"rooms":         {roomsCmd, "following a handler's parameter through the code: its rooms and climbs back up (issue 55)"},
 		"agentsessions": {agentSessionsCmd, "which copy of a name real coding agents opened, their earlier files as the visits (testdata/agentsessions)"},
 		"lsp":           {lspCmd, "the public cases through `wayfind lsp` over stdio, beside fzf (make bench-lsp)"},
 		"settle":        {settleCmd, "a real tree through `wayfind lsp`: times and memory until the passes settle"},
