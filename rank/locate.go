@@ -756,8 +756,3 @@ func (l *locator) finish(limit int) *LocateResult {
 	}
 	return l.res
 }
-
-func pathExt(p string) string {
-	_, ext := splitExt(path.Base(p))
-	return ext
-}

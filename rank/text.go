@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"path"
 	"strings"
 
 	"wayfind/ident"
@@ -197,4 +198,10 @@ func splitDirs(d string) []string {
 
 func round3(f float64) float64 {
 	return float64(int64(f*1000+0.5)) / 1000
+}
+
+// pathExt is the extension of a path's base name, as splitExt reads it.
+func pathExt(p string) string {
+	_, ext := splitExt(path.Base(p))
+	return ext
 }
