@@ -153,6 +153,7 @@ func calibrateCmd(args []string) error {
 	answers := fs.String("answers", "", "write every answer here, one JSON line each")
 	work := fs.String("work", filepath.Join(os.TempDir(), "wayfind-calibrate"), "where histories are cached")
 	window := fs.Int("window", 400, "sessions: the newest commits asked about")
+	follow := fs.Int("follow", 0, "sessions: read the history on every this many commits of the window, as a server's record follows the repository (0: the history as of the window's start throughout)")
 	damage := fs.Int("damage", 0, "stale: also read each history from a copy of its store missing this many blobs rename detection compares (a store git cannot read whole)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -178,7 +179,7 @@ func calibrateCmd(args []string) error {
 		}
 		t0 := time.Now()
 		n := len(log.all)
-		if err := calibrateRepo(r, *data, *mirrors, *work, *window, *damage, want, record); err != nil {
+		if err := calibrateRepo(r, *data, *mirrors, *work, *window, *follow, *damage, want, record); err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", r.repo, err)
 			continue
 		}
@@ -226,7 +227,7 @@ func mirrorOf(mirrors, repo string) string {
 	return ""
 }
 
-func calibrateRepo(r calRepo, data, mirrors, work string, window, damage int, sets map[string]bool, record func(calAnswer)) error {
+func calibrateRepo(r calRepo, data, mirrors, work string, window, follow, damage int, sets map[string]bool, record func(calAnswer)) error {
 	dir := filepath.Join(data, r.name())
 	paths, err := readCorpus(filepath.Join(dir, "listing"))
 	if err != nil {
@@ -381,7 +382,7 @@ func calibrateRepo(r calRepo, data, mirrors, work string, window, damage int, se
 		}
 	}
 	if sets["sessions"] && git != "" {
-		if err := calibrateSessions(r, git, work, window, base, record); err != nil {
+		if err := calibrateSessions(r, git, work, window, follow, base, record); err != nil {
 			return err
 		}
 	}
@@ -574,32 +575,53 @@ func readGzipJSONLines[T any](p string) ([]T, error) {
 }
 
 // calibrateSessions asks the session questions of the newest commits
-// (sessions.go) in three modes.
-func calibrateSessions(r calRepo, git, work string, window int, base calAnswer, record func(calAnswer)) error {
+// (sessions.go) in three modes, of the history as of the window's start,
+// or — follow > 0 — read on to the asking commit's parent every follow
+// commits of the window (a server's record follows each commit; the
+// tie-break it learns, activity and co-change with it).
+func calibrateSessions(r calRepo, git, work string, window, follow int, base calAnswer, record func(calAnswer)) error {
 	sq, err := sessionQuestions(git, window)
 	if err != nil {
 		return err
 	}
 	root := r.root()
-	eng := rank.New(workspace.NewIndex([]string{root}, sq.files))
-	cache := filepath.Join(work, "sessions", r.name(), sq.base)
-	rec, err := vcs.Load(cache)
-	if err != nil {
-		if rec, err = vcs.BuildAt(context.Background(), git, sq.base, nil); err != nil {
-			return err
-		}
-		_ = vcs.Save(cache, rec)
-	}
-	eng = eng.WithRepoHistory(rank.NewRepoHistory([]string{root}, []*vcs.Record{rec}))
-	t0 := time.Now()
-	near, act, replayed := eng.TieWeights(0)
-	fmt.Fprintf(os.Stderr, "%s: find's tie-break weights nearness %.2f, activity %.2f (%d questions replayed in %.1f ms)\n",
-		r.repo, near, act, replayed, float64(time.Since(t0).Microseconds())/1000)
+	index := rank.New(workspace.NewIndex([]string{root}, sq.files))
 	ctx := context.Background()
+	historyAt := func(rev string, prev *vcs.Record) (*vcs.Record, error) {
+		cache := filepath.Join(work, "sessions", r.name(), rev)
+		rec, err := vcs.Load(cache)
+		if err != nil {
+			if rec, err = vcs.BuildAt(ctx, git, rev, prev); err != nil {
+				return nil, err
+			}
+			_ = vcs.Save(cache, rec)
+		}
+		return rec, nil
+	}
+	rec, err := historyAt(sq.base, nil)
+	if err != nil {
+		return err
+	}
+	withHistory := func(rec *vcs.Record) *rank.Engine {
+		eng := index.WithRepoHistory(rank.NewRepoHistory([]string{root}, []*vcs.Record{rec}))
+		t0 := time.Now()
+		near, act, replayed := eng.TieWeights(0)
+		fmt.Fprintf(os.Stderr, "%s: find's tie-break weights nearness %.2f, activity %.2f (%d questions replayed in %.1f ms)\n",
+			r.repo, near, act, replayed, float64(time.Since(t0).Microseconds())/1000)
+		return eng
+	}
+	eng := withHistory(rec)
 	// Each author's commits before the window: with theirs in it, what
 	// the user committed lately (sessionAuthored).
 	past := authorCommits(git, sq.base, sessionPastCommits)
+	readTo := 0 // the window's commits the history has read
 	for k, q := range sq.questions {
+		if follow > 0 && q.commit >= readTo+follow {
+			if rec, err = historyAt(q.hash+"^", rec); err != nil {
+				return err
+			}
+			eng, readTo = withHistory(rec), q.commit
+		}
 		withVisits, err := askSession(ctx, eng, rec, root, "sessions", fmt.Sprintf("%s/session/%d", r.name(), k), q, sessionAuthored(q, past), base, record)
 		if err != nil {
 			return err

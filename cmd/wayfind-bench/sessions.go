@@ -34,6 +34,7 @@ import (
 )
 
 type sessionCommit struct {
+	hash   string
 	author string
 	edited []string // paths the commit modified (M)
 	all    []string // every path it touched
@@ -50,6 +51,10 @@ type sessionQuestion struct {
 	// files, oldest first.
 	authored [][]string
 	author   string
+	// commit: the asking commit's place in the window (0 the oldest)
+	// and its hash.
+	commit int
+	hash   string
 }
 
 // sessionModes are how the engine is asked a session's question: with no
@@ -91,7 +96,7 @@ func sessionQuestions(dir string, window int) (*replayed, error) {
 		byBase[path.Base(p)] = append(byBase[path.Base(p)], p)
 	}
 	recent := map[string][][]string{} // author → their commits' files, oldest first
-	for _, c := range commits {
+	for ci, c := range commits {
 		if vcs.Bot(c.author) {
 			rp.bots++
 			continue // a bot's commits are no one's session
@@ -125,7 +130,7 @@ func sessionQuestions(dir string, window int) (*replayed, error) {
 				rp.twoRight++
 				continue
 			}
-			rp.questions = append(rp.questions, sessionQuestion{name: path.Base(f), want: f, last: visits[len(visits)-1], visits: visits, copies: copies, authored: prev, author: c.author})
+			rp.questions = append(rp.questions, sessionQuestion{name: path.Base(f), want: f, last: visits[len(visits)-1], visits: visits, copies: copies, authored: prev, author: c.author, commit: ci, hash: c.hash})
 		}
 	}
 	return rp, nil
@@ -311,7 +316,7 @@ func sessionLog(dir string, window int) (string, []sessionCommit, error) {
 		case strings.HasPrefix(l, "@"):
 			h, a, _ := strings.Cut(l[1:], " ")
 			hashes = append(hashes, h)
-			commits = append(commits, sessionCommit{author: a})
+			commits = append(commits, sessionCommit{hash: h, author: a})
 		case l == "" || len(commits) == 0:
 		default:
 			st, p, ok := strings.Cut(l, "\t")
