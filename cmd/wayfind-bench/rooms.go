@@ -24,6 +24,7 @@ import (
 	"flag"
 	"fmt"
 	"go/token"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -52,10 +53,11 @@ func roomsCmd(args []string) error {
 	from := fs.String("from", "(*wayfind/lsp.server).resolvePath", "the handler the walk starts at (its SSA name)")
 	param := fs.String("param", "raw", "the handler's parameter to follow")
 	dir := fs.String("dir", ".", "the module's directory")
+	byPackage := fs.Bool("packages", false, "a room is a package (its directory), not a file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	w, err := walkRooms(*dir, *from, *param)
+	w, err := walkRooms(*dir, *from, *param, *byPackage)
 	if err != nil {
 		return err
 	}
@@ -72,7 +74,7 @@ func roomsCmd(args []string) error {
 
 // walkRooms loads the module at dir and walks from the function named
 // fn (its SSA String()), following its parameter named param.
-func walkRooms(dir, fn, param string) (roomWalk, error) {
+func walkRooms(dir, fn, param string, byPackage bool) (roomWalk, error) {
 	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: dir}
 	pkgs, err := packages.Load(cfg, "./...")
 	if err != nil {
@@ -96,7 +98,7 @@ func walkRooms(dir, fn, param string) (roomWalk, error) {
 	if pi < 0 {
 		return roomWalk{}, fmt.Errorf("rooms: %s has no parameter %s", fn, param)
 	}
-	rw := &roomWalker{fset: prog.Fset, module: modulePath(start), seen: map[*ssa.Function]bool{}, entered: map[string]bool{}}
+	rw := &roomWalker{fset: prog.Fset, byPackage: byPackage, module: modulePath(start), seen: map[*ssa.Function]bool{}, entered: map[string]bool{}}
 	rw.walk(start, map[ssa.Value]bool{start.Params[pi]: true}, nil)
 	return rw.out, nil
 }
@@ -112,15 +114,26 @@ func modulePath(f *ssa.Function) string {
 }
 
 type roomWalker struct {
-	fset    *token.FileSet
-	module  string
-	seen    map[*ssa.Function]bool
-	entered map[string]bool
-	out     roomWalk
+	fset      *token.FileSet
+	byPackage bool // a room is a package, not a file
+	module    string
+	seen      map[*ssa.Function]bool
+	entered   map[string]bool
+	out       roomWalk
 }
 
-// room is the file a function is written in, relative to the module.
+// room is the file a function is written in (its directory with
+// byPackage).
 func (rw *roomWalker) room(f *ssa.Function) string {
+	if rw.byPackage {
+		return path.Dir(rw.fileOf(f))
+	}
+	return rw.fileOf(f)
+}
+
+// fileOf is the file a function is written in, as its directory's
+// name and its own.
+func (rw *roomWalker) fileOf(f *ssa.Function) string {
 	pos := f.Pos()
 	if !pos.IsValid() && f.Parent() != nil {
 		pos = f.Parent().Pos()
@@ -142,7 +155,7 @@ func (rw *roomWalker) inModule(f *ssa.Function) bool {
 		return false
 	}
 	p := f.Pkg.Pkg.Path()
-	return (p == rw.module || strings.HasPrefix(p, rw.module+"/")) && !strings.HasSuffix(rw.room(f), "_test.go")
+	return (p == rw.module || strings.HasPrefix(p, rw.module+"/")) && !strings.HasSuffix(rw.fileOf(f), "_test.go")
 }
 
 // walk follows f's carried values (carried: f's parameters and free

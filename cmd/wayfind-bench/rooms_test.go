@@ -57,7 +57,7 @@ func never() {}
 			t.Fatal(err)
 		}
 	}
-	w, err := walkRooms(dir, "fixture/p.Handle", "q")
+	w, err := walkRooms(dir, "fixture/p.Handle", "q", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,11 @@ func never() {}
 	if len(w.climbs) != 1 || w.climbs[0].to != "fixture/p.helper" || w.climbs[0].from != "fixture/p.stage" {
 		t.Errorf("climbs %+v, want the one of stage into helper", w.climbs)
 	}
-	if _, err := walkRooms(dir, "fixture/p.Handle", "nothing"); err == nil {
+	// By package, the fixture is one room, which no call climbs back to.
+	if w, err := walkRooms(dir, "fixture/p.Handle", "q", true); err != nil || !slices.Equal(w.rooms, []string{"p"}) || len(w.climbs) != 0 {
+		t.Errorf("by package: %v, %+v, %v", w.rooms, w.climbs, err)
+	}
+	if _, err := walkRooms(dir, "fixture/p.Handle", "nothing", false); err == nil {
 		t.Error("a parameter the handler does not have: no error")
 	}
 }
@@ -81,7 +85,7 @@ const climbsBound = 8
 // the bound: a helper written in a room above its callers, or a stage
 // handing the question back up, shows here.
 func TestResolveClimbs(t *testing.T) {
-	w, err := walkRooms("../..", "(*wayfind/lsp.server).resolvePath", "raw")
+	w, err := walkRooms("../..", "(*wayfind/lsp.server).resolvePath", "raw", false)
 	if err != nil {
 		t.Fatal(err)
 	}
