@@ -3,16 +3,17 @@ package main
 // rooms: following a request's parameter through the code (issue 55's
 // "climbs back up").
 //
-//	wayfind-bench rooms [-from '(*wayfind/lsp.server).resolvePath'] [-param raw]
+//	wayfind-bench rooms [-from '(*wayfind/lsp.server).resolvePath'] [-param raw] [-dir .] [-packages]
 //
 // The walk starts at a handler and follows its parameter: every call in
 // the module whose arguments (the receiver included) carry a value
 // computed from it, in the order the calls are written, each function
 // walked once. A value carries the parameter when it is computed from one
 // that does, stored into a struct or slice that then does, or returned by
-// a call given one that does. Interface calls are not followed (the
-// callee is not known statically; the request's path through the engine
-// has none). A room is a source file; a climb back up is a call from a
+// a call given one that does. Interface calls are not followed: the
+// callee is not known statically (the service's Workspace, which every
+// request calls alike). A room is a source file (with -packages, a
+// package); a climb back up is a call from a
 // room into one the walk passed through on its way down (a file of a
 // caller on the stack that is not the calling file) — a lower stage
 // handing the question back to a higher one.
@@ -75,12 +76,12 @@ func roomsCmd(args []string) error {
 // walkRooms loads the module at dir and walks from the function named
 // fn (its SSA String()), following its parameter named param.
 func walkRooms(dir, fn, param string, byPackage bool) (roomWalk, error) {
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: dir}
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Dir: dir}
 	pkgs, err := packages.Load(cfg, "./...")
 	if err != nil {
 		return roomWalk{}, err
 	}
-	if packages.PrintErrors(pkgs) > 0 {
+	if packages.PrintErrors(pkgs) > 0 || len(pkgs) == 0 || pkgs[0].Module == nil {
 		return roomWalk{}, fmt.Errorf("rooms: the module does not load")
 	}
 	prog, _ := ssautil.AllPackages(pkgs, ssa.InstantiateGenerics)
@@ -98,19 +99,9 @@ func walkRooms(dir, fn, param string, byPackage bool) (roomWalk, error) {
 	if pi < 0 {
 		return roomWalk{}, fmt.Errorf("rooms: %s has no parameter %s", fn, param)
 	}
-	rw := &roomWalker{fset: prog.Fset, byPackage: byPackage, module: modulePath(start), seen: map[*ssa.Function]bool{}, entered: map[string]bool{}}
+	rw := &roomWalker{fset: prog.Fset, byPackage: byPackage, module: pkgs[0].Module.Path, seen: map[*ssa.Function]bool{}, entered: map[string]bool{}}
 	rw.walk(start, map[ssa.Value]bool{start.Params[pi]: true}, nil)
 	return rw.out, nil
-}
-
-// modulePath is the module's import path prefix (the start function's
-// package path up to its first slash).
-func modulePath(f *ssa.Function) string {
-	p := f.Pkg.Pkg.Path()
-	if i := strings.IndexByte(p, '/'); i >= 0 {
-		return p[:i]
-	}
-	return p
 }
 
 type roomWalker struct {
