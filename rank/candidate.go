@@ -89,3 +89,8 @@ func RanksBefore(scoreA, scoreB float64, pathA, pathB string, rootA, rootB int) 
 	}
 	return rootA < rootB
 }
+
+// better: a comes before b in a listing (RanksBefore).
+func better(a, b *Candidate) bool {
+	return RanksBefore(a.Score, b.Score, a.Path, b.Path, a.Root, b.Root)
+}

@@ -731,10 +731,6 @@ func nearestFirst(sorted []Candidate) []Candidate {
 	return sorted
 }
 
-func better(a, b *Candidate) bool {
-	return RanksBefore(a.Score, b.Score, a.Path, b.Path, a.Root, b.Root)
-}
-
 // ResultLimit is the caller's limit, or DefaultLimit when it names none.
 func ResultLimit(n int) int {
 	if n <= 0 {
