@@ -12,7 +12,10 @@ package main
 // that does, stored into a struct or slice that then does, or returned by
 // a call given one that does. Interface calls are not followed: the
 // callee is not known statically (the service's Workspace, which every
-// request calls alike). A room is a source file (with -packages, a
+// request calls alike); nor are the calls of a function value other than
+// a closure called where it is made (a sort's comparison runs inside
+// the sort: better, called so from candidate.go, was in resolve.go
+// unseen). A room is a source file (with -packages, a
 // package); a climb back up is a call from a
 // room into one the walk passed through on its way down (a file of a
 // caller on the stack that is not the calling file) — a lower stage
@@ -221,14 +224,14 @@ func carriedValues(f *ssa.Function, carried map[ssa.Value]bool) map[ssa.Value]bo
 			for _, ins := range b.Instrs {
 				var ops []*ssa.Value
 				ops = ins.Operands(ops)
-				any := false
+				carrying := false
 				for _, o := range ops {
 					if o != nil && *o != nil && c[*o] {
-						any = true
+						carrying = true
 						break
 					}
 				}
-				if !any {
+				if !carrying {
 					continue
 				}
 				switch ins := ins.(type) {
