@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"fmt"
 	"path"
 	"strings"
 	"sync"
@@ -263,4 +264,22 @@ func replayFirst(cs []replayCopy, tw tieWeights) string {
 		}
 	}
 	return best
+}
+
+// TieWeightings is how many weightings a replay chooses among.
+func TieWeightings() int { return len(tieWeightsTried) }
+
+// FixTieWeights gives every root of h weighting k of those a replay
+// chooses among (0 the default), in place of the one its recent work
+// would choose — for the bench, which asks the same questions under each
+// to measure how much a better choice could give. Call it before the
+// first find over h.
+func (h *RepoHistory) FixTieWeights(k int) error {
+	if k < 0 || k >= len(tieWeightsTried) {
+		return fmt.Errorf("tie weighting %d: there are %d (0–%d)", k, len(tieWeightsTried), len(tieWeightsTried)-1)
+	}
+	for r := range h.ties {
+		h.ties[r].once.Do(func() { h.ties[r].tw = tieWeightsTried[k] })
+	}
+	return nil
 }

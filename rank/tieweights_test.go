@@ -1,10 +1,13 @@
 package rank
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
 	"wayfind/vcs"
+	"wayfind/vcs/vcstest"
+	"wayfind/workspace"
 )
 
 // fakeWork is a repository's history as a replay reads it: recent
@@ -101,5 +104,41 @@ func TestReplayFirst(t *testing.T) {
 		if got := replayFirst(tc.cs, tc.tw); got != tc.want {
 			t.Errorf("%+v over %v: %s, want %s", tc.tw, tc.cs, got, tc.want)
 		}
+	}
+}
+
+// TestFixTieWeights: a history given weighting k gives it for its root,
+// having replayed nothing; a weighting out of range is an error.
+func TestFixTieWeights(t *testing.T) {
+	r := vcstest.New(t)
+	r.Write("a/config.go", vcstest.Text("a", 3))
+	r.Write("b/config.go", vcstest.Text("b", 3))
+	r.Commit("two configs")
+	roots, err := workspace.CleanRoots([]string{r.Dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := vcs.Build(context.Background(), roots[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := -1; k <= TieWeightings(); k++ {
+		t.Run(fmt.Sprint(k), func(t *testing.T) {
+			h := NewRepoHistory(roots, []*vcs.Record{rec})
+			err := h.FixTieWeights(k)
+			if k < 0 || k >= TieWeightings() {
+				if err == nil {
+					t.Fatalf("weighting %d of %d: no error", k, TieWeightings())
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			near, act, replayed := New(workspace.Build(roots, workspace.Options{})).WithRepoHistory(h).TieWeights(0)
+			if want := tieWeightsTried[k]; near != want.near || act != want.act || replayed != 0 {
+				t.Fatalf("got %v, %v after %d questions, want %+v after none", near, act, replayed, want)
+			}
+		})
 	}
 }

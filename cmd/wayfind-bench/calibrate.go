@@ -152,11 +152,16 @@ func calibrateCmd(args []string) error {
 	only := fs.String("repo", "", "run only this repository (OWNER/NAME)")
 	answers := fs.String("answers", "", "write every answer here, one JSON line each")
 	work := fs.String("work", filepath.Join(os.TempDir(), "wayfind-calibrate"), "where histories are cached")
-	window := fs.Int("window", 400, "sessions: the newest commits asked about")
-	follow := fs.Int("follow", 0, "sessions: read the history on every this many commits of the window, as a server's record follows the repository (0: the history as of the window's start throughout)")
+	var so sessionOptions
+	fs.IntVar(&so.window, "window", 400, "sessions: the newest commits asked about")
+	fs.IntVar(&so.follow, "follow", 0, "sessions: read the history on every this many commits of the window, as a server's record follows the repository (0: the history as of the window's start throughout)")
+	fs.IntVar(&so.ties, "tie-weights", -1, fmt.Sprintf("sessions: give find's tie-break weighting K (0–%d, 0 the default) in place of the one each repository's recent work chooses (-1)", rank.TieWeightings()-1))
 	damage := fs.Int("damage", 0, "stale: also read each history from a copy of its store missing this many blobs rename detection compares (a store git cannot read whole)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if so.ties >= rank.TieWeightings() {
+		return fmt.Errorf("-tie-weights %d: there are %d weightings (0–%d)", so.ties, rank.TieWeightings(), rank.TieWeightings()-1)
 	}
 	repos, err := readSplit(*splitPath)
 	if err != nil {
@@ -179,7 +184,7 @@ func calibrateCmd(args []string) error {
 		}
 		t0 := time.Now()
 		n := len(log.all)
-		if err := calibrateRepo(r, *data, *mirrors, *work, *window, *follow, *damage, want, record); err != nil {
+		if err := calibrateRepo(r, *data, *mirrors, *work, so, *damage, want, record); err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", r.repo, err)
 			continue
 		}
@@ -227,7 +232,7 @@ func mirrorOf(mirrors, repo string) string {
 	return ""
 }
 
-func calibrateRepo(r calRepo, data, mirrors, work string, window, follow, damage int, sets map[string]bool, record func(calAnswer)) error {
+func calibrateRepo(r calRepo, data, mirrors, work string, so sessionOptions, damage int, sets map[string]bool, record func(calAnswer)) error {
 	dir := filepath.Join(data, r.name())
 	paths, err := readCorpus(filepath.Join(dir, "listing"))
 	if err != nil {
@@ -382,7 +387,7 @@ func calibrateRepo(r calRepo, data, mirrors, work string, window, follow, damage
 		}
 	}
 	if sets["sessions"] && git != "" {
-		if err := calibrateSessions(r, git, work, window, follow, base, record); err != nil {
+		if err := calibrateSessions(r, git, work, so, base, record); err != nil {
 			return err
 		}
 	}
@@ -574,13 +579,20 @@ func readGzipJSONLines[T any](p string) ([]T, error) {
 	return readJSONLines[T](gz, p)
 }
 
+// sessionOptions are how the sessions are asked: the window of commits,
+// how often the history is read on (follow; 0 never), and the tie-break
+// weighting given in place of the learned one (ties; -1 none).
+type sessionOptions struct{ window, follow, ties int }
+
 // calibrateSessions asks the session questions of the newest commits
 // (sessions.go) in three modes, of the history as of the window's start,
 // or — follow > 0 — read on to the asking commit's parent every follow
 // commits of the window (a server's record follows each commit; the
-// tie-break it learns, activity and co-change with it).
-func calibrateSessions(r calRepo, git, work string, window, follow int, base calAnswer, record func(calAnswer)) error {
-	sq, err := sessionQuestions(git, window)
+// tie-break it learns, activity and co-change with it). With so.ties
+// ≥ 0 every history gives that tie-break weighting instead of learning
+// one.
+func calibrateSessions(r calRepo, git, work string, so sessionOptions, base calAnswer, record func(calAnswer)) error {
+	sq, err := sessionQuestions(git, so.window)
 	if err != nil {
 		return err
 	}
@@ -602,25 +614,37 @@ func calibrateSessions(r calRepo, git, work string, window, follow int, base cal
 	if err != nil {
 		return err
 	}
-	withHistory := func(rec *vcs.Record) *rank.Engine {
-		eng := index.WithRepoHistory(rank.NewRepoHistory([]string{root}, []*vcs.Record{rec}))
+	withHistory := func(rec *vcs.Record) (*rank.Engine, error) {
+		h := rank.NewRepoHistory([]string{root}, []*vcs.Record{rec})
+		if so.ties >= 0 {
+			if err := h.FixTieWeights(so.ties); err != nil {
+				return nil, err
+			}
+		}
+		eng := index.WithRepoHistory(h)
 		t0 := time.Now()
 		near, act, replayed := eng.TieWeights(0)
 		fmt.Fprintf(os.Stderr, "%s: find's tie-break weights nearness %.2f, activity %.2f (%d questions replayed in %.1f ms)\n",
 			r.repo, near, act, replayed, float64(time.Since(t0).Microseconds())/1000)
-		return eng
+		return eng, nil
 	}
-	eng := withHistory(rec)
+	eng, err := withHistory(rec)
+	if err != nil {
+		return err
+	}
 	// Each author's commits before the window: with theirs in it, what
 	// the user committed lately (sessionAuthored).
 	past := authorCommits(git, sq.base, sessionPastCommits)
 	readTo := 0 // the window's commits the history has read
 	for k, q := range sq.questions {
-		if follow > 0 && q.commit >= readTo+follow {
+		if so.follow > 0 && q.commit >= readTo+so.follow {
 			if rec, err = historyAt(q.hash+"^", rec); err != nil {
 				return err
 			}
-			eng, readTo = withHistory(rec), q.commit
+			if eng, err = withHistory(rec); err != nil {
+				return err
+			}
+			readTo = q.commit
 		}
 		withVisits, err := askSession(ctx, eng, rec, root, "sessions", fmt.Sprintf("%s/session/%d", r.name(), k), q, sessionAuthored(q, past), base, record)
 		if err != nil {
