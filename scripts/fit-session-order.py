@@ -17,11 +17,12 @@ Beside each: the engine's own first answer with the visits (VisitRank 0).
 
 Pure Python (no numpy here): a few thousand questions, seconds a fit.
 --trees fits gradient-boosted trees instead (scikit-learn, Debian's
-python3-sklearn), on every feature and each one's distance from the
-question's best copy: whether a rule that is not a weighted sum — nearness
-where it is clear, activity where it is not — orders better. The tuning
-half's figure is by five folds of repositories (each repository's answers
-from a model that never saw it).
+python3-sklearn), on what the engine is given of each copy and each
+one's distance from the question's best copy: whether a rule that is not
+a weighted sum — nearness where it is clear, activity where it is not —
+orders better. The tuning half's figure is by five folds of repositories
+(each repository's answers from a model that never saw it); beside each,
+how many repositories fall below their best one-line baseline.
 """
 import json
 import math
@@ -127,16 +128,30 @@ def main():
               % (figures(model)[:2] + figures(engine)))
 
 
-RELATIVE = ("act", "sharedLast", "sharedMean", "co", "len", "authN", "pastN")
+# What a request gives the engine of the user's own commits is their
+# weights (mineW); the author's commits counted in the window and before
+# it are the bench's knowledge, left out of the trees so that what they
+# fit is what the engine could read.
+BENCH_ONLY = {"authN", "authR", "auth1", "pastN", "pastR", "past1"}
+RELATIVE = ("act", "sharedLast", "sharedMean", "co", "len", "mineW")
 
 
 def tree_rows(q):
     """Each copy's features, and each of RELATIVE less the question's
     largest: the copy's standing among the name's copies."""
     fs = [features(r) for r in q]
-    names = sorted(fs[0])
+    names = sorted(k for k in fs[0] if k not in BENCH_ONLY)
     best = {k: max(f[k] for f in fs) for k in RELATIVE}
     return [[f[k] for k in names] + [f[k] - best[k] for k in RELATIVE] + [len(q)] for f in fs]
+
+
+def baselines(q):
+    """Whether each one-line baseline's copy is the right one: the copy
+    nearest the last visit, the shortest path, the most active (ties: the
+    shorter path, then byte order)."""
+    def first(key):
+        return min(q, key=lambda r: (key(r), len(r["Copy"]), r["Copy"]))["Right"]
+    return [first(lambda r: -r["SharedLast"]), first(lambda r: 0), first(lambda r: -r["Changes"])]
 
 
 def trees(path, folds=5):
@@ -144,39 +159,42 @@ def trees(path, folds=5):
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     def fit(qs):
-        X = np.vstack([x for _, x, y, _ in qs if y.any()])
-        Y = np.concatenate([y for _, _, y, _ in qs if y.any()])
+        X = np.vstack([q[1] for q in qs if q[2].any()])
+        Y = np.concatenate([q[2] for q in qs if q[2].any()])
         m = HistGradientBoostingClassifier(max_iter=200, learning_rate=0.05, max_leaf_nodes=15,
                                            min_samples_leaf=40, l2_regularization=1.0, random_state=0)
         return m.fit(X, Y)
 
-    def right(m, x, y):
-        return bool(y[int(np.argmax(m.predict_proba(x)[:, 1]))])
+    def judge(m, qs):
+        model, engine, base = {}, {}, {}
+        for r, x, y, e, b in qs:
+            model.setdefault(r, []).append(bool(y[int(np.argmax(m.predict_proba(x)[:, 1]))]))
+            engine.setdefault(r, []).append(e)
+            base.setdefault(r, []).append(b)
+        return model, engine, base
+
+    def below(by_repo, base):
+        best = {r: max(sum(b[i] for b in bs) for i in range(3)) for r, bs in base.items()}
+        return sum(sum(v) < best[r] for r, v in by_repo.items())
+
+    def report(what, model, engine, base):
+        print("trees, %s: model %.1f%% pooled / %.1f%% macro, %d below the best baseline; engine %.1f%% / %.1f%%, %d below (%d questions, %d repositories)"
+              % ((what,) + figures(model)[:2] + (below(model, base),) + figures(engine)[:2] + (below(engine, base),) + figures(engine)[2:]))
 
     half = {"tuning": [], "held-out": []}
     for q in questions(path):
         half[q[0]["Half"]].append((q[0]["Repo"], np.array(tree_rows(q)), np.array([r["Right"] for r in q]),
-                                   any(r["Right"] and r["VisitRank"] == 0 for r in q)))
+                                   any(r["Right"] and r["VisitRank"] == 0 for r in q), baselines(q)))
     tuning = half["tuning"]
-    repos = sorted({r for r, _, _, _ in tuning})
-    model, engine = {}, {}
+    repos = sorted({q[0] for q in tuning})
+    model, engine, base = {}, {}, {}
     for k in range(folds):
         out = set(repos[k::folds])
-        m = fit([q for q in tuning if q[0] not in out])
-        for r, x, y, e in tuning:
-            if r in out:
-                model.setdefault(r, []).append(right(m, x, y))
-                engine.setdefault(r, []).append(e)
-    print("trees, tuning, %d folds of repositories: model %.1f%% pooled / %.1f%% macro; engine %.1f%% / %.1f%% (%d questions, %d repositories)"
-          % ((folds,) + figures(model)[:2] + figures(engine)))
+        m, e, b = judge(fit([q for q in tuning if q[0] not in out]), [q for q in tuning if q[0] in out])
+        model.update(m), engine.update(e), base.update(b)
+    report("tuning, %d folds of repositories" % folds, model, engine, base)
     if half["held-out"]:
-        m = fit(tuning)
-        model, engine = {}, {}
-        for r, x, y, e in half["held-out"]:
-            model.setdefault(r, []).append(right(m, x, y))
-            engine.setdefault(r, []).append(e)
-        print("trees, held-out: model %.1f%% pooled / %.1f%% macro; engine %.1f%% / %.1f%% (%d questions, %d repositories)"
-              % (figures(model)[:2] + figures(engine)))
+        report("held-out", *judge(fit(tuning), half["held-out"]))
 
 
 if __name__ == "__main__":
