@@ -272,14 +272,19 @@ func TieWeightings() int { return len(tieWeightsTried) }
 // FixTieWeights gives every root of h weighting k of those a replay
 // chooses among (0 the default), in place of the one its recent work
 // would choose — for the bench, which asks the same questions under each
-// to measure how much a better choice could give. Call it before the
-// first find over h.
+// to measure how much a better choice could give. A root whose weighting
+// was already learned (a find over h came first) keeps it, and the
+// answer is an error.
 func (h *RepoHistory) FixTieWeights(k int) error {
 	if k < 0 || k >= len(tieWeightsTried) {
 		return fmt.Errorf("tie weighting %d: there are %d (0–%d)", k, len(tieWeightsTried), len(tieWeightsTried)-1)
 	}
 	for r := range h.ties {
-		h.ties[r].once.Do(func() { h.ties[r].tw = tieWeightsTried[k] })
+		t := &h.ties[r]
+		t.once.Do(func() { t.tw = tieWeightsTried[k] })
+		if t.tw != tieWeightsTried[k] || t.asked > 0 {
+			return fmt.Errorf("tie weighting %d: root %d's was learned first", k, r)
+		}
 	}
 	return nil
 }

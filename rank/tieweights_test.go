@@ -139,6 +139,12 @@ func TestFixTieWeights(t *testing.T) {
 			if want := tieWeightsTried[k]; near != want.near || act != want.act || replayed != 0 {
 				t.Fatalf("got %v, %v after %d questions, want %+v after none", near, act, replayed, want)
 			}
+			// Learned first: the weighting stays, and fixing it fails.
+			learned := NewRepoHistory(roots, []*vcs.Record{rec})
+			New(workspace.Build(roots, workspace.Options{})).WithRepoHistory(learned).TieWeights(0)
+			if err := learned.FixTieWeights(k); (err == nil) != (tieWeightsTried[k] == defaultTieWeights) {
+				t.Fatalf("fixing weighting %d after learning the default: %v", k, err)
+			}
 		})
 	}
 }
