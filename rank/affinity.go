@@ -272,35 +272,50 @@ func (a *affinity) proximity(e *Engine, id int32) near {
 	if a == nil {
 		return near{}
 	}
-	f := e.file(id)
+	n := a.currentProximity(e, id)
+	if m := a.visitsProximity(e, id); m > n.value {
+		n = near{value: m, reason: "near:history"}
+	}
+	return n
+}
+
+// currentProximity is the directory proximity of file id to the current
+// file (none without one, or in another root).
+func (a *affinity) currentProximity(e *Engine, id int32) near {
+	c := a.current
+	if c == nil || c.root != int(e.file(id).root) {
+		return near{}
+	}
 	var buf pathBuf
-	comps := e.pathOf(f.dir, buf[:]).comps
-	var n near
-	if c := a.current; c != nil && c.root == int(f.root) {
-		n = near{value: proximity(comps, c.dirs), reason: c.reason}
-	}
+	return near{value: proximity(e.pathOf(e.file(id).dir, buf[:]).comps, c.dirs), reason: c.reason}
+}
+
+// visitsProximity is the visits' weighted mean of file id's directory
+// proximity to each (0 without visits), remembered by directory.
+func (a *affinity) visitsProximity(e *Engine, id int32) float64 {
 	if len(a.visits) == 0 {
-		return n
+		return 0
 	}
+	f := e.file(id)
 	k := int64(f.root)<<32 | int64(f.dir)
 	a.meanMu.Lock()
 	m, ok := a.mean[k]
 	a.meanMu.Unlock()
-	if !ok {
-		for _, v := range a.visits {
-			if v.root == int(f.root) {
-				m += v.weight * proximity(comps, v.dirs)
-			}
-		}
-		a.meanMu.Lock()
-		if a.mean == nil {
-			a.mean = make(map[int64]float64, 64)
-		}
-		a.mean[k] = m
-		a.meanMu.Unlock()
+	if ok {
+		return m
 	}
-	if m > n.value {
-		n = near{value: m, reason: "near:history"}
+	var buf pathBuf
+	comps := e.pathOf(f.dir, buf[:]).comps
+	for _, v := range a.visits {
+		if v.root == int(f.root) {
+			m += v.weight * proximity(comps, v.dirs)
+		}
 	}
-	return n
+	a.meanMu.Lock()
+	if a.mean == nil {
+		a.mean = make(map[int64]float64, 64)
+	}
+	a.mean[k] = m
+	a.meanMu.Unlock()
+	return m
 }
