@@ -13,7 +13,7 @@ pooled and as the macro mean only, never a repository's or a question's.
 Beside each: the engine's own first answer with the visits (VisitRank 0).
 
     python3 scripts/fit-session-order.py FILE [feature,feature,...]
-    python3 scripts/fit-session-order.py --trees FILE
+    python3 scripts/fit-session-order.py --trees [--engine] FILE
 
 Pure Python (no numpy here): a few thousand questions, seconds a fit.
 --trees fits gradient-boosted trees instead (scikit-learn, Debian's
@@ -22,7 +22,9 @@ one's distance from the question's best copy: whether a rule that is not
 a weighted sum — nearness where it is clear, activity where it is not —
 orders better. The tuning half's figure is by five folds of repositories
 (each repository's answers from a model that never saw it); beside each,
-how many repositories fall below their best one-line baseline.
+how many repositories fall below their best one-line baseline. With
+--engine they read the engine's own reading of each copy (the rows'
+Engine: rank.ReadCopies) in place of the bench's.
 """
 import json
 import math
@@ -133,16 +135,39 @@ def main():
 # it are the bench's knowledge, left out of the trees so that what they
 # fit is what the engine could read.
 BENCH_ONLY = {"authN", "authR", "auth1", "pastN", "pastR", "past1"}
-RELATIVE = ("act", "sharedLast", "sharedMean", "co", "len", "mineW")
 
 
-def tree_rows(q):
-    """Each copy's features, and each of RELATIVE less the question's
-    largest: the copy's standing among the name's copies."""
-    fs = [features(r) for r in q]
-    names = sorted(k for k in fs[0] if k not in BENCH_ONLY)
-    best = {k: max(f[k] for f in fs) for k in RELATIVE}
-    return [[f[k] for k in names] + [f[k] - best[k] for k in RELATIVE] + [len(q)] for f in fs]
+def bench_reading(r):
+    """The bench's reading of a copy, what a request brings only."""
+    return {k: v for k, v in features(r).items() if k not in BENCH_ONLY}
+
+
+def engine_reading(r):
+    """The engine's own reading of a copy (rank.ReadCopies), with its
+    places in the engine's orders and the path's length and depth."""
+    e = r["Engine"]
+    return {
+        "vis": rr(r["VisitRank"]), "vis0": float(r["VisitRank"] == 0),
+        "prior": rr(r["PriorRank"]), "prior0": float(r["PriorRank"] == 0),
+        "current": e["Current"], "visits": e["Visits"], "co": e["CoChange"],
+        "mineW": e["Mine"], "mine1": float(e["Mine"] > 0), "act": math.log1p(e["Changes"]),
+        "aux": -float(e["Penalized"]), "len": -r["Len"] / 20.0, "depth": -r["Depth"],
+    }
+
+
+# The readings each copy is also read by less the question's largest:
+# its standing among the name's copies.
+RELATIVE = ("act", "sharedLast", "sharedMean", "current", "visits", "co", "len", "mineW")
+
+
+def tree_rows(q, reading):
+    """Each copy's reading, and each of RELATIVE it has less the
+    question's largest."""
+    fs = [reading(r) for r in q]
+    names = sorted(fs[0])
+    rel = [k for k in RELATIVE if k in fs[0]]
+    best = {k: max(f[k] for f in fs) for k in rel}
+    return [[f[k] for k in names] + [f[k] - best[k] for k in rel] + [len(q)] for f in fs]
 
 
 def baselines(q):
@@ -154,7 +179,7 @@ def baselines(q):
     return [first(lambda r: -r["SharedLast"]), first(lambda r: 0), first(lambda r: -r["Changes"])]
 
 
-def trees(path, folds=5):
+def trees(path, reading, folds=5):
     import numpy as np
     from sklearn.ensemble import HistGradientBoostingClassifier
 
@@ -183,7 +208,7 @@ def trees(path, folds=5):
 
     half = {"tuning": [], "held-out": []}
     for q in questions(path):
-        half[q[0]["Half"]].append((q[0]["Repo"], np.array(tree_rows(q)), np.array([r["Right"] for r in q]),
+        half[q[0]["Half"]].append((q[0]["Repo"], np.array(tree_rows(q, reading)), np.array([r["Right"] for r in q]),
                                    any(r["Right"] and r["VisitRank"] == 0 for r in q), baselines(q)))
     tuning = half["tuning"]
     repos = sorted({q[0] for q in tuning})
@@ -199,6 +224,9 @@ def trees(path, folds=5):
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--trees"]:
-        trees(sys.argv[2])
+        if sys.argv[2:3] == ["--engine"]:
+            trees(sys.argv[3], engine_reading)
+        else:
+            trees(sys.argv[2], bench_reading)
     else:
         main()

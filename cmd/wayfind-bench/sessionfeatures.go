@@ -63,6 +63,10 @@ type sessionFeatureRow struct {
 	// The copy's weight among the user's commits as the engine is given
 	// them (sessionAuthored).
 	MineW float64
+	// Engine is the engine's own reading of the copy against the request
+	// with the visits (rank.ReadCopies): what an order it would run can
+	// read.
+	Engine rank.CopyReading
 }
 
 // authorCommits is, for each author of the n commits before base, the
@@ -144,11 +148,16 @@ func writeSessionFeatures(out *json.Encoder, repo, half string, eng *rank.Engine
 		}
 		return n
 	}
+	read := map[string]rank.CopyReading{}
+	for _, c := range eng.ReadCopies(withVisits, 0, q.copies) {
+		read[c.Path] = c
+	}
 	for _, c := range q.copies {
 		cd := dirs(c)
 		r := sessionFeatureRow{Repo: repo, Half: half, Q: q.want, Copy: c, Right: c == q.want, NCopies: len(q.copies), Depth: len(cd), Len: len(c),
 			Changes: rec.Changes(c), Aux: rank.IsAuxiliary(c)}
 		r.PriorRank, r.VisitRank = rankOr(prior, c), rankOr(visited, c)
+		r.Engine = read[c]
 		ld := dirs(q.last)
 		r.SharedLast = shared(cd, ld)
 		r.StepsLast = len(cd) + len(ld) - 2*r.SharedLast
