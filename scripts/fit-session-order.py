@@ -145,13 +145,11 @@ def bench_reading(r):
 def engine_reading(r):
     """The engine's own reading of a copy (rank.ReadCopies), with its
     places in the engine's orders and the path's length and depth."""
-    e = r["Engine"]
-    return {
-        "vis": rr(r["VisitRank"]), "vis0": float(r["VisitRank"] == 0),
-        "prior": rr(r["PriorRank"]), "prior0": float(r["PriorRank"] == 0),
+    f, e = features(r), r["Engine"]
+    return {k: f[k] for k in ("vis", "vis0", "prior", "prior0", "len", "depth")} | {
         "current": e["Current"], "visits": e["Visits"], "co": e["CoChange"],
         "mineW": e["Mine"], "mine1": float(e["Mine"] > 0), "act": math.log1p(e["Changes"]),
-        "aux": -float(e["Penalized"]), "len": -r["Len"] / 20.0, "depth": -r["Depth"],
+        "aux": -float(e["Penalized"]),
     }
 
 
