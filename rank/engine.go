@@ -108,6 +108,7 @@ type Engine struct {
 	lookup   SymbolLookup   // locate's symbols when there is no sym (the CLI)
 	content  *content.Index // nil until file contents are indexed
 	rr       Reranker       // nil without a model
+	copies   CopyOrder      // nil: find orders a name's copies by the formula (copyorder.go)
 	repo     *RepoHistory   // nil without a repository's record
 	rro      RerankOptions
 	// halfDir splits the directories in two halves of about equal files

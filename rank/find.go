@@ -129,6 +129,7 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 	}
 	f := finder{e: e, q: &q, req: req, limit: ResultLimit(req.Limit), threshold: req.Threshold,
 		aff: e.newAffinity(req.Current, req.History, req.Authored), active: e.hasActivity()}
+	f.copyLift = e.orderCopies(&q, f.aff)
 	if f.threshold <= 0 {
 		f.threshold = DefaultThreshold
 	}
@@ -195,6 +196,10 @@ type finder struct {
 	abovePaths  int  // likewise for path readings
 	// exts keeps the extension affinity last scored.
 	exts extMemo
+	// copyLift is what the fitted order (copyorder.go) adds to each copy
+	// of the name asked for in place of nearness; nil when it does not
+	// order them.
+	copyLift map[int32]float64
 }
 
 // factors: directory terms, an extension or the impl preference can lower
@@ -294,15 +299,21 @@ func (f *finder) settle(id int32, s float64, top *topK) (float64, bool) {
 		top.seen++ // nothing near where the user works lifts it in
 		return 0, false
 	}
-	if f.aff == nil {
-		s += affinityBonus * activityShare(nil) * f.e.activity(id)
-		return s, true
+	if lift, ok := f.copyLift[id]; ok {
+		return s + lift, true // a copy of the name, as the fitted order places it
 	}
-	// Where the user works is known: nearness and activity as the
-	// repository's own work weighs them (tieweights.go).
-	tw := f.e.tieWeights(int(f.e.file(id).root))
-	s += affinityBonus * (tw.near*f.aff.of(f.e, id).value + tw.act*f.e.activity(id))
-	return s, true
+	return s + f.e.nearness(id, f.aff), true
+}
+
+// nearness is what where the user works (aff) and file id's activity add
+// to its tied score: with aff, nearness and activity as the repository's
+// own work weighs them (tieweights.go); without, activity's share.
+func (e *Engine) nearness(id int32, aff *affinity) float64 {
+	if aff == nil {
+		return affinityBonus * activityShare(nil) * e.activity(id)
+	}
+	tw := e.tieWeights(int(e.file(id).root))
+	return affinityBonus * (tw.near*aff.of(e, id).value + tw.act*e.activity(id))
 }
 
 // beaten reports whether no reading scoring at most s before the

@@ -67,6 +67,10 @@ type sessionFeatureRow struct {
 	// with the visits (rank.ReadCopies): what an order it would run can
 	// read.
 	Engine rank.CopyReading
+	// Features are the fitted order's inputs for the copy
+	// (rank.CopyFeatures, columns rank.CopyFeatureNames); absent when the
+	// engine reads no copies of the name (more than it orders).
+	Features []float32 `json:",omitempty"`
 }
 
 // authorCommits is, for each author of the n commits before base, the
@@ -148,16 +152,17 @@ func writeSessionFeatures(out *json.Encoder, repo, half string, eng *rank.Engine
 		}
 		return n
 	}
-	read := map[string]rank.CopyReading{}
-	for _, c := range eng.ReadCopies(withVisits, 0, q.copies) {
-		read[c.Path] = c
+	read, features := map[string]rank.CopyReading{}, map[string][]float32{}
+	rs := eng.ReadCopies(withVisits)
+	for i, row := range rank.CopyFeatures(rs) {
+		read[rs[i].Path], features[rs[i].Path] = rs[i], row
 	}
 	for _, c := range q.copies {
 		cd := dirs(c)
 		r := sessionFeatureRow{Repo: repo, Half: half, Q: q.want, Copy: c, Right: c == q.want, NCopies: len(q.copies), Depth: len(cd), Len: len(c),
 			Changes: rec.Changes(c), Aux: rank.IsAuxiliary(c)}
 		r.PriorRank, r.VisitRank = rankOr(prior, c), rankOr(visited, c)
-		r.Engine = read[c]
+		r.Engine, r.Features = read[c], features[c]
 		ld := dirs(q.last)
 		r.SharedLast = shared(cd, ld)
 		r.StepsLast = len(cd) + len(ld) - 2*r.SharedLast

@@ -1,0 +1,64 @@
+package rank
+
+import "math"
+
+// A fitted order of a name's copies. When a bare file name several files
+// share is asked for with where the user works (a current file, visits,
+// the user's commits), which copy is meant is a question of habit the
+// formula's weighted sum (nearness.go's tie weights) answers only in
+// part: nearness decides where it is clear, activity or the user's own
+// commits where it is not. A small model of gradient-boosted trees,
+// fitted on the tuning half's replayed sessions
+// (scripts/fit-session-order.py --trees --export) over each copy's
+// reading (CopyFeatures — the formula's own places among them), orders
+// the copies instead; the rerank package runs it through ONNX Runtime.
+//
+// It orders only, within the room the formula's nearness has: a copy's
+// lift is affinityBonus × σ(score), so the case bonus, the test penalty
+// and every class above keep their order (orderings_test.go), and a
+// resolved answer is never made or unmade by it. Without the model
+// (no ONNX Runtime), when it fails, or for any other question, the
+// formula orders. It was fitted where a history is read; without one
+// (a tree that is not a repository) the formula orders too.
+
+// CopyOrder scores rows of CopyFeatures, one a copy: the higher, the
+// likelier the copy the user means.
+type CopyOrder interface {
+	Score(rows [][]float32) ([]float32, error)
+}
+
+// WithCopyOrder returns an engine over the same files whose find orders
+// a shared name's copies by o (nil: by the formula).
+func (e *Engine) WithCopyOrder(o CopyOrder) *Engine {
+	c := *e
+	c.copies = o
+	return &c
+}
+
+// orderCopies is each copy's lift in find's answer to q, as the fitted
+// order places it; nil when the order does not apply (no model, nothing
+// says where the user works, not a bare name 2 to maxReplayCopies files
+// share, a copy's root without a history record) or fails.
+func (e *Engine) orderCopies(q *FindQuery, aff *affinity) map[int32]float64 {
+	if e.copies == nil || aff == nil {
+		return nil
+	}
+	ids, rs := e.readCopies(q, aff)
+	if len(ids) == 0 {
+		return nil
+	}
+	for _, c := range rs {
+		if e.repo.Record(c.Root) == nil {
+			return nil // every question it was fitted on had a history
+		}
+	}
+	scores, err := e.copies.Score(CopyFeatures(rs))
+	if err != nil || len(scores) != len(ids) {
+		return nil
+	}
+	lift := make(map[int32]float64, len(ids))
+	for i, id := range ids {
+		lift[id] = affinityBonus / (1 + math.Exp(-float64(scores[i])))
+	}
+	return lift
+}

@@ -1,0 +1,103 @@
+package rank
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+
+	"wayfind/vcs"
+	"wayfind/vcs/vcstest"
+	"wayfind/workspace"
+)
+
+// fakeCopyOrder scores each row by one column of CopyFeatures, or fails.
+type fakeCopyOrder struct {
+	column int
+	sign   float32
+	err    error
+	asked  int
+}
+
+func (f *fakeCopyOrder) Score(rows [][]float32) ([]float32, error) {
+	f.asked++
+	if f.err != nil {
+		return nil, f.err
+	}
+	out := make([]float32, len(rows))
+	for i, r := range rows {
+		out[i] = f.sign * r[f.column]
+	}
+	return out, nil
+}
+
+// TestCopyOrder pins where the fitted order orders: a shared bare name's
+// copies with where the user works, in its order (here the formula's
+// reversed); never past the test penalty; the formula's order without
+// the visits, for a name it does not read, without a history record
+// (every question it was fitted on had one), and when it fails.
+func TestCopyOrder(t *testing.T) {
+	r := vcstest.New(t)
+	var files []workspace.File
+	for _, p := range []string{"pkg/a/config.go", "pkg/b/config.go", "pkg/c/config.go", "testdata/config.go", "pkg/a/main.go", "pkg/a/configure.go"} {
+		r.Write(p, vcstest.Text(p, 3))
+		files = append(files, workspace.File{Root: 0, Path: p})
+	}
+	r.Commit("the files")
+	roots, err := workspace.CleanRoots([]string{r.Dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := vcs.Build(context.Background(), roots[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := New(workspace.NewIndex(roots, files))
+	base := bare.WithRepoHistory(NewRepoHistory(roots, []*vcs.Record{rec}))
+	place := slices.Index(CopyFeatureNames, "place")
+	aux := slices.Index(CopyFeatureNames, "aux")
+	here := []Visit{{File: roots[0] + "/pkg/a/main.go", Weight: 1}}
+	for _, tc := range []struct {
+		name   string
+		order  *fakeCopyOrder
+		noRepo bool
+		req    FindRequest
+		want   []string
+	}{
+		{"the formula: the visit's copy first", nil, false, FindRequest{Query: "config.go", History: here},
+			[]string{"pkg/a/config.go", "pkg/b/config.go", "pkg/c/config.go", "testdata/config.go", "pkg/a/configure.go"}},
+		{"the fitted order: the formula's reversed", &fakeCopyOrder{column: place, sign: -1}, false, FindRequest{Query: "config.go", History: here},
+			[]string{"pkg/c/config.go", "pkg/b/config.go", "pkg/a/config.go", "testdata/config.go", "pkg/a/configure.go"}},
+		{"never past the test penalty", &fakeCopyOrder{column: aux, sign: -1}, false, FindRequest{Query: "config.go", History: here},
+			[]string{"pkg/a/config.go", "pkg/b/config.go", "pkg/c/config.go", "testdata/config.go", "pkg/a/configure.go"}},
+		{"without where the user works", &fakeCopyOrder{column: place, sign: -1}, false, FindRequest{Query: "config.go"},
+			[]string{"pkg/a/config.go", "pkg/b/config.go", "pkg/c/config.go", "testdata/config.go", "pkg/a/configure.go"}},
+		{"a name it does not read", &fakeCopyOrder{column: place, sign: -1}, false, FindRequest{Query: "configure.go", History: here},
+			[]string{"pkg/a/configure.go"}},
+		{"without a history record (none fitted on)", &fakeCopyOrder{column: place, sign: -1}, true, FindRequest{Query: "config.go", History: here},
+			[]string{"pkg/a/config.go", "pkg/b/config.go", "pkg/c/config.go", "testdata/config.go", "pkg/a/configure.go"}},
+		{"when it fails", &fakeCopyOrder{err: errors.New("no runtime")}, false, FindRequest{Query: "config.go", History: here},
+			[]string{"pkg/a/config.go", "pkg/b/config.go", "pkg/c/config.go", "testdata/config.go", "pkg/a/configure.go"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := base
+			if tc.noRepo {
+				e = bare
+			}
+			if tc.order != nil {
+				e = e.WithCopyOrder(tc.order)
+			}
+			res, err := e.Find(context.Background(), tc.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, m := range res.Matches {
+				got = append(got, m.Path)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
