@@ -6,7 +6,7 @@ FUZZTIME ?= 30s
 
 PREFIX   ?= $(HOME)/.local
 
-.PHONY: build install run test test-agent test-vscode plugin deps ort check vscode bench bench-stale bench-sessions bench-calibrate bench-agent calibration-data bench-history bench-symbols-gopls bench-lsp bench-symbols bench-content bench-locate bench-scale bench-mcp bench-model soak fuzz clean
+.PHONY: build install run test test-agent test-vscode plugin deps ort check vscode bench bench-stale bench-sessions bench-calibrate copy-order bench-agent calibration-data bench-history bench-symbols-gopls bench-lsp bench-symbols bench-content bench-locate bench-scale bench-mcp bench-model soak fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/wayfind
@@ -100,8 +100,19 @@ bench-sessions: deps
 # every set runs with its repository's history; without, the names-only
 # runs, and the histories of the logs kept in testdata/calibration,
 # replayed. ARGS=-answers FILE writes every answer.
-bench-calibrate: deps
+bench-calibrate: deps ort
 	$(GO) run ./cmd/wayfind-bench calibrate -half $(or $(HALF),held-out) $(if $(MIRRORS),-mirrors $(MIRRORS)) $(ARGS)
+
+# find's fitted order of a shared name's copies (rank/copyorder.go), fitted
+# again on the tuning half's sessions: their rows (the formula's order, so
+# that the rows do not depend on the model they fit), then the trees
+# written to rerank/copyorder.onnx and its check. FIT_PYTHON is Debian's
+# python3, with python3-sklearn and python3-onnx.
+FIT_PYTHON ?= /usr/bin/python3
+FEATURES ?= /tmp/wayfind-session-features.jsonl
+copy-order: deps
+	WAYFIND_BENCH_SESSION_FEATURES=$(FEATURES) $(GO) run ./cmd/wayfind-bench calibrate -half tuning -sets sessions -copy-order=false $(if $(MIRRORS),-mirrors $(MIRRORS)) > /dev/null
+	$(FIT_PYTHON) scripts/fit-session-order.py --export rerank/copyorder.onnx $(FEATURES)
 
 # The calibration's cases, listings and small logs, made again from
 # MIRRORS (not part of make test: it reads whole histories, an hour on

@@ -1,12 +1,15 @@
-// Package rerank is wayfind's optional neural reranker: a ColBERT-style
-// model run with ONNX Runtime scores a query against candidate texts by
-// late interaction (MaxSim over token embeddings). It is a leaf: the
-// ranking engine calls it through rank.Reranker, passing texts it has
-// already normalised, and decides when and how much to listen.
+// Package rerank runs wayfind's models with ONNX Runtime. The optional
+// neural reranker: a ColBERT-style model scores a query against candidate
+// texts by late interaction (MaxSim over token embeddings). And find's
+// fitted order of a shared name's copies (copyorder.go), which ships
+// inside the binary. It is a leaf: the ranking engine calls them through
+// rank.Reranker and rank.CopyOrder, passing texts and rows it has already
+// made, and decides when and how much to listen.
 //
 // Everything that can go wrong (no library, no model, a corrupt file, an
-// unexpected graph) is an error from Load, which the caller logs before
-// going on without a model: lexical results never depend on this package.
+// unexpected graph) is an error from Load or LoadCopyOrder, which the
+// caller logs before going on without the model: the engine's own
+// answers never depend on this package.
 package rerank
 
 import (
@@ -390,26 +393,38 @@ func (m *Model) checkGraph(file string) error {
 	return nil
 }
 
-// newSession opens the model with threads intra-op threads (default 1:
-// the model is asked about close calls only, beside a busy server).
+// newSession opens the model with threads intra-op threads.
 func newSession(file string, inputs []string, output string, threads int) (*ort.DynamicAdvancedSession, error) {
-	so, err := ort.NewSessionOptions()
+	so, err := sessionOptions(threads)
 	if err != nil {
 		return nil, err
 	}
 	defer so.Destroy()
-	if threads <= 0 {
-		threads = 1
-	}
-	if err := so.SetIntraOpNumThreads(threads); err != nil {
-		return nil, err
-	}
-	if err := so.SetInterOpNumThreads(1); err != nil {
-		return nil, err
-	}
 	s, err := ort.NewDynamicAdvancedSession(file, inputs, []string{output}, so)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	return s, nil
+}
+
+// sessionOptions are a session's with threads intra-op threads (default
+// 1: a model here is asked about a few candidates at a time, beside a
+// busy server).
+func sessionOptions(threads int) (*ort.SessionOptions, error) {
+	so, err := ort.NewSessionOptions()
+	if err != nil {
+		return nil, err
+	}
+	if threads <= 0 {
+		threads = 1
+	}
+	if err := so.SetIntraOpNumThreads(threads); err != nil {
+		so.Destroy()
+		return nil, err
+	}
+	if err := so.SetInterOpNumThreads(1); err != nil {
+		so.Destroy()
+		return nil, err
+	}
+	return so, nil
 }

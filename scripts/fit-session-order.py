@@ -14,6 +14,7 @@ Beside each: the engine's own first answer with the visits (VisitRank 0).
 
     python3 scripts/fit-session-order.py FILE [feature,feature,...]
     python3 scripts/fit-session-order.py --trees [--engine] FILE
+    python3 scripts/fit-session-order.py --export rerank/copyorder.onnx FILE
 
 Pure Python (no numpy here): a few thousand questions, seconds a fit.
 --trees fits gradient-boosted trees instead (scikit-learn, Debian's
@@ -23,8 +24,9 @@ a weighted sum — nearness where it is clear, activity where it is not —
 orders better. The tuning half's figure is by five folds of repositories
 (each repository's answers from a model that never saw it); beside each,
 how many repositories fall below their best one-line baseline. With
---engine they read the engine's own reading of each copy (the rows'
-Engine: rank.ReadCopies) in place of the bench's.
+--engine they read the engine's own inputs of a fitted order (the rows'
+Features: rank.CopyFeatures) in place of the bench's. --export fits them
+on the whole tuning half and writes the model find runs (rank/copyorder.go).
 """
 import json
 import math
@@ -142,17 +144,6 @@ def bench_reading(r):
     return {k: v for k, v in features(r).items() if k not in BENCH_ONLY}
 
 
-def engine_reading(r):
-    """The engine's own reading of a copy (rank.ReadCopies), with its
-    places in the engine's orders and the path's length and depth."""
-    f, e = features(r), r["Engine"]
-    return {k: f[k] for k in ("vis", "vis0", "prior", "prior0", "len", "depth")} | {
-        "current": e["Current"], "visits": e["Visits"], "co": e["CoChange"],
-        "mineW": e["Mine"], "mine1": float(e["Mine"] > 0), "act": math.log1p(e["Changes"]),
-        "aux": -float(e["Penalized"]),
-    }
-
-
 # The readings each copy is also read by less the question's largest:
 # its standing among the name's copies.
 RELATIVE = ("act", "sharedLast", "sharedMean", "current", "visits", "co", "len", "mineW")
@@ -160,7 +151,11 @@ RELATIVE = ("act", "sharedLast", "sharedMean", "current", "visits", "co", "len",
 
 def tree_rows(q, reading):
     """Each copy's reading, and each of RELATIVE it has less the
-    question's largest."""
+    question's largest; with no reading, the engine's own inputs of a
+    fitted order (the rows' Features: rank.CopyFeatures), None where the
+    engine reads no copies of the name."""
+    if reading is None:
+        return [r["Features"] for r in q] if all("Features" in r for r in q) else None
     fs = [reading(r) for r in q]
     names = sorted(fs[0])
     rel = [k for k in RELATIVE if k in fs[0]]
@@ -177,21 +172,43 @@ def baselines(q):
     return [first(lambda r: -r["SharedLast"]), first(lambda r: 0), first(lambda r: -r["Changes"])]
 
 
-def trees(path, reading, folds=5):
+def split_halves(path, reading):
+    """Each half's questions: repository, the rows the trees read (None
+    where there are none), whether each copy is right, whether the
+    engine's first is, and the baselines'."""
+    import numpy as np
+    half = {"tuning": [], "held-out": []}
+    for q in questions(path):
+        x = tree_rows(q, reading)
+        half[q[0]["Half"]].append((q[0]["Repo"], None if x is None else np.array(x), np.array([r["Right"] for r in q]),
+                                   any(r["Right"] and r["VisitRank"] == 0 for r in q), baselines(q)))
+    return half
+
+
+def fit_trees(qs):
+    """Gradient-boosted trees over qs' copies (a question with no right
+    copy says nothing of an order); their settings were fixed before
+    either half was read."""
     import numpy as np
     from sklearn.ensemble import HistGradientBoostingClassifier
+    X = np.vstack([q[1] for q in qs if q[2].any()])
+    Y = np.concatenate([q[2] for q in qs if q[2].any()])
+    m = HistGradientBoostingClassifier(max_iter=200, learning_rate=0.05, max_leaf_nodes=15,
+                                       min_samples_leaf=40, l2_regularization=1.0, random_state=0)
+    return m.fit(X, Y)
+
+
+def trees(path, reading, folds=5):
+    import numpy as np
 
     def fit(qs):
-        X = np.vstack([q[1] for q in qs if q[2].any()])
-        Y = np.concatenate([q[2] for q in qs if q[2].any()])
-        m = HistGradientBoostingClassifier(max_iter=200, learning_rate=0.05, max_leaf_nodes=15,
-                                           min_samples_leaf=40, l2_regularization=1.0, random_state=0)
-        return m.fit(X, Y)
+        return fit_trees([q for q in qs if q[1] is not None])
 
     def judge(m, qs):
         model, engine, base = {}, {}, {}
         for r, x, y, e, b in qs:
-            model.setdefault(r, []).append(bool(y[int(np.argmax(m.predict_proba(x)[:, 1]))]))
+            # Where the engine reads no copies, it answers by the formula.
+            model.setdefault(r, []).append(e if x is None else bool(y[int(np.argmax(m.predict_proba(x)[:, 1]))]))
             engine.setdefault(r, []).append(e)
             base.setdefault(r, []).append(b)
         return model, engine, base
@@ -204,10 +221,7 @@ def trees(path, reading, folds=5):
         print("trees, %s: model %.1f%% pooled / %.1f%% macro, %d below the best baseline; engine %.1f%% / %.1f%%, %d below (%d questions, %d repositories)"
               % ((what,) + figures(model)[:2] + (below(model, base),) + figures(engine)[:2] + (below(engine, base),) + figures(engine)[2:]))
 
-    half = {"tuning": [], "held-out": []}
-    for q in questions(path):
-        half[q[0]["Half"]].append((q[0]["Repo"], np.array(tree_rows(q, reading)), np.array([r["Right"] for r in q]),
-                                   any(r["Right"] and r["VisitRank"] == 0 for r in q), baselines(q)))
+    half = split_halves(path, reading)
     tuning = half["tuning"]
     repos = sorted({q[0] for q in tuning})
     model, engine, base = {}, {}, {}
@@ -220,10 +234,63 @@ def trees(path, reading, folds=5):
         report("held-out", *judge(fit(tuning), half["held-out"]))
 
 
+def check_file(model):
+    """The rows and scores a model is checked by: testdata/NAME.check.json
+    beside it."""
+    import os
+    d, name = os.path.split(model)
+    return os.path.join(d, "testdata", name.removesuffix(".onnx") + ".check.json")
+
+
+def export(path, out):
+    """Fit the trees on the whole tuning half's engine inputs and write
+    them as an ONNX TreeEnsembleRegressor (Debian's python3-onnx) taking
+    float X [n, len(rank.CopyFeatureNames)] to Y [n, 1], the trees' raw
+    score (a logit: the engine reads σ of it); check_file(OUT) holds a
+    few tuning questions' rows and the fit's own scores of them, which
+    the rerank package's test asks ONNX Runtime for."""
+    import numpy as np
+    import onnx
+    from onnx import helper, TensorProto
+    tuning = [q for q in split_halves(path, None)["tuning"] if q[1] is not None]
+    m = fit_trees(tuning)
+    a = {k: [] for k in ("tree", "node", "feat", "val", "mode", "true", "false", "ttree", "tnode", "weight")}
+    for t, (pred,) in enumerate(m._predictors):
+        for n, node in enumerate(pred.nodes):
+            a["tree"].append(t), a["node"].append(n)
+            if node["is_leaf"]:
+                a["feat"].append(0), a["val"].append(0.0), a["mode"].append("LEAF"), a["true"].append(0), a["false"].append(0)
+                a["ttree"].append(t), a["tnode"].append(n), a["weight"].append(float(node["value"]))
+            else:
+                # scikit-learn sends a value at or below the threshold left.
+                a["feat"].append(int(node["feature_idx"])), a["val"].append(float(node["num_threshold"]))
+                a["mode"].append("BRANCH_LEQ"), a["true"].append(int(node["left"])), a["false"].append(int(node["right"]))
+    n_in = tuning[0][1].shape[1]
+    ens = helper.make_node(
+        "TreeEnsembleRegressor", ["X"], ["Y"], domain="ai.onnx.ml",
+        nodes_treeids=a["tree"], nodes_nodeids=a["node"], nodes_featureids=a["feat"], nodes_values=a["val"],
+        nodes_modes=a["mode"], nodes_truenodeids=a["true"], nodes_falsenodeids=a["false"],
+        target_treeids=a["ttree"], target_nodeids=a["tnode"], target_ids=[0] * len(a["weight"]), target_weights=a["weight"],
+        n_targets=1, base_values=[float(np.ravel(m._baseline_prediction)[0])], aggregate_function="SUM", post_transform="NONE")
+    g = helper.make_graph([ens], "copy-order", [helper.make_tensor_value_info("X", TensorProto.FLOAT, [None, n_in])],
+                          [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [None, 1])])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid("ai.onnx.ml", 3)],
+                              producer_name="scripts/fit-session-order.py")
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    onnx.save(model, out)
+    check = [q[1] for q in tuning[:5]]
+    with open(check_file(out), "w") as f:
+        json.dump([{"x": x.tolist(), "y": m._raw_predict(x).ravel().tolist()} for x in check], f)
+    print("%s: %d trees, %d nodes, %d inputs, fitted on %d tuning questions" % (out, len(m._predictors), len(a["tree"]), n_in, len(tuning)))
+
+
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--trees"]:
+    if sys.argv[1:2] == ["--export"]:
+        export(sys.argv[3], sys.argv[2])
+    elif sys.argv[1:2] == ["--trees"]:
         if sys.argv[2:3] == ["--engine"]:
-            trees(sys.argv[3], engine_reading)
+            trees(sys.argv[3], None)
         else:
             trees(sys.argv[2], bench_reading)
     else:

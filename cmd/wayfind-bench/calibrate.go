@@ -156,6 +156,7 @@ func calibrateCmd(args []string) error {
 	fs.IntVar(&so.window, "window", 400, "sessions: the newest commits asked about")
 	fs.IntVar(&so.follow, "follow", 0, "sessions: read the history on every this many commits of the window, as a server's record follows the repository (0: the history as of the window's start throughout)")
 	fs.IntVar(&so.ties, "tie-weights", -1, fmt.Sprintf("sessions: give find's tie-break weighting K (0–%d, 0 the default) in place of the one each repository's recent work chooses (-1)", rank.TieWeightings()-1))
+	order := addCopyOrderFlags(fs)
 	damage := fs.Int("damage", 0, "stale: also read each history from a copy of its store missing this many blobs rename detection compares (a store git cannot read whole)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -163,6 +164,11 @@ func calibrateCmd(args []string) error {
 	if so.ties >= rank.TieWeightings() {
 		return fmt.Errorf("-tie-weights %d: there are %d weightings (0–%d)", so.ties, rank.TieWeightings(), rank.TieWeightings()-1)
 	}
+	copies, said, err := order.load()
+	if err != nil {
+		return err
+	}
+	so.copies = copies
 	repos, err := readSplit(*splitPath)
 	if err != nil {
 		return err
@@ -176,7 +182,7 @@ func calibrateCmd(args []string) error {
 	for _, s := range strings.Split(*sets, ",") {
 		want[strings.TrimSpace(s)] = true
 	}
-	header("calibration", fmt.Sprintf(", half %s, sets %s", *half, *sets))
+	header("calibration", fmt.Sprintf(", half %s, sets %s; %s", *half, *sets, said))
 	record := log.record
 	for _, r := range repos {
 		if (*half != "all" && r.half != *half) || (*only != "" && r.repo != *only) {
@@ -580,9 +586,13 @@ func readGzipJSONLines[T any](p string) ([]T, error) {
 }
 
 // sessionOptions are how the sessions are asked: the window of commits,
-// how often the history is read on (follow; 0 never), and the tie-break
-// weighting given in place of the learned one (ties; -1 none).
-type sessionOptions struct{ window, follow, ties int }
+// how often the history is read on (follow; 0 never), the tie-break
+// weighting given in place of the learned one (ties; -1 none), and the
+// fitted order of a name's copies (copies; nil: the formula).
+type sessionOptions struct {
+	window, follow, ties int
+	copies               rank.CopyOrder
+}
 
 // calibrateSessions asks the session questions of the newest commits
 // (sessions.go) in three modes, of the history as of the window's start,
@@ -622,6 +632,9 @@ func calibrateSessions(r calRepo, git, work string, so sessionOptions, base calA
 			}
 		}
 		eng := index.WithRepoHistory(h)
+		if so.copies != nil {
+			eng = eng.WithCopyOrder(so.copies)
+		}
 		t0 := time.Now()
 		near, act, replayed := eng.TieWeights(0)
 		fmt.Fprintf(os.Stderr, "%s: find's tie-break weights nearness %.2f, activity %.2f (%d questions replayed in %.1f ms)\n",
