@@ -43,12 +43,15 @@ func (c ModelConfig) RerankOptions() rank.RerankOptions {
 	return rank.RerankOptions{Margin: c.Margin, Weight: c.Weight, Min: c.TopK}
 }
 
-// LoadModel loads the configured model in the background for the
-// session's answers; until it is loaded, and for good when it cannot
-// be, answers are lexical. A failure is one log line and find/status's
+// LoadModel loads, in the background, find's fitted order of a shared
+// name's copies (always: it ships in the binary; LoadCopyOrder) and the
+// configured reranking model (when one is), for the session's answers.
+// Until the reranking model is loaded, and for good when it cannot be,
+// answers are lexical. A failure is one log line and find/status's
 // model.reason.
 func LoadModel(s *session.Session, c ModelConfig, logf func(string, ...any)) {
 	c = c.WithEnvironment()
+	LoadCopyOrder(s, c.Lib, logf)
 	if c.Dir == "" {
 		return
 	}
@@ -62,5 +65,23 @@ func LoadModel(s *session.Session, c ModelConfig, logf func(string, ...any)) {
 		info := m.Info()
 		logf("model %s (%s) loaded in %.0f ms", info.Name, info.Precision, info.LoadMs)
 		s.Model().Set(m, c.RerankOptions(), rank.ModelStatus{Name: info.Name, Precision: info.Precision, LoadMs: info.LoadMs}, m.Reranked)
+	}()
+}
+
+// LoadCopyOrder loads find's fitted order of a shared name's copies
+// (rerank.LoadCopyOrder, ONNX Runtime from lib as ModelConfig.Lib says)
+// in the background; until it is loaded, and for good when it cannot be
+// (no runtime), the formula orders them. Either way one log line, and
+// find/status's copyOrder says which.
+func LoadCopyOrder(s *session.Session, lib string, logf func(string, ...any)) {
+	go func() {
+		o, err := rerank.LoadCopyOrder(lib, len(rank.CopyFeatureNames))
+		if err != nil {
+			logf("the fitted order of a name's copies is not loaded, the formula orders them: %v", err)
+			s.SetCopyOrder(nil, session.CopyOrderStatus{Reason: err.Error()})
+			return
+		}
+		logf("the fitted order of a name's copies loaded in %.0f ms", o.LoadMs)
+		s.SetCopyOrder(o, session.CopyOrderStatus{LoadMs: o.LoadMs})
 	}()
 }

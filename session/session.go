@@ -95,6 +95,7 @@ type Session struct {
 	cacheDir string
 
 	model     rank.ModelSlot
+	copyOrder atomic.Pointer[copyOrdered]
 	files     filePass
 	compactor *compaction.Compactor
 	upkeep    chan struct{} // wakes the upkeep loop: a walk owes a compaction, a change was applied
@@ -329,11 +330,35 @@ func (s *Session) withIndexes(e *rank.Engine) *rank.Engine {
 		e = e.WithContent(ci)
 	}
 	e = s.model.Attach(e)
+	if c := s.copyOrder.Load(); c != nil && c.o != nil {
+		e = e.WithCopyOrder(c.o)
+	}
 	if h := s.repo.History(e.Index().Roots); h != nil {
 		e = e.WithRepoHistory(h)
 		e.LearnTieWeights() // off the request path: the first find would pay
 	}
 	return e
+}
+
+// CopyOrderStatus is find/status's copyOrder: whether find's fitted
+// order of a shared name's copies (rank/copyorder.go) is loaded, and if
+// not, why (the formula orders them).
+type CopyOrderStatus struct {
+	Loaded bool
+	LoadMs float64
+	Reason string
+}
+
+type copyOrdered struct {
+	o  rank.CopyOrder
+	st CopyOrderStatus
+}
+
+// SetCopyOrder makes the engines handed out from now on order a shared
+// name's copies by o (nil: by the formula, st.Reason saying why).
+func (s *Session) SetCopyOrder(o rank.CopyOrder, st CopyOrderStatus) {
+	st.Loaded = o != nil
+	s.copyOrder.Store(&copyOrdered{o: o, st: st})
 }
 
 // Model is the slot for the reranking model every engine the session
@@ -369,6 +394,7 @@ type Status struct {
 	// ContentReady is true once the current roots' text is indexed.
 	ContentReady bool
 	Model        rank.ModelStatus
+	CopyOrder    CopyOrderStatus
 	// VCS is the repository history's state; nil when no root is in a
 	// repository.
 	VCS *passes.VCSStatus
@@ -381,6 +407,9 @@ func (s *Session) Status() Status {
 	s.mu.Unlock()
 	st := Status{Roots: roots, Watching: s.tree.Watching(roots), Polling: s.tree.Polling(), VCS: s.repo.Status(),
 		Symbols: s.idx.Symbols().Len(), ContentFiles: s.idx.Contents().Len(), Model: s.model.Status()}
+	if c := s.copyOrder.Load(); c != nil {
+		st.CopyOrder = c.st
+	}
 	if cur := s.snap.Load(); cur != nil {
 		st.Ready, st.Files, st.IndexMs, st.IndexStale = cur.gen >= want, cur.ix.Len(), cur.indexMs, cur.stale
 	}
@@ -415,6 +444,13 @@ func (s *Session) Close() {
 	s.mu.Unlock()
 	close(s.stop)
 	defer s.model.Close() // after the loops that may still be answering
+	defer func() {
+		if c := s.copyOrder.Load(); c != nil {
+			if cl, ok := c.o.(interface{ Close() }); ok {
+				cl.Close()
+			}
+		}
+	}()
 	s.tree.Close()
 	s.wg.Wait()
 	s.writeOwedBase()

@@ -317,6 +317,9 @@ type Status struct {
 	// saved, until this one's walk has verified it.
 	IndexStale bool        `json:"indexStale"`
 	Model      ModelStatus `json:"model"`
+	// CopyOrder: whether find's fitted order of a shared name's copies is
+	// loaded (without it the formula orders them), and why not.
+	CopyOrder CopyOrderStatus `json:"copyOrder"`
 	// VCS is the repository history: null when no root is in a
 	// repository, ready false until it is read.
 	VCS *VCSStatus `json:"vcs"`
@@ -347,11 +350,18 @@ type ModelStatus struct {
 	Reason    string  `json:"reason,omitempty"` // why not loaded
 }
 
+// CopyOrderStatus is find/status's copyOrder.
+type CopyOrderStatus struct {
+	Loaded bool    `json:"loaded"`
+	LoadMs float64 `json:"loadMs,omitempty"`
+	Reason string  `json:"reason,omitempty"` // why not loaded
+}
+
 // FromStatus converts a session's status.
 func FromStatus(st session.Status) Status {
 	out := Status{Ready: st.Ready, Roots: []string{}, Files: st.Files, IndexMs: st.IndexMs,
 		Symbols: st.Symbols, SymbolsReady: st.SymbolsReady, SymbolsMs: st.SymbolsMs, ContentFiles: st.ContentFiles, ContentReady: st.ContentReady,
-		IndexStale: st.IndexStale, Model: ModelStatus(st.Model)}
+		IndexStale: st.IndexStale, Model: ModelStatus(st.Model), CopyOrder: CopyOrderStatus(st.CopyOrder)}
 	if v := st.VCS; v != nil {
 		out.VCS = &VCSStatus{Kind: v.Kind, Ready: v.Ready, Commits: v.Commits, Renames: v.Renames, Detection: string(v.Detection), Head: v.Head, Ms: v.Ms}
 	}
