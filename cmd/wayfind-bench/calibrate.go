@@ -710,12 +710,15 @@ func askSession(ctx context.Context, eng *rank.Engine, rec *vcs.Record, root, se
 		}
 		a = judged(a, res, nil)
 		record(a)
+		t0 = time.Now()
 		fr, err := eng.Find(ctx, find)
+		us := time.Since(t0).Microseconds()
 		if err != nil {
 			return withVisits, err
 		}
 		f := base
 		f.Set, f.Mode, f.Category, f.ID, f.Query, f.Expected, f.Class = set+" find", mode, "bare name", id, q.name, q.want, "find"
+		f.Micros = us
 		if len(fr.Matches) > 0 {
 			f.First = fr.Matches[0].Path
 		}
@@ -809,6 +812,22 @@ func printSessionsByRepo(all []calAnswer, set string) {
 		}
 	}
 	fmt.Printf("With the visits below the best baseline: %d of %d repositories (%s)\n\n", len(below), len(repos), strings.Join(below, ", "))
+	// What a find costs in each of the engine's modes (the visits' part:
+	// nearness, the copies' reading, a fitted order's run).
+	for _, m := range sessionModes {
+		var us []int64
+		for _, a := range all {
+			if a.Set == set && a.Mode == m {
+				us = append(us, a.Micros)
+			}
+		}
+		if len(us) == 0 {
+			continue
+		}
+		slices.Sort(us)
+		fmt.Printf("find/files %s: %d µs p50, %d µs p90 (%d questions)\n", m, us[len(us)/2], us[len(us)*9/10], len(us))
+	}
+	fmt.Println()
 }
 
 // printCalibration prints the tables of the answers: per set and mode,
