@@ -3,6 +3,7 @@ package rank
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"path"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"wayfind/vcs"
 	"wayfind/vcs/vcstest"
 	"wayfind/workspace"
 )
@@ -116,24 +118,63 @@ func genQuery(r *rand.Rand, files []workspace.File) string {
 	}
 }
 
+// hashedCopyOrder scores a copy by a hash of its row: an order unlike
+// the formula's, the same each time it is asked.
+type hashedCopyOrder struct{}
+
+var hashedAsked int // how many finds asked it (TestPrunesChangeNothing checks it was asked)
+
+func (hashedCopyOrder) Score(rows [][]float32) ([]float32, error) {
+	hashedAsked++
+	out := make([]float32, len(rows))
+	for i, row := range rows {
+		h := uint32(2166136261)
+		for _, v := range row {
+			h = (h ^ math.Float32bits(v)) * 16777619
+		}
+		out[i] = float32(h%1000)/100 - 5
+	}
+	return out, nil
+}
+
 // TestPrunesChangeNothing: over generated trees and queries, find with its
 // prunes (the typo search skipped when enough names beat it, the path
 // readings called off, heaps cut at their worst) returns exactly what it
 // returns without them, at every limit from 1 to 10, with and without a
-// history, a current file and the impl preference — and so does a big
+// history, a current file, the impl preference and a fitted order of a
+// shared name's copies — and so does a big
 // tree's reading of its directories in two halves at once (halfDir),
 // wherever they are cut, with the files of the names it matched merged
 // in two halves, each into a top of its own.
 func TestPrunesChangeNothing(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	ctx := context.Background()
+	hashedAsked = 0
 	trees, queries := 40, 40
 	if testing.Short() {
 		trees = 10
 	}
 	for tree := range trees {
 		files := genTree(r, 20+r.IntN(200))
+		var shared []string // names several files have
+		if tree%2 == 1 {
+			// Copies of a few names in other directories, for a fitted
+			// order of a shared name's copies (it runs where a history is
+			// read: an empty record stands for one).
+			for range 4 {
+				base := path.Base(files[r.IntN(len(files))].Path)
+				for _, d := range []string{"copy1", "copy2/" + pruneWords[r.IntN(len(pruneWords))]} {
+					files = append(files, workspace.File{Path: d + "/" + base})
+				}
+				shared = append(shared, base)
+			}
+			workspace.SortFiles(files)
+			files = slices.CompactFunc(files, func(a, b workspace.File) bool { return a.Path == b.Path })
+		}
 		e := New(workspace.NewIndex([]string{"/ws"}, files))
+		if len(shared) > 0 {
+			e = e.WithRepoHistory(NewRepoHistory([]string{"/ws"}, []*vcs.Record{{}})).WithCopyOrder(hashedCopyOrder{})
+		}
 		ex := *e
 		ex.exhaustive = true
 		split := *e
@@ -141,6 +182,9 @@ func TestPrunesChangeNothing(t *testing.T) {
 		split.mergeSplit = 1 // every name's files merged in two halves
 		for range queries {
 			req := FindRequest{Query: genQuery(r, files), Impl: r.IntN(4) == 0}
+			if len(shared) > 0 && r.IntN(3) == 0 {
+				req.Query = shared[r.IntN(len(shared))]
+			}
 			if r.IntN(3) == 0 {
 				req.Current = files[r.IntN(len(files))].Path
 				req.History = Recency([]string{files[r.IntN(len(files))].Path, files[r.IntN(len(files))].Path})
@@ -165,6 +209,9 @@ func TestPrunesChangeNothing(t *testing.T) {
 				}
 			}
 		}
+	}
+	if hashedAsked == 0 {
+		t.Error("the fitted order of a shared name's copies was never asked")
 	}
 }
 
