@@ -6,9 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"wayfind/vcs"
 	"wayfind/vcs/vcstest"
-	"wayfind/workspace"
 )
 
 // fakeCopyOrder scores each row by one column of CopyFeatures, or fails.
@@ -38,22 +36,11 @@ func (f *fakeCopyOrder) Score(rows [][]float32) ([]float32, error) {
 // (every question it was fitted on had one), and when it fails.
 func TestCopyOrder(t *testing.T) {
 	r := vcstest.New(t)
-	var files []workspace.File
 	for _, p := range []string{"pkg/a/config.go", "pkg/b/config.go", "pkg/c/config.go", "testdata/config.go", "pkg/a/main.go", "pkg/a/configure.go"} {
 		r.Write(p, vcstest.Text(p, 3))
-		files = append(files, workspace.File{Root: 0, Path: p})
 	}
 	r.Commit("the files")
-	roots, err := workspace.CleanRoots([]string{r.Dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := vcs.Build(context.Background(), roots[0], nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bare := New(workspace.NewIndex(roots, files))
-	base := bare.WithRepoHistory(NewRepoHistory(roots, []*vcs.Record{rec}))
+	roots, bare, base := historyEngines(t, r.Dir)
 	place := slices.Index(CopyFeatureNames, "place")
 	aux := slices.Index(CopyFeatureNames, "aux")
 	here := []Visit{{File: roots[0] + "/pkg/a/main.go", Weight: 1}}
