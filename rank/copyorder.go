@@ -5,18 +5,20 @@ import "math"
 // A fitted order of a name's copies. When a bare file name several files
 // share is asked for with where the user works (a current file, visits,
 // the user's commits), which copy is meant is a question of habit the
-// formula's weighted sum (nearness.go's tie weights) answers only in
-// part: nearness decides where it is clear, activity or the user's own
-// commits where it is not. A small model of gradient-boosted trees,
-// fitted on the tuning half's replayed sessions
-// (scripts/fit-session-order.py --trees --export) over each copy's
-// reading (CopyFeatures — the formula's own places among them), orders
-// the copies instead; the rerank package runs it through ONNX Runtime.
+// formula's weighted sum (settle's nearness, weighed as tieweights.go
+// learns) answers only in part: nearness decides where it is clear,
+// activity or the user's own commits where it is not. A small model of
+// gradient-boosted trees, fitted on the tuning half's replayed sessions
+// (make copy-order: scripts/fit-session-order.py --export) over each
+// copy's reading (CopyFeatures — the formula's own places among them),
+// orders the copies instead; the rerank package runs it through ONNX
+// Runtime.
 //
 // It orders only, within the room the formula's nearness has: a copy's
 // lift is affinityBonus × σ(score), so the case bonus, the test penalty
-// and every class above keep their order (orderings_test.go), and a
-// resolved answer is never made or unmade by it. Without the model
+// and every class above keep their order (TestCopyOrder; find's prunes
+// hold with it, TestPrunesChangeNothing), and a resolved answer is never
+// made or unmade by it (resolve does not read it). Without the model
 // (no ONNX Runtime), when it fails, or for any other question, the
 // formula orders. It was fitted where a history is read; without one
 // (a tree that is not a repository) the formula orders too.

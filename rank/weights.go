@@ -230,7 +230,9 @@ var tieWeightsTried = []tieWeights{defaultTieWeights, {1, 0}, {1, 0.25}, {1, 1},
 const minReplayQuestions = 30
 
 // maxReplayCopies: a name shared by more files is a convention (every
-// package's __init__.py), not a question a person asks by name.
+// package's __init__.py), not a question a person asks by name — neither
+// replayed (tieweights.go) nor put to the fitted order (copyorder.go),
+// which was fitted on questions of 2 to this many copies.
 const maxReplayCopies = 40
 
 // maxReplayQuestions bounds a replay's questions (the latest first): a
