@@ -31,12 +31,13 @@ func (f *fakeCopyOrder) Score(rows [][]float32) ([]float32, error) {
 
 // TestCopyOrder pins where the fitted order orders: a shared bare name's
 // copies with where the user works, in its order (here the formula's
-// reversed); never past the test penalty; the formula's order without
+// reversed); never past the test penalty or the case typed (Config.go,
+// the formula's first, stays first); the formula's order without
 // the visits, for a name it does not read, without a history record
 // (every question it was fitted on had one), and when it fails.
 func TestCopyOrder(t *testing.T) {
 	r := vcstest.New(t)
-	for _, p := range []string{"pkg/a/config.go", "pkg/b/config.go", "pkg/c/config.go", "testdata/config.go", "pkg/a/main.go", "pkg/a/configure.go"} {
+	for _, p := range []string{"pkg/a/config.go", "pkg/b/config.go", "pkg/c/config.go", "testdata/config.go", "pkg/d/Config.go", "pkg/a/main.go", "pkg/a/configure.go"} {
 		r.Write(p, vcstest.Text(p, 3))
 	}
 	r.Commit("the files")
@@ -52,19 +53,21 @@ func TestCopyOrder(t *testing.T) {
 		want   []string
 	}{
 		{"the formula: the visit's copy first", nil, false, FindRequest{Query: "config.go", History: here},
-			[]string{"pkg/a/config.go", "pkg/b/config.go", "pkg/c/config.go", "testdata/config.go", "pkg/a/configure.go"}},
+			[]string{"pkg/a/config.go", "pkg/b/config.go", "pkg/c/config.go", "pkg/d/Config.go", "testdata/config.go", "pkg/a/configure.go"}},
 		{"the fitted order: the formula's reversed", &fakeCopyOrder{column: place, sign: -1}, false, FindRequest{Query: "config.go", History: here},
-			[]string{"pkg/c/config.go", "pkg/b/config.go", "pkg/a/config.go", "testdata/config.go", "pkg/a/configure.go"}},
+			[]string{"pkg/c/config.go", "pkg/b/config.go", "pkg/a/config.go", "pkg/d/Config.go", "testdata/config.go", "pkg/a/configure.go"}},
 		{"never past the test penalty", &fakeCopyOrder{column: aux, sign: -1}, false, FindRequest{Query: "config.go", History: here},
-			[]string{"pkg/a/config.go", "pkg/b/config.go", "pkg/c/config.go", "testdata/config.go", "pkg/a/configure.go"}},
+			[]string{"pkg/a/config.go", "pkg/b/config.go", "pkg/c/config.go", "pkg/d/Config.go", "testdata/config.go", "pkg/a/configure.go"}},
+		{"never past the case typed", &fakeCopyOrder{column: place, sign: -1}, false, FindRequest{Query: "Config.go", History: here},
+			[]string{"pkg/d/Config.go", "pkg/c/config.go", "pkg/b/config.go", "pkg/a/config.go", "testdata/config.go", "pkg/a/configure.go"}},
 		{"without where the user works", &fakeCopyOrder{column: place, sign: -1}, false, FindRequest{Query: "config.go"},
-			[]string{"pkg/a/config.go", "pkg/b/config.go", "pkg/c/config.go", "testdata/config.go", "pkg/a/configure.go"}},
+			[]string{"pkg/a/config.go", "pkg/b/config.go", "pkg/c/config.go", "pkg/d/Config.go", "testdata/config.go", "pkg/a/configure.go"}},
 		{"a name it does not read", &fakeCopyOrder{column: place, sign: -1}, false, FindRequest{Query: "configure.go", History: here},
 			[]string{"pkg/a/configure.go"}},
 		{"without a history record (none fitted on)", &fakeCopyOrder{column: place, sign: -1}, true, FindRequest{Query: "config.go", History: here},
-			[]string{"pkg/a/config.go", "pkg/b/config.go", "pkg/c/config.go", "testdata/config.go", "pkg/a/configure.go"}},
+			[]string{"pkg/a/config.go", "pkg/b/config.go", "pkg/c/config.go", "pkg/d/Config.go", "testdata/config.go", "pkg/a/configure.go"}},
 		{"when it fails", &fakeCopyOrder{err: errors.New("no runtime")}, false, FindRequest{Query: "config.go", History: here},
-			[]string{"pkg/a/config.go", "pkg/b/config.go", "pkg/c/config.go", "testdata/config.go", "pkg/a/configure.go"}},
+			[]string{"pkg/a/config.go", "pkg/b/config.go", "pkg/c/config.go", "pkg/d/Config.go", "testdata/config.go", "pkg/a/configure.go"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := base
