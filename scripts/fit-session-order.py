@@ -175,13 +175,20 @@ def baselines(q):
 def split_halves(path, reading):
     """Each half's questions: repository, the rows the trees read (None
     where there are none), whether each copy is right, whether the
-    engine's first is, and the baselines'."""
+    engine's first is, the baselines', and which copies the order may
+    put first — on the engine's inputs, as find runs it: a copy the test
+    penalty falls on only when every copy has it (the penalty stays
+    above the fitted order, rank/copyorder.go)."""
     import numpy as np
     half = {"tuning": [], "held-out": []}
     for q in questions(path):
         x = tree_rows(q, reading)
+        first = [True] * len(q)
+        if reading is None and x is not None:
+            pen = [r["Engine"]["Penalized"] for r in q]
+            first = [not p or all(pen) for p in pen]
         half[q[0]["Half"]].append((q[0]["Repo"], None if x is None else np.array(x), np.array([r["Right"] for r in q]),
-                                   any(r["Right"] and r["VisitRank"] == 0 for r in q), baselines(q)))
+                                   any(r["Right"] and r["VisitRank"] == 0 for r in q), baselines(q), np.array(first)))
     return half
 
 
@@ -206,9 +213,11 @@ def trees(path, reading, folds=5):
 
     def judge(m, qs):
         model, engine, base = {}, {}, {}
-        for r, x, y, e, b in qs:
+        for r, x, y, e, b, first in qs:
             # Where the engine reads no copies, it answers by the formula.
-            model.setdefault(r, []).append(e if x is None else bool(y[int(np.argmax(m.predict_proba(x)[:, 1]))]))
+            if x is not None:
+                s = np.where(first, m.predict_proba(x)[:, 1], -1)
+            model.setdefault(r, []).append(e if x is None else bool(y[int(np.argmax(s))]))
             engine.setdefault(r, []).append(e)
             base.setdefault(r, []).append(b)
         return model, engine, base
