@@ -48,7 +48,12 @@ func agentSessionsCmd(args []string) error {
 	only := fs.String("repo", "", "run only this repository (OWNER/NAME)")
 	work := fs.String("work", filepath.Join(os.TempDir(), "wayfind-calibrate"), "where histories are cached")
 	answers := fs.String("answers", "", "write every answer here, one JSON line each (the tuning half's only)")
+	order := addCopyOrderFlags(fs)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	copies, said, err := order.load()
+	if err != nil {
 		return err
 	}
 	if *mirrors == "" {
@@ -76,7 +81,7 @@ func agentSessionsCmd(args []string) error {
 		return err
 	}
 	defer log.close()
-	header("agent sessions", fmt.Sprintf(", half %s", *half))
+	header("agent sessions", fmt.Sprintf(", %s, half %s; %s", *data, *half, said))
 	repos := make([]string, 0, len(by))
 	for r := range by {
 		repos = append(repos, r)
@@ -88,7 +93,7 @@ func agentSessionsCmd(args []string) error {
 			fmt.Fprintf(os.Stderr, "%s: no mirror, left out\n", repo)
 			continue
 		}
-		if err := askAgentSessions(repo, git, *work, by[repo], log.record); err != nil {
+		if err := askAgentSessions(repo, git, *work, by[repo], copies, log.record); err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", repo, err)
 		}
 	}
@@ -99,8 +104,9 @@ func agentSessionsCmd(args []string) error {
 
 // askAgentSessions asks a repository's agent sessions, its base commits
 // oldest first: each commit's history read on from the one before (an
-// ancestor's), cached under work.
-func askAgentSessions(repo, git, work string, byCommit map[string][]agentSession, record func(calAnswer)) error {
+// ancestor's), cached under work; a shared name's copies ordered by
+// copies (nil: the formula).
+func askAgentSessions(repo, git, work string, byCommit map[string][]agentSession, copies rank.CopyOrder, record func(calAnswer)) error {
 	commits := make([]string, 0, len(byCommit))
 	when := map[string]int64{}
 	for c := range byCommit {
@@ -142,6 +148,9 @@ func askAgentSessions(repo, git, work string, byCommit map[string][]agentSession
 		}
 		prev = rec
 		eng := rank.New(workspace.NewIndex([]string{root}, files)).WithRepoHistory(rank.NewRepoHistory([]string{root}, []*vcs.Record{rec}))
+		if copies != nil {
+			eng = eng.WithCopyOrder(copies)
+		}
 		for _, s := range byCommit[c] {
 			copies := byBase[s.Name]
 			if len(s.Visits) == 0 || !slices.Contains(copies, s.Want) || len(copies) < 2 {

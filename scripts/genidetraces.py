@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Editor sessions from JetBrains IDEs' own history (issue 55: sessions
+that are more than commits).
+
+Some public repositories committed their `.idea/workspace.xml`. Until
+about 2020 it held the IDE's `IdeDocumentHistory`: `CHANGED_PATHS`, the
+files the developer edited in the IDE, oldest first, the latest last
+(a file edited again moves to the end; about 50 kept). Each commit of
+workspace.xml is a snapshot of that list.
+
+Each snapshot's entries appended since the previous snapshot (what is
+not, in order, a subsequence of it), and else its latest entry, is a
+question when its base name is shared by 2 to 40 files: "which copy of
+NAME did the developer mean?", the list's entries before it (the files
+of the tree) its visits, most recent last. The tree and the history the
+question is asked of are the snapshot commit's parent's — the commit
+itself may hold the edit — so the file asked for, and its copies, must
+be in the parent's tree. A question whose file and last five visits
+repeat an earlier one is dropped.
+
+Paths: `$PROJECT_DIR$/x` is x under the directory holding `.idea`; an
+absolute entry is mapped by the one prefix that maps the most of a
+snapshot's absolute entries onto files of the tree; the rest is dropped.
+`.idea` files are not questions.
+
+    python3 scripts/genidetraces.py OUT.jsonl.gz MIRRORS OWNER/NAME...
+
+writes the questions in the agent sessions' format (wayfind-bench
+agentsessions -data OUT), every one held out: none was ever tuned on.
+"""
+import collections
+import gzip
+import html
+import json
+import os
+import posixpath
+import re
+import subprocess
+import sys
+
+HISTORY_XML = re.compile(r'<component name="IdeDocumentHistory"\s*>(.*?)</component>', re.S)
+HISTORY_JSON = re.compile(r'<component name="IdeDocumentHistory"\s*><!\[CDATA\[(.*?)\]\]></component>', re.S)
+CHANGED = re.compile(r'<option name="CHANGED_PATHS"\s*>\s*<list>(.*?)</list>', re.S)
+OPTION = re.compile(r'<option value="([^"]*)"\s*/>')
+
+
+def git(mirror, *args):
+    return subprocess.run(["git", "-C", mirror, *args], capture_output=True).stdout.decode("utf-8", "replace")
+
+
+def changed_paths(text):
+    """The snapshot's CHANGED_PATHS, oldest first; [] when it has none."""
+    m = HISTORY_JSON.search(text)
+    if m:
+        try:
+            return list(json.loads(m.group(1)).get("changedPaths", []))
+        except ValueError:
+            return []
+    m = HISTORY_XML.search(text)
+    if not m:
+        return []
+    m = CHANGED.search(m.group(1))
+    return [html.unescape(v) for v in OPTION.findall(m.group(1))] if m else []
+
+
+def relative(entries, project, tree):
+    """The entries as paths of the tree's repository (None: not mapped)."""
+    counts = collections.Counter()
+    for e in entries:
+        if not e.startswith("$PROJECT_DIR$"):
+            parts = e.split("/")
+            for i in range(1, len(parts)):
+                if "/".join(parts[i:]) in tree:
+                    counts["/".join(parts[:i])] += 1
+    prefix = max(counts.items(), key=lambda kv: (kv[1], -len(kv[0])))[0] if counts else None
+    out = []
+    for e in entries:
+        if e.startswith("$PROJECT_DIR$"):
+            p = posixpath.normpath(posixpath.join(project, e[len("$PROJECT_DIR$"):].lstrip("/")))
+            out.append(None if p.startswith("..") or p == "." else p)
+        elif prefix is not None and e.startswith(prefix + "/"):
+            out.append(e[len(prefix) + 1:])
+        else:
+            out.append(None)
+    return out
+
+
+def appended_from(cur, prev):
+    """Where cur's entries appended since prev begin."""
+    if prev is None:
+        return len(cur) - 1
+    j = 0
+    for i, e in enumerate(cur):
+        while j < len(prev) and prev[j] != e:
+            j += 1
+        if j >= len(prev):
+            return i
+        j += 1
+    return len(cur)
+
+
+def questions(repo, mirror):
+    workspaces = sorted({l for l in git(mirror, "log", "--all", "--format=", "--name-only", "--", ":(glob)**/.idea/workspace.xml").splitlines()
+                         if l.endswith(".idea/workspace.xml") and "node_modules/" not in l})
+    seen, out = set(), []
+    for ws in workspaces:
+        project = posixpath.dirname(posixpath.dirname(ws))
+        prev = None
+        for line in git(mirror, "log", "--all", "--topo-order", "--reverse", "--format=%H %P", "--", ws).splitlines():
+            commit, *parents = line.split()
+            entries = changed_paths(git(mirror, "show", f"{commit}:{ws}"))
+            if not entries or not parents:
+                continue
+            base = parents[0]
+            tree = git(mirror, "ls-tree", "-r", "--name-only", base).splitlines()
+            files = set(tree)
+            cur = [p for p in relative(entries, project, set(git(mirror, "ls-tree", "-r", "--name-only", commit).splitlines())) if p]
+            start = appended_from(cur, prev)
+            prev = cur
+            by_name = collections.defaultdict(list)
+            for p in tree:
+                by_name[posixpath.basename(p)].append(p)
+            for k in range(min(start, len(cur) - 1), len(cur)):
+                want = cur[k]
+                copies = by_name[posixpath.basename(want)]
+                if want not in files or "/.idea/" in "/" + want or not 2 <= len(copies) <= 40:
+                    continue
+                visits = [v for v in cur[:k] if v in files]
+                key = (want, tuple(visits[-5:]))
+                if not visits or key in seen:
+                    continue
+                seen.add(key)
+                out.append({"source": "jetbrains-ide", "task": f"{ws}@{commit[:12]}", "repo": repo, "base_commit": base,
+                            "name": posixpath.basename(want), "want": want, "visits": visits, "step": k, "half": "held-out"})
+    return out
+
+
+def main():
+    out, mirrors, repos = sys.argv[1], sys.argv[2], sys.argv[3:]
+    rows = []
+    for repo in repos:
+        mirror = os.path.join(mirrors, repo.replace("/", "+"))
+        if os.path.isdir(os.path.join(mirror, "repo")):
+            mirror = os.path.join(mirror, "repo")
+        qs = questions(repo, mirror)
+        print("%s: %d questions, %d files asked for" % (repo, len(qs), len({q["want"] for q in qs})), file=sys.stderr)
+        rows += qs
+    with gzip.open(out, "wt") as f:
+        for r in rows:
+            f.write(json.dumps(r, sort_keys=True) + "\n")
+
+
+if __name__ == "__main__":
+    main()
