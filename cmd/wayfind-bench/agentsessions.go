@@ -9,6 +9,9 @@ package main
 // the current file; the one-line baselines), each task's tree at its
 // base commit, with the repository's history as of that commit. The
 // halves are the trajectories' sources' (testdata/agentfail/README.md).
+// The editor sessions of testdata/idetraces (scripts/genidetraces.py: a
+// JetBrains IDE's own list of the files edited) are in the same format
+// and asked the same way (-data).
 
 import (
 	"context"

@@ -35,7 +35,7 @@ func init() {
 		"agent":         {agentCmd, "the hook through the real Claude Code on held-out stale paths (make bench-agent)"},
 		"agentfail":     {agentfailCmd, "real coding agents' failed file accesses replayed at their tasks' commits (testdata/agentfail)"},
 		"rooms":         {roomsCmd, "following a handler's parameter through the code: its rooms and climbs back up (issue 55)"},
-		"agentsessions": {agentSessionsCmd, "which copy of a name real coding agents opened, their earlier files as the visits (testdata/agentsessions)"},
+		"agentsessions": {agentSessionsCmd, "which copy of a name real coding agents opened, their earlier files as the visits (testdata/agentsessions; -data testdata/idetraces/sessions.jsonl.gz: which one a developer edited in a JetBrains IDE)"},
 		"lsp":           {lspCmd, "the public cases through `wayfind lsp` over stdio, beside fzf (make bench-lsp)"},
 		"settle":        {settleCmd, "a real tree through `wayfind lsp`: times and memory until the passes settle"},
 		"symbols":       {symbolsCmd, "the symbol index beside universal-ctags (make bench-symbols)"},
