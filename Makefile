@@ -100,7 +100,7 @@ bench-sessions: deps
 # every set runs with its repository's history; without, the names-only
 # runs, and the histories of the logs kept in testdata/calibration,
 # replayed. ARGS=-answers FILE writes every answer.
-bench-calibrate: deps ort
+bench-calibrate: deps
 	$(GO) run ./cmd/wayfind-bench calibrate -half $(or $(HALF),held-out) $(if $(MIRRORS),-mirrors $(MIRRORS)) $(ARGS)
 
 # find's fitted order of a shared name's copies (rank/copyorder.go), fitted

@@ -11,16 +11,16 @@ import "math"
 // gradient-boosted trees, fitted on the tuning half's replayed sessions
 // (make copy-order: scripts/fit-session-order.py --export) over each
 // copy's reading (CopyFeatures — the formula's own places among them),
-// orders the copies instead; the rerank package runs it through ONNX
-// Runtime.
+// orders the copies instead; the rerank package reads its trees from the
+// ONNX file shipped in the binary and walks them.
 //
 // It orders only, within the room the formula's nearness has: a copy's
 // lift is affinityBonus × σ(score), so the case bonus, the test penalty
 // and every class above keep their order (TestCopyOrder; find's prunes
 // hold with it, TestPrunesChangeNothing), and a resolved answer is never
 // made or unmade by it (resolve does not read it). Without the model
-// (no ONNX Runtime), when it fails, or for any other question, the
-// formula orders. It was fitted where a history is read; without one
+// (an engine not given one), when it fails, or for any other question,
+// the formula orders. It was fitted where a history is read; without one
 // (a tree that is not a repository) the formula orders too.
 
 // CopyOrder scores rows of CopyFeatures, one a copy: the higher, the

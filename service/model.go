@@ -43,15 +43,14 @@ func (c ModelConfig) RerankOptions() rank.RerankOptions {
 	return rank.RerankOptions{Margin: c.Margin, Weight: c.Weight, Min: c.TopK}
 }
 
-// LoadModel loads, in the background, find's fitted order of a shared
-// name's copies (always: it ships in the binary; LoadCopyOrder) and the
-// configured reranking model (when one is), for the session's answers.
-// Until the reranking model is loaded, and for good when it cannot be,
-// answers are lexical. A failure is one log line and find/status's
-// model.reason.
+// LoadModel gives the session find's fitted order of a shared name's
+// copies (LoadCopyOrder: it ships in the binary) and loads the configured
+// reranking model, when one is, in the background for the session's
+// answers; until it is loaded, and for good when it cannot be, answers
+// are lexical. A failure is one log line and find/status's model.reason.
 func LoadModel(s *session.Session, c ModelConfig, logf func(string, ...any)) {
 	c = c.WithEnvironment()
-	LoadCopyOrder(s, c.Lib, logf)
+	LoadCopyOrder(s, logf)
 	if c.Dir == "" {
 		return
 	}
@@ -68,20 +67,17 @@ func LoadModel(s *session.Session, c ModelConfig, logf func(string, ...any)) {
 	}()
 }
 
-// LoadCopyOrder loads find's fitted order of a shared name's copies
-// (rerank.LoadCopyOrder, ONNX Runtime from lib as ModelConfig.Lib says)
-// in the background; until it is loaded, and for good when it cannot be
-// (no runtime), the formula orders them. Either way one log line, and
+// LoadCopyOrder reads find's fitted order of a shared name's copies
+// (rerank.LoadCopyOrder: trees embedded in the binary, read in a
+// millisecond or two) for the engines the session hands out; if it
+// cannot be read, the formula orders them. Either way one log line, and
 // find/status's copyOrder says which.
-func LoadCopyOrder(s *session.Session, lib string, logf func(string, ...any)) {
-	go func() {
-		o, err := rerank.LoadCopyOrder(lib, len(rank.CopyFeatureNames))
-		if err != nil {
-			logf("the fitted order of a name's copies is not loaded, the formula orders them: %v", err)
-			s.SetCopyOrder(nil, session.CopyOrderStatus{Reason: err.Error()})
-			return
-		}
-		logf("the fitted order of a name's copies loaded in %.0f ms", o.LoadMs)
-		s.SetCopyOrder(o, session.CopyOrderStatus{LoadMs: o.LoadMs})
-	}()
+func LoadCopyOrder(s *session.Session, logf func(string, ...any)) {
+	o, err := rerank.LoadCopyOrder(len(rank.CopyFeatureNames))
+	if err != nil {
+		logf("the fitted order of a name's copies is not loaded, the formula orders them: %v", err)
+		s.SetCopyOrder(nil, session.CopyOrderStatus{Reason: err.Error()})
+		return
+	}
+	s.SetCopyOrder(o, session.CopyOrderStatus{LoadMs: o.LoadMs})
 }

@@ -444,13 +444,6 @@ func (s *Session) Close() {
 	s.mu.Unlock()
 	close(s.stop)
 	defer s.model.Close() // after the loops that may still be answering
-	defer func() {
-		if c := s.copyOrder.Load(); c != nil {
-			if cl, ok := c.o.(interface{ Close() }); ok {
-				cl.Close()
-			}
-		}
-	}()
 	s.tree.Close()
 	s.wg.Wait()
 	s.writeOwedBase()
