@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 	"time"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -39,7 +40,7 @@ type CopyOrder struct {
 	roots   []int32 // each tree's first node in nodes
 	base    float64
 	columns int
-	// LoadMs is how long reading the trees took.
+	// LoadMs is how long reading the trees took (once a process).
 	LoadMs float64
 }
 
@@ -52,20 +53,29 @@ type treeNode struct {
 	weight    float64
 }
 
-// LoadCopyOrder reads the shipped trees, checking that they read rows of
-// columns (the caller's: len(rank.CopyFeatureNames)).
+// LoadCopyOrder is the shipped trees, checking that they read rows of
+// columns (the caller's: len(rank.CopyFeatureNames)). They are read once
+// a process and shared: every session's engines walk the same trees.
 func LoadCopyOrder(columns int) (*CopyOrder, error) {
+	c, err := shippedCopyOrder()
+	if err != nil {
+		return nil, err
+	}
+	if c.columns != columns {
+		return nil, fmt.Errorf("copy order: the model reads rows of %d columns; the engine gives %d (refit it: scripts/fit-session-order.py --export)", c.columns, columns)
+	}
+	return c, nil
+}
+
+var shippedCopyOrder = sync.OnceValues(func() (*CopyOrder, error) {
 	start := time.Now()
 	c, err := readTreeEnsemble(copyOrderModel)
 	if err != nil {
 		return nil, fmt.Errorf("copy order: %w", err)
 	}
-	if c.columns != columns {
-		return nil, fmt.Errorf("copy order: the model reads rows of %d columns; the engine gives %d (refit it: scripts/fit-session-order.py --export)", c.columns, columns)
-	}
 	c.LoadMs = float64(time.Since(start).Microseconds()) / 1000
 	return c, nil
-}
+})
 
 // Score is the trees' score of each row (rank.CopyFeatures).
 func (c *CopyOrder) Score(rows [][]float32) ([]float32, error) {

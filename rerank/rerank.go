@@ -1,8 +1,9 @@
-// Package rerank runs wayfind's models with ONNX Runtime. The optional
-// neural reranker: a ColBERT-style model scores a query against candidate
-// texts by late interaction (MaxSim over token embeddings). And find's
-// fitted order of a shared name's copies (copyorder.go), which ships
-// inside the binary. It is a leaf: the ranking engine calls them through
+// Package rerank holds wayfind's models. The optional neural reranker: a
+// ColBERT-style model, run with ONNX Runtime, scores a query against
+// candidate texts by late interaction (MaxSim over token embeddings).
+// And find's fitted order of a shared name's copies (copyorder.go):
+// trees shipped inside the binary as an ONNX file, read and walked here.
+// It is a leaf: the ranking engine calls them through
 // rank.Reranker and rank.CopyOrder, passing texts and rows it has already
 // made, and decides when and how much to listen.
 //

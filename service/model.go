@@ -43,14 +43,12 @@ func (c ModelConfig) RerankOptions() rank.RerankOptions {
 	return rank.RerankOptions{Margin: c.Margin, Weight: c.Weight, Min: c.TopK}
 }
 
-// LoadModel gives the session find's fitted order of a shared name's
-// copies (LoadCopyOrder: it ships in the binary) and loads the configured
-// reranking model, when one is, in the background for the session's
-// answers; until it is loaded, and for good when it cannot be, answers
-// are lexical. A failure is one log line and find/status's model.reason.
+// LoadModel loads the configured model in the background for the
+// session's answers; until it is loaded, and for good when it cannot
+// be, answers are lexical. A failure is one log line and find/status's
+// model.reason.
 func LoadModel(s *session.Session, c ModelConfig, logf func(string, ...any)) {
 	c = c.WithEnvironment()
-	LoadCopyOrder(s, logf)
 	if c.Dir == "" {
 		return
 	}
@@ -65,19 +63,4 @@ func LoadModel(s *session.Session, c ModelConfig, logf func(string, ...any)) {
 		logf("model %s (%s) loaded in %.0f ms", info.Name, info.Precision, info.LoadMs)
 		s.Model().Set(m, c.RerankOptions(), rank.ModelStatus{Name: info.Name, Precision: info.Precision, LoadMs: info.LoadMs}, m.Reranked)
 	}()
-}
-
-// LoadCopyOrder reads find's fitted order of a shared name's copies
-// (rerank.LoadCopyOrder: trees embedded in the binary, read in a
-// millisecond or two) for the engines the session hands out; if it
-// cannot be read, the formula orders them. Either way one log line, and
-// find/status's copyOrder says which.
-func LoadCopyOrder(s *session.Session, logf func(string, ...any)) {
-	o, err := rerank.LoadCopyOrder(len(rank.CopyFeatureNames))
-	if err != nil {
-		logf("the fitted order of a name's copies is not loaded, the formula orders them: %v", err)
-		s.SetCopyOrder(nil, session.CopyOrderStatus{Reason: err.Error()})
-		return
-	}
-	s.SetCopyOrder(o, session.CopyOrderStatus{LoadMs: o.LoadMs})
 }

@@ -23,10 +23,10 @@ func (reversedPlaces) Score(rows [][]float32) ([]float32, error) {
 	return out, nil
 }
 
-// TestCopyOrderFollowsTheSession: the engines a session hands out once a
-// copy order is set order a shared name's copies by it, and find/status
-// says so; before, and when it could not be loaded, the formula orders
-// and status says why.
+// TestCopyOrderFollowsTheSession: a session starts with the shipped
+// copy order (find/status says so); the engines it hands out once a copy
+// order is set order a shared name's copies by it; with none (it could
+// not be read), the formula orders and status says why.
 func TestCopyOrderFollowsTheSession(t *testing.T) {
 	repo := vcstest.New(t)
 	for _, p := range []string{"a/config.go", "b/config.go", "c/config.go", "a/main.go"} {
@@ -50,15 +50,15 @@ func TestCopyOrderFollowsTheSession(t *testing.T) {
 		}
 		return res.Matches[0].Path
 	}
-	if got := first(); got != "a/config.go" {
-		t.Errorf("no copy order: %s first, want the current file's copy", got)
+	if st := s.Status().CopyOrder; !st.Loaded || st.Reason != "" {
+		t.Errorf("the shipped copy order: status %+v", st)
 	}
-	s.SetCopyOrder(nil, CopyOrderStatus{Reason: "no runtime"})
-	if st := s.Status().CopyOrder; st.Loaded || st.Reason != "no runtime" {
+	s.SetCopyOrder(nil, CopyOrderStatus{Reason: "unreadable"})
+	if st := s.Status().CopyOrder; st.Loaded || st.Reason != "unreadable" {
 		t.Errorf("status %+v", st)
 	}
 	if got := first(); got != "a/config.go" {
-		t.Errorf("a copy order not loaded: %s first", got)
+		t.Errorf("no copy order: %s first, want the current file's copy", got)
 	}
 	s.SetCopyOrder(reversedPlaces{}, CopyOrderStatus{LoadMs: 1})
 	if st := s.Status().CopyOrder; !st.Loaded {

@@ -20,6 +20,7 @@ import (
 	"wayfind/pacing"
 	"wayfind/passes"
 	"wayfind/rank"
+	"wayfind/rerank"
 	"wayfind/symbols"
 	"wayfind/treewatch"
 	"wayfind/workspace"
@@ -159,6 +160,7 @@ func New(opts Options) *Session {
 	s.idx = passes.NewIndexes(passHost{background{s}}, passes.Options{Symbols: opts.Symbols, NoSymbols: opts.NoSymbols, NoContent: opts.NoContent,
 		CacheDir: s.cacheDir, Workers: runtime.NumCPU(), Logf: opts.Logf, SymbolProgress: opts.SymbolProgress})
 	s.changes = treewatch.NewQueue(s.applyPending)
+	s.loadCopyOrder()
 	s.tree = treewatch.New(treeHost{background{s}}, treewatch.Options{RescanEvery: opts.RescanEvery, Walk: opts.Walk, Logf: opts.Logf,
 		Watch: workspace.WatchOptions{InPart: opts.WatchInPart}})
 	if opts.Watch {
@@ -352,6 +354,20 @@ type CopyOrderStatus struct {
 type copyOrdered struct {
 	o  rank.CopyOrder
 	st CopyOrderStatus
+}
+
+// loadCopyOrder gives the session find's fitted order of a shared name's
+// copies (rerank.LoadCopyOrder: trees shipped in the binary), so that
+// every front end's engines order them alike; where it cannot be read,
+// the formula orders them, and the log and find/status say why.
+func (s *Session) loadCopyOrder() {
+	o, err := rerank.LoadCopyOrder(len(rank.CopyFeatureNames))
+	if err != nil {
+		s.opts.Logf("the fitted order of a name's copies is not loaded, the formula orders them: %v", err)
+		s.SetCopyOrder(nil, CopyOrderStatus{Reason: err.Error()})
+		return
+	}
+	s.SetCopyOrder(o, CopyOrderStatus{LoadMs: o.LoadMs})
 }
 
 // SetCopyOrder makes the engines handed out from now on order a shared
