@@ -299,7 +299,7 @@ func readNode(b []byte) (string, map[string]attribute, error) {
 }
 
 // readAttribute reads an AttributeProto's name and values (a single f, i
-// or s read as a one-element list).
+// or s read as a one-element list; lists packed or not).
 func readAttribute(b []byte) (string, attribute, error) {
 	var name string
 	var a attribute
@@ -309,61 +309,50 @@ func readAttribute(b []byte) (string, attribute, error) {
 			return "", a, protowire.ParseError(n)
 		}
 		b = b[n:]
+		var raw []byte // a length-delimited field's bytes
+		var x uint64   // a fixed32's or a varint's value
+		switch typ {
+		case protowire.BytesType:
+			raw, n = protowire.ConsumeBytes(b)
+		case protowire.Fixed32Type:
+			var f uint32
+			f, n = protowire.ConsumeFixed32(b)
+			x = uint64(f)
+		case protowire.VarintType:
+			x, n = protowire.ConsumeVarint(b)
+		default:
+			n = protowire.ConsumeFieldValue(num, typ, b)
+		}
+		if n < 0 {
+			return "", a, protowire.ParseError(n)
+		}
+		b = b[n:]
 		switch {
 		case num == attrName && typ == protowire.BytesType:
-			v, m := protowire.ConsumeBytes(b)
-			if m < 0 {
-				return "", a, protowire.ParseError(m)
-			}
-			name, n = string(v), m
+			name = string(raw)
 		case (num == attrFloat || num == attrFloats) && typ == protowire.Fixed32Type:
-			v, m := protowire.ConsumeFixed32(b)
-			if m < 0 {
-				return "", a, protowire.ParseError(m)
-			}
-			a.floats, n = append(a.floats, math.Float32frombits(v)), m
+			a.floats = append(a.floats, math.Float32frombits(uint32(x)))
 		case num == attrFloats && typ == protowire.BytesType: // packed
-			v, m := protowire.ConsumeBytes(b)
-			if m < 0 || len(v)%4 != 0 {
+			if len(raw)%4 != 0 {
 				return "", a, errors.New("a packed float list cut short")
 			}
-			for ; len(v) > 0; v = v[4:] {
-				f, _ := protowire.ConsumeFixed32(v)
+			for ; len(raw) > 0; raw = raw[4:] {
+				f, _ := protowire.ConsumeFixed32(raw)
 				a.floats = append(a.floats, math.Float32frombits(f))
 			}
-			n = m
 		case (num == attrInt || num == attrInts) && typ == protowire.VarintType:
-			v, m := protowire.ConsumeVarint(b)
-			if m < 0 {
-				return "", a, protowire.ParseError(m)
-			}
-			a.ints, n = append(a.ints, int64(v)), m
+			a.ints = append(a.ints, int64(x))
 		case num == attrInts && typ == protowire.BytesType: // packed
-			v, m := protowire.ConsumeBytes(b)
-			if m < 0 {
-				return "", a, protowire.ParseError(m)
-			}
-			for len(v) > 0 {
-				x, k := protowire.ConsumeVarint(v)
+			for len(raw) > 0 {
+				v, k := protowire.ConsumeVarint(raw)
 				if k < 0 {
 					return "", a, protowire.ParseError(k)
 				}
-				a.ints, v = append(a.ints, int64(x)), v[k:]
+				a.ints, raw = append(a.ints, int64(v)), raw[k:]
 			}
-			n = m
 		case (num == attrString || num == attrStrings) && typ == protowire.BytesType:
-			v, m := protowire.ConsumeBytes(b)
-			if m < 0 {
-				return "", a, protowire.ParseError(m)
-			}
-			a.strings, n = append(a.strings, string(v)), m
-		default:
-			n = protowire.ConsumeFieldValue(num, typ, b)
-			if n < 0 {
-				return "", a, protowire.ParseError(n)
-			}
+			a.strings = append(a.strings, string(raw))
 		}
-		b = b[n:]
 	}
 	return name, a, nil
 }
