@@ -20,13 +20,14 @@ import (
 //
 // The trees are read from the ONNX file and walked here, not run by ONNX
 // Runtime, though the runtime reads the same file
-// (TestCopyOrderMatchesRuntime): a server that loads the runtime for
-// them holds about 32 MB more (docs/BENCHMARKS.md), a tenth of the
-// million-file tree's whole budget, to walk 200 small trees; and without
-// the library, which `make ort` fetches and an installed binary may not
-// find, the answers would differ from one front end or machine to the
-// next. The walk is the runtime's reading: each branch node sends a
-// value at or below its threshold (both float32) to its true child, a
+// (TestCopyOrderMatchesRuntime): a server that loaded the runtime for
+// them held more than twice the memory a small workspace's server needs
+// otherwise, and a share of the million-file tree's budget, to walk a
+// few hundred small trees (docs/BENCHMARKS.md has the figures); and
+// without the library, which `make ort` fetches and an installed binary
+// may not find, the answers would differ from one front end or machine
+// to the next. The walk is the runtime's reading: each branch node sends
+// a value at or below its threshold (both float32) to its true child, a
 // leaf's weights are summed over the trees with the base value, and the
 // sum is the score, untransformed.
 //
