@@ -1,6 +1,10 @@
 package rank
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // A fitted order of a name's copies. When a bare file name several files
 // share is asked for with where the user works (a current file, visits,
@@ -35,6 +39,37 @@ func (e *Engine) WithCopyOrder(o CopyOrder) *Engine {
 	c := *e
 	c.copies = o
 	return &c
+}
+
+// orderTiedCopies puts resolve's leading candidates that copies of a
+// bare name are, when nothing told them apart (decide: undecided), in
+// the fitted order's order, as find lists them: the verdict's basis and
+// class stay what decide said (a tie is never resolved), only which copy
+// is first changes.
+func (e *Engine) orderTiedCopies(a *asked, cands []Candidate) {
+	if !a.bare || len(cands) < 2 {
+		return
+	}
+	q, err := ParseFind(a.qpath)
+	if err != nil {
+		return
+	}
+	lift := e.orderCopies(&q, a.aff)
+	n := 0 // the leading copies, within a tie's margin of the first
+	for n < len(cands) && lift[cands[n].File] > 0 && cands[n].lexical > cands[0].lexical-ResolveMargin {
+		n++
+	}
+	// The band's scores stay, best first, so that the list still reads
+	// in score order: a tie's scores are within its margin.
+	scores := make([]float64, n)
+	for i := range n {
+		scores[i] = cands[i].Score
+	}
+	slices.SortStableFunc(cands[:n], func(x, y Candidate) int { return cmp.Compare(lift[y.File], lift[x.File]) })
+	slices.SortFunc(scores, func(x, y float64) int { return cmp.Compare(y, x) })
+	for i := range n {
+		cands[i].Score = scores[i]
+	}
 }
 
 // orderCopies is each copy's lift in find's answer to q, as the fitted

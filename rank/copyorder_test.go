@@ -91,3 +91,55 @@ func TestCopyOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestResolveOrdersTiedCopies: where nothing told a bare name's copies
+// apart, resolve lists them in the fitted order (here the formula's
+// reversed), still a tie and unresolved, scores best first; a name with
+// a directory written, or asked without where the user works, keeps the
+// formula's order.
+func TestResolveOrdersTiedCopies(t *testing.T) {
+	r := vcstest.New(t)
+	for _, p := range []string{"x/a/config.go", "x/b/config.go", "x/c/config.go", "y/main.go"} {
+		r.Write(p, vcstest.Text(p, 3))
+	}
+	r.Commit("the files")
+	roots, _, base := historyEngines(t, r.Dir)
+	place := slices.Index(CopyFeatureNames, "place")
+	here := []Visit{{File: roots[0] + "/y/main.go", Weight: 1}}
+	for _, tc := range []struct {
+		name  string
+		order CopyOrder
+		req   ResolveRequest
+		want  []string
+	}{
+		{"the formula", nil, ResolveRequest{Path: "config.go", History: here},
+			[]string{"x/a/config.go", "x/b/config.go", "x/c/config.go"}},
+		{"the fitted order", &fakeCopyOrder{column: place, sign: -1}, ResolveRequest{Path: "config.go", History: here},
+			[]string{"x/c/config.go", "x/b/config.go", "x/a/config.go"}},
+		{"a directory written", &fakeCopyOrder{column: place, sign: -1}, ResolveRequest{Path: "x/config.go", History: here},
+			[]string{"x/a/config.go", "x/b/config.go", "x/c/config.go"}},
+		{"without where the user works", &fakeCopyOrder{column: place, sign: -1}, ResolveRequest{Path: "config.go", History: []Visit{}},
+			[]string{"x/a/config.go", "x/b/config.go", "x/c/config.go"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := base
+			if tc.order != nil {
+				e = base.WithCopyOrder(tc.order)
+			}
+			res, err := e.Resolve(context.Background(), tc.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for i, c := range res.Candidates {
+				got = append(got, c.Path)
+				if i > 0 && c.Score > res.Candidates[i-1].Score {
+					t.Errorf("candidate %d scores %v above %v", i, c.Score, res.Candidates[i-1].Score)
+				}
+			}
+			if !slices.Equal(got, tc.want) || res.Resolved != nil || res.Basis != BasisTie {
+				t.Errorf("got %v (resolved %v, basis %v), want %v, a tie", got, res.Resolved, res.Basis, tc.want)
+			}
+		})
+	}
+}
