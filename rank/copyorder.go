@@ -42,8 +42,8 @@ func (e *Engine) WithCopyOrder(o CopyOrder) *Engine {
 }
 
 // orderTiedCopies puts resolve's leading candidates that copies of a
-// bare name are, when nothing told them apart (decide: undecided), in
-// the fitted order's order, as find lists them: the verdict's basis and
+// bare name are, when nothing told them apart (decide: a tie), in the
+// fitted order's order, as find lists them: the verdict's basis and
 // class stay what decide said (a tie is never resolved), only which copy
 // is first changes.
 func (e *Engine) orderTiedCopies(a *asked, cands []Candidate) {

@@ -261,7 +261,9 @@ func (e *Engine) readNames(ctx context.Context, a *asked) (verdict, error) {
 		// the close candidates (not the history's tie, nor two
 		// contradicting readings: those are reported as they stand).
 		v.rerank = e.rerankCandidates(ctx, a.qpath, v.candidates)
-		e.orderTiedCopies(a, v.candidates)
+		if v.basis == BasisTie {
+			e.orderTiedCopies(a, v.candidates)
+		}
 	}
 	scored = v.candidates
 	if v.resolved == nil && v.gone == nil && v.basis != BasisTie && len(scored) > 0 {
