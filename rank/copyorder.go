@@ -22,7 +22,8 @@ import (
 // lift is affinityBonus × σ(score), so the case bonus, the test penalty
 // and every class above keep their order (TestCopyOrder; find's prunes
 // hold with it, TestPrunesChangeNothing), and a resolved answer is never
-// made or unmade by it (resolve does not read it). Without the model
+// made or unmade by it (resolve reads it only to list a tie's copies,
+// orderTiedCopies). Without the model
 // (an engine not given one), when it fails, or for any other question,
 // the formula orders. It was fitted where a history is read; without one
 // (a tree that is not a repository) the formula orders too.
