@@ -18,12 +18,17 @@ itself may hold the edit — so the file asked for, and its copies, must
 be in the parent's tree. A question whose file and last five visits
 repeat an earlier one is dropped.
 
+With --opened the list read is `editorHistoryManager`'s instead: the
+files opened in the editor, oldest first, the latest last (a file opened
+again moves to the end) — where the person went, not what they changed,
+the navigation history the product's affinity is for.
+
 Paths: `$PROJECT_DIR$/x` is x under the directory holding `.idea`; an
 absolute entry is mapped by the one prefix that maps the most of a
 snapshot's absolute entries onto files of the tree; the rest is dropped.
 `.idea` files are not questions.
 
-    python3 scripts/genidetraces.py OUT.jsonl.gz MIRRORS OWNER/NAME...
+    python3 scripts/genidetraces.py [--opened] OUT.jsonl.gz MIRRORS OWNER/NAME...
 
 writes the questions in the agent sessions' format (wayfind-bench
 agentsessions -data OUT), every one held out: none was ever tuned on.
@@ -42,6 +47,8 @@ HISTORY_XML = re.compile(r'<component name="IdeDocumentHistory"\s*>(.*?)</compon
 HISTORY_JSON = re.compile(r'<component name="IdeDocumentHistory"\s*><!\[CDATA\[(.*?)\]\]></component>', re.S)
 CHANGED = re.compile(r'<option name="CHANGED_PATHS"\s*>\s*<list>(.*?)</list>', re.S)
 OPTION = re.compile(r'<option value="([^"]*)"\s*/>')
+OPENED = re.compile(r'<component name="editorHistoryManager"\s*>(.*?)</component>', re.S)
+ENTRY = re.compile(r'<entry file="([^"]*)"')
 
 
 def git(mirror, *args):
@@ -61,6 +68,21 @@ def changed_paths(text):
         return []
     m = CHANGED.search(m.group(1))
     return [html.unescape(v) for v in OPTION.findall(m.group(1))] if m else []
+
+
+def opened_files(text):
+    """The snapshot's editorHistoryManager entries, oldest first; [] when
+    it has none."""
+    m = OPENED.search(text)
+    if not m:
+        return []
+    out = []
+    for e in ENTRY.findall(m.group(1)):
+        e = html.unescape(e)
+        e = e[len("file://"):] if e.startswith("file://") else e
+        if e not in out:
+            out.append(e)
+    return out
 
 
 def relative(entries, project, tree):
@@ -99,7 +121,7 @@ def appended_from(cur, prev):
     return len(cur)
 
 
-def questions(repo, mirror):
+def questions(repo, mirror, read=changed_paths, source="jetbrains-ide"):
     workspaces = sorted({l for l in git(mirror, "log", "--all", "--format=", "--name-only", "--", ":(glob)**/.idea/workspace.xml").splitlines()
                          if l.endswith(".idea/workspace.xml") and "node_modules/" not in l})
     seen, out = set(), []
@@ -108,7 +130,7 @@ def questions(repo, mirror):
         prev = None
         for line in git(mirror, "log", "--all", "--topo-order", "--reverse", "--format=%H %P", "--", ws).splitlines():
             commit, *parents = line.split()
-            entries = changed_paths(git(mirror, "show", f"{commit}:{ws}"))
+            entries = read(git(mirror, "show", f"{commit}:{ws}"))
             if not entries or not parents:
                 continue
             base = parents[0]
@@ -130,19 +152,23 @@ def questions(repo, mirror):
                 if not visits or key in seen:
                     continue
                 seen.add(key)
-                out.append({"source": "jetbrains-ide", "task": f"{ws}@{commit[:12]}", "repo": repo, "base_commit": base,
+                out.append({"source": source, "task": f"{ws}@{commit[:12]}", "repo": repo, "base_commit": base,
                             "name": posixpath.basename(want), "want": want, "visits": visits, "step": k, "half": "held-out"})
     return out
 
 
 def main():
-    out, mirrors, repos = sys.argv[1], sys.argv[2], sys.argv[3:]
+    args = sys.argv[1:]
+    read, source = changed_paths, "jetbrains-ide"
+    if args[:1] == ["--opened"]:
+        args, read, source = args[1:], opened_files, "jetbrains-ide-opened"
+    out, mirrors, repos = args[0], args[1], args[2:]
     rows = []
     for repo in repos:
         mirror = os.path.join(mirrors, repo.replace("/", "+"))
         if os.path.isdir(os.path.join(mirror, "repo")):
             mirror = os.path.join(mirror, "repo")
-        qs = questions(repo, mirror)
+        qs = questions(repo, mirror, read, source)
         print("%s: %d questions, %d files asked for" % (repo, len(qs), len({q["want"] for q in qs})), file=sys.stderr)
         rows += qs
     with gzip.open(out, "wt") as f:
