@@ -3,6 +3,7 @@ package rank
 import (
 	"math"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -94,11 +95,9 @@ func (e *Engine) readCopies(q *FindQuery, aff *affinity) ([]int32, []CopyReading
 		for i := range order {
 			order[i] = i
 		}
-		slices.SortFunc(order, func(a, b int) int {
-			if RanksBefore(o.score[a], o.score[b], out[a].Path, out[b].Path, out[a].Root, out[b].Root) {
-				return -1
-			}
-			return 1
+		sort.Slice(order, func(i, j int) bool {
+			a, b := order[i], order[j]
+			return RanksBefore(o.score[a], o.score[b], out[a].Path, out[b].Path, out[a].Root, out[b].Root)
 		})
 		for k, i := range order {
 			*o.place(&out[i]) = k
@@ -133,18 +132,25 @@ var copyRelative = func() []int {
 // the nearest, reads 0), then how many copies there are. A place p reads
 // 1/(1+p), so that the first place stands apart and the last fade alike.
 func CopyFeatures(rs []CopyReading) [][]float32 {
+	b := func(v bool) float64 {
+		if v {
+			return 1
+		}
+		return 0
+	}
 	rows := make([][]float64, len(rs))
 	for i, c := range rs {
-		b := func(v bool) float64 {
-			if v {
-				return 1
-			}
-			return 0
-		}
 		rows[i] = []float64{
 			1 / (1 + float64(c.Place)), b(c.Place == 0), 1 / (1 + float64(c.Alone)), b(c.Alone == 0),
 			c.Current, c.Visits, c.CoChange, c.Mine, b(c.Mine > 0), math.Log1p(float64(c.Changes)), -b(c.Penalized),
 			-float64(len(c.Path)) / 20, -float64(strings.Count(c.Path, "/")),
+		}
+	}
+	best := make([]float64, len(copyRelative)) // each relative column's largest
+	for j, k := range copyRelative {
+		best[j] = math.Inf(-1)
+		for _, r := range rows {
+			best[j] = max(best[j], r[k])
 		}
 	}
 	out := make([][]float32, len(rs))
@@ -153,12 +159,8 @@ func CopyFeatures(rs []CopyReading) [][]float32 {
 		for _, v := range r {
 			row = append(row, float32(v))
 		}
-		for _, k := range copyRelative {
-			best := math.Inf(-1)
-			for _, o := range rows {
-				best = max(best, o[k])
-			}
-			row = append(row, float32(r[k]-best))
+		for j, k := range copyRelative {
+			row = append(row, float32(r[k]-best[j]))
 		}
 		out[i] = append(row, float32(len(rs)))
 	}
