@@ -31,9 +31,11 @@ snapshot's absolute entries onto files of the tree; the rest is dropped.
     python3 scripts/genidetraces.py [--opened] OUT.jsonl.gz MIRRORS OWNER/NAME...
 
 writes the questions in the agent sessions' format (wayfind-bench
-agentsessions -data OUT), every one held out: none was ever tuned on.
+agentsessions -data OUT), each with its repository's half as
+testdata/idetraces/split.tsv gives it (held out when it is not listed).
 """
 import collections
+import functools
 import gzip
 import html
 import json
@@ -49,6 +51,20 @@ CHANGED = re.compile(r'<option name="CHANGED_PATHS"\s*>\s*<list>(.*?)</list>', r
 OPTION = re.compile(r'<option value="([^"]*)"\s*/>')
 OPENED = re.compile(r'<component name="editorHistoryManager"\s*>(.*?)</component>', re.S)
 ENTRY = re.compile(r'<entry file="([^"]*)"')
+
+
+SPLIT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testdata", "idetraces", "split.tsv")
+
+
+@functools.cache
+def halves():
+    """Each listed repository's half (split.tsv: repository, tab, half)."""
+    out = {}
+    for line in open(SPLIT):
+        if line.strip() and not line.startswith("#"):
+            repo, half = line.split()
+            out[repo] = half
+    return out
 
 
 def git(mirror, *args):
@@ -153,7 +169,7 @@ def questions(repo, mirror, read=changed_paths, source="jetbrains-ide"):
                     continue
                 seen.add(key)
                 out.append({"source": source, "task": f"{ws}@{commit[:12]}", "repo": repo, "base_commit": base,
-                            "name": posixpath.basename(want), "want": want, "visits": visits, "step": k, "half": "held-out"})
+                            "name": posixpath.basename(want), "want": want, "visits": visits, "step": k, "half": halves().get(repo, "held-out")})
     return out
 
 
