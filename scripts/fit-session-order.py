@@ -13,8 +13,8 @@ pooled and as the macro mean only, never a repository's or a question's.
 Beside each: the engine's own first answer with the visits (VisitRank 0).
 
     python3 scripts/fit-session-order.py FILE [feature,feature,...]
-    python3 scripts/fit-session-order.py --trees [--engine] FILE
-    python3 scripts/fit-session-order.py --export rerank/copyorder.onnx FILE
+    python3 scripts/fit-session-order.py --trees [--engine] FILE...
+    python3 scripts/fit-session-order.py --export rerank/copyorder.onnx FILE...
 
 Pure Python (no numpy here): a few thousand questions, seconds a fit.
 --trees fits gradient-boosted trees instead (scikit-learn, Debian's
@@ -205,7 +205,13 @@ def fit_trees(qs):
     return m.fit(X, Y)
 
 
-def trees(path, reading, folds=5):
+def trees(paths, reading, folds=5):
+    """The trees judged on the tuning half of every file of paths by
+    folds of repositories (a repository's fold is its place among its
+    file's repositories not in an earlier file, by name, modulo folds;
+    the first file's are as they were alone), each file's figures apart;
+    then fitted on the whole tuning half and judged on each file's
+    held-out half (pooled and macro only)."""
     import numpy as np
 
     def fit(qs):
@@ -230,17 +236,24 @@ def trees(path, reading, folds=5):
         print("trees, %s: model %.1f%% pooled / %.1f%% macro, %d below the best baseline; engine %.1f%% / %.1f%%, %d below (%d questions, %d repositories)"
               % ((what,) + figures(model)[:2] + (below(model, base),) + figures(engine)[:2] + (below(engine, base),) + figures(engine)[2:]))
 
-    half = split_halves(path, reading)
-    tuning = half["tuning"]
-    repos = sorted({q[0] for q in tuning})
-    model, engine, base = {}, {}, {}
+    halves = [split_halves(p, reading) for p in paths]
+    fold = {}
+    for h in halves:
+        for i, r in enumerate(sorted({q[0] for q in h["tuning"]} - set(fold))):
+            fold[r] = i % folds
+    tuning = [q for h in halves for q in h["tuning"]]
+    judged = [({}, {}, {}) for _ in paths]
     for k in range(folds):
-        out = set(repos[k::folds])
-        m, e, b = judge(fit([q for q in tuning if q[0] not in out]), [q for q in tuning if q[0] in out])
-        model.update(m), engine.update(e), base.update(b)
-    report("tuning, %d folds of repositories" % folds, model, engine, base)
-    if half["held-out"]:
-        report("held-out", *judge(fit(tuning), half["held-out"]))
+        m = fit([q for q in tuning if fold[q[0]] != k])
+        for h, acc in zip(halves, judged):
+            for a, b in zip(acc, judge(m, [q for q in h["tuning"] if fold[q[0]] == k])):
+                a.update(b)
+    for p, acc in zip(paths, judged):
+        report("%s, tuning, %d folds of repositories" % (p, folds), *acc)
+    m = fit(tuning)
+    for p, h in zip(paths, halves):
+        if h["held-out"]:
+            report("%s, held-out" % p, *judge(m, h["held-out"]))
 
 
 def check_file(model):
@@ -251,8 +264,9 @@ def check_file(model):
     return os.path.join(d, "testdata", name.removesuffix(".onnx") + ".check.json")
 
 
-def export(path, out):
-    """Fit the trees on the whole tuning half's engine inputs and write
+def export(paths, out):
+    """Fit the trees on the whole tuning half's engine inputs (of every
+    file of paths) and write
     them as an ONNX TreeEnsembleRegressor (Debian's python3-onnx) taking
     float X [n, len(rank.CopyFeatureNames)] to Y [n, 1], the trees' raw
     score (a logit: the engine reads σ of it); check_file(OUT) holds a
@@ -261,7 +275,7 @@ def export(path, out):
     import numpy as np
     import onnx
     from onnx import helper, TensorProto
-    tuning = [q for q in split_halves(path, None)["tuning"] if q[1] is not None]
+    tuning = [q for p in paths for q in split_halves(p, None)["tuning"] if q[1] is not None]
     m = fit_trees(tuning)
     a = {k: [] for k in ("tree", "node", "feat", "val", "mode", "true", "false", "ttree", "tnode", "weight")}
     for t, (pred,) in enumerate(m._predictors):
@@ -296,11 +310,11 @@ def export(path, out):
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--export"]:
-        export(sys.argv[3], sys.argv[2])
+        export(sys.argv[3:], sys.argv[2])
     elif sys.argv[1:2] == ["--trees"]:
         if sys.argv[2:3] == ["--engine"]:
-            trees(sys.argv[3], None)
+            trees(sys.argv[3:], None)
         else:
-            trees(sys.argv[2], bench_reading)
+            trees(sys.argv[2:], bench_reading)
     else:
         main()

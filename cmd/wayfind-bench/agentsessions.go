@@ -11,7 +11,8 @@ package main
 // halves are the trajectories' sources' (testdata/agentfail/README.md).
 // The editor sessions of testdata/idetraces (scripts/genidetraces.py: a
 // JetBrains IDE's own list of the files edited) are in the same format
-// and asked the same way (-data).
+// and asked the same way (-data). WAYFIND_BENCH_SESSION_FEATURES writes
+// each question's copies as the commit sessions' (sessionFeatureRow).
 
 import (
 	"context"
@@ -163,8 +164,12 @@ func askAgentSessions(repo, git, work string, byCommit map[string][]agentSession
 			id := fmt.Sprintf("%s/%s/%d", s.Source, s.Task, s.Step)
 			// An agent has no commits of its own: no user's commits.
 			base := calAnswer{Repo: repo, Half: s.Half}
-			if _, err := askSession(ctx, eng, rec, root, "agent sessions", id, q, rank.Authored{}, base, record); err != nil {
+			withVisits, err := askSession(ctx, eng, rec, root, "agent sessions", id, q, rank.Authored{}, base, record)
+			if err != nil {
 				return err
+			}
+			if sessionFeaturesOut != nil {
+				writeSessionFeatures(sessionFeaturesOut, repo, s.Half, eng, rec, nil, q, withVisits)
 			}
 		}
 	}
