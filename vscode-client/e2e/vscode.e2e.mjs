@@ -258,7 +258,7 @@ async function load(port) {
 }
 
 async function waitReady() {
-  await until("the status bar's file and symbol counts", async () => /^wayfind: 6 files · 5 symbols$/.test(await statusText()), 60_000);
+  await until("the status bar's file and symbol counts", async () => /^wayfind: 7 files · 6 symbols$/.test(await statusText()), 60_000);
 }
 
 // --- main -----------------------------------------------------------------
@@ -354,6 +354,14 @@ try {
     await activeFileIs("services/ship/client.go");
   });
 
+  await step("Find File: a name two files share, the copy beside the active file first", async () => {
+    // Resolve Path left services/ship/client.go active; the cart's
+    // handler.go was opened before (the visits lean to services/cart),
+    // and with neither the cart's copy comes first (the shorter path).
+    await activeFileIs("services/ship/client.go");
+    await openWithFindFile("handler.go", "services/ship/handler.go");
+  });
+
   await step("broken link: a warning, and its quick fix applied", async () => {
     await openWithFindFile("guide", "docs/guide.md");
     await until("one warning in the status bar", async () =>
@@ -392,7 +400,7 @@ try {
   await step("Reindex: a message with the counts", async () => {
     await clearNotifications();
     await palette("wayfind: Reindex");
-    await until("the reindex message", async () => (await toasts()).some((t) => t.includes("wayfind: reindexed, 6 files and 5 symbols")));
+    await until("the reindex message", async () => (await toasts()).some((t) => t.includes("wayfind: reindexed, 7 files and 6 symbols")));
     await waitReady();
     await clearNotifications();
   });
@@ -402,10 +410,10 @@ try {
     const text = async () => (await page.locator(".panel .view-line").allTextContents()).join("\n").replace(/\u00a0/g, " ");
     await until("the wayfind log", async () => (await text()).includes("wayfind: indexed"));
     const t = await text();
-    const indexed = t.split("\n").filter((l) => l.includes("wayfind: indexed 6 files"));
+    const indexed = t.split("\n").filter((l) => l.includes("wayfind: indexed 7 files"));
     if (indexed.length !== 2) {
       // once at start, once for Reindex
-      throw new Error(`"indexed 6 files" logged ${indexed.length} times, want 2 (start, reindex):\n${t}`);
+      throw new Error(`"indexed 7 files" logged ${indexed.length} times, want 2 (start, reindex):\n${t}`);
     }
     if (t.includes('{"method"')) {
       throw new Error(`raw JSON in the log:\n${t}`);

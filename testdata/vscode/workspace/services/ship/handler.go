@@ -1,0 +1,6 @@
+package ship
+
+// Handler serves the shipping API.
+type Handler struct {
+	client *ShipClient
+}
