@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Fit an order of a name's copies on the replayed sessions (issue 55).
 
-Input: the rows `wayfind-bench calibrate -sets sessions` writes with
-WAYFIND_BENCH_SESSION_FEATURES=FILE (cmd/wayfind-bench/sessionfeatures.go):
-one JSON line a copy of the name asked for, a question's copies in a run.
+Input: the rows `wayfind-bench calibrate -sets sessions` (or
+`agentsessions`, as for the editor sessions of testdata/idetraces) writes
+with WAYFIND_BENCH_SESSION_FEATURES=FILE
+(cmd/wayfind-bench/sessionfeatures.go): one JSON line a copy of the name
+asked for, a question's copies in a run.
 
 A conditional logit (softmax over a question's copies) is fitted on the
 tuning half; it is judged by leave-one-repository-out on the tuning half
@@ -266,8 +268,7 @@ def check_file(model):
 
 def export(paths, out):
     """Fit the trees on the whole tuning half's engine inputs (of every
-    file of paths) and write
-    them as an ONNX TreeEnsembleRegressor (Debian's python3-onnx) taking
+    file of paths) and write them as an ONNX TreeEnsembleRegressor (Debian's python3-onnx) taking
     float X [n, len(rank.CopyFeatureNames)] to Y [n, 1], the trees' raw
     score (a logit: the engine reads σ of it); check_file(OUT) holds a
     few tuning questions' rows and the fit's own scores of them, which
