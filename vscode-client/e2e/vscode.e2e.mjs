@@ -145,7 +145,8 @@ async function snap(name) {
 const quickInput = () => page.locator(".quick-input-widget");
 const quickBox = () => page.locator(".quick-input-widget .quick-input-box input");
 
-// rows lists the quick pick's visible rows as {label, description}.
+// rows lists the quick pick's visible rows as {label, description,
+// text}: text the row's whole text, its detail line with it.
 async function rows() {
   return page.locator(".quick-input-widget .monaco-list-row").evaluateAll((els) =>
     els
@@ -154,6 +155,7 @@ async function rows() {
       .map((e) => ({
         label: e.querySelector(".label-name")?.textContent?.trim() ?? "",
         description: e.querySelector(".label-description")?.textContent?.trim() ?? "",
+        text: e.textContent ?? "",
       })),
   );
 }
@@ -188,11 +190,16 @@ async function waitQuickPick(prefix) {
   });
 }
 
-// firstRow waits until the quick pick's first row is label in dir.
-async function firstRow(label, description, what) {
+// firstRow waits until the quick pick's first row is label in dir — with
+// typed, a row of the typed query's answer (its detail "score · why"):
+// Find File shows the recent files ("history:recent") until the answer
+// arrives,
+// and a check that passes on them, or an Enter pressed while the list is
+// replaced, tests nothing.
+async function firstRow(label, description, what, typed = false) {
   await until(what, async () => {
     const r = await rows();
-    return r.length > 0 && r[0].label === label && r[0].description === description;
+    return r.length > 0 && r[0].label === label && r[0].description === description && (!typed || (r[0].text.includes(" · ") && !r[0].text.includes("history:recent")));
   });
 }
 
@@ -244,7 +251,7 @@ async function openWithFindFile(query, rel) {
   await page.keyboard.type(query, { delay: 30 });
   const base = path.posix.basename(rel);
   const dir = path.posix.dirname(rel) === "." ? "" : path.posix.dirname(rel);
-  await firstRow(base, dir, `${rel} first for "${query}"`);
+  await firstRow(base, dir, `${rel} first for "${query}"`, true);
   await snap(`find-file-${query.replace(/[^a-z0-9]+/gi, "-")}`);
   await page.keyboard.press("Enter");
   await activeFileIs(rel);
