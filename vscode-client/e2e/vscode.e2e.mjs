@@ -24,6 +24,10 @@ const codeServer = path.resolve(args["code-server"] ?? path.join(here, "node_mod
 const fixture = path.resolve(here, "../../testdata/vscode/workspace");
 const artifacts = path.join(here, "artifacts");
 const STEP_TIMEOUT = 30_000;
+// What the server finds in the fixture: its files, and the types and
+// methods its Go files define.
+const FIXTURE_FILES = 7;
+const FIXTURE_SYMBOLS = 6;
 
 fs.rmSync(artifacts, { recursive: true, force: true });
 fs.mkdirSync(artifacts, { recursive: true });
@@ -193,9 +197,8 @@ async function waitQuickPick(prefix) {
 // firstRow waits until the quick pick's first row is label in dir — with
 // typed, a row of the typed query's answer (its detail "score · why"):
 // Find File shows the recent files ("history:recent") until the answer
-// arrives,
-// and a check that passes on them, or an Enter pressed while the list is
-// replaced, tests nothing.
+// arrives, and a check that passes on them, or an Enter pressed while the
+// list is replaced, tests nothing.
 async function firstRow(label, description, what, typed = false) {
   await until(what, async () => {
     const r = await rows();
@@ -265,7 +268,7 @@ async function load(port) {
 }
 
 async function waitReady() {
-  await until("the status bar's file and symbol counts", async () => /^wayfind: 7 files · 6 symbols$/.test(await statusText()), 60_000);
+  await until("the status bar's file and symbol counts", async () => (await statusText()) === `wayfind: ${FIXTURE_FILES} files · ${FIXTURE_SYMBOLS} symbols`, 60_000);
 }
 
 // --- main -----------------------------------------------------------------
@@ -364,7 +367,7 @@ try {
   await step("Find File: a name two files share, the copy beside the active file first", async () => {
     // Resolve Path left services/ship/client.go active; the cart's
     // handler.go was opened before (the visits lean to services/cart),
-    // and with neither the cart's copy comes first (the shorter path).
+    // and with neither the cart's copy comes first (the paths' order).
     await activeFileIs("services/ship/client.go");
     await openWithFindFile("handler.go", "services/ship/handler.go");
   });
@@ -407,7 +410,7 @@ try {
   await step("Reindex: a message with the counts", async () => {
     await clearNotifications();
     await palette("wayfind: Reindex");
-    await until("the reindex message", async () => (await toasts()).some((t) => t.includes("wayfind: reindexed, 7 files and 6 symbols")));
+    await until("the reindex message", async () => (await toasts()).some((t) => t.includes(`wayfind: reindexed, ${FIXTURE_FILES} files and ${FIXTURE_SYMBOLS} symbols`)));
     await waitReady();
     await clearNotifications();
   });
@@ -417,10 +420,10 @@ try {
     const text = async () => (await page.locator(".panel .view-line").allTextContents()).join("\n").replace(/\u00a0/g, " ");
     await until("the wayfind log", async () => (await text()).includes("wayfind: indexed"));
     const t = await text();
-    const indexed = t.split("\n").filter((l) => l.includes("wayfind: indexed 7 files"));
+    const indexed = t.split("\n").filter((l) => l.includes(`wayfind: indexed ${FIXTURE_FILES} files`));
     if (indexed.length !== 2) {
       // once at start, once for Reindex
-      throw new Error(`"indexed 7 files" logged ${indexed.length} times, want 2 (start, reindex):\n${t}`);
+      throw new Error(`"indexed ${FIXTURE_FILES} files" logged ${indexed.length} times, want 2 (start, reindex):\n${t}`);
     }
     if (t.includes('{"method"')) {
       throw new Error(`raw JSON in the log:\n${t}`);
