@@ -42,6 +42,10 @@ type agentSession struct {
 	Visits     []string `json:"visits"`
 	Step       int      `json:"step"`
 	Half       string   `json:"half"`
+	// TreeCommit, when set, is the commit whose tree is asked of, the
+	// history still BaseCommit's: a person's working tree holds the files
+	// they are editing before any commit does (scripts/genvimtraces.py).
+	TreeCommit string `json:"tree_commit,omitempty"`
 }
 
 func agentSessionsCmd(args []string) error {
@@ -70,7 +74,7 @@ func agentSessionsCmd(args []string) error {
 	if err != nil {
 		return err
 	}
-	by := map[string]map[string][]agentSession{} // repo → base commit → questions
+	by := map[string]map[string][]agentSession{} // repo → base commit → questions (their trees may differ)
 	for _, q := range qs {
 		if (*half != "all" && q.Half != *half) || (*only != "" && q.Repo != *only) {
 			continue
@@ -132,16 +136,6 @@ func askAgentSessions(repo, git, work string, byCommit map[string][]agentSession
 	var prev *vcs.Record
 	ctx := context.Background()
 	for _, c := range commits {
-		tree, err := gitLines(git, "ls-tree", "-r", "--name-only", c)
-		if err != nil {
-			return err
-		}
-		files := make([]workspace.File, len(tree))
-		byBase := map[string][]string{}
-		for i, p := range tree {
-			files[i] = workspace.File{Path: p}
-			byBase[path.Base(p)] = append(byBase[path.Base(p)], p)
-		}
 		cache := filepath.Join(work, "agentsessions", strings.ReplaceAll(repo, "/", "__"), c)
 		rec, err := vcs.Load(cache)
 		if err != nil {
@@ -151,12 +145,35 @@ func askAgentSessions(repo, git, work string, byCommit map[string][]agentSession
 			_ = vcs.Save(cache, rec)
 		}
 		prev = rec
-		eng := rank.New(workspace.NewIndex([]string{root}, files)).WithRepoHistory(rank.NewRepoHistory([]string{root}, []*vcs.Record{rec}))
-		if copies != nil {
-			eng = eng.WithCopyOrder(copies)
+		type treeEngine struct {
+			eng    *rank.Engine
+			byBase map[string][]string
 		}
+		engines := map[string]treeEngine{} // tree commit → its engine
 		for _, s := range byCommit[c] {
-			copies := byBase[s.Name]
+			at := c
+			if s.TreeCommit != "" {
+				at = s.TreeCommit
+			}
+			te, ok := engines[at]
+			if !ok {
+				tree, err := gitTree(git, at)
+				if err != nil {
+					return err
+				}
+				files := make([]workspace.File, len(tree))
+				te.byBase = map[string][]string{}
+				for i, p := range tree {
+					files[i] = workspace.File{Path: p}
+					te.byBase[path.Base(p)] = append(te.byBase[path.Base(p)], p)
+				}
+				te.eng = rank.New(workspace.NewIndex([]string{root}, files)).WithRepoHistory(rank.NewRepoHistory([]string{root}, []*vcs.Record{rec}))
+				if copies != nil {
+					te.eng = te.eng.WithCopyOrder(copies)
+				}
+				engines[at] = te
+			}
+			eng, copies := te.eng, te.byBase[s.Name]
 			if len(s.Visits) == 0 || !slices.Contains(copies, s.Want) || len(copies) < 2 {
 				continue // not a question at this tree
 			}

@@ -82,7 +82,7 @@ func sessionQuestions(dir string, window int) (*replayed, error) {
 	if err != nil {
 		return nil, err
 	}
-	tree, err := gitLines(dir, "ls-tree", "-r", "--name-only", base)
+	tree, err := gitTree(dir, base)
 	if err != nil {
 		return nil, err
 	}
@@ -301,7 +301,9 @@ func mostActiveOf(rec *vcs.Record, copies []string) string {
 // merges, and those commits, oldest first (renames not looked for: a
 // session touches paths, whatever git would pair).
 func sessionLog(dir string, window int) (string, []sessionCommit, error) {
-	out, err := exec.Command("git", "-C", dir, "log", "--no-merges", "--no-renames", "--name-status",
+	// core.quotePath off: a name with bytes outside ASCII as it is, as the
+	// tree lists it (gitTree).
+	out, err := exec.Command("git", "-C", dir, "-c", "core.quotePath=false", "log", "--no-merges", "--no-renames", "--name-status",
 		"--format=@%H %ae", "-n", fmt.Sprint(window+1)).Output()
 	if err != nil {
 		return "", nil, fmt.Errorf("%s: git log: %w", dir, err)
@@ -340,6 +342,23 @@ func sessionLog(dir string, window int) (string, []sessionCommit, error) {
 		commits[i], commits[j] = commits[j], commits[i]
 	}
 	return base, commits, nil
+}
+
+// gitTree lists the files of commit's tree, each name as it is (-z: git
+// would quote one with bytes outside ASCII, and a quoted name is no file
+// of the tree's).
+func gitTree(dir, commit string) ([]string, error) {
+	out, err := exec.Command("git", "-C", dir, "ls-tree", "-r", "-z", "--name-only", commit).Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s: git ls-tree %s: %w", dir, commit, err)
+	}
+	var names []string
+	for _, n := range strings.Split(string(out), "\x00") {
+		if n != "" {
+			names = append(names, n)
+		}
+	}
+	return names, nil
 }
 
 func gitLines(dir string, args ...string) ([]string, error) {
