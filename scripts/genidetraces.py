@@ -23,12 +23,17 @@ files opened in the editor, oldest first, the latest last (a file opened
 again moves to the end) — where the person went, not what they changed,
 the navigation history the product's affinity is for.
 
+With --sublime the list is a Sublime Text workspace's (`*.sublime-
+workspace`, which Sublime rewrites as the person works and some commit):
+its `file_history`, the files opened, newest first (a file opened again
+moves to the front), read oldest first and asked the same way.
+
 Paths: `$PROJECT_DIR$/x` is x under the directory holding `.idea`; an
 absolute entry is mapped by the one prefix that maps the most of a
 snapshot's absolute entries onto files of the tree; the rest is dropped.
 `.idea` files are not questions.
 
-    python3 scripts/genidetraces.py [--opened] OUT.jsonl.gz MIRRORS OWNER/NAME...
+    python3 scripts/genidetraces.py [--opened | --sublime] OUT.jsonl.gz MIRRORS OWNER/NAME...
 
 writes the questions in the agent sessions' format (wayfind-bench
 agentsessions -data OUT), each with its repository's half as
@@ -101,6 +106,35 @@ def opened_files(text):
     return out
 
 
+def sublime_history(text):
+    """A Sublime workspace's file_history, oldest first; [] when it has
+    none or is not JSON."""
+    try:
+        history = json.loads(text).get("file_history", [])
+    except (ValueError, AttributeError):
+        return []
+    out = []
+    for e in reversed(history):
+        if isinstance(e, str) and e not in out:
+            out.append(e)
+    return out
+
+
+class Kind:
+    """A list an editor keeps: the files holding it (a git pathspec and
+    their name's end), the project directory of one, how to read it, and
+    the questions' source."""
+
+    def __init__(self, pathspec, suffix, project, read, source):
+        self.pathspec, self.suffix, self.project, self.read, self.source = pathspec, suffix, project, read, source
+
+
+JETBRAINS_EDITED = Kind(":(glob)**/.idea/workspace.xml", ".idea/workspace.xml", lambda ws: posixpath.dirname(posixpath.dirname(ws)),
+                        changed_paths, "jetbrains-ide")
+JETBRAINS_OPENED = Kind(JETBRAINS_EDITED.pathspec, JETBRAINS_EDITED.suffix, JETBRAINS_EDITED.project, opened_files, "jetbrains-ide-opened")
+SUBLIME_OPENED = Kind(":(glob)**/*.sublime-workspace", ".sublime-workspace", posixpath.dirname, sublime_history, "sublime-text-opened")
+
+
 def relative(entries, project, tree):
     """The entries as paths of the tree's repository (None: not mapped)."""
     counts = collections.Counter()
@@ -137,26 +171,31 @@ def appended_from(cur, prev):
     return len(cur)
 
 
-def questions(repo, mirror, read=changed_paths, source="jetbrains-ide"):
-    workspaces = sorted({l for l in git(mirror, "log", "--all", "--format=", "--name-only", "--", ":(glob)**/.idea/workspace.xml").splitlines()
-                         if l.endswith(".idea/workspace.xml") and "node_modules/" not in l})
+def tree(mirror, commit):
+    """The commit's files (-z: a name git would quote comes as it is)."""
+    return [p for p in git(mirror, "ls-tree", "-r", "-z", "--name-only", commit).split("\0") if p]
+
+
+def questions(repo, mirror, kind=JETBRAINS_EDITED):
+    workspaces = sorted({l for l in git(mirror, "-c", "core.quotePath=false", "log", "--all", "--format=", "--name-only", "--", kind.pathspec).splitlines()
+                         if l.endswith(kind.suffix) and "node_modules/" not in l})
     seen, out = set(), []
     for ws in workspaces:
-        project = posixpath.dirname(posixpath.dirname(ws))
+        project = kind.project(ws)
         prev = None
         for line in git(mirror, "log", "--all", "--topo-order", "--reverse", "--format=%H %P", "--", ws).splitlines():
             commit, *parents = line.split()
-            entries = read(git(mirror, "show", f"{commit}:{ws}"))
+            entries = kind.read(git(mirror, "show", f"{commit}:{ws}"))
             if not entries or not parents:
                 continue
             base = parents[0]
-            tree = git(mirror, "ls-tree", "-r", "--name-only", base).splitlines()
-            files = set(tree)
-            cur = [p for p in relative(entries, project, set(git(mirror, "ls-tree", "-r", "--name-only", commit).splitlines())) if p]
+            paths = tree(mirror, base)
+            files = set(paths)
+            cur = [p for p in relative(entries, project, set(tree(mirror, commit))) if p]
             start = appended_from(cur, prev)
             prev = cur
             by_name = collections.defaultdict(list)
-            for p in tree:
+            for p in paths:
                 by_name[posixpath.basename(p)].append(p)
             for k in range(min(start, len(cur) - 1), len(cur)):
                 want = cur[k]
@@ -168,23 +207,24 @@ def questions(repo, mirror, read=changed_paths, source="jetbrains-ide"):
                 if not visits or key in seen:
                     continue
                 seen.add(key)
-                out.append({"source": source, "task": f"{ws}@{commit[:12]}", "repo": repo, "base_commit": base,
+                out.append({"source": kind.source, "task": f"{ws}@{commit[:12]}", "repo": repo, "base_commit": base,
                             "name": posixpath.basename(want), "want": want, "visits": visits, "step": k, "half": halves().get(repo, "held-out")})
     return out
 
 
 def main():
     args = sys.argv[1:]
-    read, source = changed_paths, "jetbrains-ide"
-    if args[:1] == ["--opened"]:
-        args, read, source = args[1:], opened_files, "jetbrains-ide-opened"
+    kind = JETBRAINS_EDITED
+    if args[:1] in (["--opened"], ["--sublime"]):
+        kind = JETBRAINS_OPENED if args[0] == "--opened" else SUBLIME_OPENED
+        args = args[1:]
     out, mirrors, repos = args[0], args[1], args[2:]
     rows = []
     for repo in repos:
         mirror = os.path.join(mirrors, repo.replace("/", "+"))
         if os.path.isdir(os.path.join(mirror, "repo")):
             mirror = os.path.join(mirror, "repo")
-        qs = questions(repo, mirror, read, source)
+        qs = questions(repo, mirror, kind)
         print("%s: %d questions, %d files asked for" % (repo, len(qs), len({q["want"] for q in qs})), file=sys.stderr)
         rows += qs
     with gzip.open(out, "wt") as f:
