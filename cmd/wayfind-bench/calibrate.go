@@ -140,6 +140,8 @@ type calAnswer struct {
 	Reasons    []string `json:"reasons,omitempty"`
 	Second     string   `json:"second,omitempty"`
 	Micros     int64    `json:"us"`
+	// Last is a session question's last visit (where the person was).
+	Last string `json:"last,omitempty"`
 }
 
 func calibrateCmd(args []string) error {
@@ -677,6 +679,7 @@ func calibrateSessions(r calRepo, git, work string, so sessionOptions, base calA
 // none). It returns find's request with the visits (the features').
 func askSession(ctx context.Context, eng *rank.Engine, rec *vcs.Record, root, set, id string, q sessionQuestion, authored rank.Authored, base calAnswer, record func(calAnswer)) (rank.FindRequest, error) {
 	st := visitStore(root, q.visits)
+	base.Last = q.last
 	var withVisits rank.FindRequest
 	for _, mode := range sessionModes {
 		// No visits, nor the user's commits (the record follows this
