@@ -110,7 +110,7 @@ def sublime_history(text):
     """A Sublime workspace's file_history, oldest first; [] when it has
     none or is not JSON."""
     try:
-        history = json.loads(text).get("file_history", [])
+        history = json.loads(text, strict=False).get("file_history", [])
     except (ValueError, AttributeError):
         return []
     out = []
@@ -194,6 +194,8 @@ def questions(repo, mirror, kind=JETBRAINS_EDITED):
             cur = [p for p in relative(entries, project, set(tree(mirror, commit))) if p]
             start = appended_from(cur, prev)
             prev = cur
+            if not cur:
+                continue
             by_name = collections.defaultdict(list)
             for p in paths:
                 by_name[posixpath.basename(p)].append(p)
