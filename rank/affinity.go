@@ -54,7 +54,10 @@ func Recency(files []string) []Visit {
 // directory's value remembered (candidates share directories).
 type affinity struct {
 	current *reference
-	visits  []reference // one per directory, weights summing to 1
+	// inRoot, inFile: the current file itself (root, root-relative).
+	inRoot int
+	inFile string
+	visits []reference // one per directory, weights summing to 1
 	// mean remembers the visits' weighted mean of each directory asked
 	// about (root<<32 | dir): candidates share directories. Under meanMu:
 	// the halves of a big tree's path readings ask at once.
@@ -85,6 +88,7 @@ func (e *Engine) newAffinity(current string, history []Visit, authored Authored)
 	a := &affinity{}
 	if root, rel, ok := e.refFile(current); ok {
 		a.current = &reference{root, splitDirs(parentDir(rel)), 1, "near:from"}
+		a.inRoot, a.inFile = root, rel
 		a.amongAux = isAuxiliary(rel)
 		e.addCoChange(a, root, rel, 1)
 	}

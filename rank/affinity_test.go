@@ -172,3 +172,36 @@ func TestActivityShare(t *testing.T) {
 		t.Errorf("an affinity: %v, want %v", got, activityNearShare*activityWeight)
 	}
 }
+
+// TestTheFileTheUserIsIn: a client naming the file the user is in
+// (InCurrent: an editor's active file) is not looking for it — it gets
+// no nearness, and the copies of its name near it come first; from the
+// last focus alone it keeps its nearness (the user may go back).
+func TestTheFileTheUserIsIn(t *testing.T) {
+	e, _ := fixture(t, "monorepo")
+	hist := visits("services/shipping/server.go", 1.0)
+	cases := []struct {
+		name      string
+		current   string
+		inCurrent bool
+		want      []string
+	}{
+		{"the last focus: itself first", "services/shipping/client.go", false,
+			[]string{"services/shipping/client.go", "services/payment/client.go", "src/api/client.go", "src/storage/client.go", "src/storage/s3/client.go"}},
+		{"the file the user is in: the others first, the nearest first", "services/shipping/client.go", true,
+			[]string{"services/payment/client.go", "src/api/client.go", "src/storage/client.go", "src/storage/s3/client.go", "services/shipping/client.go"}},
+		{"another file named: nearness as ever", "services/shipping/server.go", true,
+			[]string{"services/shipping/client.go", "services/payment/client.go", "src/api/client.go", "src/storage/client.go", "src/storage/s3/client.go"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := e.Find(context.Background(), FindRequest{Query: "client.go", Current: c.current, InCurrent: c.inCurrent, History: hist})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := matchPaths(res.Matches); !slices.Equal(got, c.want) {
+				t.Fatalf("find: %v, want %v", got, c.want)
+			}
+		})
+	}
+}

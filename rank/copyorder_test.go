@@ -34,7 +34,8 @@ func (f *fakeCopyOrder) Score(rows [][]float32) ([]float32, error) {
 // reversed); never past the test penalty or the case typed (Config.go,
 // the formula's first, stays first); the formula's order without
 // the visits, for a name it does not read, without a history record
-// (every question it was fitted on had one), and when it fails.
+// (every question it was fitted on had one), and when it fails; the
+// file the user is in (InCurrent) after the copies the order ranks.
 func TestCopyOrder(t *testing.T) {
 	r := vcstest.New(t)
 	for _, p := range []string{"pkg/a/config.go", "pkg/b/config.go", "pkg/c/config.go", "testdata/config.go", "pkg/d/Config.go", "pkg/a/main.go", "pkg/a/configure.go"} {
@@ -67,6 +68,9 @@ func TestCopyOrder(t *testing.T) {
 		{"without a history record (none fitted on)", &fakeCopyOrder{column: place, sign: -1}, true, FindRequest{Query: "config.go", History: here},
 			[]string{"pkg/a/config.go", "pkg/b/config.go", "pkg/c/config.go", "pkg/d/Config.go", "testdata/config.go", "pkg/a/configure.go"}},
 		{"when it fails", &fakeCopyOrder{err: errors.New("no runtime")}, false, FindRequest{Query: "config.go", History: here},
+			[]string{"pkg/a/config.go", "pkg/b/config.go", "pkg/c/config.go", "pkg/d/Config.go", "testdata/config.go", "pkg/a/configure.go"}},
+		{"the file the user is in last among the copies", &fakeCopyOrder{column: place, sign: 1}, false,
+			FindRequest{Query: "config.go", History: here, Current: roots[0] + "/pkg/c/config.go", InCurrent: true},
 			[]string{"pkg/a/config.go", "pkg/b/config.go", "pkg/c/config.go", "pkg/d/Config.go", "testdata/config.go", "pkg/a/configure.go"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

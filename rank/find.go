@@ -91,6 +91,12 @@ type FindRequest struct {
 	Current  string
 	History  []Visit
 	Authored Authored
+	// InCurrent: the client named Current as the file the user is in
+	// now (an editor's active file), not the last one they focused. No
+	// one searches for the file they are in, so it gets no lift from
+	// nearness: the other copies of its name come first. (From the last
+	// focus it keeps its lift: the user may have left it, and go back.)
+	InCurrent bool
 
 	// oneWordTypos: no typo reading of a query of several words (locate's
 	// file step, where such a reading is weak evidence — fileLike of a
@@ -130,6 +136,9 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 	f := finder{e: e, q: &q, req: req, limit: ResultLimit(req.Limit), threshold: req.Threshold,
 		aff: e.newAffinity(req.Current, req.History, req.Authored), active: e.hasActivity()}
 	f.copyLift = e.orderCopies(&q, f.aff)
+	if req.InCurrent && f.aff != nil && f.aff.current != nil {
+		f.inFile, f.inCurrent = e.fileID(f.aff.inRoot, f.aff.inFile)
+	}
 	if f.threshold <= 0 {
 		f.threshold = DefaultThreshold
 	}
@@ -200,6 +209,10 @@ type finder struct {
 	// of the name asked for in place of nearness; nil when it does not
 	// order them.
 	copyLift map[int32]float64
+	// inFile is the file the user is in (inCurrent: the request says
+	// so, FindRequest.InCurrent): it gets no nearness.
+	inFile    int32
+	inCurrent bool
 }
 
 // factors: directory terms, an extension or the impl preference can lower
@@ -298,6 +311,9 @@ func (f *finder) settle(id int32, s float64, top *topK) (float64, bool) {
 	if top.full() && s+affinityBonus+activityBonus < top.worst().Score && !f.e.exhaustive {
 		top.seen++ // nothing near where the user works lifts it in
 		return 0, false
+	}
+	if f.inCurrent && id == f.inFile {
+		return s, true // the file the user is in is not the one they look for
 	}
 	if lift, ok := f.copyLift[id]; ok {
 		return s + lift, true // a copy of the name, as the fitted order places it

@@ -50,14 +50,16 @@ type FindParams struct {
 	Impl      bool
 	Exact     bool
 	// Current is the file the user is in (a URI or an absolute path):
-	// matches near it come first among equals, and it is left out of the
-	// recent files an empty query lists.
+	// matches near it come first among equals, it among them gets no
+	// nearness of its own (rank.FindRequest.InCurrent), and it is left
+	// out of the recent files an empty query lists.
 	Current string
 }
 
 // request is the engine's form of p, without history.
 func (p FindParams) request() rank.FindRequest {
-	return rank.FindRequest{Query: p.Query, Limit: p.Limit, Threshold: p.Threshold, Impl: p.Impl, Exact: p.Exact, Current: p.Current}
+	return rank.FindRequest{Query: p.Query, Limit: p.Limit, Threshold: p.Threshold, Impl: p.Impl, Exact: p.Exact, Current: p.Current,
+		InCurrent: p.Current != ""}
 }
 
 // LocateParams is find/locate's (and locate's) input.

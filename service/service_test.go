@@ -26,6 +26,7 @@ type fakeWorkspace struct {
 	visited []string
 	reasons []history.Reason
 	vcs     *passes.VCSStatus
+	focus   string // the last file focused ("" none), as Current reports it
 }
 
 func (w *fakeWorkspace) Engine(context.Context) (*rank.Engine, error) {
@@ -52,7 +53,7 @@ func (w *fakeWorkspace) Frecent(n int) []history.Visit {
 }
 func (w *fakeWorkspace) Recent(n int) []history.Visit { return w.Frecent(n) }
 func (w *fakeWorkspace) Current() (history.Visit, bool) {
-	return history.Visit{}, false
+	return history.Visit{Rel: w.focus}, w.focus != ""
 }
 func (w *fakeWorkspace) Visit(f string, why history.Reason) {
 	w.visited = append(w.visited, f)
@@ -93,6 +94,29 @@ func TestWhichIndexEachQuestionWaitsFor(t *testing.T) {
 	svc.Symbols(ctx, SymbolParams{Query: ""}) // nothing typed: no wait at all
 	if got := strings.Join(ws.asked, ","); got != "files,files,locate,symbols" {
 		t.Errorf("indexes asked for: %s", got)
+	}
+}
+
+// TestTheFileTheUserIsIn: a current file the request names is where the
+// user is, and not what they look for — the other copy first; the last
+// focus, standing in when the request names none, keeps its nearness
+// (rank.FindRequest.InCurrent).
+func TestTheFileTheUserIsIn(t *testing.T) {
+	ws, root := workspaceOf(t)
+	ws.history = []string{"b/server.go"}
+	svc, ctx := New(ws), context.Background()
+	in := "file://" + filepath.ToSlash(root) + "/b/client.go"
+	for _, c := range []struct {
+		name, current, focus, want string
+	}{
+		{"named by the request", in, "", "a/client.go"},
+		{"the last focus", "", filepath.Join(root, "b", "client.go"), "b/client.go"},
+	} {
+		ws.focus = c.focus
+		files, _, err := svc.Find(ctx, FindParams{Query: "client.go", Current: c.current})
+		if err != nil || len(files.Matches) != 2 || files.Matches[0].Path != c.want {
+			t.Errorf("%s: %+v %v, want %s first", c.name, files.Matches, err, c.want)
+		}
 	}
 }
 

@@ -700,6 +700,9 @@ func askSession(ctx context.Context, eng *rank.Engine, rec *vcs.Record, root, se
 			req.Authored = authored
 		}
 		find.History, find.Current, find.Authored = req.History, req.Current, req.Authored
+		// A client naming the current file says the user is in it (an
+		// editor's active file); the last focus does not.
+		find.InCurrent = mode == "with the visits and current"
 		if mode == "with the visits" {
 			withVisits = find
 		}
