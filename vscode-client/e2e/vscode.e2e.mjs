@@ -372,6 +372,15 @@ try {
     await openWithFindFile("handler.go", "services/ship/handler.go");
   });
 
+  await step("Find File: the copy the user is in after the other", async () => {
+    // In services/ship/handler.go, the name asked for is its own: the
+    // extension names it as current, and no one looks for the file they
+    // are in, so the cart's copy comes first (without that rule the
+    // active file, nearest of all, would).
+    await activeFileIs("services/ship/handler.go");
+    await openWithFindFile("handler.go", "services/cart/handler.go");
+  });
+
   await step("broken link: a warning, and its quick fix applied", async () => {
     await openWithFindFile("guide", "docs/guide.md");
     await until("one warning in the status bar", async () =>
