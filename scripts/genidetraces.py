@@ -220,13 +220,19 @@ def main():
     if args[:1] in (["--opened"], ["--sublime"]):
         kind = JETBRAINS_OPENED if args[0] == "--opened" else SUBLIME_OPENED
         args = args[1:]
-    out, mirrors, repos = args[0], args[1], args[2:]
+    write(args[0], args[1], args[2:], lambda repo, mirror: questions(repo, mirror, kind))
+
+
+def write(out, mirrors, repos, ask):
+    """Asks each repository's mirror (MIRRORS/OWNER+NAME[/repo]) with
+    ask(repo, mirror) and writes the questions to out, gzipped JSON lines
+    in the repositories' order."""
     rows = []
     for repo in repos:
         mirror = os.path.join(mirrors, repo.replace("/", "+"))
         if os.path.isdir(os.path.join(mirror, "repo")):
             mirror = os.path.join(mirror, "repo")
-        qs = questions(repo, mirror, kind)
+        qs = ask(repo, mirror)
         print("%s: %d questions, %d files asked for" % (repo, len(qs), len({q["want"] for q in qs})), file=sys.stderr)
         rows += qs
     with gzip.open(out, "wt") as f:

@@ -41,8 +41,6 @@ testdata/vimtraces/split.tsv gives it (held out when it is not listed).
 """
 import collections
 import functools
-import gzip
-import json
 import os
 import posixpath
 import re
@@ -177,18 +175,7 @@ def questions(repo, mirror, source="vim-jumplist"):
 
 
 def main():
-    out, mirrors, repos = sys.argv[1], sys.argv[2], sys.argv[3:]
-    rows = []
-    for repo in repos:
-        mirror = os.path.join(mirrors, repo.replace("/", "+"))
-        if os.path.isdir(os.path.join(mirror, "repo")):
-            mirror = os.path.join(mirror, "repo")
-        qs = questions(repo, mirror)
-        print("%s: %d questions, %d files asked for" % (repo, len(qs), len({q["want"] for q in qs})), file=sys.stderr)
-        rows += qs
-    with gzip.open(out, "wt") as f:
-        for r in rows:
-            f.write(json.dumps(r, sort_keys=True) + "\n")
+    genidetraces.write(sys.argv[1], sys.argv[2], sys.argv[3:], questions)
 
 
 if __name__ == "__main__":
