@@ -54,10 +54,11 @@ func Recency(files []string) []Visit {
 // directory's value remembered (candidates share directories).
 type affinity struct {
 	current *reference
-	// inRoot, inFile: the current file itself (root, root-relative).
-	inRoot int
-	inFile string
-	visits []reference // one per directory, weights summing to 1
+	// currentRoot, currentRel: the current file itself (find's
+	// FindRequest.InCurrent).
+	currentRoot int
+	currentRel  string
+	visits      []reference // one per directory, weights summing to 1
 	// mean remembers the visits' weighted mean of each directory asked
 	// about (root<<32 | dir): candidates share directories. Under meanMu:
 	// the halves of a big tree's path readings ask at once.
@@ -88,7 +89,7 @@ func (e *Engine) newAffinity(current string, history []Visit, authored Authored)
 	a := &affinity{}
 	if root, rel, ok := e.refFile(current); ok {
 		a.current = &reference{root, splitDirs(parentDir(rel)), 1, "near:from"}
-		a.inRoot, a.inFile = root, rel
+		a.currentRoot, a.currentRel = root, rel
 		a.amongAux = isAuxiliary(rel)
 		e.addCoChange(a, root, rel, 1)
 	}

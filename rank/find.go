@@ -137,7 +137,7 @@ func (e *Engine) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 		aff: e.newAffinity(req.Current, req.History, req.Authored), active: e.hasActivity()}
 	f.copyLift = e.orderCopies(&q, f.aff)
 	if req.InCurrent && f.aff != nil && f.aff.current != nil {
-		f.inFile, f.inCurrent = e.fileID(f.aff.inRoot, f.aff.inFile)
+		f.inFile, f.inCurrent = e.fileID(f.aff.currentRoot, f.aff.currentRel)
 	}
 	if f.threshold <= 0 {
 		f.threshold = DefaultThreshold
