@@ -62,10 +62,13 @@ SPLIT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testdata
 
 
 @functools.cache
-def halves():
-    """Each listed repository's half (split.tsv: repository, tab, half)."""
+def halves(split=SPLIT):
+    """Each listed repository's half (a split.tsv: repository, tab, half;
+    none when the file is not there yet)."""
     out = {}
-    for line in open(SPLIT):
+    if not os.path.exists(split):
+        return out
+    for line in open(split):
         if line.strip() and not line.startswith("#"):
             repo, half = line.split()
             out[repo] = half
@@ -216,10 +219,9 @@ def questions(repo, mirror, kind=JETBRAINS_EDITED):
 
 def main():
     args = sys.argv[1:]
-    kind = JETBRAINS_EDITED
-    if args[:1] in (["--opened"], ["--sublime"]):
-        kind = JETBRAINS_OPENED if args[0] == "--opened" else SUBLIME_OPENED
-        args = args[1:]
+    kind, kinds = JETBRAINS_EDITED, {"--opened": JETBRAINS_OPENED, "--sublime": SUBLIME_OPENED}
+    if args and args[0] in kinds:
+        kind, args = kinds[args[0]], args[1:]
     write(args[0], args[1], args[2:], lambda repo, mirror: questions(repo, mirror, kind))
 
 

@@ -55,17 +55,6 @@ JUMP = re.compile(r"^-'\s+\d+\s+\d+\s+(.*)$")
 JUMP_TIME = re.compile(r'^\|4,39,\d+,\d+,(\d+),')
 
 
-@functools.cache
-def halves():
-    out = {}
-    if os.path.exists(SPLIT):
-        for line in open(SPLIT):
-            if line.strip() and not line.startswith("#"):
-                repo, half = line.split()
-                out[repo] = half
-    return out
-
-
 def jumps(text):
     """The snapshot's jumplist, oldest first: (path, time or None)."""
     out, inside = [], False
@@ -167,7 +156,7 @@ def questions(repo, mirror, source="vim-jumplist"):
                 seen.add(key)
                 q = {"source": source, "task": f"{info}@{commit[:12]}", "repo": repo, "base_commit": base,
                      "name": posixpath.basename(want), "want": want, "visits": visits, "step": k,
-                     "half": halves().get(repo, "held-out")}
+                     "half": genidetraces.halves(SPLIT).get(repo, "held-out")}
                 if base != commit:
                     q["tree_commit"] = commit
                 out.append(q)
