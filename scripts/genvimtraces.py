@@ -115,13 +115,6 @@ def questions(repo, mirror, source="vim-jumplist"):
                                    ":(glob)**/.viminfo", ":(glob)**/_viminfo").splitlines()
                     if posixpath.basename(l) in (".viminfo", "_viminfo")})
     seen, out = set(), []
-    trees = {}
-
-    def tree_of(c):
-        if c not in trees:
-            trees[c] = genidetraces.tree(mirror, c)
-        return trees[c]
-
     for info in infos:
         latest = None
         for line in git("log", "--all", "--topo-order", "--reverse", "--format=%H %P", "--", info).splitlines():
@@ -130,18 +123,19 @@ def questions(repo, mirror, source="vim-jumplist"):
             if not entries:
                 continue
             base = parents[0] if parents else commit
-            files = set(tree_of(commit))
-            mapped = in_tree([p for p, _ in entries], posixpath.dirname(info), set(tree_of(commit)))
-            seq = visits_of([(m if m in files else None, t) for m, (_, t) in zip(mapped, entries)])
+            paths = genidetraces.tree(mirror, commit)
+            files = set(paths)
+            mapped = in_tree([p for p, _ in entries], posixpath.dirname(info), files)
             # A jump to a file outside the tree ends nothing: the visits are
             # the tree's files, consecutive repeats merged again.
+            seq = visits_of([(m if m in files else None, t) for m, (_, t) in zip(mapped, entries)])
             by_name = collections.defaultdict(list)
-            for p in tree_of(commit):
+            for p in paths:
                 by_name[posixpath.basename(p)].append(p)
             before = latest
             times = [t for _, t in entries if t is not None]
             if times:
-                latest = max(times + ([latest] if latest is not None else []))
+                latest = max(times) if latest is None else max(latest, *times)
             for k in range(1, len(seq)):
                 want, t = seq[k]
                 if t is not None and before is not None and t <= before:
