@@ -173,20 +173,20 @@ func askAgentSessions(repo, git, work string, byCommit map[string][]agentSession
 				}
 				engines[at] = te
 			}
-			eng, copies := te.eng, te.byBase[s.Name]
-			if len(s.Visits) == 0 || !slices.Contains(copies, s.Want) || len(copies) < 2 {
+			named := te.byBase[s.Name] // the copies of the name
+			if len(s.Visits) == 0 || !slices.Contains(named, s.Want) || len(named) < 2 {
 				continue // not a question at this tree
 			}
-			q := sessionQuestion{name: s.Name, want: s.Want, last: s.Visits[len(s.Visits)-1], visits: s.Visits, copies: copies}
+			q := sessionQuestion{name: s.Name, want: s.Want, last: s.Visits[len(s.Visits)-1], visits: s.Visits, copies: named}
 			id := fmt.Sprintf("%s/%s/%d", s.Source, s.Task, s.Step)
 			// An agent has no commits of its own: no user's commits.
 			base := calAnswer{Repo: repo, Half: s.Half}
-			withVisits, err := askSession(ctx, eng, rec, root, "agent sessions", id, q, rank.Authored{}, base, record)
+			withVisits, err := askSession(ctx, te.eng, rec, root, "agent sessions", id, q, rank.Authored{}, base, record)
 			if err != nil {
 				return err
 			}
 			if sessionFeaturesOut != nil {
-				writeSessionFeatures(sessionFeaturesOut, repo, s.Half, eng, rec, nil, q, withVisits)
+				writeSessionFeatures(sessionFeaturesOut, repo, s.Half, te.eng, rec, nil, q, withVisits)
 			}
 		}
 	}
