@@ -11,7 +11,7 @@ var (
 	commands = []string{"find", "resolve", "locate", "symbols", "index", "lsp", "mcp", "hook", "history", "daemon", "completion", "help", "version"}
 	common   = []string{"--root", "--limit", "--format", "--quiet", "--verbose", "--help"}
 	flagsOf  = map[string][]string{
-		"find":    {"--exact", "--threshold", "--kind", "--impl", "--model-dir", "--precision", "--ort-lib", "--topk"},
+		"find":    {"--exact", "--threshold", "--kind", "--impl", "--current", "--model-dir", "--precision", "--ort-lib", "--topk"},
 		"resolve": {"--from", "--link", "--current", "--history", "--model-dir", "--precision", "--ort-lib", "--topk"},
 		"locate":  {"--min-confidence", "--model-dir", "--precision", "--ort-lib", "--topk"},
 		"symbols": {"--exact", "--max-file-bytes"},

@@ -28,6 +28,8 @@ flags:
   --threshold F      drop matches scoring below F (0..1, default 0.3)
   --kind K           file | symbol | all (default file)
   --impl             prefer implementation files over headers
+  --current FILE     the file you are in: matches near it first among
+                     equals, and of its own name the other copies first
   --model-dir DIR    an ONNX ColBERT model to order close calls (default none)
 
 examples:

@@ -72,6 +72,8 @@ common flags:
 
 find:     --exact  --threshold F (0..1)  --kind file|symbol|all  --impl
           (symbol and all read the symbol index, from its cache when warm)
+          --current FILE (the file you are in: nearness, and of its own
+          name the other copies first)
 symbols:  --exact  --max-file-bytes N (default 1 MB)
 locate:   --min-confidence F (0..1, default 0.7: where the cascade stops)
 model:    --model-dir DIR  --precision int8|fp16|fp32  --ort-lib FILE  --topk N
@@ -250,7 +252,7 @@ func ask(ctx context.Context, cmd string, opts options, ws oneShot, out *output)
 				out.pending(w.pending)
 			}
 		}
-		p := service.FindParams{Query: opts.query, Limit: opts.limit, Threshold: opts.threshold, Exact: opts.exact, Impl: opts.impl}
+		p := service.FindParams{Query: opts.query, Limit: opts.limit, Threshold: opts.threshold, Exact: opts.exact, Impl: opts.impl, Current: opts.current}
 		res, _, err := svc.Find(ctx, p)
 		if err == nil && !read && tiedFirst(res) {
 			// Copies the index cannot tell apart (a name several
@@ -360,6 +362,7 @@ func parseFlags(cmd string, args []string, tty bool) (options, error) {
 		fs.BoolVar(&o.impl, "impl", false, "")
 		fs.Float64Var(&o.threshold, "threshold", 0, "")
 		fs.StringVar(&o.kind, "kind", o.kind, "")
+		fs.StringVar(&o.current, "current", "", "")
 	case "symbols":
 		fs.BoolVar(&o.exact, "exact", false, "")
 	case "resolve":

@@ -358,6 +358,10 @@ func TestFindAcrossPath(t *testing.T) {
 		{[]string{"find", "--root", dir, "--format", "json", "xyz"}, 0, `"matches":[{"uri":"file://` + filepath.ToSlash(dir) + `/xyz/index.js"`},
 		{[]string{"find", "--root", dir, "--format", "json", "qzxwvkjp"}, 100, ""},
 		{[]string{"find", "--root", repo, "--format", "json", "lspserver"}, 0, `"matches":[{"uri":"file://` + filepath.ToSlash(repo) + `/lsp/server.go"`},
+		// Beside a copy, that copy first; in it, the other (no one looks
+		// for the file they are in).
+		{[]string{"find", "--root", dir, "--format", "text", "--quiet", "--current", filepath.Join(dir, "net/http/httptest/x.go"), "server.go"}, 0, "net/http/httptest/server.go\nnet/http/server.go"},
+		{[]string{"find", "--root", dir, "--format", "text", "--quiet", "--current", filepath.Join(dir, "net/http/server.go"), "server.go"}, 0, "net/http/httptest/server.go\nnet/http/server.go"},
 	}
 	runCommands(t, cases)
 }
