@@ -352,13 +352,7 @@ func gitTree(dir, commit string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: git ls-tree %s: %w", dir, commit, err)
 	}
-	var names []string
-	for _, n := range strings.Split(string(out), "\x00") {
-		if n != "" {
-			names = append(names, n)
-		}
-	}
-	return names, nil
+	return strings.FieldsFunc(string(out), func(r rune) bool { return r == 0 }), nil
 }
 
 func gitLines(dir string, args ...string) ([]string, error) {
