@@ -121,7 +121,12 @@ func (s *Store) File(root string) string {
 	if !s.persists() {
 		return ""
 	}
-	return filepath.Join(workspace.RootCacheDir(s.opts.CacheDir, root), "history.db")
+	return fileOf(s.opts.CacheDir, root)
+}
+
+// fileOf is root's history file under the cache directory cacheDir.
+func fileOf(cacheDir, root string) string {
+	return filepath.Join(workspace.RootCacheDir(cacheDir, root), "history.db")
 }
 
 // SetRoots makes roots the workspace's: a new root's history is read from
@@ -216,8 +221,7 @@ func (s *Store) Frecent(n int) []Visit {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.opts.Now().UnixNano()
-	if s.topAt == 0 || now-s.topAt > int64(topRefresh) {
-		s.reread()
+	if s.reread() || s.topAt == 0 || now-s.topAt > int64(topRefresh) {
 		s.top = s.rank(now, func(v Visit) float64 { return v.Weight }, topSize)
 		s.topAt = now
 	}
@@ -225,17 +229,22 @@ func (s *Store) Frecent(n int) []Visit {
 }
 
 // reread takes in what other processes on the same roots wrote since this
-// one last read or wrote (an agent's MCP server beside the editor's),
-// at most once every topRefresh: a stat a root. s.mu is held.
-func (s *Store) reread() {
+// one last read or wrote — an agent's hook (Note) or MCP server beside
+// the editor's — and says whether any did. It costs a stat a root, so
+// every question asks it: the read an agent's hook noted a moment ago
+// orders the agent's next question. s.mu is held.
+func (s *Store) reread() bool {
+	changed := false
 	for _, l := range s.roots {
 		if l.file == "" {
 			continue
 		}
 		if t := modTime(l.file); !t.Equal(l.stamp) {
 			l.adopt(s.load(l.file), t)
+			changed = true
 		}
 	}
+	return changed
 }
 
 // modTime is a file's modification time (zero when it is missing).
@@ -276,6 +285,9 @@ func (s *Store) Current() (Visit, bool) {
 func (s *Store) Recent(n int) []Visit {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.reread() {
+		s.topAt = 0
+	}
 	return s.rank(s.opts.Now().UnixNano(), func(v Visit) float64 { return float64(v.Last.UnixNano()) }, n)
 }
 
@@ -543,12 +555,63 @@ func (s *Store) write(file string, pending map[string]entry, gone map[string]boo
 }
 
 func (s *Store) update(tx *bolt.Tx, pending map[string]entry, gone map[string]bool) (map[string]entry, error) {
+	visits, err := visitsBucket(tx)
+	if err != nil {
+		return nil, err
+	}
+	for rel := range gone {
+		if err := visits.Delete([]byte(rel)); err != nil {
+			return nil, err
+		}
+	}
+	if err := mergeInto(visits, pending); err != nil {
+		return nil, err
+	}
+	out, err := readAll(tx)
+	if err != nil {
+		return nil, err
+	}
+	if err := bound(visits, out, s.opts.Limit, s.opts.Now().UnixNano()); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// bound deletes from visits, and from out (what it holds), the least
+// weighty files past limit: they are the ones no question would use.
+func bound(visits *bolt.Bucket, out map[string]entry, limit int, now int64) error {
+	over := len(out) - limit
+	if over <= 0 {
+		return nil
+	}
+	rels := make([]string, 0, len(out))
+	for rel := range out {
+		rels = append(rels, rel)
+	}
+	sort.Slice(rels, func(i, j int) bool {
+		wi, wj := out[rels[i]].weight(now), out[rels[j]].weight(now)
+		if wi != wj {
+			return wi < wj
+		}
+		return rels[i] < rels[j]
+	})
+	for _, rel := range rels[:over] {
+		if err := visits.Delete([]byte(rel)); err != nil {
+			return err
+		}
+		delete(out, rel)
+	}
+	return nil
+}
+
+// visitsBucket is a history file's bucket of visits, made on the first
+// write; a file of another version is started over.
+func visitsBucket(tx *bolt.Tx) (*bolt.Bucket, error) {
 	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
 	if err != nil {
 		return nil, err
 	}
 	if string(meta.Get(keyVersion)) != fileVersion {
-		// First write, or another version's: start over.
 		if tx.Bucket(bucketVisits) != nil {
 			if err := tx.DeleteBucket(bucketVisits); err != nil {
 				return nil, err
@@ -558,15 +621,11 @@ func (s *Store) update(tx *bolt.Tx, pending map[string]entry, gone map[string]bo
 			return nil, err
 		}
 	}
-	visits, err := tx.CreateBucketIfNotExists(bucketVisits)
-	if err != nil {
-		return nil, err
-	}
-	for rel := range gone {
-		if err := visits.Delete([]byte(rel)); err != nil {
-			return nil, err
-		}
-	}
+	return tx.CreateBucketIfNotExists(bucketVisits)
+}
+
+// mergeInto folds pending into what the file holds of each file.
+func mergeInto(visits *bolt.Bucket, pending map[string]entry) error {
 	for rel, e := range pending {
 		if old := visits.Get([]byte(rel)); old != nil {
 			if d, err := decodeEntry(old); err == nil {
@@ -574,35 +633,10 @@ func (s *Store) update(tx *bolt.Tx, pending map[string]entry, gone map[string]bo
 			}
 		}
 		if err := visits.Put([]byte(rel), encodeEntry(e)); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	out, err := readAll(tx)
-	if err != nil {
-		return nil, err
-	}
-	if over := len(out) - s.opts.Limit; over > 0 {
-		// The least weighty go: they are the ones no question would use.
-		now := s.opts.Now().UnixNano()
-		rels := make([]string, 0, len(out))
-		for rel := range out {
-			rels = append(rels, rel)
-		}
-		sort.Slice(rels, func(i, j int) bool {
-			wi, wj := out[rels[i]].weight(now), out[rels[j]].weight(now)
-			if wi != wj {
-				return wi < wj
-			}
-			return rels[i] < rels[j]
-		})
-		for _, rel := range rels[:over] {
-			if err := visits.Delete([]byte(rel)); err != nil {
-				return nil, err
-			}
-			delete(out, rel)
-		}
-	}
-	return out, nil
+	return nil
 }
 
 func (s *Store) remove(file string) {

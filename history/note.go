@@ -1,0 +1,76 @@
+package history
+
+import (
+	"os"
+	"path/filepath"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"wayfind/workspace"
+)
+
+// noteWait bounds how long Note waits for another process holding the
+// file: a hook answers inside an agent's tool call, and a visit is worth
+// less than the call's time.
+const noteWait = 50 * time.Millisecond
+
+// Note records visits to rels inside root, made at now, straight into
+// root's history file under cacheDir: for a process that lives for one
+// call (an agent's hook, whose reads are the agent's visits), where a
+// Store would flush the same on Close. The visits are merged under the
+// file's lock as a Store's flush merges them, without reading the whole
+// file back and without a sync — a visit a crash loses only breaks a
+// tie. A file another process holds past noteWait is left as it is:
+// the visits are dropped and the error says so. Stores on the same root
+// take them in at their next question (Store.reread).
+func Note(cacheDir, root string, rels []string, why Reason, now time.Time) error {
+	if cacheDir == "" || cacheDir == "-" || len(rels) == 0 {
+		return nil
+	}
+	pending := map[string]entry{}
+	for _, rel := range rels {
+		if rel != "" {
+			pending[rel] = pending[rel].add(now.UnixNano(), why.weight())
+		}
+	}
+	file := fileOf(cacheDir, root)
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		return err
+	}
+	return workspace.GuardMapped(func() error {
+		db, err := bolt.Open(file, 0o600, &bolt.Options{Timeout: noteWait})
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		db.NoSync = true
+		return db.Update(func(tx *bolt.Tx) error {
+			visits, err := visitsBucket(tx)
+			if err != nil {
+				return err
+			}
+			// The files held before (counted from the pages' headers,
+			// not key by key) and the new ones.
+			n := visits.Stats().KeyN
+			for rel := range pending {
+				if visits.Get([]byte(rel)) == nil {
+					n++
+				}
+			}
+			if err := mergeInto(visits, pending); err != nil {
+				return err
+			}
+			if n <= DefaultLimit {
+				return nil
+			}
+			// Only hooks have written lately: the bound a Store's flush
+			// keeps is kept here.
+			out, err := readAll(tx)
+			if err != nil {
+				return err
+			}
+			return bound(visits, out, DefaultLimit, now.UnixNano())
+		})
+	})
+}

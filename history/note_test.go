@@ -1,0 +1,148 @@
+package history
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// TestNote: visits noted by a process that lives for one call are in the
+// root's history for every store on it, at their next question, weighed
+// as the same visits made in a store.
+func TestNote(t *testing.T) {
+	dir := t.TempDir()
+	c := newClock()
+	editor := New(Options{CacheDir: dir, Now: c.now})
+	editor.SetRoots([]string{"/w"})
+	defer editor.Close()
+	editor.Visit("/w", "mine.go", Focus)
+	if err := editor.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got := rels(editor.Frecent(5)); got != "mine.go" {
+		t.Fatalf("before: %q", got)
+	}
+	c.advance(time.Second)
+	if err := Note(dir, "/w", []string{"read.go", "mine.go", ""}, Agent, c.now()); err != nil {
+		t.Fatal(err)
+	}
+	got := editor.Frecent(5)
+	if rels(got) != "mine.go read.go" {
+		t.Fatalf("after the note: %q", rels(got))
+	}
+	same := New(Options{CacheDir: "-", Now: c.now})
+	same.SetRoots([]string{"/w"})
+	same.Visit("/w", "read.go", Agent)
+	if w, want := got[1].Weight, same.Frecent(1)[0].Weight; w != want {
+		t.Errorf("a noted read weighs %v, the same read in a store %v", w, want)
+	}
+	if w, want := got[0].Weight, (1+workingSetWeight)*(1+0.5*1.0001); w < want*0.99 || w > want {
+		t.Errorf("a focus then an agent's read a second later weigh %v, want about %v", w, want)
+	}
+	if err := Note(dir, "/other", []string{"x.go"}, Agent, c.now()); err != nil {
+		t.Fatal(err)
+	}
+	if got := rels(editor.Frecent(5)); got != "mine.go read.go" {
+		t.Errorf("another root's note reached this one: %q", got)
+	}
+}
+
+// TestNoteStepsAside: a file another process holds is left as it is
+// within noteWait, the visits dropped; memory-only caches write nothing.
+func TestNoteStepsAside(t *testing.T) {
+	dir := t.TempDir()
+	if err := Note(dir, "/w", []string{"a.go"}, Agent, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	db, err := bolt.Open(fileOf(dir, "/w"), 0o600, nil) // held, as a writer holds it
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	err = Note(dir, "/w", []string{"b.go"}, Agent, time.Now())
+	if !errors.Is(err, bolt.ErrTimeout) || time.Since(start) > 20*noteWait {
+		t.Errorf("a held file: %v after %v", err, time.Since(start))
+	}
+	db.Close()
+	st := New(Options{CacheDir: dir})
+	st.SetRoots([]string{"/w"})
+	if got := rels(st.Recent(5)); got != "a.go" {
+		t.Errorf("after a held file: %q", got)
+	}
+	for _, cache := range []string{"", "-"} {
+		if err := Note(cache, "/w", []string{"a.go"}, Agent, time.Now()); err != nil {
+			t.Errorf("%q: %v", cache, err)
+		}
+	}
+}
+
+// TestNoteBounded: notes alone keep the file within a store's bound, the
+// least weighty files going first.
+func TestNoteBounded(t *testing.T) {
+	dir := t.TempDir()
+	c := newClock()
+	old := make([]string, DefaultLimit)
+	for i := range old {
+		old[i] = fmt.Sprintf("old/%05d.go", i)
+	}
+	if err := Note(dir, "/w", old, Agent, c.now()); err != nil {
+		t.Fatal(err)
+	}
+	c.advance(time.Hour)
+	if err := Note(dir, "/w", []string{"new.go"}, Agent, c.now()); err != nil {
+		t.Fatal(err)
+	}
+	st := New(Options{CacheDir: dir, Now: c.now})
+	st.SetRoots([]string{"/w"})
+	if n := st.Len(); n != DefaultLimit {
+		t.Errorf("%d files remembered, want %d", n, DefaultLimit)
+	}
+	if got := rels(st.Recent(1)); got != "new.go" {
+		t.Errorf("the latest: %q", got)
+	}
+}
+
+// BenchmarkNote: one call's read noted in a root's history of a full
+// store's size (DefaultLimit files), as the agent hook notes it.
+func BenchmarkNote(b *testing.B) {
+	dir := b.TempDir()
+	full := make([]string, DefaultLimit-1)
+	for i := range full {
+		full[i] = fmt.Sprintf("src/pkg%03d/file_%05d.go", i%500, i)
+	}
+	if err := Note(dir, "/w", full, Agent, time.Now()); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if err := Note(dir, "/w", []string{full[i%len(full)]}, Agent, time.Now()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFlushOne: the peer of BenchmarkNote — the same visit made in
+// a store opened on that history and flushed, as a process that keeps a
+// store writes it.
+func BenchmarkFlushOne(b *testing.B) {
+	dir := b.TempDir()
+	full := make([]string, DefaultLimit-1)
+	for i := range full {
+		full[i] = fmt.Sprintf("src/pkg%03d/file_%05d.go", i%500, i)
+	}
+	if err := Note(dir, "/w", full, Agent, time.Now()); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		st := New(Options{CacheDir: dir})
+		st.SetRoots([]string{"/w"})
+		st.Visit("/w", full[i%len(full)], Agent)
+		if err := st.Flush(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
