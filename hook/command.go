@@ -267,7 +267,15 @@ func beforeShell(ctx context.Context, ev Event, disk Disk, trail Trail, open fun
 	)
 	err := shellReads(command, ev.Cwd, func(w shellWord) string {
 		full := filepath.Clean(abs(w.path, w.cwd))
-		if failed != nil || disk.IsFile(full) || disk.IsDir(full) || asked == maxShellRewrites {
+		if disk.IsFile(full) {
+			// A file the command reads is where the agent works, as a
+			// Read's is.
+			if trail != nil {
+				trail.Add(full)
+			}
+			return ""
+		}
+		if failed != nil || disk.IsDir(full) || asked == maxShellRewrites {
 			return ""
 		}
 		asked++

@@ -205,6 +205,11 @@ func TestTrailPlacesTheAgent(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	shell := func(command string) {
+		if _, err := Answer(context.Background(), Event{Name: "PreToolUse", Tool: shellTool, Cwd: "/ws", Input: map[string]any{shellField: command}}, disk, trail, open); err != nil {
+			t.Fatal(err)
+		}
+	}
 	read("/ws/old.go")
 	read("services/ship/handler.go")
 	read("/ws/README.md")
@@ -217,6 +222,13 @@ func TestTrailPlacesTheAgent(t *testing.T) {
 	p := req.asked[0]
 	if got := strings.Join(p.History, ","); got != "/ws/README.md,/ws/services/ship/handler.go" || p.Current != "/ws/services/ship/handler.go" {
 		t.Errorf("history %s, current %s", got, p.Current)
+	}
+	// A file a shell command reads places the agent as a Read does; a
+	// word it does not read (a pattern, a file it writes) does not.
+	shell("grep -n handler README.md && rm services/ship/handler.go")
+	read("config.go")
+	if p := req.asked[len(req.asked)-1]; p.Current != "/ws/README.md" {
+		t.Errorf("after the shell's read: history %s, current %s", strings.Join(p.History, ","), p.Current)
 	}
 }
 
