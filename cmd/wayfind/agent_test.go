@@ -339,6 +339,44 @@ func TestClaudeCodePluginInstalled(t *testing.T) {
 	}
 }
 
+// TestClaudeCodeReadsOrderFind: in the real Claude Code with the plugin
+// (its hook and its MCP server), the files the agent reads through the
+// harness's own Read are where it works for wayfind's find_files: of a
+// name two services share, the one beside the file the agent just read
+// comes first, though the agent passes nothing but the name.
+func TestClaudeCodeReadsOrderFind(t *testing.T) {
+	claude := claudeBinary(t)
+	repo := newAgentRepo(t)
+	find := claudetest.Call{Name: "mcp__plugin_wayfind_wayfind__find_files", Input: map[string]any{"query": "config.go"}}
+	s := claudetest.Session{Claude: claude, Dir: repo.dir, Home: t.TempDir(), Env: []string{"PATH=" + (pluginCase{onPath: true}).path()},
+		Args: []string{"--plugin-dir", pluginCopy(t, false), "--allowedTools", find.Name}}
+	run, err := s.Run(context.Background(), []claudetest.Call{
+		// The harness defers an MCP server's tools until the model asks
+		// for them by name.
+		{Name: "ToolSearch", Input: map[string]any{"query": "select:" + find.Name}},
+		find,
+		{Name: "Read", Input: map[string]any{"file_path": filepath.Join(repo.dir, "services/ship/handler.go")}},
+		find,
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := run.ToolResults
+	firstOf := func(answer string) string {
+		var files struct{ Matches []struct{ Path string } }
+		if json.Unmarshal([]byte(answer), &files) != nil || len(files.Matches) == 0 {
+			return ""
+		}
+		return files.Matches[0].Path
+	}
+	if got := firstOf(res[1]); got != "services/cart/config.go" {
+		t.Errorf("before any read, find_files config.go lists %q first (want the cart's, the first by name):\n%s", got, strings.Join(numbered(res), "\n"))
+	}
+	if got := firstOf(res[3]); got != "services/ship/config.go" {
+		t.Errorf("after the agent read the shipping handler, find_files config.go lists %q first:\n%s", got, strings.Join(numbered(res), "\n"))
+	}
+}
+
 // pluginCases are where a plugin's test finds wayfind: on PATH, in the
 // plugin's bin/ (make plugin), nowhere — then the calls go ahead as
 // written (reads: whether the old paths read the files).

@@ -183,8 +183,12 @@ names nothing and is resolved, is replaced in the command, the rest left
 byte for byte; a write target, a word the shell expands, and every word
 of a command that writes are never touched.
 
-A path that exists costs a stat; nothing is rewritten then, nor a Write
-(a new file is legitimate: one line says when its directory moved). After
+A path that exists costs a stat and a note; nothing is rewritten then, nor a Write
+(a new file is legitimate: one line says when its directory moved). The
+files the agent reads (Read, Edit, a Bash command's) are noted in the
+project's navigation history as its visits, so that wayfind mcp's
+find_files, the CLI and an editor's server list the copy of a shared name
+near where the agent works first. After
 a Bash command whose output says a file is not there, a line says where
 it went. Any error of its own, an event it does not know, a path it cannot
 help with: no answer, the call goes ahead. Lines go to hook.log in the

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"wayfind/daemon"
+	"wayfind/history"
 	"wayfind/hook"
 	"wayfind/memory"
 	"wayfind/service"
@@ -89,7 +90,9 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	var trail hook.Trail
 	if cache != "-" {
-		trail = hook.OpenTrail(filepath.Join(cache, "hook"), ev.SessionID)
+		visits := &visitTrail{Trail: hook.OpenTrail(filepath.Join(cache, "hook"), ev.SessionID), cache: cache, cwd: ev.Cwd}
+		defer visits.note(log)
+		trail = visits
 	}
 	out, err := answerSafely(ctx, ev, disk, trail, open)
 	if harness == "" {
@@ -198,11 +201,7 @@ func (hookDisk) LinesWithin(p string, from, budget int) (int, bool) {
 // process's own (hookOwnRequests), opened at the first question the
 // daemon does not answer.
 func hookRequests(ctx context.Context, cwd, cache string, log *cacheLog) (*daemonFirst, error) {
-	root := os.Getenv("CLAUDE_PROJECT_DIR")
-	if root == "" {
-		root = projectRoot(cwd)
-	}
-	roots, err := workspace.CleanRoots([]string{root})
+	roots, err := hookRoots(cwd)
 	if err != nil {
 		return nil, err
 	}
@@ -220,6 +219,72 @@ func hookRequests(ctx context.Context, cwd, cache string, log *cacheLog) (*daemo
 		}
 	}
 	return d, nil
+}
+
+// hookRoots are the roots of the project the event's working directory
+// is in ($CLAUDE_PROJECT_DIR when the harness names it), as `wayfind mcp`
+// and `wayfind lsp` started there take them.
+func hookRoots(cwd string) ([]string, error) {
+	root := os.Getenv("CLAUDE_PROJECT_DIR")
+	if root == "" {
+		root = projectRoot(cwd)
+	}
+	return workspace.CleanRoots([]string{root})
+}
+
+// visitTrail is the session's trail (hook.OpenTrail; nil when the
+// harness names no usable session) whose files are also the agent's
+// visits in the project's history (history.Note): wayfind asked anywhere
+// else on the project — the MCP server beside the hook, the CLI, an
+// editor's server — weighs where the agent works, as it weighs a
+// person's. Only a regular file inside the roots by its real path is
+// noted; all of one call's at once, when the hook is done.
+type visitTrail struct {
+	hook.Trail
+	cache, cwd string
+	files      []string
+}
+
+func (t *visitTrail) Add(abs string) {
+	if t.Trail != nil {
+		t.Trail.Add(abs)
+	}
+	t.files = append(t.files, abs)
+}
+
+func (t *visitTrail) Files() []string {
+	if t.Trail == nil {
+		return nil
+	}
+	return t.Trail.Files()
+}
+
+// note records the call's files in the project's history; a failure is
+// the log's (the visits are dropped, the call unharmed).
+func (t *visitTrail) note(log *cacheLog) {
+	if len(t.files) == 0 {
+		return
+	}
+	roots, err := hookRoots(t.cwd)
+	if err != nil {
+		return
+	}
+	in := &workspace.Index{Roots: roots}
+	byRoot := map[int][]string{}
+	for _, f := range t.files {
+		real, ok := workspace.FileInside(roots, f)
+		if !ok {
+			continue
+		}
+		if i, rel, ok := in.RootOf(real); ok {
+			byRoot[i] = append(byRoot[i], rel)
+		}
+	}
+	for i, rels := range byRoot {
+		if err := history.Note(t.cache, roots[i], rels, history.Agent, time.Now()); err != nil {
+			log.printf("the agent's reads not noted in %s's history: %v", roots[i], err)
+		}
+	}
 }
 
 // hookOwnRequests is the request layer the hook opens itself: the file

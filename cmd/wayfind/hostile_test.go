@@ -7,10 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"wayfind/history"
 	"wayfind/service/hostiletest"
 )
 
@@ -94,6 +96,25 @@ func TestHostileTreeFrontEnds(t *testing.T) {
 		// Not an event at all: an input past the event bound, and no input.
 		runHookBinary(t, tr, cache, bytes.Repeat([]byte("x"), 100<<20), nil)
 		runHookBinary(t, tr, cache, nil, nil)
+		// The agent's reads the hook noted as visits (history.Note): the
+		// files inside by their real paths, a link in to one as its
+		// target, nothing a link leads out to.
+		for _, p := range []string{"main.go", "alias.go", "secret.go", "up/outside/main.go", "rootfs/etc/passwd"} {
+			ev := hookEvent(tr.Root, "Read", map[string]any{"file_path": filepath.Join(tr.Root, p)})
+			in, _ := json.Marshal(ev)
+			runHookBinary(t, tr, cache, in, ev)
+		}
+		st := history.New(history.Options{CacheDir: cache})
+		st.SetRoots([]string{tr.Root})
+		var noted []string
+		for _, v := range st.Recent(history.DefaultLimit) {
+			noted = append(noted, v.Rel)
+		}
+		if !slices.Contains(noted, "main.go") || slices.Contains(noted, "alias.go") {
+			t.Errorf("the agent's reads noted: %q, want main.go (alias.go as main.go)", noted)
+		}
+		b, _ := json.Marshal(map[string]any{"path": noted})
+		tr.Check(t, "hook's notes", "", b)
 	})
 	t.Run("hook through the daemon", func(t *testing.T) {
 		cache := t.TempDir()

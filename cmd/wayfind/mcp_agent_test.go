@@ -167,9 +167,16 @@ timeout = 10
 		// A module's directory searched for from the top of the tree.
 		{Tool: "exec_command", Args: map[string]any{"cmd": "find src -name Cli.java"}},
 		{Tool: "exec_command", Args: map[string]any{"cmd": "grep -rn class --include=Core.java src"}},
+		// A file the agent reads through the shell is where it works for
+		// the MCP server beside the hook: of the name two services share,
+		// the shipping one first.
+		{Tool: "exec_command", Args: map[string]any{"cmd": "cat services/ship/handler.go"}},
+		{Tool: "find_files", Args: map[string]any{"query": "config.go"}},
 	}
 	run := runCodex(t, codex, repo.dir, script, hooks)
 	out := codexJoined(run.Outputs)
+	var found struct{ Matches []struct{ Path string } }
+	codexAnswer(t, run.Outputs[7], &found)
 	checks := []struct {
 		what string
 		ok   bool
@@ -180,6 +187,8 @@ timeout = 10
 		{"a name two files share is left as written: the command fails", strings.Contains(out[3], "No such file")},
 		{"a find of a directory that is not there, for a name one module's holds, finds it there", strings.Contains(out[4], "mods/cli/src/Cli.java")},
 		{"a recursive grep's --include the same", strings.Contains(out[5], "the core module")},
+		{"after a cat of the shipping handler, find_files config.go lists the shipping config first",
+			strings.Contains(out[6], "the shipping handler") && len(found.Matches) == 2 && found.Matches[0].Path == "services/ship/config.go"},
 	}
 	for _, c := range checks {
 		if !c.ok {

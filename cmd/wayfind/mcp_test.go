@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 	"os/exec"
@@ -361,5 +362,42 @@ func TestMCPCodexSandboxCwd(t *testing.T) {
 	c2.awaitRoots(root)
 	if res := resolve(c2, other); res.Root != root {
 		t.Errorf("the client's roots, with Codex's meta beside: searched %s", res.Root)
+	}
+}
+
+// TestMCPWeighsTheAgentsReads: the files an agent reads through its own
+// tools (the hook sees each call) are its visits for the MCP server
+// beside it and for the CLI: of a name two services share, the one
+// where the agent has been reading comes first — at the next question,
+// with nothing passed by the agent.
+func TestMCPWeighsTheAgentsReads(t *testing.T) {
+	repo := newAgentRepo(t)
+	c := startMCP(t, []string{"--root", repo.dir}, nil)
+	first := func() string {
+		var files struct{ Matches []struct{ Path string } }
+		c.tool("find_files", map[string]any{"query": "config.go"}, &files)
+		if len(files.Matches) != 2 {
+			t.Fatalf("find_files config.go: %+v", files.Matches)
+		}
+		return files.Matches[0].Path
+	}
+	if got := first(); got != "services/cart/config.go" {
+		t.Fatalf("before any read: %s first", got)
+	}
+	for _, p := range []string{"README.md", "services/ship/handler.go"} {
+		ev, _ := json.Marshal(map[string]any{"session_id": "reads", "cwd": repo.dir, "hook_event_name": "PreToolUse",
+			"tool_name": "Read", "tool_input": map[string]any{"file_path": filepath.Join(repo.dir, p)}})
+		hook := exec.Command(binary, "hook")
+		hook.Stdin = bytes.NewReader(ev)
+		if out, err := hook.CombinedOutput(); err != nil || len(out) > 0 {
+			t.Fatalf("hook: %v %q (an existing file: no answer)", err, out)
+		}
+	}
+	if got := first(); got != "services/ship/config.go" {
+		t.Errorf("after the agent read the shipping handler: %s first", got)
+	}
+	cli, err := exec.Command(binary, "find", "--root", repo.dir, "--format", "text", "config.go").Output()
+	if ship, cart := strings.Index(string(cli), "services/ship/config.go"), strings.Index(string(cli), "services/cart/config.go"); err != nil || ship < 0 || ship > cart {
+		t.Errorf("wayfind find config.go: %v\n%s", err, cli)
 	}
 }
