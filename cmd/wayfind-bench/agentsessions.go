@@ -26,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 
+	"wayfind/history"
 	"wayfind/rank"
 	"wayfind/vcs"
 	"wayfind/workspace"
@@ -56,9 +57,13 @@ func agentSessionsCmd(args []string) error {
 	only := fs.String("repo", "", "run only this repository (OWNER/NAME)")
 	work := fs.String("work", filepath.Join(os.TempDir(), "wayfind-calibrate"), "where histories are cached")
 	answers := fs.String("answers", "", "write every answer here, one JSON line each (the tuning half's only)")
+	asAgent := fs.Bool("as-agent", false, "the visits as the agent hook notes an agent's reads for the MCP server beside it (agent visits, no current file) in the mode \"with the visits\"")
 	order := addCopyOrderFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *asAgent {
+		visitReason = history.Agent
 	}
 	copies, said, err := order.load()
 	if err != nil {

@@ -235,14 +235,19 @@ func sessionsBench(repos []string, window int, verbose bool) {
 	trust.print()
 }
 
+// visitReason is how visitStore's visits came about: a person's focus
+// (a client's find/visited), or — agentsessions -as-agent — an agent's
+// reads as its hook notes them, which name no current file.
+var visitReason = history.Focus
+
 // visitStore is a navigation history holding visits as a client reports
-// them (find/visited, focus), a few seconds apart, most recent last.
+// them (visitReason), a few seconds apart, most recent last.
 func visitStore(root string, visits []string) *history.Store {
 	now := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
 	st := history.New(history.Options{CacheDir: "-", Now: func() time.Time { return now }})
 	st.SetRoots([]string{root})
 	for _, v := range visits {
-		st.Visit(root, v, history.Focus)
+		st.Visit(root, v, visitReason)
 		now = now.Add(5 * time.Second)
 	}
 	return st
