@@ -15,13 +15,7 @@ import (
 func TestNote(t *testing.T) {
 	dir := t.TempDir()
 	c := newClock()
-	editor := New(Options{CacheDir: dir, Now: c.now})
-	editor.SetRoots([]string{"/w"})
-	defer editor.Close()
-	editor.Visit("/w", "mine.go", Focus)
-	if err := editor.Flush(); err != nil {
-		t.Fatal(err)
-	}
+	editor := editorAt(t, dir, c)
 	if got := rels(editor.Frecent(5)); got != "mine.go" {
 		t.Fatalf("before: %q", got)
 	}
@@ -108,15 +102,7 @@ func TestNoteBounded(t *testing.T) {
 // BenchmarkNote: one call's read noted in a root's history of a full
 // store's size (DefaultLimit files), as the agent hook notes it.
 func BenchmarkNote(b *testing.B) {
-	dir := b.TempDir()
-	full := make([]string, DefaultLimit-1)
-	for i := range full {
-		full[i] = fmt.Sprintf("src/pkg%03d/file_%05d.go", i%500, i)
-	}
-	if err := Note(dir, "/w", full, Agent, time.Now()); err != nil {
-		b.Fatal(err)
-	}
-	b.ResetTimer()
+	dir, full := fullHistory(b)
 	for i := 0; b.Loop(); i++ {
 		if err := Note(dir, "/w", []string{full[i%len(full)]}, Agent, time.Now()); err != nil {
 			b.Fatal(err)
@@ -128,6 +114,20 @@ func BenchmarkNote(b *testing.B) {
 // a store opened on that history and flushed, as a process that keeps a
 // store writes it.
 func BenchmarkFlushOne(b *testing.B) {
+	dir, full := fullHistory(b)
+	for i := 0; b.Loop(); i++ {
+		st := New(Options{CacheDir: dir})
+		st.SetRoots([]string{"/w"})
+		st.Visit("/w", full[i%len(full)], Agent)
+		if err := st.Flush(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// fullHistory is a cache directory whose history of /w holds one file
+// short of a store's bound, and those files.
+func fullHistory(b *testing.B) (string, []string) {
 	dir := b.TempDir()
 	full := make([]string, DefaultLimit-1)
 	for i := range full {
@@ -137,12 +137,5 @@ func BenchmarkFlushOne(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
-	for i := 0; b.Loop(); i++ {
-		st := New(Options{CacheDir: dir})
-		st.SetRoots([]string{"/w"})
-		st.Visit("/w", full[i%len(full)], Agent)
-		if err := st.Flush(); err != nil {
-			b.Fatal(err)
-		}
-	}
+	return dir, full
 }

@@ -24,6 +24,20 @@ func (c *clock) advance(d time.Duration) {
 	c.mu.Unlock()
 }
 
+// editorAt is an editor's store on /w in dir, its visit to mine.go
+// written; closed when the test ends.
+func editorAt(t *testing.T, dir string, c *clock) *Store {
+	t.Helper()
+	st := New(Options{CacheDir: dir, Now: c.now})
+	st.SetRoots([]string{"/w"})
+	t.Cleanup(st.Close)
+	st.Visit("/w", "mine.go", Focus)
+	if err := st.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
 func newClock() *clock { return &clock{t: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)} }
 
 func rels(vs []Visit) string {
@@ -242,17 +256,12 @@ func TestMemoryOnly(t *testing.T) {
 }
 
 // TestSeesOtherProcesses: what another process on the root wrote joins
-// this one's answers within topRefresh, even when this one visits nothing.
+// this one's answers at its next question, even when this one visits
+// nothing.
 func TestSeesOtherProcesses(t *testing.T) {
 	dir := t.TempDir()
 	c := newClock()
-	editor := New(Options{CacheDir: dir, Now: c.now})
-	editor.SetRoots([]string{"/w"})
-	defer editor.Close()
-	editor.Visit("/w", "mine.go", Focus)
-	if err := editor.Flush(); err != nil {
-		t.Fatal(err)
-	}
+	editor := editorAt(t, dir, c)
 	editor.Frecent(5)
 	agent := New(Options{CacheDir: dir, Now: c.now})
 	agent.SetRoots([]string{"/w"})
