@@ -52,7 +52,8 @@ func Note(cacheDir, root string, rels []string, why Reason, now time.Time) error
 			}
 			// The files held before (counted from the pages' headers,
 			// not key by key) and the new ones.
-			n := visits.Stats().KeyN
+			held := visits.Stats().KeyN
+			n := held
 			for rel := range pending {
 				if visits.Get([]byte(rel)) == nil {
 					n++
@@ -61,16 +62,19 @@ func Note(cacheDir, root string, rels []string, why Reason, now time.Time) error
 			if err := mergeInto(visits, pending); err != nil {
 				return err
 			}
-			if n <= DefaultLimit {
+			// The bound a store's flush keeps, kept where only notes
+			// were written lately: the default, or as many as a store
+			// configured for more (history.size) left there — a note
+			// never shrinks a history.
+			limit := max(DefaultLimit, held)
+			if n <= limit {
 				return nil
 			}
-			// Only hooks have written lately: the bound a Store's flush
-			// keeps is kept here.
 			out, err := readAll(tx)
 			if err != nil {
 				return err
 			}
-			return bound(visits, out, DefaultLimit, now.UnixNano())
+			return bound(visits, out, limit, now.UnixNano())
 		})
 	})
 }

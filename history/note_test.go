@@ -97,6 +97,23 @@ func TestNoteBounded(t *testing.T) {
 	if got := rels(st.Recent(1)); got != "new.go" {
 		t.Errorf("the latest: %q", got)
 	}
+	// A history a store keeps larger (history.size) is not shrunk: a
+	// note then adds a file in place of the least weighty one.
+	large := New(Options{CacheDir: dir, Now: c.now, Limit: DefaultLimit + 10})
+	large.SetRoots([]string{"/w"})
+	for i := range 10 {
+		large.Visit("/w", fmt.Sprintf("more/%d.go", i), Agent)
+	}
+	large.Close()
+	c.advance(time.Hour)
+	if err := Note(dir, "/w", []string{"newer.go"}, Agent, c.now()); err != nil {
+		t.Fatal(err)
+	}
+	st = New(Options{CacheDir: dir, Now: c.now, Limit: DefaultLimit + 10})
+	st.SetRoots([]string{"/w"})
+	if n := st.Len(); n != DefaultLimit+10 {
+		t.Errorf("a larger history: %d files after a note, want %d", n, DefaultLimit+10)
+	}
 }
 
 // BenchmarkNote: one call's read noted in a root's history of a full
