@@ -79,10 +79,14 @@ func ParseReason(s string) (Reason, error) {
 }
 
 // entry is one file's visits folded into two decayed sums, each as of
-// last (UnixNano): 24 bytes a file, however often it was visited.
+// last (UnixNano): 24 bytes a file, however often it was visited; and
+// when a person last visited it (person, UnixNano; 0 when only agents
+// read it), kept apart on disk (bucketPersons): a person's recent files
+// are theirs, not the files an agent read beside them.
 type entry struct {
 	freq, work float64
 	last       int64
+	person     int64
 }
 
 // decay is 2^(−age/halfLife); an age below zero (a clock that stepped
@@ -100,23 +104,30 @@ func (e entry) weight(now int64) float64 {
 	return e.freq*decay(age, frequencyHalfLife) + workingSetWeight*e.work*decay(age, workingSetHalfLife)
 }
 
-// add folds in a visit at t counting amount. A visit older than the last
-// one (merged from another process) is decayed to the entry's time
-// instead, so the order in which visits arrive does not matter.
-func (e entry) add(t int64, amount float64) entry {
-	if e.last == 0 && e.freq == 0 && e.work == 0 {
-		return entry{freq: amount, work: amount, last: t}
-	}
-	if t >= e.last {
+// add folds in a visit at t for why, counting why's weight. A visit
+// older than the last one (merged from another process) is decayed to
+// the entry's time instead, so the order in which visits arrive does not
+// matter.
+func (e entry) add(t int64, why Reason) entry {
+	amount := why.weight()
+	switch {
+	case e.last == 0 && e.freq == 0 && e.work == 0:
+		e = entry{freq: amount, work: amount, last: t}
+	case t >= e.last:
 		age := t - e.last
-		return entry{
-			freq: e.freq*decay(age, frequencyHalfLife) + amount,
-			work: e.work*decay(age, workingSetHalfLife) + amount,
-			last: t,
+		e = entry{
+			freq:   e.freq*decay(age, frequencyHalfLife) + amount,
+			work:   e.work*decay(age, workingSetHalfLife) + amount,
+			last:   t,
+			person: e.person,
 		}
+	default:
+		age := e.last - t
+		e.freq += amount * decay(age, frequencyHalfLife)
+		e.work += amount * decay(age, workingSetHalfLife)
 	}
-	age := e.last - t
-	e.freq += amount * decay(age, frequencyHalfLife)
-	e.work += amount * decay(age, workingSetHalfLife)
+	if why != Agent {
+		e.person = max(e.person, t)
+	}
 	return e
 }

@@ -31,7 +31,7 @@ func Note(cacheDir, root string, rels []string, why Reason, now time.Time) error
 	pending := map[string]entry{}
 	for _, rel := range rels {
 		if rel != "" {
-			pending[rel] = pending[rel].add(now.UnixNano(), why.weight())
+			pending[rel] = pending[rel].add(now.UnixNano(), why)
 		}
 	}
 	file := fileOf(cacheDir, root)
@@ -46,20 +46,20 @@ func Note(cacheDir, root string, rels []string, why Reason, now time.Time) error
 		defer db.Close()
 		db.NoSync = true
 		return db.Update(func(tx *bolt.Tx) error {
-			visits, err := visitsBucket(tx)
+			b, err := openBuckets(tx)
 			if err != nil {
 				return err
 			}
 			// The files held before (counted from the pages' headers,
 			// not key by key) and the new ones.
-			held := visits.Stats().KeyN
+			held := b.visits.Stats().KeyN
 			n := held
 			for rel := range pending {
-				if visits.Get([]byte(rel)) == nil {
+				if b.visits.Get([]byte(rel)) == nil {
 					n++
 				}
 			}
-			if err := mergeInto(visits, pending); err != nil {
+			if err := b.merge(pending); err != nil {
 				return err
 			}
 			// The bound a store's flush keeps, kept where only notes
@@ -74,7 +74,7 @@ func Note(cacheDir, root string, rels []string, why Reason, now time.Time) error
 			if err != nil {
 				return err
 			}
-			return bound(visits, out, limit, now.UnixNano())
+			return b.bound(out, limit, now.UnixNano())
 		})
 	})
 }

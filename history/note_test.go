@@ -3,6 +3,8 @@ package history
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -63,7 +65,7 @@ func TestNoteStepsAside(t *testing.T) {
 	db.Close()
 	st := New(Options{CacheDir: dir})
 	st.SetRoots([]string{"/w"})
-	if got := rels(st.Recent(5)); got != "a.go" {
+	if got := rels(st.Recent(5, true)); got != "a.go" {
 		t.Errorf("after a held file: %q", got)
 	}
 	for _, cache := range []string{"", "-"} {
@@ -94,7 +96,7 @@ func TestNoteBounded(t *testing.T) {
 	if n := st.Len(); n != DefaultLimit {
 		t.Errorf("%d files remembered, want %d", n, DefaultLimit)
 	}
-	if got := rels(st.Recent(1)); got != "new.go" {
+	if got := rels(st.Recent(1, true)); got != "new.go" {
 		t.Errorf("the latest: %q", got)
 	}
 	// A history a store keeps larger (history.size) is not shrunk: a
@@ -155,4 +157,59 @@ func fullHistory(b *testing.B) (string, []string) {
 	}
 	b.ResetTimer()
 	return dir, full
+}
+
+// TestPersonsKept: which files a person went to, apart from those only an
+// agent read, is kept in the file; a file written before it was kept
+// reads as a person's throughout, and stays so once written again.
+func TestPersonsKept(t *testing.T) {
+	dir := t.TempDir()
+	c := newClock()
+	editorAt(t, dir, c) // mine.go, a person's
+	c.advance(time.Second)
+	if err := Note(dir, "/w", []string{"read.go"}, Agent, c.now()); err != nil {
+		t.Fatal(err)
+	}
+	st := New(Options{CacheDir: dir, Now: c.now})
+	st.SetRoots([]string{"/w"})
+	if got := rels(st.Recent(5, false)); got != "mine.go" {
+		t.Errorf("a person's, read back: %q", got)
+	}
+	if got := rels(st.Recent(5, true)); got != "read.go mine.go" {
+		t.Errorf("anyone's, read back: %q", got)
+	}
+
+	// A file as a wayfind from before persons were kept wrote it.
+	old := t.TempDir()
+	file := fileOf(old, "/w")
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	db, err := bolt.Open(file, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		meta, _ := tx.CreateBucket(bucketMeta)
+		visits, _ := tx.CreateBucket(bucketVisits)
+		meta.Put(keyVersion, []byte(fileVersion))
+		visits.Put([]byte("a.go"), encodeEntry(entry{}.add(c.now().UnixNano(), Open)))
+		return visits.Put([]byte("b.go"), encodeEntry(entry{}.add(c.now().Add(time.Second).UnixNano(), Open)))
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := New(Options{CacheDir: old, Now: c.now})
+	before.SetRoots([]string{"/w"})
+	if got := rels(before.Recent(5, false)); got != "b.go a.go" {
+		t.Errorf("a person's, from the older file: %q", got)
+	}
+	c.advance(time.Minute)
+	if err := Note(old, "/w", []string{"read.go"}, Agent, c.now()); err != nil {
+		t.Fatal(err)
+	}
+	if got := rels(before.Recent(5, false)); got != "b.go a.go" {
+		t.Errorf("a person's, once written again: %q", got)
+	}
 }

@@ -46,7 +46,11 @@ const fileVersion = "wayfind history 1"
 var (
 	bucketMeta   = []byte("meta")
 	bucketVisits = []byte("visits")
-	keyVersion   = []byte("version")
+	// bucketPersons: each file's latest visit by a person (entry.person,
+	// 8 bytes), beside its weights so that a wayfind from before it was
+	// kept reads the file as it was.
+	bucketPersons = []byte("persons")
+	keyVersion    = []byte("version")
 )
 
 // Options configure a Store.
@@ -66,6 +70,9 @@ type Visit struct {
 	Root, Rel string // the root, and the file's path inside it ('/'-separated)
 	Weight    float64
 	Last      time.Time
+	// Person is when a person (open, focus) last visited it; zero when
+	// only agents have read it.
+	Person time.Time
 }
 
 // Path is the visited file's absolute path.
@@ -159,12 +166,11 @@ func (s *Store) Visit(root, rel string, why Reason) {
 		return
 	}
 	now := s.opts.Now().UnixNano()
-	amount := why.weight()
-	e := l.entries[rel].add(now, amount)
+	e := l.entries[rel].add(now, why)
 	l.entries[rel] = e
-	l.pending[rel] = l.pending[rel].add(now, amount)
+	l.pending[rel] = l.pending[rel].add(now, why)
 	delete(l.gone, rel)
-	v := Visit{Root: root, Rel: rel, Weight: e.weight(now), Last: time.Unix(0, e.last)}
+	v := e.visit(root, rel, now)
 	s.updateTop(v, now)
 	if why != Agent {
 		s.current = v
@@ -222,7 +228,7 @@ func (s *Store) Frecent(n int) []Visit {
 	defer s.mu.Unlock()
 	now := s.opts.Now().UnixNano()
 	if s.reread() || s.topAt == 0 || now-s.topAt > int64(topRefresh) {
-		s.top = s.rank(now, func(v Visit) float64 { return v.Weight }, topSize)
+		s.top = s.rank(now, func(v Visit) (float64, bool) { return v.Weight, true }, topSize)
 		s.topAt = now
 	}
 	return slices.Clone(s.top[:min(n, len(s.top))])
@@ -281,20 +287,28 @@ func (s *Store) Current() (Visit, bool) {
 	return v, true
 }
 
-// Recent returns up to n remembered files, most recently visited first.
-func (s *Store) Recent(n int) []Visit {
+// Recent returns up to n remembered files, most recently visited first:
+// by a person (open, focus) — an agent reading beside them does not push
+// a person's recent files out — or, with agents, by anyone, an agent's
+// reads included (what an agent's own front end lists it).
+func (s *Store) Recent(n int, agents bool) []Visit {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.reread() {
 		s.topAt = 0
 	}
-	return s.rank(s.opts.Now().UnixNano(), func(v Visit) float64 { return float64(v.Last.UnixNano()) }, n)
+	return s.rank(s.opts.Now().UnixNano(), func(v Visit) (float64, bool) {
+		if agents {
+			return float64(v.Last.UnixNano()), true
+		}
+		return float64(v.Person.UnixNano()), !v.Person.IsZero()
+	}, n)
 }
 
-// rank lists the n entries with the highest key, ties by root and path,
-// keeping only the best n as it goes: the store may hold ten thousand
-// files, a question wants a few dozen.
-func (s *Store) rank(now int64, key func(Visit) float64, n int) []Visit {
+// rank lists the n entries with the highest key of those key keeps, ties
+// by root and path, keeping only the best n as it goes: the store may
+// hold ten thousand files, a question wants a few dozen.
+func (s *Store) rank(now int64, key func(Visit) (float64, bool), n int) []Visit {
 	type scored struct {
 		Visit
 		k float64
@@ -311,9 +325,9 @@ func (s *Store) rank(now int64, key func(Visit) float64, n int) []Visit {
 	var best []scored
 	for root, l := range s.roots {
 		for rel, e := range l.entries {
-			c := scored{Visit: Visit{Root: root, Rel: rel, Weight: e.weight(now), Last: time.Unix(0, e.last)}}
-			c.k = key(c.Visit)
-			if len(best) == n && !before(&c, &best[n-1]) {
+			c := scored{Visit: e.visit(root, rel, now)}
+			var keep bool
+			if c.k, keep = key(c.Visit); !keep || len(best) == n && !before(&c, &best[n-1]) {
 				continue
 			}
 			i := sort.Search(len(best), func(i int) bool { return before(&c, &best[i]) })
@@ -435,6 +449,15 @@ func (s *Store) Flush() error {
 	return errors.Join(errs...)
 }
 
+// visit is e as the remembered file rel of root, weighed at now.
+func (e entry) visit(root, rel string, now int64) Visit {
+	v := Visit{Root: root, Rel: rel, Weight: e.weight(now), Last: time.Unix(0, e.last)}
+	if e.person > 0 {
+		v.Person = time.Unix(0, e.person)
+	}
+	return v
+}
+
 // mergeEntries folds two folded histories of one file into one.
 func mergeEntries(a, b entry) entry {
 	if a.last == 0 {
@@ -449,6 +472,7 @@ func mergeEntries(a, b entry) entry {
 	age := a.last - b.last
 	a.freq += b.freq * decay(age, frequencyHalfLife)
 	a.work += b.work * decay(age, workingSetHalfLife)
+	a.person = max(a.person, b.person)
 	return a
 }
 
@@ -512,15 +536,30 @@ func readAll(tx *bolt.Tx) (map[string]entry, error) {
 		return nil, errStale
 	}
 	out := make(map[string]entry, visits.Stats().KeyN)
+	persons := tx.Bucket(bucketPersons)
 	err := visits.ForEach(func(k, v []byte) error {
 		e, err := decodeEntry(v)
 		if err != nil {
 			return fmt.Errorf("entry %q: %w", k, err)
 		}
+		e.person = personOf(persons, k, e)
 		out[string(k)] = e
 		return nil
 	})
 	return out, err
+}
+
+// personOf is when a person last visited rel, from persons; in a file
+// written before persons were kept (none), its last visit: nearly all
+// were a person's then.
+func personOf(persons *bolt.Bucket, rel []byte, e entry) int64 {
+	if persons == nil {
+		return e.last
+	}
+	if v := persons.Get(rel); len(v) == 8 {
+		return int64(binary.LittleEndian.Uint64(v))
+	}
+	return 0
 }
 
 // write folds pending into the file, drops gone and anything past the
@@ -555,31 +594,42 @@ func (s *Store) write(file string, pending map[string]entry, gone map[string]boo
 }
 
 func (s *Store) update(tx *bolt.Tx, pending map[string]entry, gone map[string]bool) (map[string]entry, error) {
-	visits, err := visitsBucket(tx)
+	b, err := openBuckets(tx)
 	if err != nil {
 		return nil, err
 	}
 	for rel := range gone {
-		if err := visits.Delete([]byte(rel)); err != nil {
+		if err := b.forget([]byte(rel)); err != nil {
 			return nil, err
 		}
 	}
-	if err := mergeInto(visits, pending); err != nil {
+	if err := b.merge(pending); err != nil {
 		return nil, err
 	}
 	out, err := readAll(tx)
 	if err != nil {
 		return nil, err
 	}
-	if err := bound(visits, out, s.opts.Limit, s.opts.Now().UnixNano()); err != nil {
+	if err := b.bound(out, s.opts.Limit, s.opts.Now().UnixNano()); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// bound deletes from visits, and from out (what it holds), the least
+// buckets are a history file's, in one write.
+type buckets struct{ visits, persons *bolt.Bucket }
+
+// forget deletes rel from the file.
+func (b buckets) forget(rel []byte) error {
+	if err := b.visits.Delete(rel); err != nil {
+		return err
+	}
+	return b.persons.Delete(rel)
+}
+
+// bound deletes from the file, and from out (what it holds), the least
 // weighty files past limit: they are the ones no question would use.
-func bound(visits *bolt.Bucket, out map[string]entry, limit int, now int64) error {
+func (b buckets) bound(out map[string]entry, limit int, now int64) error {
 	over := len(out) - limit
 	if over <= 0 {
 		return nil
@@ -596,7 +646,7 @@ func bound(visits *bolt.Bucket, out map[string]entry, limit int, now int64) erro
 		return rels[i] < rels[j]
 	})
 	for _, rel := range rels[:over] {
-		if err := visits.Delete([]byte(rel)); err != nil {
+		if err := b.forget([]byte(rel)); err != nil {
 			return err
 		}
 		delete(out, rel)
@@ -604,40 +654,71 @@ func bound(visits *bolt.Bucket, out map[string]entry, limit int, now int64) erro
 	return nil
 }
 
-// visitsBucket is a history file's bucket of visits, made on the first
-// write; a file of another version is started over.
-func visitsBucket(tx *bolt.Tx) (*bolt.Bucket, error) {
+// openBuckets are a history file's buckets, made on the first write; a
+// file of another version is started over, and one written before
+// persons were kept gets them from its visits (personOf).
+func openBuckets(tx *bolt.Tx) (buckets, error) {
 	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
 	if err != nil {
-		return nil, err
+		return buckets{}, err
 	}
 	if string(meta.Get(keyVersion)) != fileVersion {
-		if tx.Bucket(bucketVisits) != nil {
-			if err := tx.DeleteBucket(bucketVisits); err != nil {
-				return nil, err
+		for _, name := range [][]byte{bucketVisits, bucketPersons} {
+			if tx.Bucket(name) != nil {
+				if err := tx.DeleteBucket(name); err != nil {
+					return buckets{}, err
+				}
 			}
 		}
 		if err := meta.Put(keyVersion, []byte(fileVersion)); err != nil {
-			return nil, err
+			return buckets{}, err
 		}
 	}
-	return tx.CreateBucketIfNotExists(bucketVisits)
+	visits, err := tx.CreateBucketIfNotExists(bucketVisits)
+	if err != nil {
+		return buckets{}, err
+	}
+	if p := tx.Bucket(bucketPersons); p != nil {
+		return buckets{visits, p}, nil
+	}
+	persons, err := tx.CreateBucket(bucketPersons)
+	if err != nil {
+		return buckets{}, err
+	}
+	err = visits.ForEach(func(k, v []byte) error {
+		e, err := decodeEntry(v)
+		if err != nil {
+			return nil // read as corrupt by readAll
+		}
+		return persons.Put(k, encodeTime(personOf(nil, k, e)))
+	})
+	return buckets{visits, persons}, err
 }
 
-// mergeInto folds pending into what the file holds of each file.
-func mergeInto(visits *bolt.Bucket, pending map[string]entry) error {
+// merge folds pending into what the file holds of each file.
+func (b buckets) merge(pending map[string]entry) error {
 	for rel, e := range pending {
-		if old := visits.Get([]byte(rel)); old != nil {
+		key := []byte(rel)
+		if old := b.visits.Get(key); old != nil {
 			if d, err := decodeEntry(old); err == nil {
+				d.person = personOf(b.persons, key, d)
 				e = mergeEntries(d, e)
 			}
 		}
-		if err := visits.Put([]byte(rel), encodeEntry(e)); err != nil {
+		if err := b.visits.Put(key, encodeEntry(e)); err != nil {
 			return err
+		}
+		if e.person > 0 {
+			if err := b.persons.Put(key, encodeTime(e.person)); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
+
+// encodeTime is a bucketPersons value: UnixNano, little endian.
+func encodeTime(t int64) []byte { return binary.LittleEndian.AppendUint64(nil, uint64(t)) }
 
 func (s *Store) remove(file string) {
 	if err := os.Remove(file); err != nil && !os.IsNotExist(err) {

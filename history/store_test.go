@@ -58,14 +58,14 @@ func TestDecayHalvesAtEachHalfLife(t *testing.T) {
 		{frequencyHalfLife, 0.5 + workingSetWeight*math.Exp2(-float64(frequencyHalfLife)/float64(workingSetHalfLife))},
 	}
 	for _, tc := range tests {
-		e := entry{}.add(1000, 1)
+		e := entry{}.add(1000, Open)
 		if got := e.weight(1000 + int64(tc.age)); math.Abs(got-tc.want) > 1e-9 {
 			t.Errorf("age %v: weight %v, want %v", tc.age, got, tc.want)
 		}
 	}
 	// Visits in any order fold to the same weight.
-	a := entry{}.add(10, 1).add(int64(time.Hour), 1)
-	b := entry{}.add(int64(time.Hour), 1).add(10, 1)
+	a := entry{}.add(10, Open).add(int64(time.Hour), Open)
+	b := entry{}.add(int64(time.Hour), Open).add(10, Open)
 	if now := int64(2 * time.Hour); math.Abs(a.weight(now)-b.weight(now)) > 1e-9 {
 		t.Errorf("order matters: %v vs %v", a.weight(now), b.weight(now))
 	}
@@ -98,8 +98,12 @@ func TestFrecencyOrdersHabitAndTask(t *testing.T) {
 		t.Fatalf("a day later, frecent %q", got)
 	}
 	s.Visit("/w", "old/a.go", Agent)
-	if got := rels(s.Recent(3)); got != "old/a.go new/b.go" {
+	if got := rels(s.Recent(3, true)); got != "old/a.go new/b.go" {
 		t.Fatalf("recent %q", got)
+	}
+	// The person last went to new/b.go; the agent's read is not theirs.
+	if got := rels(s.Recent(3, false)); got != "new/b.go old/a.go" {
+		t.Fatalf("recent of the person %q", got)
 	}
 	// Nothing outside the roots is remembered.
 	s.Visit("/elsewhere", "x.go", Open)
@@ -168,7 +172,7 @@ func TestBoundedAndPruned(t *testing.T) {
 	if err := s.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	if got := rels(s.Recent(10)); got != "f7.go f6.go f5.go f4.go f3.go" {
+	if got := rels(s.Recent(10, false)); got != "f7.go f6.go f5.go f4.go f3.go" {
 		t.Fatalf("bounded to the weightiest: %q", got)
 	}
 	s.Prune("/w", func(rel string) bool { return rel != "f6.go" })
@@ -179,7 +183,7 @@ func TestBoundedAndPruned(t *testing.T) {
 	again := New(Options{CacheDir: dir, Now: c.now})
 	again.SetRoots([]string{"/w"})
 	defer again.Close()
-	if got := rels(again.Recent(10)); got != "f7.go f5.go f4.go f3.go" {
+	if got := rels(again.Recent(10, false)); got != "f7.go f5.go f4.go f3.go" {
 		t.Fatalf("pruned: %q", got)
 	}
 }
@@ -220,7 +224,7 @@ func TestBrokenFilesAreDiscarded(t *testing.T) {
 			third := New(Options{CacheDir: dir})
 			third.SetRoots([]string{"/w"})
 			defer third.Close()
-			if got := rels(third.Recent(5)); got != "b.go" {
+			if got := rels(third.Recent(5, false)); got != "b.go" {
 				t.Fatalf("after recovery: %q", got)
 			}
 		})
@@ -272,7 +276,12 @@ func TestSeesOtherProcesses(t *testing.T) {
 	if got := rels(editor.Frecent(5)); got != "mine.go read.go" {
 		t.Fatalf("after the agent wrote: %q", got)
 	}
-	if got := rels(editor.Recent(5)); got != "read.go mine.go" {
+	if got := rels(editor.Recent(5, true)); got != "read.go mine.go" {
 		t.Fatalf("recent after the agent wrote: %q", got)
+	}
+	// A person's recent files are theirs: the agent's read is not among
+	// them, though it is weighed.
+	if got := rels(editor.Recent(5, false)); got != "mine.go" {
+		t.Fatalf("the person's recent files after the agent wrote: %q", got)
 	}
 }

@@ -127,9 +127,9 @@ func New(sess *session.Session, o Options) *mcp.Server {
 		})
 	mcp.AddTool(server, tool[findFilesIn]("find_files", "Find files by name", true,
 		"Use to find files when you know roughly what one is called or where it is: a few letters of the directory and the name (nethttpserver, buicatfil), words in any order, typos are fine. "+
-			"Returns root-relative paths, best first; far cheaper than listing the tree. Of a name several files share (config.go, index.ts), the copy near the files you read lately comes first, when wayfind saw those reads (its hook, read_resolved). An empty query lists the files looked at most recently. A path the file had in the repository's history finds today's file first. Not for text inside files: use locate."),
+			"Returns root-relative paths, best first; far cheaper than listing the tree. Of a name several files share (config.go, index.ts), the copy near the files you read lately comes first, when wayfind saw those reads (its hook, read_resolved). An empty query lists the files looked at most recently, your reads among them. A path the file had in the repository's history finds today's file first. Not for text inside files: use locate."),
 		func(ctx context.Context, _ *mcp.CallToolRequest, in findFilesIn) (*mcp.CallToolResult, any, error) {
-			out, _, err := svc.Find(ctx, service.FindParams{Query: in.Query, Limit: in.Limit, Impl: in.Impl})
+			out, _, err := svc.Find(ctx, service.FindParams{Query: in.Query, Limit: in.Limit, Impl: in.Impl, Agent: true})
 			return answer(filesOf(roots(), out), err)
 		})
 	mcp.AddTool(server, tool[locateIn]("locate", "Locate where something is", true,

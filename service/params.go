@@ -54,6 +54,9 @@ type FindParams struct {
 	// nearness of its own (rank.FindRequest.InCurrent), and it is left
 	// out of the recent files an empty query lists.
 	Current string
+	// Agent: an agent asks (wayfind mcp): the recent files an empty
+	// query lists are its reads too, not only a person's.
+	Agent bool
 }
 
 // request is the engine's form of p, without history.

@@ -39,9 +39,10 @@ type Workspace interface {
 	// LocateEngine waits for the symbol and content indexes.
 	LocateEngine(ctx context.Context) (*rank.Engine, error)
 	// Frecent lists up to n visited files, weightiest first; Recent, most
-	// recent first; Visit adds one (an absolute path).
+	// recent first, a person's or (agents) anyone's; Visit adds one (an
+	// absolute path).
 	Frecent(n int) []history.Visit
-	Recent(n int) []history.Visit
+	Recent(n int, agents bool) []history.Visit
 	// Current is the file a person last went to, while it still says
 	// where they are (history.Store.Current).
 	Current() (history.Visit, bool)
@@ -220,7 +221,7 @@ func (s *Service) Find(ctx context.Context, p FindParams) (wire.Files, int, erro
 	req := p.request()
 	if strings.TrimSpace(p.Query) == "" {
 		// In order, one more than asked (the current file may be among them).
-		for _, v := range s.ws.Recent(rank.ResultLimit(p.Limit) + 1) {
+		for _, v := range s.ws.Recent(rank.ResultLimit(p.Limit)+1, p.Agent) {
 			req.History = append(req.History, rank.Visit{File: v.Path(), Weight: 1})
 		}
 	} else {

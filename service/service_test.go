@@ -51,7 +51,7 @@ func (w *fakeWorkspace) Frecent(n int) []history.Visit {
 	}
 	return out[:min(n, len(out))]
 }
-func (w *fakeWorkspace) Recent(n int) []history.Visit { return w.Frecent(n) }
+func (w *fakeWorkspace) Recent(n int, _ bool) []history.Visit { return w.Frecent(n) }
 func (w *fakeWorkspace) Current() (history.Visit, bool) {
 	return history.Visit{Rel: w.focus}, w.focus != ""
 }

@@ -445,8 +445,9 @@ func (s *Session) Visit(file string, why history.Reason) {
 // Frecent lists up to n visited files, weightiest first.
 func (s *Session) Frecent(n int) []history.Visit { return s.hist.Frecent(n) }
 
-// Recent lists up to n visited files, most recent first.
-func (s *Session) Recent(n int) []history.Visit { return s.hist.Recent(n) }
+// Recent lists up to n visited files, most recent first: a person's,
+// or with agents anyone's (history.Store.Recent).
+func (s *Session) Recent(n int, agents bool) []history.Visit { return s.hist.Recent(n, agents) }
 
 // Close stops indexing and watching.
 func (s *Session) Close() {

@@ -153,7 +153,7 @@ func TestHistoryPersists(t *testing.T) {
 	if len(got) != 2 || got[0].Path() != filepath.Join(dir, "b", "y.go") || got[0].Weight <= got[1].Weight {
 		t.Fatalf("history %+v", got)
 	}
-	if r := s.Recent(5); len(r) != 2 || r[0].Path() != filepath.Join(dir, "b", "y.go") {
+	if r := s.Recent(5, false); len(r) != 2 || r[0].Path() != filepath.Join(dir, "b", "y.go") {
 		t.Fatalf("recent %v", r)
 	}
 	s.Close()

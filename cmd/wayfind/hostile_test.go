@@ -107,7 +107,7 @@ func TestHostileTreeFrontEnds(t *testing.T) {
 		st := history.New(history.Options{CacheDir: cache})
 		st.SetRoots([]string{tr.Root})
 		var noted []string
-		for _, v := range st.Recent(history.DefaultLimit) {
+		for _, v := range st.Recent(history.DefaultLimit, true) {
 			noted = append(noted, v.Rel)
 		}
 		if !slices.Contains(noted, "main.go") || slices.Contains(noted, "alias.go") {

@@ -396,6 +396,12 @@ func TestMCPWeighsTheAgentsReads(t *testing.T) {
 	if got := first(); got != "services/ship/config.go" {
 		t.Errorf("after the agent read the shipping handler: %s first", got)
 	}
+	// The agent's recent files are its reads, the latest first.
+	var recent struct{ Matches []struct{ Path string } }
+	c.tool("find_files", map[string]any{"query": ""}, &recent)
+	if len(recent.Matches) != 2 || recent.Matches[0].Path != "services/ship/handler.go" || recent.Matches[1].Path != "README.md" {
+		t.Errorf("find_files with no query after the agent's reads: %+v", recent.Matches)
+	}
 	cli, err := exec.Command(binary, "find", "--root", repo.dir, "--format", "text", "config.go").Output()
 	if ship, cart := strings.Index(string(cli), "services/ship/config.go"), strings.Index(string(cli), "services/cart/config.go"); err != nil || ship < 0 || ship > cart {
 		t.Errorf("wayfind find config.go: %v\n%s", err, cli)

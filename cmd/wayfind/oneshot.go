@@ -146,7 +146,9 @@ func (w oneShot) LocateEngine(context.Context) (*rank.Engine, error) { return w.
 func (w oneShot) Visit(string, history.Reason)                       {}
 
 func (w oneShot) Frecent(n int) []history.Visit { return w.hist.Frecent(n) }
-func (w oneShot) Recent(n int) []history.Visit  { return w.hist.Recent(n) }
+func (w oneShot) Recent(n int, agents bool) []history.Visit {
+	return w.hist.Recent(n, agents)
+}
 
 // Current: a shell command is not in a file; where a person last went
 // is known only to the server they went there in.
