@@ -82,15 +82,22 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitFound
 	}
 	disk := hookDisk{}
+	// The project's roots, read once a call: by the request layer for a
+	// path that names nothing, by the trail's note for a read.
+	roots := sync.OnceValues(func() ([]string, error) { return hookRoots(ev.Cwd) })
 	var asked *daemonFirst
 	open := func() (hook.Requests, error) {
-		req, err := hookRequests(ctx, ev.Cwd, cache, log)
+		rs, err := roots()
+		if err != nil {
+			return nil, err
+		}
+		req, err := hookRequests(ctx, rs, cache, log)
 		asked = req
 		return req, err
 	}
 	var trail hook.Trail
 	if cache != "-" {
-		visits := &visitTrail{Trail: hook.OpenTrail(filepath.Join(cache, "hook"), ev.SessionID), cache: cache, cwd: ev.Cwd}
+		visits := &visitTrail{Trail: hook.OpenTrail(filepath.Join(cache, "hook"), ev.SessionID), cache: cache, roots: roots}
 		defer visits.note(log)
 		trail = visits
 	}
@@ -195,16 +202,12 @@ func (hookDisk) LinesWithin(p string, from, budget int) (int, bool) {
 	}
 }
 
-// hookRequests is the request layer over the project the event's working
-// directory is in ($CLAUDE_PROJECT_DIR when the harness names it): the
+// hookRequests is the request layer over roots, the project the event's
+// working directory is in (hookRoots): the
 // daemon of its roots when one answers (package daemon), else the
 // process's own (hookOwnRequests), opened at the first question the
 // daemon does not answer.
-func hookRequests(ctx context.Context, cwd, cache string, log *cacheLog) (*daemonFirst, error) {
-	roots, err := hookRoots(cwd)
-	if err != nil {
-		return nil, err
-	}
+func hookRequests(ctx context.Context, roots []string, cache string, log *cacheLog) (*daemonFirst, error) {
 	sock, ok := daemon.SocketPath(cache, roots)
 	if !ok {
 		sock = "" // no place for a daemon
@@ -241,8 +244,9 @@ func hookRoots(cwd string) ([]string, error) {
 // noted; all of one call's at once, when the hook is done.
 type visitTrail struct {
 	hook.Trail
-	cache, cwd string
-	files      []string
+	cache string
+	roots func() ([]string, error) // the project's (hookRoots)
+	files []string
 }
 
 func (t *visitTrail) Add(abs string) {
@@ -265,7 +269,7 @@ func (t *visitTrail) note(log *cacheLog) {
 	if len(t.files) == 0 {
 		return
 	}
-	roots, err := hookRoots(t.cwd)
+	roots, err := t.roots()
 	if err != nil {
 		return
 	}
