@@ -1,13 +1,9 @@
 package history
 
 import (
-	"os"
-	"path/filepath"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-
-	"wayfind/workspace"
 )
 
 // noteWait bounds how long Note waits for another process holding the
@@ -34,47 +30,35 @@ func Note(cacheDir, root string, rels []string, why Reason, now time.Time) error
 			pending[rel] = pending[rel].add(now.UnixNano(), why)
 		}
 	}
-	file := fileOf(cacheDir, root)
-	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
-		return err
-	}
-	return workspace.GuardMapped(func() error {
-		db, err := bolt.Open(file, 0o600, &bolt.Options{Timeout: noteWait})
+	return updateFile(fileOf(cacheDir, root), noteWait, true, func(tx *bolt.Tx) error {
+		b, err := openBuckets(tx)
 		if err != nil {
 			return err
 		}
-		defer db.Close()
-		db.NoSync = true
-		return db.Update(func(tx *bolt.Tx) error {
-			b, err := openBuckets(tx)
-			if err != nil {
-				return err
+		// The files held before (counted from the pages' headers,
+		// not key by key) and the new ones.
+		held := b.visits.Stats().KeyN
+		n := held
+		for rel := range pending {
+			if b.visits.Get([]byte(rel)) == nil {
+				n++
 			}
-			// The files held before (counted from the pages' headers,
-			// not key by key) and the new ones.
-			held := b.visits.Stats().KeyN
-			n := held
-			for rel := range pending {
-				if b.visits.Get([]byte(rel)) == nil {
-					n++
-				}
-			}
-			if err := b.merge(pending); err != nil {
-				return err
-			}
-			// The bound a store's flush keeps, kept where only notes
-			// were written lately: the default, or as many as a store
-			// configured for more (history.size) left there — a note
-			// never shrinks a history.
-			limit := max(DefaultLimit, held)
-			if n <= limit {
-				return nil
-			}
-			out, err := readAll(tx)
-			if err != nil {
-				return err
-			}
-			return b.bound(out, limit, now.UnixNano())
-		})
+		}
+		if err := b.merge(pending); err != nil {
+			return err
+		}
+		// The bound a store's flush keeps, kept where only notes
+		// were written lately: the default, or as many as a store
+		// configured for more (history.size) left there — a note
+		// never shrinks a history.
+		limit := max(DefaultLimit, held)
+		if n <= limit {
+			return nil
+		}
+		out, err := readAll(tx)
+		if err != nil {
+			return err
+		}
+		return b.bound(out, limit, now.UnixNano())
 	})
 }

@@ -566,22 +566,12 @@ func personOf(persons *bolt.Bucket, rel []byte, e entry) int64 {
 // limit, and returns the file's new state. A file bbolt cannot open or
 // read is replaced, once.
 func (s *Store) write(file string, pending map[string]entry, gone map[string]bool) (map[string]entry, error) {
-	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
-		return nil, err
-	}
 	var out map[string]entry
 	try := func() error {
-		return workspace.GuardMapped(func() error {
-			db, err := bolt.Open(file, 0o600, &bolt.Options{Timeout: lockWait})
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			return db.Update(func(tx *bolt.Tx) error {
-				var err error
-				out, err = s.update(tx, pending, gone)
-				return err
-			})
+		return updateFile(file, lockWait, false, func(tx *bolt.Tx) error {
+			var err error
+			out, err = s.update(tx, pending, gone)
+			return err
 		})
 	}
 	err := try()
@@ -591,6 +581,24 @@ func (s *Store) write(file string, pending map[string]entry, gone map[string]boo
 		err = try()
 	}
 	return out, err
+}
+
+// updateFile runs fn in one write of the history file, made with its
+// directory if need be, waiting at most wait for another process holding
+// it; noSync leaves the write to the system's own flush.
+func updateFile(file string, wait time.Duration, noSync bool, fn func(*bolt.Tx) error) error {
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		return err
+	}
+	return workspace.GuardMapped(func() error {
+		db, err := bolt.Open(file, 0o600, &bolt.Options{Timeout: wait})
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		db.NoSync = noSync
+		return db.Update(fn)
+	})
 }
 
 func (s *Store) update(tx *bolt.Tx, pending map[string]entry, gone map[string]bool) (map[string]entry, error) {
