@@ -361,20 +361,48 @@ func TestClaudeCodeReadsOrderFind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := run.ToolResults
-	firstOf := func(answer string) string {
-		var files struct{ Matches []struct{ Path string } }
-		if json.Unmarshal([]byte(answer), &files) != nil || len(files.Matches) == 0 {
-			return ""
+	checkReadsOrderFind(t, repo.dir, run.ToolResults, 1, 3)
+}
+
+// checkReadsOrderFind checks a harness's answers to find_files
+// config.go before (res[before]) and after (res[after]) the agent read
+// the shipping handler through the harness's own tool: the project
+// searched, the cart's copy first (by name), then the shipping one.
+func checkReadsOrderFind(t *testing.T, project string, res []string, before, after int) {
+	t.Helper()
+	for _, c := range []struct {
+		at   int
+		want string
+		when string
+	}{
+		{before, "services/cart/config.go", "before any read (the first by name)"},
+		{after, "services/ship/config.go", "after the agent read the shipping handler"},
+	} {
+		root, first := firstFound(res[c.at])
+		if root != project || first != c.want {
+			t.Errorf("%s, find_files config.go searched %q and listed %q first; want %q in %q:\n%s", c.when, root, first, c.want, project, strings.Join(numbered(res), "\n"))
 		}
-		return files.Matches[0].Path
 	}
-	if got := firstOf(res[1]); got != "services/cart/config.go" {
-		t.Errorf("before any read, find_files config.go lists %q first (want the cart's, the first by name):\n%s", got, strings.Join(numbered(res), "\n"))
+}
+
+// firstFound is the root and first match of a find_files answer as a
+// harness hands it to the model: the tool's JSON, bare (Claude Code,
+// Copilot CLI) or as the text of a function response's output, between
+// the harness's own tags (Gemini CLI).
+func firstFound(answer string) (root, first string) {
+	var wrapped struct{ Output string }
+	if json.Unmarshal([]byte(answer), &wrapped) == nil && wrapped.Output != "" {
+		answer = wrapped.Output
 	}
-	if got := firstOf(res[3]); got != "services/ship/config.go" {
-		t.Errorf("after the agent read the shipping handler, find_files config.go lists %q first:\n%s", got, strings.Join(numbered(res), "\n"))
+	i, j := strings.Index(answer, "{"), strings.LastIndex(answer, "}")
+	var files struct {
+		Root    string
+		Matches []struct{ Path string }
 	}
+	if i < 0 || j < i || json.Unmarshal([]byte(answer[i:j+1]), &files) != nil || len(files.Matches) == 0 {
+		return files.Root, ""
+	}
+	return files.Root, files.Matches[0].Path
 }
 
 // pluginCases are where a plugin's test finds wayfind: on PATH, in the

@@ -98,3 +98,21 @@ func TestCopilotPlugin(t *testing.T) {
 		}
 	}
 }
+
+// TestCopilotPluginReadsOrderFind: the plugin's MCP server in the real Copilot
+// CLI searches the project the session works in (Copilot offers no roots
+// and starts a plugin's server in the plugin's directory unless its
+// config says otherwise: copilot-mcp.json's cwd), and the file the agent
+// views through Copilot's own view orders its find_files: of a name two
+// services share, the one beside the file just read comes first.
+func TestCopilotPluginReadsOrderFind(t *testing.T) {
+	copilot := copilotBinary(t)
+	repo := newAgentRepo(t)
+	find := chattest.Call{Tool: "wayfind-find_files", Args: map[string]any{"query": "config.go"}}
+	res := runCopilot(t, copilot, repo.dir, "", pluginCopy(t, false), []string{"PATH=" + (pluginCase{onPath: true}).path()}, []chattest.Call{
+		find,
+		{Tool: "view", Args: map[string]any{"path": filepath.Join(repo.dir, "services/ship/handler.go")}},
+		find,
+	})
+	checkReadsOrderFind(t, repo.dir, res, 0, 2)
+}
