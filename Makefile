@@ -41,19 +41,20 @@ ort: deps
 	@./scripts/ort.sh
 
 test: deps ort check
-	$(GO) test -race -count=1 -skip '^Test(ClaudeCode|Codex|GeminiHook|GeminiExtension|OpencodeHook|CopilotHook|CopilotPlugin)' ./...
+	$(GO) test -race -count=1 -skip '$(AGENT_TESTS)' ./...
 	$(MAKE) --no-print-directory test-agent
 	cd vscode-client && npm test --silent
 	$(MAKE) --no-print-directory test-vscode
 
-# The hook in the real Claude Code, Codex CLI, Gemini CLI and opencode,
-# and the MCP server in the real Codex CLI (pinned in testdata/clients/,
+# The hook in the real Claude Code, Codex CLI, Gemini CLI, opencode and
+# Copilot CLI, and the MCP server beside it in each (pinned in testdata/clients/,
 # installed by make deps from npm), each run headless against the test's
 # own scripted model API on 127.0.0.1: no network, a dummy key, an
-# isolated HOME (cmd/wayfind/*agent_test.go). CI=true: a missing harness
-# fails.
+# isolated HOME (cmd/wayfind/*agent_test.go: AGENT_TESTS, which make
+# test's go test skips). CI=true: a missing harness fails.
+AGENT_TESTS := ^Test(ClaudeCode|Codex|GeminiHook|GeminiExtension|OpencodeHook|CopilotHook|CopilotPlugin)
 test-agent: deps
-	CI=true $(GO) test -race -count=1 -run '^Test(ClaudeCode|Codex|GeminiHook|GeminiExtension|OpencodeHook|CopilotHook|CopilotPlugin)' ./cmd/wayfind
+	CI=true $(GO) test -race -count=1 -run '$(AGENT_TESTS)' ./cmd/wayfind
 
 # The extension in a real VS Code: code-server 4.99.4 (VS Code 1.99.3)
 # driven through Debian's Chromium (scripts/vscode-e2e.sh installs both);

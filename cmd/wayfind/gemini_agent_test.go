@@ -148,3 +148,24 @@ func geminiNode(t *testing.T) string {
 	}
 	return node
 }
+
+// TestGeminiExtensionReadsOrderFind: in the real Gemini CLI with the extension
+// (its hooks and its MCP server, whose tools Gemini names
+// mcp_SERVER_TOOL), the file the agent reads through Gemini's own
+// read_file orders find_files: of a name two services share, the one
+// beside the file just read comes first.
+func TestGeminiExtensionReadsOrderFind(t *testing.T) {
+	gemini := geminiBinary(t)
+	repo := newAgentRepo(t)
+	find := geminitest.Call{Tool: "mcp_wayfind_find_files", Args: map[string]any{"query": "config.go"}}
+	played, err := geminitest.Session{Gemini: gemini, Dir: repo.dir, Home: t.TempDir(), Extensions: []string{filepath.Join(pluginCopy(t, false), "gemini")},
+		Env: []string{"PATH=" + (pluginCase{onPath: true}).path(filepath.Dir(geminiNode(t)))}}.Play(context.Background(), []geminitest.Call{
+		find,
+		{Tool: "read_file", Args: map[string]any{"file_path": filepath.Join(repo.dir, "services/ship/handler.go")}},
+		find,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkReadsOrderFind(t, repo.dir, played.Responses, 0, 2)
+}

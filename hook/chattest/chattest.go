@@ -145,6 +145,9 @@ type Opencode struct {
 	Home string // its isolated HOME, made if missing
 	// Plugin is a plugin file the run loads ("": none).
 	Plugin string
+	// MCP is the config's "mcp": the MCP servers the run starts, by name
+	// (nil: none).
+	MCP map[string]any
 	// Env is added to the harness's environment (and its plugins').
 	Env     []string
 	Timeout time.Duration // 2 minutes unless set
@@ -173,6 +176,9 @@ func (o Opencode) Run(ctx context.Context, script []Call) ([]string, error) {
 	}
 	if o.Plugin != "" {
 		config["plugin"] = []string{"file://" + o.Plugin}
+	}
+	if o.MCP != nil {
+		config["mcp"] = o.MCP
 	}
 	// The plugin SDK opencode installs into its config directory at its
 	// first start (npm install), laid there from make deps' install
