@@ -74,7 +74,7 @@ func backgroundRoots(name string, args []string, stderr io.Writer, required bool
 			fmt.Fprintf(stderr, "wayfind %s: %v\n", name, err)
 			return nil, false
 		}
-		roots = listFlag{projectRoot(cwd)}
+		roots = listFlag{workspace.ProjectOf(cwd)}
 	}
 	clean, err := workspace.CleanRoots(roots)
 	if err != nil {

@@ -230,7 +230,7 @@ func hookRequests(ctx context.Context, roots []string, cache string, log *cacheL
 func hookRoots(cwd string) ([]string, error) {
 	root := os.Getenv("CLAUDE_PROJECT_DIR")
 	if root == "" {
-		root = projectRoot(cwd)
+		root = workspace.ProjectOf(cwd)
 	}
 	return workspace.CleanRoots([]string{root})
 }
@@ -457,7 +457,7 @@ func hookSettings(verb string, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "wayfind hook %s: %v\n", verb, err)
 			return exitInput
 		}
-		path = filepath.Join(projectRoot(cwd), ".claude", "settings.json")
+		path = filepath.Join(workspace.ProjectOf(cwd), ".claude", "settings.json")
 	default:
 		home, err := os.UserHomeDir()
 		if err != nil {

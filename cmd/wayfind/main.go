@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"strconv"
@@ -319,28 +318,6 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 func inputErr(msg string) error { return fmt.Errorf("%w: %s", rank.ErrInput, msg) }
 
-// projectRoot is the nearest directory at or above dir that a version
-// control system marks as a project (.git, as a directory or a worktree's
-// file, .hg or .jj), else dir itself.
-func projectRoot(dir string) string {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return dir
-	}
-	for d := abs; ; {
-		for _, marker := range []string{".git", ".hg", ".jj"} {
-			if _, err := os.Stat(filepath.Join(d, marker)); err == nil {
-				return d
-			}
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return dir
-		}
-		d = parent
-	}
-}
-
 // parseFlags accepts flags before and after the query, as people type them.
 func parseFlags(cmd string, args []string, tty bool) (options, error) {
 	defaultFormat := "json" // for programs: text only on a terminal
@@ -393,7 +370,7 @@ func parseFlags(cmd string, args []string, tty bool) (options, error) {
 	}
 	o.roots, o.history = roots, history
 	if len(o.roots) == 0 {
-		o.roots = []string{projectRoot(".")}
+		o.roots = []string{workspace.ProjectOf(".")}
 	}
 	if o.format == "" {
 		// Bare paths are text wherever they go; otherwise text for a
