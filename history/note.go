@@ -12,7 +12,8 @@ import (
 const noteWait = 50 * time.Millisecond
 
 // Note records visits to rels inside root, made at now, straight into
-// root's history file under cacheDir: for a process that lives for one
+// the history file root's visits are kept in under cacheDir (its
+// project's, placeOf): for a process that lives for one
 // call (an agent's hook, whose reads are the agent's visits), where a
 // Store would flush the same on Close. The visits are merged under the
 // file's lock as a Store's flush merges them, without reading the whole
@@ -24,13 +25,14 @@ func Note(cacheDir, root string, rels []string, why Reason, now time.Time) error
 	if cacheDir == "" || cacheDir == "-" || len(rels) == 0 {
 		return nil
 	}
+	pl := placeOf(cacheDir, root)
 	pending := map[string]entry{}
 	for _, rel := range rels {
 		if rel != "" {
-			pending[rel] = pending[rel].add(now.UnixNano(), why)
+			pending[pl.prefix+rel] = pending[pl.prefix+rel].add(now.UnixNano(), why)
 		}
 	}
-	return updateFile(fileOf(cacheDir, root), noteWait, true, func(tx *bolt.Tx) error {
+	return updateFile(pl.file, noteWait, true, func(tx *bolt.Tx) error {
 		b, err := openBuckets(tx)
 		if err != nil {
 			return err

@@ -53,7 +53,7 @@ func TestNoteStepsAside(t *testing.T) {
 	if err := Note(dir, "/w", []string{"a.go"}, Agent, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	db, err := bolt.Open(fileOf(dir, "/w"), 0o600, nil) // held, as a writer holds it
+	db, err := bolt.Open(placeOf(dir, "/w").file, 0o600, nil) // held, as a writer holds it
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestPersonsKept(t *testing.T) {
 
 	// A file as a wayfind from before persons were kept wrote it.
 	old := t.TempDir()
-	file := fileOf(old, "/w")
+	file := placeOf(old, "/w").file
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -211,5 +211,66 @@ func TestPersonsKept(t *testing.T) {
 	}
 	if got := rels(before.Recent(5, false)); got != "b.go a.go" {
 		t.Errorf("a person's, once written again: %q", got)
+	}
+}
+
+// TestOneHistoryAProject: every root inside a project keeps its visits in
+// the project's one history file, so that a front end opened on the
+// project and one opened on a directory inside it hear each other — a
+// harness's hook noting into the repository, the MCP server beside it
+// searching the directory the session started in — each under its own
+// paths; a root outside any project keeps its own.
+func TestOneHistoryAProject(t *testing.T) {
+	cache, project := t.TempDir(), t.TempDir()
+	if err := os.Mkdir(filepath.Join(project, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(project, "services")
+	c := newClock()
+	open := func(root string) *Store {
+		st := New(Options{CacheDir: cache, Now: c.now})
+		st.SetRoots([]string{root})
+		t.Cleanup(st.Close)
+		return st
+	}
+	inSub, inProject := open(sub), open(project)
+	if inSub.File(sub) != inProject.File(project) {
+		t.Fatalf("two files for one project: %s, %s", inSub.File(sub), inProject.File(project))
+	}
+	steps := []struct {
+		what        string
+		do          func() error
+		sub, inRepo string // each store's visits, most recent first (agents' too)
+	}{
+		{"the hook notes the project's files", func() error {
+			return Note(cache, project, []string{"services/ship/handler.go", "README.md"}, Agent, c.now())
+		}, "ship/handler.go", "README.md services/ship/handler.go"},
+		{"a store on the directory flushes its own", func() error {
+			inSub.Visit(sub, "cart/config.go", Open)
+			return inSub.Flush()
+		}, "cart/config.go ship/handler.go", "services/cart/config.go README.md services/ship/handler.go"},
+		{"a note on the directory", func() error {
+			return Note(cache, sub, []string{"ship/config.go"}, Agent, c.now())
+		}, "ship/config.go cart/config.go ship/handler.go", "services/ship/config.go services/cart/config.go README.md services/ship/handler.go"},
+		{"a file the directory's store prunes", func() error {
+			inSub.Prune(sub, func(rel string) bool { return rel != "cart/config.go" })
+			return inSub.Flush()
+		}, "ship/config.go ship/handler.go", "services/ship/config.go README.md services/ship/handler.go"},
+	}
+	for _, s := range steps {
+		c.advance(time.Second)
+		if err := s.do(); err != nil {
+			t.Fatalf("%s: %v", s.what, err)
+		}
+		if got := rels(inSub.Recent(10, true)); got != s.sub {
+			t.Errorf("%s: the directory's store has %q, want %q", s.what, got, s.sub)
+		}
+		if got := rels(inProject.Recent(10, true)); got != s.inRepo {
+			t.Errorf("%s: the project's store has %q, want %q", s.what, got, s.inRepo)
+		}
+	}
+	alone := t.TempDir() // no project marker: its own file
+	if f := New(Options{CacheDir: cache}).File(alone); f == inProject.File(project) {
+		t.Errorf("a root outside any project shares %s", f)
 	}
 }

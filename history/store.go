@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -99,6 +100,7 @@ type Store struct {
 // pending visits) and what the file has not seen yet.
 type rootLog struct {
 	file    string // "" when nothing persists
+	prefix  string // the root's path in the file (place)
 	entries map[string]entry
 	pending map[string]entry // visits since the last flush, folded
 	gone    map[string]bool  // files pruned since the last flush
@@ -128,12 +130,54 @@ func (s *Store) File(root string) string {
 	if !s.persists() {
 		return ""
 	}
-	return fileOf(s.opts.CacheDir, root)
+	return placeOf(s.opts.CacheDir, root).file
 }
 
-// fileOf is root's history file under the cache directory cacheDir.
-func fileOf(cacheDir, root string) string {
-	return filepath.Join(workspace.RootCacheDir(cacheDir, root), "history.db")
+// place is where a root's visits are kept: the history file of the
+// project the root is in (workspace.ProjectOf), under the root's path
+// from there (prefix: "" for the project itself, else "dir/"). One file a
+// project, whatever root a front end opened inside it: an agent's hook
+// notes into the repository its harness names while the MCP server beside
+// it searches the directory the session started in, and each hears the
+// other.
+type place struct{ file, prefix string }
+
+// placeOf is root's place under the cache directory cacheDir.
+func placeOf(cacheDir, root string) place {
+	project := workspace.ProjectOf(root)
+	pl := place{file: filepath.Join(workspace.RootCacheDir(cacheDir, project), "history.db")}
+	if rel, err := filepath.Rel(project, root); err == nil && rel != "." && filepath.IsLocal(rel) {
+		pl.prefix = filepath.ToSlash(rel) + "/"
+	}
+	return pl
+}
+
+// inFile is what the file holds of the root's files, by their paths in
+// the file.
+func (p place) inFile(of map[string]entry) map[string]entry {
+	if p.prefix == "" {
+		return of
+	}
+	out := make(map[string]entry, len(of))
+	for rel, e := range of {
+		out[p.prefix+rel] = e
+	}
+	return out
+}
+
+// ofRoot is what the file holds (all, by their paths in the file) of the
+// root's files, by their paths in the root.
+func (p place) ofRoot(all map[string]entry) map[string]entry {
+	if p.prefix == "" {
+		return all
+	}
+	out := map[string]entry{}
+	for rel, e := range all {
+		if r, ok := strings.CutPrefix(rel, p.prefix); ok {
+			out[r] = e
+		}
+	}
+	return out
 }
 
 // SetRoots makes roots the workspace's: a new root's history is read from
@@ -148,8 +192,12 @@ func (s *Store) SetRoots(roots []string) {
 			keep[r] = l
 			continue
 		}
-		l := &rootLog{file: s.File(r), pending: map[string]entry{}, gone: map[string]bool{}}
-		l.entries, l.stamp = s.load(l.file), modTime(l.file)
+		l := &rootLog{pending: map[string]entry{}, gone: map[string]bool{}}
+		if s.persists() {
+			pl := placeOf(s.opts.CacheDir, r)
+			l.file, l.prefix = pl.file, pl.prefix
+		}
+		l.entries, l.stamp = l.place().ofRoot(s.load(l.file)), modTime(l.file)
 		keep[r] = l
 	}
 	s.roots = keep
@@ -193,8 +241,12 @@ func (s *Store) scheduleFlush() {
 	})
 }
 
-// adopt makes entries (what the file holds) the root's, with what this
-// process visited or pruned since and has not written yet on top.
+// place is where the root's visits are kept.
+func (l *rootLog) place() place { return place{l.file, l.prefix} }
+
+// adopt makes entries (what the file holds of the root's files) the
+// root's, with what this process visited or pruned since and has not
+// written yet on top.
 func (l *rootLog) adopt(entries map[string]entry, stamp time.Time) {
 	for rel, e := range l.pending {
 		entries[rel] = mergeEntries(entries[rel], e)
@@ -246,7 +298,7 @@ func (s *Store) reread() bool {
 			continue
 		}
 		if t := modTime(l.file); !t.Equal(l.stamp) {
-			l.adopt(s.load(l.file), t)
+			l.adopt(l.place().ofRoot(s.load(l.file)), t)
 			changed = true
 		}
 	}
@@ -395,9 +447,10 @@ func (s *Store) Flush() error {
 	s.flushMu.Lock() // one flush at a time; visits go on meanwhile
 	defer s.flushMu.Unlock()
 	type job struct {
-		root, file string
-		pending    map[string]entry
-		gone       map[string]bool
+		root    string
+		place   place
+		pending map[string]entry
+		gone    map[string]bool
 	}
 	s.mu.Lock()
 	if s.timer != nil {
@@ -409,13 +462,17 @@ func (s *Store) Flush() error {
 		if l.file == "" || len(l.pending) == 0 && len(l.gone) == 0 {
 			continue
 		}
-		jobs = append(jobs, job{root, l.file, l.pending, l.gone})
+		jobs = append(jobs, job{root, l.place(), l.pending, l.gone})
 		l.pending, l.gone = map[string]entry{}, map[string]bool{}
 	}
 	s.mu.Unlock()
 	var errs []error
 	for _, j := range jobs {
-		merged, err := s.write(j.file, j.pending, j.gone)
+		gone := map[string]bool{}
+		for rel := range j.gone {
+			gone[j.place.prefix+rel] = true
+		}
+		merged, err := s.write(j.place.file, j.place.inFile(j.pending), gone)
 		s.mu.Lock()
 		l, ok := s.roots[j.root]
 		switch {
@@ -432,7 +489,7 @@ func (s *Store) Flush() error {
 			}
 		default:
 			// The file's state, and what was visited while it was written.
-			l.adopt(merged, modTime(j.file))
+			l.adopt(j.place.ofRoot(merged), modTime(j.place.file))
 			s.topAt = 0
 		}
 		s.mu.Unlock()

@@ -361,14 +361,15 @@ func TestClaudeCodeReadsOrderFind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkReadsOrderFind(t, repo.dir, run.ToolResults, 1, 3)
+	checkReadsOrderFind(t, repo.dir, repo.dir, run.ToolResults, 1, 3)
 }
 
 // checkReadsOrderFind checks a harness's answers to find_files
 // config.go before (res[before]) and after (res[after]) the agent read
-// the shipping handler through the harness's own tool: the project
-// searched, the cart's copy first (by name), then the shipping one.
-func checkReadsOrderFind(t *testing.T, project string, res []string, before, after int) {
+// the shipping handler of the fixture at repo through the harness's own
+// tool: root searched (where the session started), the cart's copy first
+// (by name), then the shipping one.
+func checkReadsOrderFind(t *testing.T, repo, root string, res []string, before, after int) {
 	t.Helper()
 	for _, c := range []struct {
 		at   int
@@ -378,9 +379,10 @@ func checkReadsOrderFind(t *testing.T, project string, res []string, before, aft
 		{before, "services/cart/config.go", "before any read (the first by name)"},
 		{after, "services/ship/config.go", "after the agent read the shipping handler"},
 	} {
-		root, first := firstFound(res[c.at])
-		if root != project || first != c.want {
-			t.Errorf("%s, find_files config.go searched %q and listed %q first; want %q in %q:\n%s", c.when, root, first, c.want, project, strings.Join(numbered(res), "\n"))
+		want, _ := filepath.Rel(root, filepath.Join(repo, c.want))
+		searched, first := firstFound(res[c.at])
+		if searched != root || first != filepath.ToSlash(want) {
+			t.Errorf("%s, find_files config.go searched %q and listed %q first; want %q in %q:\n%s", c.when, searched, first, want, root, strings.Join(numbered(res), "\n"))
 		}
 	}
 }

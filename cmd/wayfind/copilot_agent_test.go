@@ -99,20 +99,26 @@ func TestCopilotPlugin(t *testing.T) {
 	}
 }
 
-// TestCopilotPluginReadsOrderFind: the plugin's MCP server in the real Copilot
-// CLI searches the project the session works in (Copilot offers no roots
-// and starts a plugin's server in the plugin's directory unless its
-// config says otherwise: copilot-mcp.json's cwd), and the file the agent
-// views through Copilot's own view orders its find_files: of a name two
-// services share, the one beside the file just read comes first.
+// TestCopilotPluginReadsOrderFind: the plugin's MCP server in the real
+// Copilot CLI searches the directory the session works in (Copilot
+// offers no roots and starts a plugin's server in the plugin's directory
+// unless its config says otherwise: copilot-mcp.json's cwd), and the file
+// the agent views through Copilot's own view orders its find_files: of a
+// name two services share, the one beside the file just read comes
+// first — also from a directory inside the repository, where Copilot
+// names the repository to its hooks (their notes go to the project's one
+// history, which the server on the directory reads).
 func TestCopilotPluginReadsOrderFind(t *testing.T) {
 	copilot := copilotBinary(t)
-	repo := newAgentRepo(t)
-	find := chattest.Call{Tool: "wayfind-find_files", Args: map[string]any{"query": "config.go"}}
-	res := runCopilot(t, copilot, repo.dir, "", pluginCopy(t, false), []string{"PATH=" + (pluginCase{onPath: true}).path()}, []chattest.Call{
-		find,
-		{Tool: "view", Args: map[string]any{"path": filepath.Join(repo.dir, "services/ship/handler.go")}},
-		find,
-	})
-	checkReadsOrderFind(t, repo.dir, res, 0, 2)
+	for _, in := range []string{"", "services"} {
+		repo := newAgentRepo(t)
+		dir := filepath.Join(repo.dir, in)
+		find := chattest.Call{Tool: "wayfind-find_files", Args: map[string]any{"query": "config.go"}}
+		res := runCopilot(t, copilot, dir, "", pluginCopy(t, false), []string{"PATH=" + (pluginCase{onPath: true}).path()}, []chattest.Call{
+			find,
+			{Tool: "view", Args: map[string]any{"path": filepath.Join(repo.dir, "services/ship/handler.go")}},
+			find,
+		})
+		checkReadsOrderFind(t, repo.dir, dir, res, 0, 2)
+	}
 }

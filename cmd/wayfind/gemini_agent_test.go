@@ -167,5 +167,5 @@ func TestGeminiExtensionReadsOrderFind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkReadsOrderFind(t, repo.dir, played.Responses, 0, 2)
+	checkReadsOrderFind(t, repo.dir, repo.dir, played.Responses, 0, 2)
 }

@@ -102,5 +102,5 @@ func TestOpencodeHookReadsOrderFind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkReadsOrderFind(t, repo.dir, res, 0, 2)
+	checkReadsOrderFind(t, repo.dir, repo.dir, res, 0, 2)
 }
