@@ -225,8 +225,11 @@ func hookRequests(ctx context.Context, roots []string, cache string, log *cacheL
 }
 
 // hookRoots are the roots of the project the event's working directory
-// is in ($CLAUDE_PROJECT_DIR when the harness names it), as `wayfind mcp`
-// and `wayfind lsp` started there take them.
+// is in (workspace.ProjectOf, as the CLI started there takes it), or
+// $CLAUDE_PROJECT_DIR when the harness names it (Claude Code and Gemini
+// CLI the directory the session started in, Copilot CLI its repository).
+// Its visits are heard by any wayfind on a root inside the same project
+// (the history is one a project).
 func hookRoots(cwd string) ([]string, error) {
 	root := os.Getenv("CLAUDE_PROJECT_DIR")
 	if root == "" {
