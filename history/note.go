@@ -29,9 +29,10 @@ func Note(cacheDir, root string, rels []string, why Reason, now time.Time) error
 	pending := map[string]entry{}
 	for _, rel := range rels {
 		if rel != "" {
-			pending[pl.prefix+rel] = pending[pl.prefix+rel].add(now.UnixNano(), why)
+			pending[rel] = pending[rel].add(now.UnixNano(), why)
 		}
 	}
+	pending = inFile(pl, pending)
 	return updateFile(pl.file, noteWait, true, func(tx *bolt.Tx) error {
 		b, err := openBuckets(tx)
 		if err != nil {

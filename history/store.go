@@ -99,8 +99,7 @@ type Store struct {
 // rootLog is one root's history: what is known (entries, which includes
 // pending visits) and what the file has not seen yet.
 type rootLog struct {
-	file    string // "" when nothing persists
-	prefix  string // the root's path in the file (place)
+	at      place // where its visits are kept (no file when nothing persists)
 	entries map[string]entry
 	pending map[string]entry // visits since the last flush, folded
 	gone    map[string]bool  // files pruned since the last flush
@@ -126,11 +125,14 @@ func New(opts Options) *Store {
 func (s *Store) persists() bool { return s.opts.CacheDir != "" && s.opts.CacheDir != "-" }
 
 // File is where root's history is kept ("" in memory only).
-func (s *Store) File(root string) string {
+func (s *Store) File(root string) string { return s.place(root).file }
+
+// place is where root's visits are kept (no file in memory only).
+func (s *Store) place(root string) place {
 	if !s.persists() {
-		return ""
+		return place{}
 	}
-	return placeOf(s.opts.CacheDir, root).file
+	return placeOf(s.opts.CacheDir, root)
 }
 
 // place is where a root's visits are kept: the history file of the
@@ -152,15 +154,15 @@ func placeOf(cacheDir, root string) place {
 	return pl
 }
 
-// inFile is what the file holds of the root's files, by their paths in
-// the file.
-func (p place) inFile(of map[string]entry) map[string]entry {
+// inFile is of (the root's files, by their paths in the root) by their
+// paths in the file.
+func inFile[V any](p place, of map[string]V) map[string]V {
 	if p.prefix == "" {
 		return of
 	}
-	out := make(map[string]entry, len(of))
-	for rel, e := range of {
-		out[p.prefix+rel] = e
+	out := make(map[string]V, len(of))
+	for rel, v := range of {
+		out[p.prefix+rel] = v
 	}
 	return out
 }
@@ -192,12 +194,8 @@ func (s *Store) SetRoots(roots []string) {
 			keep[r] = l
 			continue
 		}
-		l := &rootLog{pending: map[string]entry{}, gone: map[string]bool{}}
-		if s.persists() {
-			pl := placeOf(s.opts.CacheDir, r)
-			l.file, l.prefix = pl.file, pl.prefix
-		}
-		l.entries, l.stamp = l.place().ofRoot(s.load(l.file)), modTime(l.file)
+		l := &rootLog{at: s.place(r), pending: map[string]entry{}, gone: map[string]bool{}}
+		l.entries, l.stamp = l.at.ofRoot(s.load(l.at.file)), modTime(l.at.file)
 		keep[r] = l
 	}
 	s.roots = keep
@@ -223,7 +221,7 @@ func (s *Store) Visit(root, rel string, why Reason) {
 	if why != Agent {
 		s.current = v
 	}
-	if l.file != "" {
+	if l.at.file != "" {
 		s.scheduleFlush()
 	}
 }
@@ -240,9 +238,6 @@ func (s *Store) scheduleFlush() {
 		}
 	})
 }
-
-// place is where the root's visits are kept.
-func (l *rootLog) place() place { return place{l.file, l.prefix} }
 
 // adopt makes entries (what the file holds of the root's files) the
 // root's, with what this process visited or pruned since and has not
@@ -294,11 +289,11 @@ func (s *Store) Frecent(n int) []Visit {
 func (s *Store) reread() bool {
 	changed := false
 	for _, l := range s.roots {
-		if l.file == "" {
+		if l.at.file == "" {
 			continue
 		}
-		if t := modTime(l.file); !t.Equal(l.stamp) {
-			l.adopt(l.place().ofRoot(s.load(l.file)), t)
+		if t := modTime(l.at.file); !t.Equal(l.stamp) {
+			l.adopt(l.at.ofRoot(s.load(l.at.file)), t)
 			changed = true
 		}
 	}
@@ -459,20 +454,16 @@ func (s *Store) Flush() error {
 	}
 	var jobs []job
 	for root, l := range s.roots {
-		if l.file == "" || len(l.pending) == 0 && len(l.gone) == 0 {
+		if l.at.file == "" || len(l.pending) == 0 && len(l.gone) == 0 {
 			continue
 		}
-		jobs = append(jobs, job{root, l.place(), l.pending, l.gone})
+		jobs = append(jobs, job{root, l.at, l.pending, l.gone})
 		l.pending, l.gone = map[string]entry{}, map[string]bool{}
 	}
 	s.mu.Unlock()
 	var errs []error
 	for _, j := range jobs {
-		gone := map[string]bool{}
-		for rel := range j.gone {
-			gone[j.place.prefix+rel] = true
-		}
-		merged, err := s.write(j.place.file, j.place.inFile(j.pending), gone)
+		merged, err := s.write(j.place.file, inFile(j.place, j.pending), inFile(j.place, j.gone))
 		s.mu.Lock()
 		l, ok := s.roots[j.root]
 		switch {
