@@ -84,23 +84,28 @@ func TestOpencodeHook(t *testing.T) {
 // wayfind's MCP server in its config (the README's line; opencode names
 // its tools SERVER_TOOL), the file the agent reads through opencode's
 // own read orders find_files: of a name two services share, the one
-// beside the file just read comes first.
+// beside the file just read comes first — also from a directory inside
+// the repository, where the hook notes into the repository and the
+// server searches the directory (the project's one history).
 func TestOpencodeHookReadsOrderFind(t *testing.T) {
 	opencode := opencodeBinary(t)
 	plugin, err := filepath.Abs("../../plugin/opencode/wayfind.js")
 	if err != nil {
 		t.Fatal(err)
 	}
-	repo := newAgentRepo(t)
-	find := chattest.Call{Tool: "wayfind_find_files", Args: map[string]any{"query": "config.go"}}
-	res, err := chattest.Opencode{Bin: opencode, Dir: repo.dir, Home: t.TempDir(), Plugin: plugin, Env: []string{"WAYFIND_BIN=" + binary},
-		MCP: map[string]any{"wayfind": map[string]any{"type": "local", "command": []string{binary, "mcp"}}}}.Run(context.Background(), []chattest.Call{
-		find,
-		{Tool: "read", Args: map[string]any{"filePath": filepath.Join(repo.dir, "services/ship/handler.go")}},
-		find,
-	})
-	if err != nil {
-		t.Fatal(err)
+	for _, in := range []string{"", "services"} {
+		repo := newAgentRepo(t)
+		dir := filepath.Join(repo.dir, in)
+		find := chattest.Call{Tool: "wayfind_find_files", Args: map[string]any{"query": "config.go"}}
+		res, err := chattest.Opencode{Bin: opencode, Dir: dir, Home: t.TempDir(), Plugin: plugin, Env: []string{"WAYFIND_BIN=" + binary},
+			MCP: map[string]any{"wayfind": map[string]any{"type": "local", "command": []string{binary, "mcp"}}}}.Run(context.Background(), []chattest.Call{
+			find,
+			{Tool: "read", Args: map[string]any{"filePath": filepath.Join(repo.dir, "services/ship/handler.go")}},
+			find,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkReadsOrderFind(t, repo.dir, dir, res, 0, 2)
 	}
-	checkReadsOrderFind(t, repo.dir, repo.dir, res, 0, 2)
 }
