@@ -144,21 +144,6 @@ func codexJoined(outputs [][]string) []string {
 func TestCodexHook(t *testing.T) {
 	codex := codexBinary(t)
 	repo := newAgentRepo(t)
-	hooks := fmt.Sprintf(`
-[[hooks.PreToolUse]]
-matcher = "Bash"
-[[hooks.PreToolUse.hooks]]
-type = "command"
-command = %s
-timeout = 10
-
-[[hooks.PostToolUse]]
-matcher = "Bash"
-[[hooks.PostToolUse.hooks]]
-type = "command"
-command = %s
-timeout = 10
-`, codextest.TOMLString(binary+" hook"), codextest.TOMLString(binary+" hook --harness codex"))
 	script := []codextest.Call{
 		{Tool: "exec_command", Args: map[string]any{"cmd": "cat internal/lsp/cache/symbols.go"}},
 		{Tool: "exec_command", Args: map[string]any{"cmd": "sed -n '1,4p' pkg/util/strutil.go"}},
@@ -173,7 +158,7 @@ timeout = 10
 		{Tool: "exec_command", Args: map[string]any{"cmd": "cat services/ship/handler.go"}},
 		{Tool: "find_files", Args: map[string]any{"query": "config.go"}},
 	}
-	run := runCodex(t, codex, repo.dir, script, hooks)
+	run := runCodex(t, codex, repo.dir, script, codexHooks())
 	out := codexJoined(run.Outputs)
 	var found struct{ Matches []struct{ Path string } }
 	codexAnswer(t, run.Outputs[7], &found)
@@ -197,6 +182,49 @@ timeout = 10
 	}
 	if t.Failed() {
 		t.Logf("hook.log:\n%s", mustRead(t, filepath.Join(os.Getenv("WAYFIND_CACHE_DIR"), "hook.log")))
+	}
+}
+
+// codexHooks is config.toml's wayfind hook, PreToolUse and PostToolUse
+// on Bash — the first with no flag at all: the hook knows Codex's events.
+func codexHooks() string {
+	return fmt.Sprintf(`
+[[hooks.PreToolUse]]
+matcher = "Bash"
+[[hooks.PreToolUse.hooks]]
+type = "command"
+command = %s
+timeout = 10
+
+[[hooks.PostToolUse]]
+matcher = "Bash"
+[[hooks.PostToolUse.hooks]]
+type = "command"
+command = %s
+timeout = 10
+`, codextest.TOMLString(binary+" hook"), codextest.TOMLString(binary+" hook --harness codex"))
+}
+
+// TestCodexHookFromADirectory: Codex CLI started in a directory inside
+// the repository — its hook notes into the repository, its MCP server
+// searches the directory — and a file the agent cat's still orders
+// find_files (the project's one history): of the name two services
+// share, the shipping one first.
+func TestCodexHookFromADirectory(t *testing.T) {
+	codex := codexBinary(t)
+	repo := newAgentRepo(t)
+	dir := filepath.Join(repo.dir, "services")
+	run := runCodex(t, codex, dir, []codextest.Call{
+		{Tool: "exec_command", Args: map[string]any{"cmd": "cat ship/handler.go"}},
+		{Tool: "find_files", Args: map[string]any{"query": "config.go"}},
+	}, codexHooks())
+	var found struct {
+		Root    string
+		Matches []struct{ Path string }
+	}
+	codexAnswer(t, run.Outputs[1], &found)
+	if found.Root != dir || len(found.Matches) != 2 || found.Matches[0].Path != "ship/config.go" {
+		t.Errorf("after a cat of the shipping handler from services/, find_files config.go answered %+v (want ship/config.go first, in %s):\n%s", found, dir, strings.Join(numbered(codexJoined(run.Outputs)), "\n"))
 	}
 }
 
