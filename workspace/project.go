@@ -7,8 +7,8 @@ import (
 
 // ProjectOf is the nearest directory at or above dir that a version
 // control system marks as a project (.git, as a directory or a worktree's
-// file, .hg or .jj), else dir itself: the project a front end
-// given no roots opens, and the one whose history of visits every root
+// file, .hg or .jj), else dir itself: the project the CLI and the hook
+// open given no roots, and the one whose history of visits every root
 // inside it shares.
 func ProjectOf(dir string) string {
 	abs, err := filepath.Abs(dir)
