@@ -126,6 +126,11 @@ func preToolUse(ctx context.Context, ev Event, disk Disk, trail Trail, open func
 		out = told(ev, fmt.Sprintf("wayfind: %s was likely %s.", p, service.HistoryLine("deleted", res.Gone))+otherCopies(res))
 	case len(res.Candidates) > 0:
 		out = denied(ev, fmt.Sprintf("wayfind: no file at %s.", p)+candidateList(" Candidates, best first:", res.Candidates))
+	case res.HistoryPending:
+		// Nothing by its name, and the history that may say where it
+		// went not read yet: the call goes ahead, the model told that
+		// asking again later may find it (the note says why).
+		out = told(ev, fmt.Sprintf("wayfind: no file at %s, and none by its name; the repository's history may yet say where it went.", p))
 	}
 	if n := req.Note(); n != "" && out != nil && out.Specific != nil {
 		s := out.Specific

@@ -78,7 +78,7 @@ func TestAnswer(t *testing.T) {
 		{URI: "file:///ws/b/config.go", Path: "b/config.go", Reasons: []string{"name:exact"}}}}
 	req := &fakeRequests{
 		resolve: map[string]wire.Resolve{"/ws/old/a.go:12": moved, "/ws/old/a.go": moved, "/ws/old/large.go": {Resolved: &wire.Candidate{URI: "file:///ws/new/large.go", Path: "new/large.go"}},
-			"/ws/old/large.go:90": {Resolved: &wire.Candidate{URI: "file:///ws/new/large.go", Path: "new/large.go", Range: &wire.Range{Start: wire.Position{Line: 89}}}}, "/ws/gone.go": gone, "/ws/sure/gone.go": goneSure, "/ws/config.go": ambiguous,
+			"/ws/old/large.go:90": {Resolved: &wire.Candidate{URI: "file:///ws/new/large.go", Path: "new/large.go", Range: &wire.Range{Start: wire.Position{Line: 89}}}}, "/ws/gone.go": gone, "/ws/sure/gone.go": goneSure, "/ws/config.go": ambiguous, "/ws/unread.go": {HistoryPending: true},
 			"/ws/pkg/assertion": {Resolved: &wire.Candidate{URI: "file:///ws/src/pkg/assertion/__init__.py", Path: "src/pkg/assertion/__init__.py"}}},
 		dirs: map[string]*wire.DirMove{"/ws/old": {From: "old", To: "new", URI: "file:///ws/new", Moved: 3, Followed: 3, Commit: moved.Moved},
 			"/ws/ws/src": {From: "ws/src", To: "src", URI: "file:///ws/src"}}, // a reading: no history followed
@@ -115,6 +115,8 @@ func TestAnswer(t *testing.T) {
 		{"a path with a line break is no path: nothing", ev("PreToolUse", "Read", map[string]any{"file_path": "old/a.go\n/etc/passwd"}), "", nil, ""},
 		{"an ambiguous name: denied with the candidates, best first", ev("PreToolUse", "Read", map[string]any{"file_path": "config.go"}), "deny", nil, "1. /ws/a/config.go (name:exact)\n2. /ws/b/config.go"},
 		{"nothing to offer: nothing said", ev("PreToolUse", "Read", map[string]any{"file_path": "/ws/nothing.go"}), "", nil, ""},
+		{"nothing to offer before the history is read: the call goes ahead, that said", ev("PreToolUse", "Read", map[string]any{"file_path": "unread.go"}), "", nil,
+			"wayfind: no file at unread.go, and none by its name; the repository's history may yet say where it went."},
 		{"a directory that moved: the Glob rewritten", ev("PreToolUse", "Glob", map[string]any{"pattern": "*.go", "path": "/ws/old"}), "allow", map[string]any{"pattern": "*.go", "path": "/ws/new"}, "old moved to new"},
 		{"a directory searched for a name one directory of that name holds: the Glob rewritten", ev("PreToolUse", "Glob", map[string]any{"pattern": "**/X.java", "path": "mods"}), "allow", map[string]any{"pattern": "**/X.java", "path": "/ws/core/mods"}, "mods is /ws/core/mods, the one directory named so that holds X.java"},
 		{"a Grep's file filter is what it seeks", ev("PreToolUse", "Grep", map[string]any{"pattern": "class", "glob": "X.java", "path": "mods"}), "allow", map[string]any{"pattern": "class", "glob": "X.java", "path": "/ws/core/mods"}, "holds X.java"},

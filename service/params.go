@@ -35,6 +35,9 @@ type ResolveParams struct {
 	// placed: where an absolute path stands (outside.go); placedNowhere
 	// is answered with nothing, from the index or the disk.
 	placed placement
+	// historyPending: the answer was made before the roots' history was
+	// read (wire.Resolve.HistoryPending).
+	historyPending bool
 }
 
 // request is the engine's form of p, with the history it weighs.

@@ -108,6 +108,7 @@ func (s *Service) Resolve(ctx context.Context, p ResolveParams) (wire.Resolve, i
 	clampLine(eng, res)
 	anchorLine(eng, res)
 	out := wire.FromResolve(eng.Index().Roots, res)
+	out.HistoryPending = p.historyPending
 	if p.Record != "" && res.Resolved != nil {
 		c := res.Resolved
 		s.ws.Visit(eng.Index().Abs(workspace.File{Root: c.Root, Path: c.Path}), p.Record)
@@ -144,6 +145,7 @@ func (s *Service) resolve(ctx context.Context, p *ResolveParams) (*rank.Engine, 
 			return s.resolveOnce(ctx, p)
 		}
 		res.Withhold()
+		p.historyPending = true
 		for i := range res.Candidates {
 			res.Candidates[i].Reasons = append(res.Candidates[i].Reasons, "history:pending")
 		}

@@ -420,7 +420,9 @@ func TestCutListingIsNoLicence(t *testing.T) {
 
 // TestHistoryPending: while a repository's history is still being read, a
 // path that names no file says so (it may be an old path the history
-// would follow elsewhere); an exact one is resolved all the same.
+// would follow elsewhere) — its candidates, and the answer itself
+// (historyPending), also when no name matches; an exact one is resolved
+// all the same.
 func TestHistoryPending(t *testing.T) {
 	w, _ := workspaceOf(t)
 	svc := New(w)
@@ -437,10 +439,13 @@ func TestHistoryPending(t *testing.T) {
 		if out.Resolved != nil || len(out.Candidates) == 0 || out.Candidates[0].Path != "b/server.go" {
 			t.Errorf("pending %v: resolved %+v, candidates %+v", pending, out.Resolved, out.Candidates)
 		}
-		if waited := strings.Contains(strings.Join(out.Candidates[0].Reasons, " "), "history:pending"); waited != pending {
-			t.Errorf("pending %v: candidates %+v", pending, out.Candidates)
+		if waited := strings.Contains(strings.Join(out.Candidates[0].Reasons, " "), "history:pending"); waited != pending || out.HistoryPending != pending {
+			t.Errorf("pending %v: historyPending %v, candidates %+v", pending, out.HistoryPending, out.Candidates)
 		}
-		if out, _, err = svc.Resolve(ctx, ResolveParams{Path: "b/server.go"}); err != nil || out.Resolved == nil {
+		if out, _, err = svc.Resolve(ctx, ResolveParams{Path: "q/zzzz.rs"}); err != nil || out.HistoryPending != pending {
+			t.Errorf("pending %v: a path no name matches: %v historyPending %v", pending, err, out.HistoryPending)
+		}
+		if out, _, err = svc.Resolve(ctx, ResolveParams{Path: "b/server.go"}); err != nil || out.Resolved == nil || out.HistoryPending {
 			t.Errorf("pending %v: an exact path not resolved: %v %+v", pending, err, out)
 		}
 	}

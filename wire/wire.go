@@ -76,6 +76,12 @@ type Resolve struct {
 	// Class (an extension): the kind of answer the confidence was
 	// measured for: the basis and its strength (rank.Class).
 	Class string `json:"class,omitempty"`
+	// HistoryPending (an extension): a path that names no file was
+	// answered before the roots' history was read, so nothing is
+	// resolved: the history may yet follow the path elsewhere, and the
+	// same question asked once it is read may be answered (the
+	// candidates, if any, carry the reason history:pending).
+	HistoryPending bool `json:"historyPending,omitempty"`
 }
 
 // HistoryNote is what the repository's history says of an old path: the

@@ -109,10 +109,16 @@ func TestHistoryReadOnceForManyHooks(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	silent := false
 	for i, o := range outs {
 		if !strings.Contains(o, "b.c") && !strings.Contains(o, "in the background") {
 			t.Errorf("hook %d answered %q: want the moved file, or the line that the history is being read", i, o)
+			silent = true
 		}
+	}
+	if silent {
+		log, _ := os.ReadFile(filepath.Join(cache, "hook.log"))
+		t.Logf("hook.log:\n%s", log)
 	}
 	waitForCache(t, cache, root) // the background reader saves the whole history
 	if n, log := historyReads(t, cache); n != 1 {
@@ -155,4 +161,51 @@ func TestHistoryAfterAmend(t *testing.T) {
 		t.Errorf("the hook after an amend: %v %s; want the moved file from the history saved before, and the line saying it is being read", err, out)
 	}
 	waitForCache(t, cache, root)
+}
+
+// TestAnswersBeforeTheHistory: a path that names no file, asked while
+// another process is reading the repository's history for the first
+// time and past the wait for it, is answered from the names alone and
+// says so: the CLI resolves nothing (historyPending, as a server still
+// reading answers), and the hook lets the call go ahead with the line
+// that the history may yet find it — whether or not a name matches.
+func TestAnswersBeforeTheHistory(t *testing.T) {
+	root := longRepo(t)
+	cache := readerCache(t, root)
+	unlock, ok := vcs.TryLock(cache, root) // the reader at work: this test
+	if !ok {
+		t.Fatal("the history's lock was not taken")
+	}
+	defer unlock()
+	env := append(os.Environ(), "WAYFIND_CACHE_DIR="+cache, "CLAUDE_PROJECT_DIR="+root)
+	for _, c := range []struct {
+		name string
+		args []string
+		ev   map[string]any // the hook's event; nil: no stdin
+		code int
+		want []string
+	}{
+		{"the CLI: nothing resolved, and why", []string{"resolve", "--root", root, "--format", "json", "a.c"}, nil, exitNothing,
+			[]string{`"resolved":null`, `"historyPending":true`}},
+		{"the CLI: a guess from the names listed, not resolved", []string{"resolve", "--root", root, "--format", "json", "lib/b.c"}, nil, exitNothing,
+			[]string{`"resolved":null`, `"path":"b.c"`, `history:pending`}},
+		{"the hook: the call goes ahead, and why", []string{"hook"}, hookEvent(root, "Read", map[string]any{"file_path": filepath.Join(root, "a.c")}), exitFound,
+			[]string{"no file at " + filepath.Join(root, "a.c") + ", and none by its name", "in the background"}},
+	} {
+		cmd := exec.Command(binary, c.args...)
+		cmd.Env = env
+		if c.ev != nil {
+			in, _ := json.Marshal(c.ev)
+			cmd.Stdin = bytes.NewReader(in)
+		}
+		out, _ := cmd.Output()
+		if code := cmd.ProcessState.ExitCode(); code != c.code {
+			t.Errorf("%s: exit %d, want %d", c.name, code, c.code)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(string(out), w) {
+				t.Errorf("%s: answered %s, want %q in it", c.name, out, w)
+			}
+		}
+	}
 }

@@ -26,6 +26,9 @@ type oneShot struct {
 	// pending: the answers are made before the repository's history was
 	// read whole, and why (withRepoHistory); "" when it was.
 	pending string
+	// unread: a root's history is being read and none of it was there
+	// to answer from (withRepoHistory).
+	unread bool
 }
 
 // newOneShot opens the roots' remembered history beside eng.
@@ -78,6 +81,7 @@ func (w oneShot) withRepoHistory(ctx context.Context) (oneShot, bool) {
 				// An older record (before an amend, a reset, a pull too
 				// long to read here) answers at once.
 				w.pending = pendingNote(rec)
+				w.unread = w.unread || rec == nil
 			}
 		}
 		recs[i], found = rec, found || rec != nil || w.pending != ""
@@ -154,8 +158,11 @@ func (w oneShot) Recent(n int, agents bool) []history.Visit {
 // is known only to the server they went there in.
 func (oneShot) Current() (history.Visit, bool) { return history.Visit{}, false }
 
-// WaitHistory: the CLI reads the history when it asks (withRepoHistory).
-func (oneShot) WaitHistory(context.Context, time.Duration) bool { return true }
+// WaitHistory: the CLI reads the history when it asks (withRepoHistory),
+// and has waited for it then; a root whose history was not there to
+// answer from is as a server's still reading it (vcs.ready false): a
+// path that names no file is not resolved on names alone.
+func (w oneShot) WaitHistory(context.Context, time.Duration) bool { return !w.unread }
 
 func (w oneShot) Status() session.Status {
 	ix := w.eng.Index()
