@@ -231,7 +231,11 @@ func TestNeovimPlugin(t *testing.T) {
 			QF []entry `json:"qf"`
 		} `json:"ambiguous"`
 		HistoryMessage string `json:"history_message"`
-		Locate         struct {
+		Unresolved     struct {
+			Nothing string `json:"nothing"`
+			Pending string `json:"pending"`
+		} `json:"unresolved"`
+		Locate struct {
 			At place   `json:"at"`
 			QF []entry `json:"qf"`
 		} `json:"locate"`
@@ -281,6 +285,10 @@ func TestNeovimPlugin(t *testing.T) {
 	}
 	if want := `loader.c was deleted in 3f2a1c9 (2024-05-01) "remove legacy loader"`; r.HistoryMessage != want {
 		t.Errorf("history_message %q, want %q", r.HistoryMessage, want)
+	}
+	if r.Unresolved.Nothing != "nothing in the workspace matches x.c" ||
+		r.Unresolved.Pending != "no file is clearly util.cpp; candidates (the repository's history is still being read: ask again in a moment)" {
+		t.Errorf("unresolved_message: %+v", r.Unresolved)
 	}
 	if len(r.Ambiguous.QF) != 2 || !strings.HasSuffix(r.Ambiguous.QF[0].File, "util.cpp") {
 		t.Errorf(":WayfindResolve util.cpp: %+v", r.Ambiguous)

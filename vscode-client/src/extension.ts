@@ -35,6 +35,7 @@ import {
   serverCandidates,
   serverLog,
   statusText,
+  unresolvedMessage,
   versionProblem,
   visitReporter,
 } from "./logic";
@@ -364,11 +365,11 @@ async function resolvePath(c: LanguageClient): Promise<void> {
     return;
   }
   if (res.candidates.length === 0) {
-    void vscode.window.showInformationMessage(`wayfind: nothing in the workspace matches ${text}`);
+    void vscode.window.showInformationMessage(`wayfind: ${unresolvedMessage(text, res)}`);
     return;
   }
   const pick = await vscode.window.showQuickPick(toItems(candidateItems(res.candidates)), {
-    placeHolder: `No file is clearly ${text}; candidates:`,
+    placeHolder: `${unresolvedMessage(text, res)}:`,
   });
   if (pick) {
     await open(pick.target);

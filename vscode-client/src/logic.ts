@@ -39,6 +39,17 @@ export interface ResolveResult {
   moved?: HistoryNote;
   /** The repository's history deleted the file the path names. */
   gone?: HistoryNote;
+  /** Answered before the repository's history was read: nothing is
+   * resolved, and asking again once it is may find the file. */
+  historyPending?: boolean;
+}
+
+/** What is said of a path nothing resolved: that nothing matches it,
+ * or the candidates' heading; while the repository's history is being
+ * read, that asking again in a moment may find it. */
+export function unresolvedMessage(text: string, res: ResolveResult): string {
+  const said = res.candidates.length === 0 ? `nothing in the workspace matches ${text}` : `no file is clearly ${text}; candidates`;
+  return res.historyPending ? `${said} (the repository's history is still being read: ask again in a moment)` : said;
 }
 
 /** What the repository's history says of an old path. */

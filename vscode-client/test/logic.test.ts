@@ -16,6 +16,7 @@ import {
   serverLog,
   versionProblem,
   statusText,
+  unresolvedMessage,
   visitReporter,
 } from "../src/logic";
 
@@ -141,6 +142,21 @@ test("what the history did to an old path reads as one line", () => {
   assert.equal(
     historyMessage("moved", { ...note, path: "builtin-rm.c", subject: "Move into builtin/" }, "builtin/rm.c"),
     'builtin-rm.c was moved to builtin/rm.c in 3f2a1c9 (2024-05-01) "Move into builtin/"',
+  );
+});
+
+test("a path nothing resolved: nothing matches it, or the candidates; and while the history is read, that it may yet", () => {
+  const cand = { uri: "file:///w/a/util.cpp", path: "a/util.cpp", score: 0.5, reasons: ["name:exact"] };
+  const res = { resolved: null, candidates: [] as (typeof cand)[], exact: false };
+  assert.equal(unresolvedMessage("x.c", res), "nothing in the workspace matches x.c");
+  assert.equal(unresolvedMessage("util.cpp", { ...res, candidates: [cand] }), "no file is clearly util.cpp; candidates");
+  assert.equal(
+    unresolvedMessage("builtin-rm.c", { ...res, historyPending: true }),
+    "nothing in the workspace matches builtin-rm.c (the repository's history is still being read: ask again in a moment)",
+  );
+  assert.equal(
+    unresolvedMessage("util.cpp", { ...res, candidates: [cand], historyPending: true }),
+    "no file is clearly util.cpp; candidates (the repository's history is still being read: ask again in a moment)",
   );
 });
 

@@ -225,6 +225,18 @@ function M.history_message(what, n, to)
   return string.format('%s was %s%s in %s (%s) "%s"', n.path, what, where, n.commit:sub(1, 7), n.date, n.subject)
 end
 
+-- What is said of a path nothing resolved: that nothing matches it, or
+-- the candidates' heading; while the repository's history is being read
+-- (historyPending), that asking again in a moment may find it.
+function M.unresolved_message(path, res)
+  local said = #(res.candidates or {}) == 0 and ('nothing in the workspace matches ' .. path)
+    or ('no file is clearly ' .. path .. '; candidates')
+  if res.historyPending then
+    said = said .. " (the repository's history is still being read: ask again in a moment)"
+  end
+  return said
+end
+
 function M.resolve(path)
   -- A path read from the buffer is read relative to it (from); one typed
   -- on the command line is only near where you are (current).
@@ -256,11 +268,15 @@ function M.resolve(path)
     vim.notify('wayfind: ' .. M.history_message('deleted', res.gone), vim.log.levels.INFO)
     return
   end
+  if #(res.candidates or {}) == 0 then
+    vim.notify('wayfind: ' .. M.unresolved_message(path, res), vim.log.levels.INFO)
+    return
+  end
   local items = {}
-  for _, c in ipairs(res.candidates or {}) do
+  for _, c in ipairs(res.candidates) do
     table.insert(items, loc_item(c.uri, c.range, string.format('%.2f %s', c.score, table.concat(c.reasons or {}, ', '))))
   end
-  show('no file is clearly ' .. path .. '; candidates', items)
+  show(M.unresolved_message(path, res), items)
 end
 
 function M.locate(question)

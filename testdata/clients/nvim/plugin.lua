@@ -47,6 +47,10 @@ local ok, err = pcall(function()
   vim.cmd('WayfindResolve util.cpp') -- two files of that name: the candidates
   out.ambiguous = { at = here(), qf = qf() }
 
+  out.unresolved = {
+    nothing = wayfind.unresolved_message('x.c', { candidates = {} }),
+    pending = wayfind.unresolved_message('util.cpp', { candidates = { {} }, historyPending = true }),
+  }
   out.history_message = wayfind.history_message('deleted',
     { path = 'loader.c', commit = '3f2a1c9e0d1b2c3a', date = '2024-05-01', subject = 'remove legacy loader' })
 
