@@ -90,10 +90,14 @@ type resolveAnswer struct {
 	// Confidence: how often an answer like this one is the file meant
 	// (resolved is null below 0.9: others is then the best order).
 	Confidence float64 `json:"confidence"`
+	// HistoryPending: answered before the repository's history was read
+	// (wire.Resolve.HistoryPending): asked again in a moment, an old
+	// path may be followed to today's file.
+	HistoryPending bool `json:"historyPending,omitempty"`
 }
 
 func resolveOf(roots []string, r wire.Resolve) resolveAnswer {
-	out := resolveAnswer{rooted: rootedOf(roots), Exact: r.Exact, Moved: r.Moved, Gone: r.Gone, Confidence: r.Confidence}
+	out := resolveAnswer{rooted: rootedOf(roots), Exact: r.Exact, Moved: r.Moved, Gone: r.Gone, Confidence: r.Confidence, HistoryPending: r.HistoryPending}
 	hit := func(c wire.Candidate) fileHit {
 		return fileHit{Path: c.Path, Score: c.Score, Why: strings.Join(c.Reasons, ","), place: placeOf(c.Range), Root: rootIndex(roots, c.URI)}
 	}

@@ -115,7 +115,7 @@ func New(sess *session.Session, o Options) *mcp.Server {
 	mcp.AddTool(server, tool[pathResolveIn]("path_resolve", "Resolve a path", true,
 		"Use after a file-not-found error, or with a path that may be stale, mistyped or from another machine: returns the file it most likely meant, with line and column (1-based) from a :line[:col] suffix. "+
 			"resolved is null when no file is clearly right; others then lists the candidates. "+
-			"In a git repository an old path (renamed, moved) is followed through the history to today's file (moved names the commit); a file the history deleted comes back as gone {commit, date, subject} with resolved null: it no longer exists, stop looking. "+
+			"In a git repository an old path (renamed, moved) is followed through the history to today's file (moved names the commit); a file the history deleted comes back as gone {commit, date, subject} with resolved null: it no longer exists, stop looking. historyPending: the history was still being read; ask again in a moment. "+
 			"A file the index leaves out (node_modules, .gitignored, build output) is still found on disk; its why then includes dir:excluded. Not for searching by a partial name: use find_files."),
 		func(ctx context.Context, _ *mcp.CallToolRequest, in pathResolveIn) (*mcp.CallToolResult, any, error) {
 			if strings.TrimSpace(in.Path) == "" {

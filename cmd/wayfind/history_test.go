@@ -167,8 +167,9 @@ func TestHistoryAfterAmend(t *testing.T) {
 // another process is reading the repository's history for the first
 // time and past the wait for it, is answered from the names alone and
 // says so: the CLI resolves nothing (historyPending, as a server still
-// reading answers), and the hook lets the call go ahead with the line
-// that the history may yet find it — whether or not a name matches.
+// reading answers: the MCP server's path_resolve says the same), and the
+// hook lets the call go ahead with the line that the history may yet
+// find it — whether or not a name matches.
 func TestAnswersBeforeTheHistory(t *testing.T) {
 	root := longRepo(t)
 	cache := readerCache(t, root)
@@ -207,5 +208,15 @@ func TestAnswersBeforeTheHistory(t *testing.T) {
 				t.Errorf("%s: answered %s, want %q in it", c.name, out, w)
 			}
 		}
+	}
+	t.Setenv("WAYFIND_CACHE_DIR", cache)
+	mcp := startMCP(t, []string{"--root", root}, nil)
+	var res struct {
+		Resolved       any
+		HistoryPending bool
+	}
+	mcp.tool("path_resolve", map[string]any{"path": "a.c"}, &res)
+	if res.Resolved != nil || !res.HistoryPending {
+		t.Errorf("the MCP server's path_resolve: %+v, want nothing resolved and historyPending", res)
 	}
 }
