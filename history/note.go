@@ -4,6 +4,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"wayfind/workspace"
 )
 
 // noteWait bounds how long Note waits for another process holding the
@@ -22,7 +24,7 @@ const noteWait = 50 * time.Millisecond
 // the visits are dropped and the error says so. Stores on the same root
 // take them in at their next question (Store.reread).
 func Note(cacheDir, root string, rels []string, why Reason, now time.Time) error {
-	if cacheDir == "" || cacheDir == "-" || len(rels) == 0 {
+	if workspace.CachesOff(cacheDir) || len(rels) == 0 {
 		return nil
 	}
 	pl := placeOf(cacheDir, root)

@@ -130,7 +130,7 @@ func preToolUse(ctx context.Context, ev Event, disk Disk, trail Trail, open func
 		// Nothing by its name, and the history that may say where it
 		// went not read yet: the call goes ahead, the model told that
 		// asking again later may find it (the note says why).
-		out = told(ev, fmt.Sprintf("wayfind: no file at %s, and none by its name; the repository's history may yet say where it went.", p))
+		out = told(ev, fmt.Sprintf("wayfind: no file at %s, and none by its name; the repository's history, not read for this answer, may say where it went.", p))
 	}
 	if n := req.Note(); n != "" && out != nil && out.Specific != nil {
 		s := out.Specific

@@ -116,7 +116,7 @@ func TestAnswer(t *testing.T) {
 		{"an ambiguous name: denied with the candidates, best first", ev("PreToolUse", "Read", map[string]any{"file_path": "config.go"}), "deny", nil, "1. /ws/a/config.go (name:exact)\n2. /ws/b/config.go"},
 		{"nothing to offer: nothing said", ev("PreToolUse", "Read", map[string]any{"file_path": "/ws/nothing.go"}), "", nil, ""},
 		{"nothing to offer before the history is read: the call goes ahead, that said", ev("PreToolUse", "Read", map[string]any{"file_path": "unread.go"}), "", nil,
-			"wayfind: no file at unread.go, and none by its name; the repository's history may yet say where it went."},
+			"wayfind: no file at unread.go, and none by its name; the repository's history, not read for this answer, may say where it went."},
 		{"a directory that moved: the Glob rewritten", ev("PreToolUse", "Glob", map[string]any{"pattern": "*.go", "path": "/ws/old"}), "allow", map[string]any{"pattern": "*.go", "path": "/ws/new"}, "old moved to new"},
 		{"a directory searched for a name one directory of that name holds: the Glob rewritten", ev("PreToolUse", "Glob", map[string]any{"pattern": "**/X.java", "path": "mods"}), "allow", map[string]any{"pattern": "**/X.java", "path": "/ws/core/mods"}, "mods is /ws/core/mods, the one directory named so that holds X.java"},
 		{"a Grep's file filter is what it seeks", ev("PreToolUse", "Grep", map[string]any{"pattern": "class", "glob": "X.java", "path": "mods"}), "allow", map[string]any{"pattern": "class", "glob": "X.java", "path": "/ws/core/mods"}, "holds X.java"},

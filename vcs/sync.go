@@ -193,7 +193,7 @@ func Cached(ctx context.Context, base, root string, limit int, logf func(string,
 // worktree finds the history its repository's other trees read), ""
 // when caches are off.
 func cacheDir(base string, st repoState) string {
-	if base == "" || base == "-" {
+	if workspace.CachesOff(base) {
 		return ""
 	}
 	return workspace.RootCacheDir(base, st.shared)

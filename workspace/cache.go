@@ -23,6 +23,11 @@ func DefaultCacheDir() (string, error) {
 	return filepath.Join(d, "wayfind"), nil
 }
 
+// CachesOff reports whether dir, a cache directory as a front end holds
+// it, keeps nothing: "-" (CacheDirOf's none) or "" (none given to a
+// library's options).
+func CachesOff(dir string) bool { return dir == "" || dir == "-" }
+
 // CacheDirOf is what a cache-directory option means: "" the default
 // (DefaultCacheDir), "-" none — also when there is no default to be had,
 // which logf is told.

@@ -32,7 +32,7 @@ var rootCacheName = regexp.MustCompile(`^[0-9a-f]{16}$`)
 // serves; the first time, it prunes the other roots' caches
 // (PruneCaches).
 func NoteRoot(base, root string) {
-	if base == "" || base == "-" {
+	if CachesOff(base) {
 		return
 	}
 	d := RootCacheDir(base, root)

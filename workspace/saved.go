@@ -338,7 +338,7 @@ const indexLock = "files.lock"
 // that cannot be made, there is nothing to wait for: ok, and unlock
 // does nothing.
 func LockIndex(ctx context.Context, dir string, roots []string) (unlock func(), ok bool) {
-	if dir == "-" || dir == "" || len(roots) == 0 {
+	if CachesOff(dir) || len(roots) == 0 {
 		return func() {}, true
 	}
 	unlock, err := LockFile(ctx, RootCacheDir(dir, roots[0]), indexLock)

@@ -27,6 +27,10 @@ func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return exitInput
 	}
 	cache := workspace.CacheDirOf("", nil)
+	if workspace.CachesOff(cache) {
+		fmt.Fprintln(stderr, "wayfind history: caches are off (WAYFIND_CACHE_DIR=-, or no user cache directory): there is nowhere to keep the history")
+		return exitInput
+	}
 	log := &cacheLog{dir: cache, name: "history.log"}
 	defer log.Close()
 	say := lineSayer(stdout, log)

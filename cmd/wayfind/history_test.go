@@ -169,7 +169,8 @@ func TestHistoryAfterAmend(t *testing.T) {
 // says so: the CLI resolves nothing (historyPending, as a server still
 // reading answers: the MCP server's path_resolve says the same), and the
 // hook lets the call go ahead with the line that the history may yet
-// find it — whether or not a name matches.
+// find it — whether or not a name matches. With caches off the same
+// answers say so, and no reader is started to read for nothing.
 func TestAnswersBeforeTheHistory(t *testing.T) {
 	root := longRepo(t)
 	cache := readerCache(t, root)
@@ -178,23 +179,29 @@ func TestAnswersBeforeTheHistory(t *testing.T) {
 		t.Fatal("the history's lock was not taken")
 	}
 	defer unlock()
-	env := append(os.Environ(), "WAYFIND_CACHE_DIR="+cache, "CLAUDE_PROJECT_DIR="+root)
+	readEvent := hookEvent(root, "Read", map[string]any{"file_path": filepath.Join(root, "a.c")})
 	for _, c := range []struct {
-		name string
-		args []string
+		name  string
+		cache string
+		args  []string
 		ev   map[string]any // the hook's event; nil: no stdin
 		code int
 		want []string
 	}{
-		{"the CLI: nothing resolved, and why", []string{"resolve", "--root", root, "--format", "json", "a.c"}, nil, exitNothing,
+		{"the CLI: nothing resolved, and why", cache, []string{"resolve", "--root", root, "--format", "json", "a.c"}, nil, exitNothing,
 			[]string{`"resolved":null`, `"historyPending":true`}},
-		{"the CLI: a guess from the names listed, not resolved", []string{"resolve", "--root", root, "--format", "json", "lib/b.c"}, nil, exitNothing,
+		{"the CLI: a guess from the names listed, not resolved", cache, []string{"resolve", "--root", root, "--format", "json", "lib/b.c"}, nil, exitNothing,
 			[]string{`"resolved":null`, `"path":"b.c"`, `history:pending`}},
-		{"the hook: the call goes ahead, and why", []string{"hook"}, hookEvent(root, "Read", map[string]any{"file_path": filepath.Join(root, "a.c")}), exitFound,
+		{"the hook: the call goes ahead, and why", cache, []string{"hook"}, readEvent, exitFound,
 			[]string{"no file at " + filepath.Join(root, "a.c") + ", and none by its name", "in the background"}},
+		{"caches off, the CLI: nothing resolved, and why", "-", []string{"resolve", "--root", root, "--format", "json", "a.c"}, nil, exitNothing,
+			[]string{`"resolved":null`, `"historyPending":true`}},
+		{"caches off, the hook: the same line, and why", "-", []string{"hook"}, readEvent, exitFound,
+			[]string{"and none by its name", "caches are off, and this repository's history is too long to read for one call"}},
+		{"caches off, wayfind history: nowhere to keep it", "-", []string{"history", "--root", root}, nil, exitInput, nil},
 	} {
 		cmd := exec.Command(binary, c.args...)
-		cmd.Env = env
+		cmd.Env = append(os.Environ(), "WAYFIND_CACHE_DIR="+c.cache, "CLAUDE_PROJECT_DIR="+root)
 		if c.ev != nil {
 			in, _ := json.Marshal(c.ev)
 			cmd.Stdin = bytes.NewReader(in)

@@ -529,7 +529,7 @@ func (l *cacheLog) printf(format string, a ...any) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.dir == "-" || l.dir == "" {
+	if workspace.CachesOff(l.dir) {
 		return
 	}
 	if l.f == nil {

@@ -43,7 +43,8 @@ func newOneShot(eng *rank.Engine, logf func(string, ...any)) oneShot {
 // here when that is a short read (at most historyInProcess commits);
 // ok is false when no root is in a repository. A longer read — a long
 // log the first time — is left to a `wayfind history` in the background
-// (started unless another process is reading already); the answer is
+// (started unless another process is reading already, or caches are off
+// and it would keep nothing); the answer is
 // made meanwhile from what the cache holds — an older record at once,
 // none after waiting at most service.HistoryWait for the reader — and
 // w.pending says so in one line. Only a question the
@@ -65,6 +66,12 @@ func (w oneShot) withRepoHistory(ctx context.Context) (oneShot, bool) {
 			if rec, err = vcs.Sync(ctx, base, r, rec, w.logf); err != nil {
 				w.logf("history of %s not read: %v", r, err)
 			}
+		case behind > 0 && workspace.CachesOff(base):
+			// A reader in the background would keep nothing of its
+			// read, and every call would start another on the whole
+			// log: the names alone answer, and say why.
+			w.pending = uncachedNote
+			w.unread = true
 		case behind > 0:
 			if !reading {
 				if err := startHistoryRead(r); err != nil {
@@ -134,6 +141,10 @@ func waitForHistory(ctx context.Context, base, root string, rec *vcs.Record, log
 // historyPoll: how often a one-shot process looks whether the background
 // reader has saved the history.
 const historyPoll = 100 * time.Millisecond
+
+// uncachedNote is the line an answer carries when the history is too
+// long to read for one call and caches are off.
+const uncachedNote = "wayfind's caches are off, and this repository's history is too long to read for one call; this answer is from the file names alone"
 
 // pendingNote is the line an answer made before the history was read
 // carries.
