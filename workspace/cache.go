@@ -30,17 +30,28 @@ func CachesOff(dir string) bool { return dir == "" || dir == "-" }
 
 // CacheDirOf is what a cache-directory option means: "" the default
 // (DefaultCacheDir), "-" none — also when there is no default to be had,
-// which logf is told.
+// or the directory cannot be made (a read-only home), which logf is
+// told: a cache that keeps nothing would be read again by every process,
+// each told it is being kept.
 func CacheDirOf(opt string, logf func(string, ...any)) string {
-	if opt != "" {
-		return opt
-	}
-	d, err := DefaultCacheDir()
-	if err != nil {
+	off := func(format string, a ...any) string {
 		if logf != nil {
-			logf("no user cache directory (%v); caches off", err)
+			logf(format+"; caches off", a...)
 		}
 		return "-"
+	}
+	d := opt
+	if d == "" {
+		var err error
+		if d, err = DefaultCacheDir(); err != nil {
+			return off("no user cache directory (%v)", err)
+		}
+	}
+	if CachesOff(d) {
+		return "-"
+	}
+	if err := os.MkdirAll(d, 0o700); err != nil {
+		return off("cache directory not made (%v)", err)
 	}
 	return d
 }

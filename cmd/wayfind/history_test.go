@@ -169,8 +169,9 @@ func TestHistoryAfterAmend(t *testing.T) {
 // says so: the CLI resolves nothing (historyPending, as a server still
 // reading answers: the MCP server's path_resolve says the same), and the
 // hook lets the call go ahead with the line that the history may yet
-// find it — whether or not a name matches. With caches off the same
-// answers say so, and no reader is started to read for nothing.
+// find it — whether or not a name matches. With caches off — or a cache
+// directory that cannot be made — the same answers say so, at once, and
+// no reader is started to read for nothing.
 func TestAnswersBeforeTheHistory(t *testing.T) {
 	root := longRepo(t)
 	cache := readerCache(t, root)
@@ -180,13 +181,18 @@ func TestAnswersBeforeTheHistory(t *testing.T) {
 	}
 	defer unlock()
 	readEvent := hookEvent(root, "Read", map[string]any{"file_path": filepath.Join(root, "a.c")})
+	aFile := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(aFile, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	unmade := filepath.Join(aFile, "cache")
 	for _, c := range []struct {
 		name  string
 		cache string
 		args  []string
-		ev   map[string]any // the hook's event; nil: no stdin
-		code int
-		want []string
+		ev    map[string]any // the hook's event; nil: no stdin
+		code  int
+		want  []string
 	}{
 		{"the CLI: nothing resolved, and why", cache, []string{"resolve", "--root", root, "--format", "json", "a.c"}, nil, exitNothing,
 			[]string{`"resolved":null`, `"historyPending":true`}},
@@ -199,6 +205,8 @@ func TestAnswersBeforeTheHistory(t *testing.T) {
 		{"caches off, the hook: the same line, and why", "-", []string{"hook"}, readEvent, exitFound,
 			[]string{"and none by its name", "caches are off, and this repository's history is too long to read for one call"}},
 		{"caches off, wayfind history: nowhere to keep it", "-", []string{"history", "--root", root}, nil, exitInput, nil},
+		{"a cache directory that cannot be made, the hook: as caches off", unmade, []string{"hook"}, readEvent, exitFound,
+			[]string{"caches are off, and this repository's history is too long to read for one call"}},
 	} {
 		cmd := exec.Command(binary, c.args...)
 		cmd.Env = append(os.Environ(), "WAYFIND_CACHE_DIR="+c.cache, "CLAUDE_PROJECT_DIR="+root)
