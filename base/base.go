@@ -107,7 +107,7 @@ func Open(cacheDir string, roots []string, opt workspace.Options, oo OpenOptions
 		}
 		o.Engine = rank.New(o.Index)
 	}
-	if !locked || cacheDir == "-" || !oo.WriteBase {
+	if !locked || workspace.CachesOff(cacheDir) || !oo.WriteBase {
 		return o
 	}
 	if ix, eng, err := Write(cacheDir, o.Index, o.Engine, opt, time.Time{}); err != nil {
@@ -244,7 +244,7 @@ func SavedEngine(cacheDir string, ix *workspace.Index, logf func(string, ...any)
 // behind the first questions, was often cut short by the server's exit
 // before it wrote the engine, and the next start built it.
 func Write(cacheDir string, ix *workspace.Index, eng *rank.Engine, opt workspace.Options, indexSavedAt time.Time) (*workspace.Index, *rank.Engine, error) {
-	if cacheDir == "-" {
+	if workspace.CachesOff(cacheDir) {
 		return nil, nil, errors.New("no cache")
 	}
 	if len(ix.SavedIDs()) == 0 {

@@ -77,7 +77,7 @@ type Reply struct {
 // false when there is no cache directory, or the path is too long for a
 // Unix socket's address.
 func SocketPath(cacheDir string, roots []string) (string, bool) {
-	if cacheDir == "-" || len(roots) == 0 {
+	if workspace.CachesOff(cacheDir) || len(roots) == 0 {
 		return "", false
 	}
 	p := filepath.Join(workspace.RootCacheDir(cacheDir, roots[0]), socketName)

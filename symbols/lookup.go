@@ -40,7 +40,7 @@ func (x *Indexer) Lookup(ctx context.Context, ix *workspace.Index, stats []works
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	var st SyncStats
-	if x.opts.CacheDir == "-" {
+	if workspace.CachesOff(x.opts.CacheDir) {
 		return nil, st, ErrNoCache
 	}
 	var stale []string

@@ -436,7 +436,7 @@ const planBatch = 64
 // ctx's error when ctx ended the saves (SaveSorted); a cache it cannot
 // write is logged, not returned: the entries are parsed all the same.
 func (x *Indexer) saveCaches(ctx context.Context, ix *workspace.Index, files []string, got []Entry, parsed []bool, del map[string][]string) error {
-	if x.opts.CacheDir == "-" {
+	if workspace.CachesOff(x.opts.CacheDir) {
 		return nil
 	}
 	// Each root's keys, and where each key's entry lies in got: a save

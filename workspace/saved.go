@@ -56,7 +56,7 @@ func optionsPrint(opt Options) []byte {
 // each of ix's roots under dir (none when dir is "-"), as walked with opt;
 // opt.Pace, when set, is called as it writes.
 func SaveIndex(dir string, ix *Index, opt Options) error {
-	if dir == "-" {
+	if CachesOff(dir) {
 		return nil
 	}
 	print := optionsPrint(opt)
@@ -133,7 +133,7 @@ func rootRange(list []File, r int) (lo, hi int) {
 // lie where the saved files are mapped (package segment), and it knows
 // which saves it was read from (SavedIDs).
 func LoadIndex(dir string, roots []string, opt Options) (*Index, bool) {
-	if dir == "-" || len(roots) == 0 {
+	if CachesOff(dir) || len(roots) == 0 {
 		return nil, false
 	}
 	print := optionsPrint(opt)
