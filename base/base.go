@@ -93,7 +93,7 @@ func Open(cacheDir string, roots []string, opt workspace.Options, oo OpenOptions
 	}
 	if !ok {
 		o = Opened{Walked: time.Now(), Index: workspace.Build(roots, opt)}
-		if locked && cacheDir != "-" && !oo.WriteBase {
+		if locked && !workspace.CachesOff(cacheDir) && !oo.WriteBase {
 			if o.SaveErr = workspace.SaveIndex(cacheDir, o.Index, opt); o.SaveErr == nil {
 				o.IndexSavedAt, _ = workspace.SavedAt(cacheDir, roots)
 				// Served from where it was saved, mapped: the walk's

@@ -340,7 +340,7 @@ func (x *Indexer) SyncStat(ctx context.Context, ix *workspace.Index, stats []wor
 	return next, err
 }
 
-func (x *Indexer) cached() bool { return x.CacheDir != "" && x.CacheDir != "-" }
+func (x *Indexer) cached() bool { return !workspace.CachesOff(x.CacheDir) }
 
 func (x *Indexer) logf(format string, args ...any) {
 	if x.Logf != nil {

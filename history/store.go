@@ -122,7 +122,7 @@ func New(opts Options) *Store {
 	return &Store{opts: opts, roots: map[string]*rootLog{}}
 }
 
-func (s *Store) persists() bool { return s.opts.CacheDir != "" && s.opts.CacheDir != "-" }
+func (s *Store) persists() bool { return !workspace.CachesOff(s.opts.CacheDir) }
 
 // File is where root's history is kept ("" in memory only).
 func (s *Store) File(root string) string { return s.place(root).file }

@@ -188,16 +188,23 @@ func resolveAmong(ctx context.Context, roots []string, sub *rank.Engine, cut boo
 	}
 	guardResult(roots, res)
 	clear := res.Clear()
-	if cut {
-		res.Withhold() // clear only among what was listed: the rest may hold better
+	if cut || p.historyPending {
+		// Cut: clear only among what was listed, the rest may hold
+		// better. Pending: a guess from the names alone, withheld as the
+		// index's is while the history is read.
+		res.Withhold()
 	}
 	clampLine(sub, res)
 	out = wire.FromResolve(roots, res)
+	out.HistoryPending = p.historyPending
 	mark := func(c *wire.Candidate) {
 		c.Ignored = true
 		c.Reasons = append(c.Reasons, "dir:excluded")
 		if cut {
 			c.Reasons = append(c.Reasons, "listing:cut")
+		}
+		if p.historyPending {
+			c.Reasons = append(c.Reasons, "history:pending")
 		}
 	}
 	if out.Resolved != nil {

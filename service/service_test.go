@@ -657,3 +657,33 @@ func writeTree(t *testing.T, dir string, files ...string) []string {
 	}
 	return roots
 }
+
+// TestHistoryPendingSkippedDirectory: while the history is pending, a
+// guess in a directory the index skips is withheld as the index's own
+// are (listed, historyPending, confidence at most a tie's), and a file
+// that is there there is answered.
+func TestHistoryPendingSkippedDirectory(t *testing.T) {
+	svc, _, _ := diskTree(t, "", map[string]string{
+		"src/app.js": "x\n", "node_modules/semver/functions/satisfies.js": "m\n", "node_modules/semver/package.json": "{}\n",
+	})
+	ws := svc.ws.(*fakeWorkspace)
+	ctx := context.Background()
+	for _, pending := range []bool{false, true} {
+		ws.vcs = nil
+		if pending {
+			ws.vcs = &passes.VCSStatus{Kind: "git"}
+		}
+		exact, _, err := svc.Resolve(ctx, ResolveParams{Path: "node_modules/semver/package.json"})
+		if err != nil || exact.Resolved == nil || exact.Resolved.Path != "node_modules/semver/package.json" || exact.HistoryPending {
+			t.Errorf("pending %v: a file that is there: %+v %v", pending, exact, err)
+		}
+		guess, _, err := svc.Resolve(ctx, ResolveParams{Path: "node_modules/semver/packge.json"})
+		if err != nil || guess.Resolved != nil || len(guess.Candidates) != 1 || guess.Candidates[0].Path != "node_modules/semver/package.json" {
+			t.Fatalf("pending %v: a guess: %+v %v", pending, guess, err)
+		}
+		why := strings.Join(guess.Candidates[0].Reasons, " ")
+		if guess.HistoryPending != pending || strings.Contains(why, "history:pending") != pending || pending && guess.Confidence > 0.34 || !pending && guess.Confidence < 0.8 {
+			t.Errorf("pending %v: a guess: historyPending %v, reasons %q, confidence %.2f", pending, guess.HistoryPending, why, guess.Confidence)
+		}
+	}
+}

@@ -131,7 +131,7 @@ func (x *Indexer) Sync(ctx context.Context, ix *workspace.Index) (*Table, SyncSt
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	// A root's cache is read once, by the first Sync that holds the root.
-	load := x.opts.CacheDir != "-" && slices.ContainsFunc(ix.Roots, func(root string) bool { return x.caches[root] == nil })
+	load := !workspace.CachesOff(x.opts.CacheDir) && slices.ContainsFunc(ix.Roots, func(root string) bool { return x.caches[root] == nil })
 	var files []string
 	var rels [][]string // with load, files' root-relative paths, by root
 	if load {

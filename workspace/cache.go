@@ -23,16 +23,17 @@ func DefaultCacheDir() (string, error) {
 	return filepath.Join(d, "wayfind"), nil
 }
 
-// CachesOff reports whether dir, a cache directory as a front end holds
-// it, keeps nothing: "-" (CacheDirOf's none) or "" (none given to a
-// library's options).
+// CachesOff reports whether dir, a cache directory as CacheDirOf gives
+// it, keeps nothing: "-", or "" (a caller that was given none; an
+// option's "" means the default, so an option is read through CacheDirOf
+// first).
 func CachesOff(dir string) bool { return dir == "" || dir == "-" }
 
 // CacheDirOf is what a cache-directory option means: "" the default
 // (DefaultCacheDir), "-" none — also when there is no default to be had,
-// or the directory cannot be made (a read-only home), which logf is
-// told: a cache that keeps nothing would be read again by every process,
-// each told it is being kept.
+// or the directory cannot be made or written in (a read-only home),
+// which logf is told: a cache that keeps nothing would be read again by
+// every process, each told it is being kept.
 func CacheDirOf(opt string, logf func(string, ...any)) string {
 	off := func(format string, a ...any) string {
 		if logf != nil {
@@ -53,6 +54,12 @@ func CacheDirOf(opt string, logf func(string, ...any)) string {
 	if err := os.MkdirAll(d, 0o700); err != nil {
 		return off("cache directory not made (%v)", err)
 	}
+	probe, err := os.CreateTemp(d, ".writable-*")
+	if err != nil {
+		return off("cache directory %s not written in (%v)", d, err)
+	}
+	probe.Close()
+	os.Remove(probe.Name())
 	return d
 }
 

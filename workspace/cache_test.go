@@ -11,7 +11,7 @@ import (
 // TestCacheDirOf: what a cache-directory option means — the directory
 // named (made when it is not there), the environment's when none is
 // named, and none ("-") when asked so or when the directory cannot be
-// made, the latter said.
+// made or written in, the latter said.
 func TestCacheDirOf(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "a-file")
@@ -27,6 +27,8 @@ func TestCacheDirOf(t *testing.T) {
 		{"a directory named, made", filepath.Join(dir, "named", "cache"), filepath.Join(dir, "named", "cache"), ""},
 		{"none named: the environment's, made", "", filepath.Join(dir, "env", "cache"), ""},
 		{"a directory that cannot be made: none, said", filepath.Join(file, "cache"), "-", "cache directory not made"},
+		// /proc: a directory there that no one, root included, writes in.
+		{"a directory there but not written in: none, said", "/proc", "-", "cache directory /proc not written in"},
 	} {
 		var said []string
 		got := CacheDirOf(c.opt, func(f string, a ...any) { said = append(said, fmt.Sprintf(f, a...)) })

@@ -28,7 +28,7 @@ func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	cache := workspace.CacheDirOf("", nil)
 	if workspace.CachesOff(cache) {
-		fmt.Fprintln(stderr, "wayfind history: caches are off (WAYFIND_CACHE_DIR=-, or no user cache directory): there is nowhere to keep the history")
+		fmt.Fprintln(stderr, "wayfind history: caches are off (WAYFIND_CACHE_DIR=-, no user cache directory, or one that cannot be made or written in): there is nowhere to keep the history")
 		return exitInput
 	}
 	log := &cacheLog{dir: cache, name: "history.log"}

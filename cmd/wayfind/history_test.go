@@ -170,8 +170,9 @@ func TestHistoryAfterAmend(t *testing.T) {
 // reading answers: the MCP server's path_resolve says the same), and the
 // hook lets the call go ahead with the line that the history may yet
 // find it — whether or not a name matches. With caches off — or a cache
-// directory that cannot be made — the same answers say so, at once, and
-// no reader is started to read for nothing.
+// directory that cannot be made or written in — no history is coming:
+// the names answer by their own rules, as outside a repository, at once,
+// saying why, and `wayfind history` refuses.
 func TestAnswersBeforeTheHistory(t *testing.T) {
 	root := longRepo(t)
 	cache := readerCache(t, root)
@@ -180,33 +181,40 @@ func TestAnswersBeforeTheHistory(t *testing.T) {
 		t.Fatal("the history's lock was not taken")
 	}
 	defer unlock()
-	readEvent := hookEvent(root, "Read", map[string]any{"file_path": filepath.Join(root, "a.c")})
+	readOf := func(p string) map[string]any {
+		return hookEvent(root, "Read", map[string]any{"file_path": filepath.Join(root, p)})
+	}
 	aFile := filepath.Join(t.TempDir(), "a-file")
 	if err := os.WriteFile(aFile, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	unmade := filepath.Join(aFile, "cache")
+	const uncached = "caches are off, and this repository's history is too long to read for one call"
 	for _, c := range []struct {
-		name  string
-		cache string
-		args  []string
-		ev    map[string]any // the hook's event; nil: no stdin
-		code  int
-		want  []string
+		name      string
+		cache     string
+		args      []string
+		ev        map[string]any // the hook's event; nil: no stdin
+		code      int
+		want, not []string // in its output (stdout and stderr), and not
 	}{
 		{"the CLI: nothing resolved, and why", cache, []string{"resolve", "--root", root, "--format", "json", "a.c"}, nil, exitNothing,
-			[]string{`"resolved":null`, `"historyPending":true`}},
+			[]string{`"resolved":null`, `"historyPending":true`}, nil},
 		{"the CLI: a guess from the names listed, not resolved", cache, []string{"resolve", "--root", root, "--format", "json", "lib/b.c"}, nil, exitNothing,
-			[]string{`"resolved":null`, `"path":"b.c"`, `history:pending`}},
-		{"the hook: the call goes ahead, and why", cache, []string{"hook"}, readEvent, exitFound,
-			[]string{"no file at " + filepath.Join(root, "a.c") + ", and none by its name", "in the background"}},
-		{"caches off, the CLI: nothing resolved, and why", "-", []string{"resolve", "--root", root, "--format", "json", "a.c"}, nil, exitNothing,
-			[]string{`"resolved":null`, `"historyPending":true`}},
-		{"caches off, the hook: the same line, and why", "-", []string{"hook"}, readEvent, exitFound,
-			[]string{"and none by its name", "caches are off, and this repository's history is too long to read for one call"}},
-		{"caches off, wayfind history: nowhere to keep it", "-", []string{"history", "--root", root}, nil, exitInput, nil},
-		{"a cache directory that cannot be made, the hook: as caches off", unmade, []string{"hook"}, readEvent, exitFound,
-			[]string{"caches are off, and this repository's history is too long to read for one call"}},
+			[]string{`"resolved":null`, `"path":"b.c"`, `history:pending`}, nil},
+		{"the hook: the call goes ahead, and why", cache, []string{"hook"}, readOf("a.c"), exitFound,
+			[]string{"no file at " + filepath.Join(root, "a.c") + ", and none by its name", "in the background"}, nil},
+		{"caches off, the CLI: the names' answer, and why", "-", []string{"resolve", "--root", root, "--format", "json", "lib/b.c"}, nil, exitNothing,
+			[]string{`"path":"b.c"`, uncached}, []string{"historyPending", "history:pending"}},
+		{"caches off, the hook: the names' candidates, and why", "-", []string{"hook"}, readOf("lib/b.c"), exitFound,
+			[]string{"Candidates, best first:\\n1. " + filepath.Join(root, "b.c"), uncached}, []string{"history:pending"}},
+		{"caches off, the hook: nothing to say of a path no name matches", "-", []string{"hook"}, readOf("a.c"), exitFound,
+			nil, []string{"a.c"}},
+		{"caches off, wayfind history: nowhere to keep it", "-", []string{"history", "--root", root}, nil, exitInput,
+			[]string{"nowhere to keep the history"}, nil},
+		{"a cache directory that cannot be made: as caches off", filepath.Join(aFile, "cache"), []string{"hook"}, readOf("lib/b.c"), exitFound,
+			[]string{uncached}, nil},
+		{"a cache directory not written in (/proc, root included): as caches off", "/proc", []string{"hook"}, readOf("lib/b.c"), exitFound,
+			[]string{uncached}, nil},
 	} {
 		cmd := exec.Command(binary, c.args...)
 		cmd.Env = append(os.Environ(), "WAYFIND_CACHE_DIR="+c.cache, "CLAUDE_PROJECT_DIR="+root)
@@ -214,13 +222,18 @@ func TestAnswersBeforeTheHistory(t *testing.T) {
 			in, _ := json.Marshal(c.ev)
 			cmd.Stdin = bytes.NewReader(in)
 		}
-		out, _ := cmd.Output()
+		out, _ := cmd.CombinedOutput()
 		if code := cmd.ProcessState.ExitCode(); code != c.code {
 			t.Errorf("%s: exit %d, want %d", c.name, code, c.code)
 		}
 		for _, w := range c.want {
 			if !strings.Contains(string(out), w) {
 				t.Errorf("%s: answered %s, want %q in it", c.name, out, w)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(string(out), w) {
+				t.Errorf("%s: answered %s, want no %q in it", c.name, out, w)
 			}
 		}
 	}

@@ -96,7 +96,7 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return req, err
 	}
 	var trail hook.Trail
-	if cache != "-" {
+	if !workspace.CachesOff(cache) {
 		visits := &visitTrail{Trail: hook.OpenTrail(filepath.Join(cache, "hook"), ev.SessionID), cache: cache, roots: roots}
 		defer visits.note(log)
 		trail = visits

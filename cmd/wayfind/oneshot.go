@@ -26,8 +26,8 @@ type oneShot struct {
 	// pending: the answers are made before the repository's history was
 	// read whole, and why (withRepoHistory); "" when it was.
 	pending string
-	// unread: a root's history is being read and none of it was there
-	// to answer from (withRepoHistory).
+	// unread: a root's history is being read in the background and none
+	// of it was there to answer from (withRepoHistory).
 	unread bool
 }
 
@@ -69,9 +69,10 @@ func (w oneShot) withRepoHistory(ctx context.Context) (oneShot, bool) {
 		case behind > 0 && workspace.CachesOff(base):
 			// A reader in the background would keep nothing of its
 			// read, and every call would start another on the whole
-			// log: the names alone answer, and say why.
+			// log: the names alone answer, by their own rules (as
+			// outside a repository: no history is coming to change
+			// them), and say why.
 			w.pending = uncachedNote
-			w.unread = true
 		case behind > 0:
 			if !reading {
 				if err := startHistoryRead(r); err != nil {
@@ -171,8 +172,9 @@ func (oneShot) Current() (history.Visit, bool) { return history.Visit{}, false }
 
 // WaitHistory: the CLI reads the history when it asks (withRepoHistory),
 // and has waited for it then; a root whose history was not there to
-// answer from is as a server's still reading it (vcs.ready false): a
-// path that names no file is not resolved on names alone.
+// answer from, and is being read, is as a server's still reading it
+// (find/status's vcs.ready false): a path that names no file is not
+// resolved on names alone.
 func (w oneShot) WaitHistory(context.Context, time.Duration) bool { return !w.unread }
 
 func (w oneShot) Status() session.Status {
@@ -188,7 +190,7 @@ func (w oneShot) Reindex(context.Context) (session.Status, error) {
 // base that could not be written for the next process a warning.
 func openIndex(cache string, roots []string, opt workspace.Options, warn func(string, ...any)) (*workspace.Index, *rank.Engine) {
 	o := base.Open(cache, roots, opt, base.OpenOptions{Wait: indexWait, WriteBase: true})
-	if o.SaveErr != nil && cache != "-" {
+	if o.SaveErr != nil && !workspace.CachesOff(cache) {
 		warn("index of %s not saved: %v", roots[0], o.SaveErr)
 	}
 	return o.Index, o.Engine
