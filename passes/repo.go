@@ -32,6 +32,10 @@ type Repo struct {
 	done    bool                   // hist covers the built roots' HEADs
 	ms      float64                // the last pass's duration
 	inRepo  bool                   // a root wanted is in a git work tree (SetRoots, each pass)
+
+	// refused: the repositories git refuses as another user's, said
+	// once each (sync's own: Run's goroutine alone reads and writes it).
+	refused map[string]bool
 }
 
 // NewRepo makes the repository pass over the caches in cacheDir; Run
@@ -114,9 +118,21 @@ func (r *Repo) sync(ctx context.Context) {
 	changed := !slices.Equal(built, roots)
 	for i, root := range roots {
 		rec, err := vcs.Sync(ctx, r.cacheDir, root, prev[root], r.logf)
+		var notOwned *vcs.NotOwnedError
 		switch {
 		case ctx.Err() != nil:
 			return
+		case errors.As(err, &notOwned):
+			// Answered as outside a repository; said once, with how
+			// the user lifts it (a pass every repoRecheck would say it
+			// again and again).
+			if !r.refused[notOwned.Dir] {
+				if r.refused == nil {
+					r.refused = map[string]bool{}
+				}
+				r.refused[notOwned.Dir] = true
+				r.logf("history of %s not read: %v (git config --global --add safe.directory %s allows it)", root, err, notOwned.Dir)
+			}
 		case errors.Is(err, vcs.ErrNoRepository):
 		case err != nil:
 			r.logf("history of %s not read: %v", root, err)

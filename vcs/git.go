@@ -1,6 +1,7 @@
 package vcs
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,35 @@ import (
 // ErrNoRepository: the root is in no git work tree with a commit (or git
 // is not installed). Everything else works without a record.
 var ErrNoRepository = errors.New("no git repository")
+
+// NotOwnedError: git refuses the repository at Dir as another user's
+// (its safe.directory check: a repository someone else owns could run
+// their configuration's commands as you; a container's user and a
+// mounted checkout's owner differ). It is ErrNoRepository as well —
+// nothing is read, and the refusal is not ours to lift — and a front end
+// says why.
+type NotOwnedError struct{ Dir string }
+
+func (e *NotOwnedError) Error() string {
+	return "git refuses to read the repository at " + e.Dir + ": it is owned by another user"
+}
+
+func (e *NotOwnedError) Is(target error) bool { return target == ErrNoRepository }
+
+// notOwned is git's refusal in its standard error, as a NotOwnedError
+// (git says: detected dubious ownership in repository at 'DIR'); nil
+// for any other failure.
+func notOwned(stderr []byte, root string) error {
+	_, said, ok := bytes.Cut(stderr, []byte("dubious ownership in repository at '"))
+	if !ok {
+		return nil
+	}
+	dir, _, ok := bytes.Cut(said, []byte("'"))
+	if !ok || len(dir) == 0 {
+		dir = []byte(root)
+	}
+	return &NotOwnedError{Dir: string(dir)}
+}
 
 // git runs the git CLI in dir — the reference implementation of rename
 // detection, present wherever a .git is. Configuration that would change
@@ -49,6 +79,11 @@ func state(ctx context.Context, root, rev string) (repoState, error) {
 	if err != nil {
 		if ctx.Err() != nil {
 			return repoState{}, ctx.Err()
+		}
+		if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
+			if no := notOwned(ee.Stderr, root); no != nil {
+				return repoState{}, no
+			}
 		}
 		return repoState{}, ErrNoRepository
 	}

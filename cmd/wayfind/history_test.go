@@ -248,3 +248,45 @@ func TestAnswersBeforeTheHistory(t *testing.T) {
 		t.Errorf("the MCP server's path_resolve: %+v, want nothing resolved and historyPending", res)
 	}
 }
+
+// TestNotOwnedRepository: where git refuses the repository as another
+// user's (a container's user on a mounted checkout: here a git on PATH
+// that says so to every command, as git does), the names answer as
+// outside a repository and the answer says why, with git's own way to
+// lift it — never read by lifting it ourselves.
+func TestNotOwnedRepository(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{".git", "src"} {
+		os.Mkdir(filepath.Join(root, d), 0o755)
+	}
+	os.WriteFile(filepath.Join(root, "src", "app.py"), []byte("x = 1\n"), 0o644)
+	bin := t.TempDir()
+	script := "#!/bin/sh\necho \"fatal: detected dubious ownership in repository at '" + root + "'\" >&2\nexit 128\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "WAYFIND_CACHE_DIR="+t.TempDir(), "CLAUDE_PROJECT_DIR="+root)
+	said := "git refuses to read this repository's history, owned by another user (git config --global --add safe.directory " + root + " allows it)"
+	for _, c := range []struct {
+		name string
+		args []string
+		ev   map[string]any
+		want []string
+	}{
+		{"the CLI", []string{"resolve", "--root", root, "--format", "json", "lib/app.py"}, nil, []string{`"path":"src/app.py"`, said}},
+		{"the hook", []string{"hook"}, hookEvent(root, "Read", map[string]any{"file_path": filepath.Join(root, "lib", "app.py")}), []string{filepath.Join(root, "src", "app.py"), said}},
+	} {
+		cmd := exec.Command(binary, c.args...)
+		cmd.Env = env
+		if c.ev != nil {
+			in, _ := json.Marshal(c.ev)
+			cmd.Stdin = bytes.NewReader(in)
+		}
+		out, _ := cmd.CombinedOutput()
+		for _, w := range c.want {
+			if !strings.Contains(string(out), w) {
+				t.Errorf("%s: answered %s, want %q in it", c.name, out, w)
+			}
+		}
+	}
+}

@@ -56,7 +56,12 @@ func (w oneShot) withRepoHistory(ctx context.Context) (oneShot, bool) {
 	found := false
 	for i, r := range roots {
 		rec, behind, reading, err := vcs.Cached(ctx, base, r, historyWaitable, w.logf)
+		var notOwned *vcs.NotOwnedError
 		switch {
+		case errors.As(err, &notOwned):
+			// Answered as outside a repository, saying why: the user
+			// can lift git's refusal, wayfind cannot.
+			w.pending = notOwnedNote(notOwned.Dir)
 		case errors.Is(err, vcs.ErrNoRepository):
 			continue
 		case err != nil:
@@ -146,6 +151,12 @@ const historyPoll = 100 * time.Millisecond
 // uncachedNote is the line an answer carries when the history is too
 // long to read for one call and caches are off.
 const uncachedNote = "wayfind's caches are off, and this repository's history is too long to read for one call; this answer is from the file names alone"
+
+// notOwnedNote is the line an answer carries when git refuses the
+// repository at dir as another user's (vcs.NotOwnedError).
+func notOwnedNote(dir string) string {
+	return fmt.Sprintf("git refuses to read this repository's history, owned by another user (git config --global --add safe.directory %s allows it); this answer is from the file names alone", dir)
+}
 
 // pendingNote is the line an answer made before the history was read
 // carries.
