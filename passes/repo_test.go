@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"wayfind/vcs/vcstest"
 )
 
 // TestRepoSaysARefusalOnce: a root whose repository git refuses as
@@ -16,12 +18,7 @@ import (
 func TestRepoSaysARefusalOnce(t *testing.T) {
 	root := t.TempDir()
 	os.Mkdir(filepath.Join(root, ".git"), 0o755)
-	bin := t.TempDir()
-	script := "#!/bin/sh\necho \"fatal: detected dubious ownership in repository at '" + root + "'\" >&2\nexit 128\n"
-	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin)
+	t.Setenv("PATH", vcstest.RefusingGit(t, root))
 	var said []string
 	r := NewRepo(t.TempDir(), func(f string, a ...any) { said = append(said, fmt.Sprintf(f, a...)) })
 	r.SetRoots([]string{root})

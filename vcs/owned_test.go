@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"wayfind/vcs/vcstest"
 )
 
 // TestNotOwned: git's refusal of another user's repository is read from
@@ -37,12 +39,7 @@ func TestNotOwned(t *testing.T) {
 // git does for every command in another user's repository) is a
 // NotOwnedError from every question that asks git of it.
 func TestStateNotOwned(t *testing.T) {
-	bin := t.TempDir()
-	script := "#!/bin/sh\necho \"fatal: detected dubious ownership in repository at '/elsewhere/repo'\" >&2\nexit 128\n"
-	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin)
+	t.Setenv("PATH", vcstest.RefusingGit(t, "/elsewhere/repo"))
 	root := t.TempDir()
 	os.Mkdir(filepath.Join(root, ".git"), 0o755)
 	_, err := Head(context.Background(), root)

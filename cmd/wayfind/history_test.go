@@ -260,12 +260,7 @@ func TestNotOwnedRepository(t *testing.T) {
 		os.Mkdir(filepath.Join(root, d), 0o755)
 	}
 	os.WriteFile(filepath.Join(root, "src", "app.py"), []byte("x = 1\n"), 0o644)
-	bin := t.TempDir()
-	script := "#!/bin/sh\necho \"fatal: detected dubious ownership in repository at '" + root + "'\" >&2\nexit 128\n"
-	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	env := append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "WAYFIND_CACHE_DIR="+t.TempDir(), "CLAUDE_PROJECT_DIR="+root)
+	env := append(os.Environ(), "PATH="+vcstest.RefusingGit(t, root)+string(os.PathListSeparator)+os.Getenv("PATH"), "WAYFIND_CACHE_DIR="+t.TempDir(), "CLAUDE_PROJECT_DIR="+root)
 	said := "git refuses to read this repository's history, owned by another user (git config --global --add safe.directory " + root + " allows it)"
 	for _, c := range []struct {
 		name string

@@ -114,3 +114,17 @@ func LongLog(t testing.TB, n int) *Repo {
 	r.Git("checkout", "-q", "-f", "main")
 	return r
 }
+
+// RefusingGit is a directory holding a `git` that refuses every command
+// as git refuses another user's repository at dir (its safe.directory
+// check), for a test to put first on PATH: a test cannot give a checkout
+// another owner without being root.
+func RefusingGit(t testing.TB, dir string) string {
+	t.Helper()
+	bin := t.TempDir()
+	script := "#!/bin/sh\necho \"fatal: detected dubious ownership in repository at '" + dir + "'\" >&2\nexit 128\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
