@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"sync"
 )
 
 // DefaultCacheDir is where wayfind's caches live: $WAYFIND_CACHE_DIR when
@@ -51,6 +52,9 @@ func CacheDirOf(opt string, logf func(string, ...any)) string {
 	if CachesOff(d) {
 		return "-"
 	}
+	if _, ok := cacheWritable.Load(d); ok {
+		return d
+	}
 	if err := os.MkdirAll(d, 0o700); err != nil {
 		return off("cache directory not made (%v)", err)
 	}
@@ -60,8 +64,14 @@ func CacheDirOf(opt string, logf func(string, ...any)) string {
 	}
 	probe.Close()
 	os.Remove(probe.Name())
+	cacheWritable.Store(d, struct{}{})
 	return d
 }
+
+// cacheWritable: the cache directories this process has made and
+// written in (CacheDirOf), each checked once — a one-shot process asks
+// for its cache directory from several places.
+var cacheWritable sync.Map
 
 // RootCacheDir is where the caches of one workspace root live under the
 // cache directory base (the symbols' database, the content filters): a
