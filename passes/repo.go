@@ -33,8 +33,9 @@ type Repo struct {
 	ms      float64                // the last pass's duration
 	inRepo  bool                   // a root wanted is in a git work tree (SetRoots, each pass)
 
-	// refused: the repositories git refuses as another user's, said
-	// once each (sync's own: Run's goroutine alone reads and writes it).
+	// refused: the roots whose repository git refuses as another
+	// user's, said once each (sync's own: Run's goroutine alone reads
+	// and writes it).
 	refused map[string]bool
 }
 
@@ -126,12 +127,12 @@ func (r *Repo) sync(ctx context.Context) {
 			// Answered as outside a repository; said once, with how
 			// the user lifts it (a pass every repoRecheck would say it
 			// again and again).
-			if !r.refused[notOwned.Dir] {
+			if !r.refused[root] {
 				if r.refused == nil {
 					r.refused = map[string]bool{}
 				}
-				r.refused[notOwned.Dir] = true
-				r.logf("history of %s not read: %v (git config --global --add safe.directory %s allows it)", root, err, notOwned.Dir)
+				r.refused[root] = true
+				r.logf("history of %s not read: %v (%s)", root, err, notOwned.Remedy())
 			}
 		case errors.Is(err, vcs.ErrNoRepository):
 		case err != nil:

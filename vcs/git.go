@@ -15,19 +15,32 @@ import (
 // is not installed). Everything else works without a record.
 var ErrNoRepository = errors.New("no git repository")
 
-// NotOwnedError: git refuses the repository at Dir as another user's
-// (its safe.directory check: a repository someone else owns could run
-// their configuration's commands as you; a container's user and a
-// mounted checkout's owner differ). It is ErrNoRepository as well —
-// nothing is read, and the refusal is not ours to lift — and a front end
-// says why.
+// NotOwnedError: git refuses the repository as another user's (its
+// safe.directory check: a repository someone else owns could run their
+// configuration's commands as you; a container's user and a mounted
+// checkout's owner differ). It is ErrNoRepository as well — nothing is
+// read, and the refusal is not ours to lift — and a front end says why,
+// with Remedy. Dir is the directory git names when it is the root or
+// inside it, "" when it lies above the root (nothing outside the roots
+// is named).
 type NotOwnedError struct{ Dir string }
 
 func (e *NotOwnedError) Error() string {
+	if e.Dir == "" {
+		return "git refuses to read the repository this root is in: it is owned by another user"
+	}
 	return "git refuses to read the repository at " + e.Dir + ": it is owned by another user"
 }
 
 func (e *NotOwnedError) Is(target error) bool { return target == ErrNoRepository }
+
+// Remedy is how the user lets git read it.
+func (e *NotOwnedError) Remedy() string {
+	if e.Dir == "" {
+		return "git config --global --add safe.directory with the repository's top directory allows it"
+	}
+	return "git config --global --add safe.directory " + e.Dir + " allows it"
+}
 
 // notOwned is git's refusal in its standard error, as a NotOwnedError
 // (git says: detected dubious ownership in repository at 'DIR'); nil
@@ -37,9 +50,9 @@ func notOwned(stderr []byte, root string) error {
 	if !ok {
 		return nil
 	}
-	dir, _, ok := bytes.Cut(said, []byte("'"))
-	if !ok || len(dir) == 0 {
-		dir = []byte(root)
+	dir, _, _ := bytes.Cut(said, []byte("'"))
+	if rel, err := filepath.Rel(root, string(dir)); err != nil || !filepath.IsLocal(rel) && rel != "." {
+		return &NotOwnedError{} // above the root, or not said
 	}
 	return &NotOwnedError{Dir: string(dir)}
 }

@@ -253,7 +253,9 @@ func TestAnswersBeforeTheHistory(t *testing.T) {
 // user's (a container's user on a mounted checkout: here a git on PATH
 // that says so to every command, as git does), the names answer as
 // outside a repository and the answer says why, with git's own way to
-// lift it — never read by lifting it ourselves.
+// lift it — never read by lifting it ourselves; asked from a directory
+// inside the repository, the repository's directory is not named (it is
+// outside the root).
 func TestNotOwnedRepository(t *testing.T) {
 	root := t.TempDir()
 	for _, d := range []string{".git", "src"} {
@@ -262,14 +264,18 @@ func TestNotOwnedRepository(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "src", "app.py"), []byte("x = 1\n"), 0o644)
 	env := append(os.Environ(), "PATH="+vcstest.RefusingGit(t, root)+string(os.PathListSeparator)+os.Getenv("PATH"), "WAYFIND_CACHE_DIR="+t.TempDir(), "CLAUDE_PROJECT_DIR="+root)
 	said := "git refuses to read this repository's history, owned by another user (git config --global --add safe.directory " + root + " allows it)"
+	src := filepath.Join(root, "src")
 	for _, c := range []struct {
 		name string
 		args []string
 		ev   map[string]any
 		want []string
+		not  string
 	}{
-		{"the CLI", []string{"resolve", "--root", root, "--format", "json", "lib/app.py"}, nil, []string{`"path":"src/app.py"`, said}},
-		{"the hook", []string{"hook"}, hookEvent(root, "Read", map[string]any{"file_path": filepath.Join(root, "lib", "app.py")}), []string{filepath.Join(root, "src", "app.py"), said}},
+		{"the CLI", []string{"resolve", "--root", root, "--format", "json", "lib/app.py"}, nil, []string{`"path":"src/app.py"`, said}, ""},
+		{"the hook", []string{"hook"}, hookEvent(root, "Read", map[string]any{"file_path": filepath.Join(root, "lib", "app.py")}), []string{filepath.Join(root, "src", "app.py"), said}, ""},
+		{"the CLI on a directory inside it", []string{"resolve", "--root", src, "--format", "json", "lib/app.py"}, nil,
+			[]string{`"path":"app.py"`, "git config --global --add safe.directory with the repository's top directory allows it"}, "safe.directory " + root},
 	} {
 		cmd := exec.Command(binary, c.args...)
 		cmd.Env = env
@@ -282,6 +288,9 @@ func TestNotOwnedRepository(t *testing.T) {
 			if !strings.Contains(string(out), w) {
 				t.Errorf("%s: answered %s, want %q in it", c.name, out, w)
 			}
+		}
+		if c.not != "" && strings.Contains(string(out), c.not) {
+			t.Errorf("%s: answered %s, naming %q", c.name, out, c.not)
 		}
 	}
 }

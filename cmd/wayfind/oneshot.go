@@ -61,7 +61,7 @@ func (w oneShot) withRepoHistory(ctx context.Context) (oneShot, bool) {
 		case errors.As(err, &notOwned):
 			// Answered as outside a repository, saying why: the user
 			// can lift git's refusal, wayfind cannot.
-			w.pending = notOwnedNote(notOwned.Dir)
+			w.pending = notOwnedNote(notOwned)
 		case errors.Is(err, vcs.ErrNoRepository):
 			continue
 		case err != nil:
@@ -153,9 +153,9 @@ const historyPoll = 100 * time.Millisecond
 const uncachedNote = "wayfind's caches are off, and this repository's history is too long to read for one call; this answer is from the file names alone"
 
 // notOwnedNote is the line an answer carries when git refuses the
-// repository at dir as another user's (vcs.NotOwnedError).
-func notOwnedNote(dir string) string {
-	return fmt.Sprintf("git refuses to read this repository's history, owned by another user (git config --global --add safe.directory %s allows it); this answer is from the file names alone", dir)
+// repository as another user's.
+func notOwnedNote(e *vcs.NotOwnedError) string {
+	return fmt.Sprintf("git refuses to read this repository's history, owned by another user (%s); this answer is from the file names alone", e.Remedy())
 }
 
 // pendingNote is the line an answer made before the history was read
