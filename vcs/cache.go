@@ -15,7 +15,7 @@ const cacheFile = "vcs.gob"
 
 // cacheVersion changes whenever the encoding or the fold does; a file of
 // another version is rebuilt, not read.
-const cacheVersion = 16
+const cacheVersion = 17
 
 // stored is a Record as gob writes it.
 type stored struct {

@@ -127,7 +127,7 @@ func readSplit(ctx context.Context, root, span string, partial bool, fold func(c
 			if allExact || !raw.adds || !raw.deletes {
 				return c, nil
 			}
-			return readablePairs(ctx, root, c, raw.unreadable(missing))
+			return readablePairs(ctx, root, c, raw.unreadable(missing), partial)
 		}
 		if err := mergeLogs(a, b, order, refine, fold); err != nil {
 			return "", err
@@ -359,8 +359,15 @@ func mergeLogs(a, b io.Reader, order map[string]int, refine func(commitOps) (com
 // against its parent with the unreadable paths left out, those paths
 // kept as the exact reading has them. A delete that no rename pairs is
 // unsure when something in the commit could not be compared: its file
-// may have been renamed to, or from, a blob the store lacks.
-func readablePairs(ctx context.Context, root string, c commitOps, unreadable []string) (commitOps, error) {
+// may have been renamed to, or from, a blob the store lacks. Where a
+// store lacks a few blobs (a mirror without its largest files) the
+// deletes git could not compare are paired by name (pairByName); in a
+// partial clone, which lacks every blob of the past, a name is all there
+// would be to pair on in every commit — and a commit that replaces one
+// tree with another (an example rewritten) shares many names between
+// files git, given the blobs, calls deleted — so there they stay unsure
+// deletes: their kin (the add of the same name) is still named.
+func readablePairs(ctx context.Context, root string, c commitOps, unreadable []string, partial bool) (commitOps, error) {
 	skip := make(map[string]bool, len(unreadable))
 	args := []string{"diff-tree", "-r", "-M", "--root", "--name-status", "-z", "--no-commit-id", c.commit.Hash, "--", ":(top)"}
 	for _, p := range unreadable {
@@ -385,8 +392,23 @@ func readablePairs(ctx context.Context, root string, c commitOps, unreadable []s
 			ops = append(ops, o)
 		}
 	}
-	c.ops = pairByName(ops, skip)
+	if partial {
+		c.ops = unsureDeletes(ops)
+	} else {
+		c.ops = pairByName(ops, skip)
+	}
 	return c, nil
+}
+
+// unsureDeletes is ops with every delete unsure: a commit git could not
+// compare whole, none of its deletes paired by name.
+func unsureDeletes(ops []op) []op {
+	for i := range ops {
+		if ops[i].status == 'D' {
+			ops[i].unsure = true
+		}
+	}
+	return ops
 }
 
 // pairByName pairs, among a commit's deletes that git could not compare

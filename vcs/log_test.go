@@ -187,3 +187,38 @@ func TestPartialCloneNeverFetches(t *testing.T) {
 		t.Fatal("the trace saw no git at all: the test checks nothing")
 	}
 }
+
+// In a partial clone, which lacks every blob of the past, a name shared
+// by a delete and an add is no rename: a commit that replaces one
+// example with another (the same page names, other pages) reads as git
+// reads it given the blobs — the old page deleted (unsure: nothing was
+// compared) — not moved; a rename that kept its content is still
+// followed (git pairs those by object name).
+func TestPartialCloneDoesNotPairByName(t *testing.T) {
+	src := vcstest.New(t)
+	src.Write("examples/old/register.html", "<form>the old example's registration, line one</form>\nits second line\nits third line\n")
+	src.Write("examples/old/notes.txt", "kept as it is\nword for word\n")
+	src.Commit("the old example")
+	src.Git("rm", "-q", "examples/old/register.html")
+	src.Write("examples/new/register.html", "{% extends 'base.html' %}\n{% block content %}a new page altogether{% endblock %}\n")
+	src.Mv("examples/old/notes.txt", "examples/new/notes.txt")
+	src.Commit("the example rewritten")
+	src.Git("config", "uploadpack.allowFilter", "true")
+	full := build(t, src.Dir, nil)
+	clone := vcstest.New(t)
+	clone.Git("clone", "-q", "--no-local", "--filter=blob:none", "file://"+src.Dir, "c")
+	dir := filepath.Join(clone.Dir, "c")
+	if !partialClone(t.Context(), dir) {
+		t.Fatal("not a partial clone")
+	}
+	partial := build(t, dir, nil)
+	if f, ok := full.Fate("examples/old/register.html"); !ok || !f.Deleted {
+		t.Fatalf("the full store: %+v %v, want the page deleted (git's reading the clone must keep)", f, ok)
+	}
+	if f, ok := partial.Fate("examples/old/register.html"); !ok || !f.Deleted || !f.Unsure {
+		t.Errorf("the partial clone: %+v %v, want the page deleted, unsure", f, ok)
+	}
+	if f, ok := partial.Fate("examples/old/notes.txt"); !ok || f.Path != "examples/new/notes.txt" {
+		t.Errorf("the partial clone: notes.txt %+v %v, want moved to examples/new/notes.txt", f, ok)
+	}
+}
